@@ -1,0 +1,133 @@
+import Domain
+import EventLog
+import Foundation
+import Logging
+
+/// Runs commands: load the stream the decision depends on, fold it, decide, append with the version
+/// it was decided against, and retry from the start when another writer got there first.
+public struct CommandService: Sendable {
+    public let log: DomainLog
+    private let userIds: UserIdAllocator
+    private static let maximumAttempts = 5
+
+    public init(log: EventLog) {
+        self.log = DomainLog(log: log)
+        self.userIds = UserIdAllocator(log: log)
+    }
+
+    // MARK: Identity
+
+    public struct SignIn: Sendable, Equatable {
+        public var userId: Int64
+        public var isNewUser: Bool
+        public var position: UInt64
+    }
+
+    /// The user behind `identity`, registering a new one the first time it signs in.
+    public func signIn(_ identity: Identity, name: String?, email: String?) async throws -> SignIn {
+        for _ in 0..<Self.maximumAttempts {
+            let identityStream = StreamName.identity(identity)
+            if let claim = try claimedUser(identityStream) {
+                return SignIn(userId: claim.userId, isNewUser: false, position: claim.position)
+            }
+            let userId = try await userIds.next()
+            let (claimed, registered) = try Registration.decide(identity: identity, userId: userId, name: name, email: email)
+            do {
+                let result = try await log.log.append([
+                    StreamAppend(streamId: identityStream, expectedVersion: .noStream, events: [try DomainLog.newEvent(.identityClaimed(claimed))]),
+                    StreamAppend(streamId: StreamName.user(userId), expectedVersion: .noStream, events: [try DomainLog.newEvent(.userRegistered(registered))]),
+                ])
+                return SignIn(userId: userId, isNewUser: true, position: result.lastPosition)
+            } catch EventLogError.wrongExpectedVersion(let stream, _, _) where stream != identityStream {
+                await userIds.reset()
+            } catch EventLogError.wrongExpectedVersion {
+                continue
+            }
+        }
+        throw CommandError.tooMuchContention
+    }
+
+    public func userExists(_ userId: Int64) throws -> Bool {
+        try log.streamExists(StreamName.user(userId))
+    }
+
+    private func claimedUser(_ identityStream: String) throws -> (userId: Int64, position: UInt64)? {
+        let (events, _) = try log.readStream(identityStream)
+        for recorded in events {
+            if case .identityClaimed(let claim) = recorded.event { return (claim.userId, recorded.position) }
+        }
+        return nil
+    }
+
+    // MARK: Ratings and reviews
+
+    public func rate(_ command: RateMovie, eventId: UUID = UUID()) async throws -> (MovieRated, CommandResult) {
+        let stream = StreamName.rating(userId: command.userId, movieId: command.movieId)
+        return try await withRetry {
+            let (events, version) = try log.readStream(stream)
+            let rated = try command.decide(state: RatingState.fold(events), movieExists: try log.streamExists(StreamName.movie(command.movieId)))
+            let result = try await log.log.append(to: stream, expectedVersion: version == 0 ? .noStream : .exact(version), events: [
+                try DomainLog.newEvent(.movieRated(rated), id: eventId),
+            ])
+            return (rated, try commandResult(result.lastPosition))
+        }
+    }
+
+    public func likeReview(_ reviewId: Int64, by userId: Int64, eventId: UUID = UUID()) async throws -> CommandResult {
+        try await changeLike(reviewId, by: userId, eventId: eventId, decide: ReviewLikeDecision.like)
+    }
+
+    public func unlikeReview(_ reviewId: Int64, by userId: Int64, eventId: UUID = UUID()) async throws -> CommandResult {
+        try await changeLike(reviewId, by: userId, eventId: eventId, decide: ReviewLikeDecision.unlike)
+    }
+
+    private func changeLike(
+        _ reviewId: Int64, by userId: Int64, eventId: UUID,
+        decide: @Sendable (ReviewRef, Int64, ReviewLikeState) -> [DomainEvent]
+    ) async throws -> CommandResult {
+        let review = try findReview(reviewId)
+        let stream = StreamName.reviewLike(reviewId: reviewId, userId: userId)
+        return try await withRetry {
+            let (events, version) = try log.readStream(stream)
+            let decided = decide(review, userId, ReviewLikeState.fold(events.map(\.event)))
+            guard !decided.isEmpty else { return try commandResult(log.log.headPosition) }
+            let result = try await log.log.append(
+                to: stream, expectedVersion: version == 0 ? .noStream : .exact(version),
+                events: try decided.map { try DomainLog.newEvent($0, id: eventId) }
+            )
+            return try commandResult(result.lastPosition)
+        }
+    }
+
+    /// A review id is the position of the first rating that made it a review; check that it is one.
+    private func findReview(_ reviewId: Int64) throws -> ReviewRef {
+        guard reviewId > 0, let recorded = try log.event(at: UInt64(reviewId)),
+              case .movieRated(let rated) = recorded.event, rated.isReview,
+              RatingState.fold(try log.readStream(recorded.streamId).events).reviewId == reviewId
+        else { throw DomainError.reviewNotFound(reviewId: reviewId) }
+        return ReviewRef(reviewId: reviewId, authorId: rated.userId, movieId: rated.movieId)
+    }
+
+    // MARK: Helpers
+
+    private func commandResult(_ position: UInt64) throws -> CommandResult {
+        let recordedAt = try log.log.event(at: position)?.recordedAt ?? Date()
+        return CommandResult(position: position, recordedAt: recordedAt)
+    }
+
+    private func withRetry<T>(_ attempt: () async throws -> T) async throws -> T {
+        for _ in 1..<Self.maximumAttempts {
+            do {
+                return try await attempt()
+            } catch EventLogError.wrongExpectedVersion {
+                continue
+            }
+        }
+        return try await attempt()
+    }
+}
+
+public enum CommandError: Error, Equatable, Sendable {
+    /// The same streams kept changing under the command; the caller may retry.
+    case tooMuchContention
+}

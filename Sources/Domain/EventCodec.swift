@@ -1,0 +1,53 @@
+import Foundation
+
+/// Maps domain events to their wire form (type name, schema version, JSON) and back.
+public enum EventCodec {
+    public struct Encoded: Sendable {
+        public var type: String
+        public var schemaVersion: UInt16
+        public var payload: Data
+    }
+
+    public enum DecodingFailure: Error, Equatable, Sendable {
+        case unknownType(String, schemaVersion: UInt16)
+    }
+
+    public static func encode(_ event: DomainEvent) throws -> Encoded {
+        switch event {
+        case .movieAdded(let e): try encoded(e)
+        case .movieTagged(let e): try encoded(e)
+        case .identityClaimed(let e): try encoded(e)
+        case .userRegistered(let e): try encoded(e)
+        case .movieRated(let e): try encoded(e)
+        case .reviewLiked(let e): try encoded(e)
+        case .reviewUnliked(let e): try encoded(e)
+        }
+    }
+
+    public static func decode(type: String, schemaVersion: UInt16, payload: Data) throws -> DomainEvent {
+        switch (type, schemaVersion) {
+        case (MovieAdded.typeName, 1): .movieAdded(try decoded(payload))
+        case (MovieTagged.typeName, 1): .movieTagged(try decoded(payload))
+        case (IdentityClaimed.typeName, 1): .identityClaimed(try decoded(payload))
+        case (UserRegistered.typeName, 1): .userRegistered(try decoded(payload))
+        case (MovieRated.typeName, 1): .movieRated(try decoded(payload))
+        case (ReviewLiked.typeName, 1): .reviewLiked(try decoded(payload))
+        case (ReviewUnliked.typeName, 1): .reviewUnliked(try decoded(payload))
+        default: throw DecodingFailure.unknownType(type, schemaVersion: schemaVersion)
+        }
+    }
+
+    private static func encoded<E: EventPayload>(_ event: E) throws -> Encoded {
+        Encoded(type: E.typeName, schemaVersion: E.schemaVersion, payload: try encoder.encode(event))
+    }
+
+    private static func decoded<E: EventPayload>(_ payload: Data) throws -> E {
+        try JSONDecoder().decode(E.self, from: payload)
+    }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}

@@ -1,0 +1,40 @@
+/// Whether one user likes one review, folded from its `review-like-{review}-{user}` stream.
+public struct ReviewLikeState: Sendable, Equatable {
+    public var isLiked = false
+
+    public init() {}
+
+    public static func fold(_ events: [DomainEvent]) -> ReviewLikeState {
+        events.reduce(into: ReviewLikeState()) { state, event in
+            switch event {
+            case .reviewLiked: state.isLiked = true
+            case .reviewUnliked: state.isLiked = false
+            default: break
+            }
+        }
+    }
+}
+
+/// The review a like or unlike is about, as found in the log.
+public struct ReviewRef: Sendable, Equatable {
+    public var reviewId: Int64
+    public var authorId: Int64
+    public var movieId: Int64
+
+    public init(reviewId: Int64, authorId: Int64, movieId: Int64) {
+        self.reviewId = reviewId
+        self.authorId = authorId
+        self.movieId = movieId
+    }
+}
+
+public enum ReviewLikeDecision {
+    /// Liking twice is not an error: the second like records nothing.
+    public static func like(_ review: ReviewRef, by userId: Int64, state: ReviewLikeState) -> [DomainEvent] {
+        state.isLiked ? [] : [.reviewLiked(ReviewLiked(reviewId: review.reviewId, userId: userId, reviewAuthorId: review.authorId, movieId: review.movieId))]
+    }
+
+    public static func unlike(_ review: ReviewRef, by userId: Int64, state: ReviewLikeState) -> [DomainEvent] {
+        state.isLiked ? [.reviewUnliked(ReviewUnliked(reviewId: review.reviewId, userId: userId, reviewAuthorId: review.authorId, movieId: review.movieId))] : []
+    }
+}

@@ -1,0 +1,11 @@
+/// Stream ids. A stream is the consistency boundary a decision is checked against.
+public enum StreamName {
+    public static func movie(_ movieId: Int64) -> String { "movie-\(movieId)" }
+    public static func user(_ userId: Int64) -> String { "user-\(userId)" }
+    public static let userPrefix = "user-"
+    /// One stream per sign-in identity makes "one user per identity" an expected-version check.
+    public static func identity(_ identity: Identity) -> String { "identity-\(identity.provider.rawValue)-\(identity.subject)" }
+    /// One stream per (user, movie) holds that user's ratings and review of that movie.
+    public static func rating(userId: Int64, movieId: Int64) -> String { "rating-\(userId)-\(movieId)" }
+    public static func reviewLike(reviewId: Int64, userId: Int64) -> String { "review-like-\(reviewId)-\(userId)" }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Logging
+import Metrics
+
+/// The append-only event log: the only source of truth.
+///
+/// One writer (a group-commit thread), any number of concurrent readers. `append` returns only after
+/// the LMDB commit holding its events is durable. Reads are synchronous and short: a read
+/// transaction never spans an `await`.
+public final class EventLog: Sendable {
+    public struct Configuration: Sendable {
+        public var directory: URL
+        /// The map starts at this size and doubles whenever it is full.
+        public var initialMapSize: Int
+
+        public init(directory: URL, initialMapSize: Int = 64 << 20) {
+            self.directory = directory
+            self.initialMapSize = initialMapSize
+        }
+    }
+
+    private let environment: LMDBEnvironment
+    private let store: LogStore
+    private let head: HeadWatcher
+    private let writer: GroupCommitWriter
+    private let appendTimer = Metrics.Timer(label: "nuvie_log_append_duration")
+    private let appendedEvents = Counter(label: "nuvie_log_appended_events_total")
+
+    public init(configuration: Configuration) throws {
+        environment = try LMDBEnvironment(
+            path: configuration.directory.path, initialMapSize: configuration.initialMapSize, maxDatabases: 8
+        )
+        do {
+            store = try LogStore(environment: environment)
+            head = HeadWatcher(position: try environment.read { [store] in try store.lastPosition($0) })
+        } catch {
+            environment.close()
+            throw error
+        }
+        writer = GroupCommitWriter(environment: environment, store: store, head: head)
+    }
+
+    /// Stops the writer after the appends already queued, then closes the environment.
+    public func close() {
+        writer.close()
+        environment.close()
+    }
+
+    // MARK: Writing
+
+    /// Appends to several streams atomically: every expected version must hold, or nothing is written.
+    public func append(_ appends: [StreamAppend]) async throws -> AppendResult {
+        let started = ContinuousClock.now
+        let result = try await writer.submit(appends)
+        appendTimer.record(duration: ContinuousClock.now - started)
+        if !result.wasDuplicate { appendedEvents.increment(by: result.positions.count) }
+        return result
+    }
+
+    public func append(to streamId: String, expectedVersion: ExpectedVersion, events: [NewEvent]) async throws -> AppendResult {
+        try await append([StreamAppend(streamId: streamId, expectedVersion: expectedVersion, events: events)])
+    }
+
+    // MARK: Reading
+
+    /// The position of the last committed event; 0 for an empty log.
+    public var headPosition: UInt64 { head.position }
+
+    /// Returns once an event beyond `position` is committed, or when the task is cancelled.
+    public func waitForEvents(after position: UInt64) async {
+        await head.wait(beyond: position)
+    }
+
+    /// Events at positions ≥ `position`, in order, at most `limit`.
+    public func read(from position: UInt64, limit: Int) throws -> [RecordedEvent] {
+        try environment.read { txn in
+            var result: [RecordedEvent] = []
+            try txn.scan(store.events, from: RecordCodec.key(max(position, 1))) { key, value in
+                result.append(try RecordCodec.decode(value, position: RecordCodec.uint64(fromKey: key)))
+                return result.count < limit
+            }
+            return result
+        }
+    }
+
+    public func event(at position: UInt64) throws -> RecordedEvent? {
+        try environment.read { try store.event(at: position, $0) }
+    }
+
+    /// One stream's events from `version` (1 is the first), in order, at most `limit`.
+    public func readStream(_ streamId: String, fromVersion version: UInt64 = 1, limit: Int = .max) throws -> [RecordedEvent] {
+        try environment.read { txn in
+            let prefix = Array(streamId.utf8) + [0]
+            var positions: [UInt64] = []
+            try txn.scan(store.streams, from: RecordCodec.streamKey(streamId, version: version)) { key, value in
+                guard key.count == prefix.count + 8, key.starts(with: prefix) else { return false }
+                positions.append(RecordCodec.uint64(fromKey: value))
+                return positions.count < limit
+            }
+            return try positions.compactMap { try store.event(at: $0, txn) }
+        }
+    }
+
+    /// The version of the stream's last event; 0 when the stream does not exist.
+    public func streamVersion(_ streamId: String) throws -> UInt64 {
+        try environment.read { try store.streamVersion(streamId, $0) }
+    }
+
+    /// Ids of the streams whose id starts with `prefix`, in byte order.
+    public func streamIds(withPrefix prefix: String) throws -> [String] {
+        try environment.read { txn in
+            let prefixBytes = Array(prefix.utf8)
+            var ids: [String] = []
+            try txn.scan(store.streamHeads, from: prefixBytes) { key, _ in
+                guard key.starts(with: prefixBytes) else { return false }
+                ids.append(String(decoding: key, as: UTF8.self))
+                return true
+            }
+            return ids
+        }
+    }
+
+    /// Events that concern `userId` (as actor or as subject) at positions ≥ `position`, at most `limit`.
+    public func readUser(_ userId: Int64, from position: UInt64 = 1, limit: Int = .max) throws -> [RecordedEvent] {
+        try environment.read { txn in
+            let prefix = RecordCodec.key(UInt64(bitPattern: userId))
+            var positions: [UInt64] = []
+            try txn.scan(store.userEvents, from: RecordCodec.userKey(userId, position: position)) { key, _ in
+                guard key.starts(with: prefix) else { return false }
+                positions.append(RecordCodec.uint64(fromKey: key, at: 8))
+                return positions.count < limit
+            }
+            return try positions.compactMap { try store.event(at: $0, txn) }
+        }
+    }
+
+    // MARK: Operations
+
+    public var mapSize: Int { environment.mapSize }
+
+    /// Writes a consistent, compacted copy of the log into `directory` while appends go on.
+    public func backup(to directory: URL) throws {
+        try environment.copy(to: directory.path)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Metrics
+
+/// The log's single writer: a thread of its own that gathers every append waiting at the moment it
+/// becomes free into one LMDB write transaction and one durable commit, then acknowledges each caller.
+/// One caller alone pays one commit; many concurrent callers share one.
+final class GroupCommitWriter: @unchecked Sendable {
+    private struct Request {
+        let appends: [StreamAppend]
+        let continuation: CheckedContinuation<AppendResult, any Error>
+    }
+
+    private let condition = NSCondition()
+    private var queue: [Request] = []
+    private var isClosed = false
+    private var isFinished = false
+    private let environment: LMDBEnvironment
+    private let head: HeadWatcher
+    private let store: LogStore
+    private let commitTimer = Metrics.Timer(label: "nuvie_log_commit_duration")
+    private let batchSize = Recorder(label: "nuvie_log_commit_batch_appends")
+
+    init(environment: LMDBEnvironment, store: LogStore, head: HeadWatcher) {
+        self.environment = environment
+        self.store = store
+        self.head = head
+        let thread = Thread { [self] in run() }
+        thread.name = "nuvie-log-writer"
+        thread.start()
+    }
+
+    func submit(_ appends: [StreamAppend]) async throws -> AppendResult {
+        try await withCheckedThrowingContinuation { continuation in
+            condition.lock()
+            defer { condition.unlock() }
+            guard !isClosed else {
+                continuation.resume(throwing: EventLogError.closed)
+                return
+            }
+            queue.append(Request(appends: appends, continuation: continuation))
+            condition.signal()
+        }
+    }
+
+    /// Refuses new appends, finishes those already queued, and returns once the thread has stopped.
+    func close() {
+        condition.lock()
+        isClosed = true
+        condition.broadcast()
+        while !isFinished { condition.wait() }
+        condition.unlock()
+    }
+
+    private func run() {
+        while let batch = nextBatch() {
+            let results = commit(batch)
+            for (request, result) in zip(batch, results) { request.continuation.resume(with: result) }
+        }
+        condition.lock()
+        isFinished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func nextBatch() -> [Request]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.isEmpty && !isClosed { condition.wait() }
+        if queue.isEmpty { return nil }
+        defer { queue.removeAll(keepingCapacity: true) }
+        return queue
+    }
+
+    private func commit(_ batch: [Request]) -> [Result<AppendResult, any Error>] {
+        let started = DispatchTime.now().uptimeNanoseconds
+        var results: [Result<AppendResult, any Error>] = []
+        do {
+            let newHead = try environment.write { txn -> UInt64 in
+                results = []
+                var position = try store.lastPosition(txn)
+                let now = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
+                for request in batch {
+                    do {
+                        results.append(.success(try store.append(request.appends, in: txn, after: &position, now: now)))
+                    } catch let rejected as EventLogError {
+                        results.append(.failure(rejected))
+                    }
+                }
+                return position
+            }
+            head.publish(newHead)
+        } catch {
+            results = batch.map { _ in .failure(error) }
+        }
+        commitTimer.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - started))
+        batchSize.record(batch.count)
+        return results
+    }
+}

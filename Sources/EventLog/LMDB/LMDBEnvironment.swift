@@ -1,0 +1,113 @@
+import CLMDB
+import Foundation
+
+/// The process's handle on one LMDB environment: its named databases, transactions and map growth.
+///
+/// Opened with `MDB_NOTLS` because Swift tasks hop threads: a transaction is tied to the call that
+/// opened it, never to a thread, and no transaction outlives the synchronous closure it is given to.
+final class LMDBEnvironment: @unchecked Sendable {
+    struct Database: Sendable { let handle: MDB_dbi }
+
+    private let env: OpaquePointer
+    private let resizeLock = ReadWriteLock()
+    let path: String
+
+    init(path: String, initialMapSize: Int, maxDatabases: UInt32) throws {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        var handle: OpaquePointer?
+        try LMDBError.check(mdb_env_create(&handle), "env_create")
+        guard let handle else { throw LMDBError(code: EINVAL, operation: "env_create") }
+        do {
+            try LMDBError.check(mdb_env_set_maxdbs(handle, maxDatabases), "env_set_maxdbs")
+            try LMDBError.check(mdb_env_set_maxreaders(handle, 256), "env_set_maxreaders")
+            try LMDBError.check(mdb_env_set_mapsize(handle, initialMapSize), "env_set_mapsize")
+            try LMDBError.check(mdb_env_open(handle, path, UInt32(MDB_NOTLS), 0o640), "env_open \(path)")
+            var staleReaders: Int32 = 0
+            try LMDBError.check(mdb_reader_check(handle, &staleReaders), "reader_check")
+        } catch {
+            mdb_env_close(handle)
+            throw error
+        }
+        self.env = handle
+        self.path = path
+    }
+
+    func close() {
+        resizeLock.withExclusiveLock { mdb_env_close(env) }
+    }
+
+    var mapSize: Int {
+        var info = MDB_envinfo()
+        mdb_env_info(env, &info)
+        return info.me_mapsize
+    }
+
+    /// Doubles the map. Waits until no transaction of this process is open, as LMDB requires.
+    func growMap() throws {
+        try resizeLock.withExclusiveLock { () throws(LMDBError) in
+            try LMDBError.check(mdb_env_set_mapsize(env, mapSize * 2), "env_set_mapsize")
+        }
+    }
+
+    func openDatabase(named name: String) throws -> Database {
+        try write { txn in
+            var dbi: MDB_dbi = 0
+            try LMDBError.check(mdb_dbi_open(txn.pointer, name, UInt32(MDB_CREATE), &dbi), "dbi_open \(name)")
+            return Database(handle: dbi)
+        }
+    }
+
+    /// Runs `body` in a read-only transaction. The transaction ends when `body` returns.
+    func read<T>(_ body: (Transaction) throws -> T) throws -> T {
+        try resizeLock.withSharedLock {
+            let txn = try begin(flags: UInt32(MDB_RDONLY))
+            defer { mdb_txn_abort(txn.pointer) }
+            return try body(txn)
+        }
+    }
+
+    /// Runs `body` in the write transaction and commits it durably (LMDB's default: fsync on commit).
+    /// A full map is grown and `body` run again from the start, so `body` must only write through `txn`.
+    func write<T>(_ body: (Transaction) throws -> T) throws -> T {
+        while true {
+            do {
+                return try resizeLock.withSharedLock {
+                    let txn = try begin(flags: 0)
+                    let result: T
+                    do {
+                        result = try body(txn)
+                    } catch {
+                        mdb_txn_abort(txn.pointer)
+                        throw error
+                    }
+                    // A commit frees the transaction whether or not it succeeds.
+                    try LMDBError.check(mdb_txn_commit(txn.pointer), "txn_commit")
+                    return result
+                }
+            } catch let error as LMDBError where error.isMapFull {
+                try growMap()
+            }
+        }
+    }
+
+    private func begin(flags: UInt32) throws -> Transaction {
+        var txn: OpaquePointer?
+        var code = mdb_txn_begin(env, nil, flags, &txn)
+        if code == MDB_MAP_RESIZED {
+            // Another process grew the map: adopt its size, then begin again.
+            code = mdb_env_set_mapsize(env, 0)
+            if code == MDB_SUCCESS { code = mdb_txn_begin(env, nil, flags, &txn) }
+        }
+        try LMDBError.check(code, "txn_begin")
+        guard let txn else { throw LMDBError(code: EINVAL, operation: "txn_begin") }
+        return Transaction(pointer: txn)
+    }
+
+    /// Writes a consistent, compacted copy of the environment into an empty directory.
+    func copy(to directory: String) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try resizeLock.withSharedLock { () throws(LMDBError) in
+            try LMDBError.check(mdb_env_copy2(env, directory, UInt32(MDB_CP_COMPACT)), "env_copy2 \(directory)")
+        }
+    }
+}

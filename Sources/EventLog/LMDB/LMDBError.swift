@@ -1,0 +1,20 @@
+import CLMDB
+
+/// A failure reported by the LMDB C library, with its code and message.
+public struct LMDBError: Error, CustomStringConvertible, Sendable, Equatable {
+    public let code: Int32
+    public let operation: String
+
+    public var description: String {
+        let message = mdb_strerror(code).map { String(cString: $0) } ?? "unknown error"
+        return "LMDB \(operation) failed (\(code)): \(message)"
+    }
+
+    public var isMapFull: Bool { code == MDB_MAP_FULL }
+    public var isMapResized: Bool { code == MDB_MAP_RESIZED }
+
+    /// Throws unless `code` is success.
+    static func check(_ code: Int32, _ operation: @autoclosure () -> String) throws(LMDBError) {
+        guard code == MDB_SUCCESS else { throw LMDBError(code: code, operation: operation()) }
+    }
+}

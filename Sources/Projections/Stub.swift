@@ -1,0 +1,2 @@
+import GRDB
+import ServiceLifecycle

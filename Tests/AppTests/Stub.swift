@@ -1,0 +1,4 @@
+import HummingbirdTesting
+import JWTKit
+import Testing
+@Test func stub() {}
