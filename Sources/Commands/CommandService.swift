@@ -27,9 +27,7 @@ public struct CommandService: Sendable {
     public func signIn(_ identity: Identity, name: String?, email: String?) async throws -> SignIn {
         for _ in 0..<Self.maximumAttempts {
             let identityStream = StreamName.identity(identity)
-            if let claim = try claimedUser(identityStream) {
-                return SignIn(userId: claim.userId, isNewUser: false, position: claim.position)
-            }
+            if let existing = try existingUser(identity) { return existing }
             let userId = try await userIds.next()
             let (claimed, registered) = try Registration.decide(identity: identity, userId: userId, name: name, email: email)
             do {
@@ -51,10 +49,12 @@ public struct CommandService: Sendable {
         try log.streamExists(StreamName.user(userId))
     }
 
-    private func claimedUser(_ identityStream: String) throws -> (userId: Int64, position: UInt64)? {
-        let (events, _) = try log.readStream(identityStream)
-        for recorded in events {
-            if case .identityClaimed(let claim) = recorded.event { return (claim.userId, recorded.position) }
+    /// The user who claimed `identity`, if anyone has.
+    public func existingUser(_ identity: Identity) throws -> SignIn? {
+        for recorded in try log.readStream(StreamName.identity(identity)).events {
+            if case .identityClaimed(let claim) = recorded.event {
+                return SignIn(userId: claim.userId, isNewUser: false, position: recorded.position)
+            }
         }
         return nil
     }

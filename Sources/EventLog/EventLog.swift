@@ -21,7 +21,7 @@ public final class EventLog: Sendable {
 
     private let environment: LMDBEnvironment
     private let store: LogStore
-    private let head: HeadWatcher
+    private let head: PositionWatcher
     private let writer: GroupCommitWriter
     private let appendTimer = Metrics.Timer(label: "nuvie_log_append_duration")
     private let appendedEvents = Counter(label: "nuvie_log_appended_events_total")
@@ -32,7 +32,7 @@ public final class EventLog: Sendable {
         )
         do {
             store = try LogStore(environment: environment)
-            head = HeadWatcher(position: try environment.read { [store] in try store.lastPosition($0) })
+            head = PositionWatcher(position: try environment.read { [store] in try store.lastPosition($0) })
         } catch {
             environment.close()
             throw error

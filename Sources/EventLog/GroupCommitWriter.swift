@@ -15,12 +15,12 @@ final class GroupCommitWriter: @unchecked Sendable {
     private var isClosed = false
     private var isFinished = false
     private let environment: LMDBEnvironment
-    private let head: HeadWatcher
+    private let head: PositionWatcher
     private let store: LogStore
     private let commitTimer = Metrics.Timer(label: "nuvie_log_commit_duration")
     private let batchSize = Recorder(label: "nuvie_log_commit_batch_appends")
 
-    init(environment: LMDBEnvironment, store: LogStore, head: HeadWatcher) {
+    init(environment: LMDBEnvironment, store: LogStore, head: PositionWatcher) {
         self.environment = environment
         self.store = store
         self.head = head

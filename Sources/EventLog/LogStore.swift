@@ -40,7 +40,6 @@ struct LogStore: Sendable {
         let newEvents = appends.flatMap(\.events)
         guard !newEvents.isEmpty else { throw EventLogError.invalidAppend("no events") }
         guard Set(newEvents.map(\.id)).count == newEvents.count else { throw EventLogError.invalidAppend("an event id appears twice") }
-        guard Set(appends.map(\.streamId)).count == appends.count else { throw EventLogError.invalidAppend("a stream appears twice") }
         for append in appends {
             guard !append.streamId.isEmpty, append.streamId.utf8.count <= 400, !append.streamId.utf8.contains(0) else {
                 throw EventLogError.invalidAppend("stream id must be 1–400 bytes without NUL")
@@ -56,13 +55,16 @@ struct LogStore: Sendable {
             throw EventLogError.partialDuplicate(eventIds: zip(newEvents, known).filter { $0.1 != nil }.map(\.0.id))
         }
 
+        // A stream may appear more than once: each expectation is checked against the one before it.
+        var pending: [String: UInt64] = [:]
         var versions: [UInt64] = []
         for append in appends {
-            let current = try streamVersion(append.streamId, txn)
+            let current = try pending[append.streamId] ?? streamVersion(append.streamId, txn)
             guard append.expectedVersion.accepts(current) else {
                 throw EventLogError.wrongExpectedVersion(streamId: append.streamId, expected: append.expectedVersion, actual: current)
             }
             versions.append(current)
+            pending[append.streamId] = current + UInt64(append.events.count)
         }
 
         var positions: [UInt64] = []

@@ -1,7 +1,8 @@
 import Synchronization
 
-/// The log's committed head position, and the tasks waiting for it to move.
-final class HeadWatcher: Sendable {
+/// A position that only moves forward (the log's head, a projection's checkpoint), and the tasks
+/// waiting for it to pass a point.
+public final class PositionWatcher: Sendable {
     private struct State {
         var position: UInt64
         var nextWaiterId: UInt64 = 0
@@ -10,13 +11,13 @@ final class HeadWatcher: Sendable {
 
     private let state: Mutex<State>
 
-    init(position: UInt64) {
+    public init(position: UInt64) {
         state = Mutex(State(position: position))
     }
 
-    var position: UInt64 { state.withLock { $0.position } }
+    public var position: UInt64 { state.withLock { $0.position } }
 
-    func publish(_ position: UInt64) {
+    public func publish(_ position: UInt64) {
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             guard position > state.position else { return [] }
             state.position = position
@@ -28,7 +29,7 @@ final class HeadWatcher: Sendable {
     }
 
     /// Returns once the head is beyond `position`, or when the task is cancelled.
-    func wait(beyond position: UInt64) async {
+    public func wait(beyond position: UInt64) async {
         let id = state.withLock { state -> UInt64 in
             state.nextWaiterId += 1
             return state.nextWaiterId
@@ -45,6 +46,30 @@ final class HeadWatcher: Sendable {
         } onCancel: {
             let continuation = state.withLock { $0.waiters.removeValue(forKey: id)?.continuation }
             continuation?.resume()
+        }
+    }
+}
+
+extension PositionWatcher {
+    /// Waits until the position reaches `target`; false when `timeout` passes first.
+    public func wait(until target: UInt64, timeout: Duration) async -> Bool {
+        if position >= target { return true }
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                while !Task.isCancelled {
+                    let seen = self.position
+                    if seen >= target { return true }
+                    await self.wait(beyond: seen)
+                }
+                return false
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let reached = await group.next() ?? false
+            group.cancelAll()
+            return reached || self.position >= target
         }
     }
 }

@@ -1,0 +1,58 @@
+import Foundation
+import JWTKit
+
+/// Issues and checks the backend's own tokens: HS256 JWTs, an access token (24 h) and a refresh
+/// token (30 days) that can only be exchanged for a new pair.
+public struct TokenService: Sendable {
+    public static let accessLifetime: TimeInterval = 24 * 3600
+    public static let refreshLifetime: TimeInterval = 30 * 24 * 3600
+
+    struct Claims: JWTPayload {
+        enum Use: String, Codable { case access, refresh }
+        var sub: SubjectClaim
+        var iat: IssuedAtClaim
+        var exp: ExpirationClaim
+        var use: Use
+
+        func verify(using algorithm: some JWTAlgorithm) async throws {
+            try exp.verifyNotExpired()
+        }
+    }
+
+    public struct Pair: Sendable {
+        public var accessToken: String
+        public var refreshToken: String
+    }
+
+    private let keys: JWTKeyCollection
+
+    public init(secret: String) async {
+        keys = await JWTKeyCollection().add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
+    }
+
+    public func issue(for userId: Int64, now: Date = Date()) async throws -> Pair {
+        Pair(
+            accessToken: try await sign(userId, .access, now: now, lifetime: Self.accessLifetime),
+            refreshToken: try await sign(userId, .refresh, now: now, lifetime: Self.refreshLifetime)
+        )
+    }
+
+    /// The user of a valid, unexpired access token; nil otherwise.
+    public func userId(fromAccessToken token: String) async -> Int64? {
+        await userId(from: token, use: .access)
+    }
+
+    public func userId(fromRefreshToken token: String) async -> Int64? {
+        await userId(from: token, use: .refresh)
+    }
+
+    private func sign(_ userId: Int64, _ use: Claims.Use, now: Date, lifetime: TimeInterval) async throws -> String {
+        let claims = Claims(sub: .init(value: "\(userId)"), iat: .init(value: now), exp: .init(value: now.addingTimeInterval(lifetime)), use: use)
+        return try await keys.sign(claims)
+    }
+
+    private func userId(from token: String, use: Claims.Use) async -> Int64? {
+        guard let claims = try? await keys.verify(token, as: Claims.self), claims.use == use else { return nil }
+        return Int64(claims.sub.value)
+    }
+}

@@ -1,0 +1,43 @@
+import Commands
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Projections
+
+/// What every write endpoint needs after its append: to answer only once the projections show it.
+public struct ReadYourWrites: Sendable {
+    let runner: ProjectionRunner
+    let timeout: Duration
+
+    public init(runner: ProjectionRunner, timeout: Duration) {
+        self.runner = runner
+        self.timeout = timeout
+    }
+
+    /// Waits until the read models include `position`; 503 when they do not within the timeout.
+    func wait(for position: UInt64) async throws {
+        guard await runner.waitUntilApplied(position, timeout: timeout) else { throw APIError.projectionsBehind(position: position) }
+    }
+}
+
+extension Request {
+    /// The client's `Idempotency-Key` names the event, so a retried request is recorded once. Keys are
+    /// per user and per endpoint. Without one, every request is a new event.
+    func eventId(userId: Int64, action: String) throws -> UUID {
+        guard let key = headers[HTTPField.Name("Idempotency-Key")!] else { return UUID() }
+        guard (1...255).contains(key.utf8.count) else {
+            throw APIError.validation("Idempotency-Key must be 1–255 characters", field: "Idempotency-Key")
+        }
+        return EventIds.derived(from: "request:\(userId):\(action):\(key)")
+    }
+}
+
+extension Parameters {
+    /// A numeric path id; anything else is a 400 naming the parameter.
+    func id(_ name: String) throws -> Int64 {
+        guard let raw = get(name), let id = Int64(raw), id > 0 else {
+            throw APIError.validation("\(name) must be a positive integer", field: name)
+        }
+        return id
+    }
+}

@@ -1,0 +1,49 @@
+import Hummingbird
+
+/// The pagination envelope: the list under its own key (`reviews`, `movies`, …) plus
+/// `total_count`, `limit`, `offset`, `has_more`.
+struct ListResponse<Item: Encodable & Sendable>: ResponseEncodable, Sendable {
+    let key: String
+    let items: [Item]
+    let totalCount: Int
+    let page: Pagination
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(items, forKey: Key(key))
+        try container.encode(totalCount, forKey: Key("totalCount"))
+        try container.encode(page.limit, forKey: Key("limit"))
+        try container.encode(page.offset, forKey: Key("offset"))
+        try container.encode(page.offset + items.count < totalCount, forKey: Key("hasMore"))
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}
+
+/// `limit` (1–100, default 20) and `offset` (≥ 0, default 0) from the query string.
+struct Pagination: Sendable {
+    static let defaultLimit = 20
+    static let maximumLimit = 100
+
+    var limit: Int
+    var offset: Int
+
+    init(_ request: Request) throws {
+        limit = try Self.integer(request, "limit", default: Self.defaultLimit, range: 1...Self.maximumLimit)
+        offset = try Self.integer(request, "offset", default: 0, range: 0...Int(Int32.max))
+    }
+
+    private static func integer(_ request: Request, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let raw = request.uri.queryParameters[name[...]] else { return value }
+        guard let parsed = Int(raw), range.contains(parsed) else {
+            throw APIError.validation("\(name) must be an integer from \(range.lowerBound) to \(range.upperBound)", field: name)
+        }
+        return parsed
+    }
+}

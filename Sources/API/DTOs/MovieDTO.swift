@@ -1,0 +1,39 @@
+import Domain
+import Hummingbird
+import Projections
+
+/// `GET /movies/{movie_id}`, field for field as in the contract.
+struct MovieDTO: ResponseEncodable, Sendable {
+    var movieId: Int64
+    var title: String
+    var genres: [String]
+    @Nullable var posterUrl: String?
+    @Nullable var overview: String?
+    /// MovieLens has only the year: served as `YYYY-01-01`.
+    @Nullable var releaseDate: String?
+    @Nullable var tmdbId: Int64?
+    @Nullable var rating: Double?
+    @Nullable var ratingCount: Int?
+    @Nullable var userRating: Int?
+    @Nullable var aiScore: Int?
+    @Nullable var socialScore: Int?
+    var inWatchlist: Bool
+    @Nullable var watchStatus: String?
+
+    init(_ movie: MovieDetail) {
+        movieId = movie.movieId
+        title = movie.title
+        genres = movie.genres
+        posterUrl = nil
+        overview = nil
+        releaseDate = movie.year.map { String(format: "%04d-01-01", $0) }
+        tmdbId = movie.tmdbId
+        rating = movie.ratingAverage.map { rounded($0) }
+        ratingCount = movie.ratingCount
+        userRating = movie.viewerRating.map(MovieRated.stars)
+        aiScore = nil
+        socialScore = nil
+        inWatchlist = false
+        watchStatus = nil
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// An error that knows its HTTP response: `{"error":{"code","message","details"}}`.
+public struct APIError: HTTPResponseError, Equatable {
+    public var status: HTTPResponse.Status
+    public var code: String
+    public var message: String
+    public var details: [String: String]
+    public var headers: HTTPFields = [:]
+
+    public init(_ status: HTTPResponse.Status, code: String, message: String, details: [String: String] = [:]) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let body = try ContractJSON.encoder().encode(Envelope(error: .init(code: code, message: message, details: details)))
+        var headers = self.headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    private struct Envelope: Encodable {
+        struct Body: Encodable {
+            var code: String
+            var message: String
+            var details: [String: String]
+        }
+        var error: Body
+    }
+}
+
+extension APIError {
+    public static func authenticationRequired(_ message: String) -> APIError {
+        APIError(.unauthorized, code: "AUTHENTICATION_REQUIRED", message: message)
+    }
+
+    public static func validation(_ message: String, field: String? = nil) -> APIError {
+        APIError(.badRequest, code: "VALIDATION_ERROR", message: message, details: field.map { ["field": $0] } ?? [:])
+    }
+
+    public static func ratingInvalid(_ message: String) -> APIError {
+        APIError(.badRequest, code: "RATING_INVALID", message: message, details: ["field": "rating"])
+    }
+
+    public static func movieNotFound(_ movieId: Int64) -> APIError {
+        APIError(.notFound, code: "MOVIE_NOT_FOUND", message: "Movie with ID \(movieId) not found", details: ["movie_id": "\(movieId)"])
+    }
+
+    public static func userNotFound(_ message: String) -> APIError {
+        APIError(.notFound, code: "USER_NOT_FOUND", message: message)
+    }
+
+    public static func reviewNotFound(_ reviewId: Int64) -> APIError {
+        APIError(.notFound, code: "REVIEW_NOT_FOUND", message: "Review with ID \(reviewId) not found", details: ["review_id": "\(reviewId)"])
+    }
+
+    public static func conflict(_ message: String) -> APIError {
+        APIError(.conflict, code: "CONFLICT", message: message)
+    }
+
+    public static func projectionsBehind(position: UInt64) -> APIError {
+        var error = APIError(
+            .serviceUnavailable, code: "SERVICE_UNAVAILABLE",
+            message: "Your change is saved but not yet visible; retry the read shortly",
+            details: ["position": "\(position)"]
+        )
+        error.headers[.retryAfter] = "1"
+        return error
+    }
+
+    public static let internalError = APIError(.internalServerError, code: "INTERNAL_ERROR", message: "An unexpected error occurred")
+}

@@ -1,0 +1,46 @@
+import Commands
+import Domain
+import EventLog
+import Hummingbird
+
+extension APIError {
+    /// The response for any error a handler throws; nil when it is unexpected (a bug: 500).
+    static func mapping(_ error: any Error) -> APIError? {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as DomainError:
+            return mapping(error)
+        case EventLogError.wrongExpectedVersion, CommandError.tooMuchContention:
+            return .conflict("The resource changed while the request ran; retry it")
+        case EventLogError.partialDuplicate:
+            return .conflict("Some of these events were already recorded under the same idempotency key")
+        case let error as HTTPError:
+            return mapping(error)
+        default:
+            return nil
+        }
+    }
+
+    private static func mapping(_ error: DomainError) -> APIError {
+        switch error {
+        case .movieNotFound(let movieId): .movieNotFound(movieId)
+        case .userNotFound(let userId): .userNotFound("User with ID \(userId) not found")
+        case .reviewNotFound(let reviewId): .reviewNotFound(reviewId)
+        case .ratingInvalid(let message): .ratingInvalid(message)
+        case .invalid(let field, let reason): .validation("\(field) \(reason)", field: field)
+        }
+    }
+
+    private static func mapping(_ error: HTTPError) -> APIError {
+        switch error.status {
+        case .notFound: APIError(.notFound, code: "NOT_FOUND", message: "No such endpoint")
+        case .contentTooLarge: APIError(.contentTooLarge, code: "PAYLOAD_TOO_LARGE", message: "Request body is too large")
+        case .methodNotAllowed: APIError(.methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "Method not allowed on this endpoint")
+        case .unauthorized: .authenticationRequired(error.body ?? "Authentication required")
+        case let status where (400..<500).contains(status.code):
+            APIError(status, code: "INVALID_REQUEST", message: error.body ?? status.reasonPhrase)
+        default: .internalError
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Hummingbird
+
+/// Any JSON value, keeping `true` apart from `1` and `4` apart from `4.5`.
+enum JSONValue: Decodable, Equatable {
+    case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+}
+
+/// A request's JSON object, read field by field so each bad field gets its own clear 400.
+struct JSONBody {
+    private let fields: [String: JSONValue]
+
+    static func decode(_ request: Request, context: AppRequestContext) async throws -> JSONBody {
+        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        guard case .object(let fields)? = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer)) else {
+            throw APIError.validation("Request body must be a JSON object")
+        }
+        return JSONBody(fields: fields)
+    }
+
+    private init(fields: [String: JSONValue]) {
+        self.fields = fields
+    }
+
+    private func value(_ field: String) -> JSONValue? {
+        guard let value = fields[field], value != .null else { return nil }
+        return value
+    }
+
+    /// A whole number; 4.0 counts, 4.5, "4" and true do not. nil when absent or null.
+    func integer(_ field: String, orThrow error: @autoclosure () -> APIError) throws -> Int? {
+        guard let value = value(field) else { return nil }
+        guard case .number(let number) = value, number.rounded() == number, abs(number) < 1e15 else { throw error() }
+        return Int(number)
+    }
+
+    func requiredString(_ field: String, maxLength: Int = 10_000) throws -> String {
+        guard let value = try string(field, maxLength: maxLength) else { throw APIError.validation("\(field) is required", field: field) }
+        return value
+    }
+
+    func string(_ field: String, maxLength: Int = 10_000) throws -> String? {
+        guard let value = value(field) else { return nil }
+        guard case .string(let string) = value else { throw APIError.validation("\(field) must be a string", field: field) }
+        guard string.count <= maxLength else { throw APIError.validation("\(field) must be at most \(maxLength) characters", field: field) }
+        return string
+    }
+
+    func bool(_ field: String) throws -> Bool? {
+        guard let value = value(field) else { return nil }
+        guard case .bool(let bool) = value else { throw APIError.validation("\(field) must be true or false", field: field) }
+        return bool
+    }
+}

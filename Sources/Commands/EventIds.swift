@@ -1,0 +1,14 @@
+import Crypto
+import Foundation
+
+/// Event ids derived from a name, so the same fact offered twice gets the same id and is recorded once.
+public enum EventIds {
+    /// A name-based UUID: SHA-256 of the name, with the version bits of a v8 UUID.
+    public static func derived(from name: String) -> UUID {
+        var bytes = Array(SHA256.hash(data: Data("nuvie:\(name)".utf8)).prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x80
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+}

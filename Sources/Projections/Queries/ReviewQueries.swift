@@ -1,0 +1,59 @@
+import GRDB
+
+public struct ReviewItem: Sendable, Equatable {
+    public var reviewId: Int64
+    public var userId: Int64
+    public var userName: String
+    public var userAvatar: String?
+    public var movieId: Int64
+    public var rating: Double
+    public var comment: String?
+    /// Epoch seconds of the last edit.
+    public var updatedAt: Int64
+    public var likes: Int
+    public var viewerLiked: Bool
+}
+
+/// Reads reviews and their likes.
+public struct ReviewQueries: Sendable {
+    let database: ReadDatabase
+
+    public init(database: ReadDatabase) {
+        self.database = database
+    }
+
+    /// A film's reviews, newest edit first.
+    public func reviews(movieId: Int64, viewer: Int64?, limit: Int, offset: Int) throws -> Page<ReviewItem> {
+        try database.pool.read { db in
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM review WHERE movieId = ?", arguments: [movieId]) ?? 0
+            let items = try Row.fetchAll(db, sql: Self.select + """
+                WHERE r.movieId = ?
+                ORDER BY r.updatedAt DESC, r.reviewId DESC
+                LIMIT ? OFFSET ?
+                """, arguments: [viewer, movieId, limit, offset]).map(Self.item)
+            return Page(items: items, totalCount: total)
+        }
+    }
+
+    public func review(id reviewId: Int64, viewer: Int64?) throws -> ReviewItem? {
+        try database.pool.read { db in
+            try Row.fetchOne(db, sql: Self.select + "WHERE r.reviewId = ?", arguments: [viewer, reviewId]).map(Self.item)
+        }
+    }
+
+    private static let select = """
+        SELECT r.reviewId, r.userId, u.name, u.avatarUrl, r.movieId, r.rating, r.comment, r.updatedAt, r.likeCount,
+               EXISTS (SELECT 1 FROM reviewLike l WHERE l.reviewId = r.reviewId AND l.userId = ?) AS viewerLiked
+        FROM review r LEFT JOIN user u ON u.userId = r.userId
+
+        """
+
+    private static func item(_ row: Row) -> ReviewItem {
+        let userId: Int64 = row["userId"]
+        return ReviewItem(
+            reviewId: row["reviewId"], userId: userId, userName: row["name"] ?? "User \(userId)",
+            userAvatar: row["avatarUrl"], movieId: row["movieId"], rating: row["rating"], comment: row["comment"],
+            updatedAt: row["updatedAt"], likes: row["likeCount"], viewerLiked: row["viewerLiked"]
+        )
+    }
+}

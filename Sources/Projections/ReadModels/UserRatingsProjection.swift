@@ -1,0 +1,27 @@
+import Domain
+import GRDB
+
+/// Each user's current rating of each film, with its comment and when it was given.
+/// Folds `movie-rated` (a re-rating replaces the row).
+struct UserRatingsProjection: Projection {
+    let name = "user-ratings"
+    let version = 1
+    let tables = ["userRating"]
+
+    func createSchema(_ db: Database) throws {
+        try db.create(table: "userRating") { t in
+            t.primaryKey { t.column("userId", .integer); t.column("movieId", .integer) }
+            t.column("rating", .double).notNull()
+            t.column("comment", .text)
+            t.column("ratedAt", .integer).notNull()
+            t.column("position", .integer).notNull()
+        }
+        try db.create(index: "userRatingByMovie", on: "userRating", columns: ["movieId"])
+    }
+
+    func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
+        guard case .movieRated(let rated) = recorded.event else { return }
+        try db.run("INSERT OR REPLACE INTO userRating (userId, movieId, rating, comment, ratedAt, position) VALUES (?, ?, ?, ?, ?, ?)", [rated.userId, rated.movieId, rated.rating, rated.comment, recorded.epochSeconds, recorded.position]
+        )
+    }
+}

@@ -1,0 +1,152 @@
+import Commands
+import Domain
+import EventLog
+import Foundation
+import GRDB
+import Logging
+import Metrics
+import ServiceLifecycle
+
+/// Tails the log and folds each batch of events into every projection, in one SQLite transaction
+/// that also moves their checkpoints. Sleeps until the log moves; stops on graceful shutdown.
+///
+/// A projection that cannot apply an event is recorded as failed at that position and left behind;
+/// the others go on.
+public final class ProjectionRunner: Service, Sendable {
+    public struct Status: Sendable, Equatable {
+        public var name: String
+        public var version: Int
+        public var position: UInt64
+        public var failedPosition: UInt64?
+        public var failure: String?
+    }
+
+    private let log: EventLog
+    private let database: ReadDatabase
+    private let batchSize: Int
+    private let logger: Logger
+    /// The position every healthy projection has reached: what read-your-writes waits for.
+    private let applied: PositionWatcher
+    private let appliedEvents = Counter(label: "nuvie_projection_applied_events_total")
+    private let batchTimer = Metrics.Timer(label: "nuvie_projection_batch_duration")
+
+    public init(log: EventLog, database: ReadDatabase, batchSize: Int = 2000, logger: Logger) throws {
+        self.log = log
+        self.database = database
+        self.batchSize = batchSize
+        self.logger = logger
+        let checkpoints = try database.checkpoints().filter { $0.failedPosition == nil }
+        applied = PositionWatcher(position: UInt64(checkpoints.map(\.position).min() ?? 0))
+    }
+
+    public var appliedPosition: UInt64 { applied.position }
+
+    /// Waits until every healthy projection has applied `position`; false when `timeout` passes first.
+    public func waitUntilApplied(_ position: UInt64, timeout: Duration) async -> Bool {
+        await applied.wait(until: position, timeout: timeout)
+    }
+
+    public func status() throws -> [Status] {
+        try database.checkpoints().map {
+            Status(name: $0.name, version: $0.version, position: UInt64($0.position), failedPosition: $0.failedPosition.map(UInt64.init), failure: $0.failure)
+        }
+    }
+
+    public func run() async throws {
+        logger.info("projection runner started", metadata: ["position": "\(appliedPosition)", "log.head": "\(log.headPosition)"])
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            if try catchUp() == 0 {
+                let seen = appliedPosition
+                await cancelWhenGracefulShutdown {
+                    if self.log.headPosition <= seen { await self.log.waitForEvents(after: seen) }
+                }
+            }
+        }
+        logger.info("projection runner stopped", metadata: ["position": "\(appliedPosition)"])
+    }
+
+    /// Applies what the log holds beyond the checkpoints, batch by batch, and returns how many events
+    /// it read. Used by `run` and by tools that rebuild without serving.
+    @discardableResult
+    public func catchUp(until target: UInt64 = .max) throws -> Int {
+        var total = 0
+        while true {
+            let count = try applyNextBatch(until: target)
+            total += count
+            if count == 0 { return total }
+        }
+    }
+
+    private func applyNextBatch(until target: UInt64) throws -> Int {
+        var checkpoints = Dictionary(uniqueKeysWithValues: try database.checkpoints().map { ($0.name, $0) })
+        let active = database.projections.filter { checkpoints[$0.name]?.failedPosition == nil }
+        guard let start = active.compactMap({ checkpoints[$0.name]?.position }).min() else { return 0 }
+        let from = UInt64(start) + 1
+        guard from <= target else { return 0 }
+        let records = try log.read(from: from, limit: min(batchSize, Int(clamping: target - from + 1)))
+        guard !records.isEmpty else { return 0 }
+
+        let started = ContinuousClock.now
+        do {
+            let events = try records.map { record in
+                do { return try DomainLog.decode(record) } catch { throw ProjectionFailure(projection: nil, position: record.position, error: error) }
+            }
+            try database.pool.write { db in
+                for event in events {
+                    for projection in active where checkpoints[projection.name]!.position < Int64(event.position) {
+                        do { try projection.apply(event, db) } catch {
+                            throw ProjectionFailure(projection: projection.name, position: event.position, error: error)
+                        }
+                    }
+                }
+                let last = Int64(events[events.count - 1].position)
+                for projection in active where checkpoints[projection.name]!.position < last {
+                    checkpoints[projection.name]!.position = last
+                    try checkpoints[projection.name]!.update(db, columns: ["position"])
+                }
+            }
+        } catch let failure as ProjectionFailure {
+            try recordFailure(failure, among: active)
+            return try applyNextBatch(until: target)
+        }
+        batchTimer.record(duration: ContinuousClock.now - started)
+        appliedEvents.increment(by: records.count)
+        try publishProgress()
+        return records.count
+    }
+
+    private func recordFailure(_ failure: ProjectionFailure, among active: [any Projection]) throws {
+        let names = failure.projection.map { [$0] } ?? active.map(\.name)
+        logger.error("projection cannot apply event; it stops here, the others go on", metadata: [
+            "projections": "\(names)", "position": "\(failure.position)", "error": "\(failure.error)",
+        ])
+        try database.pool.write { db in
+            for name in names {
+                try db.execute(
+                    sql: "UPDATE projectionCheckpoint SET failedPosition = ?, failure = ? WHERE name = ?",
+                    arguments: [failure.position, String(describing: failure.error), name]
+                )
+            }
+        }
+        try publishProgress()
+    }
+
+    private func publishProgress() throws {
+        let checkpoints = try database.checkpoints()
+        let head = log.headPosition
+        for checkpoint in checkpoints {
+            Gauge(label: "nuvie_projection_position", dimensions: [("projection", checkpoint.name)]).record(checkpoint.position)
+            Gauge(label: "nuvie_projection_lag_events", dimensions: [("projection", checkpoint.name)])
+                .record(Int64(head) - checkpoint.position)
+        }
+        let healthy = checkpoints.filter { $0.failedPosition == nil }.map(\.position)
+        applied.publish(UInt64(healthy.min() ?? Int64(head)))
+    }
+}
+
+struct ProjectionFailure: Error {
+    /// nil when the event could not even be decoded: no projection can apply it.
+    var projection: String?
+    var position: UInt64
+    var error: any Error
+}
