@@ -71,6 +71,11 @@ public final class EventLog: Sendable {
         await head.wait(beyond: position)
     }
 
+    /// Re-reads the head from disk, for appends made by another process (an import while serving).
+    public func refreshHead() throws {
+        head.publish(try environment.read { try store.lastPosition($0) })
+    }
+
     /// Events at positions ≥ `position`, in order, at most `limit`.
     public func read(from position: UInt64, limit: Int) throws -> [RecordedEvent] {
         try environment.read { txn in

@@ -57,9 +57,18 @@ public final class ProjectionRunner: Service, Sendable {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             if try catchUp() == 0 {
                 let seen = appliedPosition
+                // Woken by this process's appends; the timeout also notices another process's (an import).
                 await cancelWhenGracefulShutdown {
-                    if self.log.headPosition <= seen { await self.log.waitForEvents(after: seen) }
+                    if self.log.headPosition <= seen {
+                        await withTaskGroup(of: Void.self) { group in
+                            group.addTask { await self.log.waitForEvents(after: seen) }
+                            group.addTask { try? await Task.sleep(for: .seconds(1)) }
+                            await group.next()
+                            group.cancelAll()
+                        }
+                    }
                 }
+                try log.refreshHead()
             }
         }
         logger.info("projection runner stopped", metadata: ["position": "\(appliedPosition)"])

@@ -1,0 +1,52 @@
+import Commands
+import Hummingbird
+import Projections
+
+/// What the API's controllers are built from; assembled by the App.
+public struct APIDependencies: Sendable {
+    public var commands: CommandService
+    public var movies: MovieQueries
+    public var reviews: ReviewQueries
+    public var users: UserQueries
+    public var tokens: TokenService
+    public var apple: AppleIdentityVerifier?
+    public var devLoginEnabled: Bool
+    public var readYourWrites: ReadYourWrites
+
+    public init(
+        commands: CommandService, movies: MovieQueries, reviews: ReviewQueries, users: UserQueries, tokens: TokenService,
+        apple: AppleIdentityVerifier?, devLoginEnabled: Bool, readYourWrites: ReadYourWrites
+    ) {
+        self.commands = commands
+        self.movies = movies
+        self.reviews = reviews
+        self.users = users
+        self.tokens = tokens
+        self.apple = apple
+        self.devLoginEnabled = devLoginEnabled
+        self.readYourWrites = readYourWrites
+    }
+}
+
+extension Router<AppRequestContext> {
+    /// Request ids, the error shape, request logs and metrics, then bearer-token authentication.
+    /// Add before any route so every route gets them.
+    public func addAPIMiddleware(tokens: TokenService) {
+        addMiddleware {
+            RequestIdMiddleware()
+            ErrorMiddleware()
+            LogRequestsMiddleware(.info)
+            MetricsMiddleware()
+            AuthMiddleware(tokens: tokens)
+        }
+    }
+
+    public func addAPIRoutes(_ d: APIDependencies) {
+        addRoutes(AuthController(
+            commands: d.commands, users: d.users, tokens: d.tokens, apple: d.apple, devLoginEnabled: d.devLoginEnabled,
+            readYourWrites: d.readYourWrites
+        ).endpoints, atPath: "/auth")
+        addRoutes(MoviesController(commands: d.commands, movies: d.movies, reviews: d.reviews, readYourWrites: d.readYourWrites).endpoints, atPath: "/movies")
+        addRoutes(ReviewsController(commands: d.commands, reviews: d.reviews, readYourWrites: d.readYourWrites).endpoints, atPath: "/reviews")
+    }
+}

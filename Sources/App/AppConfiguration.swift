@@ -1,0 +1,59 @@
+import API
+import Foundation
+import Prometheus
+
+/// Everything the server needs to start, as plain values. The CLI builds it from flags and the
+/// environment; tests use `.testing(dataDirectory:)`.
+public struct AppConfiguration: Sendable {
+    public var dataDirectory: URL
+    public var host: String
+    public var port: Int
+    /// Demo mode imports `demoDataset` into an empty log, enables the `dev` sign-in provider and
+    /// keeps a generated JWT secret in the data directory.
+    public var demoMode: Bool
+    public var demoDataset: URL?
+    public var jwtSecret: String?
+    public var appleBundleId: String?
+    public var appleKeySource: AppleIdentityVerifier.KeySource?
+    public var readYourWritesTimeout: Duration
+    public var initialLogMapSize: Int
+    /// Served at `/metrics` when set (the CLI bootstraps swift-metrics with it).
+    public var metricsRegistry: PrometheusCollectorRegistry?
+
+    public init(
+        dataDirectory: URL, host: String = "127.0.0.1", port: Int = 8080, demoMode: Bool = false, demoDataset: URL? = nil,
+        jwtSecret: String? = nil, appleBundleId: String? = nil, appleKeySource: AppleIdentityVerifier.KeySource? = nil,
+        readYourWritesTimeout: Duration = .seconds(5), initialLogMapSize: Int = 256 << 20,
+        metricsRegistry: PrometheusCollectorRegistry? = nil
+    ) {
+        self.dataDirectory = dataDirectory
+        self.host = host
+        self.port = port
+        self.demoMode = demoMode
+        self.demoDataset = demoDataset
+        self.jwtSecret = jwtSecret
+        self.appleBundleId = appleBundleId
+        self.appleKeySource = appleKeySource
+        self.readYourWritesTimeout = readYourWritesTimeout
+        self.initialLogMapSize = initialLogMapSize
+        self.metricsRegistry = metricsRegistry
+    }
+
+    /// A demo-mode server on an ephemeral port over `dataDirectory`, with no dataset to import.
+    public static func testing(dataDirectory: URL) -> AppConfiguration {
+        AppConfiguration(dataDirectory: dataDirectory, port: 0, demoMode: true, jwtSecret: "test-secret-test-secret-test-secret", initialLogMapSize: 4 << 20)
+    }
+
+    var logDirectory: URL { dataDirectory.appendingPathComponent("log") }
+    var readDatabasePath: String { dataDirectory.appendingPathComponent("read/read.sqlite").path }
+}
+
+public enum ConfigurationError: Error, CustomStringConvertible {
+    case missingJWTSecret
+
+    public var description: String {
+        switch self {
+        case .missingJWTSecret: "No JWT secret: set NUVIE_JWT_SECRET_FILE (or NUVIE_JWT_SECRET), or run in demo mode"
+        }
+    }
+}

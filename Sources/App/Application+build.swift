@@ -1,0 +1,64 @@
+import API
+import Commands
+import EventLog
+import Foundation
+import Hummingbird
+import Logging
+import Projections
+
+/// Opens the log and the read database, imports the demo into an empty log in demo mode, and
+/// returns the server with the projection runner as a service. Nothing here bootstraps logging or
+/// metrics: that is the executable's job, done once.
+public func buildApplication(configuration: AppConfiguration, logger: Logger = Logger(label: "nuvie")) async throws -> some ApplicationProtocol {
+    try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
+    let storage = try Storage(configuration: configuration)
+    do {
+        if configuration.demoMode, storage.log.headPosition == 0, let dataset = configuration.demoDataset {
+            try await importDemo(dataset, into: storage.log, logger: logger)
+        }
+        let runner = try ProjectionRunner(log: storage.log, database: storage.readDatabase, logger: logger)
+        let router = try await buildRouter(configuration: configuration, storage: storage, runner: runner, logger: logger)
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "nuvie"),
+            services: [storage, runner],
+            logger: logger
+        )
+    } catch {
+        storage.close()
+        throw error
+    }
+}
+
+func buildRouter(configuration: AppConfiguration, storage: Storage, runner: ProjectionRunner, logger: Logger) async throws -> Router<AppRequestContext> {
+    let tokens = await TokenService(secret: try Secrets.jwtSecret(configuration))
+    let router = Router(context: AppRequestContext.self)
+    router.addAPIMiddleware(tokens: tokens)
+    HealthController(log: storage.log, runner: runner, registry: configuration.metricsRegistry).register(on: router)
+    router.addAPIRoutes(APIDependencies(
+        commands: CommandService(log: storage.log),
+        movies: MovieQueries(database: storage.readDatabase),
+        reviews: ReviewQueries(database: storage.readDatabase),
+        users: UserQueries(database: storage.readDatabase),
+        tokens: tokens,
+        apple: zip(configuration.appleKeySource, configuration.appleBundleId).map { AppleIdentityVerifier(source: $0, bundleId: $1) },
+        devLoginEnabled: configuration.demoMode,
+        readYourWrites: ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
+    ))
+    return router
+}
+
+private func zip<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
+    guard let a, let b else { return nil }
+    return (a, b)
+}
+
+private func importDemo(_ dataset: URL, into log: EventLog, logger: Logger) async throws {
+    logger.info("empty log in demo mode: importing the demo dataset", metadata: ["dataset": "\(dataset.path)"])
+    let summary = try await MovieLensImporter(log: log).importDirectory(dataset) { progress in
+        logger.info("importing", metadata: ["events": "\(progress.appended)/\(progress.total)"])
+    }
+    logger.info("demo imported", metadata: [
+        "movies": "\(summary.movies)", "users": "\(summary.users)", "ratings": "\(summary.ratings)", "events": "\(summary.newEvents)",
+    ])
+}

@@ -1,0 +1,54 @@
+import API
+import EventLog
+import Hummingbird
+import Prometheus
+import Projections
+
+/// `GET /health`: the log head and each projection's position, lag and failure; 503 when a projection
+/// has stopped on an event. `GET /metrics`: Prometheus text.
+struct HealthController: Sendable {
+    let log: EventLog
+    let runner: ProjectionRunner
+    let registry: PrometheusCollectorRegistry?
+
+    struct Health: ResponseEncodable {
+        struct Projection: Encodable {
+            var name: String
+            var version: Int
+            var position: UInt64
+            var lag: UInt64
+            @Nullable var failedPosition: UInt64?
+            @Nullable var failure: String?
+        }
+        var status: String
+        var logHeadPosition: UInt64
+        var projections: [Projection]
+    }
+
+    func register(on router: Router<AppRequestContext>) {
+        router.get("health", use: health)
+        router.get("metrics", use: metrics)
+    }
+
+    func health(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<Health> {
+        let head = log.headPosition
+        let projections = try runner.status().map {
+            Health.Projection(
+                name: $0.name, version: $0.version, position: $0.position, lag: head > $0.position ? head - $0.position : 0,
+                failedPosition: $0.failedPosition, failure: $0.failure
+            )
+        }
+        let failed = projections.contains { $0.failedPosition != nil }
+        let caughtUp = projections.allSatisfy { $0.lag == 0 }
+        let health = Health(status: failed ? "failing" : caughtUp ? "ok" : "catching_up", logHeadPosition: head, projections: projections)
+        return EditedResponse(status: failed ? .serviceUnavailable : .ok, response: health)
+    }
+
+    func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let text = registry?.emitToString() ?? ""
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: text))
+        )
+    }
+}

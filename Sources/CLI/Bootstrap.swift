@@ -1,0 +1,22 @@
+import Foundation
+import Logging
+import Metrics
+import Prometheus
+
+/// Logging and metrics are process-wide: bootstrapped here, once, before anything logs.
+enum Bootstrap {
+    static func logging(level: String) -> Logger {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = Logger.Level(rawValue: level) ?? .info
+            return handler
+        }
+        return Logger(label: "nuvie")
+    }
+
+    static func metrics() -> PrometheusCollectorRegistry {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        return registry
+    }
+}

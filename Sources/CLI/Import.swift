@@ -1,0 +1,36 @@
+import ArgumentParser
+import Commands
+import EventLog
+import Foundation
+
+struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Import data into the event log.", subcommands: [MovieLens.self])
+
+    struct MovieLens: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "movielens",
+            abstract: "Import a MovieLens ml-latest directory (movies, links, ratings, tags) as events. Importing the same files twice adds nothing."
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The directory holding movies.csv, links.csv, ratings.csv and tags.csv.")
+        var directory: String
+
+        func run() async throws {
+            _ = Bootstrap.logging(level: global.logLevel)
+            let log = try EventLog(configuration: .init(directory: global.dataDirectory.appendingPathComponent("log")))
+            defer { log.close() }
+            let summary = try await MovieLensImporter(log: log).importDirectory(URL(fileURLWithPath: directory)) { progress in
+                let seconds = Double(progress.elapsed.components.seconds) + Double(progress.elapsed.components.attoseconds) / 1e18
+                let rate = seconds > 0 ? Int(Double(progress.appended) / seconds) : 0
+                FileHandle.standardError.write(Data("\rimported \(progress.appended)/\(progress.total) events (\(rate)/s)".utf8))
+            }
+            FileHandle.standardError.write(Data("\n".utf8))
+            print("""
+                movies: \(summary.movies), users: \(summary.users), ratings: \(summary.ratings), tags: \(summary.tags)
+                new events: \(summary.newEvents), log head: \(summary.headPosition)
+                """)
+        }
+    }
+}

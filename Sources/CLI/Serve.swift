@@ -1,0 +1,86 @@
+import API
+import App
+import ArgumentParser
+import Foundation
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve the HTTP API (demo mode on a new data directory).")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "Address to listen on (env NUVIE_HOST).")
+    var host: String = ProcessInfo.processInfo.environment["NUVIE_HOST"] ?? "127.0.0.1"
+
+    @Option(help: "Port to listen on (env NUVIE_PORT).")
+    var port: Int = ProcessInfo.processInfo.environment["NUVIE_PORT"].flatMap(Int.init) ?? 8080
+
+    @Flag(inversion: .prefixedNo, help: "Demo mode: import the bundled MovieLens data into an empty log and allow dev sign-in (env NUVIE_DEMO). Default: on for a new data directory, and for one created in demo mode.")
+    var demo: Bool?
+
+    @Option(help: "The MovieLens directory demo mode imports.")
+    var demoDataset: String?
+
+    func run() async throws {
+        let logger = Bootstrap.logging(level: global.logLevel)
+        let registry = Bootstrap.metrics()
+        let environment = ProcessInfo.processInfo.environment
+        let dataDirectory = global.dataDirectory
+        let demoMode = try DemoMode.resolve(flag: demo, environment: environment["NUVIE_DEMO"], dataDirectory: dataDirectory)
+
+        var configuration = AppConfiguration(
+            dataDirectory: dataDirectory, host: host, port: port, demoMode: demoMode,
+            demoDataset: demoMode ? try DemoMode.dataset(demoDataset) : nil,
+            jwtSecret: try secret(environment), metricsRegistry: registry
+        )
+        configuration.appleBundleId = environment["NUVIE_APPLE_BUNDLE_ID"]
+        configuration.appleKeySource = environment["NUVIE_APPLE_JWKS"].map { source in
+            source.hasPrefix("http://") || source.hasPrefix("https://")
+                ? .url(URL(string: source) ?? URL(fileURLWithPath: source)) : .file(URL(fileURLWithPath: source))
+        }
+        if let timeout = environment["NUVIE_READ_YOUR_WRITES_TIMEOUT_MS"].flatMap(Int.init) {
+            configuration.readYourWritesTimeout = .milliseconds(timeout)
+        }
+        logger.info("starting", metadata: ["data_dir": "\(dataDirectory.path)", "demo": "\(demoMode)", "address": "\(host):\(port)"])
+        let app = try await buildApplication(configuration: configuration, logger: logger)
+        try await app.runService()
+    }
+
+    private func secret(_ environment: [String: String]) throws -> String? {
+        if let file = environment["NUVIE_JWT_SECRET_FILE"] {
+            return try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return environment["NUVIE_JWT_SECRET"]
+    }
+}
+
+enum DemoMode {
+    static let marker = "demo-mode"
+
+    /// Explicit flag, then NUVIE_DEMO, then: on for a new or empty data directory (marked so that it
+    /// stays a demo on restart), off otherwise.
+    static func resolve(flag: Bool?, environment: String?, dataDirectory: URL) throws -> Bool {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: dataDirectory.path)) ?? []
+        let demo = flag ?? environment.map { ["1", "true", "yes", "on"].contains($0.lowercased()) }
+            ?? (files.isEmpty || files.contains(marker))
+        if demo {
+            try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+            try Data().write(to: dataDirectory.appendingPathComponent(marker))
+        }
+        return demo
+    }
+
+    /// The bundled MovieLens copy: `--demo-dataset`, else `demo/ml-latest-small` in the working
+    /// directory, else next to the sources this binary was built from.
+    static func dataset(_ explicit: String?) throws -> URL {
+        let candidates = [
+            explicit.map { URL(fileURLWithPath: $0) },
+            URL(fileURLWithPath: "demo/ml-latest-small"),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("demo/ml-latest-small"),
+        ].compactMap { $0 }
+        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.appendingPathComponent("movies.csv").path) }) else {
+            throw ValidationError("No demo dataset found (looked in \(candidates.map(\.path).joined(separator: ", "))); pass --demo-dataset")
+        }
+        return found
+    }
+}
