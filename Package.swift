@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "DomainTests", dependencies: ["Domain"], swiftSettings: strict),
         .testTarget(
             name: "ProjectionsTests",
-            dependencies: ["Projections", "Commands", "EventLog", "Domain", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Projections", "Commands", "EventLog", "Domain", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(

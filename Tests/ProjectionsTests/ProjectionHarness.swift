@@ -1,0 +1,116 @@
+import Commands
+import Domain
+import EventLog
+import Foundation
+import GRDB
+import Logging
+@testable import Projections
+
+/// A real event log and a real read database in a temp dir, with the runner driven by hand.
+final class ProjectionHarness {
+    let directory: TemporaryDirectory
+    let log: EventLog
+    private(set) var database: ReadDatabase
+    private(set) var runner: ProjectionRunner
+    let projections: [any Projection]
+
+    init(projections: [any Projection] = Projections.all, directory: TemporaryDirectory? = nil) throws {
+        self.directory = try directory ?? TemporaryDirectory()
+        self.projections = projections
+        log = try EventLog(configuration: .init(directory: self.directory.url.appendingPathComponent("log"), initialMapSize: 4 << 20))
+        database = try ReadDatabase(path: self.directory.url.appendingPathComponent("read/read.sqlite").path, projections: projections)
+        runner = try ProjectionRunner(log: log, database: database, batchSize: 3, logger: Logger(label: "test"))
+    }
+
+    deinit {
+        log.close()
+        try? database.close()
+    }
+
+    /// Given these events (each appended to its own stream, at its own time)…
+    func given(_ events: [(stream: String, event: DomainEvent, at: Date)]) async throws {
+        for (stream, event, at) in events {
+            _ = try await log.append(to: stream, expectedVersion: .any, events: [try DomainLog.newEvent(event, recordedAt: at)])
+        }
+    }
+
+    /// Appends a recorded JSON-lines log: `type`, `schema_version`, `stream`, `recorded_at`, `payload`.
+    func given(jsonLines url: URL) async throws {
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let recordedAt = try Date(try #require(object["recorded_at"] as? String), strategy: .iso8601)
+            let payload = try JSONSerialization.data(withJSONObject: try #require(object["payload"]), options: [.sortedKeys])
+            let event = NewEvent(
+                type: try #require(object["type"] as? String), schemaVersion: UInt16(try #require(object["schema_version"] as? Int)),
+                recordedAt: recordedAt, payload: payload
+            )
+            _ = try await log.append(to: try #require(object["stream"] as? String), expectedVersion: .any, events: [event])
+        }
+    }
+
+    /// Simulates a crash: drops the database connections and runner, then opens them again.
+    func restart() throws {
+        try database.close()
+        database = try ReadDatabase(path: directory.url.appendingPathComponent("read/read.sqlite").path, projections: projections)
+        runner = try ProjectionRunner(log: log, database: database, batchSize: 3, logger: Logger(label: "test"))
+    }
+
+    /// …then the read model is: every row of every projection table, as canonical JSON.
+    func readModel() throws -> String {
+        try database.pool.read { db in
+            var tables: [String: [[String: Cell]]] = [:]
+            for table in projections.flatMap(\.tables) {
+                let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table.quotedDatabaseIdentifier) ORDER BY rowid")
+                tables[table] = rows.map { row in
+                    Dictionary(uniqueKeysWithValues: row.columnNames.map { ($0, Cell(row[$0] as DatabaseValue)) })
+                }
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            return String(decoding: try encoder.encode(tables), as: UTF8.self)
+        }
+    }
+}
+
+/// A SQLite value as JSON.
+enum Cell: Encodable, Equatable {
+    case null, integer(Int64), real(Double), text(String)
+
+    init(_ value: DatabaseValue) {
+        switch value.storage {
+        case .null: self = .null
+        case .int64(let v): self = .integer(v)
+        case .double(let v): self = .real(v)
+        case .string(let v): self = .text(v)
+        case .blob(let v): self = .text(v.base64EncodedString())
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .integer(let v): try container.encode(v)
+        case .real(let v): try container.encode(v)
+        case .text(let v): try container.encode(v)
+        }
+    }
+}
+
+import Testing
+
+/// The repository's `replay-fixtures/` folder.
+let replayFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("replay-fixtures")
+
+/// Compares with the expected file, or writes it when `NUVIE_RECORD_FIXTURES=1`.
+func expectMatchesFixture(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let url = replayFixtures.appendingPathComponent(name)
+    if ProcessInfo.processInfo.environment["NUVIE_RECORD_FIXTURES"] == "1" {
+        try Data((actual + "\n").utf8).write(to: url)
+        return
+    }
+    let expected = try String(contentsOf: url, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(actual == expected, sourceLocation: sourceLocation)
+}
