@@ -50,10 +50,12 @@ public struct AppConfiguration: Sendable {
 
 public enum ConfigurationError: Error, CustomStringConvertible {
     case missingJWTSecret
+    case weakJWTSecret
 
     public var description: String {
         switch self {
         case .missingJWTSecret: "No JWT secret: set NUVIE_JWT_SECRET_FILE (or NUVIE_JWT_SECRET), or run in demo mode"
+        case .weakJWTSecret: "The JWT secret must be at least 32 bytes"
         }
     }
 }

@@ -2,6 +2,7 @@ import Commands
 import Domain
 import EventLog
 import Hummingbird
+import NIOCore
 
 extension APIError {
     /// The response for any error a handler throws; nil when it is unexpected (a bug: 500).
@@ -17,6 +18,8 @@ extension APIError {
             return .conflict("Some of these events were already recorded under the same idempotency key")
         case let error as HTTPError:
             return mapping(error)
+        case is NIOTooManyBytesError:
+            return mapping(HTTPError(.contentTooLarge))
         default:
             return nil
         }

@@ -1,4 +1,0 @@
-import HummingbirdTesting
-import JWTKit
-import Testing
-@Test func stub() {}
