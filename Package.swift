@@ -113,5 +113,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "Projections", "EventLog", "Commands",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: strict
+        ),
     ]
 )

@@ -1,0 +1,83 @@
+import Domain
+import Foundation
+import Testing
+
+private func recorded(_ event: DomainEvent, at position: UInt64) -> Recorded<DomainEvent> {
+    Recorded(position: position, eventId: UUID(), streamId: "rating-1-10", streamVersion: position, recordedAt: Date(timeIntervalSince1970: 0), event: event)
+}
+
+private func rated(_ rating: Double, review: Bool = false) -> DomainEvent {
+    .movieRated(MovieRated(userId: 1, movieId: 10, rating: rating, previousRating: nil, comment: nil, isReview: review))
+}
+
+@Suite struct RateMovieTests {
+    @Test func givenNoRatingWhenRatedThenARatingWithoutPrevious() throws {
+        let event = try RateMovie(userId: 1, movieId: 10, rating: 4, comment: "  Great  ", isReview: true).decide(state: RatingState(), movieExists: true)
+        #expect(event == MovieRated(userId: 1, movieId: 10, rating: 4, previousRating: nil, comment: "Great", isReview: true))
+    }
+
+    @Test func givenARatingWhenRatedAgainThenItCarriesThePreviousOne() throws {
+        let state = RatingState.fold([recorded(rated(3.5), at: 4)])
+        let event = try RateMovie(userId: 1, movieId: 10, rating: 5, comment: "", isReview: false).decide(state: state, movieExists: true)
+        #expect(event.previousRating == 3.5)
+        #expect(event.comment == nil)
+    }
+
+    @Test(arguments: [0, 6, -1, 100])
+    func ratingsOutsideOneToFiveAreRefused(rating: Int) {
+        #expect(throws: DomainError.self) { try RateMovie(userId: 1, movieId: 10, rating: rating, comment: nil, isReview: false).decide(state: RatingState(), movieExists: true) }
+    }
+
+    @Test func anUnknownMovieIsRefused() {
+        #expect(throws: DomainError.movieNotFound(movieId: 10)) {
+            try RateMovie(userId: 1, movieId: 10, rating: 3, comment: nil, isReview: false).decide(state: RatingState(), movieExists: false)
+        }
+    }
+
+    @Test func theReviewIdIsThePositionOfTheFirstReview() {
+        let state = RatingState.fold([recorded(rated(3), at: 2), recorded(rated(4, review: true), at: 9), recorded(rated(5, review: true), at: 12)])
+        #expect(state.reviewId == 9)
+        #expect(state.rating == 5)
+    }
+
+    @Test func halfStarsRoundUpToWholeStarsForTheApp() {
+        #expect([0.5, 1.0, 2.5, 3.5, 4.5, 5.0].map(MovieRated.stars) == [1, 1, 3, 4, 5, 5])
+    }
+}
+
+@Suite struct ReviewLikeTests {
+    let review = ReviewRef(reviewId: 9, authorId: 1, movieId: 10)
+
+    @Test func likingTwiceRecordsOneLike() {
+        let first = ReviewLikeDecision.like(review, by: 2, state: ReviewLikeState())
+        #expect(first.count == 1)
+        #expect(ReviewLikeDecision.like(review, by: 2, state: ReviewLikeState.fold(first)).isEmpty)
+    }
+
+    @Test func unlikingWhatIsNotLikedRecordsNothing() {
+        #expect(ReviewLikeDecision.unlike(review, by: 2, state: ReviewLikeState()).isEmpty)
+        let liked = ReviewLikeDecision.like(review, by: 2, state: ReviewLikeState())
+        #expect(ReviewLikeDecision.unlike(review, by: 2, state: ReviewLikeState.fold(liked)).count == 1)
+    }
+}
+
+@Suite struct EventCodecTests {
+    @Test func everyEventRoundTripsThroughItsWireForm() throws {
+        let events: [DomainEvent] = [
+            .movieAdded(MovieAdded(movieId: 1, title: "Heat", genres: ["Action"], year: 1995, tmdbId: 949, imdbId: "tt0113277")),
+            .movieTagged(MovieTagged(userId: 1, movieId: 1, tag: "heist")),
+            .identityClaimed(IdentityClaimed(identity: Identity(provider: .apple, subject: "001.abc"), userId: 7)),
+            .userRegistered(UserRegistered(userId: 7, name: "Sarah", email: nil, avatarUrl: nil, provider: .apple)),
+            rated(4.5, review: true),
+            .reviewLiked(ReviewLiked(reviewId: 9, userId: 2, reviewAuthorId: 1, movieId: 10)),
+            .reviewUnliked(ReviewUnliked(reviewId: 9, userId: 2, reviewAuthorId: 1, movieId: 10)),
+        ]
+        for event in events {
+            let encoded = try EventCodec.encode(event)
+            #expect(try EventCodec.decode(type: encoded.type, schemaVersion: encoded.schemaVersion, payload: encoded.payload) == event)
+        }
+        #expect(throws: EventCodec.DecodingFailure.unknownType("movie-rated", schemaVersion: 9)) {
+            try EventCodec.decode(type: "movie-rated", schemaVersion: 9, payload: Data("{}".utf8))
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The real `nuvie` binary, started as a child process over a data directory.
+final class ServerProcess: @unchecked Sendable {
+    let process = Process()
+    let port: Int
+    let baseURL: String
+
+    /// The `nuvie` built next to the test bundle (`swift build --build-tests` builds it too).
+    static var binary: URL {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("nuvie")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        return repositoryRoot.appendingPathComponent(".build/debug/nuvie")
+    }
+
+    init(dataDirectory: URL, port: Int) throws {
+        self.port = port
+        baseURL = "http://127.0.0.1:\(port)"
+        process.executableURL = Self.binary
+        process.arguments = [
+            "serve", "--data-dir", dataDirectory.path, "--port", "\(port)", "--demo",
+            "--demo-dataset", repositoryRoot.appendingPathComponent("replay-fixtures/movielens-tiny").path, "--log-level", "warning",
+        ]
+        let output = dataDirectory.deletingLastPathComponent().appendingPathComponent("server-\(port)-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: output)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+    }
+
+    func waitUntilHealthy(timeout: Duration = .seconds(60)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let health = try? await get("/health"), health.status == 200 { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("server on port \(port) did not become healthy")
+        throw CancellationError()
+    }
+
+    func kill9() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    struct Reply: @unchecked Sendable {
+        var status: UInt
+        var json: [String: Any]
+    }
+
+    func get(_ path: String, token: String? = nil) async throws -> Reply {
+        try await send(.GET, path, token: token, body: nil, headers: [:])
+    }
+
+    func post(_ path: String, _ body: String, token: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
+        try await send(.POST, path, token: token, body: body, headers: headers)
+    }
+
+    private func send(_ method: HTTPMethod, _ path: String, token: String?, body: String?, headers: [String: String]) async throws -> Reply {
+        var request = HTTPClientRequest(url: baseURL + path)
+        request.method = method
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        let bytes = try await response.body.collect(upTo: 1 << 20)
+        let json = (try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView))) as? [String: Any] ?? [:]
+        return Reply(status: response.status.code, json: json)
+    }
+}
+
+/// A random port in a range nothing else here uses.
+func freePort() -> Int { Int.random(in: 20_000..<40_000) }
