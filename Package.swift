@@ -94,17 +94,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "EventLogTests", dependencies: ["EventLog"], swiftSettings: strict),
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "DomainTests", dependencies: ["Domain"], swiftSettings: strict),
         .testTarget(
             name: "ProjectionsTests",
-            dependencies: ["Projections", "Commands", "EventLog", "Domain", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Projections", "Commands", "EventLog", "Domain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "App", "API",
+                "App", "API", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -116,7 +117,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "Projections", "EventLog", "Commands",
+                "Projections", "EventLog", "Commands", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strict

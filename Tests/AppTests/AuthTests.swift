@@ -1,6 +1,7 @@
 import API
 import App
 import Foundation
+import TestSupport
 import JWTKit
 import Testing
 

@@ -1,6 +1,7 @@
 import API
 import App
 import Foundation
+import TestSupport
 import Hummingbird
 import HummingbirdTesting
 import Metrics
@@ -8,9 +9,6 @@ import NIOCore
 import Prometheus
 import Testing
 
-/// The repository's `replay-fixtures/` folder.
-let replayFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("replay-fixtures")
 
 /// swift-metrics is process-wide: one Prometheus registry for the whole test process.
 let metricsRegistry: PrometheusCollectorRegistry = {

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import TestSupport
 import Logging
 import Projections
 import Synchronization

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import TestSupport
 import NIOCore
 import NIOHTTP1
 import Testing
@@ -7,7 +8,6 @@ import Testing
 import Glibc
 #endif
 
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// The real `nuvie` binary, started as a child process over a data directory.
 final class ServerProcess: @unchecked Sendable {

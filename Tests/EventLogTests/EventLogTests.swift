@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import EventLog
 
@@ -248,6 +249,16 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
         let log = try openLog(dir)
         log.close()
         await #expect(throws: EventLogError.closed) { try await log.append(to: "s", expectedVersion: .any, events: [event()]) }
+    }
+
+    @Test func closingTwiceIsHarmlessAndReadsAfterCloseThrow() async throws {
+        let dir = try TemporaryDirectory()
+        let log = try openLog(dir)
+        _ = try await log.append(to: "s", expectedVersion: .any, events: [event()])
+        log.close()
+        log.close()
+        #expect(throws: EventLogError.closed) { try log.read(from: 1, limit: 10) }
+        #expect(throws: EventLogError.closed) { try log.backup(to: dir.url.appendingPathComponent("copy")) }
     }
 
     @Test func backupIsAConsistentCopy() async throws {

@@ -2,6 +2,7 @@ import Commands
 import Domain
 import EventLog
 import Foundation
+import TestSupport
 import GRDB
 import Logging
 @testable import Projections
@@ -64,9 +65,6 @@ final class ProjectionHarness {
 
 import Testing
 
-/// The repository's `replay-fixtures/` folder.
-let replayFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("replay-fixtures")
 
 /// Compares with the expected file, or writes it when `NUVIE_RECORD_FIXTURES=1`.
 func expectMatchesFixture(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {

@@ -2,6 +2,7 @@ import Commands
 import Domain
 import EventLog
 import Foundation
+import TestSupport
 import GRDB
 import Testing
 @testable import Projections

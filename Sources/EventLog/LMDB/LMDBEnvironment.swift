@@ -10,6 +10,8 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     private let env: OpaquePointer
     private let resizeLock = ReadWriteLock()
+    /// Written only under the exclusive lock, read under either side.
+    private var isClosed = false
     let path: String
 
     init(path: String, initialMapSize: Int, maxDatabases: UInt32) throws {
@@ -32,11 +34,20 @@ final class LMDBEnvironment: @unchecked Sendable {
         self.path = path
     }
 
+    /// Closes the environment once; later transactions throw instead of touching freed memory.
     func close() {
-        resizeLock.withExclusiveLock { mdb_env_close(env) }
+        resizeLock.withExclusiveLock {
+            guard !isClosed else { return }
+            isClosed = true
+            mdb_env_close(env)
+        }
     }
 
     var mapSize: Int {
+        resizeLock.withSharedLock { isClosed ? 0 : currentMapSize }
+    }
+
+    private var currentMapSize: Int {
         var info = MDB_envinfo()
         mdb_env_info(env, &info)
         return info.me_mapsize
@@ -45,7 +56,7 @@ final class LMDBEnvironment: @unchecked Sendable {
     /// Doubles the map. Waits until no transaction of this process is open, as LMDB requires.
     func growMap() throws {
         try resizeLock.withExclusiveLock { () throws(LMDBError) in
-            try LMDBError.check(mdb_env_set_mapsize(env, mapSize * 2), "env_set_mapsize")
+            try LMDBError.check(mdb_env_set_mapsize(env, currentMapSize * 2), "env_set_mapsize")
         }
     }
 
@@ -91,6 +102,7 @@ final class LMDBEnvironment: @unchecked Sendable {
     }
 
     private func begin(flags: UInt32) throws -> Transaction {
+        guard !isClosed else { throw EventLogError.closed }
         var txn: OpaquePointer?
         var code = mdb_txn_begin(env, nil, flags, &txn)
         if code == MDB_MAP_RESIZED {
@@ -106,7 +118,8 @@ final class LMDBEnvironment: @unchecked Sendable {
     /// Writes a consistent, compacted copy of the environment into an empty directory.
     func copy(to directory: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try resizeLock.withSharedLock { () throws(LMDBError) in
+        try resizeLock.withSharedLock {
+            guard !isClosed else { throw EventLogError.closed }
             try LMDBError.check(mdb_env_copy2(env, directory, UInt32(MDB_CP_COMPACT)), "env_copy2 \(directory)")
         }
     }
