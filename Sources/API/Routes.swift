@@ -47,6 +47,7 @@ extension Router<AppRequestContext> {
             readYourWrites: d.readYourWrites
         ).endpoints, atPath: "/auth")
         addRoutes(MoviesController(commands: d.commands, movies: d.movies, reviews: d.reviews, readYourWrites: d.readYourWrites).endpoints, atPath: "/movies")
+        addRoutes(UsersController(movies: d.movies).endpoints, atPath: "/users")
         addRoutes(ReviewsController(commands: d.commands, reviews: d.reviews, readYourWrites: d.readYourWrites).endpoints, atPath: "/reviews")
     }
 }

@@ -108,6 +108,37 @@ public struct CommandService: Sendable {
         return ReviewRef(reviewId: reviewId, authorId: rated.userId, movieId: rated.movieId)
     }
 
+    // MARK: Watchlist and watching
+
+    public func changeWatchlist(_ action: WatchlistAction, userId: Int64, movieId: Int64, eventId: UUID = UUID()) async throws -> CommandResult {
+        let stream = StreamName.watchlist(userId: userId, movieId: movieId)
+        return try await withRetry {
+            let (events, version) = try log.readStream(stream)
+            let decided = try WatchDecisions.watchlist(
+                action, userId: userId, movieId: movieId, state: WatchlistState.fold(events.map(\.event)),
+                movieExists: try log.streamExists(StreamName.movie(movieId))
+            )
+            guard !decided.isEmpty else { return try commandResult(log.log.headPosition) }
+            let result = try await log.log.append(
+                to: stream, expectedVersion: version == 0 ? .noStream : .exact(version),
+                events: try decided.map { try DomainLog.newEvent($0, id: eventId) }
+            )
+            return try commandResult(result.lastPosition)
+        }
+    }
+
+    public func recordWatch(_ type: WatchEventType, progressPercent: Int, userId: Int64, movieId: Int64, eventId: UUID = UUID()) async throws -> CommandResult {
+        let progressed = try WatchDecisions.watch(
+            type, progressPercent: progressPercent, userId: userId, movieId: movieId,
+            movieExists: try log.streamExists(StreamName.movie(movieId))
+        )
+        let result = try await log.log.append(
+            to: StreamName.watch(userId: userId, movieId: movieId), expectedVersion: .any,
+            events: [try DomainLog.newEvent(.watchProgressed(progressed), id: eventId)]
+        )
+        return try commandResult(result.lastPosition)
+    }
+
     // MARK: Helpers
 
     private func commandResult(_ position: UInt64) throws -> CommandResult {

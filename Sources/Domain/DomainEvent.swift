@@ -15,6 +15,9 @@ public enum DomainEvent: Sendable, Equatable {
     case movieRated(MovieRated)
     case reviewLiked(ReviewLiked)
     case reviewUnliked(ReviewUnliked)
+    case watchlistAdded(WatchlistAdded)
+    case watchlistRemoved(WatchlistRemoved)
+    case watchProgressed(WatchProgressed)
 
     /// The user whose action this is, if any.
     public var actorUserId: Int64? {
@@ -26,6 +29,9 @@ public enum DomainEvent: Sendable, Equatable {
         case .movieRated(let e): e.userId
         case .reviewLiked(let e): e.userId
         case .reviewUnliked(let e): e.userId
+        case .watchlistAdded(let e): e.userId
+        case .watchlistRemoved(let e): e.userId
+        case .watchProgressed(let e): e.userId
         }
     }
 

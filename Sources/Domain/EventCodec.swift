@@ -21,6 +21,9 @@ public enum EventCodec {
         case .movieRated(let e): try encoded(e)
         case .reviewLiked(let e): try encoded(e)
         case .reviewUnliked(let e): try encoded(e)
+        case .watchlistAdded(let e): try encoded(e)
+        case .watchlistRemoved(let e): try encoded(e)
+        case .watchProgressed(let e): try encoded(e)
         }
     }
 
@@ -33,6 +36,9 @@ public enum EventCodec {
         case (MovieRated.typeName, 1): .movieRated(try decoded(payload))
         case (ReviewLiked.typeName, 1): .reviewLiked(try decoded(payload))
         case (ReviewUnliked.typeName, 1): .reviewUnliked(try decoded(payload))
+        case (WatchlistAdded.typeName, 1): .watchlistAdded(try decoded(payload))
+        case (WatchlistRemoved.typeName, 1): .watchlistRemoved(try decoded(payload))
+        case (WatchProgressed.typeName, 1): .watchProgressed(try decoded(payload))
         default: throw DecodingFailure.unknownType(type, schemaVersion: schemaVersion)
         }
     }

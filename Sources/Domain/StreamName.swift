@@ -7,5 +7,7 @@ public enum StreamName {
     public static func identity(_ identity: Identity) -> String { "identity-\(identity.provider.rawValue)-\(identity.subject)" }
     /// One stream per (user, movie) holds that user's ratings and review of that movie.
     public static func rating(userId: Int64, movieId: Int64) -> String { "rating-\(userId)-\(movieId)" }
+    public static func watchlist(userId: Int64, movieId: Int64) -> String { "watchlist-\(userId)-\(movieId)" }
+    public static func watch(userId: Int64, movieId: Int64) -> String { "watch-\(userId)-\(movieId)" }
     public static func reviewLike(reviewId: Int64, userId: Int64) -> String { "review-like-\(reviewId)-\(userId)" }
 }

@@ -27,6 +27,7 @@ public enum Projections {
         UserRatingsProjection(),
         ReviewsProjection(),
         UsersProjection(),
+        WatchProjection(),
     ]
 }
 

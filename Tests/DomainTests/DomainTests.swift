@@ -71,6 +71,9 @@ private func rated(_ rating: Double, review: Bool = false) -> DomainEvent {
             rated(4.5, review: true),
             .reviewLiked(ReviewLiked(reviewId: 9, userId: 2, reviewAuthorId: 1, movieId: 10)),
             .reviewUnliked(ReviewUnliked(reviewId: 9, userId: 2, reviewAuthorId: 1, movieId: 10)),
+            .watchlistAdded(WatchlistAdded(userId: 1, movieId: 10)),
+            .watchlistRemoved(WatchlistRemoved(userId: 1, movieId: 10)),
+            .watchProgressed(WatchProgressed(userId: 1, movieId: 10, eventType: .paused, progressPercent: 40)),
         ]
         for event in events {
             let encoded = try EventCodec.encode(event)

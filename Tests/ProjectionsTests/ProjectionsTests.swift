@@ -32,6 +32,25 @@ private func rated(_ user: Int64, _ movie: Int64, _ rating: Double, previous: Do
         #expect(movie.genres == ["Action"])
     }
 
+    @Test func watchlistAndWatchStatusFollowTheLatestEvent() async throws {
+        let harness = try ProjectionHarness()
+        try await harness.given([
+            ("movie-1", .movieAdded(MovieAdded(movieId: 1, title: "Heat", genres: [], year: nil, tmdbId: nil, imdbId: nil)), t0),
+            ("watchlist-7-1", .watchlistAdded(WatchlistAdded(userId: 7, movieId: 1)), t0),
+            ("watch-7-1", .watchProgressed(WatchProgressed(userId: 7, movieId: 1, eventType: .started, progressPercent: 10)), t0),
+            ("watch-7-1", .watchProgressed(WatchProgressed(userId: 7, movieId: 1, eventType: .paused, progressPercent: 55)), t0),
+            ("watchlist-8-1", .watchlistAdded(WatchlistAdded(userId: 8, movieId: 1)), t0),
+            ("watchlist-8-1", .watchlistRemoved(WatchlistRemoved(userId: 8, movieId: 1)), t0),
+        ])
+        try harness.runner.catchUp()
+        let queries = MovieQueries(database: harness.database)
+        let seven = try #require(try queries.movie(id: 1, viewer: 7))
+        #expect(seven.inViewerWatchlist && seven.viewerWatchStatus == "paused")
+        let eight = try #require(try queries.movie(id: 1, viewer: 8))
+        #expect(!eight.inViewerWatchlist && eight.viewerWatchStatus == nil)
+        #expect(try queries.watchlist(userId: 7, limit: 10, offset: 0).items.map(\.movieId) == [1])
+    }
+
     @Test func replayingARecordedLogProducesTheRecordedReadModel() async throws {
         let harness = try ProjectionHarness()
         try await harness.given(jsonLines: replayFixtures.appendingPathComponent("rating-review-like.jsonl"))

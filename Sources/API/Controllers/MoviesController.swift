@@ -15,6 +15,8 @@ struct MoviesController: Sendable {
             .get(":movie_id", use: show)
             .post(":movie_id/rate", use: rate)
             .get(":movie_id/reviews", use: listReviews)
+            .post(":movie_id/watchlist", use: changeWatchlist)
+            .post(":movie_id/watch", use: watch)
     }
 
     func show(_ request: Request, context: AppRequestContext) async throws -> MovieDTO {
@@ -41,6 +43,38 @@ struct MoviesController: Sendable {
             userId: userId, movieId: movieId, rating: rated.stars, comment: rated.comment,
             timestamp: ContractJSON.timestamp(result.recordedAt)
         ))
+    }
+
+    /// `{"action":"add"|"remove"}`; answers with the movie as the caller now sees it.
+    func changeWatchlist(_ request: Request, context: AppRequestContext) async throws -> MovieDTO {
+        let userId = try context.requireUser()
+        let movieId = try context.parameters.id("movie_id")
+        let body = try await JSONBody.decode(request, context: context)
+        guard let action = WatchlistAction(rawValue: try body.requiredString("action", maxLength: 16)) else {
+            throw APIError.validation("action must be \"add\" or \"remove\"", field: "action")
+        }
+        let result = try await commands.changeWatchlist(action, userId: userId, movieId: movieId, eventId: try request.eventId(userId: userId, action: "watchlist:\(movieId)"))
+        return try await movieAfter(result, movieId: movieId, viewer: userId)
+    }
+
+    /// `{"event_type":"started"|"paused"|"completed","progress_percent":0–100}`; answers with the movie.
+    func watch(_ request: Request, context: AppRequestContext) async throws -> MovieDTO {
+        let userId = try context.requireUser()
+        let movieId = try context.parameters.id("movie_id")
+        let body = try await JSONBody.decode(request, context: context)
+        guard let type = WatchEventType(rawValue: try body.requiredString("event_type", maxLength: 16)) else {
+            throw APIError.validation("event_type must be started, paused or completed", field: "event_type")
+        }
+        let invalid = APIError.validation("progress_percent must be an integer from 0 to 100", field: "progress_percent")
+        guard let progress = try body.integer("progress_percent", orThrow: invalid) else { throw invalid }
+        let result = try await commands.recordWatch(type, progressPercent: progress, userId: userId, movieId: movieId, eventId: try request.eventId(userId: userId, action: "watch:\(movieId)"))
+        return try await movieAfter(result, movieId: movieId, viewer: userId)
+    }
+
+    private func movieAfter(_ result: CommandResult, movieId: Int64, viewer: Int64) async throws -> MovieDTO {
+        try await readYourWrites.wait(for: result.position)
+        guard let movie = try movies.movie(id: movieId, viewer: viewer) else { throw APIError.movieNotFound(movieId) }
+        return MovieDTO(movie)
     }
 
     func listReviews(_ request: Request, context: AppRequestContext) async throws -> ListResponse<ReviewDTO> {

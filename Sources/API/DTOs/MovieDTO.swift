@@ -33,7 +33,28 @@ struct MovieDTO: ResponseEncodable, Sendable {
         userRating = movie.viewerRating.map(MovieRated.stars)
         aiScore = nil
         socialScore = nil
-        inWatchlist = false
-        watchStatus = nil
+        inWatchlist = movie.inViewerWatchlist
+        watchStatus = movie.viewerWatchStatus
+    }
+}
+
+/// A film in a list (watchlist): the contract's search-result subset of the movie.
+struct MovieSummaryDTO: Encodable, Sendable {
+    var movieId: Int64
+    var title: String
+    @Nullable var posterUrl: String?
+    var genres: [String]
+    @Nullable var releaseDate: String?
+    @Nullable var rating: Double?
+    @Nullable var aiScore: Int?
+
+    init(_ movie: MovieSummary) {
+        movieId = movie.movieId
+        title = movie.title
+        posterUrl = nil
+        genres = movie.genres
+        releaseDate = movie.year.map { String(format: "%04d-01-01", $0) }
+        rating = movie.ratingAverage.map { rounded($0) }
+        aiScore = nil
     }
 }

@@ -11,6 +11,18 @@ public struct MovieDetail: Sendable, Equatable {
     public var ratingCount: Int
     /// The viewer's own rating, as recorded (MovieLens ratings keep their half stars).
     public var viewerRating: Double?
+    public var inViewerWatchlist: Bool
+    /// The viewer's latest watch event: started, paused or completed.
+    public var viewerWatchStatus: String?
+}
+
+/// A film as lists show it (watchlist, search).
+public struct MovieSummary: Sendable, Equatable {
+    public var movieId: Int64
+    public var title: String
+    public var genres: [String]
+    public var year: Int?
+    public var ratingAverage: Double?
 }
 
 /// Reads films from the catalog, stats and ratings read models.
@@ -24,11 +36,14 @@ public struct MovieQueries: Sendable {
     public func movie(id movieId: Int64, viewer: Int64?) throws -> MovieDetail? {
         try database.pool.read { db in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT m.movieId, m.title, m.genres, m.year, m.tmdbId, s.ratingCount, s.ratingSum, r.rating AS viewerRating
+                SELECT m.movieId, m.title, m.genres, m.year, m.tmdbId, s.ratingCount, s.ratingSum, r.rating AS viewerRating,
+                       w.movieId IS NOT NULL AS inWatchlist, ws.status AS watchStatus
                 FROM movie m
                 LEFT JOIN movieStats s ON s.movieId = m.movieId
-                LEFT JOIN userRating r ON r.movieId = m.movieId AND r.userId = ?
-                WHERE m.movieId = ?
+                LEFT JOIN userRating r ON r.movieId = m.movieId AND r.userId = ?1
+                LEFT JOIN watchlistEntry w ON w.movieId = m.movieId AND w.userId = ?1
+                LEFT JOIN watchStatus ws ON ws.movieId = m.movieId AND ws.userId = ?1
+                WHERE m.movieId = ?2
                 """, arguments: [viewer, movieId])
             else { return nil }
             let count: Int = row["ratingCount"] ?? 0
@@ -36,8 +51,32 @@ public struct MovieQueries: Sendable {
             return MovieDetail(
                 movieId: row["movieId"], title: row["title"], genres: decodeGenres(row["genres"]), year: row["year"],
                 tmdbId: row["tmdbId"], ratingAverage: count > 0 ? sum / Double(count) : nil, ratingCount: count,
-                viewerRating: row["viewerRating"]
+                viewerRating: row["viewerRating"], inViewerWatchlist: row["inWatchlist"], viewerWatchStatus: row["watchStatus"]
             )
+        }
+    }
+
+    /// The user's watchlist, most recently added first.
+    public func watchlist(userId: Int64, limit: Int, offset: Int) throws -> Page<MovieSummary> {
+        try database.pool.read { db in
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM watchlistEntry WHERE userId = ?", arguments: [userId]) ?? 0
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT m.movieId, m.title, m.genres, m.year, s.ratingCount, s.ratingSum
+                FROM watchlistEntry w JOIN movie m ON m.movieId = w.movieId
+                LEFT JOIN movieStats s ON s.movieId = m.movieId
+                WHERE w.userId = ?
+                ORDER BY w.position DESC
+                LIMIT ? OFFSET ?
+                """, arguments: [userId, limit, offset])
+            let items = rows.map { row in
+                let count: Int = row["ratingCount"] ?? 0
+                let sum: Double = row["ratingSum"] ?? 0
+                return MovieSummary(
+                    movieId: row["movieId"], title: row["title"], genres: decodeGenres(row["genres"]), year: row["year"],
+                    ratingAverage: count > 0 ? sum / Double(count) : nil
+                )
+            }
+            return Page(items: items, totalCount: total)
         }
     }
 }

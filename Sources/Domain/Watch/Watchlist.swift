@@ -1,0 +1,38 @@
+/// Whether a film is on a user's watchlist, folded from its `watchlist-{user}-{movie}` stream.
+public struct WatchlistState: Sendable, Equatable {
+    public var isListed = false
+
+    public init() {}
+
+    public static func fold(_ events: [DomainEvent]) -> WatchlistState {
+        events.reduce(into: WatchlistState()) { state, event in
+            switch event {
+            case .watchlistAdded: state.isListed = true
+            case .watchlistRemoved: state.isListed = false
+            default: break
+            }
+        }
+    }
+}
+
+public enum WatchlistAction: String, Sendable, CaseIterable {
+    case add, remove
+}
+
+public enum WatchDecisions {
+    /// Adding what is listed, or removing what is not, records nothing.
+    public static func watchlist(_ action: WatchlistAction, userId: Int64, movieId: Int64, state: WatchlistState, movieExists: Bool) throws(DomainError) -> [DomainEvent] {
+        guard movieExists else { throw .movieNotFound(movieId: movieId) }
+        switch (action, state.isListed) {
+        case (.add, false): return [.watchlistAdded(WatchlistAdded(userId: userId, movieId: movieId))]
+        case (.remove, true): return [.watchlistRemoved(WatchlistRemoved(userId: userId, movieId: movieId))]
+        default: return []
+        }
+    }
+
+    public static func watch(_ type: WatchEventType, progressPercent: Int, userId: Int64, movieId: Int64, movieExists: Bool) throws(DomainError) -> WatchProgressed {
+        guard (0...100).contains(progressPercent) else { throw .invalid(field: "progress_percent", reason: "must be an integer from 0 to 100") }
+        guard movieExists else { throw .movieNotFound(movieId: movieId) }
+        return WatchProgressed(userId: userId, movieId: movieId, eventType: type, progressPercent: progressPercent)
+    }
+}

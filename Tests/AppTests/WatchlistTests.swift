@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+@Suite struct WatchlistTests {
+    @Test func watchlistAndWatchStatusFollowTheUsersEvents() async throws {
+        try await withLiveServer { client in
+            let token = try await client.devLogin("movielens-1")
+            let other = try await client.devLogin("movielens-2")
+
+            let added = try await client.send(.post, "/movies/5/watchlist", token: token, body: #"{"action":"add"}"#)
+            #expect(added.status == .ok)
+            #expect(added.json["in_watchlist"] as? Bool == true)
+            let head = try await client.headPosition()
+            #expect(try await client.send(.post, "/movies/5/watchlist", token: token, body: #"{"action":"add"}"#).json["in_watchlist"] as? Bool == true)
+            #expect(try await client.headPosition() == head)
+            _ = try await client.send(.post, "/movies/2/watchlist", token: token, body: #"{"action":"add"}"#)
+
+            let list = try await client.send(.get, "/users/me/watchlist?limit=1", token: token)
+            #expect(list.json["total_count"] as? Int == 2 && list.json["has_more"] as? Bool == true)
+            let first = try #require((list.json["movies"] as? [[String: Any]])?.first)
+            #expect(first["movie_id"] as? Int == 2)
+            #expect(Set(first.keys) == ["movie_id", "title", "poster_url", "genres", "release_date", "rating", "ai_score"])
+            // Private to its owner: another user sees their own (empty) list.
+            #expect(try await client.send(.get, "/users/me/watchlist", token: other).json["total_count"] as? Int == 0)
+            #expect(try await client.send(.get, "/movies/5", token: other).json["in_watchlist"] as? Bool == false)
+
+            let removed = try await client.send(.post, "/movies/5/watchlist", token: token, body: #"{"action":"remove"}"#)
+            #expect(removed.json["in_watchlist"] as? Bool == false)
+
+            let started = try await client.send(.post, "/movies/5/watch", token: token, body: #"{"event_type":"started","progress_percent":25}"#)
+            #expect(started.json["watch_status"] as? String == "started")
+            _ = try await client.send(.post, "/movies/5/watch", token: token, body: #"{"event_type":"completed","progress_percent":100}"#)
+            #expect(try await client.send(.get, "/movies/5", token: token).json["watch_status"] as? String == "completed")
+            #expect(try await client.send(.get, "/movies/5", token: other).json["watch_status"] is NSNull)
+        }
+    }
+
+    @Test func badWatchRequestsAreRejectedAndRecordNothing() async throws {
+        try await withLiveServer { client in
+            let token = try await client.devLogin("movielens-1")
+            let head = try await client.headPosition()
+            for body in [#"{"action":"toggle"}"#, #"{}"#, #"{"action":1}"#] {
+                #expect(try await client.send(.post, "/movies/5/watchlist", token: token, body: body).errorCode == "VALIDATION_ERROR", "\(body)")
+            }
+            for body in [#"{"event_type":"rewound","progress_percent":5}"#, #"{"event_type":"paused","progress_percent":101}"#,
+                         #"{"event_type":"paused","progress_percent":-1}"#, #"{"event_type":"paused","progress_percent":2.5}"#, #"{"event_type":"paused"}"#] {
+                #expect(try await client.send(.post, "/movies/5/watch", token: token, body: body).errorCode == "VALIDATION_ERROR", "\(body)")
+            }
+            #expect(try await client.send(.post, "/movies/999/watchlist", token: token, body: #"{"action":"add"}"#).errorCode == "MOVIE_NOT_FOUND")
+            #expect(try await client.send(.post, "/movies/999/watch", token: token, body: #"{"event_type":"started","progress_percent":0}"#).errorCode == "MOVIE_NOT_FOUND")
+            #expect(try await client.send(.get, "/users/me/watchlist").errorCode == "AUTHENTICATION_REQUIRED")
+            #expect(try await client.headPosition() == head)
+        }
+    }
+}
