@@ -48,6 +48,7 @@ extension Router<AppRequestContext> {
         ).endpoints, atPath: "/auth")
         addRoutes(MoviesController(commands: d.commands, movies: d.movies, reviews: d.reviews, readYourWrites: d.readYourWrites).endpoints, atPath: "/movies")
         addRoutes(UsersController(movies: d.movies).endpoints, atPath: "/users")
+        get("/genres", use: GenresController(movies: d.movies).list)
         addRoutes(ReviewsController(commands: d.commands, reviews: d.reviews, readYourWrites: d.readYourWrites).endpoints, atPath: "/reviews")
     }
 }

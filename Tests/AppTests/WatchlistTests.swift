@@ -35,6 +35,16 @@ import Testing
         }
     }
 
+    @Test func genresListTheCatalogsGenresWithCounts() async throws {
+        try await withLiveServer { client in
+            let token = try await client.devLogin("movielens-1")
+            let genres = try #require(try await client.send(.get, "/genres", token: token).json["genres"] as? [[String: Any]])
+            #expect(genres.first?["name"] as? String == "Action" && genres.first?["movie_count"] as? Int == 1)
+            #expect(genres.first { $0["name"] as? String == "Adventure" }?["movie_count"] as? Int == 2)
+            #expect(genres.count == 10)
+        }
+    }
+
     @Test func badWatchRequestsAreRejectedAndRecordNothing() async throws {
         try await withLiveServer { client in
             let token = try await client.devLogin("movielens-1")

@@ -56,6 +56,14 @@ public struct MovieQueries: Sendable {
         }
     }
 
+    /// Every genre in the catalog with how many films carry it, by name.
+    public func genres() throws -> [(name: String, movieCount: Int)] {
+        try database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT genre, COUNT(*) AS n FROM movieGenre GROUP BY genre COLLATE NOCASE ORDER BY genre COLLATE NOCASE")
+                .map { ($0["genre"], $0["n"]) }
+        }
+    }
+
     /// The user's watchlist, most recently added first.
     public func watchlist(userId: Int64, limit: Int, offset: Int) throws -> Page<MovieSummary> {
         try database.pool.read { db in
