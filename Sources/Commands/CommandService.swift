@@ -62,15 +62,14 @@ public struct CommandService: Sendable {
     // MARK: Ratings and reviews
 
     public func rate(_ command: RateMovie, eventId: UUID = UUID()) async throws -> (MovieRated, CommandResult) {
-        let stream = StreamName.rating(userId: command.userId, movieId: command.movieId)
-        return try await withRetry {
-            let (events, version) = try log.readStream(stream)
-            let rated = try command.decide(state: RatingState.fold(events), movieExists: try log.streamExists(StreamName.movie(command.movieId)))
-            let result = try await log.log.append(to: stream, expectedVersion: version == 0 ? .noStream : .exact(version), events: [
-                try DomainLog.newEvent(.movieRated(rated), id: eventId),
-            ])
-            return (rated, try commandResult(result.lastPosition))
+        var rated: MovieRated?
+        let result = try await decideAndAppend(StreamName.rating(userId: command.userId, movieId: command.movieId), eventId: eventId) { events in
+            let decided = try command.decide(state: RatingState.fold(events), movieExists: try log.streamExists(StreamName.movie(command.movieId)))
+            rated = decided
+            return [.movieRated(decided)]
         }
+        guard let rated else { throw CommandError.tooMuchContention }
+        return (rated, result)
     }
 
     public func likeReview(_ reviewId: Int64, by userId: Int64, eventId: UUID = UUID()) async throws -> CommandResult {
@@ -86,16 +85,8 @@ public struct CommandService: Sendable {
         decide: @Sendable (ReviewRef, Int64, ReviewLikeState) -> [DomainEvent]
     ) async throws -> CommandResult {
         let review = try findReview(reviewId)
-        let stream = StreamName.reviewLike(reviewId: reviewId, userId: userId)
-        return try await withRetry {
-            let (events, version) = try log.readStream(stream)
-            let decided = decide(review, userId, ReviewLikeState.fold(events.map(\.event)))
-            guard !decided.isEmpty else { return try commandResult(log.log.headPosition) }
-            let result = try await log.log.append(
-                to: stream, expectedVersion: version == 0 ? .noStream : .exact(version),
-                events: try decided.map { try DomainLog.newEvent($0, id: eventId) }
-            )
-            return try commandResult(result.lastPosition)
+        return try await decideAndAppend(StreamName.reviewLike(reviewId: reviewId, userId: userId), eventId: eventId) { events in
+            decide(review, userId, ReviewLikeState.fold(events.map(\.event)))
         }
     }
 
@@ -111,19 +102,11 @@ public struct CommandService: Sendable {
     // MARK: Watchlist and watching
 
     public func changeWatchlist(_ action: WatchlistAction, userId: Int64, movieId: Int64, eventId: UUID = UUID()) async throws -> CommandResult {
-        let stream = StreamName.watchlist(userId: userId, movieId: movieId)
-        return try await withRetry {
-            let (events, version) = try log.readStream(stream)
-            let decided = try WatchDecisions.watchlist(
+        try await decideAndAppend(StreamName.watchlist(userId: userId, movieId: movieId), eventId: eventId) { events in
+            try WatchDecisions.watchlist(
                 action, userId: userId, movieId: movieId, state: WatchlistState.fold(events.map(\.event)),
                 movieExists: try log.streamExists(StreamName.movie(movieId))
             )
-            guard !decided.isEmpty else { return try commandResult(log.log.headPosition) }
-            let result = try await log.log.append(
-                to: stream, expectedVersion: version == 0 ? .noStream : .exact(version),
-                events: try decided.map { try DomainLog.newEvent($0, id: eventId) }
-            )
-            return try commandResult(result.lastPosition)
         }
     }
 
@@ -140,6 +123,24 @@ public struct CommandService: Sendable {
     }
 
     // MARK: Helpers
+
+    /// Loads `stream`, decides from its events, and appends what was decided with the version it was
+    /// decided against, retrying from the load when another writer got there first. A decision to
+    /// record nothing answers with the current head, so read-your-writes has nothing to wait for.
+    private func decideAndAppend(
+        _ stream: String, eventId: UUID, decide: ([Recorded<DomainEvent>]) throws -> [DomainEvent]
+    ) async throws -> CommandResult {
+        try await withRetry {
+            let (events, version) = try log.readStream(stream)
+            let decided = try decide(events)
+            guard !decided.isEmpty else { return try commandResult(log.log.headPosition) }
+            let result = try await log.log.append(
+                to: stream, expectedVersion: version == 0 ? .noStream : .exact(version),
+                events: try decided.map { try DomainLog.newEvent($0, id: eventId) }
+            )
+            return try commandResult(result.lastPosition)
+        }
+    }
 
     private func commandResult(_ position: UInt64) throws -> CommandResult {
         let recordedAt = try log.log.event(at: position)?.recordedAt ?? Date()

@@ -26,7 +26,7 @@ struct MovieDTO: ResponseEncodable, Sendable {
         genres = movie.genres
         posterUrl = nil
         overview = nil
-        releaseDate = movie.year.map { String(format: "%04d-01-01", $0) }
+        releaseDate = contractReleaseDate(year: movie.year)
         tmdbId = movie.tmdbId
         rating = movie.ratingAverage.map { rounded($0) }
         ratingCount = movie.ratingCount
@@ -53,8 +53,13 @@ struct MovieSummaryDTO: Encodable, Sendable {
         title = movie.title
         posterUrl = nil
         genres = movie.genres
-        releaseDate = movie.year.map { String(format: "%04d-01-01", $0) }
+        releaseDate = contractReleaseDate(year: movie.year)
         rating = movie.ratingAverage.map { rounded($0) }
         aiScore = nil
     }
+}
+
+/// MovieLens knows only the year of release: the contract's date is `YYYY-01-01`, or null without a year.
+private func contractReleaseDate(year: Int?) -> String? {
+    year.map { String(format: "%04d-01-01", $0) }
 }

@@ -46,11 +46,9 @@ public struct MovieQueries: Sendable {
                 WHERE m.movieId = ?2
                 """, arguments: [viewer, movieId])
             else { return nil }
-            let count: Int = row["ratingCount"] ?? 0
-            let sum: Double = row["ratingSum"] ?? 0
             return MovieDetail(
                 movieId: row["movieId"], title: row["title"], genres: decodeGenres(row["genres"]), year: row["year"],
-                tmdbId: row["tmdbId"], ratingAverage: count > 0 ? sum / Double(count) : nil, ratingCount: count,
+                tmdbId: row["tmdbId"], ratingAverage: ratingAverage(row), ratingCount: row["ratingCount"] ?? 0,
                 viewerRating: row["viewerRating"], inViewerWatchlist: row["inWatchlist"], viewerWatchStatus: row["watchStatus"]
             )
         }
@@ -77,16 +75,21 @@ public struct MovieQueries: Sendable {
                 LIMIT ? OFFSET ?
                 """, arguments: [userId, limit, offset])
             let items = rows.map { row in
-                let count: Int = row["ratingCount"] ?? 0
-                let sum: Double = row["ratingSum"] ?? 0
-                return MovieSummary(
+                MovieSummary(
                     movieId: row["movieId"], title: row["title"], genres: decodeGenres(row["genres"]), year: row["year"],
-                    ratingAverage: count > 0 ? sum / Double(count) : nil
+                    ratingAverage: ratingAverage(row)
                 )
             }
             return Page(items: items, totalCount: total)
         }
     }
+}
+
+/// The mean of the original rating values, from a row's `ratingCount` and `ratingSum`; nil when unrated.
+private func ratingAverage(_ row: Row) -> Double? {
+    let count: Int = row["ratingCount"] ?? 0
+    let sum: Double = row["ratingSum"] ?? 0
+    return count > 0 ? sum / Double(count) : nil
 }
 
 func decodeGenres(_ json: String?) -> [String] {

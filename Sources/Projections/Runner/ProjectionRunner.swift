@@ -120,7 +120,7 @@ public final class ProjectionRunner: Service, Sendable {
         }
         batchTimer.record(duration: ContinuousClock.now - started)
         appliedEvents.increment(by: records.count)
-        try publishProgress()
+        publishProgress(Array(checkpoints.values))
         return records.count
     }
 
@@ -137,11 +137,11 @@ public final class ProjectionRunner: Service, Sendable {
                 )
             }
         }
-        try publishProgress()
+        publishProgress(try database.checkpoints())
     }
 
-    private func publishProgress() throws {
-        let checkpoints = try database.checkpoints()
+    /// Gauges and the read-your-writes position, from checkpoints as just committed.
+    private func publishProgress(_ checkpoints: [Checkpoint]) {
         let head = log.headPosition
         for checkpoint in checkpoints {
             Gauge(label: "nuvie_projection_position", dimensions: [("projection", checkpoint.name)]).record(checkpoint.position)
