@@ -8,19 +8,24 @@ public struct APIDependencies: Sendable {
     public var movies: MovieQueries
     public var reviews: ReviewQueries
     public var users: UserQueries
+    public var social: SocialQueries
+    public var activity: ActivityQueries
     public var tokens: TokenService
     public var apple: AppleIdentityVerifier?
     public var devLoginEnabled: Bool
     public var readYourWrites: ReadYourWrites
 
     public init(
-        commands: CommandService, movies: MovieQueries, reviews: ReviewQueries, users: UserQueries, tokens: TokenService,
+        commands: CommandService, movies: MovieQueries, reviews: ReviewQueries, users: UserQueries, social: SocialQueries,
+        activity: ActivityQueries, tokens: TokenService,
         apple: AppleIdentityVerifier?, devLoginEnabled: Bool, readYourWrites: ReadYourWrites
     ) {
         self.commands = commands
         self.movies = movies
         self.reviews = reviews
         self.users = users
+        self.social = social
+        self.activity = activity
         self.tokens = tokens
         self.apple = apple
         self.devLoginEnabled = devLoginEnabled
@@ -47,7 +52,9 @@ extension Router<AppRequestContext> {
             readYourWrites: d.readYourWrites
         ).endpoints, atPath: "/auth")
         addRoutes(MoviesController(commands: d.commands, movies: d.movies, reviews: d.reviews, readYourWrites: d.readYourWrites).endpoints, atPath: "/movies")
-        addRoutes(UsersController(movies: d.movies).endpoints, atPath: "/users")
+        addRoutes(UsersController(commands: d.commands, users: d.users, social: d.social, movies: d.movies, readYourWrites: d.readYourWrites).endpoints, atPath: "/users")
+        addRoutes(FriendsController(commands: d.commands, social: d.social, readYourWrites: d.readYourWrites).endpoints, atPath: "/friends")
+        addRoutes(FeedController(activity: d.activity).endpoints, atPath: "/feed")
         get("/genres", use: GenresController(movies: d.movies).list)
         addRoutes(ReviewsController(commands: d.commands, reviews: d.reviews, readYourWrites: d.readYourWrites).endpoints, atPath: "/reviews")
     }

@@ -40,6 +40,8 @@ func buildRouter(configuration: AppConfiguration, storage: Storage, runner: Proj
         movies: MovieQueries(database: storage.readDatabase),
         reviews: ReviewQueries(database: storage.readDatabase),
         users: UserQueries(database: storage.readDatabase),
+        social: SocialQueries(database: storage.readDatabase),
+        activity: ActivityQueries(database: storage.readDatabase),
         tokens: tokens,
         apple: zip(configuration.appleKeySource, configuration.appleBundleId).map { AppleIdentityVerifier(source: $0, bundleId: $1) },
         devLoginEnabled: configuration.demoMode,

@@ -127,7 +127,7 @@ public struct CommandService: Sendable {
     /// Loads `stream`, decides from its events, and appends what was decided with the version it was
     /// decided against, retrying from the load when another writer got there first. A decision to
     /// record nothing answers with the current head, so read-your-writes has nothing to wait for.
-    private func decideAndAppend(
+    func decideAndAppend(
         _ stream: String, eventId: UUID, decide: ([Recorded<DomainEvent>]) throws -> [DomainEvent]
     ) async throws -> CommandResult {
         try await withRetry {
@@ -142,7 +142,7 @@ public struct CommandService: Sendable {
         }
     }
 
-    private func commandResult(_ position: UInt64) throws -> CommandResult {
+    func commandResult(_ position: UInt64) throws -> CommandResult {
         let recordedAt = try log.log.event(at: position)?.recordedAt ?? Date()
         return CommandResult(position: position, recordedAt: recordedAt)
     }

@@ -5,4 +5,10 @@ public enum DomainError: Error, Equatable, Sendable {
     case reviewNotFound(reviewId: Int64)
     case ratingInvalid(String)
     case invalid(field: String, reason: String)
+    case friendRequestExists(fromUserId: Int64, toUserId: Int64)
+    case friendRequestNotFound(fromUserId: Int64, toUserId: Int64)
+    case alreadyFriends(userId: Int64)
+    case notFriends(userId: Int64)
+    /// One of the two users blocked the other.
+    case blocked(userId: Int64)
 }

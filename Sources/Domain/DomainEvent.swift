@@ -18,6 +18,15 @@ public enum DomainEvent: Sendable, Equatable {
     case watchlistAdded(WatchlistAdded)
     case watchlistRemoved(WatchlistRemoved)
     case watchProgressed(WatchProgressed)
+    case friendRequested(FriendRequested)
+    case friendRequestAnswered(FriendRequestAnswered)
+    case friendRequestCancelled(FriendRequestCancelled)
+    case friendRemoved(FriendRemoved)
+    case userBlocked(UserBlocked)
+    case userUnblocked(UserUnblocked)
+    case movieRecommended(MovieRecommended)
+    case profileUpdated(ProfileUpdated)
+    case termsAccepted(TermsAccepted)
 
     /// The user whose action this is, if any.
     public var actorUserId: Int64? {
@@ -32,6 +41,15 @@ public enum DomainEvent: Sendable, Equatable {
         case .watchlistAdded(let e): e.userId
         case .watchlistRemoved(let e): e.userId
         case .watchProgressed(let e): e.userId
+        case .friendRequested(let e): e.fromUserId
+        case .friendRequestAnswered(let e): e.toUserId
+        case .friendRequestCancelled(let e): e.fromUserId
+        case .friendRemoved(let e): e.userId
+        case .userBlocked(let e): e.userId
+        case .userUnblocked(let e): e.userId
+        case .movieRecommended(let e): e.fromUserId
+        case .profileUpdated(let e): e.userId
+        case .termsAccepted(let e): e.userId
         }
     }
 
@@ -40,6 +58,13 @@ public enum DomainEvent: Sendable, Equatable {
         switch self {
         case .reviewLiked(let e): [e.reviewAuthorId]
         case .reviewUnliked(let e): [e.reviewAuthorId]
+        case .friendRequested(let e): [e.toUserId]
+        case .friendRequestAnswered(let e): [e.fromUserId]
+        case .friendRequestCancelled(let e): [e.toUserId]
+        case .friendRemoved(let e): [e.friendId]
+        case .userBlocked(let e): [e.blockedUserId]
+        case .userUnblocked(let e): [e.blockedUserId]
+        case .movieRecommended(let e): e.toUserIds
         default: []
         }
     }

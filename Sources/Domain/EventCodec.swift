@@ -24,6 +24,15 @@ public enum EventCodec {
         case .watchlistAdded(let e): try encoded(e)
         case .watchlistRemoved(let e): try encoded(e)
         case .watchProgressed(let e): try encoded(e)
+        case .friendRequested(let e): try encoded(e)
+        case .friendRequestAnswered(let e): try encoded(e)
+        case .friendRequestCancelled(let e): try encoded(e)
+        case .friendRemoved(let e): try encoded(e)
+        case .userBlocked(let e): try encoded(e)
+        case .userUnblocked(let e): try encoded(e)
+        case .movieRecommended(let e): try encoded(e)
+        case .profileUpdated(let e): try encoded(e)
+        case .termsAccepted(let e): try encoded(e)
         }
     }
 
@@ -39,6 +48,15 @@ public enum EventCodec {
         case (WatchlistAdded.typeName, 1): .watchlistAdded(try decoded(payload))
         case (WatchlistRemoved.typeName, 1): .watchlistRemoved(try decoded(payload))
         case (WatchProgressed.typeName, 1): .watchProgressed(try decoded(payload))
+        case (FriendRequested.typeName, 1): .friendRequested(try decoded(payload))
+        case (FriendRequestAnswered.typeName, 1): .friendRequestAnswered(try decoded(payload))
+        case (FriendRequestCancelled.typeName, 1): .friendRequestCancelled(try decoded(payload))
+        case (FriendRemoved.typeName, 1): .friendRemoved(try decoded(payload))
+        case (UserBlocked.typeName, 1): .userBlocked(try decoded(payload))
+        case (UserUnblocked.typeName, 1): .userUnblocked(try decoded(payload))
+        case (MovieRecommended.typeName, 1): .movieRecommended(try decoded(payload))
+        case (ProfileUpdated.typeName, 1): .profileUpdated(try decoded(payload))
+        case (TermsAccepted.typeName, 1): .termsAccepted(try decoded(payload))
         default: throw DecodingFailure.unknownType(type, schemaVersion: schemaVersion)
         }
     }

@@ -9,5 +9,8 @@ public enum StreamName {
     public static func rating(userId: Int64, movieId: Int64) -> String { "rating-\(userId)-\(movieId)" }
     public static func watchlist(userId: Int64, movieId: Int64) -> String { "watchlist-\(userId)-\(movieId)" }
     public static func watch(userId: Int64, movieId: Int64) -> String { "watch-\(userId)-\(movieId)" }
+    /// One stream per pair of users, lower id first, holds every request, answer and block between them.
+    public static func friendship(_ a: Int64, _ b: Int64) -> String { "friendship-\(min(a, b))-\(max(a, b))" }
+    public static func recommendations(fromUserId: Int64) -> String { "recommendations-\(fromUserId)" }
     public static func reviewLike(reviewId: Int64, userId: Int64) -> String { "review-like-\(reviewId)-\(userId)" }
 }

@@ -28,6 +28,9 @@ public enum Projections {
         ReviewsProjection(),
         UsersProjection(),
         WatchProjection(),
+        SocialProjection(),
+        ActivityProjection(),
+        TasteProjection(),
     ]
 }
 

@@ -17,6 +17,7 @@ struct MoviesController: Sendable {
             .get(":movie_id/reviews", use: listReviews)
             .post(":movie_id/watchlist", use: changeWatchlist)
             .post(":movie_id/watch", use: watch)
+            .post(":movie_id/recommend", use: recommend)
     }
 
     func show(_ request: Request, context: AppRequestContext) async throws -> MovieDTO {
@@ -69,6 +70,25 @@ struct MoviesController: Sendable {
         guard let progress = try body.integer("progress_percent", orThrow: invalid) else { throw invalid }
         let result = try await commands.recordWatch(type, progressPercent: progress, userId: userId, movieId: movieId, eventId: try request.eventId(userId: userId, action: "watch:\(movieId)"))
         return try await movieAfter(result, movieId: movieId, viewer: userId)
+    }
+
+    /// `{"user_ids": [2, 8]}`: recommends the film to those friends (all must be friends).
+    func recommend(_ request: Request, context: AppRequestContext) async throws -> RecommendResponse {
+        let userId = try context.requireUser()
+        let movieId = try context.parameters.id("movie_id")
+        let body = try await JSONBody.decode(request, context: context)
+        guard let recipients = try body.idList("user_ids", maxCount: FriendshipDecisions.maximumRecipients) else {
+            throw APIError.validation("user_ids is required", field: "user_ids")
+        }
+        let result = try await commands.recommend(
+            movieId: movieId, by: userId, to: recipients, eventId: try request.eventId(userId: userId, action: "recommend:\(movieId)")
+        )
+        try await readYourWrites.wait(for: result.position)
+        var seen = Set<Int64>()
+        return RecommendResponse(
+            movieId: movieId, recommendedTo: recipients.filter { seen.insert($0).inserted },
+            timestamp: ContractJSON.timestamp(result.recordedAt)
+        )
     }
 
     private func movieAfter(_ result: CommandResult, movieId: Int64, viewer: Int64) async throws -> MovieDTO {

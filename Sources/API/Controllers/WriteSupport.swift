@@ -18,6 +18,12 @@ public struct ReadYourWrites: Sendable {
     func wait(for position: UInt64) async throws {
         guard await runner.waitUntilApplied(position, timeout: timeout) else { throw APIError.projectionsBehind(position: position) }
     }
+
+    /// `{"success": true, "timestamp": …}` once the read models show `result`.
+    func success(_ result: CommandResult) async throws -> SuccessResponse {
+        try await wait(for: result.position)
+        return SuccessResponse(timestamp: ContractJSON.timestamp(result.recordedAt))
+    }
 }
 
 extension Request {

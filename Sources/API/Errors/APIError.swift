@@ -59,6 +59,19 @@ extension APIError {
         APIError(.notFound, code: "REVIEW_NOT_FOUND", message: "Review with ID \(reviewId) not found", details: ["review_id": "\(reviewId)"])
     }
 
+    public static func forbidden(_ message: String) -> APIError {
+        APIError(.forbidden, code: "FORBIDDEN", message: message)
+    }
+
+    public static func rateLimited(retryAfterSeconds: Int) -> APIError {
+        var error = APIError(
+            .tooManyRequests, code: "RATE_LIMIT_EXCEEDED", message: "Too many requests; retry after \(retryAfterSeconds) s",
+            details: ["retry_after_seconds": "\(retryAfterSeconds)"]
+        )
+        error.headers[.retryAfter] = "\(retryAfterSeconds)"
+        return error
+    }
+
     public static func conflict(_ message: String) -> APIError {
         APIError(.conflict, code: "CONFLICT", message: message)
     }

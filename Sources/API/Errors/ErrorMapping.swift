@@ -32,6 +32,18 @@ extension APIError {
         case .reviewNotFound(let reviewId): .reviewNotFound(reviewId)
         case .ratingInvalid(let message): .ratingInvalid(message)
         case .invalid(let field, let reason): .validation("\(field) \(reason)", field: field)
+        case .friendRequestExists(let from, let to):
+            APIError(.conflict, code: "FRIEND_REQUEST_EXISTS", message: "A friend request between these users is already pending",
+                     details: ["from_user_id": "\(from)", "to_user_id": "\(to)"])
+        case .friendRequestNotFound(let from, let to):
+            APIError(.notFound, code: "FRIEND_REQUEST_NOT_FOUND", message: "No pending friend request from user \(from) to user \(to)",
+                     details: ["from_user_id": "\(from)", "to_user_id": "\(to)"])
+        case .alreadyFriends(let userId):
+            APIError(.conflict, code: "ALREADY_FRIENDS", message: "You are already friends with user \(userId)", details: ["user_id": "\(userId)"])
+        case .notFriends(let userId):
+            APIError(.forbidden, code: "NOT_FRIENDS", message: "User \(userId) is not your friend", details: ["user_id": "\(userId)"])
+        case .blocked(let userId):
+            APIError(.forbidden, code: "USER_BLOCKED", message: "You cannot send a friend request to user \(userId)", details: ["user_id": "\(userId)"])
         }
     }
 

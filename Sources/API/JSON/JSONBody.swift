@@ -61,4 +61,36 @@ struct JSONBody {
         guard case .bool(let bool) = value else { throw APIError.validation("\(field) must be true or false", field: field) }
         return bool
     }
+
+    /// Whether the field is present at all, `null` included (in a PATCH, `null` clears a value).
+    func contains(_ field: String) -> Bool {
+        fields[field] != nil
+    }
+
+    /// 400 naming the first field not in `allowed`, so a misspelt field is not silently ignored.
+    func rejectUnknownFields(allowed: Set<String>) throws {
+        if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw APIError.validation("\(unknown) is not a field of this request", field: unknown)
+        }
+    }
+
+    func stringList(_ field: String, maxCount: Int, maxLength: Int) throws -> [String]? {
+        guard let value = value(field) else { return nil }
+        let invalid = APIError.validation("\(field) must be a list of at most \(maxCount) strings", field: field)
+        guard case .array(let items) = value, items.count <= maxCount else { throw invalid }
+        return try items.map { item in
+            guard case .string(let string) = item, string.count <= maxLength else { throw invalid }
+            return string
+        }
+    }
+
+    func idList(_ field: String, maxCount: Int) throws -> [Int64]? {
+        guard let value = value(field) else { return nil }
+        let invalid = APIError.validation("\(field) must be a list of at most \(maxCount) positive integer ids", field: field)
+        guard case .array(let items) = value, items.count <= maxCount else { throw invalid }
+        return try items.map { item in
+            guard case .number(let number) = item, number.rounded() == number, number >= 1, number < 1e15 else { throw invalid }
+            return Int64(number)
+        }
+    }
 }

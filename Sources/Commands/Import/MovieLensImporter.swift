@@ -3,7 +3,8 @@ import EventLog
 import Foundation
 
 /// Turns a MovieLens directory into events, so that the log alone rebuilds the demo: one
-/// `movie-added` per film, one registered user per MovieLens user, their ratings and tags.
+/// `movie-added` per film, one registered user per MovieLens user, their ratings and tags, then the
+/// seeded demo social graph (`DemoSocialGraph`).
 ///
 /// Event ids are derived from the data, so importing the same files again writes nothing.
 /// Times: films are recorded at the first rating's time, each user just before their first rating or
@@ -89,10 +90,12 @@ public struct MovieLensImporter: Sendable {
                 appends.append(try single(StreamName.user(t.userId), .movieTagged(tagged), key: "tag:\(t.userId):\(t.movieId):\(t.tag)", at: at, expected: .any))
             }
         }
+        let lastActivity = activities.last.map { Date(timeIntervalSince1970: TimeInterval($0.0)) } ?? epoch
+        appends += try DemoSocialGraph(dataset: dataset, start: lastActivity).appends()
         return appends
     }
 
-    private static func single(_ stream: String, _ event: DomainEvent, key: String, at: Date, expected: ExpectedVersion = .noStream) throws -> StreamAppend {
+    static func single(_ stream: String, _ event: DomainEvent, key: String, at: Date, expected: ExpectedVersion = .noStream) throws -> StreamAppend {
         StreamAppend(streamId: stream, expectedVersion: expected, events: [try DomainLog.newEvent(event, id: EventIds.derived(from: "movielens:\(key)"), recordedAt: at)])
     }
 }

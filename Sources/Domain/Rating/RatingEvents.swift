@@ -26,5 +26,8 @@ public struct MovieRated: EventPayload {
     /// The rating as the app shows it: whole stars 1–5, half stars rounded up.
     public var stars: Int { Self.stars(rating) }
 
+    /// A rating of 4 or more means the user liked the film (favourites, taste, "because you rated").
+    public static let likedThreshold = 4.0
+
     public static func stars(_ rating: Double) -> Int { min(5, max(1, Int(rating.rounded(.toNearestOrAwayFromZero)))) }
 }

@@ -93,6 +93,11 @@ private func ratingAverage(_ row: Row) -> Double? {
 }
 
 func decodeGenres(_ json: String?) -> [String] {
-    guard let json else { return [] }
+    decodeGenreList(json) ?? []
+}
+
+/// A JSON list of genres as the projections store it; nil for NULL.
+func decodeGenreList(_ json: String?) -> [String]? {
+    guard let json else { return nil }
     return (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
 }

@@ -22,14 +22,22 @@ public struct ReviewQueries: Sendable {
         self.database = database
     }
 
-    /// A film's reviews, newest edit first.
+    /// A film's reviews: the viewer's own first, then their friends', then everyone else's, each
+    /// newest edit first. Reviews by users blocked either way are left out.
     public func reviews(movieId: Int64, viewer: Int64?, limit: Int, offset: Int) throws -> Page<ReviewItem> {
         try database.pool.read { db in
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM review WHERE movieId = ?", arguments: [movieId]) ?? 0
+            let visible = """
+                r.movieId = ?2 AND NOT EXISTS (SELECT 1 FROM userBlock b WHERE (b.userId = ?1 AND b.blockedUserId = r.userId)
+                                                                       OR (b.userId = r.userId AND b.blockedUserId = ?1))
+                """
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM review r WHERE \(visible)", arguments: [viewer, movieId]) ?? 0
             let items = try Row.fetchAll(db, sql: Self.select + """
-                WHERE r.movieId = ?
-                ORDER BY r.updatedAt DESC, r.reviewId DESC
-                LIMIT ? OFFSET ?
+                WHERE \(visible)
+                ORDER BY CASE WHEN r.userId = ?1 THEN 0
+                              WHEN EXISTS (SELECT 1 FROM friendship f WHERE f.userId = ?1 AND f.friendId = r.userId) THEN 1
+                              ELSE 2 END,
+                         r.updatedAt DESC, r.reviewId DESC
+                LIMIT ?3 OFFSET ?4
                 """, arguments: [viewer, movieId, limit, offset]).map(Self.item)
             return Page(items: items, totalCount: total)
         }
@@ -37,13 +45,13 @@ public struct ReviewQueries: Sendable {
 
     public func review(id reviewId: Int64, viewer: Int64?) throws -> ReviewItem? {
         try database.pool.read { db in
-            try Row.fetchOne(db, sql: Self.select + "WHERE r.reviewId = ?", arguments: [viewer, reviewId]).map(Self.item)
+            try Row.fetchOne(db, sql: Self.select + "WHERE r.reviewId = ?2", arguments: [viewer, reviewId]).map(Self.item)
         }
     }
 
     private static let select = """
         SELECT r.reviewId, r.userId, u.name, u.avatarUrl, r.movieId, r.rating, r.comment, r.updatedAt, r.likeCount,
-               EXISTS (SELECT 1 FROM reviewLike l WHERE l.reviewId = r.reviewId AND l.userId = ?) AS viewerLiked
+               EXISTS (SELECT 1 FROM reviewLike l WHERE l.reviewId = r.reviewId AND l.userId = ?1) AS viewerLiked
         FROM review r LEFT JOIN user u ON u.userId = r.userId
 
         """

@@ -1,10 +1,13 @@
 import Domain
+import Foundation
 import GRDB
 
-/// User profiles: name, email, avatar, when they joined. Folds `user-registered`.
+/// User profiles: name, email, avatar, bio, chosen favourite genres, accepted terms, when they
+/// joined and when they last did anything. Folds `user-registered`, `profile-updated`,
+/// `terms-accepted`, and the time of every event a user caused.
 struct UsersProjection: Projection {
     let name = "users"
-    let version = 1
+    let version = 2
     let tables = ["user"]
 
     func createSchema(_ db: Database) throws {
@@ -14,13 +17,34 @@ struct UsersProjection: Projection {
             t.column("email", .text)
             t.column("avatarUrl", .text)
             t.column("bio", .text)
+            t.column("favoriteGenres", .text)
+            t.column("termsVersion", .text)
+            t.column("termsAcceptedAt", .integer)
             t.column("registeredAt", .integer).notNull()
+            t.column("lastActiveAt", .integer).notNull()
         }
     }
 
     func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
-        guard case .userRegistered(let user) = recorded.event else { return }
-        try db.run("INSERT OR REPLACE INTO user (userId, name, email, avatarUrl, bio, registeredAt) VALUES (?, ?, ?, ?, NULL, ?)", [user.userId, user.name, user.email, user.avatarUrl, recorded.epochSeconds]
-        )
+        let at = recorded.epochSeconds
+        switch recorded.event {
+        case .userRegistered(let user):
+            try db.run("""
+                INSERT OR REPLACE INTO user (userId, name, email, avatarUrl, registeredAt, lastActiveAt) VALUES (?, ?, ?, ?, ?, ?)
+                """, [user.userId, user.name, user.email, user.avatarUrl, at, at])
+        case .profileUpdated(let profile):
+            let genres = try profile.favoriteGenres.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+            try db.run(
+                "UPDATE user SET name = ?, bio = ?, avatarUrl = ?, favoriteGenres = ? WHERE userId = ?",
+                [profile.name, profile.bio, profile.avatarUrl, genres, profile.userId]
+            )
+        case .termsAccepted(let terms):
+            try db.run("UPDATE user SET termsVersion = ?, termsAcceptedAt = ? WHERE userId = ?", [terms.termsVersion, at, terms.userId])
+        default:
+            break
+        }
+        if let actor = recorded.event.actorUserId {
+            try db.run("UPDATE user SET lastActiveAt = max(lastActiveAt, ?) WHERE userId = ?", [at, actor])
+        }
     }
 }

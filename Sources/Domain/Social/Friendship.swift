@@ -1,0 +1,91 @@
+/// Where two users stand, folded from their `friendship-{low}-{high}` stream: every request,
+/// answer, unfriending and block between the two is decided against this one stream.
+public struct FriendshipState: Sendable, Equatable {
+    public enum Status: Sendable, Equatable {
+        case none
+        case requested(by: Int64)
+        case friends
+    }
+
+    public var status: Status = .none
+    public var blockedBy: Set<Int64> = []
+
+    public init() {}
+
+    public var isBlocked: Bool { !blockedBy.isEmpty }
+
+    public static func fold(_ events: [DomainEvent]) -> FriendshipState {
+        events.reduce(into: FriendshipState()) { state, event in
+            switch event {
+            case .friendRequested(let e): state.status = .requested(by: e.fromUserId)
+            case .friendRequestAnswered(let e): state.status = e.answer == .accepted ? .friends : .none
+            case .friendRequestCancelled, .friendRemoved: state.status = .none
+            case .userBlocked(let e):
+                state.blockedBy.insert(e.userId)
+                state.status = .none
+            case .userUnblocked(let e): state.blockedBy.remove(e.userId)
+            default: break
+            }
+        }
+    }
+}
+
+/// The social commands' rules. `userExists` is whether the other user is registered.
+public enum FriendshipDecisions {
+    public static func request(from userId: Int64, to otherId: Int64, state: FriendshipState, userExists: Bool) throws(DomainError) -> [DomainEvent] {
+        try checkOther(userId, otherId, userExists: userExists)
+        guard !state.isBlocked else { throw .blocked(userId: otherId) }
+        switch state.status {
+        case .friends: throw .alreadyFriends(userId: otherId)
+        case .requested(let by): throw .friendRequestExists(fromUserId: by, toUserId: by == userId ? otherId : userId)
+        case .none: return [.friendRequested(FriendRequested(fromUserId: userId, toUserId: otherId))]
+        }
+    }
+
+    /// Accept or decline the request `requesterId` sent to `userId`.
+    public static func answer(_ answer: FriendRequestAnswered.Answer, by userId: Int64, requesterId: Int64, state: FriendshipState) throws(DomainError) -> [DomainEvent] {
+        guard state.status == .requested(by: requesterId), requesterId != userId else {
+            throw .friendRequestNotFound(fromUserId: requesterId, toUserId: userId)
+        }
+        return [.friendRequestAnswered(FriendRequestAnswered(fromUserId: requesterId, toUserId: userId, answer: answer))]
+    }
+
+    public static func cancel(by userId: Int64, to otherId: Int64, state: FriendshipState) throws(DomainError) -> [DomainEvent] {
+        guard state.status == .requested(by: userId) else { throw .friendRequestNotFound(fromUserId: userId, toUserId: otherId) }
+        return [.friendRequestCancelled(FriendRequestCancelled(fromUserId: userId, toUserId: otherId))]
+    }
+
+    public static func unfriend(by userId: Int64, friend otherId: Int64, state: FriendshipState) throws(DomainError) -> [DomainEvent] {
+        guard state.status == .friends else { throw .notFriends(userId: otherId) }
+        return [.friendRemoved(FriendRemoved(userId: userId, friendId: otherId))]
+    }
+
+    /// Blocking twice, or unblocking someone not blocked, records nothing.
+    public static func block(by userId: Int64, other otherId: Int64, state: FriendshipState, userExists: Bool) throws(DomainError) -> [DomainEvent] {
+        try checkOther(userId, otherId, userExists: userExists)
+        return state.blockedBy.contains(userId) ? [] : [.userBlocked(UserBlocked(userId: userId, blockedUserId: otherId))]
+    }
+
+    public static func unblock(by userId: Int64, other otherId: Int64, state: FriendshipState) -> [DomainEvent] {
+        state.blockedBy.contains(userId) ? [.userUnblocked(UserUnblocked(userId: userId, blockedUserId: otherId))] : []
+    }
+
+    /// A film can be recommended only to friends, at most `maximumRecipients` at a time.
+    public static let maximumRecipients = 50
+
+    public static func recommend(movieId: Int64, by userId: Int64, to recipients: [(userId: Int64, state: FriendshipState)], movieExists: Bool) throws(DomainError) -> MovieRecommended {
+        guard movieExists else { throw .movieNotFound(movieId: movieId) }
+        guard !recipients.isEmpty, recipients.count <= maximumRecipients else {
+            throw .invalid(field: "user_ids", reason: "must list 1 to \(maximumRecipients) friends")
+        }
+        for recipient in recipients where recipient.state.status != .friends {
+            throw .notFriends(userId: recipient.userId)
+        }
+        return MovieRecommended(fromUserId: userId, movieId: movieId, toUserIds: recipients.map(\.userId))
+    }
+
+    private static func checkOther(_ userId: Int64, _ otherId: Int64, userExists: Bool) throws(DomainError) {
+        guard userId != otherId else { throw .invalid(field: "user_id", reason: "must be another user") }
+        guard userExists else { throw .userNotFound(userId: otherId) }
+    }
+}

@@ -1,0 +1,54 @@
+import GRDB
+
+public struct ActivityItem: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable { case rating, review, watched, started, watchlist }
+
+    /// The log position of the event: stable across rebuilds.
+    public var activityId: Int64
+    public var userId: Int64
+    public var userName: String
+    public var userAvatar: String?
+    public var movieId: Int64
+    public var movieTitle: String
+    public var kind: Kind
+    public var rating: Double?
+    public var comment: String?
+    public var occurredAt: Int64
+}
+
+/// Reads the activity feed.
+public struct ActivityQueries: Sendable {
+    let database: ReadDatabase
+
+    public init(database: ReadDatabase) {
+        self.database = database
+    }
+
+    /// What the user's friends did, newest first. Blocking ends a friendship, so blocked users never appear.
+    public func friendsActivity(of userId: Int64, kind: ActivityItem.Kind?, limit: Int, offset: Int) throws -> Page<ActivityItem> {
+        let filter = kind == nil ? "" : "AND a.type = :kind"
+        var arguments: StatementArguments = ["user": userId]
+        if let kind { arguments += ["kind": kind.rawValue] }
+        return try database.pool.read { db in
+            let total = try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM friendship f JOIN activity a ON a.userId = f.friendId WHERE f.userId = :user \(filter)
+                """, arguments: arguments) ?? 0
+            let items = try Row.fetchAll(db, sql: """
+                SELECT a.*, u.name, u.avatarUrl, m.title
+                FROM friendship f
+                JOIN activity a ON a.userId = f.friendId
+                JOIN user u ON u.userId = a.userId
+                JOIN movie m ON m.movieId = a.movieId
+                WHERE f.userId = :user \(filter)
+                ORDER BY a.activityId DESC LIMIT :limit OFFSET :offset
+                """, arguments: arguments + ["limit": limit, "offset": offset]).map { row in
+                ActivityItem(
+                    activityId: row["activityId"], userId: row["userId"], userName: row["name"], userAvatar: row["avatarUrl"],
+                    movieId: row["movieId"], movieTitle: row["title"], kind: ActivityItem.Kind(rawValue: row["type"]) ?? .rating,
+                    rating: row["rating"], comment: row["comment"], occurredAt: row["occurredAt"]
+                )
+            }
+            return Page(items: items, totalCount: total)
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Domain
+import GRDB
+
+/// What each user did, one row per event the activity feed shows; the row id is the event's log
+/// position, so it is the same after every rebuild. Folds `movie-rated` (`rating` or `review`),
+/// `watch-progressed` (`started`, and `watched` when completed) and `watchlist-added` (`watchlist`).
+struct ActivityProjection: Projection {
+    let name = "activity"
+    let version = 1
+    let tables = ["activity"]
+
+    func createSchema(_ db: Database) throws {
+        try db.create(table: "activity") { t in
+            t.primaryKey("activityId", .integer)
+            t.column("userId", .integer).notNull()
+            t.column("movieId", .integer).notNull()
+            t.column("type", .text).notNull()
+            t.column("rating", .double)
+            t.column("comment", .text)
+            t.column("occurredAt", .integer).notNull()
+        }
+        try db.create(index: "activityByUser", on: "activity", columns: ["userId", "activityId"])
+    }
+
+    func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
+        let row: (userId: Int64, movieId: Int64, type: String, rating: Double?, comment: String?)
+        switch recorded.event {
+        case .movieRated(let e): row = (e.userId, e.movieId, e.isReview ? "review" : "rating", e.rating, e.comment)
+        case .watchProgressed(let e) where e.eventType == .started: row = (e.userId, e.movieId, "started", nil, nil)
+        case .watchProgressed(let e) where e.eventType == .completed: row = (e.userId, e.movieId, "watched", nil, nil)
+        case .watchlistAdded(let e): row = (e.userId, e.movieId, "watchlist", nil, nil)
+        default: return
+        }
+        try db.run(
+            "INSERT INTO activity (activityId, userId, movieId, type, rating, comment, occurredAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [recorded.position, row.userId, row.movieId, row.type, row.rating, row.comment, recorded.epochSeconds]
+        )
+    }
+}
