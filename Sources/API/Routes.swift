@@ -34,9 +34,9 @@ public struct APIDependencies: Sendable {
 }
 
 extension Router<AppRequestContext> {
-    /// Request ids, the error shape, request logs and metrics, then bearer-token authentication.
-    /// Add before any route so every route gets them.
-    public func addAPIMiddleware(tokens: TokenService) {
+    /// Request ids, the error shape, request logs and metrics, bearer-token authentication, then the
+    /// rate limit when there is one. Add before any route so every route gets them.
+    public func addAPIMiddleware(tokens: TokenService, rateLimit: RateLimit?) {
         addMiddleware {
             RequestIdMiddleware()
             ErrorMiddleware()
@@ -44,6 +44,7 @@ extension Router<AppRequestContext> {
             MetricsMiddleware()
             AuthMiddleware(tokens: tokens)
         }
+        if let rateLimit { add(middleware: RateLimitMiddleware(rateLimit)) }
     }
 
     public func addAPIRoutes(_ d: APIDependencies) {

@@ -17,6 +17,8 @@ public struct AppConfiguration: Sendable {
     public var appleKeySource: AppleIdentityVerifier.KeySource?
     public var readYourWritesTimeout: Duration
     public var initialLogMapSize: Int
+    /// Per user (per IP when anonymous); nil turns rate limiting off.
+    public var rateLimit: RateLimit?
     /// Served at `/metrics` when set (the CLI bootstraps swift-metrics with it).
     public var metricsRegistry: PrometheusCollectorRegistry?
 
@@ -24,7 +26,7 @@ public struct AppConfiguration: Sendable {
         dataDirectory: URL, host: String = "127.0.0.1", port: Int = 8080, demoMode: Bool = false, demoDataset: URL? = nil,
         jwtSecret: String? = nil, appleBundleId: String? = nil, appleKeySource: AppleIdentityVerifier.KeySource? = nil,
         readYourWritesTimeout: Duration = .seconds(5), initialLogMapSize: Int = 256 << 20,
-        metricsRegistry: PrometheusCollectorRegistry? = nil
+        rateLimit: RateLimit? = AppConfiguration.defaultRateLimit, metricsRegistry: PrometheusCollectorRegistry? = nil
     ) {
         self.dataDirectory = dataDirectory
         self.host = host
@@ -36,12 +38,20 @@ public struct AppConfiguration: Sendable {
         self.appleKeySource = appleKeySource
         self.readYourWritesTimeout = readYourWritesTimeout
         self.initialLogMapSize = initialLogMapSize
+        self.rateLimit = rateLimit
         self.metricsRegistry = metricsRegistry
     }
 
-    /// A demo-mode server on an ephemeral port over `dataDirectory`, with no dataset to import.
+    /// Enough for any person using the app (10 requests a second on average, bursts of 120), not
+    /// enough for a script hammering one account.
+    public static let defaultRateLimit = RateLimit(requestsPerMinute: 600, burst: 120)
+
+    /// A demo-mode server on an ephemeral port over `dataDirectory`, with no dataset to import and no rate limit.
     public static func testing(dataDirectory: URL) -> AppConfiguration {
-        AppConfiguration(dataDirectory: dataDirectory, port: 0, demoMode: true, jwtSecret: "test-secret-test-secret-test-secret", initialLogMapSize: 4 << 20)
+        AppConfiguration(
+            dataDirectory: dataDirectory, port: 0, demoMode: true, jwtSecret: "test-secret-test-secret-test-secret",
+            initialLogMapSize: 4 << 20, rateLimit: nil
+        )
     }
 
     var logDirectory: URL { dataDirectory.appendingPathComponent("log") }

@@ -33,7 +33,7 @@ public func buildApplication(configuration: AppConfiguration, logger: Logger = L
 func buildRouter(configuration: AppConfiguration, storage: Storage, runner: ProjectionRunner, logger: Logger) async throws -> Router<AppRequestContext> {
     let tokens = await TokenService(secret: try Secrets.jwtSecret(configuration))
     let router = Router(context: AppRequestContext.self)
-    router.addAPIMiddleware(tokens: tokens)
+    router.addAPIMiddleware(tokens: tokens, rateLimit: configuration.rateLimit)
     HealthController(log: storage.log, runner: runner, registry: configuration.metricsRegistry).register(on: router)
     router.addAPIRoutes(APIDependencies(
         commands: CommandService(log: storage.log),

@@ -64,6 +64,27 @@ struct LiveClient: Sendable {
         return try #require(reply.json["access_token"] as? String)
     }
 
+    struct Account: Sendable {
+        var token: String
+        var id: Int
+    }
+
+    /// A dev-provider user, registered on first sign-in.
+    func account(_ identifier: String) async throws -> Account {
+        let reply = try await send(.post, "/auth/login", body: #"{"provider":"dev","user_identifier":"\#(identifier)"}"#)
+        try #require(reply.status == .ok, "login failed: \(reply.text)")
+        let user = try #require(reply.json["user"] as? [String: Any])
+        return Account(token: try #require(reply.json["access_token"] as? String), id: try #require(user["user_id"] as? Int))
+    }
+
+    /// `a` asks `b` to be friends and `b` accepts.
+    func befriend(_ a: Account, _ b: Account) async throws {
+        let sent = try await send(.post, "/friends/requests", token: a.token, body: #"{"user_id":\#(b.id)}"#)
+        try #require(sent.status == .created, "request failed: \(sent.text)")
+        let accepted = try await send(.post, "/friends/requests/\(a.id)/accept", token: b.token)
+        try #require(accepted.status == .ok, "accept failed: \(accepted.text)")
+    }
+
     func headPosition() async throws -> Int {
         try #require(try await send(.get, "/health").json["log_head_position"] as? Int)
     }

@@ -52,7 +52,9 @@ import Testing
             let head = try #require(health.json["log_head_position"] as? Int)
             #expect(head > 0)
             let projections = try #require(health.json["projections"] as? [[String: Any]])
-            #expect(Set(projections.compactMap { $0["name"] as? String }) == ["catalog", "movie-stats", "user-ratings", "reviews", "users", "watch"])
+            #expect(Set(projections.compactMap { $0["name"] as? String }) == [
+                "catalog", "movie-stats", "user-ratings", "reviews", "users", "watch", "social", "activity", "taste",
+            ])
             #expect(projections.allSatisfy { $0["failed_position"] is NSNull && $0["lag"] is Int })
 
             let token = try await client.devLogin("movielens-1")

@@ -5,7 +5,7 @@ import Testing
     @Test func watchlistAndWatchStatusFollowTheUsersEvents() async throws {
         try await withLiveServer { client in
             let token = try await client.devLogin("movielens-1")
-            let other = try await client.devLogin("movielens-2")
+            let other = try await client.devLogin("someone-else")
 
             let added = try await client.send(.post, "/movies/5/watchlist", token: token, body: #"{"action":"add"}"#)
             #expect(added.status == .ok)

@@ -74,6 +74,15 @@ private func rated(_ rating: Double, review: Bool = false) -> DomainEvent {
             .watchlistAdded(WatchlistAdded(userId: 1, movieId: 10)),
             .watchlistRemoved(WatchlistRemoved(userId: 1, movieId: 10)),
             .watchProgressed(WatchProgressed(userId: 1, movieId: 10, eventType: .paused, progressPercent: 40)),
+            .friendRequested(FriendRequested(fromUserId: 1, toUserId: 2)),
+            .friendRequestAnswered(FriendRequestAnswered(fromUserId: 1, toUserId: 2, answer: .accepted)),
+            .friendRequestCancelled(FriendRequestCancelled(fromUserId: 1, toUserId: 2)),
+            .friendRemoved(FriendRemoved(userId: 1, friendId: 2)),
+            .userBlocked(UserBlocked(userId: 1, blockedUserId: 2)),
+            .userUnblocked(UserUnblocked(userId: 1, blockedUserId: 2)),
+            .movieRecommended(MovieRecommended(fromUserId: 1, movieId: 10, toUserIds: [2, 3])),
+            .profileUpdated(ProfileUpdated(userId: 1, name: "Sam", bio: nil, avatarUrl: "https://x/y.png", favoriteGenres: ["Drama"])),
+            .termsAccepted(TermsAccepted(userId: 1, termsVersion: "2024-01")),
         ]
         for event in events {
             let encoded = try EventCodec.encode(event)

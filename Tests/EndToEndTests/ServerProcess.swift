@@ -26,6 +26,7 @@ final class ServerProcess: @unchecked Sendable {
         self.port = port
         baseURL = "http://127.0.0.1:\(port)"
         process.executableURL = Self.binary
+        process.environment = ProcessInfo.processInfo.environment.merging(["NUVIE_RATE_LIMIT_PER_MINUTE": "0"]) { $1 }
         process.arguments = [
             "serve", "--data-dir", dataDirectory.path, "--port", "\(port)", "--demo",
             "--demo-dataset", repositoryRoot.appendingPathComponent("replay-fixtures/movielens-tiny").path, "--log-level", "warning",

@@ -1,15 +1,18 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// Per-request context: the authenticated user (if any) and the contract's JSON coders.
-public struct AppRequestContext: RequestContext {
+public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by `AuthMiddleware` from a valid bearer token.
     public var userId: Int64?
+    public let remoteAddress: SocketAddress?
 
-    public init(source: Source) {
+    public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         userId = nil
+        remoteAddress = source.channel.remoteAddress
     }
 
     public var maxUploadSize: Int { 64 * 1024 }

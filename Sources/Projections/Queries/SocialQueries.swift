@@ -160,10 +160,13 @@ public struct SocialQueries: Sendable {
             let mine = try Self.genreVector(userId, db)
             if candidates.count < Self.suggestionCount {
                 let topGenre = mine.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
-                let sql = topGenre == nil
-                    ? "SELECT userId FROM user WHERE \(Self.eligible("userId")) ORDER BY lastActiveAt DESC, userId LIMIT ?2"
-                    : "SELECT userId FROM userGenre WHERE genre = ?3 AND \(Self.eligible("userId")) ORDER BY likedCount DESC, userId LIMIT ?2"
-                for other in try Int64.fetchAll(db, sql: sql, arguments: [userId, Self.candidateCount, topGenre]) where candidates[other] == nil {
+                let (sql, arguments): (String, StatementArguments) = if let topGenre {
+                    ("SELECT c.userId FROM userGenre c WHERE c.genre = ?3 AND \(Self.eligible("c.userId")) ORDER BY c.likedCount DESC, c.userId LIMIT ?2",
+                     [userId, Self.candidateCount, topGenre])
+                } else {
+                    ("SELECT c.userId FROM user c WHERE \(Self.eligible("c.userId")) ORDER BY c.lastActiveAt DESC, c.userId LIMIT ?2", [userId, Self.candidateCount])
+                }
+                for other in try Int64.fetchAll(db, sql: sql, arguments: arguments) where candidates[other] == nil {
                     candidates[other] = 0
                 }
             }
@@ -183,7 +186,7 @@ public struct SocialQueries: Sendable {
         }
     }
 
-    /// SQL: `column` is another user the user `?1` could be suggested.
+    /// SQL: `column` (qualified, so the subqueries cannot capture it) is another user the user `?1` could be suggested.
     private static func eligible(_ column: String) -> String {
         """
         \(column) != ?1

@@ -1,0 +1,110 @@
+import Domain
+import Testing
+
+/// Given the events of a pair's friendship stream, when a social command runs, then these events or this refusal.
+@Suite struct FriendshipDecisionTests {
+    let requested: [DomainEvent] = [.friendRequested(FriendRequested(fromUserId: 1, toUserId: 2))]
+    var friends: [DomainEvent] { requested + [.friendRequestAnswered(FriendRequestAnswered(fromUserId: 1, toUserId: 2, answer: .accepted))] }
+
+    @Test func givenNothingWhenRequestedThenARequest() throws {
+        #expect(try FriendshipDecisions.request(from: 1, to: 2, state: FriendshipState(), userExists: true) == requested)
+    }
+
+    @Test func givenAPendingRequestEitherWayWhenRequestedAgainThenItExists() {
+        let state = FriendshipState.fold(requested)
+        #expect(throws: DomainError.friendRequestExists(fromUserId: 1, toUserId: 2)) {
+            try FriendshipDecisions.request(from: 1, to: 2, state: state, userExists: true)
+        }
+        #expect(throws: DomainError.friendRequestExists(fromUserId: 1, toUserId: 2)) {
+            try FriendshipDecisions.request(from: 2, to: 1, state: state, userExists: true)
+        }
+    }
+
+    @Test func onlyTheRecipientAnswersAndOnlyTheSenderCancels() throws {
+        let state = FriendshipState.fold(requested)
+        #expect(throws: DomainError.friendRequestNotFound(fromUserId: 2, toUserId: 1)) {
+            try FriendshipDecisions.answer(.accepted, by: 1, requesterId: 2, state: state)
+        }
+        #expect(throws: DomainError.friendRequestNotFound(fromUserId: 2, toUserId: 1)) {
+            try FriendshipDecisions.cancel(by: 2, to: 1, state: state)
+        }
+        #expect(try FriendshipDecisions.answer(.declined, by: 2, requesterId: 1, state: state).count == 1)
+        #expect(try FriendshipDecisions.cancel(by: 1, to: 2, state: state).count == 1)
+    }
+
+    @Test func givenFriendsWhenRequestedThenAlreadyFriendsAndUnfriendingEndsIt() throws {
+        let state = FriendshipState.fold(friends)
+        #expect(state.status == .friends)
+        #expect(throws: DomainError.alreadyFriends(userId: 2)) { try FriendshipDecisions.request(from: 1, to: 2, state: state, userExists: true) }
+        let ended = try FriendshipDecisions.unfriend(by: 2, friend: 1, state: state)
+        #expect(FriendshipState.fold(friends + ended).status == .none)
+        #expect(throws: DomainError.notFriends(userId: 1)) { try FriendshipDecisions.unfriend(by: 2, friend: 1, state: FriendshipState.fold(friends + ended)) }
+    }
+
+    @Test func aBlockEndsTheFriendshipAndStopsRequestsBothWaysUntilLifted() throws {
+        let blocked = friends + (try FriendshipDecisions.block(by: 2, other: 1, state: FriendshipState.fold(friends), userExists: true))
+        let state = FriendshipState.fold(blocked)
+        #expect(state.status == .none && state.isBlocked)
+        #expect(throws: DomainError.blocked(userId: 2)) { try FriendshipDecisions.request(from: 1, to: 2, state: state, userExists: true) }
+        #expect(throws: DomainError.blocked(userId: 1)) { try FriendshipDecisions.request(from: 2, to: 1, state: state, userExists: true) }
+        #expect(try FriendshipDecisions.block(by: 2, other: 1, state: state, userExists: true).isEmpty)
+        #expect(FriendshipDecisions.unblock(by: 1, other: 2, state: state).isEmpty)
+        let lifted = FriendshipState.fold(blocked + FriendshipDecisions.unblock(by: 2, other: 1, state: state))
+        #expect(try FriendshipDecisions.request(from: 1, to: 2, state: lifted, userExists: true).count == 1)
+    }
+
+    @Test func requestsToYourselfOrToNobodyAreRefused() {
+        #expect(throws: DomainError.invalid(field: "user_id", reason: "must be another user")) {
+            try FriendshipDecisions.request(from: 1, to: 1, state: FriendshipState(), userExists: true)
+        }
+        #expect(throws: DomainError.userNotFound(userId: 9)) {
+            try FriendshipDecisions.request(from: 1, to: 9, state: FriendshipState(), userExists: false)
+        }
+    }
+
+    @Test func aFilmIsRecommendedOnlyToFriends() throws {
+        let friend = FriendshipState.fold(friends)
+        #expect(try FriendshipDecisions.recommend(movieId: 5, by: 1, to: [(2, friend)], movieExists: true).toUserIds == [2])
+        #expect(throws: DomainError.notFriends(userId: 3)) {
+            try FriendshipDecisions.recommend(movieId: 5, by: 1, to: [(2, friend), (3, FriendshipState())], movieExists: true)
+        }
+        #expect(throws: DomainError.movieNotFound(movieId: 5)) {
+            try FriendshipDecisions.recommend(movieId: 5, by: 1, to: [(2, friend)], movieExists: false)
+        }
+    }
+}
+
+@Suite struct ProfileDecisionTests {
+    let registered: [DomainEvent] = [.userRegistered(UserRegistered(userId: 1, name: "Sam", email: nil, avatarUrl: nil, provider: .dev))]
+    let genres = ["Comedy", "Drama", "Sci-Fi"]
+
+    @Test func aChangeRecordsTheWholeProfileWithCatalogGenreSpelling() throws {
+        let events = try ProfileDecisions.update(
+            userId: 1, ProfileChange(bio: .set("Films!"), favoriteGenres: .set(["sci-fi", "COMEDY", "Sci-Fi"])),
+            state: ProfileState.fold(registered), knownGenres: genres
+        )
+        #expect(events == [.profileUpdated(ProfileUpdated(userId: 1, name: "Sam", bio: "Films!", avatarUrl: nil, favoriteGenres: ["Sci-Fi", "Comedy"]))])
+        let state = ProfileState.fold(registered + events)
+        #expect(try ProfileDecisions.update(userId: 1, ProfileChange(bio: .set("Films!")), state: state, knownGenres: genres).isEmpty)
+        let cleared = try ProfileDecisions.update(userId: 1, ProfileChange(bio: .clear, favoriteGenres: .clear), state: state, knownGenres: genres)
+        #expect(ProfileState.fold(registered + events + cleared) == ProfileState.fold(registered))
+    }
+
+    @Test(arguments: [
+        ProfileChange(name: "  "), ProfileChange(name: String(repeating: "x", count: 101)),
+        ProfileChange(avatarUrl: .set("ftp://x")), ProfileChange(favoriteGenres: .set(["Polka"])),
+        ProfileChange(bio: .set(String(repeating: "b", count: 501))),
+    ])
+    func invalidChangesAreRefused(_ change: ProfileChange) {
+        #expect(throws: DomainError.self) {
+            try ProfileDecisions.update(userId: 1, change, state: ProfileState.fold(registered), knownGenres: genres)
+        }
+    }
+
+    @Test func termsAreRecordedOncePerVersion() throws {
+        let accepted = try ProfileDecisions.acceptTerms(userId: 1, version: "2024-01", state: ProfileState.fold(registered))
+        #expect(accepted == [.termsAccepted(TermsAccepted(userId: 1, termsVersion: "2024-01"))])
+        #expect(try ProfileDecisions.acceptTerms(userId: 1, version: "2024-01", state: ProfileState.fold(registered + accepted)).isEmpty)
+        #expect(throws: DomainError.userNotFound(userId: 1)) { try ProfileDecisions.acceptTerms(userId: 1, version: "v", state: nil) }
+    }
+}

@@ -1,0 +1,73 @@
+import Domain
+import Foundation
+import GRDB
+import Testing
+@testable import Projections
+
+@Suite struct SocialProjectionTests {
+    /// Given a random history of friendships made, ended and blocked among a few users, the kept
+    /// mutual-friend counts equal a count made from scratch from the friendships that remain.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func mutualFriendCountsStayExact(seed: UInt64) async throws {
+        let harness = try ProjectionHarness(projections: [SocialProjection()])
+        var random = Generator(state: seed)
+        var events: [(stream: String, event: DomainEvent, at: Date)] = []
+        for _ in 0..<120 {
+            let a = Int64.random(in: 1...7, using: &random), b = Int64.random(in: 1...7, using: &random)
+            guard a != b else { continue }
+            let event: DomainEvent = switch Int.random(in: 0..<10, using: &random) {
+            case 0..<6: .friendRequestAnswered(FriendRequestAnswered(fromUserId: a, toUserId: b, answer: .accepted))
+            case 6..<9: .friendRemoved(FriendRemoved(userId: a, friendId: b))
+            default: .userBlocked(UserBlocked(userId: a, blockedUserId: b))
+            }
+            events.append((StreamName.friendship(a, b), event, Date(timeIntervalSince1970: 1_700_000_000)))
+        }
+        try await harness.given(events)
+        try harness.runner.catchUp()
+
+        try await harness.database.pool.read { db in
+            let kept = try Row.fetchAll(db, sql: "SELECT userId, otherId, mutualCount FROM mutualFriend ORDER BY userId, otherId")
+                .map { "\($0["userId"] as Int64)-\($0["otherId"] as Int64):\($0["mutualCount"] as Int)" }
+            let recounted = try Row.fetchAll(db, sql: """
+                SELECT a.userId, b.userId AS otherId, COUNT(*) AS mutualCount
+                FROM friendship a JOIN friendship b ON a.friendId = b.friendId AND a.userId != b.userId
+                GROUP BY a.userId, b.userId ORDER BY a.userId, b.userId
+                """).map { "\($0["userId"] as Int64)-\($0["otherId"] as Int64):\($0["mutualCount"] as Int)" }
+            #expect(kept == recounted)
+            #expect(!kept.isEmpty)
+        }
+    }
+
+    @Test func theFeedShowsFriendsActivityNewestFirstAndTasteFollowsRatings() async throws {
+        let harness = try ProjectionHarness()
+        let t = Date(timeIntervalSince1970: 1_700_000_000)
+        try await harness.given([
+            ("movie-1", .movieAdded(MovieAdded(movieId: 1, title: "Heat", genres: ["Action", "Crime"], year: 1995, tmdbId: nil, imdbId: nil)), t),
+            ("user-1", .userRegistered(UserRegistered(userId: 1, name: "Ann", email: nil, avatarUrl: nil, provider: .dev)), t),
+            ("user-2", .userRegistered(UserRegistered(userId: 2, name: "Bo", email: nil, avatarUrl: nil, provider: .dev)), t),
+            ("friendship-1-2", .friendRequestAnswered(FriendRequestAnswered(fromUserId: 1, toUserId: 2, answer: .accepted)), t),
+            ("rating-2-1", .movieRated(MovieRated(userId: 2, movieId: 1, rating: 3, previousRating: nil, comment: nil, isReview: false)), t),
+            ("rating-2-1", .movieRated(MovieRated(userId: 2, movieId: 1, rating: 4.5, previousRating: 3, comment: "Great", isReview: true)), t),
+            ("watch-2-1", .watchProgressed(WatchProgressed(userId: 2, movieId: 1, eventType: .paused, progressPercent: 30)), t),
+            ("watch-2-1", .watchProgressed(WatchProgressed(userId: 2, movieId: 1, eventType: .completed, progressPercent: 100)), t),
+        ])
+        try harness.runner.catchUp()
+        let feed = try ActivityQueries(database: harness.database).friendsActivity(of: 1, kind: nil, limit: 10, offset: 0)
+        #expect(feed.items.map(\.kind) == [.watched, .review, .rating])
+        #expect(feed.items.map(\.activityId) == [8, 6, 5])
+        #expect(try ActivityQueries(database: harness.database).friendsActivity(of: 2, kind: .rating, limit: 10, offset: 0).totalCount == 0)
+
+        let profile = try #require(try UserQueries(database: harness.database).profile(id: 2))
+        #expect(profile.favoriteGenres == ["Action", "Crime"] && !profile.favoriteGenresChosen)
+        #expect(profile.ratingsCount == 1 && profile.favoritesCount == 1 && profile.watchedCount == 1 && profile.friendsCount == 1)
+        #expect(profile.mostWatchedGenre == "Action" && profile.averageRatingGiven == 4.5)
+    }
+}
+
+private struct Generator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return state
+    }
+}
