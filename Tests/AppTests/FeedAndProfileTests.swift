@@ -150,11 +150,11 @@ import Testing
             let carol = try await client.account("carol"), bob = try await client.account("bob"), dave = try await client.account("dave")
             try await client.befriend(carol, bob)
             for (account, text) in [(carol, "Mine"), (bob, "Friend"), (dave, "Stranger")] {
-                _ = try await client.send(.post, "/movies/1/rate", token: account.token, body: #"{"rating":4,"comment":"\#(text)","is_review":true}"#)
+                _ = try await client.send(.post, "/movies/3/rate", token: account.token, body: #"{"rating":4,"comment":"\#(text)","is_review":true}"#)
             }
-            let reviews = try #require(try await client.send(.get, "/movies/1/reviews", token: carol.token).json["reviews"] as? [[String: Any]])
+            let reviews = try #require(try await client.send(.get, "/movies/3/reviews", token: carol.token).json["reviews"] as? [[String: Any]])
             #expect(reviews.map { $0["comment"] as? String } == ["Mine", "Friend", "Stranger"])
-            let forDave = try #require(try await client.send(.get, "/movies/1/reviews", token: dave.token).json["reviews"] as? [[String: Any]])
+            let forDave = try #require(try await client.send(.get, "/movies/3/reviews", token: dave.token).json["reviews"] as? [[String: Any]])
             #expect(forDave.map { $0["comment"] as? String } == ["Stranger", "Friend", "Mine"])
         }
     }

@@ -117,12 +117,12 @@ import Testing
         try await withLiveServer { client in
             let alice = try await client.account("alice"), bob = try await client.account("bob")
             try await client.befriend(alice, bob)
-            _ = try await client.send(.post, "/movies/1/rate", token: bob.token, body: #"{"rating":5,"comment":"Mine","is_review":true}"#)
+            _ = try await client.send(.post, "/movies/3/rate", token: bob.token, body: #"{"rating":5,"comment":"Mine","is_review":true}"#)
             #expect(try await client.send(.get, "/feed/activities", token: alice.token).json["total_count"] as? Int == 1)
 
             #expect(try await client.send(.post, "/users/\(bob.id)/block", token: alice.token).status == .ok)
             #expect(try await client.send(.get, "/feed/activities", token: alice.token).json["total_count"] as? Int == 0)
-            #expect(try await client.send(.get, "/movies/1/reviews", token: alice.token).json["total_count"] as? Int == 0)
+            #expect(try await client.send(.get, "/movies/3/reviews", token: alice.token).json["total_count"] as? Int == 0)
             for (from, to) in [(alice, bob), (bob, alice)] {
                 let reply = try await client.send(.post, "/friends/requests", token: from.token, body: #"{"user_id":\#(to.id)}"#)
                 #expect(reply.status == .forbidden && reply.errorCode == "USER_BLOCKED")

@@ -3,7 +3,8 @@ import EventLog
 import Foundation
 
 /// Turns a MovieLens directory into events, so that the log alone rebuilds the demo: one
-/// `movie-added` per film, one registered user per MovieLens user, their ratings and tags, then the
+/// `movie-added` per film, one registered user per MovieLens user, their ratings and tags (a rated
+/// film's tags also make that rating a review, since MovieLens has no reviews), then the
 /// seeded demo social graph (`DemoSocialGraph`).
 ///
 /// Event ids are derived from the data, so importing the same files again writes nothing.
@@ -65,6 +66,12 @@ public struct MovieLensImporter: Sendable {
         for movie in dataset.movies {
             appends.append(try single(StreamName.movie(movie.movieId), .movieAdded(movie), key: "movie:\(movie.movieId)", at: epoch))
         }
+        // MovieLens has no reviews. A user's tags on a film they rated are their own words about it:
+        // once the last of them is recorded, the rating becomes a review with those tags as its text.
+        let tagsByPair = Dictionary(grouping: activities.compactMap { _, activity -> MovieLensDataset.Tag? in
+            if case .tag(let t) = activity { t } else { nil }
+        }, by: { StreamName.rating(userId: $0.userId, movieId: $0.movieId) }).mapValues { $0.map(\.tag) }
+        var tagsSeen: [String: Int] = [:]
         var registered = Set<Int64>()
         var ratings: [String: Double] = [:]
         for (timestamp, activity) in activities {
@@ -88,6 +95,14 @@ public struct MovieLensImporter: Sendable {
             case .tag(let t):
                 let tagged = MovieTagged(userId: t.userId, movieId: t.movieId, tag: t.tag)
                 appends.append(try single(StreamName.user(t.userId), .movieTagged(tagged), key: "tag:\(t.userId):\(t.movieId):\(t.tag)", at: at, expected: .any))
+                let stream = StreamName.rating(userId: t.userId, movieId: t.movieId)
+                let pairTags = tagsByPair[stream, default: []]
+                tagsSeen[stream, default: 0] += 1
+                if tagsSeen[stream] == pairTags.count, let rating = ratings[stream] {
+                    let comment = String(pairTags.joined(separator: ", ").prefix(RateMovie.maximumCommentLength))
+                    let review = MovieRated(userId: t.userId, movieId: t.movieId, rating: rating, previousRating: rating, comment: comment, isReview: true)
+                    appends.append(try single(stream, .movieRated(review), key: "review:\(t.userId):\(t.movieId)", at: at, expected: .any))
+                }
             }
         }
         let lastActivity = activities.last.map { Date(timeIntervalSince1970: TimeInterval($0.0)) } ?? epoch
