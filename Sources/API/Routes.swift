@@ -14,12 +14,17 @@ public struct APIDependencies: Sendable {
     public var apple: AppleIdentityVerifier?
     public var devLoginEnabled: Bool
     public var readYourWrites: ReadYourWrites
+    public var audit: AuditTrail
+    /// Opens `/admin/…`; without one those routes do not exist.
+    public var adminToken: String?
 
     public init(
         commands: CommandService, movies: MovieQueries, reviews: ReviewQueries, users: UserQueries, social: SocialQueries,
         activity: ActivityQueries, tokens: TokenService,
-        apple: AppleIdentityVerifier?, devLoginEnabled: Bool, readYourWrites: ReadYourWrites
+        apple: AppleIdentityVerifier?, devLoginEnabled: Bool, readYourWrites: ReadYourWrites, audit: AuditTrail, adminToken: String?
     ) {
+        self.audit = audit
+        self.adminToken = adminToken
         self.commands = commands
         self.movies = movies
         self.reviews = reviews
@@ -57,6 +62,9 @@ extension Router<AppRequestContext> {
         addRoutes(FriendsController(commands: d.commands, social: d.social, readYourWrites: d.readYourWrites).endpoints, atPath: "/friends")
         addRoutes(FeedController(activity: d.activity).endpoints, atPath: "/feed")
         get("/genres", use: GenresController(movies: d.movies).list)
+        if let adminToken = d.adminToken {
+            addRoutes(AdminController(audit: d.audit, adminToken: adminToken).endpoints, atPath: "/admin")
+        }
         addRoutes(ReviewsController(commands: d.commands, reviews: d.reviews, readYourWrites: d.readYourWrites).endpoints, atPath: "/reviews")
     }
 }

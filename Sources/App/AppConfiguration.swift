@@ -17,6 +17,8 @@ public struct AppConfiguration: Sendable {
     public var appleKeySource: AppleIdentityVerifier.KeySource?
     public var readYourWritesTimeout: Duration
     public var initialLogMapSize: Int
+    /// Opens the `/admin` endpoints (header `X-Admin-Token`); demo mode generates one when unset.
+    public var adminToken: String?
     /// Per user (per IP when anonymous); nil turns rate limiting off.
     public var rateLimit: RateLimit?
     /// Served at `/metrics` when set (the CLI bootstraps swift-metrics with it).
@@ -61,11 +63,13 @@ public struct AppConfiguration: Sendable {
 public enum ConfigurationError: Error, CustomStringConvertible {
     case missingJWTSecret
     case weakJWTSecret
+    case weakAdminToken
 
     public var description: String {
         switch self {
         case .missingJWTSecret: "No JWT secret: set NUVIE_JWT_SECRET_FILE (or NUVIE_JWT_SECRET), or run in demo mode"
         case .weakJWTSecret: "The JWT secret must be at least 32 bytes"
+        case .weakAdminToken: "The admin token must be at least 32 bytes"
         }
     }
 }

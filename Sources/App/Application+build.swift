@@ -45,7 +45,9 @@ func buildRouter(configuration: AppConfiguration, storage: Storage, runner: Proj
         tokens: tokens,
         apple: zip(configuration.appleKeySource, configuration.appleBundleId).map { AppleIdentityVerifier(source: $0, bundleId: $1) },
         devLoginEnabled: configuration.demoMode,
-        readYourWrites: ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
+        readYourWrites: ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout),
+        audit: AuditTrail(log: storage.log),
+        adminToken: try Secrets.adminToken(configuration)
     ))
     return router
 }

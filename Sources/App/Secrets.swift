@@ -8,12 +8,27 @@ enum Secrets {
             return secret
         }
         guard configuration.demoMode else { throw ConfigurationError.missingJWTSecret }
-        let file = configuration.dataDirectory.appendingPathComponent("jwt-secret")
-        if let existing = try? String(contentsOf: file, encoding: .utf8), !existing.isEmpty { return existing }
-        var bytes = [UInt8](repeating: 0, count: 48)
+        return try generated(in: configuration.dataDirectory.appendingPathComponent("jwt-secret"))
+    }
+
+    /// The configured admin token; in demo mode, one generated into `<data-dir>/admin-token`;
+    /// otherwise none, and the admin endpoints are off.
+    static func adminToken(_ configuration: AppConfiguration) throws -> String? {
+        if let token = configuration.adminToken, !token.isEmpty {
+            guard token.utf8.count >= 32 else { throw ConfigurationError.weakAdminToken }
+            return token
+        }
+        guard configuration.demoMode else { return nil }
+        return try generated(in: configuration.dataDirectory.appendingPathComponent("admin-token"))
+    }
+
+    /// 48 random bytes, base64, written once (mode 0600) and read back on later starts.
+    private static func generated(in file: URL) throws -> String {
+        if let existing = try? String(contentsOf: file, encoding: .utf8), !existing.isEmpty {
+            return existing.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         var generator = SystemRandomNumberGenerator()
-        for i in bytes.indices { bytes[i] = generator.next() }
-        let secret = Data(bytes).base64EncodedString()
+        let secret = Data((0..<48).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64EncodedString()
         try Data(secret.utf8).write(to: file, options: .atomic)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         return secret

@@ -33,6 +33,9 @@ struct Serve: AsyncParsableCommand {
             jwtSecret: try secret(environment), metricsRegistry: registry
         )
         configuration.appleBundleId = environment["NUVIE_APPLE_BUNDLE_ID"]
+        configuration.adminToken = try environment["NUVIE_ADMIN_TOKEN_FILE"].map {
+            try String(contentsOfFile: $0, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        } ?? environment["NUVIE_ADMIN_TOKEN"]
         configuration.appleKeySource = environment["NUVIE_APPLE_JWKS"].map { source in
             source.hasPrefix("http://") || source.hasPrefix("https://")
                 ? .url(URL(string: source) ?? URL(fileURLWithPath: source)) : .file(URL(fileURLWithPath: source))

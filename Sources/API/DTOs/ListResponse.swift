@@ -39,7 +39,7 @@ struct Pagination: Sendable {
         offset = try Self.integer(request, "offset", default: 0, range: 0...Int(Int32.max))
     }
 
-    private static func integer(_ request: Request, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+    static func integer(_ request: Request, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
         guard let raw = request.uri.queryParameters[name[...]] else { return value }
         guard let parsed = Int(raw), range.contains(parsed) else {
             throw APIError.validation("\(name) must be an integer from \(range.lowerBound) to \(range.upperBound)", field: name)

@@ -1,0 +1,55 @@
+import EventLog
+import Foundation
+
+/// One event in an audit listing, as recorded: where, when, what, and the user's part in it.
+public struct AuditEntry: Sendable, Equatable {
+    public enum Role: String, Sendable {
+        /// The user did it.
+        case actor
+        /// It was done to or about the user (a friend request they received, a like on their review…).
+        case subject
+        /// Neither: the log browser lists everything.
+        case none
+    }
+
+    public var position: UInt64
+    public var eventId: UUID
+    public var type: String
+    public var schemaVersion: UInt16
+    public var streamId: String
+    public var recordedAt: Date
+    public var actorUserId: Int64?
+    public var role: Role
+    /// The event's JSON, as stored.
+    public var payload: Data
+}
+
+/// Reads the log for operators: everything one user did or that concerns them, and the raw log in order.
+public struct AuditTrail: Sendable {
+    let log: EventLog
+
+    public init(log: EventLog) {
+        self.log = log
+    }
+
+    /// The user's events, oldest first, recorded within `from...to` when given.
+    public func user(_ userId: Int64, from: Date? = nil, to: Date? = nil) throws -> [AuditEntry] {
+        try log.readUser(userId)
+            .filter { event in from.map { event.recordedAt >= $0 } ?? true && to.map { event.recordedAt <= $0 } ?? true }
+            .map { Self.entry($0, role: $0.actorUserId == userId ? .actor : .subject) }
+    }
+
+    /// Up to `limit` events from `position` on, in log order.
+    public func events(from position: UInt64, limit: Int) throws -> [AuditEntry] {
+        try log.read(from: position, limit: limit).map { Self.entry($0, role: .none) }
+    }
+
+    public var headPosition: UInt64 { log.headPosition }
+
+    private static func entry(_ event: RecordedEvent, role: AuditEntry.Role) -> AuditEntry {
+        AuditEntry(
+            position: event.position, eventId: event.id, type: event.type, schemaVersion: event.schemaVersion, streamId: event.streamId,
+            recordedAt: event.recordedAt, actorUserId: event.actorUserId, role: role, payload: event.payload
+        )
+    }
+}

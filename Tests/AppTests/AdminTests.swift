@@ -1,0 +1,62 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite struct AdminTests {
+    static let adminToken = "operator-token-operator-token-operator"
+    var admin: HTTPFields { [HTTPField.Name("X-Admin-Token")!: Self.adminToken] }
+
+    @Test func theAuditListsWhatAUserDidAndWhatConcernsThem() async throws {
+        try await withLiveServer({ $0.adminToken = Self.adminToken }) { client in
+            let alice = try await client.account("alice"), bob = try await client.account("bob")
+            _ = try await client.send(.post, "/movies/1/rate", token: alice.token, body: #"{"rating":4}"#)
+            _ = try await client.send(.patch, "/users/me", token: alice.token, body: #"{"bio":"hi"}"#)
+            _ = try await client.send(.post, "/friends/requests", token: bob.token, body: #"{"user_id":\#(alice.id)}"#)
+
+            let audit = try await client.send(.get, "/admin/users/\(alice.id)/audit", headers: admin).json
+            let events = try #require(audit["events"] as? [[String: Any]])
+            #expect(events.map { $0["type"] as? String } == ["identity-claimed", "user-registered", "movie-rated", "profile-updated", "friend-requested"])
+            #expect(events.map { $0["role"] as? String } == ["actor", "actor", "actor", "actor", "subject"])
+            let request = try #require(events.last)
+            #expect((request["payload"] as? [String: Any])?["fromUserId"] as? Int == bob.id && request["actor_user_id"] as? Int == bob.id)
+            #expect(Set(request.keys) == ["position", "event_id", "type", "schema_version", "stream", "recorded_at", "actor_user_id", "role", "payload"])
+            #expect(isContractTimestamp(request["recorded_at"]) && audit["total_count"] as? Int == 5)
+            let positions = events.compactMap { $0["position"] as? Int }
+            #expect(positions == positions.sorted())
+
+            #expect(try await client.send(.get, "/admin/users/\(alice.id)/audit?from=2999-01-01", headers: admin).json["total_count"] as? Int == 0)
+            #expect(try await client.send(.get, "/admin/users/\(alice.id)/audit?to=2000-01-01T00:00:00Z", headers: admin).json["total_count"] as? Int == 0)
+            #expect(try await client.send(.get, "/admin/users/\(alice.id)/audit?from=yesterday", headers: admin).errorCode == "VALIDATION_ERROR")
+        }
+    }
+
+    @Test func theLogBrowserPagesThroughTheLog() async throws {
+        try await withLiveServer({ $0.adminToken = Self.adminToken }) { client in
+            let head = try await client.headPosition()
+            let first = try await client.send(.get, "/admin/events?limit=5", headers: admin).json
+            #expect((first["events"] as? [[String: Any]])?.compactMap { $0["position"] as? Int } == [1, 2, 3, 4, 5])
+            #expect(first["next_from"] as? Int == 6 && first["head_position"] as? Int == head)
+            let last = try await client.send(.get, "/admin/events?from=\(head)&limit=5", headers: admin).json
+            #expect((last["events"] as? [Any])?.count == 1 && last["next_from"] is NSNull)
+            for query in ["limit=0", "limit=1001", "from=0", "from=x"] {
+                #expect(try await client.send(.get, "/admin/events?\(query)", headers: admin).errorCode == "VALIDATION_ERROR", "\(query)")
+            }
+        }
+    }
+
+    @Test func aUserTokenNeverOpensTheAdminEndpoints() async throws {
+        try await withLiveServer({ $0.adminToken = Self.adminToken }) { client in
+            let alice = try await client.account("alice")
+            for path in ["/admin/events", "/admin/users/\(alice.id)/audit"] {
+                let withUser = try await client.send(.get, path, token: alice.token)
+                #expect(withUser.status == .unauthorized && withUser.errorCode == "ADMIN_TOKEN_REQUIRED")
+                let wrong = try await client.send(.get, path, headers: [HTTPField.Name("X-Admin-Token")!: "not-the-token"])
+                #expect(wrong.status == .unauthorized)
+            }
+        }
+        try await withLiveServer({ $0.demoMode = false; $0.adminToken = nil }) { client in
+            let reply = try await client.send(.get, "/admin/events", headers: admin)
+            #expect(reply.status == .notFound)
+        }
+    }
+}
