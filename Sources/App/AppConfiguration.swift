@@ -56,8 +56,8 @@ public struct AppConfiguration: Sendable {
         )
     }
 
-    var logDirectory: URL { dataDirectory.appendingPathComponent("log") }
-    var readDatabasePath: String { dataDirectory.appendingPathComponent("read/read.sqlite").path }
+    var logDirectory: URL { DataDirectory(dataDirectory).log }
+    var readDatabasePath: String { DataDirectory(dataDirectory).readDatabasePath }
 }
 
 public enum ConfigurationError: Error, CustomStringConvertible {

@@ -61,17 +61,16 @@ struct Serve: AsyncParsableCommand {
 }
 
 enum DemoMode {
-    static let marker = "demo-mode"
-
     /// Explicit flag, then NUVIE_DEMO, then: on for a new or empty data directory (marked so that it
     /// stays a demo on restart), off otherwise.
     static func resolve(flag: Bool?, environment: String?, dataDirectory: URL) throws -> Bool {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: dataDirectory.path)) ?? []
+        let marker = DataDirectory(dataDirectory).demoMarker
         let demo = flag ?? environment.map { ["1", "true", "yes", "on"].contains($0.lowercased()) }
-            ?? (files.isEmpty || files.contains(marker))
+            ?? (files.isEmpty || files.contains(marker.lastPathComponent))
         if demo {
             try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
-            try Data().write(to: dataDirectory.appendingPathComponent(marker))
+            try Data().write(to: marker)
         }
         return demo
     }

@@ -5,18 +5,56 @@ extension ReadDatabase {
     /// Every row of every projection table as canonical JSON (sorted keys, rows in rowid order):
     /// two read databases folded from the same log dump to the same text.
     public func canonicalDump() throws -> String {
-        try pool.read { db in
-            var tables: [String: [[String: Cell]]] = [:]
-            for table in projections.flatMap(\.tables) {
-                let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table.quotedDatabaseIdentifier) ORDER BY rowid")
-                tables[table] = rows.map { row in
-                    Dictionary(uniqueKeysWithValues: row.columnNames.map { ($0, Cell(row[$0] as DatabaseValue)) })
-                }
-            }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            return String(decoding: try encoder.encode(tables), as: UTF8.self)
+        try pool.read { db in try Self.encode(try Self.rows(db, tables: projections.flatMap(\.tables))) }
+    }
+
+    /// Each projection table's rows as canonical JSON, by table name.
+    public func tableDumps() throws -> [String: String] {
+        try pool.read { db in try Self.tableDumps(db, tables: projections.flatMap(\.tables)) }
+    }
+
+    /// The same, from a read-model file another process may be serving: opened read-only, nothing migrated.
+    public static func tableDumps(ofFileAt path: String, projections: [any Projection] = Projections.all) throws -> (dumps: [String: String], checkpoints: [String: UInt64]) {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            let checkpoints = try Checkpoint.fetchAll(db).reduce(into: [String: UInt64]()) { $0[$1.name] = UInt64($1.position) }
+            return (try tableDumps(db, tables: projections.flatMap(\.tables)), checkpoints)
         }
+    }
+
+    /// An online copy of a read-model file (SQLite's backup API) into `destination`, while it is being written.
+    public static func backup(fileAt path: String, to destination: String) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let source = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? source.close() }
+        let copy = try DatabaseQueue(path: destination)
+        defer { try? copy.close() }
+        try source.backup(to: copy)
+    }
+
+    private static func tableDumps(_ db: Database, tables: [String]) throws -> [String: String] {
+        try rows(db, tables: tables).mapValues { try encode($0) }
+    }
+
+    private static func rows(_ db: Database, tables: [String]) throws -> [String: [[String: Cell]]] {
+        var dumped: [String: [[String: Cell]]] = [:]
+        for table in tables {
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table.quotedDatabaseIdentifier) ORDER BY rowid")
+            dumped[table] = rows.map { row in
+                Dictionary(uniqueKeysWithValues: row.columnNames.map { ($0, Cell(row[$0] as DatabaseValue)) })
+            }
+        }
+        return dumped
+    }
+
+    private static func encode<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }
 

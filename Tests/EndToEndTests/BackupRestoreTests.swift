@@ -1,0 +1,60 @@
+import EventLog
+import Foundation
+import TestSupport
+import Testing
+
+/// An operator's backup and restore, through the real binary: a backup taken while the server takes
+/// writes restores into read models identical to a clean rebuild, and a log identical to the original's prefix.
+@Suite struct BackupRestoreTests {
+    @Test func aBackupTakenUnderWritesRestoresToIdenticalReadModels() async throws {
+        let directory = try TemporaryDirectory()
+        let live = directory.url.appendingPathComponent("live"), backup = directory.url.appendingPathComponent("backup")
+        let restored = directory.url.appendingPathComponent("restored")
+        let server = try ServerProcess(dataDirectory: live, port: freePort())
+        try await server.waitUntilHealthy()
+        let login = try await server.post("/auth/login", #"{"provider":"dev","user_identifier":"movielens-1"}"#)
+        let token = try #require(login.json["access_token"] as? String)
+
+        let writes = Task {
+            var n = 0
+            while !Task.isCancelled {
+                n += 1
+                _ = try? await server.post("/movies/\(1 + n % 5)/rate", #"{"rating":\#(1 + n % 5)}"#, token: token)
+            }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let backedUp = try runNuvie(["backup", "--data-dir", live.path, backup.path])
+        writes.cancel()
+        await writes.value
+        server.stop()
+        #expect(backedUp.status == 0, "\(backedUp.output)")
+        #expect(try runNuvie(["backup", "--data-dir", live.path, backup.path]).status != 0, "a backup never overwrites another")
+
+        let restore = try runNuvie(["restore", "--data-dir", restored.path, backup.path])
+        #expect(restore.status == 0, "\(restore.output)")
+        #expect(try runNuvie(["restore", "--data-dir", restored.path, backup.path]).status != 0, "restore refuses a data dir that has a log")
+        let verify = try runNuvie(["verify", "--data-dir", restored.path])
+        #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")
+
+        let original = try EventLog(configuration: .init(directory: live.appendingPathComponent("log")))
+        defer { original.close() }
+        let copy = try EventLog(configuration: .init(directory: restored.appendingPathComponent("log")))
+        defer { copy.close() }
+        #expect(copy.headPosition > 0 && copy.headPosition <= original.headPosition)
+        #expect(try copy.read(from: 1, limit: .max) == original.read(from: 1, limit: Int(copy.headPosition)))
+    }
+}
+
+/// Runs the built `nuvie` with `arguments`; its exit status and what it printed.
+func runNuvie(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = ServerProcess.binary
+    process.arguments = arguments + ["--log-level", "warning"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+}
