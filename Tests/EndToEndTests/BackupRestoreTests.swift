@@ -58,3 +58,31 @@ func runNuvie(_ arguments: [String]) throws -> (status: Int32, output: String) {
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: output, as: UTF8.self))
 }
+
+@Suite struct AsOfTests {
+    @Test func asOfAPositionOrAnInstantShowsTheUserAsTheyWere() async throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.url.appendingPathComponent("data")
+        let server = try ServerProcess(dataDirectory: data, port: freePort())
+        try await server.waitUntilHealthy()
+        let login = try await server.post("/auth/login", #"{"provider":"dev","user_identifier":"movielens-1"}"#)
+        let token = try #require(login.json["access_token"] as? String)
+        _ = try await server.post("/movies/5/rate", #"{"rating":2}"#, token: token)
+        let before = try #require(try await server.get("/health").json["log_head_position"] as? Int)
+        _ = try await server.post("/movies/5/rate", #"{"rating":5}"#, token: token)
+        server.stop()
+
+        func ratingOfFilm5(_ arguments: [String]) throws -> Double? {
+            let run = try runNuvie(["as-of", "--data-dir", data.path, "--user", "1"] + arguments)
+            // The JSON on stdout, whatever stderr's progress line interleaves around it.
+            guard let start = run.output.firstIndex(of: "{"), let end = run.output.lastIndex(of: "}") else { return nil }
+            let json = try JSONSerialization.jsonObject(with: Data(run.output[start...end].utf8)) as? [String: Any]
+            let ratings = json?["ratings"] as? [[String: Any]] ?? []
+            return ratings.first { $0["movie_id"] as? Int == 5 }?["rating"] as? Double
+        }
+        #expect(try ratingOfFilm5(["--position", "\(before)"]) == 2)
+        #expect(try ratingOfFilm5(["--time", "2999-01-01"]) == 5)
+        #expect(try ratingOfFilm5(["--time", "2001-01-01"]) == nil)
+        #expect(try runNuvie(["as-of", "--data-dir", data.path, "--position", "1", "--time", "2020-01-01"]).status != 0)
+    }
+}

@@ -61,6 +61,15 @@ final class ProjectionHarness {
     func readModel() throws -> String {
         try database.canonicalDump()
     }
+
+    /// …and at position `position` it was: the same, folded from the first `position` events only
+    /// into a separate file (time travel).
+    func readModel(asOf position: UInt64) throws -> ReadDatabase {
+        let path = directory.url.appendingPathComponent("as-of-\(position)/read.sqlite").path
+        let past = try ReadDatabase(path: path, projections: projections)
+        try ProjectionRunner(log: log, database: past, logger: Logger(label: "test")).catchUp(until: position)
+        return past
+    }
 }
 
 import Testing

@@ -64,6 +64,29 @@ import Testing
     }
 }
 
+@Suite struct TimeTravelTests {
+    @Test func atEachPositionTheReadModelIsWhatTheLogSaidThen() async throws {
+        let harness = try ProjectionHarness()
+        let t = Date(timeIntervalSince1970: 1_700_000_000)
+        let rated = { (rating: Double, previous: Double?) in
+            DomainEvent.movieRated(MovieRated(userId: 7, movieId: 1, rating: rating, previousRating: previous, comment: nil, isReview: false))
+        }
+        try await harness.given([
+            ("movie-1", .movieAdded(MovieAdded(movieId: 1, title: "Heat", genres: ["Action"], year: 1995, tmdbId: nil, imdbId: nil)), t),
+            ("rating-7-1", rated(2, nil), t),
+            ("rating-7-1", rated(5, 2), t),
+            ("watchlist-7-1", .watchlistAdded(WatchlistAdded(userId: 7, movieId: 1)), t),
+        ])
+        try harness.runner.catchUp()
+        let ratingAt = { (position: UInt64) in try MovieQueries(database: try harness.readModel(asOf: position)).movie(id: 1, viewer: 7) }
+        #expect(try ratingAt(1)?.viewerRating == nil)
+        #expect(try ratingAt(2)?.viewerRating == 2 && ratingAt(2)?.ratingCount == 1)
+        #expect(try ratingAt(3)?.viewerRating == 5 && ratingAt(3)?.inViewerWatchlist == false)
+        #expect(try ratingAt(4)?.inViewerWatchlist == true)
+        #expect(try harness.readModel(asOf: 4).canonicalDump() == harness.readModel())
+    }
+}
+
 private struct Generator: RandomNumberGenerator {
     var state: UInt64
     mutating func next() -> UInt64 {

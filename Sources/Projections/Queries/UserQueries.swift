@@ -71,6 +71,14 @@ public struct UserQueries: Sendable {
         }
     }
 
+    /// A user's current ratings, most recent first.
+    public func ratings(of userId: Int64) throws -> [(movieId: Int64, rating: Double, ratedAt: Int64)] {
+        try database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT movieId, rating, ratedAt FROM userRating WHERE userId = ? ORDER BY position DESC", arguments: [userId])
+                .map { ($0["movieId"], $0["rating"], $0["ratedAt"]) }
+        }
+    }
+
     /// The genres of the films a user liked most, for users who chose none.
     static func derivedFavoriteGenres(_ userId: Int64, _ db: Database, count: Int = 3) throws -> [String] {
         try String.fetchAll(db, sql: """

@@ -1,0 +1,70 @@
+import App
+import ArgumentParser
+import EventLog
+import Foundation
+import Projections
+
+/// `nuvie as-of --position N | --time T [--user ID] [--output DIR]`: the read models as they were.
+struct AsOf: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "as-of",
+        abstract: "Rebuild the read models as of a log position or an instant into a separate file; print one user's profile, ratings and feed as they were."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "The last log position to include.")
+    var position: UInt64?
+
+    @Option(help: "An instant (2024-01-15T10:30:00Z or 2024-01-15): everything recorded at or before it.", transform: Audit.time)
+    var time: Date?
+
+    @Option(help: "Print this user's profile, ratings and friends' feed as they were.")
+    var user: Int64?
+
+    @Option(help: "Keep the rebuilt read models in this directory (as read.sqlite) instead of a temporary one.")
+    var output: String?
+
+    func validate() throws {
+        guard (position == nil) != (time == nil) else { throw ValidationError("give exactly one of --position and --time") }
+    }
+
+    func run() async throws {
+        _ = Bootstrap.logging(level: global.logLevel)
+        let log = try EventLog(configuration: .init(directory: DataDirectory(global.dataDirectory).log))
+        defer { log.close() }
+        let target = try position ?? TimeTravel.position(atOrBefore: time ?? Date(), in: log)
+        guard target <= log.headPosition else { throw ValidationError("the log ends at position \(log.headPosition)") }
+        let directory = output.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-as-of-\(UUID().uuidString)")
+        defer { if output == nil { try? FileManager.default.removeItem(at: directory) } }
+        let database = try TimeTravel.readModels(of: log, upTo: target, at: directory.appendingPathComponent("read.sqlite").path)
+        defer { try? database.close() }
+        let at = try log.event(at: target).map { $0.recordedAt.formatted(.iso8601) } ?? "before the first event"
+        FileHandle.standardError.write(Data("read models as of position \(target) (\(at))\(output.map { " kept in \($0)/read.sqlite" } ?? "")\n".utf8))
+        guard let user else { return }
+        print(try UserSnapshot.json(user: user, database: database, position: target))
+    }
+}
+
+/// One user's profile, ratings and friends' feed from a read database, as JSON.
+enum UserSnapshot {
+    static func json(user: Int64, database: ReadDatabase, position: UInt64) throws -> String {
+        let profile = try UserQueries(database: database).profile(id: user)
+        let ratings = try UserQueries(database: database).ratings(of: user)
+        let feed = try ActivityQueries(database: database).friendsActivity(of: user, kind: nil, limit: 20, offset: 0)
+        let object: [String: Any] = [
+            "position": position,
+            "profile": profile.map { p -> [String: Any] in
+                [
+                    "user_id": p.userId, "name": p.name, "bio": p.bio as Any? ?? NSNull(), "favorite_genres": p.favoriteGenres,
+                    "watched_count": p.watchedCount, "friends_count": p.friendsCount, "ratings_count": p.ratingsCount,
+                    "favorites_count": p.favoritesCount,
+                ]
+            } ?? NSNull(),
+            "ratings": ratings.map { ["movie_id": $0.movieId, "rating": $0.rating, "rated_at": Date(timeIntervalSince1970: TimeInterval($0.ratedAt)).formatted(.iso8601)] },
+            "feed": feed.items.map { ["activity_id": $0.activityId, "user_id": $0.userId, "movie_id": $0.movieId, "type": $0.kind.rawValue] },
+        ]
+        return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]), as: UTF8.self)
+    }
+}
