@@ -15,15 +15,18 @@ public struct APIDependencies: Sendable {
     public var devLoginEnabled: Bool
     public var readYourWrites: ReadYourWrites
     public var audit: AuditTrail
+    public var replays: ReplayCoordinator
     /// Opens `/admin/…`; without one those routes do not exist.
     public var adminToken: String?
 
     public init(
         commands: CommandService, movies: MovieQueries, reviews: ReviewQueries, users: UserQueries, social: SocialQueries,
         activity: ActivityQueries, tokens: TokenService,
-        apple: AppleIdentityVerifier?, devLoginEnabled: Bool, readYourWrites: ReadYourWrites, audit: AuditTrail, adminToken: String?
+        apple: AppleIdentityVerifier?, devLoginEnabled: Bool, readYourWrites: ReadYourWrites, audit: AuditTrail,
+        replays: ReplayCoordinator, adminToken: String?
     ) {
         self.audit = audit
+        self.replays = replays
         self.adminToken = adminToken
         self.commands = commands
         self.movies = movies
@@ -63,7 +66,7 @@ extension Router<AppRequestContext> {
         addRoutes(FeedController(activity: d.activity).endpoints, atPath: "/feed")
         get("/genres", use: GenresController(movies: d.movies).list)
         if let adminToken = d.adminToken {
-            addRoutes(AdminController(audit: d.audit, adminToken: adminToken).endpoints, atPath: "/admin")
+            addRoutes(AdminController(audit: d.audit, replays: d.replays, adminToken: adminToken).endpoints, atPath: "/admin")
         }
         addRoutes(ReviewsController(commands: d.commands, reviews: d.reviews, readYourWrites: d.readYourWrites).endpoints, atPath: "/reviews")
     }

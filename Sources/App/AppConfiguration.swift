@@ -57,7 +57,7 @@ public struct AppConfiguration: Sendable {
     }
 
     var logDirectory: URL { DataDirectory(dataDirectory).log }
-    var readDatabasePath: String { DataDirectory(dataDirectory).readDatabasePath }
+    var readDirectory: URL { DataDirectory(dataDirectory).read }
 }
 
 public enum ConfigurationError: Error, CustomStringConvertible {

@@ -47,6 +47,7 @@ func buildRouter(configuration: AppConfiguration, storage: Storage, runner: Proj
         devLoginEnabled: configuration.demoMode,
         readYourWrites: ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout),
         audit: AuditTrail(log: storage.log),
+        replays: ReplayCoordinator(runner: runner),
         adminToken: try Secrets.adminToken(configuration)
     ))
     return router

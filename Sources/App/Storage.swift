@@ -12,7 +12,7 @@ struct Storage: Service {
     init(configuration: AppConfiguration) throws {
         log = try EventLog(configuration: .init(directory: configuration.logDirectory, initialMapSize: configuration.initialLogMapSize))
         do {
-            readDatabase = try ReadDatabase(path: configuration.readDatabasePath)
+            readDatabase = try ReadDatabase(directory: configuration.readDirectory)
         } catch {
             log.close()
             throw error

@@ -49,6 +49,9 @@ struct Serve: AsyncParsableCommand {
         }
         logger.info("starting", metadata: ["data_dir": "\(dataDirectory.path)", "demo": "\(demoMode)", "address": "\(host):\(port)"])
         let app = try await buildApplication(configuration: configuration, logger: logger)
+        let pidFile = DataDirectory(dataDirectory).serverPidFile
+        try Data("\(ProcessInfo.processInfo.processIdentifier)\n".utf8).write(to: pidFile)
+        defer { try? FileManager.default.removeItem(at: pidFile) }
         try await app.runService()
     }
 

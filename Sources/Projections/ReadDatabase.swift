@@ -1,14 +1,42 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The SQLite file that holds every read model: a WAL-mode `DatabasePool`, one writer (the
-/// projection runner), many readers. Its schema is migrated when it opens.
+/// projection runner), many readers. Its schema is migrated when it opens. A rebuild can replace
+/// the file it serves from (`adopt`) while requests go on.
 public final class ReadDatabase: Sendable {
-    let pool: DatabasePool
+    private let current: Mutex<(pool: DatabasePool, path: String)>
     public let projections: [any Projection]
-    public let path: String
+    /// Set when opened from a data directory's read-model files: rebuilds then swap generations.
+    let files: ReadModelFiles?
 
-    public init(path: String, projections: [any Projection] = Projections.all) throws {
+    var pool: DatabasePool { current.withLock { $0.pool } }
+    public var path: String { current.withLock { $0.path } }
+
+    /// The current generation in `directory` (see `ReadModelFiles`), after removing stale ones.
+    public convenience init(directory: URL, projections: [any Projection] = Projections.all) throws {
+        let files = ReadModelFiles(directory: directory)
+        files.removeStaleGenerations()
+        try self.init(path: files.currentPath, projections: projections, files: files)
+    }
+
+    public convenience init(path: String, projections: [any Projection] = Projections.all) throws {
+        try self.init(path: path, projections: projections, files: nil)
+    }
+
+    private init(path: String, projections: [any Projection], files: ReadModelFiles?) throws {
+        try FileManager.default.createDirectory(
+            at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true
+        )
+        let pool = try DatabasePool(path: path, configuration: Self.configuration)
+        self.projections = projections
+        self.files = files
+        try Self.migrator(projections).migrate(pool)
+        current = Mutex((pool, path))
+    }
+
+    private static var configuration: Configuration {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.maximumReaderCount = 8
@@ -17,13 +45,7 @@ public final class ReadDatabase: Sendable {
             // them, and the runner refolds those events. So the read side need not fsync every commit.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
-        try FileManager.default.createDirectory(
-            at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true
-        )
-        pool = try DatabasePool(path: path, configuration: configuration)
-        self.projections = projections
-        self.path = path
-        try Self.migrator(projections).migrate(pool)
+        return configuration
     }
 
     /// Each projection version is one frozen migration: it drops whatever tables an older version
@@ -34,13 +56,25 @@ public final class ReadDatabase: Sendable {
             try Checkpoint.createTable(db)
         }
         for projection in projections {
-            migrator.registerMigration(projection.migrationIdentifier) { db in
-                for table in projection.tables { try db.drop(table: table, ifExists: true) }
-                try projection.createSchema(db)
-                try Checkpoint(name: projection.name, version: projection.version, position: 0).upsert(db)
-            }
+            migrator.registerMigration(projection.migrationIdentifier) { db in try reset(projection, db) }
         }
         return migrator
+    }
+
+    /// Drops whatever tables the projection has, creates them empty and puts its checkpoint at 0.
+    static func reset(_ projection: any Projection, _ db: Database) throws {
+        for table in projection.tables { try db.drop(table: table, ifExists: true) }
+        try projection.createSchema(db)
+        try Checkpoint(name: projection.name, version: projection.version, position: 0).upsert(db)
+    }
+
+    /// Serves from `rebuilt`'s file from now on; it becomes the current generation. Readers already
+    /// running finish on the old file, which is removed the next time the directory is opened.
+    func adopt(_ rebuilt: ReadDatabase) throws {
+        let (pool, path) = rebuilt.current.withLock { ($0.pool, $0.path) }
+        try pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        try files?.promote(path)
+        current.withLock { $0 = (pool, path) }
     }
 
     func checkpoints() throws -> [Checkpoint] {

@@ -60,3 +60,41 @@ import Testing
         }
     }
 }
+
+@Suite struct ReplayEndpointTests {
+    let admin: HTTPFields = [HTTPField.Name("X-Admin-Token")!: AdminTests.adminToken]
+
+    @Test func aReplayRebuildsWhileServingAndChangesNoAnswer() async throws {
+        try await withLiveServer({ $0.adminToken = AdminTests.adminToken }) { client in
+            let alice = try await client.account("alice"), bob = try await client.account("bob")
+            try await client.befriend(alice, bob)
+            _ = try await client.send(.post, "/movies/1/rate", token: bob.token, body: #"{"rating":5,"comment":"Yes","is_review":true}"#)
+            let views = ["/users/me", "/friends", "/feed/activities", "/movies/1", "/movies/1/reviews"]
+            var before: [NSDictionary] = []
+            for path in views { before.append(try await client.send(.get, path, token: alice.token).json as NSDictionary) }
+
+            let unknown = try await client.send(.post, "/admin/replay", body: #"{"projections":["nope"]}"#, headers: admin)
+            #expect(unknown.status == .badRequest && unknown.errorCode == "VALIDATION_ERROR")
+            #expect(try await client.send(.post, "/admin/replay", token: alice.token).errorCode == "ADMIN_TOKEN_REQUIRED")
+
+            let started = try await client.send(.post, "/admin/replay", headers: admin)
+            #expect(started.status == .accepted && started.json["state"] as? String == "running")
+            var state = "running"
+            for _ in 0..<200 where state == "running" {
+                // Requests keep being answered from the old generation while it rebuilds.
+                #expect(try await client.send(.get, "/movies/1", token: alice.token).status == .ok)
+                try await Task.sleep(for: .milliseconds(20))
+                state = try await client.send(.get, "/admin/replay", headers: admin).json["state"] as? String ?? "?"
+            }
+            let status = try await client.send(.get, "/admin/replay", headers: admin).json
+            let head = try await client.headPosition()
+            #expect(state == "finished" && status["position"] as? Int == head, "\(status)")
+            var after: [NSDictionary] = []
+            for path in views { after.append(try await client.send(.get, path, token: alice.token).json as NSDictionary) }
+            #expect(after == before)
+
+            let partial = try await client.send(.post, "/admin/replay", body: #"{"projections":["social","activity"]}"#, headers: admin)
+            #expect(partial.json["projections"] as? [String] == ["social", "activity"])
+        }
+    }
+}

@@ -86,3 +86,26 @@ func runNuvie(_ arguments: [String]) throws -> (status: Int32, output: String) {
         #expect(try runNuvie(["as-of", "--data-dir", data.path, "--position", "1", "--time", "2020-01-01"]).status != 0)
     }
 }
+
+@Suite struct ReplayCommandTests {
+    @Test func replayRebuildsOfflineAndDefersToARunningServer() async throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.url.appendingPathComponent("data")
+        let port = freePort()
+        let server = try ServerProcess(dataDirectory: data, port: port)
+        try await server.waitUntilHealthy()
+        let login = try await server.post("/auth/login", #"{"provider":"dev","user_identifier":"movielens-2"}"#)
+        _ = try await server.post("/movies/3/rate", #"{"rating":4}"#, token: try #require(login.json["access_token"] as? String))
+
+        let refused = try runNuvie(["replay", "--data-dir", data.path])
+        #expect(refused.status != 0 && refused.output.contains("--server"), "\(refused.output)")
+        let online = try runNuvie(["replay", "--data-dir", data.path, "--server", server.baseURL, "--projection", "users"])
+        #expect(online.status == 0 && online.output.contains("swapped in by the server"), "\(online.output)")
+        server.stop()
+
+        let offline = try runNuvie(["replay", "--data-dir", data.path])
+        #expect(offline.status == 0 && offline.output.contains("rebuilt"), "\(offline.output)")
+        let verify = try runNuvie(["verify", "--data-dir", data.path])
+        #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")
+    }
+}

@@ -1,4 +1,8 @@
+import Commands
 import Domain
+import EventLog
+import Logging
+import TestSupport
 import Foundation
 import GRDB
 import Testing
@@ -92,5 +96,44 @@ private struct Generator: RandomNumberGenerator {
     mutating func next() -> UInt64 {
         state = state &* 6364136223846793005 &+ 1442695040888963407
         return state
+    }
+}
+
+@Suite struct RebuildTests {
+    @Test func aRebuildSwapsInANewGenerationWithTheSameRowsAndSurvivesReopening() async throws {
+        let directory = try TemporaryDirectory()
+        let log = try EventLog(configuration: .init(directory: directory.url.appendingPathComponent("log"), initialMapSize: 4 << 20))
+        defer { log.close() }
+        let t = Date(timeIntervalSince1970: 1_700_000_000)
+        for (stream, event) in [
+            ("movie-1", DomainEvent.movieAdded(MovieAdded(movieId: 1, title: "Heat", genres: ["Action"], year: 1995, tmdbId: nil, imdbId: nil))),
+            ("friendship-1-2", .friendRequestAnswered(FriendRequestAnswered(fromUserId: 1, toUserId: 2, answer: .accepted))),
+            ("rating-2-1", .movieRated(MovieRated(userId: 2, movieId: 1, rating: 4, previousRating: nil, comment: nil, isReview: false))),
+        ] {
+            _ = try await log.append(to: stream, expectedVersion: .any, events: [try DomainLog.newEvent(event, recordedAt: t)])
+        }
+        let readDirectory = directory.url.appendingPathComponent("read")
+        let database = try ReadDatabase(directory: readDirectory)
+        let runner = try ProjectionRunner(log: log, database: database, logger: Logger(label: "test"))
+        try runner.catchUp()
+        let before = try database.canonicalDump()
+        let firstFile = database.path
+
+        var reports: [RebuildProgress] = []
+        let partial = try runner.rebuild(["social"]) { reports.append($0) }
+        #expect(partial.finished && partial.position == 3 && reports.last?.finished == true)
+        #expect(database.path != firstFile && database.path == ReadModelFiles(directory: readDirectory).currentPath)
+        #expect(try database.canonicalDump() == before)
+        let full = try runner.rebuild()
+        #expect(full.projections == Projections.all.map(\.name))
+        #expect(try database.canonicalDump() == before)
+        #expect(throws: RebuildError.unknownProjection("nope")) { try runner.rebuild(["nope"]) }
+        try database.close()
+
+        let reopened = try ReadDatabase(directory: readDirectory)
+        defer { try? reopened.close() }
+        #expect(try reopened.canonicalDump() == before)
+        let files = try FileManager.default.contentsOfDirectory(atPath: readDirectory.path).filter { $0.hasSuffix(".sqlite") }
+        #expect(files == [URL(fileURLWithPath: reopened.path).lastPathComponent], "older generations are removed on open")
     }
 }

@@ -2,12 +2,16 @@ import Commands
 import Crypto
 import Foundation
 import Hummingbird
+import Projections
 
 /// Operator endpoints, behind `X-Admin-Token` (from configuration). A user's bearer token never opens them.
 /// `GET /admin/users/{user_id}/audit?from=&to=&limit=&offset=`: every event the user caused or that
-/// concerns them; `GET /admin/events?from=&limit=`: the log itself, in order.
+/// concerns them; `GET /admin/events?from=&limit=`: the log itself, in order; `POST /admin/replay`
+/// `{"projections": [...]}` (optional: all when absent) rebuilds read models while serving, and
+/// `GET /admin/replay` shows how it goes.
 struct AdminController: Sendable {
     let audit: AuditTrail
+    let replays: ReplayCoordinator
     let adminToken: String
 
     static let maximumEventsPerPage = 1000
@@ -16,6 +20,8 @@ struct AdminController: Sendable {
         RouteCollection(context: AppRequestContext.self)
             .get("users/:user_id/audit", use: userAudit)
             .get("events", use: events)
+            .post("replay", use: startReplay)
+            .get("replay", use: replayStatus)
     }
 
     func userAudit(_ request: Request, context: AppRequestContext) async throws -> ListResponse<AuditEntryDTO> {
@@ -34,6 +40,23 @@ struct AdminController: Sendable {
         let page = try audit.events(from: UInt64(from), limit: limit)
         let next = page.last.map { $0.position + 1 }.flatMap { $0 <= audit.headPosition ? $0 : nil }
         return LogPageResponse(events: page.map(AuditEntryDTO.init), nextFrom: next, headPosition: audit.headPosition)
+    }
+
+    func startReplay(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<ReplayStatusDTO> {
+        try authorize(request)
+        let names = try await JSONBody.decodeIfPresent(request, context: context)?.stringList("projections", maxCount: 32, maxLength: 64)
+        do {
+            return EditedResponse(status: .accepted, response: ReplayStatusDTO(try await replays.start(names)))
+        } catch ReplayCoordinator.Refusal.alreadyRunning {
+            throw APIError.conflict("A replay is already running; follow it at GET /admin/replay")
+        } catch let error as RebuildError {
+            throw APIError.validation(error.description, field: "projections")
+        }
+    }
+
+    func replayStatus(_ request: Request, context: AppRequestContext) async throws -> ReplayStatusDTO {
+        try authorize(request)
+        return ReplayStatusDTO(await replays.status)
     }
 
     private func authorize(_ request: Request) throws {

@@ -1,4 +1,5 @@
 import Commands
+import Projections
 import Foundation
 import Hummingbird
 
@@ -32,4 +33,29 @@ struct LogPageResponse: ResponseEncodable, Sendable {
     var events: [AuditEntryDTO]
     @Nullable var nextFrom: UInt64?
     var headPosition: UInt64
+}
+
+/// `POST /admin/replay` and `GET /admin/replay`: the latest rebuild and how far it got.
+struct ReplayStatusDTO: ResponseEncodable, Sendable {
+    var state: String
+    var projections: [String]
+    @Nullable var position: UInt64?
+    @Nullable var headPosition: UInt64?
+    @Nullable var eventsPerSecond: Int?
+    @Nullable var etaSeconds: Int?
+    @Nullable var startedAt: String?
+    @Nullable var finishedAt: String?
+    @Nullable var error: String?
+
+    init(_ status: ReplayCoordinator.Status) {
+        state = status.state.rawValue
+        projections = status.projections
+        position = status.progress?.position
+        headPosition = status.progress?.headPosition
+        eventsPerSecond = status.progress?.eventsPerSecond
+        etaSeconds = status.progress?.remaining.map { Int($0.components.seconds) }
+        startedAt = status.startedAt.map(ContractJSON.timestamp)
+        finishedAt = status.finishedAt.map(ContractJSON.timestamp)
+        error = status.error
+    }
 }

@@ -34,7 +34,14 @@ struct JSONBody {
     private let fields: [String: JSONValue]
 
     static func decode(_ request: Request, context: AppRequestContext) async throws -> JSONBody {
+        guard let body = try await decodeIfPresent(request, context: context) else { throw APIError.validation("Request body must be a JSON object") }
+        return body
+    }
+
+    /// nil for an empty body, for endpoints whose body is optional.
+    static func decodeIfPresent(_ request: Request, context: AppRequestContext) async throws -> JSONBody? {
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        guard buffer.readableBytes > 0 else { return nil }
         guard case .object(let fields)? = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer)) else {
             throw APIError.validation("Request body must be a JSON object")
         }

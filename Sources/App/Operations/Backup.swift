@@ -70,8 +70,8 @@ public enum Backup {
         if files.fileExists(atPath: target.log.path) {
             guard force else { throw Failure.dataDirectoryInUse(dataDirectory.path) }
             try files.removeItem(at: target.log)
-            try? files.removeItem(at: target.read)
         }
+        try? files.removeItem(at: target.read)
         try files.createDirectory(at: target.read, withIntermediateDirectories: true)
         try files.copyItem(at: backup.appendingPathComponent("log"), to: target.log)
         try files.copyItem(at: backup.appendingPathComponent("read.sqlite"), to: URL(fileURLWithPath: target.readDatabasePath))

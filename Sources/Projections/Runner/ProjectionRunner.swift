@@ -6,6 +6,7 @@ import GRDB
 import Logging
 import Metrics
 import ServiceLifecycle
+import Synchronization
 
 /// Tails the log and folds each batch of events into every projection, in one SQLite transaction
 /// that also moves their checkpoints. Sleeps until the log moves; stops on graceful shutdown.
@@ -21,10 +22,12 @@ public final class ProjectionRunner: Service, Sendable {
         public var failure: String?
     }
 
-    private let log: EventLog
-    private let database: ReadDatabase
-    private let batchSize: Int
-    private let logger: Logger
+    let log: EventLog
+    let database: ReadDatabase
+    let batchSize: Int
+    let logger: Logger
+    /// Held for each batch, and by a rebuild while it swaps in its new generation.
+    let batchLock = Mutex<Void>(())
     /// The position every healthy projection has reached: what read-your-writes waits for.
     private let applied: PositionWatcher
     private let appliedEvents = Counter(label: "nuvie_projection_applied_events_total")
@@ -80,7 +83,7 @@ public final class ProjectionRunner: Service, Sendable {
     public func catchUp(until target: UInt64 = .max) throws -> Int {
         var total = 0
         while true {
-            let count = try applyNextBatch(until: target)
+            let count = try batchLock.withLock { _ in try applyNextBatch(until: target) }
             total += count
             if count == 0 { return total }
         }
@@ -141,7 +144,7 @@ public final class ProjectionRunner: Service, Sendable {
     }
 
     /// Gauges and the read-your-writes position, from checkpoints as just committed.
-    private func publishProgress(_ checkpoints: [Checkpoint]) {
+    func publishProgress(_ checkpoints: [Checkpoint]) {
         let head = log.headPosition
         for checkpoint in checkpoints {
             Gauge(label: "nuvie_projection_position", dimensions: [("projection", checkpoint.name)]).record(checkpoint.position)

@@ -1,0 +1,76 @@
+import App
+import ArgumentParser
+import AsyncHTTPClient
+import EventLog
+import Foundation
+import Logging
+import NIOCore
+import Projections
+
+/// `nuvie replay [--projection NAME …] [--server URL]`: rebuild read models from position 0 into a
+/// new generation and swap it in. With `--server`, the running server does it (admin endpoint) and
+/// keeps serving the old read models until the swap; without, the data directory must not be served.
+struct Replay: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Rebuild read models from the log into a fresh SQLite file and swap it in atomically."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .customLong("projection"), help: "A projection to rebuild (repeatable); all when omitted.")
+    var projections: [String] = []
+
+    @Option(help: "A running server's base URL (e.g. http://127.0.0.1:8080): it rebuilds while serving. Admin token from NUVIE_ADMIN_TOKEN or <data-dir>/admin-token.")
+    var server: String?
+
+    func run() async throws {
+        _ = Bootstrap.logging(level: global.logLevel)
+        let names = projections.isEmpty ? nil : projections
+        if let server { return try await remote(server, names) }
+        let directory = DataDirectory(global.dataDirectory)
+        if let pid = directory.runningServer {
+            throw ValidationError("a server (pid \(pid)) is serving \(global.dataDirectory.path): use --server URL so it rebuilds while serving")
+        }
+        let log = try EventLog(configuration: .init(directory: directory.log))
+        defer { log.close() }
+        let database = try ReadDatabase(directory: directory.read)
+        defer { try? database.close() }
+        let runner = try ProjectionRunner(log: log, database: database, logger: Logger(label: "nuvie.replay"))
+        let report = try runner.rebuild(names) { Self.show($0) }
+        print("\nrebuilt \(report.projections.joined(separator: ", ")) to position \(report.position) at \(report.eventsPerSecond) events/s")
+    }
+
+    private func remote(_ server: String, _ names: [String]?) async throws {
+        let token = try ProcessInfo.processInfo.environment["NUVIE_ADMIN_TOKEN"]
+            ?? String(contentsOf: global.dataDirectory.appendingPathComponent("admin-token"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        var start = HTTPClientRequest(url: server + "/admin/replay")
+        start.method = .POST
+        start.headers.add(name: "X-Admin-Token", value: token)
+        start.headers.add(name: "Content-Type", value: "application/json")
+        start.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: names.map { ["projections": $0] } ?? [:])))
+        var status = try await Self.send(start)
+        while status["state"] as? String == "running" {
+            try await Task.sleep(for: .seconds(1))
+            var poll = HTTPClientRequest(url: server + "/admin/replay")
+            poll.headers.add(name: "X-Admin-Token", value: token)
+            status = try await Self.send(poll)
+            let position = status["position"] as? Int ?? 0, head = status["head_position"] as? Int ?? 0
+            FileHandle.standardError.write(Data("\rreplaying: \(position)/\(head) events, \(status["events_per_second"] as? Int ?? 0)/s, ETA \(status["eta_seconds"] as? Int ?? 0) s   ".utf8))
+        }
+        guard status["state"] as? String == "finished" else { throw ValidationError("replay \(status["state"] ?? "?"): \(status["error"] ?? status)") }
+        print("\nrebuilt and swapped in by the server at position \(status["position"] ?? "?")")
+    }
+
+    private static func send(_ request: HTTPClientRequest) async throws -> [String: Any] {
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        let json = (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:]
+        guard (200..<300).contains(response.status.code) else { throw ValidationError("server answered \(response.status.code): \(json)") }
+        return json
+    }
+
+    private static func show(_ progress: RebuildProgress) {
+        let eta = progress.remaining.map { "\(Int($0.components.seconds)) s" } ?? "?"
+        FileHandle.standardError.write(Data("\rreplaying: \(progress.position)/\(progress.headPosition) events, \(progress.eventsPerSecond)/s, ETA \(eta)   ".utf8))
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// The read-model files of a data directory. A rebuild writes a new generation next to the live one
+/// and then points `CURRENT` at it, so the swap is one atomic rename and a crash leaves either the
+/// old or the new generation in force, never half of one. Older generations are removed on the next open.
+public struct ReadModelFiles: Sendable {
+    public let directory: URL
+    static let pointerName = "CURRENT"
+    static let defaultName = "read.sqlite"
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// The file the read models are served from.
+    public var currentPath: String {
+        let pointer = directory.appendingPathComponent(Self.pointerName)
+        let name = (try? String(contentsOf: pointer, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        return directory.appendingPathComponent(name.flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultName).path
+    }
+
+    /// A fresh file name for a rebuild.
+    func nextPath() -> String {
+        directory.appendingPathComponent("read-\(Int(Date().timeIntervalSince1970))-\(UUID().uuidString.prefix(8).lowercased()).sqlite").path
+    }
+
+    /// Makes `path` (in this directory) the current generation.
+    func promote(_ path: String) throws {
+        let temporary = directory.appendingPathComponent(Self.pointerName + ".tmp")
+        try Data((URL(fileURLWithPath: path).lastPathComponent + "\n").utf8).write(to: temporary)
+        guard rename(temporary.path, directory.appendingPathComponent(Self.pointerName).path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
+        }
+    }
+
+    /// Deletes every generation but the current one, with its `-wal` and `-shm` files. Only safe
+    /// before anything opens them: call it before opening the read database.
+    func removeStaleGenerations() {
+        let current = URL(fileURLWithPath: currentPath).lastPathComponent
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasPrefix("read") && !name.hasPrefix(current) && name != Self.pointerName {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
+}

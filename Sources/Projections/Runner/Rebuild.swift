@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+import Logging
+
+/// How a rebuild is going: where it is in the log, how fast, and how long it expects to take.
+public struct RebuildProgress: Sendable, Equatable {
+    public var projections: [String]
+    public var position: UInt64
+    public var headPosition: UInt64
+    public var eventsPerSecond: Int
+    public var remaining: Duration?
+    public var finished: Bool
+}
+
+public enum RebuildError: Error, Equatable, CustomStringConvertible {
+    case unknownProjection(String)
+    case notDirectoryBacked
+
+    public var description: String {
+        switch self {
+        case .unknownProjection(let name): "no projection named \(name) (known: \(Projections.all.map(\.name).joined(separator: ", ")))"
+        case .notDirectoryBacked: "this read database was not opened from a data directory, so it has no generations to swap"
+        }
+    }
+}
+
+extension ProjectionRunner {
+    /// Rebuilds projections from position 0 into a new read-model generation and swaps it in, while
+    /// the current one keeps serving. `names` nil rebuilds everything into an empty file; otherwise
+    /// the live file is copied (SQLite online backup) and only the named projections are reset in
+    /// the copy. The swap happens between two of this runner's batches, after the rebuild has
+    /// caught up with the log, so readers see the old read models until the new ones are complete.
+    public func rebuild(_ names: [String]? = nil, progress: (RebuildProgress) -> Void = { _ in }) throws -> RebuildProgress {
+        guard let files = database.files else { throw RebuildError.notDirectoryBacked }
+        let known = Set(database.projections.map(\.name))
+        if let unknown = names?.first(where: { !known.contains($0) }) { throw RebuildError.unknownProjection(unknown) }
+        let selected = names ?? database.projections.map(\.name)
+
+        let path = files.nextPath()
+        if names != nil { try ReadDatabase.backup(fileAt: database.path, to: path) }
+        let rebuilt = try ReadDatabase(path: path, projections: database.projections)
+        if names != nil {
+            try rebuilt.pool.write { db in
+                for projection in rebuilt.projections where selected.contains(projection.name) { try ReadDatabase.reset(projection, db) }
+            }
+        }
+        let rebuilder = try ProjectionRunner(log: log, database: rebuilt, batchSize: 5000, logger: logger)
+        let started = ContinuousClock.now
+        var report = RebuildProgress(projections: selected, position: 0, headPosition: log.headPosition, eventsPerSecond: 0, remaining: nil, finished: false)
+        func measure() {
+            report.position = rebuilder.appliedPosition
+            report.headPosition = log.headPosition
+            let seconds = max((ContinuousClock.now - started).seconds, 0.001)
+            let rate = Double(report.position) / seconds
+            report.eventsPerSecond = Int(rate)
+            report.remaining = rate > 0 ? .seconds(Double(report.headPosition - min(report.position, report.headPosition)) / rate) : nil
+        }
+        while log.headPosition > rebuilder.appliedPosition + UInt64(rebuilder.batchSize) {
+            try rebuilder.catchUp(until: rebuilder.appliedPosition + 50_000)
+            measure()
+            progress(report)
+        }
+        try batchLock.withLock { _ in
+            try rebuilder.catchUp()
+            try database.adopt(rebuilt)
+        }
+        publishProgress(try database.checkpoints())
+        measure()
+        report.finished = true
+        logger.info("read models rebuilt and swapped in", metadata: [
+            "projections": "\(selected)", "position": "\(report.position)", "events_per_second": "\(report.eventsPerSecond)", "file": "\(path)",
+        ])
+        progress(report)
+        return report
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

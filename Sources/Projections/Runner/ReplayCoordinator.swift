@@ -1,0 +1,56 @@
+import Foundation
+
+/// Runs at most one rebuild at a time in the background for the admin endpoint, and remembers how
+/// the latest one went.
+public actor ReplayCoordinator {
+    public enum State: String, Sendable { case idle, running, finished, failed }
+
+    public struct Status: Sendable {
+        public var state: State = .idle
+        public var projections: [String] = []
+        public var progress: RebuildProgress?
+        public var startedAt: Date?
+        public var finishedAt: Date?
+        public var error: String?
+    }
+
+    public enum Refusal: Error, Equatable {
+        case alreadyRunning
+    }
+
+    private let runner: ProjectionRunner
+    public private(set) var status = Status()
+
+    public init(runner: ProjectionRunner) {
+        self.runner = runner
+    }
+
+    /// Starts rebuilding `names` (all when nil) and returns at once.
+    public func start(_ names: [String]?) throws -> Status {
+        guard status.state != .running else { throw Refusal.alreadyRunning }
+        let known = Set(Projections.all.map(\.name))
+        if let unknown = names?.first(where: { !known.contains($0) }) { throw RebuildError.unknownProjection(unknown) }
+        status = Status(state: .running, projections: names ?? Projections.all.map(\.name), startedAt: Date())
+        let runner = runner
+        Task.detached {
+            do {
+                let report = try runner.rebuild(names) { progress in Task { await self.record(progress) } }
+                await self.finish(report, error: nil)
+            } catch {
+                await self.finish(nil, error: error)
+            }
+        }
+        return status
+    }
+
+    private func record(_ progress: RebuildProgress) {
+        if status.state == .running { status.progress = progress }
+    }
+
+    private func finish(_ report: RebuildProgress?, error: (any Error)?) {
+        status.state = error == nil ? .finished : .failed
+        status.progress = report ?? status.progress
+        status.error = error.map { String(describing: $0) }
+        status.finishedAt = Date()
+    }
+}
