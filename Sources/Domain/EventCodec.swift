@@ -1,6 +1,7 @@
 import Foundation
 
-/// Maps domain events to their wire form (type name, schema version, JSON) and back.
+/// Maps domain events to their wire form (type name, schema version, JSON) and back. Older schema
+/// versions still in the log are upcast to the current shape here, so nothing downstream sees them.
 public enum EventCodec {
     public struct Encoded: Sendable {
         public var type: String
@@ -42,7 +43,8 @@ public enum EventCodec {
         case (MovieTagged.typeName, 1): .movieTagged(try decoded(payload))
         case (IdentityClaimed.typeName, 1): .identityClaimed(try decoded(payload))
         case (UserRegistered.typeName, 1): .userRegistered(try decoded(payload))
-        case (MovieRated.typeName, 1): .movieRated(try decoded(payload))
+        case (MovieRated.typeName, 1): .movieRated(try (decoded(payload) as MovieRatedV1).upcast)
+        case (MovieRated.typeName, 2): .movieRated(try decoded(payload))
         case (ReviewLiked.typeName, 1): .reviewLiked(try decoded(payload))
         case (ReviewUnliked.typeName, 1): .reviewUnliked(try decoded(payload))
         case (WatchlistAdded.typeName, 1): .watchlistAdded(try decoded(payload))
@@ -65,7 +67,7 @@ public enum EventCodec {
         Encoded(type: E.typeName, schemaVersion: E.schemaVersion, payload: try encoder.encode(event))
     }
 
-    private static func decoded<E: EventPayload>(_ payload: Data) throws -> E {
+    private static func decoded<E: Decodable>(_ payload: Data) throws -> E {
         try JSONDecoder().decode(E.self, from: payload)
     }
 

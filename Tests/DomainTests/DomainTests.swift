@@ -92,4 +92,17 @@ private func rated(_ rating: Double, review: Bool = false) -> DomainEvent {
             try EventCodec.decode(type: "movie-rated", schemaVersion: 9, payload: Data("{}".utf8))
         }
     }
+
+    @Test func aSchemaOneRatingIsUpcastWithTheStarsItWasShownAs() throws {
+        let v1 = Data(#"{"userId":1,"movieId":2,"rating":3.5,"previousRating":null,"comment":null,"isReview":false}"#.utf8)
+        guard case .movieRated(let rated) = try EventCodec.decode(type: "movie-rated", schemaVersion: 1, payload: v1) else {
+            Issue.record("not a rating")
+            return
+        }
+        #expect(rated.stars == 4 && rated.rating == 3.5)
+        let current = try EventCodec.encode(.movieRated(rated))
+        #expect(current.schemaVersion == 2)
+        #expect(String(decoding: current.payload, as: UTF8.self).contains(#""stars":4"#))
+        #expect(throws: (any Error).self) { try EventCodec.decode(type: "movie-rated", schemaVersion: 2, payload: v1) }
+    }
 }
