@@ -9,6 +9,7 @@ public struct APIDependencies: Sendable {
     public var reviews: ReviewQueries
     public var users: UserQueries
     public var social: SocialQueries
+    public var search: SearchQueries
     public var activity: ActivityQueries
     public var tokens: TokenService
     public var apple: AppleIdentityVerifier?
@@ -20,7 +21,7 @@ public struct APIDependencies: Sendable {
     public var adminToken: String?
 
     public init(
-        commands: CommandService, movies: MovieQueries, reviews: ReviewQueries, users: UserQueries, social: SocialQueries,
+        commands: CommandService, movies: MovieQueries, reviews: ReviewQueries, users: UserQueries, social: SocialQueries, search: SearchQueries,
         activity: ActivityQueries, tokens: TokenService,
         apple: AppleIdentityVerifier?, devLoginEnabled: Bool, readYourWrites: ReadYourWrites, audit: AuditTrail,
         replays: ReplayCoordinator, adminToken: String?
@@ -33,6 +34,7 @@ public struct APIDependencies: Sendable {
         self.reviews = reviews
         self.users = users
         self.social = social
+        self.search = search
         self.activity = activity
         self.tokens = tokens
         self.apple = apple
@@ -60,7 +62,10 @@ extension Router<AppRequestContext> {
             commands: d.commands, users: d.users, tokens: d.tokens, apple: d.apple, devLoginEnabled: d.devLoginEnabled,
             readYourWrites: d.readYourWrites
         ).endpoints, atPath: "/auth")
-        addRoutes(MoviesController(commands: d.commands, movies: d.movies, reviews: d.reviews, readYourWrites: d.readYourWrites).endpoints, atPath: "/movies")
+        addRoutes(MoviesController(
+            commands: d.commands, movies: d.movies, reviews: d.reviews, readYourWrites: d.readYourWrites,
+            discovery: DiscoveryController(search: d.search)
+        ).endpoints, atPath: "/movies")
         addRoutes(UsersController(commands: d.commands, users: d.users, social: d.social, movies: d.movies, readYourWrites: d.readYourWrites).endpoints, atPath: "/users")
         addRoutes(FriendsController(commands: d.commands, social: d.social, readYourWrites: d.readYourWrites).endpoints, atPath: "/friends")
         addRoutes(FeedController(activity: d.activity).endpoints, atPath: "/feed")

@@ -41,6 +41,7 @@ func buildRouter(configuration: AppConfiguration, storage: Storage, runner: Proj
         reviews: ReviewQueries(database: storage.readDatabase),
         users: UserQueries(database: storage.readDatabase),
         social: SocialQueries(database: storage.readDatabase),
+        search: SearchQueries(database: storage.readDatabase),
         activity: ActivityQueries(database: storage.readDatabase),
         tokens: tokens,
         apple: zip(configuration.appleKeySource, configuration.appleBundleId).map { AppleIdentityVerifier(source: $0, bundleId: $1) },

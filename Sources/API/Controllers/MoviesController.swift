@@ -9,9 +9,10 @@ struct MoviesController: Sendable {
     let movies: MovieQueries
     let reviews: ReviewQueries
     let readYourWrites: ReadYourWrites
+    let discovery: DiscoveryController
 
     var endpoints: RouteCollection<AppRequestContext> {
-        RouteCollection(context: AppRequestContext.self)
+        discovery.register(on: RouteCollection(context: AppRequestContext.self))
             .get(":movie_id", use: show)
             .post(":movie_id/rate", use: rate)
             .get(":movie_id/reviews", use: listReviews)

@@ -48,7 +48,7 @@ public struct MovieQueries: Sendable {
             else { return nil }
             return MovieDetail(
                 movieId: row["movieId"], title: row["title"], genres: decodeGenres(row["genres"]), year: row["year"],
-                tmdbId: row["tmdbId"], ratingAverage: ratingAverage(row), ratingCount: row["ratingCount"] ?? 0,
+                tmdbId: row["tmdbId"], ratingAverage: averageRating(row), ratingCount: row["ratingCount"] ?? 0,
                 viewerRating: row["viewerRating"], inViewerWatchlist: row["inWatchlist"], viewerWatchStatus: row["watchStatus"]
             )
         }
@@ -74,19 +74,13 @@ public struct MovieQueries: Sendable {
                 ORDER BY w.position DESC
                 LIMIT ? OFFSET ?
                 """, arguments: [userId, limit, offset])
-            let items = rows.map { row in
-                MovieSummary(
-                    movieId: row["movieId"], title: row["title"], genres: decodeGenres(row["genres"]), year: row["year"],
-                    ratingAverage: ratingAverage(row)
-                )
-            }
-            return Page(items: items, totalCount: total)
+            return Page(items: rows.map(MovieSummary.init(row:)), totalCount: total)
         }
     }
 }
 
 /// The mean of the original rating values, from a row's `ratingCount` and `ratingSum`; nil when unrated.
-private func ratingAverage(_ row: Row) -> Double? {
+func averageRating(_ row: Row) -> Double? {
     let count: Int = row["ratingCount"] ?? 0
     let sum: Double = row["ratingSum"] ?? 0
     return count > 0 ? sum / Double(count) : nil

@@ -2,17 +2,19 @@ import Domain
 import Foundation
 import GRDB
 
-/// The film catalog: `movie` (title, year, genres, TMDB/IMDb ids), `movieGenre` for genre filters,
-/// `movieTag` for tag search. Folds `movie-added` and `movie-tagged`.
+/// The film catalog: `movie` (title, its search form, year, genres, TMDB/IMDb ids), `movieGenre` for
+/// genre filters, `movieTag` for tags, and `movieSearch`, an FTS5 index of titles and tags.
+/// Folds `movie-added` and `movie-tagged`.
 struct CatalogProjection: Projection {
     let name = "catalog"
-    let version = 1
-    let tables = ["movie", "movieGenre", "movieTag"]
+    let version = 2
+    let tables = ["movie", "movieGenre", "movieTag", "movieSearch"]
 
     func createSchema(_ db: Database) throws {
         try db.create(table: "movie") { t in
             t.primaryKey("movieId", .integer)
             t.column("title", .text).notNull()
+            t.column("searchTitle", .text).notNull()
             t.column("year", .integer)
             t.column("genres", .text).notNull()
             t.column("tmdbId", .integer)
@@ -24,14 +26,17 @@ struct CatalogProjection: Projection {
         try db.create(table: "movieTag") { t in
             t.primaryKey { t.column("movieId", .integer); t.column("userId", .integer); t.column("tag", .text) }
         }
+        // rowid = movieId. GRDB's FTS5 API may be compiled out against the system SQLite; the SQL is plain.
+        try db.execute(sql: "CREATE VIRTUAL TABLE movieSearch USING fts5(title, tags, tokenize = 'unicode61 remove_diacritics 2')")
     }
 
     func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
         switch recorded.event {
         case .movieAdded(let movie):
             let genres = String(decoding: try JSONEncoder().encode(movie.genres), as: UTF8.self)
-            try db.run("INSERT OR REPLACE INTO movie (movieId, title, year, genres, tmdbId, imdbId) VALUES (?, ?, ?, ?, ?, ?)", [movie.movieId, movie.title, movie.year, genres, movie.tmdbId, movie.imdbId]
+            try db.run("INSERT OR REPLACE INTO movie (movieId, title, searchTitle, year, genres, tmdbId, imdbId) VALUES (?, ?, ?, ?, ?, ?, ?)", [movie.movieId, movie.title, SearchText.normalize(movie.title), movie.year, genres, movie.tmdbId, movie.imdbId]
             )
+            try index(movie.movieId, db)
             try db.run("DELETE FROM movieGenre WHERE movieId = ?", [movie.movieId])
             for genre in movie.genres {
                 try db.run("INSERT OR IGNORE INTO movieGenre (genre, movieId) VALUES (?, ?)", [genre, movie.movieId])
@@ -39,8 +44,19 @@ struct CatalogProjection: Projection {
         case .movieTagged(let tagged):
             try db.run("INSERT OR IGNORE INTO movieTag (movieId, userId, tag) VALUES (?, ?, ?)", [tagged.movieId, tagged.userId, tagged.tag]
             )
+            if db.changesCount > 0 { try index(tagged.movieId, db) }
         default:
             break
         }
+    }
+
+    /// Replaces the film's search row: its normalised title and its distinct tags.
+    private func index(_ movieId: Int64, _ db: Database) throws {
+        try db.run("DELETE FROM movieSearch WHERE rowid = ?", [movieId])
+        try db.run("""
+            INSERT INTO movieSearch (rowid, title, tags)
+            SELECT movieId, searchTitle, (SELECT COALESCE(group_concat(tag, ' '), '') FROM (SELECT DISTINCT tag FROM movieTag WHERE movieId = ?1 ORDER BY tag))
+            FROM movie WHERE movieId = ?1
+            """, [movieId])
     }
 }

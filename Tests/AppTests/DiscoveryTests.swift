@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+@Suite struct DiscoveryTests {
+    @Test func searchServesTheContractsEnvelopeAndIsNotAMovieId() async throws {
+        try await withLiveServer { client in
+            let token = try await client.devLogin("alice")
+            let found = try await client.send(.get, "/movies/search?q=heat", token: token)
+            #expect(found.status == .ok)
+            let movies = try #require(found.json["movies"] as? [[String: Any]])
+            #expect(movies.map { $0["movie_id"] as? Int } == [5])
+            #expect(Set(movies[0].keys) == ["movie_id", "title", "poster_url", "genres", "release_date", "rating", "ai_score"])
+            #expect(movies[0]["poster_url"] is NSNull && movies[0]["release_date"] as? String == "1995-01-01")
+            #expect(found.json["total_count"] as? Int == 1 && found.json["has_more"] as? Bool == false)
+
+            // A tag ("pixar" on Toy Story) finds its film; genres filter case-insensitively, any of them.
+            #expect((try await client.send(.get, "/movies/search?q=pixar", token: token).json["movies"] as? [[String: Any]])?.first?["movie_id"] as? Int == 1)
+            let crime = try await client.send(.get, "/movies/search?genres=crime,%20ROMANCE", token: token).json
+            #expect(Set((crime["movies"] as? [[String: Any]])?.compactMap { $0["movie_id"] as? Int } ?? []) == [3, 5])
+            let browse = try await client.send(.get, "/movies/search?limit=2", token: token).json
+            #expect(browse["total_count"] as? Int == 5 && browse["has_more"] as? Bool == true)
+
+            for query in ["limit=0", "limit=101", "limit=-1", "limit=abc", "offset=-5", "q=" + String(repeating: "x", count: 201)] {
+                let reply = try await client.send(.get, "/movies/search?\(query)", token: token)
+                #expect(reply.status == .badRequest && reply.errorCode == "VALIDATION_ERROR", "\(query)")
+            }
+            #expect(try await client.send(.get, "/movies/search?q=%22%2A%28", token: token).status == .ok)
+            #expect(try await client.send(.get, "/movies/search?q=heat").errorCode == "AUTHENTICATION_REQUIRED")
+        }
+    }
+
+    @Test func trendingShowsTheWindowAndItsCounts() async throws {
+        try await withLiveServer { client in
+            let token = try await client.devLogin("alice")
+            let trending = try await client.send(.get, "/movies/trending?window_days=30", token: token).json
+            let window = try #require(trending["window"] as? [String: Any])
+            #expect(window["days"] as? Int == 30 && isContractTimestamp(window["from"]) && isContractTimestamp(window["to"]))
+            let movies = try #require(trending["movies"] as? [[String: Any]])
+            #expect(!movies.isEmpty && movies.allSatisfy { ($0["window_rating_count"] as? Int ?? 0) >= 1 })
+            let counts = movies.compactMap { $0["window_rating_count"] as? Int }
+            #expect(counts == counts.sorted(by: >))
+            #expect(trending["total_count"] as? Int == movies.count && trending["limit"] as? Int == 20)
+
+            // A rating now makes now the end of the window.
+            _ = try await client.send(.post, "/movies/4/rate", token: token, body: #"{"rating":3}"#)
+            let today = try await client.send(.get, "/movies/trending?window_days=1", token: token).json
+            #expect((today["movies"] as? [[String: Any]])?.map { $0["movie_id"] as? Int } == [4])
+            for query in ["window_days=0", "window_days=366", "window_days=week"] {
+                #expect(try await client.send(.get, "/movies/trending?\(query)", token: token).errorCode == "VALIDATION_ERROR", "\(query)")
+            }
+        }
+    }
+}
