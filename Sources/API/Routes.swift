@@ -44,14 +44,15 @@ public struct APIDependencies: Sendable {
 }
 
 extension Router<AppRequestContext> {
-    /// Request ids, the error shape, request logs and metrics, bearer-token authentication, then the
+    /// Request ids, request logs and metrics, the error shape, bearer-token authentication, then the
     /// rate limit when there is one. Add before any route so every route gets them.
     public func addAPIMiddleware(tokens: TokenService, rateLimit: RateLimit?) {
         addMiddleware {
             RequestIdMiddleware()
-            ErrorMiddleware()
             LogRequestsMiddleware(.info)
             MetricsMiddleware()
+            // Inside logs and metrics, so they record the status each error maps to, not a 500.
+            ErrorMiddleware()
             AuthMiddleware(tokens: tokens)
         }
         if let rateLimit { add(middleware: RateLimitMiddleware(rateLimit)) }

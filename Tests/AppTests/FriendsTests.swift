@@ -46,6 +46,9 @@ import Testing
             #expect(try await client.send(.delete, "/friends/\(bob.id)", token: alice.token).json["success"] as? Bool == true)
             let notFriends = try await client.send(.delete, "/friends/\(bob.id)", token: alice.token)
             #expect(notFriends.status == .forbidden && notFriends.errorCode == "NOT_FRIENDS")
+            // Metrics record the status the error maps to, not a 500.
+            let metrics = try await client.send(.get, "/metrics").text
+            #expect(metrics.contains(#"http_route="/friends/{user_id}",http_request_method="DELETE",http_response_status_code="403""#))
             #expect(try await client.send(.get, "/friends", token: bob.token).json["friends"] as? [Any] != nil)
             #expect((try await client.send(.get, "/friends", token: bob.token).json["friends"] as? [Any])?.isEmpty == true)
         }
