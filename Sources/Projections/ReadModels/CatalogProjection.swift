@@ -23,6 +23,7 @@ struct CatalogProjection: Projection {
         try db.create(table: "movieGenre") { t in
             t.primaryKey { t.column("genre", .text).collate(.nocase); t.column("movieId", .integer) }
         }
+        try db.create(index: "movieGenreByMovie", on: "movieGenre", columns: ["movieId"])
         try db.create(table: "movieTag") { t in
             t.primaryKey { t.column("movieId", .integer); t.column("userId", .integer); t.column("tag", .text) }
         }

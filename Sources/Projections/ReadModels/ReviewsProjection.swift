@@ -37,7 +37,8 @@ struct ReviewsProjection: Projection {
                                                                 updatedAt = excluded.updatedAt
                     """, [recorded.position, rated.userId, rated.movieId, rated.rating, rated.comment, at, at]
             )
-        case .movieRated(let rated):
+        case .movieRated(let rated) where rated.previousRating != nil:
+            // Only a re-rating can change a review's stars: a first rating has no review yet.
             try db.run("UPDATE review SET rating = ? WHERE userId = ? AND movieId = ?", [rated.rating, rated.userId, rated.movieId]
             )
         case .reviewLiked(let liked):

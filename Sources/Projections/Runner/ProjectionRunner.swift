@@ -91,8 +91,11 @@ public final class ProjectionRunner: Service, Sendable {
 
     private func applyNextBatch(until target: UInt64) throws -> Int {
         var checkpoints = Dictionary(uniqueKeysWithValues: try database.checkpoints().map { ($0.name, $0) })
-        let active = database.projections.filter { checkpoints[$0.name]?.failedPosition == nil }
-        guard let start = active.compactMap({ checkpoints[$0.name]?.position }).min() else { return 0 }
+        // Each healthy projection with the position it has applied, read once per batch.
+        let active = database.projections.compactMap { projection in
+            checkpoints[projection.name].flatMap { $0.failedPosition == nil ? (projection, $0.position) : nil }
+        }
+        guard let start = active.map(\.1).min() else { return 0 }
         let from = UInt64(start) + 1
         guard from <= target else { return 0 }
         let records = try log.read(from: from, limit: min(batchSize, Int(clamping: target - from + 1)))
@@ -105,20 +108,22 @@ public final class ProjectionRunner: Service, Sendable {
             }
             try database.pool.write { db in
                 for event in events {
-                    for projection in active where checkpoints[projection.name]!.position < Int64(event.position) {
+                    for (projection, applied) in active where applied < Int64(event.position) {
                         do { try projection.apply(event, db) } catch {
                             throw ProjectionFailure(projection: projection.name, position: event.position, error: error)
                         }
                     }
                 }
                 let last = Int64(events[events.count - 1].position)
-                for projection in active where checkpoints[projection.name]!.position < last {
-                    checkpoints[projection.name]!.position = last
-                    try checkpoints[projection.name]!.update(db, columns: ["position"])
+                for (projection, applied) in active where applied < last {
+                    guard var checkpoint = checkpoints[projection.name] else { continue }
+                    checkpoint.position = last
+                    try checkpoint.update(db, columns: ["position"])
+                    checkpoints[projection.name] = checkpoint
                 }
             }
         } catch let failure as ProjectionFailure {
-            try recordFailure(failure, among: active)
+            try recordFailure(failure, among: active.map(\.0))
             return try applyNextBatch(until: target)
         }
         batchTimer.record(duration: ContinuousClock.now - started)
