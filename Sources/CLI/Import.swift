@@ -2,6 +2,7 @@ import ArgumentParser
 import Commands
 import EventLog
 import Foundation
+import Projections
 
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Import data into the event log.", subcommands: [MovieLens.self])
@@ -22,7 +23,7 @@ struct Import: AsyncParsableCommand {
             let log = try EventLog(configuration: .init(directory: global.dataDirectory.appendingPathComponent("log")))
             defer { log.close() }
             let summary = try await MovieLensImporter(log: log).importDirectory(URL(fileURLWithPath: directory)) { progress in
-                let seconds = Double(progress.elapsed.components.seconds) + Double(progress.elapsed.components.attoseconds) / 1e18
+                let seconds = progress.elapsed.seconds
                 let rate = seconds > 0 ? Int(Double(progress.appended) / seconds) : 0
                 FileHandle.standardError.write(Data("\rimported \(progress.appended)/\(progress.total) events (\(rate)/s)".utf8))
             }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Metrics
+import Projections
 import Synchronization
 
 /// How many requests one caller may make: `requestsPerMinute` on average, in bursts of up to `burst`.
@@ -71,12 +72,5 @@ struct RateLimitMiddleware: RouterMiddleware {
             throw APIError.rateLimited(retryAfterSeconds: retryAfter)
         }
         return try await next(request, context)
-    }
-}
-
-private extension Duration {
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

@@ -76,7 +76,8 @@ extension ProjectionRunner {
 }
 
 extension Duration {
-    var seconds: Double {
+    /// The duration in seconds, for rates and ETAs.
+    public var seconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }

@@ -1,0 +1,108 @@
+import App
+import ArgumentParser
+import Commands
+import Domain
+import EventLog
+import Foundation
+import Logging
+import Projections
+
+/// `nuvie bench …`: measured figures, printed as min / median / max over several runs.
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Benchmarks. Each prints min / median / max over --runs runs.",
+        subcommands: [RebuildBench.self]
+    )
+}
+
+/// Full rebuild of every projection from an event log: the demo import, optionally padded with
+/// synthetic ratings to `--events`, folded into a fresh read database per run.
+struct RebuildBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "rebuild", abstract: "Rebuild every projection from the demo log (or a synthetic log of --events events).")
+
+    @Option(help: "Pad the demo log with synthetic ratings up to this many events (0: the demo log as imported).")
+    var events = 0
+
+    @Option(help: "How many rebuilds to time.")
+    var runs = 3
+
+    @Option(help: "The MovieLens directory to import (default: the bundled demo).")
+    var dataset: String?
+
+    func run() async throws {
+        _ = Bootstrap.logging(level: "warning")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let log = try EventLog(configuration: .init(directory: scratch.appendingPathComponent("log"), initialMapSize: 1 << 30))
+        defer { log.close() }
+        progress("importing the demo dataset")
+        _ = try await MovieLensImporter(log: log).importDirectory(try DemoMode.dataset(dataset))
+        if events > Int(log.headPosition) { try await SyntheticRatings(log: log).pad(to: events) { progress("synthetic events: \($0)/\(events)") } }
+        let total = log.headPosition
+        var rates: [Double] = []
+        for run in 1...runs {
+            let database = try ReadDatabase(path: scratch.appendingPathComponent("run-\(run)/read.sqlite").path)
+            let started = ContinuousClock.now
+            try ProjectionRunner(log: log, database: database, batchSize: 5000, logger: Logger(label: "bench")).catchUp()
+            let seconds = (ContinuousClock.now - started).seconds
+            try database.close()
+            rates.append(Double(total) / seconds)
+            progress("run \(run)/\(runs): \(total) events in \(String(format: "%.2f", seconds)) s")
+        }
+        let sorted = rates.sorted()
+        let seconds = sorted.map { Double(total) / $0 }
+        print("rebuild of \(total) events, \(Projections.all.count) projections, \(runs) runs")
+        print(String(format: "events/s  min %.0f  median %.0f  max %.0f", sorted[0], sorted[sorted.count / 2], sorted[sorted.count - 1]))
+        print(String(format: "seconds   min %.2f  median %.2f  max %.2f", seconds.last ?? 0, seconds[seconds.count / 2], seconds.first ?? 0))
+    }
+
+    private func progress(_ text: String) {
+        FileHandle.standardError.write(Data("\(text)\n".utf8))
+    }
+}
+
+/// Appends re-ratings by the demo's users of the demo's films, with a fixed seed, until the log
+/// holds the wanted number of events: the same shape of load the demo has, only more of it.
+struct SyntheticRatings {
+    let log: EventLog
+
+    func pad(to target: Int, progress: (Int) -> Void) async throws {
+        let domain = DomainLog(log: log)
+        var movies: [Int64] = []
+        var users = Set<Int64>()
+        var position: UInt64 = 1
+        while true {
+            let batch = try log.read(from: position, limit: 20_000)
+            guard let last = batch.last else { break }
+            for event in batch {
+                switch try DomainLog.decode(event).event {
+                case .movieAdded(let movie): movies.append(movie.movieId)
+                case .userRegistered(let user): users.insert(user.userId)
+                default: break
+                }
+            }
+            position = last.position + 1
+        }
+        let userIds = users.sorted()
+        guard !movies.isEmpty, !userIds.isEmpty else { return }
+        var random = SplitMix64(seed: 7)
+        var ratings: [String: Double] = [:]
+        var at = try log.event(at: log.headPosition)?.recordedAt ?? Date()
+        while Int(log.headPosition) < target {
+            let count = min(5_000, target - Int(log.headPosition))
+            var appends: [StreamAppend] = []
+            for _ in 0..<count {
+                let user = userIds[Int.random(in: 0..<userIds.count, using: &random)]
+                let movie = movies[Int.random(in: 0..<movies.count, using: &random)]
+                let stream = StreamName.rating(userId: user, movieId: movie)
+                let rating = Double(Int.random(in: 1...10, using: &random)) / 2
+                at += 1
+                let rated = MovieRated(userId: user, movieId: movie, rating: rating, previousRating: ratings[stream], comment: nil, isReview: false)
+                ratings[stream] = rating
+                appends.append(StreamAppend(streamId: stream, expectedVersion: .any, events: [try DomainLog.newEvent(.movieRated(rated), recordedAt: at)]))
+            }
+            _ = try await domain.log.append(appends)
+            progress(Int(log.headPosition))
+        }
+    }
+}
