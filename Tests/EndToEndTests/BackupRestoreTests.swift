@@ -60,6 +60,7 @@ func runNuvie(_ arguments: [String]) throws -> (status: Int32, output: String) {
 }
 
 @Suite struct AsOfTests {
+    /// Run while the server serves the same directory: both read the log, neither blocks the other.
     @Test func asOfAPositionOrAnInstantShowsTheUserAsTheyWere() async throws {
         let directory = try TemporaryDirectory()
         let data = directory.url.appendingPathComponent("data")
@@ -70,7 +71,7 @@ func runNuvie(_ arguments: [String]) throws -> (status: Int32, output: String) {
         _ = try await server.post("/movies/5/rate", #"{"rating":2}"#, token: token)
         let before = try #require(try await server.get("/health").json["log_head_position"] as? Int)
         _ = try await server.post("/movies/5/rate", #"{"rating":5}"#, token: token)
-        server.stop()
+        defer { server.stop() }
 
         func ratingOfFilm5(_ arguments: [String]) throws -> Double? {
             let run = try runNuvie(["as-of", "--data-dir", data.path, "--user", "1"] + arguments)
@@ -84,6 +85,13 @@ func runNuvie(_ arguments: [String]) throws -> (status: Int32, output: String) {
         #expect(try ratingOfFilm5(["--time", "2999-01-01"]) == 5)
         #expect(try ratingOfFilm5(["--time", "2001-01-01"]) == nil)
         #expect(try runNuvie(["as-of", "--data-dir", data.path, "--position", "1", "--time", "2020-01-01"]).status != 0)
+
+        let audit = try runNuvie(["audit", "--data-dir", data.path, "--user", "1", "--format", "json"])
+        let lines = audit.output.split(separator: "\n").filter { $0.hasPrefix("{") }
+        let types = lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["type"] as? String }
+        #expect(audit.status == 0 && types.filter { $0 == "movie-rated" }.count == 4, "\(audit.output)")  // 2 imported + 2 here
+        let recent = try runNuvie(["audit", "--data-dir", data.path, "--user", "1", "--from", "2020-01-01"])
+        #expect(recent.output.split(separator: "\n").filter { $0.contains("movie-rated") }.count == 2, "\(recent.output)")
     }
 }
 
