@@ -15,14 +15,24 @@ extension ReadDatabase {
 
     /// The same, from a read-model file another process may be serving: opened read-only, nothing migrated.
     public static func tableDumps(ofFileAt path: String, projections: [any Projection] = Projections.all) throws -> (dumps: [String: String], checkpoints: [String: UInt64]) {
+        try readOnly(path) { db in (try tableDumps(db, tables: projections.flatMap(\.tables)), try checkpoints(db)) }
+    }
+
+    /// Each projection's position in a read-model file another process may be serving.
+    public static func checkpoints(ofFileAt path: String) throws -> [String: UInt64] {
+        try readOnly(path, checkpoints)
+    }
+
+    private static func readOnly<T>(_ path: String, _ read: (Database) throws -> T) throws -> T {
         var configuration = Configuration()
         configuration.readonly = true
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         defer { try? queue.close() }
-        return try queue.read { db in
-            let checkpoints = try Checkpoint.fetchAll(db).reduce(into: [String: UInt64]()) { $0[$1.name] = UInt64($1.position) }
-            return (try tableDumps(db, tables: projections.flatMap(\.tables)), checkpoints)
-        }
+        return try queue.read(read)
+    }
+
+    private static func checkpoints(_ db: Database) throws -> [String: UInt64] {
+        try Checkpoint.fetchAll(db).reduce(into: [String: UInt64]()) { $0[$1.name] = UInt64($1.position) }
     }
 
     /// An online copy of a read-model file (SQLite's backup API) into `destination`, while it is being written.

@@ -38,7 +38,7 @@ public enum Backup {
         }
         try files.createDirectory(at: destination.appendingPathComponent("log"), withIntermediateDirectories: true)
         let readModels = DataDirectory(dataDirectory).readDatabasePath
-        let (_, checkpoints) = try ReadDatabase.tableDumps(ofFileAt: readModels)
+        let checkpoints = try ReadDatabase.checkpoints(ofFileAt: readModels)
         try ReadDatabase.backup(fileAt: readModels, to: destination.appendingPathComponent("read.sqlite").path)
         let log = try EventLog(configuration: .init(directory: DataDirectory(dataDirectory).log))
         defer { log.close() }
