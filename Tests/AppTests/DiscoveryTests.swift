@@ -37,6 +37,7 @@ import Testing
             #expect(window["days"] as? Int == 30 && isContractTimestamp(window["from"]) && isContractTimestamp(window["to"]))
             let movies = try #require(trending["movies"] as? [[String: Any]])
             #expect(!movies.isEmpty && movies.allSatisfy { ($0["window_rating_count"] as? Int ?? 0) >= 1 })
+            #expect(Set(movies[0].keys) == ["movie_id", "title", "poster_url", "genres", "release_date", "rating", "ai_score", "window_rating_count"])
             let counts = movies.compactMap { $0["window_rating_count"] as? Int }
             #expect(counts == counts.sorted(by: >))
             #expect(trending["total_count"] as? Int == movies.count && trending["limit"] as? Int == 20)

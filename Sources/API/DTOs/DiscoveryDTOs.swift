@@ -4,15 +4,18 @@ import Projections
 /// `GET /movies/trending`: films with their first-rating count in the window, the window itself,
 /// and the pagination envelope.
 struct TrendingResponse: ResponseEncodable, Sendable {
+    /// A film as lists show it, plus its count in the window.
     struct Movie: Encodable, Sendable {
-        var movieId: Int64
-        var title: String
-        @Nullable var posterUrl: String?
-        var genres: [String]
-        @Nullable var releaseDate: String?
-        @Nullable var rating: Double?
-        @Nullable var aiScore: Int?
+        var summary: MovieSummaryDTO
         var windowRatingCount: Int
+
+        private enum CodingKeys: String, CodingKey { case windowRatingCount }
+
+        func encode(to encoder: any Encoder) throws {
+            try summary.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(windowRatingCount, forKey: .windowRatingCount)
+        }
     }
 
     struct Window: Encodable, Sendable {
@@ -29,13 +32,7 @@ struct TrendingResponse: ResponseEncodable, Sendable {
     var hasMore: Bool
 
     init(_ trending: TrendingPage, days: Int, page: Pagination) {
-        movies = trending.page.items.map { item in
-            let summary = MovieSummaryDTO(item.movie)
-            return Movie(
-                movieId: summary.movieId, title: summary.title, posterUrl: summary.posterUrl, genres: summary.genres,
-                releaseDate: summary.releaseDate, rating: summary.rating, aiScore: summary.aiScore, windowRatingCount: item.windowRatingCount
-            )
-        }
+        movies = trending.page.items.map { Movie(summary: MovieSummaryDTO($0.movie), windowRatingCount: $0.windowRatingCount) }
         window = Window(
             days: days, from: trending.from.map { ContractJSON.timestamp(epochSeconds: $0) }, to: trending.to.map { ContractJSON.timestamp(epochSeconds: $0) }
         )
