@@ -13,10 +13,17 @@ public func buildApplication(configuration: AppConfiguration, logger: Logger = L
     try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
     let storage = try Storage(configuration: configuration)
     do {
-        if configuration.demoMode, storage.log.headPosition == 0, let dataset = configuration.demoDataset {
+        let importing = configuration.demoMode && storage.log.headPosition == 0
+        if importing, let dataset = configuration.demoDataset {
             try await importDemo(dataset, into: storage.log, logger: logger)
         }
         let runner = try ProjectionRunner(log: storage.log, database: storage.readDatabase, logger: logger)
+        if importing {
+            // A fresh demo answers its first requests from complete read models; a production server
+            // with a backlog serves at once and reports `catching_up` in /health instead.
+            logger.info("folding the demo into the read models before serving")
+            try runner.catchUp()
+        }
         let router = try await buildRouter(configuration: configuration, storage: storage, runner: runner, logger: logger)
         return Application(
             router: router,
