@@ -40,10 +40,9 @@ struct Serve: AsyncParsableCommand {
             source.hasPrefix("http://") || source.hasPrefix("https://")
                 ? .url(URL(string: source) ?? URL(fileURLWithPath: source)) : .file(URL(fileURLWithPath: source))
         }
-        if let perMinute = environment["NUVIE_RATE_LIMIT_PER_MINUTE"].flatMap(Int.init) {
-            let burst = environment["NUVIE_RATE_LIMIT_BURST"].flatMap(Int.init) ?? AppConfiguration.defaultRateLimit.burst
-            configuration.rateLimit = perMinute > 0 && burst > 0 ? RateLimit(requestsPerMinute: perMinute, burst: burst) : nil
-        }
+        let perMinute = environment["NUVIE_RATE_LIMIT_PER_MINUTE"].flatMap(Int.init) ?? AppConfiguration.defaultRateLimit.requestsPerMinute
+        let burst = environment["NUVIE_RATE_LIMIT_BURST"].flatMap(Int.init) ?? AppConfiguration.defaultRateLimit.burst
+        configuration.rateLimit = perMinute > 0 && burst > 0 ? RateLimit(requestsPerMinute: perMinute, burst: burst) : nil
         if let timeout = environment["NUVIE_READ_YOUR_WRITES_TIMEOUT_MS"].flatMap(Int.init) {
             configuration.readYourWritesTimeout = .milliseconds(timeout)
         }
