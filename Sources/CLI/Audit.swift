@@ -1,3 +1,4 @@
+import API
 import ArgumentParser
 import Commands
 import EventLog
@@ -38,7 +39,7 @@ struct Audit: AsyncParsableCommand {
             print(["position", "recorded_at", "role", "type", "stream", "payload"].joined(separator: "\t"))
             for entry in entries {
                 print([
-                    "\(entry.position)", Self.timestamp(entry.recordedAt), entry.role.rawValue, "\(entry.type) v\(entry.schemaVersion)",
+                    "\(entry.position)", ContractJSON.timestamp(entry.recordedAt), entry.role.rawValue, "\(entry.type) v\(entry.schemaVersion)",
                     entry.streamId, String(decoding: entry.payload, as: UTF8.self),
                 ].joined(separator: "\t"))
             }
@@ -51,14 +52,10 @@ struct Audit: AsyncParsableCommand {
         return date
     }
 
-    static func timestamp(_ date: Date) -> String {
-        date.formatted(.iso8601)
-    }
-
     static func jsonLine(_ entry: AuditEntry) throws -> String {
         let object: [String: Any] = [
             "position": entry.position, "event_id": entry.eventId.uuidString.lowercased(), "type": entry.type,
-            "schema_version": entry.schemaVersion, "stream": entry.streamId, "recorded_at": timestamp(entry.recordedAt),
+            "schema_version": entry.schemaVersion, "stream": entry.streamId, "recorded_at": ContractJSON.timestamp(entry.recordedAt),
             "role": entry.role.rawValue, "actor_user_id": entry.actorUserId.map { $0 as Any } ?? NSNull(),
             "payload": try JSONSerialization.jsonObject(with: entry.payload),
         ]

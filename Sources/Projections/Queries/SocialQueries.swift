@@ -157,7 +157,7 @@ public struct SocialQueries: Sendable {
                 """, arguments: [userId, Self.candidateCount]) {
                 candidates[row["otherId"]] = row["mutualCount"]
             }
-            let mine = try Self.genreVector(userId, db)
+            let mine = try Self.genreVectors([userId], db)[userId] ?? [:]
             if candidates.count < Self.suggestionCount {
                 let topGenre = mine.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
                 let (sql, arguments): (String, StatementArguments) = if let topGenre {
@@ -171,9 +171,14 @@ public struct SocialQueries: Sendable {
                 }
             }
             let myTop = Self.top(mine, 5)
-            return try candidates.compactMap { otherId, mutual -> FriendSuggestion? in
-                guard let user = try Row.fetchOne(db, sql: "SELECT name, avatarUrl FROM user WHERE userId = ?", arguments: [otherId]) else { return nil }
-                let theirs = try Self.genreVector(otherId, db)
+            let ids = Array(candidates.keys)
+            let vectors = try Self.genreVectors(ids, db)
+            let users = try Row.fetchAll(db, sql: "SELECT userId, name, avatarUrl FROM user WHERE userId IN (\(databaseQuestionMarks(count: ids.count)))",
+                                         arguments: StatementArguments(ids))
+                .reduce(into: [Int64: Row]()) { $0[$1["userId"]] = $1 }
+            return candidates.compactMap { otherId, mutual -> FriendSuggestion? in
+                guard let user = users[otherId] else { return nil }
+                let theirs = vectors[otherId] ?? [:]
                 let theirTop = Set(Self.top(theirs, 5))
                 let score = 0.5 * Self.cosine(mine, theirs) + 0.5 * Double(min(mutual, 5)) / 5
                 return FriendSuggestion(
@@ -197,12 +202,13 @@ public struct SocialQueries: Sendable {
         """
     }
 
-    private static func genreVector(_ userId: Int64, _ db: Database) throws -> [String: Double] {
-        var vector: [String: Double] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT genre, likedCount FROM userGenre WHERE userId = ? AND likedCount > 0", arguments: [userId]) {
-            vector[row["genre"]] = row["likedCount"]
-        }
-        return vector
+    /// Each user's liked-genre counts, for all of `userIds` in one query.
+    private static func genreVectors(_ userIds: [Int64], _ db: Database) throws -> [Int64: [String: Double]] {
+        guard !userIds.isEmpty else { return [:] }
+        return try Row.fetchAll(db, sql: """
+            SELECT userId, genre, likedCount FROM userGenre WHERE likedCount > 0 AND userId IN (\(databaseQuestionMarks(count: userIds.count)))
+            """, arguments: StatementArguments(userIds))
+            .reduce(into: [Int64: [String: Double]]()) { vectors, row in vectors[row["userId"], default: [:]][row["genre"]] = row["likedCount"] }
     }
 
     private static func top(_ vector: [String: Double], _ count: Int) -> [String] {
