@@ -29,6 +29,12 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
         ),
+        .systemLibrary(
+            name: "CLAPACK",
+            path: "Sources/CLAPACK",
+            pkgConfig: "openblas",
+            providers: [.apt(["libopenblas-dev"])]
+        ),
         .target(
             name: "EventLog",
             dependencies: [
@@ -60,9 +66,20 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "Recommendations",
+            dependencies: [
+                "CLAPACK", "Domain", "Commands", "Projections",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "API",
             dependencies: [
-                "Domain", "Commands", "Projections",
+                "Domain", "Commands", "Projections", "Recommendations",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -75,7 +92,7 @@ let package = Package(
         .target(
             name: "App",
             dependencies: [
-                "EventLog", "Domain", "Commands", "Projections", "API",
+                "EventLog", "Domain", "Commands", "Projections", "Recommendations", "API",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -87,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "CLI",
             dependencies: [
-                "App",
+                "App", "Recommendations",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -99,6 +116,11 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "DomainTests", dependencies: ["Domain"], swiftSettings: strict),
+        .testTarget(
+            name: "RecommendationsTests",
+            dependencies: ["Recommendations", "Projections", "Commands", "EventLog", "Domain", "TestSupport"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ProjectionsTests",
             dependencies: ["Projections", "Commands", "EventLog", "Domain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],

@@ -1,6 +1,6 @@
 /// RFC 4180 rows: comma-separated fields, double-quoted when they hold commas, quotes or newlines.
-enum CSV {
-    static func rows(_ text: String) -> [[String]] {
+public enum CSV {
+    public static func rows(_ text: String) -> [[String]] {
         var rows: [[String]] = []
         var row: [String] = []
         var field: [UInt8] = []

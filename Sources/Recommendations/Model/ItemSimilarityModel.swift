@@ -1,0 +1,111 @@
+import CLAPACK
+import Foundation
+
+/// The "ibcf" model: item–item weights learned EASE-style (Steck 2019) from who rated what, with the
+/// negative weights dropped so that every film's personal score is a sum of non-negative parts, one
+/// per film the user liked. `weight(from: seed, to: target)` is exactly how much liking `seed` adds to
+/// `target`'s personal score.
+///
+/// Training: G = XᵀX over the films with at least `minimumRatings` ratings (X is users × films, 1 where
+/// the user rated the film), P = (G + λI)⁻¹, B[i][j] = −P[i][j] / P[j][j] off the diagonal, then
+/// max(B, 0). Deterministic: the same interactions give the same weights, bit for bit.
+public struct ItemSimilarityModel: Sendable {
+    public struct Parameters: Sendable, Equatable {
+        /// Films rated fewer times than this are left out of the item–item weights.
+        public var minimumRatings: Int
+        /// EASE's L2 regulariser.
+        public var lambda: Double
+
+        public init(minimumRatings: Int = 10, lambda: Double = 250) {
+            self.minimumRatings = minimumRatings
+            self.lambda = lambda
+        }
+    }
+
+    public let parameters: Parameters
+    /// The films the weights cover, ascending; `index[movieId]` is a film's row and column.
+    public let movieIds: [Int64]
+    let index: [Int64: Int]
+    /// Row-major: `weights[seed * count + target]`.
+    let weights: [Float]
+
+    public var count: Int { movieIds.count }
+
+    public func covers(_ movieId: Int64) -> Bool { index[movieId] != nil }
+
+    public func weight(from seed: Int64, to target: Int64) -> Double {
+        guard let i = index[seed], let j = index[target] else { return 0 }
+        return Double(weights[i * count + j])
+    }
+
+    /// Adds `seed`'s row into `scores` (indexed like `movieIds`).
+    func accumulate(seed: Int64, into scores: inout [Double]) {
+        guard let i = index[seed] else { return }
+        let n = count
+        weights.withUnsafeBufferPointer { w in
+            let row = UnsafeBufferPointer(rebasing: w[(i * n)..<(i * n + n)])
+            for j in 0..<n { scores[j] += Double(row[j]) }
+        }
+    }
+
+    public enum TrainingError: Error, CustomStringConvertible {
+        case factorisationFailed(info: Int32)
+        public var description: String {
+            switch self {
+            case .factorisationFailed(let info): "LAPACK could not invert the regularised Gram matrix (info \(info))"
+            }
+        }
+    }
+
+    /// Trains on `interactions` (user, film) pairs; a pair listed twice counts once.
+    public static func train(_ interactions: [(userId: Int64, movieId: Int64)], parameters: Parameters = .init()) throws -> ItemSimilarityModel {
+        var ratingsPerMovie: [Int64: Int] = [:]
+        var moviesPerUser: [Int64: Set<Int64>] = [:]
+        for (userId, movieId) in interactions where moviesPerUser[userId, default: []].insert(movieId).inserted {
+            ratingsPerMovie[movieId, default: 0] += 1
+        }
+        let movieIds = ratingsPerMovie.filter { $0.value >= parameters.minimumRatings }.keys.sorted()
+        let index = Dictionary(uniqueKeysWithValues: movieIds.enumerated().map { ($0.element, $0.offset) })
+        let n = movieIds.count
+        guard n > 0 else { return ItemSimilarityModel(parameters: parameters, movieIds: [], index: [:], weights: []) }
+
+        // Column-major and row-major agree: the matrix is symmetric.
+        var gram = [Double](repeating: 0, count: n * n)
+        for movies in moviesPerUser.values {
+            let rows = movies.compactMap { index[$0] }
+            for a in rows { for b in rows { gram[a * n + b] += 1 } }
+        }
+        for i in 0..<n { gram[i * n + i] += parameters.lambda }
+        try invertSymmetricPositiveDefinite(&gram, n: n)
+
+        var weights = [Float](repeating: 0, count: n * n)
+        for i in 0..<n {
+            for j in 0..<n where i != j {
+                let b = -gram[i * n + j] / gram[j * n + j]
+                if b > 0 { weights[i * n + j] = Float(b) }
+            }
+        }
+        return ItemSimilarityModel(parameters: parameters, movieIds: movieIds, index: index, weights: weights)
+    }
+
+    /// In place, through LAPACK's Cholesky routines; fills both triangles.
+    private static func invertSymmetricPositiveDefinite(_ matrix: inout [Double], n: Int) throws {
+        var order = Int32(n), leading = Int32(n), info: Int32 = 0
+        var uplo = CChar(UInt8(ascii: "L"))
+        matrix.withUnsafeMutableBufferPointer { a in dpotrf_(&uplo, &order, a.baseAddress, &leading, &info) }
+        guard info == 0 else { throw TrainingError.factorisationFailed(info: info) }
+        matrix.withUnsafeMutableBufferPointer { a in dpotri_(&uplo, &order, a.baseAddress, &leading, &info) }
+        guard info == 0 else { throw TrainingError.factorisationFailed(info: info) }
+        // Fortran's lower triangle (column-major) is our upper one: mirror it down.
+        for column in 0..<n {
+            for row in (column + 1)..<n { matrix[row * n + column] = matrix[column * n + row] }
+        }
+    }
+
+    private init(parameters: Parameters, movieIds: [Int64], index: [Int64: Int], weights: [Float]) {
+        self.parameters = parameters
+        self.movieIds = movieIds
+        self.index = index
+        self.weights = weights
+    }
+}

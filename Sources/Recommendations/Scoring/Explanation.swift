@@ -1,0 +1,40 @@
+/// The contract's reason types (`ai reason type enum`).
+public enum FactorType: String, Sendable, CaseIterable, Codable {
+    case genreMatch = "genre_match"
+    case becauseYouRated = "because_you_rated"
+    case similarUsers = "similar_users"
+    case friendActivity = "friend_activity"
+    case trending
+    case popular
+}
+
+/// One term of a film's score. `weight` is the term's exact share of the score (the weights of an
+/// explanation sum to 1, up to rounding); the other fields are the facts the term was computed from.
+public struct Factor: Sendable, Equatable {
+    public var type: FactorType
+    public var weight: Double
+    public var value: Int
+    /// because_you_rated: the liked films that add most to this one, largest first (at most 5).
+    public var seedMovieIds: [Int64] = []
+    /// friend_activity: every friend who rated the film 4 or more or recommended it to the user.
+    public var friendUserIds: [Int64] = []
+    /// genre_match: the film's genres the user has liked films in, most liked first.
+    public var genres: [String] = []
+    /// The log positions of the events the factor rests on (at most 10).
+    public var evidenceEventIds: [UInt64] = []
+    public var description: String
+}
+
+public struct Explanation: Sendable, Equatable {
+    public var primaryReason: FactorType
+    /// How well the model knows the user's taste: min(1, ratings / 30), 0 under 3 ratings.
+    public var confidence: Double
+    public var factors: [Factor]
+}
+
+public struct ScoredMovie: Sendable, Equatable {
+    public var movieId: Int64
+    /// In [0, 1]; the sum of the factors' terms.
+    public var score: Double
+    public var explanation: Explanation
+}

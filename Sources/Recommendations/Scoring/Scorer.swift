@@ -1,0 +1,236 @@
+import Foundation
+
+/// The served model: a film's score is a sum of four non-negative terms, each the product of a fixed
+/// share and a signal in [0, 1], so the score is in [0, 1] and each factor's weight is its exact share.
+///
+///     score = (1 − σ)·c·0.85·personal      because_you_rated: Σ item–item weights from the films you liked,
+///                                          divided by the largest such sum among your candidates
+///           + (1 − σ)·c·0.15·genre         genre_match: mean of your liking for the film's genres
+///           + (1 − σ)·(1 − c)·popularity   popular: ratings of the film / ratings of the most rated film
+///           + σ·social                     friend_activity: min(1, friends who rated it 4+ or recommended it / 3)
+///
+/// c = min(1, your ratings / 30), 0 under 3 ratings (cold start: popularity until we know your taste);
+/// σ = 0.2 when social signals are used and you have friends, else 0.
+public struct Scorer: Sendable {
+    public struct Options: Sendable {
+        public var useSocial: Bool
+        /// Limits because_you_rated to these films (still only ones the user liked).
+        public var seedFilter: Set<Int64>?
+        public var exclude: Set<Int64>
+
+        public init(useSocial: Bool = true, seedFilter: Set<Int64>? = nil, exclude: Set<Int64> = []) {
+            self.useSocial = useSocial
+            self.seedFilter = seedFilter
+            self.exclude = exclude
+        }
+    }
+
+    static let personalShare = 0.85
+    static let genreShare = 0.15
+    static let socialShare = 0.2
+    static let fullHistory = 30.0
+    static let minimumHistory = 3
+    static let friendsForFullSocial = 3.0
+
+    public let model: ItemSimilarityModel
+    public let catalog: CatalogSnapshot
+    let mostRatings: Int
+
+    public init(model: ItemSimilarityModel, catalog: CatalogSnapshot) {
+        self.model = model
+        self.catalog = catalog
+        mostRatings = catalog.ratingCounts.values.max() ?? 0
+    }
+
+    /// How far the user's history personalises the score (c above).
+    public static func personalisation(ratingCount: Int) -> Double {
+        ratingCount < minimumHistory ? 0 : min(1, Double(ratingCount) / fullHistory)
+    }
+
+    /// The best `limit` films after `offset`, each with its explanation. Films the user rated or
+    /// finished, and `options.exclude`, are left out; so are films with nothing in their favour.
+    public func recommend(_ profile: TasteProfile, options: Options = .init(), limit: Int, offset: Int = 0) -> (items: [ScoredMovie], totalCount: Int) {
+        let context = Context(scorer: self, profile: profile, options: options)
+        let ranked = context.ranked()
+        let page = ranked.dropFirst(offset).prefix(limit)
+        return (page.map { context.scored($0.movieId, terms: $0.terms) }, ranked.count)
+    }
+
+    /// Scores only: what offline evaluation ranks by.
+    public func topMovieIds(_ profile: TasteProfile, limit: Int) -> [Int64] {
+        Context(scorer: self, profile: profile, options: .init(useSocial: false)).ranked().prefix(limit).map(\.movieId)
+    }
+
+    /// One film's score and explanation, as the feed would give it (rated films included).
+    public func explain(_ profile: TasteProfile, movieId: Int64, options: Options = .init()) -> ScoredMovie {
+        let context = Context(scorer: self, profile: profile, options: options)
+        return context.scored(movieId, terms: context.terms(movieId))
+    }
+}
+
+struct Terms {
+    var personal = 0.0
+    var genre = 0.0
+    var popular = 0.0
+    var social = 0.0
+    var score: Double { personal + genre + popular + social }
+}
+
+/// One user's scoring pass: their personal sums over the model's films, computed once.
+private struct Context {
+    let scorer: Scorer
+    let profile: TasteProfile
+    let options: Scorer.Options
+    let personalisation: Double
+    let social: Double
+    let seeds: [Int64]
+    let personal: [Double]
+    let largestPersonal: Double
+    let genreAffinity: [String: Double]
+
+    init(scorer: Scorer, profile: TasteProfile, options: Scorer.Options) {
+        self.scorer = scorer
+        self.profile = profile
+        self.options = options
+        personalisation = Scorer.personalisation(ratingCount: profile.ratings.count)
+        social = options.useSocial && profile.friendCount > 0 ? Scorer.socialShare : 0
+        seeds = profile.ratings.filter { $0.value.liked && (options.seedFilter?.contains($0.key) ?? true) }.keys.sorted()
+        var sums = [Double](repeating: 0, count: scorer.model.count)
+        for seed in seeds { scorer.model.accumulate(seed: seed, into: &sums) }
+        personal = sums
+        var largest = 0.0
+        for (j, movieId) in scorer.model.movieIds.enumerated() where Self.isCandidate(movieId, profile, options) {
+            largest = max(largest, sums[j])
+        }
+        largestPersonal = largest
+        let mostLiked = Double(profile.likedByGenre.values.max() ?? 0)
+        genreAffinity = mostLiked > 0 ? profile.likedByGenre.mapValues { Double($0) / mostLiked } : [:]
+    }
+
+    static func isCandidate(_ movieId: Int64, _ profile: TasteProfile, _ options: Scorer.Options) -> Bool {
+        profile.ratings[movieId] == nil && !profile.completed.contains(movieId) && !options.exclude.contains(movieId)
+    }
+
+    func ranked() -> [(movieId: Int64, terms: Terms)] {
+        var candidates = Set(scorer.model.movieIds)
+        if social > 0 { candidates.formUnion(profile.friendSignals.keys) }
+        return candidates
+            .filter { Self.isCandidate($0, profile, options) }
+            .map { ($0, terms($0)) }
+            .filter { $0.1.score > 0 }
+            .sorted { $0.1.score != $1.1.score ? $0.1.score > $1.1.score : $0.0 < $1.0 }
+    }
+
+    func terms(_ movieId: Int64) -> Terms {
+        let c = personalisation, own = 1 - social
+        var terms = Terms()
+        if let j = scorer.model.index[movieId], largestPersonal > 0 {
+            terms.personal = own * c * Scorer.personalShare * min(1, personal[j] / largestPersonal)
+        }
+        terms.genre = own * c * Scorer.genreShare * genreMatch(movieId)
+        if scorer.mostRatings > 0 {
+            terms.popular = own * (1 - c) * Double(scorer.catalog.ratingCounts[movieId] ?? 0) / Double(scorer.mostRatings)
+        }
+        terms.social = social * min(1, Double(friends(movieId).count) / Scorer.friendsForFullSocial)
+        return terms
+    }
+
+    func genreMatch(_ movieId: Int64) -> Double {
+        let genres = scorer.catalog.genres[movieId] ?? []
+        guard !genres.isEmpty else { return 0 }
+        return genres.reduce(0) { $0 + (genreAffinity[$1] ?? 0) } / Double(genres.count)
+    }
+
+    /// Distinct friends with a signal on the film, recommenders first, then the most recent.
+    func friends(_ movieId: Int64) -> [TasteProfile.FriendSignal] {
+        var seen = Set<Int64>()
+        return (profile.friendSignals[movieId] ?? [])
+            .sorted { $0.recommended != $1.recommended ? $0.recommended : $0.position > $1.position }
+            .filter { seen.insert($0.friendId).inserted }
+    }
+
+    func scored(_ movieId: Int64, terms: Terms) -> ScoredMovie {
+        let score = terms.score
+        var factors: [Factor] = []
+        func share(_ term: Double) -> Double { (term / score * 10_000).rounded() / 10_000 }
+        if terms.personal > 0 { factors.append(becauseYouRated(movieId, weight: share(terms.personal))) }
+        if terms.genre > 0 { factors.append(genreMatchFactor(movieId, weight: share(terms.genre))) }
+        if terms.popular > 0 { factors.append(popularFactor(movieId, weight: share(terms.popular))) }
+        if terms.social > 0 { factors.append(friendActivity(movieId, weight: share(terms.social))) }
+        factors.sort { $0.weight > $1.weight }
+        return ScoredMovie(
+            movieId: movieId, score: min(1, score),
+            explanation: Explanation(
+                primaryReason: factors.first?.type ?? .popular, confidence: (personalisation * 100).rounded() / 100, factors: factors
+            )
+        )
+    }
+
+    private func becauseYouRated(_ movieId: Int64, weight: Double) -> Factor {
+        let model = scorer.model
+        var contributing: [(seed: Int64, weight: Double)] = []
+        for seed in seeds {
+            let weight = model.weight(from: seed, to: movieId)
+            if weight > 0 { contributing.append((seed, weight)) }
+        }
+        contributing.sort { $0.weight != $1.weight ? $0.weight > $1.weight : $0.seed < $1.seed }
+        let cited: [Int64] = contributing.prefix(5).map { $0.seed }
+        let titles = cited.prefix(2).map { scorer.catalog.titles[$0] ?? "film \($0)" }
+        let more = contributing.count - titles.count
+        return Factor(
+            type: .becauseYouRated, weight: weight, value: contributing.count, seedMovieIds: cited,
+            evidenceEventIds: evidence(contributing.prefix(10).compactMap { profile.ratings[$0.seed]?.position }),
+            description: "Because you liked " + listed(titles, more: more)
+        )
+    }
+
+    private func genreMatchFactor(_ movieId: Int64, weight: Double) -> Factor {
+        let liked = (scorer.catalog.genres[movieId] ?? [])
+            .filter { (genreAffinity[$0] ?? 0) > 0 }
+            .sorted { (genreAffinity[$0] ?? 0, $1) > (genreAffinity[$1] ?? 0, $0) }
+        let percent = Int((genreMatch(movieId) * 100).rounded())
+        return Factor(
+            type: .genreMatch, weight: weight, value: percent, genres: liked,
+            description: "\(percent)% match with your taste in " + listed(Array(liked.prefix(2)), more: 0)
+        )
+    }
+
+    private func popularFactor(_ movieId: Int64, weight: Double) -> Factor {
+        let count = scorer.catalog.ratingCounts[movieId] ?? 0
+        let people = count == 1 ? "1 person" : "\(count) people"
+        return Factor(
+            type: .popular, weight: weight, value: count,
+            description: "Rated by \(people): based on what's popular while we learn your taste"
+        )
+    }
+
+    private func friendActivity(_ movieId: Int64, weight: Double) -> Factor {
+        let signals = friends(movieId)
+        let recommenders = signals.filter(\.recommended), raters = signals.filter { !$0.recommended }
+        func phrase(_ group: [TasteProfile.FriendSignal], _ verb: String) -> String? {
+            switch group.count {
+            case 0: nil
+            case 1: "\(profile.friendNames[group[0].friendId] ?? "A friend") \(verb)"
+            default: "\(group.count) friends \(verb)"
+            }
+        }
+        let parts = [phrase(recommenders, "recommended this to you"), phrase(raters, "rated this highly")].compactMap { $0 }
+        return Factor(
+            type: .friendActivity, weight: weight, value: signals.count, friendUserIds: signals.map(\.friendId),
+            evidenceEventIds: evidence(signals.map(\.position)), description: parts.joined(separator: "; ")
+        )
+    }
+
+    private func evidence(_ positions: [UInt64]) -> [UInt64] {
+        Array(positions.filter { $0 > 0 }.prefix(10))
+    }
+
+    private func listed(_ names: [String], more: Int) -> String {
+        switch (names.count, more) {
+        case (0, _): "films like this"
+        case (1, 0): names[0]
+        case (2, 0): "\(names[0]) and \(names[1])"
+        default: names.joined(separator: ", ") + " and \(more) more"
+        }
+    }
+}
