@@ -1,6 +1,7 @@
 import API
 import Foundation
 import Prometheus
+import Recommendations
 
 /// Everything the server needs to start, as plain values. The CLI builds it from flags and the
 /// environment; tests use `.testing(dataDirectory:)`.
@@ -23,6 +24,17 @@ public struct AppConfiguration: Sendable {
     public var rateLimit: RateLimit?
     /// Served at `/metrics` when set (the CLI bootstraps swift-metrics with it).
     public var metricsRegistry: PrometheusCollectorRegistry?
+    /// Shared with the AI service: opens `/ai/…` here and signs calls to `aiServiceURL`. Demo mode
+    /// generates one when unset.
+    public var internalToken: String?
+    /// An external AI service speaking the internal contract; nil: the model in this process answers.
+    public var aiServiceURL: URL?
+    public var aiServiceTimeout: Duration = .seconds(2)
+    public var modelParameters = ItemSimilarityModel.Parameters()
+    /// How often the model checks for new ratings and retrains.
+    public var modelRetrainInterval: Duration = .seconds(60)
+    /// `ttl_seconds` of the in-process model's answers: how long the feed serves a cached list.
+    public var recommendationTTLSeconds = 900
 
     public init(
         dataDirectory: URL, host: String = "127.0.0.1", port: Int = 8080, demoMode: Bool = false, demoDataset: URL? = nil,
@@ -57,6 +69,7 @@ public struct AppConfiguration: Sendable {
     }
 
     var logDirectory: URL { DataDirectory(dataDirectory).log }
+    var recommendationCachePath: String { dataDirectory.appendingPathComponent("cache/recommendation-feed.sqlite").path }
     var readDirectory: URL { DataDirectory(dataDirectory).read }
 }
 
@@ -64,12 +77,16 @@ public enum ConfigurationError: Error, CustomStringConvertible {
     case missingJWTSecret
     case weakJWTSecret
     case weakAdminToken
+    case weakInternalToken
+    case missingInternalToken
 
     public var description: String {
         switch self {
         case .missingJWTSecret: "No JWT secret: set NUVIE_JWT_SECRET_FILE (or NUVIE_JWT_SECRET), or run in demo mode"
         case .weakJWTSecret: "The JWT secret must be at least 32 bytes"
         case .weakAdminToken: "The admin token must be at least 32 bytes"
+        case .weakInternalToken: "The internal token must be at least 32 bytes"
+        case .missingInternalToken: "An AI service URL needs the internal token it expects: set NUVIE_INTERNAL_TOKEN_FILE (or NUVIE_INTERNAL_TOKEN)"
         }
     }
 }

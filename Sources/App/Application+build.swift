@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Projections
+import Recommendations
 
 /// Opens the log and the read database, imports the demo into an empty log in demo mode, and
 /// returns the server with the projection runner as a service. Nothing here bootstraps logging or
@@ -24,11 +25,18 @@ public func buildApplication(configuration: AppConfiguration, logger: Logger = L
             logger.info("folding the demo into the read models before serving")
             try runner.catchUp()
         }
-        let router = try await buildRouter(configuration: configuration, storage: storage, runner: runner, logger: logger)
+        let recommender = Recommender(
+            inputs: RecommendationInputQueries(database: storage.readDatabase), parameters: configuration.modelParameters,
+            ttlSeconds: configuration.recommendationTTLSeconds, logger: logger
+        )
+        // The first model is trained before serving, from whatever the read models hold now.
+        let training = ModelTrainingService(recommender: recommender, interval: configuration.modelRetrainInterval, logger: logger)
+        training.trainIfRatingsChanged()
+        let router = try await buildRouter(configuration: configuration, storage: storage, runner: runner, recommender: recommender, logger: logger)
         return Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "nuvie"),
-            services: [storage, runner],
+            services: [storage, runner, training],
             logger: logger
         )
     } catch {
@@ -37,11 +45,13 @@ public func buildApplication(configuration: AppConfiguration, logger: Logger = L
     }
 }
 
-func buildRouter(configuration: AppConfiguration, storage: Storage, runner: ProjectionRunner, logger: Logger) async throws -> Router<AppRequestContext> {
+func buildRouter(
+    configuration: AppConfiguration, storage: Storage, runner: ProjectionRunner, recommender: Recommender, logger: Logger
+) async throws -> Router<AppRequestContext> {
     let tokens = await TokenService(secret: try Secrets.jwtSecret(configuration))
     let router = Router(context: AppRequestContext.self)
     router.addAPIMiddleware(tokens: tokens, rateLimit: configuration.rateLimit)
-    HealthController(log: storage.log, runner: runner, registry: configuration.metricsRegistry).register(on: router)
+    HealthController(log: storage.log, runner: runner, registry: configuration.metricsRegistry, recommender: recommender).register(on: router)
     router.addAPIRoutes(APIDependencies(
         commands: CommandService(log: storage.log),
         movies: MovieQueries(database: storage.readDatabase),
@@ -56,9 +66,28 @@ func buildRouter(configuration: AppConfiguration, storage: Storage, runner: Proj
         readYourWrites: ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout),
         audit: AuditTrail(log: storage.log),
         replays: ReplayCoordinator(runner: runner),
-        adminToken: try Secrets.adminToken(configuration)
+        adminToken: try Secrets.adminToken(configuration),
+        recommendations: try recommendationDependencies(configuration, storage: storage, recommender: recommender, logger: logger)
     ))
     return router
+}
+
+private func recommendationDependencies(
+    _ configuration: AppConfiguration, storage: Storage, recommender: Recommender, logger: Logger
+) throws -> RecommendationDependencies {
+    let internalToken = try Secrets.internalToken(configuration)
+    var engine: any RecommendationEngine = recommender
+    if let url = configuration.aiServiceURL {
+        guard let internalToken else { throw ConfigurationError.missingInternalToken }
+        engine = FallbackRecommendationEngine(
+            primary: RemoteRecommendationEngine(baseURL: url, internalToken: internalToken, timeout: configuration.aiServiceTimeout),
+            fallback: recommender, logger: logger
+        )
+    }
+    return RecommendationDependencies(
+        engine: engine, local: recommender, inputs: RecommendationInputQueries(database: storage.readDatabase),
+        cache: storage.recommendationCache, internalToken: internalToken
+    )
 }
 
 private func zip<A, B>(_ a: A?, _ b: B?) -> (A, B)? {

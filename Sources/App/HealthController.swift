@@ -3,6 +3,7 @@ import EventLog
 import Hummingbird
 import Prometheus
 import Projections
+import Recommendations
 
 /// `GET /health`: the log head and each projection's position, lag and failure; 503 when a projection
 /// has stopped on an event. `GET /metrics`: Prometheus text.
@@ -10,6 +11,7 @@ struct HealthController: Sendable {
     let log: EventLog
     let runner: ProjectionRunner
     let registry: PrometheusCollectorRegistry?
+    let recommender: Recommender
 
     struct Health: ResponseEncodable {
         struct Projection: Encodable {
@@ -20,9 +22,18 @@ struct HealthController: Sendable {
             @Nullable var failedPosition: UInt64?
             @Nullable var failure: String?
         }
+        struct Model: Encodable {
+            var name: String
+            var version: String
+            var trainedAt: String
+            /// The log position of the latest rating it was trained on.
+            var position: UInt64
+            var films: Int
+        }
         var status: String
         var logHeadPosition: UInt64
         var projections: [Projection]
+        @Nullable var recommendationModel: Model?
     }
 
     func register(on router: Router<AppRequestContext>) {
@@ -40,7 +51,16 @@ struct HealthController: Sendable {
         }
         let failed = projections.contains { $0.failedPosition != nil }
         let caughtUp = projections.allSatisfy { $0.lag == 0 }
-        let health = Health(status: failed ? "failing" : caughtUp ? "ok" : "catching_up", logHeadPosition: head, projections: projections)
+        let model = recommender.trained.map {
+            Health.Model(
+                name: $0.info.name, version: $0.info.version, trainedAt: ContractJSON.timestamp($0.info.trainedAt),
+                position: $0.position, films: $0.model.count
+            )
+        }
+        let health = Health(
+            status: failed ? "failing" : caughtUp ? "ok" : "catching_up", logHeadPosition: head, projections: projections,
+            recommendationModel: model
+        )
         return EditedResponse(status: failed ? .serviceUnavailable : .ok, response: health)
     }
 

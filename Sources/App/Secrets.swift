@@ -22,6 +22,17 @@ enum Secrets {
         return try generated(in: configuration.dataDirectory.appendingPathComponent("admin-token"))
     }
 
+    /// The token shared with the AI service; in demo mode, one generated into `<data-dir>/internal-token`;
+    /// otherwise none, and `/ai/…` is off.
+    static func internalToken(_ configuration: AppConfiguration) throws -> String? {
+        if let token = configuration.internalToken, !token.isEmpty {
+            guard token.utf8.count >= 32 else { throw ConfigurationError.weakInternalToken }
+            return token
+        }
+        guard configuration.demoMode else { return nil }
+        return try generated(in: configuration.dataDirectory.appendingPathComponent("internal-token"))
+    }
+
     /// 48 random bytes, base64, written once (mode 0600) and read back on later starts.
     private static func generated(in file: URL) throws -> String {
         if let existing = try? String(contentsOf: file, encoding: .utf8), !existing.isEmpty {

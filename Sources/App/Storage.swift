@@ -2,12 +2,14 @@ import EventLog
 import Foundation
 import Logging
 import Projections
+import Recommendations
 import ServiceLifecycle
 
 /// The log and the read database, opened together and closed after everything that uses them.
 struct Storage: Service {
     let log: EventLog
     let readDatabase: ReadDatabase
+    let recommendationCache: RecommendationFeedCache
 
     init(configuration: AppConfiguration) throws {
         log = try EventLog(configuration: .init(directory: configuration.logDirectory, initialMapSize: configuration.initialLogMapSize))
@@ -15,6 +17,12 @@ struct Storage: Service {
             readDatabase = try ReadDatabase(directory: configuration.readDirectory)
         } catch {
             log.close()
+            throw error
+        }
+        do {
+            recommendationCache = try RecommendationFeedCache(path: configuration.recommendationCachePath)
+        } catch {
+            Self.close(log: log, readDatabase: readDatabase)
             throw error
         }
     }
@@ -26,6 +34,11 @@ struct Storage: Service {
     }
 
     func close() {
+        Self.close(log: log, readDatabase: readDatabase)
+        try? recommendationCache.close()
+    }
+
+    private static func close(log: EventLog, readDatabase: ReadDatabase) {
         log.close()
         try? readDatabase.close()
     }

@@ -33,9 +33,17 @@ struct Serve: AsyncParsableCommand {
             jwtSecret: try secret(environment), metricsRegistry: registry
         )
         configuration.appleBundleId = environment["NUVIE_APPLE_BUNDLE_ID"]
-        configuration.adminToken = try environment["NUVIE_ADMIN_TOKEN_FILE"].map {
-            try String(contentsOfFile: $0, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        } ?? environment["NUVIE_ADMIN_TOKEN"]
+        configuration.adminToken = try token(environment, "NUVIE_ADMIN_TOKEN")
+        configuration.internalToken = try token(environment, "NUVIE_INTERNAL_TOKEN")
+        if let url = environment["NUVIE_AI_SERVICE_URL"], !url.isEmpty {
+            guard let parsed = URL(string: url), parsed.scheme == "http" || parsed.scheme == "https" else {
+                throw ValidationError("NUVIE_AI_SERVICE_URL must be an http(s) URL")
+            }
+            configuration.aiServiceURL = parsed
+        }
+        if let timeout = environment["NUVIE_AI_TIMEOUT_MS"].flatMap(Int.init) { configuration.aiServiceTimeout = .milliseconds(timeout) }
+        if let seconds = environment["NUVIE_MODEL_RETRAIN_SECONDS"].flatMap(Int.init) { configuration.modelRetrainInterval = .seconds(seconds) }
+        if let ttl = environment["NUVIE_RECOMMENDATION_TTL_SECONDS"].flatMap(Int.init) { configuration.recommendationTTLSeconds = ttl }
         configuration.appleKeySource = environment["NUVIE_APPLE_JWKS"].map { source in
             source.hasPrefix("http://") || source.hasPrefix("https://")
                 ? .url(URL(string: source) ?? URL(fileURLWithPath: source)) : .file(URL(fileURLWithPath: source))
@@ -52,6 +60,13 @@ struct Serve: AsyncParsableCommand {
         try Data("\(ProcessInfo.processInfo.processIdentifier)\n".utf8).write(to: pidFile)
         defer { try? FileManager.default.removeItem(at: pidFile) }
         try await app.runService()
+    }
+
+    /// `NAME_FILE` (a file holding it) or `NAME` itself.
+    private func token(_ environment: [String: String], _ name: String) throws -> String? {
+        try environment[name + "_FILE"].map {
+            try String(contentsOfFile: $0, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        } ?? environment[name]
     }
 
     private func secret(_ environment: [String: String]) throws -> String? {

@@ -1,13 +1,49 @@
 import Hummingbird
+import Foundation
 import Projections
+import Recommendations
 
 /// `GET /feed/activities?type=&limit=&offset=`: what the caller's friends did, newest first.
+/// `GET /feed/recommendations?limit=&offset=`: the caller's recommendations, each with why.
 struct FeedController: Sendable {
     let activity: ActivityQueries
+    let movies: MovieQueries
+    let recommendations: RecommendationDependencies
+
+    /// The feed keeps the AI service's best `RecommendQuery.maximumLimit` films and pages within them.
+    static let feedSize = RecommendQuery.maximumLimit
 
     var endpoints: RouteCollection<AppRequestContext> {
         RouteCollection(context: AppRequestContext.self)
             .get("activities", use: activities)
+            .get("recommendations", use: recommendationFeed)
+    }
+
+    /// From `recommendation_feed` while the entry lives (its TTL) and the caller's own signals are
+    /// unchanged; else asks the AI service and stores the answer.
+    func recommendationFeed(_ request: Request, context: AppRequestContext) async throws -> RecommendationFeedDTO {
+        let userId = try context.requireUser()
+        let page = try Pagination(request)
+        let inputs = recommendations.inputs
+        let stamp = try inputs.feedStamp(userId: userId)
+        let list: RecommendationList
+        if let cached = try recommendations.cache.fresh(userId: userId, stamp: stamp, now: Date()) {
+            list = cached
+        } else {
+            list = try await recommendations.engine.recommend(RecommendQuery(requestId: UUID().uuidString, userId: userId, limit: Self.feedSize))
+            try recommendations.cache.store(list, stamp: stamp)
+        }
+        let shown = Array(list.items.dropFirst(page.offset).prefix(page.limit))
+        let ids = shown.map(\.movieId)
+        let summaries = try movies.summaries(ids: ids)
+        let friendRatings = try inputs.friendRatings(userId: userId, movieIds: ids)
+        return RecommendationFeedDTO(
+            recommendations: shown.compactMap { item in
+                summaries[item.movieId].map { FeedRecommendationDTO(item, movie: $0, friendRatings: friendRatings[item.movieId] ?? []) }
+            },
+            lastUpdated: ContractJSON.timestamp(list.generatedAt), totalCount: list.items.count,
+            limit: page.limit, offset: page.offset, hasMore: page.offset + shown.count < list.items.count
+        )
     }
 
     func activities(_ request: Request, context: AppRequestContext) async throws -> ListResponse<ActivityDTO> {

@@ -1,7 +1,9 @@
 import Commands
 import Domain
+import Foundation
 import Hummingbird
 import Projections
+import Recommendations
 
 /// `GET /movies/{movie_id}`, `POST /movies/{movie_id}/rate`, `GET /movies/{movie_id}/reviews`.
 struct MoviesController: Sendable {
@@ -10,6 +12,7 @@ struct MoviesController: Sendable {
     let reviews: ReviewQueries
     let readYourWrites: ReadYourWrites
     let discovery: DiscoveryController
+    let recommendations: RecommendationDependencies
 
     var endpoints: RouteCollection<AppRequestContext> {
         discovery.register(on: RouteCollection(context: AppRequestContext.self))
@@ -19,13 +22,23 @@ struct MoviesController: Sendable {
             .post(":movie_id/watchlist", use: changeWatchlist)
             .post(":movie_id/watch", use: watch)
             .post(":movie_id/recommend", use: recommend)
+            .get(":movie_id/explanation", use: explanation)
     }
 
     func show(_ request: Request, context: AppRequestContext) async throws -> MovieDTO {
         let viewer = try context.requireUser()
         let movieId = try context.parameters.id("movie_id")
         guard let movie = try movies.movie(id: movieId, viewer: viewer) else { throw APIError.movieNotFound(movieId) }
-        return MovieDTO(movie)
+        return await withScores(MovieDTO(movie), viewer: viewer)
+    }
+
+    /// `GET /movies/{movie_id}/explanation`: the "why this movie?" card.
+    func explanation(_ request: Request, context: AppRequestContext) async throws -> MovieExplanationDTO {
+        let viewer = try context.requireUser()
+        let movieId = try context.parameters.id("movie_id")
+        guard try movies.movie(id: movieId, viewer: nil) != nil else { throw APIError.movieNotFound(movieId) }
+        let explained = try await recommendations.engine.explain(ExplainQuery(requestId: UUID().uuidString, userId: viewer, movieId: movieId))
+        return MovieExplanationDTO(explained.scored, signals: try recommendations.inputs.socialSignals(userId: viewer, movieId: movieId))
     }
 
     func rate(_ request: Request, context: AppRequestContext) async throws -> RateResponse {
@@ -95,7 +108,19 @@ struct MoviesController: Sendable {
     private func movieAfter(_ result: CommandResult, movieId: Int64, viewer: Int64) async throws -> MovieDTO {
         try await readYourWrites.wait(for: result.position)
         guard let movie = try movies.movie(id: movieId, viewer: viewer) else { throw APIError.movieNotFound(movieId) }
-        return MovieDTO(movie)
+        return await withScores(MovieDTO(movie), viewer: viewer)
+    }
+
+    /// The movie with the viewer's `ai_score` and `social_score`. They are extras on this screen:
+    /// without a model (yet) they stay null rather than fail the request.
+    private func withScores(_ movie: MovieDTO, viewer: Int64) async -> MovieDTO {
+        var movie = movie
+        let query = ExplainQuery(requestId: UUID().uuidString, userId: viewer, movieId: movie.movieId)
+        if let scored = try? await recommendations.engine.explain(query).scored {
+            movie.aiScore = scored.aiScore
+            movie.socialScore = scored.socialScore
+        }
+        return movie
     }
 
     func listReviews(_ request: Request, context: AppRequestContext) async throws -> ListResponse<ReviewDTO> {

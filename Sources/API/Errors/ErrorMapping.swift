@@ -3,6 +3,7 @@ import Domain
 import EventLog
 import Hummingbird
 import NIOCore
+import Recommendations
 
 extension APIError {
     /// The response for any error a handler throws; nil when it is unexpected (a bug: 500).
@@ -11,6 +12,8 @@ extension APIError {
         case let error as APIError:
             return error
         case let error as DomainError:
+            return mapping(error)
+        case let error as RecommendationError:
             return mapping(error)
         case EventLogError.wrongExpectedVersion, CommandError.tooMuchContention:
             return .conflict("The resource changed while the request ran; retry it")
@@ -44,6 +47,20 @@ extension APIError {
             APIError(.forbidden, code: "NOT_FRIENDS", message: "User \(userId) is not your friend", details: ["user_id": "\(userId)"])
         case .blocked(let userId):
             APIError(.forbidden, code: "USER_BLOCKED", message: "You cannot send a friend request to user \(userId)", details: ["user_id": "\(userId)"])
+        }
+    }
+
+    private static func mapping(_ error: RecommendationError) -> APIError {
+        switch error {
+        case .modelNotReady:
+            var answer = APIError(.serviceUnavailable, code: "MODEL_NOT_READY", message: error.description)
+            answer.headers[.retryAfter] = "5"
+            return answer
+        case .userNotFound: return .userNotFound(error.description)
+        case .movieNotFound(let movieId): return .movieNotFound(movieId)
+        case .timeout: return APIError(.gatewayTimeout, code: "TIMEOUT", message: error.description)
+        case .invalidRequest: return APIError(.badRequest, code: "INVALID_REQUEST", message: error.description)
+        case .unavailable: return APIError(.badGateway, code: "INTERNAL_ERROR", message: error.description)
         }
     }
 

@@ -24,6 +24,12 @@ public enum ContractJSON {
         date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
     }
 
+    /// Parses a contract timestamp; nil for anything else.
+    public static func date(_ text: String) -> Date? {
+        guard text.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/) != nil else { return nil }
+        return try? Date(text, strategy: .iso8601)
+    }
+
     public static func timestamp(epochSeconds: Int64) -> String {
         timestamp(Date(timeIntervalSince1970: TimeInterval(epochSeconds)))
     }

@@ -94,6 +94,13 @@ struct JSONBody {
         }
     }
 
+    /// A nested object, read the same way; nil when absent or null.
+    func object(_ field: String) throws -> JSONBody? {
+        guard let value = value(field) else { return nil }
+        guard case .object(let nested) = value else { throw APIError.validation("\(field) must be an object", field: field) }
+        return JSONBody(fields: nested)
+    }
+
     func stringList(_ field: String, maxCount: Int, maxLength: Int) throws -> [String]? {
         guard let value = value(field) else { return nil }
         let invalid = APIError.validation("\(field) must be a list of at most \(maxCount) strings", field: field)

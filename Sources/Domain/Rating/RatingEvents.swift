@@ -31,6 +31,10 @@ public struct MovieRated: EventPayload {
     /// A rating of 4 or more means the user liked the film (favourites, taste, "because you rated").
     public static let likedThreshold = 4.0
 
+    /// A friend "rated it highly" when the app shows their rating as 4 or 5 stars (3.5 included: half
+    /// stars round up), so the words agree with the stars next to them.
+    public static let highlyRatedThreshold = 3.5
+
     /// Whole stars 1–5, half stars rounded up.
     public static func stars(_ rating: Double) -> Int { min(5, max(1, Int(rating.rounded(.toNearestOrAwayFromZero)))) }
 }

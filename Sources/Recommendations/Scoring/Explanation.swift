@@ -10,7 +10,7 @@ public enum FactorType: String, Sendable, CaseIterable, Codable {
 
 /// One term of a film's score. `weight` is the term's exact share of the score (the weights of an
 /// explanation sum to 1, up to rounding); the other fields are the facts the term was computed from.
-public struct Factor: Sendable, Equatable {
+public struct Factor: Sendable, Equatable, Codable {
     public var type: FactorType
     public var weight: Double
     public var value: Int
@@ -23,18 +23,51 @@ public struct Factor: Sendable, Equatable {
     /// The log positions of the events the factor rests on (at most 10).
     public var evidenceEventIds: [UInt64] = []
     public var description: String
+
+    public init(type: FactorType, weight: Double, value: Int, seedMovieIds: [Int64] = [], friendUserIds: [Int64] = [],
+                genres: [String] = [], evidenceEventIds: [UInt64] = [], description: String) {
+        self.type = type
+        self.weight = weight
+        self.value = value
+        self.seedMovieIds = seedMovieIds
+        self.friendUserIds = friendUserIds
+        self.genres = genres
+        self.evidenceEventIds = evidenceEventIds
+        self.description = description
+    }
 }
 
-public struct Explanation: Sendable, Equatable {
+public struct Explanation: Sendable, Equatable, Codable {
     public var primaryReason: FactorType
     /// How well the model knows the user's taste: min(1, ratings / 30), 0 under 3 ratings.
     public var confidence: Double
     public var factors: [Factor]
+
+    public init(primaryReason: FactorType, confidence: Double, factors: [Factor]) {
+        self.primaryReason = primaryReason
+        self.confidence = confidence
+        self.factors = factors
+    }
 }
 
-public struct ScoredMovie: Sendable, Equatable {
+public struct ScoredMovie: Sendable, Equatable, Codable {
     public var movieId: Int64
     /// In [0, 1]; the sum of the factors' terms.
     public var score: Double
     public var explanation: Explanation
+
+    public init(movieId: Int64, score: Double, explanation: Explanation) {
+        self.movieId = movieId
+        self.score = score
+        self.explanation = explanation
+    }
+
+    /// The contract's `ai_score`: round(score × 100).
+    public var aiScore: Int { Int((score * 100).rounded()) }
+
+    /// 0–100 from friends' signals: min(1, friends who rated it 4+ or recommended it / 3).
+    public var socialScore: Int {
+        let friends = explanation.factors.first { $0.type == .friendActivity }?.value ?? 0
+        return Int((min(1, Double(friends) / Scorer.friendsForFullSocial) * 100).rounded())
+    }
 }

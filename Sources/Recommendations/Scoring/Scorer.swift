@@ -7,7 +7,7 @@ import Foundation
 ///                                          divided by the largest such sum among your candidates
 ///           + (1 − σ)·c·0.15·genre         genre_match: mean of your liking for the film's genres
 ///           + (1 − σ)·(1 − c)·popularity   popular: ratings of the film / ratings of the most rated film
-///           + σ·social                     friend_activity: min(1, friends who rated it 4+ or recommended it / 3)
+///           + σ·social                     friend_activity: min(1, friends who gave it 4+ stars or recommended it / 3)
 ///
 /// c = min(1, your ratings / 30), 0 under 3 ratings (cold start: popularity until we know your taste);
 /// σ = 0.2 when social signals are used and you have friends, else 0.
@@ -175,7 +175,7 @@ private struct Context {
         }
         contributing.sort { $0.weight != $1.weight ? $0.weight > $1.weight : $0.seed < $1.seed }
         let cited: [Int64] = contributing.prefix(5).map { $0.seed }
-        let titles = cited.prefix(2).map { scorer.catalog.titles[$0] ?? "film \($0)" }
+        let titles = cited.prefix(2).map { displayTitle(scorer.catalog.titles[$0] ?? "film \($0)") }
         let more = contributing.count - titles.count
         return Factor(
             type: .becauseYouRated, weight: weight, value: contributing.count, seedMovieIds: cited,
@@ -219,6 +219,15 @@ private struct Context {
             type: .friendActivity, weight: weight, value: signals.count, friendUserIds: signals.map(\.friendId),
             evidenceEventIds: evidence(signals.map(\.position)), description: parts.joined(separator: "; ")
         )
+    }
+
+    /// MovieLens files "The Matrix" as "Matrix, The": a sentence wants it the right way round.
+    private func displayTitle(_ title: String) -> String {
+        for article in ["The", "A", "An"] {
+            let suffix = ", \(article)"
+            if title.hasSuffix(suffix) { return "\(article) \(title.dropLast(suffix.count))" }
+        }
+        return title
     }
 
     private func evidence(_ positions: [UInt64]) -> [UInt64] {

@@ -16,7 +16,7 @@ public struct TasteProfile: Sendable {
         public var liked: Bool { rating >= MovieRated.likedThreshold }
     }
 
-    /// A friend's signal on a film: they rated it 4 or more, or recommended it to the user.
+    /// A friend's signal on a film: they rated it highly (4 stars or more as shown), or recommended it to the user.
     public struct FriendSignal: Sendable, Equatable {
         public var friendId: Int64
         public var position: UInt64
