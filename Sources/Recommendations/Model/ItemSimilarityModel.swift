@@ -9,7 +9,7 @@ import Foundation
 /// Training: G = XᵀX over the films with at least `minimumRatings` ratings (X is users × films, 1 where
 /// the user rated the film), P = (G + λI)⁻¹, B[i][j] = −P[i][j] / P[j][j] off the diagonal, then
 /// max(B, 0). Deterministic: the same interactions give the same weights, bit for bit.
-public struct ItemSimilarityModel: Sendable {
+public struct ItemSimilarityModel: Sendable, Equatable {
     public struct Parameters: Sendable, Equatable {
         /// Films rated fewer times than this are left out of the item–item weights.
         public var minimumRatings: Int

@@ -1,0 +1,47 @@
+import Foundation
+import Recommendations
+import TestSupport
+import Testing
+
+@Suite struct EvaluationTests {
+    @Test func readsBothMovieLensFormats() throws {
+        let csv = try RatingsFile.parse("userId,movieId,rating,timestamp\n1,10,4.5,100\n2,20,3.0,200\n")
+        let tsv = try RatingsFile.parse("1\t10\t4.5\t100\n2\t20\t3\t200\n")
+        #expect(csv == tsv)
+        #expect(csv == [RatingRecord(userId: 1, movieId: 10, rating: 4.5, timestamp: 100), RatingRecord(userId: 2, movieId: 20, rating: 3, timestamp: 200)])
+        #expect(throws: RatingsFileError.self) { try RatingsFile.parse("1,10,four,100\n") }
+        #expect(throws: RatingsFileError.self) { try RatingsFile.parse("userId,movieId,rating,timestamp\n") }
+    }
+
+    @Test func temporalSplitHoldsOutEachUsersLatestFifth() {
+        let ratings = (1...10).map { RatingRecord(userId: 1, movieId: Int64($0), rating: 4, timestamp: Int64(100 - $0)) }
+            + (1...5).map { RatingRecord(userId: 2, movieId: Int64($0), rating: 4, timestamp: Int64($0)) }
+        let split = Split(ratings, kind: .temporal)
+        #expect(split.test[1] == [1, 2])
+        #expect(split.test[2] == [5])
+        #expect(split.train.count == 12)
+    }
+
+    @Test func randomSplitIsSeeded() {
+        let ratings = (1...40).map { RatingRecord(userId: Int64($0 % 4), movieId: Int64($0), rating: 4, timestamp: 0) }
+        #expect(Split(ratings, kind: .random, seed: 1).test == Split(ratings, kind: .random, seed: 1).test)
+        #expect(Split(ratings, kind: .random, seed: 1).test != Split(ratings, kind: .random, seed: 2).test)
+        #expect(Split(ratings, kind: .random, seed: 1).test.values.allSatisfy { $0.count == 2 })
+    }
+
+    @Test func theServedModelFindsTasteWherePopularityCannot() throws {
+        let directory = replayFixtures.appendingPathComponent("movielens-taste")
+        let evaluation = OfflineEvaluation(
+            ratings: try RatingsFile.read(directory.appendingPathComponent("ratings.csv")), split: .random, seed: 42,
+            movies: try RatingsFile.readMovies(directory.appendingPathComponent("movies.csv")),
+            parameters: .init(minimumRatings: 2, lambda: 10)
+        )
+        let results = try evaluation.run()
+        #expect(results.map(\.model) == ["popular", "item-knn", "served"])
+        for result in results {
+            for metric in [result.precision, result.recall, result.ndcg, result.hitRate, result.coverage] { #expect((0...1).contains(metric)) }
+            #expect(result.users == evaluation.split.test.count)
+        }
+        #expect(results[2].ndcg > results[0].ndcg)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Recommendations
+import Testing
+
+/// Two taste groups: users 1–6 rate films 1–4, users 7–12 rate films 5–8; everyone rates film 9.
+private let interactions: [(userId: Int64, movieId: Int64)] = {
+    var pairs: [(userId: Int64, movieId: Int64)] = []
+    for user in Int64(1)...12 {
+        let films: [Int64] = user <= 6 ? [1, 2, 3, 4] : [5, 6, 7, 8]
+        for film in films where (film + user) % 4 != 0 { pairs.append((user, film)) }
+        pairs.append((user, 9))
+    }
+    return pairs
+}()
+
+private let catalog = CatalogSnapshot(
+    titles: Dictionary(uniqueKeysWithValues: (1...9).map { (Int64($0), "Film \($0)") }),
+    genres: Dictionary(uniqueKeysWithValues: (1...9).map { (Int64($0), $0 <= 4 ? ["Sci-Fi"] : $0 <= 8 ? ["Drama"] : ["Comedy"]) }),
+    ratingCounts: Dictionary(grouping: interactions, by: \.movieId).mapValues(\.count)
+)
+
+private func profile(_ ratings: [Int64: Double], friends: [Int64: [TasteProfile.FriendSignal]] = [:], friendCount: Int = 0) -> TasteProfile {
+    var likedByGenre: [String: Int] = [:]
+    for (movieId, rating) in ratings where rating >= 4 { for genre in catalog.genres[movieId] ?? [] { likedByGenre[genre, default: 0] += 1 } }
+    return TasteProfile(
+        ratings: ratings.mapValues { .init(rating: $0, position: 0) }, likedByGenre: likedByGenre, friendCount: friendCount,
+        friendSignals: friends, friendNames: [100: "Sarah", 101: "Tom", 102: "Ana"]
+    )
+}
+
+@Suite struct ItemSimilarityModelTests {
+    @Test func trainingIsDeterministicAndNonNegative() throws {
+        let parameters = ItemSimilarityModel.Parameters(minimumRatings: 1, lambda: 1)
+        let first = try ItemSimilarityModel.train(interactions, parameters: parameters)
+        let second = try ItemSimilarityModel.train(interactions.reversed(), parameters: parameters)
+        #expect(first == second)
+        #expect(first.movieIds == Array(1...9))
+        for a in first.movieIds { for b in first.movieIds { #expect(first.weight(from: a, to: b) >= 0) } }
+        #expect(first.weight(from: 1, to: 1) == 0)
+    }
+
+    @Test func filmsRatedTogetherLinkAndGroupsStayApart() throws {
+        let model = try ItemSimilarityModel.train(interactions, parameters: .init(minimumRatings: 1, lambda: 1))
+        #expect(model.weight(from: 1, to: 2) > 0)
+        #expect(model.weight(from: 5, to: 6) > 0)
+        #expect(model.weight(from: 1, to: 5) == 0)
+    }
+
+    @Test func rarelyRatedFilmsAreLeftOut() throws {
+        let model = try ItemSimilarityModel.train(interactions + [(99, 42)], parameters: .init(minimumRatings: 2, lambda: 1))
+        #expect(!model.covers(42))
+        #expect(model.covers(9))
+    }
+}
+
+@Suite struct ScorerTests {
+    let scorer: Scorer
+
+    init() throws {
+        scorer = Scorer(model: try ItemSimilarityModel.train(interactions, parameters: .init(minimumRatings: 1, lambda: 1)), catalog: catalog)
+    }
+
+    @Test func weightsAreSharesOfTheScoreAndSumToOne() {
+        let user = profile([1: 5, 2: 4, 3: 5, 5: 2])
+        let page = scorer.recommend(user, limit: 10)
+        #expect(!page.items.isEmpty)
+        for item in page.items {
+            #expect((0...1).contains(item.score))
+            #expect(!item.explanation.factors.isEmpty)
+            let sum = item.explanation.factors.map(\.weight).reduce(0, +)
+            #expect(abs(sum - 1) <= 0.0001 * Double(item.explanation.factors.count))
+            #expect(item.explanation.primaryReason == item.explanation.factors[0].type)
+        }
+    }
+
+    @Test func ratedFilmsAreNotRecommendedAndSeedsAreFilmsTheUserLiked() {
+        let user = profile([1: 5, 2: 4, 5: 2, 6: 3])
+        let items = scorer.recommend(user, limit: 10).items
+        #expect(items.allSatisfy { user.ratings[$0.movieId] == nil })
+        // Liking films of the first group speaks for the rest of it, not for the other group.
+        #expect(scorer.explain(user, movieId: 3).explanation.factors.contains { $0.type == .becauseYouRated })
+        #expect(!scorer.explain(user, movieId: 7).explanation.factors.contains { $0.type == .becauseYouRated })
+        for factor in items.flatMap(\.explanation.factors) where factor.type == .becauseYouRated {
+            #expect(Set(factor.seedMovieIds).isSubset(of: [1, 2]))
+            #expect(factor.value == factor.seedMovieIds.count)
+        }
+    }
+
+    @Test func excludedAndFinishedFilmsAreLeftOut() {
+        var user = profile([1: 5, 2: 4, 3: 4])
+        user.completed = [4]
+        let items = scorer.recommend(user, options: .init(exclude: [9]), limit: 10).items
+        #expect(!items.contains { [4, 9].contains($0.movieId) })
+    }
+
+    @Test func coldStartIsPopularityAndSaysSo() {
+        let user = profile([5: 5])
+        let items = scorer.recommend(user, limit: 3).items
+        #expect(items.first?.movieId == 9)
+        for item in items {
+            #expect(item.explanation.confidence == 0)
+            #expect(item.explanation.factors.map(\.type) == [.popular])
+            #expect(item.explanation.factors[0].description.contains("while we learn your taste"))
+            #expect(item.explanation.factors[0].value == catalog.ratingCounts[item.movieId])
+        }
+    }
+
+    @Test func friendsSignalsNameExactlyThoseFriends() {
+        let signals: [Int64: [TasteProfile.FriendSignal]] = [
+            7: [.init(friendId: 100, position: 40, recommended: true), .init(friendId: 101, position: 41, recommended: false)],
+        ]
+        let user = profile([1: 5, 2: 4, 3: 5], friends: signals, friendCount: 3)
+        let explained = scorer.explain(user, movieId: 7)
+        let factor = try? #require(explained.explanation.factors.first { $0.type == .friendActivity })
+        #expect(factor?.friendUserIds == [100, 101])
+        #expect(factor?.value == 2)
+        #expect(factor?.evidenceEventIds == [40, 41])
+        #expect(factor?.description == "Sarah recommended this to you; Tom rated this highly")
+        #expect(explained.socialScore == 67)
+        #expect(scorer.explain(user, movieId: 7, options: .init(useSocial: false)).explanation.factors.allSatisfy { $0.type != .friendActivity })
+    }
+}

@@ -1,0 +1,90 @@
+import Commands
+import Domain
+import EventLog
+import Foundation
+import Logging
+import Projections
+import Recommendations
+import TestSupport
+import Testing
+
+/// The recommender over real read models: `movielens-taste` imported into a real LMDB log and folded
+/// into a real SQLite read database.
+final class ImportedTaste: Sendable {
+    let directory: TemporaryDirectory
+    let log: EventLog
+    let database: ReadDatabase
+    let runner: ProjectionRunner
+    let recommender: Recommender
+    static let parameters = ItemSimilarityModel.Parameters(minimumRatings: 2, lambda: 10)
+
+    init() async throws {
+        directory = try TemporaryDirectory()
+        log = try EventLog(configuration: .init(directory: directory.url.appendingPathComponent("log"), initialMapSize: 8 << 20))
+        _ = try await MovieLensImporter(log: log).importDirectory(replayFixtures.appendingPathComponent("movielens-taste"))
+        (database, runner) = try Self.fold(log, into: directory.url.appendingPathComponent("read/read.sqlite"))
+        recommender = Recommender(inputs: RecommendationInputQueries(database: database), parameters: Self.parameters, logger: Logger(label: "test"))
+    }
+
+    static func fold(_ log: EventLog, into file: URL) throws -> (ReadDatabase, ProjectionRunner) {
+        let database = try ReadDatabase(path: file.path)
+        let runner = try ProjectionRunner(log: log, database: database, logger: Logger(label: "test"))
+        _ = try runner.catchUp()
+        return (database, runner)
+    }
+
+    deinit {
+        try? database.close()
+        log.close()
+    }
+}
+
+@Suite struct RecommenderTests {
+    @Test func aModelIsNotReadyUntilTrained() async throws {
+        let taste = try await ImportedTaste()
+        await #expect(throws: RecommendationError.modelNotReady) {
+            try await taste.recommender.recommend(RecommendQuery(requestId: "r", userId: 1, limit: 5))
+        }
+        try taste.recommender.train()
+        await #expect(throws: RecommendationError.userNotFound(9999)) {
+            try await taste.recommender.recommend(RecommendQuery(requestId: "r", userId: 9999, limit: 5))
+        }
+    }
+
+    @Test func aRebuildFromTheLogReproducesTheInputsAndTheRecommendationsExactly() async throws {
+        let taste = try await ImportedTaste()
+        let live = try taste.recommender.train()
+        let (rebuilt, _) = try ImportedTaste.fold(taste.log, into: taste.directory.url.appendingPathComponent("rebuilt/read.sqlite"))
+        defer { try? rebuilt.close() }
+        let again = Recommender(inputs: RecommendationInputQueries(database: rebuilt), parameters: ImportedTaste.parameters, logger: Logger(label: "test"))
+        let replayed = try again.train()
+        #expect(replayed.model == live.model)
+        #expect(replayed.position == live.position)
+        for userId in Int64(1)...36 {
+            let query = RecommendQuery(requestId: "r", userId: userId, limit: 10)
+            let a = try await taste.recommender.recommend(query).items, b = try await again.recommend(query).items
+            #expect(a == b)
+        }
+    }
+
+    @Test func aNewRatingChangesTheModelAndTheNextFeedWithoutARestart() async throws {
+        let taste = try await ImportedTaste()
+        let training = ModelTrainingService(recommender: taste.recommender, interval: .seconds(3600), logger: Logger(label: "test"))
+        training.trainIfRatingsChanged()
+        let before = try #require(taste.recommender.trained)
+        let query = RecommendQuery(requestId: "r", userId: 1, limit: 5)
+        let top = try #require(try await taste.recommender.recommend(query).items.first)
+
+        let (_, result) = try await CommandService(log: taste.log).rate(RateMovie(userId: 1, movieId: top.movieId, rating: 5, comment: nil, isReview: false))
+        _ = try taste.runner.catchUp()
+        training.trainIfRatingsChanged()
+
+        let after = try #require(taste.recommender.trained)
+        #expect(after.position == result.position)
+        #expect(after.model != before.model)
+        let next = try await taste.recommender.recommend(query).items
+        #expect(!next.contains { $0.movieId == top.movieId })
+        let seeds = next.flatMap(\.explanation.factors).filter { $0.type == .becauseYouRated }.flatMap(\.seedMovieIds)
+        #expect(seeds.contains(top.movieId))
+    }
+}
