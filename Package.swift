@@ -129,8 +129,9 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "App", "API", "TestSupport",
+                "App", "API", "Projections", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Metrics", package: "swift-metrics"),

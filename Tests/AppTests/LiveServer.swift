@@ -29,7 +29,7 @@ func withLiveServer(
     configure(&configuration)
     let app = try await buildApplication(configuration: configuration)
     try await app.test(.live) { client in
-        try await body(LiveClient(client: client))
+        try await body(LiveClient(client: client, dataDirectory: directory.url))
     }
     _ = directory
 }
@@ -37,6 +37,8 @@ func withLiveServer(
 /// A small client over the live test client: JSON in, parsed JSON out.
 struct LiveClient: Sendable {
     let client: any TestClientProtocol
+    /// The server's data directory, for tests that check responses against the read models themselves.
+    let dataDirectory: URL
 
     struct Reply: @unchecked Sendable {
         var status: HTTPResponse.Status

@@ -30,7 +30,11 @@ struct FeedController: Sendable {
         if let cached = try recommendations.cache.fresh(userId: userId, stamp: stamp, now: Date()) {
             list = cached
         } else {
-            list = try await recommendations.engine.recommend(RecommendQuery(requestId: UUID().uuidString, userId: userId, limit: Self.feedSize))
+            // An external AI service learns what the user has seen from the request itself.
+            let query = RecommendQuery(
+                requestId: UUID().uuidString, userId: userId, limit: Self.feedSize, excludeMovieIds: try inputs.seenMovieIds(userId: userId)
+            )
+            list = try await recommendations.engine.recommend(query)
             try recommendations.cache.store(list, stamp: stamp)
         }
         let shown = Array(list.items.dropFirst(page.offset).prefix(page.limit))

@@ -80,6 +80,16 @@ public struct RecommendationInputQueries: Sendable {
         }
     }
 
+    /// The films the user rated or finished watching: never recommended to them.
+    public func seenMovieIds(userId: Int64) throws -> Set<Int64> {
+        try database.pool.read { db in
+            Set(try Int64.fetchAll(db, sql: """
+                SELECT movieId FROM userRating WHERE userId = ?1
+                UNION SELECT movieId FROM watchStatus WHERE userId = ?1 AND status = 'completed'
+                """, arguments: [userId]))
+        }
+    }
+
     /// nil when there is no such user.
     public func inputs(userId: Int64) throws -> RecommendationInputs? {
         try database.pool.read { db in

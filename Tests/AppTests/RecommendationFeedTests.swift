@@ -1,0 +1,241 @@
+import App
+import Foundation
+import GRDB
+import Projections
+import TestSupport
+import Testing
+
+/// A demo server over `movielens-taste`, its model trained on films with two ratings or more.
+func withTasteServer(
+    _ configure: @escaping (inout AppConfiguration) -> Void = { _ in },
+    _ body: @Sendable (LiveClient) async throws -> Void
+) async throws {
+    try await withLiveServer({ configuration in
+        configuration.demoDataset = replayFixtures.appendingPathComponent("movielens-taste")
+        configuration.modelParameters = .init(minimumRatings: 2, lambda: 10)
+        configure(&configuration)
+    }, body)
+}
+
+@Suite struct RecommendationFeedTests {
+    @Test func theFeedFollowsTheContract() async throws {
+        try await withTasteServer { client in
+            let token = try await client.devLogin("movielens-1")
+            let reply = try await client.send(.get, "/feed/recommendations?limit=5", token: token)
+            #expect(reply.status == .ok, "\(reply.text)")
+            let items = try #require(reply.json["recommendations"] as? [[String: Any]])
+            #expect(items.count == 5)
+            #expect(isContractTimestamp(reply.json["last_updated"]))
+            #expect((reply.json["total_count"] as? Int ?? 0) >= 5)
+            #expect(reply.json["has_more"] as? Bool == true)
+            for item in items {
+                for key in ["movie_id", "title", "poster_url", "genres", "release_date", "rating", "ai_score", "social_score", "explanation", "friend_ratings"] {
+                    #expect(item.keys.contains(key), "missing \(key)")
+                }
+                #expect(item["poster_url"] is NSNull)
+                let score = try #require(item["ai_score"] as? Int)
+                #expect((0...100).contains(score))
+                let explanation = try #require(item["explanation"] as? [String: Any])
+                let factors = try #require(explanation["factors"] as? [[String: Any]])
+                #expect(!factors.isEmpty)
+                #expect(explanation["primary_reason"] as? String == factors[0]["type"] as? String)
+                let weights = factors.compactMap { $0["weight"] as? Double }
+                #expect(abs(weights.reduce(0, +) - 1) < 0.001)
+                for factor in factors {
+                    #expect(["genre_match", "because_you_rated", "similar_users", "friend_activity", "trending", "popular"].contains(factor["type"] as? String ?? ""))
+                    #expect(factor["payload"] is [String: Any])
+                    #expect((factor["description"] as? String)?.isEmpty == false)
+                }
+                let friends = try #require(item["friend_ratings"] as? [String: Any])
+                #expect(friends["count"] is Int && friends["average"] is NSNumber && friends["friends"] is [Any])
+            }
+            let next = try await client.send(.get, "/feed/recommendations?limit=5&offset=5", token: token)
+            let firstIds = items.compactMap { $0["movie_id"] as? Int }
+            let nextIds = (next.json["recommendations"] as? [[String: Any]] ?? []).compactMap { $0["movie_id"] as? Int }
+            #expect(Set(firstIds).isDisjoint(with: nextIds))
+            for bad in ["limit=0", "limit=101", "offset=-1", "limit=abc"] {
+                let rejected = try await client.send(.get, "/feed/recommendations?\(bad)", token: token)
+                #expect(rejected.status == .badRequest && rejected.errorCode == "VALIDATION_ERROR")
+            }
+            #expect(try await client.send(.get, "/feed/recommendations").errorCode == "AUTHENTICATION_REQUIRED")
+        }
+    }
+
+    /// Every factor of every item, recomputed from the read models the server folded.
+    @Test func everyReasonIsTrueOfTheReadModels() async throws {
+        try await withTasteServer { client in
+            for user in [1, 2, 3, 14, 25] {
+                let token = try await client.devLogin("movielens-\(user)")
+                let friends = try await client.send(.get, "/friends", token: token).json["friends"] as? [[String: Any]] ?? []
+                if let friend = friends.first(where: { $0["status"] as? String == "accepted" })?["user_id"] as? Int {
+                    // A friend's recommendation must show as a friend_activity reason.
+                    let friendToken = try await client.devLogin("movielens-\(friend)")
+                    let unrated = try await unratedFilm(of: user, in: client)
+                    let sent = try await client.send(.post, "/movies/\(unrated)/recommend", token: friendToken, body: #"{"user_ids":[\#(user)]}"#)
+                    try #require(sent.status == .ok, "\(sent.text)")
+                }
+                let feed = try await client.send(.get, "/feed/recommendations?limit=50", token: token)
+                try #require(feed.status == .ok, "\(feed.text)")
+                let items = try #require(feed.json["recommendations"] as? [[String: Any]])
+                #expect(!items.isEmpty)
+                let facts = try ReadModelFacts(client.dataDirectory, userId: Int64(user))
+                for item in items { try facts.check(item) }
+                if !facts.recommendedBy.isEmpty {
+                    let described = items.flatMap { ($0["explanation"] as? [String: Any])?["factors"] as? [[String: Any]] ?? [] }
+                        .compactMap { $0["description"] as? String }
+                    #expect(described.contains { $0.contains("recommended this to you") })
+                }
+            }
+        }
+    }
+
+    @Test func aNewRatingChangesTheNextFeed() async throws {
+        try await withTasteServer { client in
+            let token = try await client.devLogin("movielens-2")
+            let before = try await client.send(.get, "/feed/recommendations?limit=50", token: token)
+            let top = try #require((before.json["recommendations"] as? [[String: Any]])?.first?["movie_id"] as? Int)
+            #expect(try await client.send(.post, "/movies/\(top)/rate", token: token, body: #"{"rating":5}"#).status == .ok)
+            let after = try await client.send(.get, "/feed/recommendations?limit=50", token: token)
+            let items = try #require(after.json["recommendations"] as? [[String: Any]])
+            #expect(!items.contains { $0["movie_id"] as? Int == top })
+            let seeds = items.flatMap { ($0["explanation"] as? [String: Any])?["factors"] as? [[String: Any]] ?? [] }
+                .compactMap { ($0["payload"] as? [String: Any])?["seed_movie_ids"] as? [Int] }.flatMap { $0 }
+            #expect(seeds.contains(top))
+        }
+    }
+
+    @Test func aNewcomerGetsPopularFilmsAndIsToldWhy() async throws {
+        try await withTasteServer { client in
+            let token = try await client.account("someone-new").token
+            let feed = try await client.send(.get, "/feed/recommendations?limit=3", token: token)
+            let items = try #require(feed.json["recommendations"] as? [[String: Any]])
+            #expect(items.count == 3)
+            for item in items {
+                let explanation = try #require(item["explanation"] as? [String: Any])
+                #expect(explanation["primary_reason"] as? String == "popular")
+                #expect(explanation["confidence"] as? Double == 0)
+                let factor = try #require((explanation["factors"] as? [[String: Any]])?.first)
+                #expect((factor["description"] as? String)?.contains("while we learn your taste") == true)
+            }
+        }
+    }
+
+    @Test func theExplanationCardAndTheMovieCarryTheSameScores() async throws {
+        try await withTasteServer { client in
+            let token = try await client.devLogin("movielens-3")
+            let top = try #require((try await client.send(.get, "/feed/recommendations?limit=1", token: token).json["recommendations"] as? [[String: Any]])?.first)
+            let movieId = try #require(top["movie_id"] as? Int)
+            let card = try await client.send(.get, "/movies/\(movieId)/explanation", token: token)
+            #expect(card.status == .ok, "\(card.text)")
+            #expect(card.json["movie_id"] as? Int == movieId)
+            #expect(card.json["ai_score"] as? Int == top["ai_score"] as? Int)
+            let signals = try #require(card.json["social_signals"] as? [String: Any])
+            for key in ["friend_ratings_count", "friend_ratings_avg", "friend_watch_count", "mutual_friends_watched"] {
+                #expect(signals.keys.contains(key), "missing \(key)")
+            }
+            #expect(signals["friend_ratings_count"] as? Int == (top["friend_ratings"] as? [String: Any])?["count"] as? Int)
+            let movie = try await client.send(.get, "/movies/\(movieId)", token: token)
+            #expect(movie.json["ai_score"] as? Int == top["ai_score"] as? Int)
+            #expect(movie.json["social_score"] as? Int == top["social_score"] as? Int)
+            #expect(try await client.send(.get, "/movies/99999/explanation", token: token).errorCode == "MOVIE_NOT_FOUND")
+        }
+    }
+
+    private func unratedFilm(of user: Int, in client: LiveClient) async throws -> Int {
+        let facts = try ReadModelFacts(client.dataDirectory, userId: Int64(user))
+        return try #require((1...24).first { facts.ratings[Int64($0)] == nil && !facts.completed.contains(Int64($0)) })
+    }
+}
+
+/// The read models as a test reads them, straight from the server's SQLite file.
+struct ReadModelFacts {
+    var ratings: [Int64: (rating: Double, position: Int64)] = [:]
+    var completed: Set<Int64> = []
+    var friends: Set<Int64> = []
+    /// Film → friend → position, for friends who gave it 4 stars or more (as shown).
+    var friendsRatedHighly: [Int64: [Int64: Int64]] = [:]
+    var friendRatings: [Int64: [Int64: Double]] = [:]
+    /// Film → friend → position of their recommendation to the user.
+    var recommendedBy: [Int64: [Int64: Int64]] = [:]
+    var ratingCounts: [Int64: Int] = [:]
+    var likedByGenre: [String: Int] = [:]
+    var genres: [Int64: [String]] = [:]
+
+    init(_ dataDirectory: URL, userId: Int64) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: ReadModelFiles(directory: dataDirectory.appendingPathComponent("read")).currentPath, configuration: configuration)
+        try queue.read { db in
+            for row in try Row.fetchAll(db, sql: "SELECT movieId, rating, position FROM userRating WHERE userId = ?", arguments: [userId]) {
+                ratings[row["movieId"]] = (row["rating"], row["position"])
+            }
+            completed = Set(try Int64.fetchAll(db, sql: "SELECT movieId FROM watchStatus WHERE userId = ? AND status = 'completed'", arguments: [userId]))
+            friends = Set(try Int64.fetchAll(db, sql: "SELECT friendId FROM friendship WHERE userId = ?", arguments: [userId]))
+            for row in try Row.fetchAll(db, sql: "SELECT userId, movieId, rating, position FROM userRating") where friends.contains(row["userId"]) {
+                let rating: Double = row["rating"]
+                friendRatings[row["movieId"], default: [:]][row["userId"]] = rating
+                if rating >= 3.5 { friendsRatedHighly[row["movieId"], default: [:]][row["userId"]] = row["position"] }
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT fromUserId, movieId, position FROM movieRecommendation WHERE toUserId = ?", arguments: [userId])
+            where friends.contains(row["fromUserId"]) {
+                recommendedBy[row["movieId"], default: [:]][row["fromUserId"]] = row["position"]
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT movieId, ratingCount FROM movieStats") { ratingCounts[row["movieId"]] = row["ratingCount"] }
+            for row in try Row.fetchAll(db, sql: "SELECT genre, likedCount FROM userGenre WHERE userId = ? AND likedCount > 0", arguments: [userId]) {
+                likedByGenre[row["genre"]] = row["likedCount"]
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT movieId, genres FROM movie") {
+                genres[row["movieId"]] = try JSONDecoder().decode([String].self, from: Data((row["genres"] as String).utf8))
+            }
+        }
+    }
+
+    func check(_ item: [String: Any]) throws {
+        let movieId = Int64(try #require(item["movie_id"] as? Int))
+        #expect(ratings[movieId] == nil, "film \(movieId) is rated already")
+        #expect(!completed.contains(movieId))
+        let explanation = try #require(item["explanation"] as? [String: Any])
+        let factors = try #require(explanation["factors"] as? [[String: Any]])
+        var friendCount = 0
+        for factor in factors {
+            let payload = factor["payload"] as? [String: Any] ?? [:]
+            let value = try #require(factor["value"] as? Int)
+            let evidence = Set((payload["evidence_event_ids"] as? [Int] ?? []).map(Int64.init))
+            switch factor["type"] as? String {
+            case "because_you_rated":
+                let seeds = try #require(payload["seed_movie_ids"] as? [Int]).map(Int64.init)
+                #expect(!seeds.isEmpty && value >= seeds.count)
+                for seed in seeds { #expect((ratings[seed]?.rating ?? 0) >= 4, "seed \(seed) is not a film the user liked") }
+                let likedPositions = Set(ratings.values.filter { $0.rating >= 4 }.map(\.position))
+                #expect(evidence.isSubset(of: likedPositions) && !evidence.isEmpty)
+                #expect(value <= ratings.values.filter { $0.rating >= 4 }.count)
+            case "genre_match":
+                let mostLiked = Double(likedByGenre.values.max() ?? 0)
+                let filmGenres = genres[movieId] ?? []
+                let match = filmGenres.reduce(0.0) { $0 + Double(likedByGenre[$1] ?? 0) / mostLiked } / Double(filmGenres.count)
+                #expect(value == Int((match * 100).rounded()))
+                #expect(Set(payload["genres"] as? [String] ?? []) == Set(filmGenres.filter { (likedByGenre[$0] ?? 0) > 0 }))
+            case "popular":
+                #expect(value == ratingCounts[movieId])
+            case "friend_activity":
+                let expected = Set((friendsRatedHighly[movieId] ?? [:]).keys).union((recommendedBy[movieId] ?? [:]).keys)
+                let named = try #require(payload["friend_user_ids"] as? [Int]).map(Int64.init)
+                #expect(Set(named) == expected && named.count == expected.count)
+                #expect(value == expected.count)
+                let positions = Set((friendsRatedHighly[movieId] ?? [:]).values).union((recommendedBy[movieId] ?? [:]).values)
+                #expect(evidence.isSubset(of: positions) && !evidence.isEmpty)
+                friendCount = value
+            default:
+                Issue.record("unexpected factor \(factor)")
+            }
+        }
+        let expectedFriends = Set((friendsRatedHighly[movieId] ?? [:]).keys).union((recommendedBy[movieId] ?? [:]).keys)
+        #expect(friendCount == expectedFriends.count, "film \(movieId): friends' signals \(expectedFriends) not all cited")
+        #expect(item["social_score"] as? Int == Int((min(1, Double(expectedFriends.count) / 3) * 100).rounded()))
+        let friendRatings = try #require(item["friend_ratings"] as? [String: Any])
+        let rated = self.friendRatings[movieId] ?? [:]
+        #expect(friendRatings["count"] as? Int == rated.count)
+        let listed = (friendRatings["friends"] as? [[String: Any]] ?? []).compactMap { $0["user_id"] as? Int }.map(Int64.init)
+        #expect(Set(listed) == Set(rated.keys))
+    }
+}
