@@ -2,13 +2,15 @@ import App
 import ArgumentParser
 import EventLog
 import Foundation
+import Logging
 import Projections
+import Recommendations
 
 /// `nuvie as-of --position N | --time T [--user ID] [--output DIR]`: the read models as they were.
 struct AsOf: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "as-of",
-        abstract: "Rebuild the read models as of a log position or an instant into a separate file; print one user's profile, ratings and feed as they were."
+        abstract: "Rebuild the read models as of a log position or an instant into a separate file; print one user's profile, ratings, feed and what we would have recommended to them then."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -19,7 +21,7 @@ struct AsOf: AsyncParsableCommand {
     @Option(help: "An instant (2024-01-15T10:30:00Z or 2024-01-15): everything recorded at or before it.", transform: Audit.time)
     var time: Date?
 
-    @Option(help: "Print this user's profile, ratings and friends' feed as they were.")
+    @Option(help: "Print this user's profile, ratings and friends' feed as they were, and the recommendations a model trained on that state gives.")
     var user: Int64?
 
     @Option(help: "Keep the rebuilt read models in this directory (as read.sqlite) instead of a temporary one.")
@@ -43,13 +45,13 @@ struct AsOf: AsyncParsableCommand {
         let at = try log.event(at: target).map { $0.recordedAt.formatted(.iso8601) } ?? "before the first event"
         FileHandle.standardError.write(Data("read models as of position \(target) (\(at))\(output.map { " kept in \($0)/read.sqlite" } ?? "")\n".utf8))
         guard let user else { return }
-        print(try UserSnapshot.json(user: user, database: database, position: target))
+        print(try await UserSnapshot.json(user: user, database: database, position: target))
     }
 }
 
 /// One user's profile, ratings and friends' feed from a read database, as JSON.
 enum UserSnapshot {
-    static func json(user: Int64, database: ReadDatabase, position: UInt64) throws -> String {
+    static func json(user: Int64, database: ReadDatabase, position: UInt64) async throws -> String {
         let profile = try UserQueries(database: database).profile(id: user)
         let ratings = try UserQueries(database: database).ratings(of: user)
         let feed = try ActivityQueries(database: database).friendsActivity(of: user, kind: nil, limit: 20, offset: 0)
@@ -64,7 +66,22 @@ enum UserSnapshot {
             } ?? NSNull(),
             "ratings": ratings.map { ["movie_id": $0.movieId, "rating": $0.rating, "rated_at": Date(timeIntervalSince1970: TimeInterval($0.ratedAt)).formatted(.iso8601)] },
             "feed": feed.items.map { ["activity_id": $0.activityId, "user_id": $0.userId, "movie_id": $0.movieId, "type": $0.kind.rawValue] },
+            "recommendations": try await recommendations(user: user, database: database),
         ]
         return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]), as: UTF8.self)
+    }
+
+    /// What we would have recommended then: a model trained on these read models, the top 10 with
+    /// their reasons.
+    private static func recommendations(user: Int64, database: ReadDatabase) async throws -> Any {
+        let recommender = Recommender(inputs: RecommendationInputQueries(database: database), logger: Logger(label: "nuvie.as-of"))
+        try recommender.train()
+        guard let list = try? await recommender.recommend(RecommendQuery(requestId: "as-of", userId: user, limit: 10)) else { return NSNull() }
+        return list.items.map { item -> [String: Any] in
+            [
+                "movie_id": item.movieId, "ai_score": item.aiScore, "primary_reason": item.explanation.primaryReason.rawValue,
+                "reasons": item.explanation.factors.map(\.description),
+            ]
+        }
     }
 }

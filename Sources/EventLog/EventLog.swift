@@ -12,10 +12,14 @@ public final class EventLog: Sendable {
         public var directory: URL
         /// The map starts at this size and doubles whenever it is full.
         public var initialMapSize: Int
+        /// Off, every append gets a commit of its own even when others are waiting: the baseline
+        /// `nuvie bench append` measures group commit against. Always on in the server.
+        public var groupCommit: Bool
 
-        public init(directory: URL, initialMapSize: Int = 64 << 20) {
+        public init(directory: URL, initialMapSize: Int = 64 << 20, groupCommit: Bool = true) {
             self.directory = directory
             self.initialMapSize = initialMapSize
+            self.groupCommit = groupCommit
         }
     }
 
@@ -37,7 +41,7 @@ public final class EventLog: Sendable {
             environment.close()
             throw error
         }
-        writer = GroupCommitWriter(environment: environment, store: store, head: head)
+        writer = GroupCommitWriter(environment: environment, store: store, head: head, grouping: configuration.groupCommit)
     }
 
     /// Stops the writer after the appends already queued, then closes the environment.

@@ -19,8 +19,10 @@ final class GroupCommitWriter: @unchecked Sendable {
     private let store: LogStore
     private let commitTimer = Metrics.Timer(label: "nuvie_log_commit_duration")
     private let batchSize = Recorder(label: "nuvie_log_commit_batch_appends")
+    private let grouping: Bool
 
-    init(environment: LMDBEnvironment, store: LogStore, head: PositionWatcher) {
+    init(environment: LMDBEnvironment, store: LogStore, head: PositionWatcher, grouping: Bool = true) {
+        self.grouping = grouping
         self.environment = environment
         self.store = store
         self.head = head
@@ -67,6 +69,7 @@ final class GroupCommitWriter: @unchecked Sendable {
         defer { condition.unlock() }
         while queue.isEmpty && !isClosed { condition.wait() }
         if queue.isEmpty { return nil }
+        guard grouping else { return [queue.removeFirst()] }
         defer { queue.removeAll(keepingCapacity: true) }
         return queue
     }

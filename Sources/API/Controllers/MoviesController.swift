@@ -115,10 +115,9 @@ struct MoviesController: Sendable {
     /// without a model (yet) they stay null rather than fail the request.
     private func withScores(_ movie: MovieDTO, viewer: Int64) async -> MovieDTO {
         var movie = movie
-        let query = ExplainQuery(requestId: UUID().uuidString, userId: viewer, movieId: movie.movieId)
-        if let scored = try? await recommendations.engine.explain(query).scored {
-            movie.aiScore = scored.aiScore
-            movie.socialScore = scored.socialScore
+        if let scores = try? await recommendations.engine.scores(userId: viewer, movieId: movie.movieId) {
+            movie.aiScore = scores.aiScore
+            movie.socialScore = scores.socialScore
         }
         return movie
     }

@@ -16,20 +16,24 @@ public struct FallbackRecommendationEngine: RecommendationEngine {
     }
 
     public func recommend(_ query: RecommendQuery) async throws -> RecommendationList {
-        do {
-            return try await primary.recommend(query)
-        } catch let error as RecommendationError where Self.fallsBack(error) {
-            record(error, call: "recommend")
-            return try await fallback.recommend(query)
-        }
+        try await withFallback("recommend") { try await $0.recommend(query) }
     }
 
     public func explain(_ query: ExplainQuery) async throws -> MovieExplanation {
+        try await withFallback("explain") { try await $0.explain(query) }
+    }
+
+    public func scores(userId: Int64, movieId: Int64) async throws -> (aiScore: Int, socialScore: Int) {
+        try await withFallback("explain") { try await $0.scores(userId: userId, movieId: movieId) }
+    }
+
+    private func withFallback<T>(_ call: String, _ ask: (any RecommendationEngine) async throws -> T) async throws -> T {
         do {
-            return try await primary.explain(query)
+            return try await ask(primary)
         } catch let error as RecommendationError where Self.fallsBack(error) {
-            record(error, call: "explain")
-            return try await fallback.explain(query)
+            Counter(label: "nuvie_ai_fallbacks_total", dimensions: [("call", call)]).increment()
+            logger.warning("AI service failed; answering from the in-process model", metadata: ["call": "\(call)", "error": "\(error)"])
+            return try await ask(fallback)
         }
     }
 
@@ -38,10 +42,5 @@ public struct FallbackRecommendationEngine: RecommendationEngine {
         case .modelNotReady, .timeout, .unavailable: true
         case .userNotFound, .movieNotFound, .invalidRequest: false
         }
-    }
-
-    private func record(_ error: RecommendationError, call: String) {
-        Counter(label: "nuvie_ai_fallbacks_total", dimensions: [("call", call)]).increment()
-        logger.warning("AI service failed; answering from the in-process model", metadata: ["call": "\(call)", "error": "\(error)"])
     }
 }

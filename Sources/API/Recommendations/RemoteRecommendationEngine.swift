@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Projections
 import Recommendations
 
 /// An AI service behind a URL that speaks the internal contract (`POST /ai/recommend`,
@@ -65,11 +66,5 @@ public struct RemoteRecommendationEngine: RecommendationEngine {
         case "TIMEOUT": return .timeout
         default: return .unavailable("\(envelope.error.code): \(envelope.error.message)")
         }
-    }
-}
-
-extension Duration {
-    var nanoseconds: Int64 {
-        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
     }
 }

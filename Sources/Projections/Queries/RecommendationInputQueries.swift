@@ -70,6 +70,11 @@ public struct RecommendationInputQueries: Sendable {
         }
     }
 
+    /// How far movie-stats (popularity) has folded the log.
+    public func popularityPosition() throws -> UInt64 {
+        try database.pool.read { try UInt64.fetchOne($0, sql: "SELECT position FROM projectionCheckpoint WHERE name = 'movie-stats'") ?? 0 }
+    }
+
     /// Ratings per film, now.
     public func ratingCounts() throws -> [Int64: Int] {
         try database.pool.read { db in

@@ -1,4 +1,5 @@
 import Foundation
+import Projections
 
 /// Top-10 quality of three recommenders on one split: most popular, plain item-kNN (cosine, k = 20)
 /// and the served model (`Scorer` over `ItemSimilarityModel`, without social signals: the ratings
@@ -95,11 +96,10 @@ public struct OfflineEvaluation: Sendable {
             ndcg += dcg / ideal
         }
         let n = Double(max(users.count, 1))
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return Result(
             model: name, precision: precision / n, recall: recall / n, ndcg: ndcg / n, hitRate: hits / n,
             coverage: Double(recommended.count) / Double(max(catalogSize, 1)), users: users.count,
-            millisecondsPerUser: seconds * 1000 / n
+            millisecondsPerUser: elapsed.seconds * 1000 / n
         )
     }
 }

@@ -47,24 +47,26 @@ public struct Scorer: Sendable {
         ratingCount < minimumHistory ? 0 : min(1, Double(ratingCount) / fullHistory)
     }
 
+    /// One user's scoring pass, to ask several questions of: their personal sums over the model's
+    /// films are computed once, here.
+    public func prepare(_ profile: TasteProfile, options: Options = .init()) -> UserScoring {
+        UserScoring(scorer: self, profile: profile, options: options)
+    }
+
     /// The best `limit` films after `offset`, each with its explanation. Films the user rated or
     /// finished, and `options.exclude`, are left out; so are films with nothing in their favour.
     public func recommend(_ profile: TasteProfile, options: Options = .init(), limit: Int, offset: Int = 0) -> (items: [ScoredMovie], totalCount: Int) {
-        let context = Context(scorer: self, profile: profile, options: options)
-        let ranked = context.ranked()
-        let page = ranked.dropFirst(offset).prefix(limit)
-        return (page.map { context.scored($0.movieId, terms: $0.terms) }, ranked.count)
+        prepare(profile, options: options).recommend(limit: limit, offset: offset)
     }
 
     /// Scores only: what offline evaluation ranks by.
     public func topMovieIds(_ profile: TasteProfile, limit: Int) -> [Int64] {
-        Context(scorer: self, profile: profile, options: .init(useSocial: false)).ranked().prefix(limit).map(\.movieId)
+        prepare(profile, options: .init(useSocial: false)).ranked().prefix(limit).map(\.movieId)
     }
 
     /// One film's score and explanation, as the feed would give it (rated films included).
     public func explain(_ profile: TasteProfile, movieId: Int64, options: Options = .init()) -> ScoredMovie {
-        let context = Context(scorer: self, profile: profile, options: options)
-        return context.scored(movieId, terms: context.terms(movieId))
+        prepare(profile, options: options).explain(movieId)
     }
 }
 
@@ -77,7 +79,7 @@ struct Terms {
 }
 
 /// One user's scoring pass: their personal sums over the model's films, computed once.
-private struct Context {
+public struct UserScoring: Sendable {
     let scorer: Scorer
     let profile: TasteProfile
     let options: Scorer.Options
@@ -109,6 +111,16 @@ private struct Context {
 
     static func isCandidate(_ movieId: Int64, _ profile: TasteProfile, _ options: Scorer.Options) -> Bool {
         profile.ratings[movieId] == nil && !profile.completed.contains(movieId) && !options.exclude.contains(movieId)
+    }
+
+    public func recommend(limit: Int, offset: Int = 0) -> (items: [ScoredMovie], totalCount: Int) {
+        let ranked = ranked()
+        let page = ranked.dropFirst(offset).prefix(limit)
+        return (page.map { scored($0.movieId, terms: $0.terms) }, ranked.count)
+    }
+
+    public func explain(_ movieId: Int64) -> ScoredMovie {
+        scored(movieId, terms: terms(movieId))
     }
 
     func ranked() -> [(movieId: Int64, terms: Terms)] {

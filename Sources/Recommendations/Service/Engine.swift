@@ -93,6 +93,15 @@ public struct MovieExplanation: Sendable {
 public protocol RecommendationEngine: Sendable {
     func recommend(_ query: RecommendQuery) async throws -> RecommendationList
     func explain(_ query: ExplainQuery) async throws -> MovieExplanation
+    /// `ai_score` and `social_score` of one film for one user, for screens that show only those.
+    func scores(userId: Int64, movieId: Int64) async throws -> (aiScore: Int, socialScore: Int)
+}
+
+extension RecommendationEngine {
+    public func scores(userId: Int64, movieId: Int64) async throws -> (aiScore: Int, socialScore: Int) {
+        let scored = try await explain(ExplainQuery(requestId: UUID().uuidString, userId: userId, movieId: movieId)).scored
+        return (scored.aiScore, scored.socialScore)
+    }
 }
 
 /// The AI contract's errors.

@@ -13,6 +13,8 @@ public final class Recommender: RecommendationEngine {
         public var info: ModelInfo
         /// The log position of the latest rating the model was trained on.
         public var position: UInt64
+        /// Counts the trainings of this recommender: 1 for the first model.
+        public var generation: Int
         var titles: [Int64: String]
         var genres: [Int64: [String]]
     }
@@ -24,7 +26,46 @@ public final class Recommender: RecommendationEngine {
     let parameters: ItemSimilarityModel.Parameters
     public let ttlSeconds: Int
     private let current = Mutex<Trained?>(nil)
+    private let popularity = Mutex<Popularity?>(nil)
+    private let scorings = Mutex(ScoringMemo())
     private let logger: Logger
+
+    /// Ratings per film, reloaded when movie-stats has moved on, but at most once a second.
+    private struct Popularity {
+        var position: UInt64
+        var loadedAt: ContinuousClock.Instant
+        var counts: [Int64: Int]
+        var generation: Int
+    }
+
+    /// Each user's last scoring pass, kept while nothing it rests on has changed: their signals
+    /// (`feedStamp`), the model and the popularity snapshot. The least recently used go first.
+    private struct ScoringMemo {
+        struct Entry {
+            var key: String
+            var scoring: UserScoring
+            var lastUse: UInt64
+        }
+        static let capacity = 1024
+        var entries: [Int64: Entry] = [:]
+        var clock: UInt64 = 0
+
+        mutating func get(_ userId: Int64, key: String) -> UserScoring? {
+            guard var entry = entries[userId], entry.key == key else { return nil }
+            clock += 1
+            entry.lastUse = clock
+            entries[userId] = entry
+            return entry.scoring
+        }
+
+        mutating func put(_ userId: Int64, key: String, _ scoring: UserScoring) {
+            if entries.count >= Self.capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+                entries[oldest] = nil
+            }
+            clock += 1
+            entries[userId] = Entry(key: key, scoring: scoring, lastUse: clock)
+        }
+    }
 
     public init(inputs: RecommendationInputQueries, parameters: ItemSimilarityModel.Parameters = .init(), ttlSeconds: Int = 900, logger: Logger) {
         self.inputs = inputs
@@ -42,11 +83,14 @@ public final class Recommender: RecommendationEngine {
         let (position, pairs) = try inputs.interactions()
         let catalog = try inputs.catalog()
         let model = try ItemSimilarityModel.train(pairs, parameters: parameters)
-        let trained = Trained(
-            model: model, info: ModelInfo(name: Self.modelName, version: Self.modelVersion, trainedAt: Date()),
-            position: position, titles: catalog.titles, genres: catalog.genres
-        )
-        current.withLock { $0 = trained }
+        let trained = current.withLock { current in
+            let next = Trained(
+                model: model, info: ModelInfo(name: Self.modelName, version: Self.modelVersion, trainedAt: Date()),
+                position: position, generation: (current?.generation ?? 0) + 1, titles: catalog.titles, genres: catalog.genres
+            )
+            current = next
+            return next
+        }
         let elapsed = clock.now - start
         Timer(label: "nuvie_recommendation_training_seconds").recordNanoseconds(elapsed.nanoseconds)
         Gauge(label: "nuvie_recommendation_model_position").record(Double(position))
@@ -57,9 +101,9 @@ public final class Recommender: RecommendationEngine {
     }
 
     public func recommend(_ query: RecommendQuery) async throws -> RecommendationList {
-        let (scorer, trained, profile) = try prepare(userId: query.userId)
         let options = Scorer.Options(useSocial: query.useSocial, seedFilter: query.seedMovieIds, exclude: query.excludeMovieIds)
-        let page = scorer.recommend(profile, options: options, limit: query.limit, offset: query.offset)
+        let (scoring, trained) = try scoring(userId: query.userId, options: options)
+        let page = scoring.recommend(limit: query.limit, offset: query.offset)
         return RecommendationList(
             requestId: query.requestId, userId: query.userId, model: trained.info, generatedAt: Date(), ttlSeconds: ttlSeconds,
             items: page.items, offset: query.offset
@@ -67,23 +111,49 @@ public final class Recommender: RecommendationEngine {
     }
 
     public func explain(_ query: ExplainQuery) async throws -> MovieExplanation {
-        let (scorer, _, profile) = try prepare(userId: query.userId)
-        guard scorer.catalog.titles[query.movieId] != nil else { throw RecommendationError.movieNotFound(query.movieId) }
+        let (scoring, _) = try scoring(userId: query.userId, options: .init(useSocial: query.useSocial))
+        guard scoring.scorer.catalog.titles[query.movieId] != nil else { throw RecommendationError.movieNotFound(query.movieId) }
         let social = try inputs.socialSignals(userId: query.userId, movieId: query.movieId)
         return MovieExplanation(
             requestId: query.requestId, userId: query.userId,
-            scored: scorer.explain(profile, movieId: query.movieId, options: .init(useSocial: query.useSocial)),
+            scored: scoring.explain(query.movieId),
             friendRatingsCount: social.friendRatingsCount, friendRatingsAverage: social.friendRatingsAverage,
             friendWatchCount: social.friendWatchCount
         )
     }
 
-    /// The scorer over the current model and today's popularity, and the user's taste profile.
-    public func prepare(userId: Int64) throws -> (Scorer, Trained, TasteProfile) {
+    public func scores(userId: Int64, movieId: Int64) async throws -> (aiScore: Int, socialScore: Int) {
+        let scored = try scoring(userId: userId, options: .init()).0.explain(movieId)
+        return (scored.aiScore, scored.socialScore)
+    }
+
+    /// The user's scoring pass over the current model and popularity: from the memo when their
+    /// signals, the model and popularity are as they were, else made anew (and, with the default
+    /// options, remembered).
+    func scoring(userId: Int64, options: Scorer.Options) throws -> (UserScoring, Trained) {
         guard let trained else { throw RecommendationError.modelNotReady }
+        let popularity = try currentPopularity()
+        let key = "\(try inputs.feedStamp(userId: userId))|\(trained.generation)|\(popularity.generation)"
+        let seen = options.exclude.isEmpty ? [] : try inputs.seenMovieIds(userId: userId)
+        let plain = options.useSocial && options.seedFilter == nil && options.exclude.isSubset(of: seen)
+        if plain, let memo = scorings.withLock({ $0.get(userId, key: key) }) { return (memo, trained) }
         guard let found = try inputs.inputs(userId: userId) else { throw RecommendationError.userNotFound(userId) }
-        let catalog = CatalogSnapshot(titles: trained.titles, genres: trained.genres, ratingCounts: try inputs.ratingCounts())
-        return (Scorer(model: trained.model, catalog: catalog), trained, TasteProfile(found))
+        let catalog = CatalogSnapshot(titles: trained.titles, genres: trained.genres, ratingCounts: popularity.counts)
+        let scoring = Scorer(model: trained.model, catalog: catalog).prepare(TasteProfile(found), options: options)
+        if plain { scorings.withLock { $0.put(userId, key: key, scoring) } }
+        return (scoring, trained)
+    }
+
+    private func currentPopularity() throws -> Popularity {
+        let position = try inputs.popularityPosition()
+        let now = ContinuousClock.now
+        if let known = popularity.withLock({ $0 }), known.position == position || now - known.loadedAt < .seconds(1) { return known }
+        let counts = try inputs.ratingCounts()
+        return popularity.withLock { current in
+            let fresh = Popularity(position: position, loadedAt: now, counts: counts, generation: (current?.generation ?? 0) + 1)
+            current = fresh
+            return fresh
+        }
     }
 }
 
@@ -100,11 +170,5 @@ extension TasteProfile {
             completed: Set(inputs.completed), likedByGenre: inputs.likedByGenre, friendCount: inputs.friends.count,
             friendSignals: signals, friendNames: inputs.friends
         )
-    }
-}
-
-extension Duration {
-    var nanoseconds: Int64 {
-        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
     }
 }
