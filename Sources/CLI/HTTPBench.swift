@@ -164,7 +164,7 @@ struct HTTPBench: AsyncParsableCommand {
 
     static func movieIds(_ dataset: URL) throws -> [Int64] {
         try String(contentsOf: dataset.appendingPathComponent("movies.csv"), encoding: .utf8)
-            .split(separator: "\n").dropFirst().compactMap { $0.split(separator: ",").first.flatMap { Int64($0) } }
+            .split(whereSeparator: \.isNewline).dropFirst().compactMap { $0.split(separator: ",").first.flatMap { Int64($0) } }
     }
 
     private func progress(_ text: String) {

@@ -73,17 +73,23 @@ func runNuvie(_ arguments: [String]) throws -> (status: Int32, output: String) {
         _ = try await server.post("/movies/5/rate", #"{"rating":5}"#, token: token)
         defer { server.stop() }
 
-        func ratingOfFilm5(_ arguments: [String]) throws -> Double? {
+        func asOf(_ arguments: [String]) throws -> [String: Any]? {
             let run = try runNuvie(["as-of", "--data-dir", data.path, "--user", "1"] + arguments)
             // The JSON on stdout, whatever stderr's progress line interleaves around it.
             guard let start = run.output.firstIndex(of: "{"), let end = run.output.lastIndex(of: "}") else { return nil }
-            let json = try JSONSerialization.jsonObject(with: Data(run.output[start...end].utf8)) as? [String: Any]
-            let ratings = json?["ratings"] as? [[String: Any]] ?? []
+            return try JSONSerialization.jsonObject(with: Data(run.output[start...end].utf8)) as? [String: Any]
+        }
+        func ratingOfFilm5(_ arguments: [String]) throws -> Double? {
+            let ratings = try asOf(arguments)?["ratings"] as? [[String: Any]] ?? []
             return ratings.first { $0["movie_id"] as? Int == 5 }?["rating"] as? Double
         }
         #expect(try ratingOfFilm5(["--position", "\(before)"]) == 2)
         #expect(try ratingOfFilm5(["--time", "2999-01-01"]) == 5)
         #expect(try ratingOfFilm5(["--time", "2001-01-01"]) == nil)
+        // What we would have recommended then: films not rated at that point, each with its reasons.
+        let then = try #require(try asOf(["--position", "\(before)"])?["recommendations"] as? [[String: Any]])
+        #expect(!then.isEmpty && !then.contains { $0["movie_id"] as? Int == 5 })
+        #expect(then.allSatisfy { ($0["reasons"] as? [String])?.isEmpty == false && $0["ai_score"] is Int })
         #expect(try runNuvie(["as-of", "--data-dir", data.path, "--position", "1", "--time", "2020-01-01"]).status != 0)
 
         let audit = try runNuvie(["audit", "--data-dir", data.path, "--user", "1", "--format", "json"])

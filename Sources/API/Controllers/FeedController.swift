@@ -1,7 +1,9 @@
 import Hummingbird
 import Foundation
+import NIOCore
 import Projections
 import Recommendations
+import Synchronization
 
 /// `GET /feed/activities?type=&limit=&offset=`: what the caller's friends did, newest first.
 /// `GET /feed/recommendations?limit=&offset=`: the caller's recommendations, each with why.
@@ -9,6 +11,7 @@ struct FeedController: Sendable {
     let activity: ActivityQueries
     let movies: MovieQueries
     let recommendations: RecommendationDependencies
+    let responses = EncodedFeeds()
 
     /// The feed keeps the AI service's best `RecommendQuery.maximumLimit` films and pages within them.
     static let feedSize = RecommendQuery.maximumLimit
@@ -20,14 +23,19 @@ struct FeedController: Sendable {
     }
 
     /// From `recommendation_feed` while the entry lives (its TTL) and the caller's own signals are
-    /// unchanged; else asks the AI service and stores the answer.
-    func recommendationFeed(_ request: Request, context: AppRequestContext) async throws -> RecommendationFeedDTO {
+    /// unchanged; else asks the AI service and stores the answer. The encoded page is kept too, while
+    /// the films' statistics (movie-stats) have not moved: JSON encoding is most of a cached feed's cost.
+    func recommendationFeed(_ request: Request, context: AppRequestContext) async throws -> Response {
         let userId = try context.requireUser()
         let page = try Pagination(request)
         let inputs = recommendations.inputs
         let stamp = try inputs.feedStamp(userId: userId)
+        let now = Date()
+        let pageKey = "\(stamp)|\(try inputs.popularityPosition())|\(page.limit)|\(page.offset)"
+        if let body = responses.get(userId, key: pageKey, now: now) { return Self.json(body) }
+
         let list: RecommendationList
-        if let cached = try recommendations.cache.fresh(userId: userId, stamp: stamp, now: Date()) {
+        if let cached = try recommendations.cache.fresh(userId: userId, stamp: stamp, now: now) {
             list = cached
         } else {
             // An external AI service learns what the user has seen from the request itself.
@@ -41,13 +49,20 @@ struct FeedController: Sendable {
         let ids = shown.map(\.movieId)
         let summaries = try movies.summaries(ids: ids)
         let friendRatings = try inputs.friendRatings(userId: userId, movieIds: ids)
-        return RecommendationFeedDTO(
+        let feed = RecommendationFeedDTO(
             recommendations: shown.compactMap { item in
                 summaries[item.movieId].map { FeedRecommendationDTO(item, movie: $0, friendRatings: friendRatings[item.movieId] ?? []) }
             },
             lastUpdated: ContractJSON.timestamp(list.generatedAt), totalCount: list.items.count,
             limit: page.limit, offset: page.offset, hasMore: page.offset + shown.count < list.items.count
         )
+        let body = ByteBuffer(data: try ContractJSON.encoder().encode(feed))
+        responses.put(userId, key: pageKey, body, expiresAt: list.generatedAt.addingTimeInterval(TimeInterval(list.ttlSeconds)))
+        return Self.json(body)
+    }
+
+    private static func json(_ body: ByteBuffer) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
     }
 
     func activities(_ request: Request, context: AppRequestContext) async throws -> ListResponse<ActivityDTO> {
@@ -63,5 +78,18 @@ struct FeedController: Sendable {
         }
         let found = try activity.friendsActivity(of: userId, kind: kind, limit: page.limit, offset: page.offset)
         return ListResponse(key: "activities", items: found.items.map(ActivityDTO.init), totalCount: found.totalCount, page: page)
+    }
+}
+
+/// Each user's last encoded feed page, with what it was made from.
+final class EncodedFeeds: Sendable {
+    private let memo = Mutex(UserMemo<ByteBuffer>())
+
+    func get(_ userId: Int64, key: String, now: Date) -> ByteBuffer? {
+        memo.withLock { $0.get(userId, key: key, now: now.timeIntervalSince1970) }
+    }
+
+    func put(_ userId: Int64, key: String, _ body: ByteBuffer, expiresAt: Date) {
+        memo.withLock { $0.put(userId, key: key, body, expiresAt: expiresAt.timeIntervalSince1970) }
     }
 }

@@ -239,7 +239,7 @@ struct FeedRecommendationDTO: Encodable, Sendable {
     }
 }
 
-struct RecommendationFeedDTO: ResponseEncodable, Sendable {
+struct RecommendationFeedDTO: Encodable, Sendable {
     var recommendations: [FeedRecommendationDTO]
     var lastUpdated: String
     var totalCount: Int

@@ -136,7 +136,7 @@ public struct RecommendationInputQueries: Sendable {
             let row = try Row.fetchOne(db, sql: """
                 SELECT (SELECT MAX(position) FROM userRating WHERE userId = ?1),
                        (SELECT COUNT(*) || '.' || MAX(since) FROM friendship WHERE userId = ?1),
-                       (SELECT MAX(r.position) FROM friendship f JOIN userRating r ON r.userId = f.friendId WHERE f.userId = ?1),
+                       (SELECT MAX((SELECT MAX(position) FROM userRating WHERE userId = f.friendId)) FROM friendship f WHERE f.userId = ?1),
                        (SELECT MAX(position) FROM movieRecommendation WHERE toUserId = ?1),
                        (SELECT COUNT(*) || '.' || MAX(updatedAt) FROM watchStatus WHERE userId = ?1 AND status = 'completed')
                 """, arguments: [userId])

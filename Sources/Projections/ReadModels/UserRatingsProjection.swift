@@ -2,10 +2,11 @@ import Domain
 import GRDB
 
 /// Each user's current rating of each film, with its comment and when it was given.
-/// Folds `movie-rated` (a re-rating replaces the row).
+/// Folds `movie-rated` (a re-rating replaces the row). Version 2 adds the index that finds a user's
+/// latest rating with one seek (the recommendation feed's cache stamp).
 struct UserRatingsProjection: Projection {
     let name = "user-ratings"
-    let version = 1
+    let version = 2
     let tables = ["userRating"]
 
     func createSchema(_ db: Database) throws {
@@ -17,6 +18,7 @@ struct UserRatingsProjection: Projection {
             t.column("position", .integer).notNull()
         }
         try db.create(index: "userRatingByMovie", on: "userRating", columns: ["movieId"])
+        try db.create(index: "userRatingByUserPosition", on: "userRating", columns: ["userId", "position"])
     }
 
     func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {

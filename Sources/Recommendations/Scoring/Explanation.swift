@@ -63,11 +63,16 @@ public struct ScoredMovie: Sendable, Equatable, Codable {
     }
 
     /// The contract's `ai_score`: round(score × 100).
-    public var aiScore: Int { Int((score * 100).rounded()) }
+    public var aiScore: Int { Self.aiScore(score) }
+
+    static func aiScore(_ score: Double) -> Int { Int((score * 100).rounded()) }
 
     /// 0–100 from friends' signals: min(1, friends who rated it 4+ or recommended it / 3).
     public var socialScore: Int {
-        let friends = explanation.factors.first { $0.type == .friendActivity }?.value ?? 0
-        return Int((min(1, Double(friends) / Scorer.friendsForFullSocial) * 100).rounded())
+        Self.socialScore(friends: explanation.factors.first { $0.type == .friendActivity }?.value ?? 0)
+    }
+
+    static func socialScore(friends: Int) -> Int {
+        Int((min(1, Double(friends) / Scorer.friendsForFullSocial) * 100).rounded())
     }
 }

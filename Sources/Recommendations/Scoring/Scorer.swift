@@ -123,8 +123,15 @@ public struct UserScoring: Sendable {
         scored(movieId, terms: terms(movieId))
     }
 
+    /// `ai_score` and `social_score` alone, without building the factors.
+    public func scores(_ movieId: Int64) -> (aiScore: Int, socialScore: Int) {
+        let terms = terms(movieId)
+        let friends = social > 0 ? friends(movieId).count : 0
+        return (ScoredMovie.aiScore(min(1, terms.score)), ScoredMovie.socialScore(friends: friends))
+    }
+
     func ranked() -> [(movieId: Int64, terms: Terms)] {
-        var candidates = Set(scorer.model.movieIds)
+        var candidates = Set(scorer.model.movieIds).union(scorer.catalog.mostRated)
         if social > 0 { candidates.formUnion(profile.friendSignals.keys) }
         return candidates
             .filter { Self.isCandidate($0, profile, options) }

@@ -54,14 +54,22 @@ public struct TasteProfile: Sendable {
 
 /// The catalog facts the scorer needs for every film.
 public struct CatalogSnapshot: Sendable {
+    /// How many of the most rated films are candidates even when the model does not cover them, so
+    /// that a young catalog (or a new user) still gets popular films.
+    static let popularCandidates = 200
+
     public var titles: [Int64: String]
     public var genres: [Int64: [String]]
     /// Ratings per film (popularity).
     public var ratingCounts: [Int64: Int]
+    /// The `popularCandidates` most rated films, most first.
+    public let mostRated: [Int64]
 
     public init(titles: [Int64: String], genres: [Int64: [String]], ratingCounts: [Int64: Int]) {
         self.titles = titles
         self.genres = genres
         self.ratingCounts = ratingCounts
+        mostRated = ratingCounts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            .prefix(Self.popularCandidates).map(\.key)
     }
 }

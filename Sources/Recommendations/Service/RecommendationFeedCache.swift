@@ -1,17 +1,15 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// `recommendation_feed`: each user's latest recommendation list with its time to live, in its own
 /// SQLite file beside the read models. It is a cache, not a read model: nothing in it comes from the
 /// log alone (it also depends on when the model was trained), so it is neither rebuilt nor backed up.
-/// An entry serves until it expires or the user's own signals change (`stamp`).
+/// An entry serves until it expires or the user's own signals change (`stamp`). The most recently
+/// used entries are also kept decoded in memory, so a hit costs no JSON decoding.
 public final class RecommendationFeedCache: Sendable {
-    public struct Entry: Sendable {
-        public var list: RecommendationList
-        public var stamp: String
-    }
-
     private let pool: DatabasePool
+    private let memory = Mutex(UserMemo<RecommendationList>())
 
     public init(path: String) throws {
         try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -31,17 +29,24 @@ public final class RecommendationFeedCache: Sendable {
 
     /// The user's entry when it has not expired at `now` and was made from the same `stamp`.
     public func fresh(userId: Int64, stamp: String, now: Date) throws -> RecommendationList? {
-        try pool.read { db in
+        let now = now.timeIntervalSince1970
+        if let list = memory.withLock({ $0.get(userId, key: stamp, now: now) }) { return list }
+        let stored = try pool.read { db -> (RecommendationList, Double)? in
             guard let row = try Row.fetchOne(db, sql: "SELECT stamp, expires_at, list FROM recommendation_feed WHERE user_id = ?", arguments: [userId]),
-                  row["stamp"] == stamp, Double(row["expires_at"] as Int64) > now.timeIntervalSince1970
+                  row["stamp"] == stamp, Double(row["expires_at"] as Int64) > now,
+                  let list = try? Self.decoder.decode(RecommendationList.self, from: row["list"] as Data)
             else { return nil }
-            return try? Self.decoder.decode(RecommendationList.self, from: row["list"] as Data)
+            return (list, Double(row["expires_at"] as Int64))
         }
+        guard let (list, expiresAt) = stored else { return nil }
+        memory.withLock { $0.put(userId, key: stamp, list, expiresAt: expiresAt) }
+        return list
     }
 
     public func store(_ list: RecommendationList, stamp: String) throws {
         let data = try Self.encoder.encode(list)
         let generated = Int64(list.generatedAt.timeIntervalSince1970)
+        memory.withLock { $0.put(list.userId, key: stamp, list, expiresAt: Double(generated + Int64(list.ttlSeconds))) }
         try pool.write { db in
             try db.execute(sql: """
                 INSERT INTO recommendation_feed (user_id, stamp, generated_at, expires_at, list) VALUES (?, ?, ?, ?, ?)

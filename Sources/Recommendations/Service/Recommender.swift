@@ -27,7 +27,9 @@ public final class Recommender: RecommendationEngine {
     public let ttlSeconds: Int
     private let current = Mutex<Trained?>(nil)
     private let popularity = Mutex<Popularity?>(nil)
-    private let scorings = Mutex(ScoringMemo())
+    /// Each user's last scoring pass, kept while nothing it rests on has changed: their signals
+    /// (`feedStamp`), the model and the popularity snapshot.
+    private let scorings = Mutex(UserMemo<UserScoring>())
     private let logger: Logger
 
     /// Ratings per film, reloaded when movie-stats has moved on, but at most once a second.
@@ -36,35 +38,6 @@ public final class Recommender: RecommendationEngine {
         var loadedAt: ContinuousClock.Instant
         var counts: [Int64: Int]
         var generation: Int
-    }
-
-    /// Each user's last scoring pass, kept while nothing it rests on has changed: their signals
-    /// (`feedStamp`), the model and the popularity snapshot. The least recently used go first.
-    private struct ScoringMemo {
-        struct Entry {
-            var key: String
-            var scoring: UserScoring
-            var lastUse: UInt64
-        }
-        static let capacity = 1024
-        var entries: [Int64: Entry] = [:]
-        var clock: UInt64 = 0
-
-        mutating func get(_ userId: Int64, key: String) -> UserScoring? {
-            guard var entry = entries[userId], entry.key == key else { return nil }
-            clock += 1
-            entry.lastUse = clock
-            entries[userId] = entry
-            return entry.scoring
-        }
-
-        mutating func put(_ userId: Int64, key: String, _ scoring: UserScoring) {
-            if entries.count >= Self.capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
-                entries[oldest] = nil
-            }
-            clock += 1
-            entries[userId] = Entry(key: key, scoring: scoring, lastUse: clock)
-        }
     }
 
     public init(inputs: RecommendationInputQueries, parameters: ItemSimilarityModel.Parameters = .init(), ttlSeconds: Int = 900, logger: Logger) {
@@ -123,8 +96,7 @@ public final class Recommender: RecommendationEngine {
     }
 
     public func scores(userId: Int64, movieId: Int64) async throws -> (aiScore: Int, socialScore: Int) {
-        let scored = try scoring(userId: userId, options: .init()).0.explain(movieId)
-        return (scored.aiScore, scored.socialScore)
+        try scoring(userId: userId, options: .init()).0.scores(movieId)
     }
 
     /// The user's scoring pass over the current model and popularity: from the memo when their
