@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import Synchronization
 
 /// Issues and checks the backend's own tokens: HS256 JWTs, an access token (24 h) and a refresh
 /// token (30 days) that can only be exchanged for a new pair.
@@ -25,6 +26,7 @@ public struct TokenService: Sendable {
     }
 
     private let keys: JWTKeyCollection
+    private let verified = VerifiedTokens()
 
     public init(secret: String) async {
         keys = await JWTKeyCollection().add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
@@ -39,7 +41,10 @@ public struct TokenService: Sendable {
 
     /// The user of a valid, unexpired access token; nil otherwise.
     public func userId(fromAccessToken token: String) async -> Int64? {
-        await userId(from: token, use: .access)
+        if let known = verified.userId(token, now: Date()) { return known }
+        guard let claims = await claims(from: token, use: .access), let userId = Int64(claims.sub.value) else { return nil }
+        verified.remember(token, userId: userId, expiresAt: claims.exp.value)
+        return userId
     }
 
     public func userId(fromRefreshToken token: String) async -> Int64? {
@@ -52,7 +57,36 @@ public struct TokenService: Sendable {
     }
 
     private func userId(from token: String, use: Claims.Use) async -> Int64? {
+        await claims(from: token, use: use).flatMap { Int64($0.sub.value) }
+    }
+
+    private func claims(from token: String, use: Claims.Use) async -> Claims? {
         guard let claims = try? await keys.verify(token, as: Claims.self), claims.use == use else { return nil }
-        return Int64(claims.sub.value)
+        return claims
+    }
+}
+
+/// Access tokens already verified, until they expire: a signed-in client sends the same token with
+/// every request, and checking its signature and claims each time is a good part of a cheap request.
+private final class VerifiedTokens: Sendable {
+    static let capacity = 10_000
+    private let tokens = Mutex<[String: (userId: Int64, expiresAt: Date)]>([:])
+
+    func userId(_ token: String, now: Date) -> Int64? {
+        tokens.withLock { tokens in
+            guard let known = tokens[token] else { return nil }
+            guard known.expiresAt > now else {
+                tokens[token] = nil
+                return nil
+            }
+            return known.userId
+        }
+    }
+
+    func remember(_ token: String, userId: Int64, expiresAt: Date) {
+        tokens.withLock { tokens in
+            if tokens.count >= Self.capacity { tokens.removeAll(keepingCapacity: true) }
+            tokens[token] = (userId, expiresAt)
+        }
     }
 }

@@ -30,18 +30,22 @@ public struct ActivityQueries: Sendable {
         var arguments: StatementArguments = ["user": userId]
         if let kind { arguments += ["kind": kind.rawValue] }
         return try database.pool.read { db in
-            let total = try Int.fetchOne(db, sql: """
+            let total = try Int.fetchOne(db.cachedStatement(sql: """
                 SELECT COUNT(*) FROM friendship f JOIN activity a ON a.userId = f.friendId WHERE f.userId = :user \(filter)
-                """, arguments: arguments) ?? 0
-            let items = try Row.fetchAll(db, sql: """
+                """), arguments: arguments) ?? 0
+            // The page's ids first, from the (userId, activityId) index; the joins only for those rows.
+            let items = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT a.*, u.name, u.avatarUrl, m.title
-                FROM friendship f
-                JOIN activity a ON a.userId = f.friendId
+                FROM (
+                    SELECT a.activityId AS id FROM friendship f JOIN activity a ON a.userId = f.friendId
+                    WHERE f.userId = :user \(filter)
+                    ORDER BY a.activityId DESC LIMIT :limit OFFSET :offset
+                ) page
+                JOIN activity a ON a.activityId = page.id
                 JOIN user u ON u.userId = a.userId
                 JOIN movie m ON m.movieId = a.movieId
-                WHERE f.userId = :user \(filter)
-                ORDER BY a.activityId DESC LIMIT :limit OFFSET :offset
-                """, arguments: arguments + ["limit": limit, "offset": offset]).map { row in
+                ORDER BY a.activityId DESC
+                """), arguments: arguments + ["limit": limit, "offset": offset]).map { row in
                 ActivityItem(
                     activityId: row["activityId"], userId: row["userId"], userName: row["name"], userAvatar: row["avatarUrl"],
                     movieId: row["movieId"], movieTitle: row["title"], kind: ActivityItem.Kind(rawValue: row["type"]) ?? .rating,

@@ -35,7 +35,7 @@ public struct MovieQueries: Sendable {
 
     public func movie(id movieId: Int64, viewer: Int64?) throws -> MovieDetail? {
         try database.pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: """
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT m.movieId, m.title, m.genres, m.year, m.tmdbId, s.ratingCount, s.ratingSum, r.rating AS viewerRating,
                        w.movieId IS NOT NULL AS inWatchlist, ws.status AS watchStatus
                 FROM movie m
@@ -44,13 +44,26 @@ public struct MovieQueries: Sendable {
                 LEFT JOIN watchlistEntry w ON w.movieId = m.movieId AND w.userId = ?1
                 LEFT JOIN watchStatus ws ON ws.movieId = m.movieId AND ws.userId = ?1
                 WHERE m.movieId = ?2
-                """, arguments: [viewer, movieId])
+                """), arguments: [viewer, movieId])
             else { return nil }
             return MovieDetail(
                 movieId: row["movieId"], title: row["title"], genres: decodeGenres(row["genres"]), year: row["year"],
                 tmdbId: row["tmdbId"], ratingAverage: averageRating(row), ratingCount: row["ratingCount"] ?? 0,
                 viewerRating: row["viewerRating"], inViewerWatchlist: row["inWatchlist"], viewerWatchStatus: row["watchStatus"]
             )
+        }
+    }
+
+    /// The films with these ids, as lists show them.
+    public func summaries(ids: [Int64]) throws -> [Int64: MovieSummary] {
+        guard !ids.isEmpty else { return [:] }
+        return try database.pool.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT m.movieId, m.title, m.genres, m.year, s.ratingCount, s.ratingSum FROM movie m
+                LEFT JOIN movieStats s ON s.movieId = m.movieId
+                WHERE m.movieId IN (\(ids.map { _ in "?" }.joined(separator: ",")))
+                """, arguments: StatementArguments(ids))
+            return Dictionary(uniqueKeysWithValues: rows.map { ($0["movieId"], MovieSummary(row: $0)) })
         }
     }
 

@@ -72,7 +72,7 @@ public struct RecommendationInputQueries: Sendable {
 
     /// How far movie-stats (popularity) has folded the log.
     public func popularityPosition() throws -> UInt64 {
-        try database.pool.read { try UInt64.fetchOne($0, sql: "SELECT position FROM projectionCheckpoint WHERE name = 'movie-stats'") ?? 0 }
+        try database.pool.read { try UInt64.fetchOne($0.cachedStatement(sql: "SELECT position FROM projectionCheckpoint WHERE name = 'movie-stats'")) ?? 0 }
     }
 
     /// Ratings per film, now.
@@ -133,13 +133,13 @@ public struct RecommendationInputQueries: Sendable {
     /// their own ratings and watches, their friends, their friends' ratings, recommendations to them.
     public func feedStamp(userId: Int64) throws -> String {
         try database.pool.read { db in
-            let row = try Row.fetchOne(db, sql: """
+            let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT (SELECT MAX(position) FROM userRating WHERE userId = ?1),
                        (SELECT COUNT(*) || '.' || MAX(since) FROM friendship WHERE userId = ?1),
                        (SELECT MAX((SELECT MAX(position) FROM userRating WHERE userId = f.friendId)) FROM friendship f WHERE f.userId = ?1),
                        (SELECT MAX(position) FROM movieRecommendation WHERE toUserId = ?1),
                        (SELECT COUNT(*) || '.' || MAX(updatedAt) FROM watchStatus WHERE userId = ?1 AND status = 'completed')
-                """, arguments: [userId])
+                """), arguments: [userId])
             return (0..<5).map { (row?[$0] as DatabaseValue?)?.description ?? "-" }.joined(separator: "/")
         }
     }
@@ -186,21 +186,6 @@ public struct RecommendationInputQueries: Sendable {
                 friendRatingsCount: ratings?["n"] ?? 0, friendRatingsAverage: ratings?["average"],
                 friendWatchCount: friendsWatched, mutualFriendsWatched: mutualWatched
             )
-        }
-    }
-}
-
-extension MovieQueries {
-    /// The films with these ids, as lists show them.
-    public func summaries(ids: [Int64]) throws -> [Int64: MovieSummary] {
-        guard !ids.isEmpty else { return [:] }
-        return try database.pool.read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT m.movieId, m.title, m.genres, m.year, s.ratingCount, s.ratingSum FROM movie m
-                LEFT JOIN movieStats s ON s.movieId = m.movieId
-                WHERE m.movieId IN (\(ids.map { _ in "?" }.joined(separator: ",")))
-                """, arguments: StatementArguments(ids))
-            return Dictionary(uniqueKeysWithValues: rows.map { ($0["movieId"], MovieSummary(row: $0)) })
         }
     }
 }

@@ -57,19 +57,18 @@ public struct SearchQueries: Sendable {
             genreFilter = "AND EXISTS (SELECT 1 FROM movieGenre g WHERE g.movieId = m.movieId AND g.genre IN (\(names)))"
             for (index, genre) in genres.enumerated() { arguments += ["genre\(index)": genre] }
         }
-        let matches = """
-            SELECT m.movieId, m.title, m.genres, m.year, s.ratingCount, s.ratingSum, \(rank) AS rank
-            FROM movie m LEFT JOIN movieStats s ON s.movieId = m.movieId
-            WHERE 1 \(genreFilter)
-            """
-        return try database.pool.read { db in
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(matches)) WHERE rank IS NOT NULL", arguments: arguments) ?? 0
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT * FROM (\(matches)) WHERE rank IS NOT NULL
-                ORDER BY rank, COALESCE(ratingCount, 0) DESC, movieId LIMIT :limit OFFSET :offset
-                """, arguments: arguments + ["limit": limit, "offset": offset])
-            return Page(items: rows.map(MovieSummary.init(row:)), totalCount: total)
+        // Rank every match once (ids only), then read the page's films.
+        let ranked = try database.pool.read { db in
+            try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT m.movieId, \(rank) AS rank, COALESCE(s.ratingCount, 0) AS ratings
+                FROM movie m LEFT JOIN movieStats s ON s.movieId = m.movieId
+                WHERE rank IS NOT NULL \(genreFilter)
+                ORDER BY rank, ratings DESC, m.movieId
+                """), arguments: arguments).map { $0["movieId"] as Int64 }
         }
+        let page = Array(ranked.dropFirst(offset).prefix(limit))
+        let films = try MovieQueries(database: database).summaries(ids: page)
+        return Page(items: page.compactMap { films[$0] }, totalCount: ranked.count)
     }
 
     /// Films most often rated for the first time in the `days` days ending with the last day anyone
