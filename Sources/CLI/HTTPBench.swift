@@ -1,4 +1,3 @@
-import App
 import ArgumentParser
 import AsyncHTTPClient
 import Foundation
@@ -6,8 +5,9 @@ import Hummingbird
 import NIOCore
 import Projections
 
-/// `nuvie bench http`: the demo server (release build, in this process) under `wrk`, each hot endpoint
-/// beside a bare Hummingbird "hello" route measured in the same run, plus the server's peak RSS.
+/// `nuvie bench http`: the demo server (`nuvie serve`, a child process) under `wrk`, each hot endpoint
+/// beside a bare Hummingbird "hello" route (in this process) measured in the same run, plus the
+/// server's peak memory.
 struct HTTPBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "http",
@@ -35,28 +35,26 @@ struct HTTPBench: AsyncParsableCommand {
 
     func run() async throws {
         _ = Bootstrap.logging(level: "warning")
-        let registry = Bootstrap.metrics()
         guard let wrk = Self.executable("wrk") else { throw ValidationError("wrk is not on PATH: apt-get install wrk") }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-http-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
 
-        var configuration = AppConfiguration(
-            dataDirectory: dataDir.map { URL(fileURLWithPath: $0) } ?? scratch.appendingPathComponent("data"),
-            port: port, demoMode: true, demoDataset: try DemoMode.dataset(nil), rateLimit: nil, metricsRegistry: registry
-        )
-        configuration.modelRetrainInterval = .seconds(3600)
-        progress("starting the demo server (imports the demo into an empty directory first)")
-        let app = try await buildApplication(configuration: configuration)
-        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
-        let hello = Task { try await Self.helloApplication(port: port + 1).runService(gracefulShutdownSignals: []) }
-        defer { server.cancel(); hello.cancel() }
+        let dataDirectory = dataDir.map { URL(fileURLWithPath: $0) } ?? scratch.appendingPathComponent("data")
         let base = "http://127.0.0.1:\(port)"
+        // The first start imports the demo (into an empty directory); the measured server is a
+        // second start over the same directory, as a production server would be.
+        progress("preparing the demo in \(dataDirectory.path)")
+        try await ServerChild(dataDirectory: dataDirectory, port: port).stopAfterServing("\(base)/health")
+        let server = try ServerChild(dataDirectory: dataDirectory, port: port)
+        defer { server.stop() }
+        let hello = Task { try await Self.helloApplication(port: port + 1).runService(gracefulShutdownSignals: []) }
+        defer { hello.cancel() }
         try await Self.waitUntilServing("\(base)/health")
         try await Self.waitUntilServing("http://127.0.0.1:\(port + 1)/hello")
         let token = try await Self.login(base)
-        let rss = RSSSampler()
-        rss.start()
+        let memory = MemorySampler(pid: server.pid)
+        memory.start()
 
         let movieIds = Array(try Self.movieIds(try DemoMode.dataset(nil)).prefix(2000))
         let targets: [(name: String, connections: Int, script: String)] = [
@@ -90,10 +88,13 @@ struct HTTPBench: AsyncParsableCommand {
             lines.append(BenchFigures.line("\(target.name) c\(target.connections) req/s", rates, format: "%.0f") + "   \(share)")
             lines.append(BenchFigures.line("\(target.name) c\(target.connections) p99 ms", p99s, format: "%.2f"))
         }
-        rss.stop()
+        memory.stop()
         print("wrk -t2 -c<N> -d\(duration)s, \(runs) runs each (min / median / max), demo data, release build")
         for line in lines { print(line) }
-        print(String(format: "peak RSS of the server process while loaded: %.0f MB", Double(rss.peakKilobytes) / 1024))
+        print(String(
+            format: "server process while loaded: peak RSS %.0f MB (anonymous memory %.0f MB, mapped files %.0f MB: the LMDB log and SQLite)",
+            Double(memory.peak.total) / 1024, Double(memory.peak.anonymous) / 1024, Double(memory.peak.files) / 1024
+        ))
     }
 
     static func helloApplication(port: Int) -> some ApplicationProtocol {
@@ -172,20 +173,60 @@ struct HTTPBench: AsyncParsableCommand {
     }
 }
 
-/// Samples this process's resident set size every 100 ms.
-final class RSSSampler: @unchecked Sendable {
+/// The server as its own process (`nuvie serve --demo`), as it runs in production.
+final class ServerChild: @unchecked Sendable {
+    private let process = Process()
+
+    var pid: Int32 { process.processIdentifier }
+
+    init(dataDirectory: URL, port: Int) throws {
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["serve", "--demo", "--data-dir", dataDirectory.path, "--port", "\(port)"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NUVIE_RATE_LIMIT_PER_MINUTE"] = "0"
+        environment["NUVIE_LOG_LEVEL"] = "warning"
+        process.environment = environment
+        try process.run()
+    }
+
+    func stopAfterServing(_ healthURL: String) async throws {
+        defer { stop() }
+        try await HTTPBench.waitUntilServing(healthURL)
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// Samples a process's resident memory every 100 ms: the peak of VmRSS, and of its anonymous and
+/// file-backed parts.
+final class MemorySampler: @unchecked Sendable {
+    struct Kilobytes { var total = 0, anonymous = 0, files = 0 }
+
+    private let pid: Int32
     private let lock = NSLock()
-    private var peak = 0
+    private var highest = Kilobytes()
     private var running = false
 
-    var peakKilobytes: Int { lock.withLock { peak } }
+    init(pid: Int32) {
+        self.pid = pid
+    }
+
+    var peak: Kilobytes { lock.withLock { highest } }
 
     func start() {
         lock.withLock { running = true }
         Thread.detachNewThread { [self] in
             while lock.withLock({ running }) {
-                let kilobytes = Self.currentKilobytes()
-                lock.withLock { peak = max(peak, kilobytes) }
+                let now = sample()
+                lock.withLock {
+                    highest.total = max(highest.total, now.total)
+                    highest.anonymous = max(highest.anonymous, now.anonymous)
+                    highest.files = max(highest.files, now.files)
+                }
                 Thread.sleep(forTimeInterval: 0.1)
             }
         }
@@ -195,10 +236,12 @@ final class RSSSampler: @unchecked Sendable {
         lock.withLock { running = false }
     }
 
-    static func currentKilobytes() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
-        else { return 0 }
-        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
+    private func sample() -> Kilobytes {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return Kilobytes() }
+        func field(_ name: String) -> Int {
+            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
+        }
+        return Kilobytes(total: field("VmRSS"), anonymous: field("RssAnon"), files: field("RssFile"))
     }
 }
