@@ -29,9 +29,10 @@ struct FeedController: Sendable {
         let userId = try context.requireUser()
         let page = try Pagination(request)
         let inputs = recommendations.inputs
-        let stamp = try inputs.feedStamp(userId: userId)
+        let freshness = try inputs.freshness(userId: userId)
+        let stamp = freshness.stamp
         let now = Date()
-        let pageKey = "\(stamp)|\(try inputs.popularityPosition())|\(page.limit)|\(page.offset)"
+        let pageKey = "\(stamp)|\(freshness.popularityPosition)|\(page.limit)|\(page.offset)"
         if let body = responses.get(userId, key: pageKey, now: now) { return Self.json(body) }
 
         let list: RecommendationList

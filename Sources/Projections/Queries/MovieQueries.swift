@@ -34,7 +34,8 @@ public struct MovieQueries: Sendable {
     }
 
     public func movie(id movieId: Int64, viewer: Int64?) throws -> MovieDetail? {
-        try database.pool.read { db in
+        // One statement: no transaction needed for it to see one state of the database.
+        try database.pool.unsafeRead { db in
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT m.movieId, m.title, m.genres, m.year, m.tmdbId, s.ratingCount, s.ratingSum, r.rating AS viewerRating,
                        w.movieId IS NOT NULL AS inWatchlist, ws.status AS watchStatus

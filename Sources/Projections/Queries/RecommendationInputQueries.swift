@@ -70,11 +70,6 @@ public struct RecommendationInputQueries: Sendable {
         }
     }
 
-    /// How far movie-stats (popularity) has folded the log.
-    public func popularityPosition() throws -> UInt64 {
-        try database.pool.read { try UInt64.fetchOne($0.cachedStatement(sql: "SELECT position FROM projectionCheckpoint WHERE name = 'movie-stats'")) ?? 0 }
-    }
-
     /// Ratings per film, now.
     public func ratingCounts() throws -> [Int64: Int] {
         try database.pool.read { db in
@@ -129,18 +124,31 @@ public struct RecommendationInputQueries: Sendable {
         }
     }
 
-    /// Changes whenever anything a user's feed rests on changes, apart from other people's ratings:
-    /// their own ratings and watches, their friends, their friends' ratings, recommendations to them.
-    public func feedStamp(userId: Int64) throws -> String {
-        try database.pool.read { db in
+    /// What a user's cached feed and scoring pass rest on, read in one statement.
+    public struct Freshness: Sendable, Equatable {
+        /// Changes whenever anything a user's feed rests on changes, apart from other people's
+        /// ratings: their own ratings and watches, their friends, their friends' ratings,
+        /// recommendations to them.
+        public var stamp: String
+        /// How far movie-stats (popularity, averages) has folded the log.
+        public var popularityPosition: UInt64
+    }
+
+    public func freshness(userId: Int64) throws -> Freshness {
+        // One statement, so no transaction is needed for it to see one state of the database.
+        try database.pool.unsafeRead { db in
             let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT (SELECT MAX(position) FROM userRating WHERE userId = ?1),
                        (SELECT COUNT(*) || '.' || MAX(since) FROM friendship WHERE userId = ?1),
                        (SELECT MAX((SELECT MAX(position) FROM userRating WHERE userId = f.friendId)) FROM friendship f WHERE f.userId = ?1),
                        (SELECT MAX(position) FROM movieRecommendation WHERE toUserId = ?1),
-                       (SELECT COUNT(*) || '.' || MAX(updatedAt) FROM watchStatus WHERE userId = ?1 AND status = 'completed')
+                       (SELECT COUNT(*) || '.' || MAX(updatedAt) FROM watchStatus WHERE userId = ?1 AND status = 'completed'),
+                       (SELECT position FROM projectionCheckpoint WHERE name = 'movie-stats')
                 """), arguments: [userId])
-            return (0..<5).map { (row?[$0] as DatabaseValue?)?.description ?? "-" }.joined(separator: "/")
+            return Freshness(
+                stamp: (0..<5).map { (row?[$0] as DatabaseValue?)?.description ?? "-" }.joined(separator: "/"),
+                popularityPosition: row?[5] ?? 0
+            )
         }
     }
 

@@ -1,8 +1,10 @@
+import Dispatch
 import Logging
 import ServiceLifecycle
 
-/// Retrains the model whenever new ratings have reached the read model, at most once per `interval`,
-/// so a rating changes everyone's item–item weights without a restart.
+/// Retrains the model whenever new ratings have reached the read model, checking every `interval`,
+/// so a rating changes everyone's item–item weights without a restart. The first model is trained
+/// before the server starts (`trainIfRatingsChanged` from `buildApplication`).
 public struct ModelTrainingService: Service {
     let recommender: Recommender
     let interval: Duration
@@ -17,8 +19,18 @@ public struct ModelTrainingService: Service {
     public func run() async throws {
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                trainIfRatingsChanged()
                 try await Task.sleep(for: interval)
+                await offTheCooperativePool(trainIfRatingsChanged)
+            }
+        }
+    }
+
+    /// Training is seconds of CPU: on a queue of its own it never holds up request handling.
+    private func offTheCooperativePool(_ work: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .utility).async {
+                work()
+                continuation.resume()
             }
         }
     }

@@ -28,7 +28,7 @@ public final class Recommender: RecommendationEngine {
     private let current = Mutex<Trained?>(nil)
     private let popularity = Mutex<Popularity?>(nil)
     /// Each user's last scoring pass, kept while nothing it rests on has changed: their signals
-    /// (`feedStamp`), the model and the popularity snapshot.
+    /// (`freshness`), the model and the popularity snapshot.
     private let scorings = Mutex(UserMemo<UserScoring>())
     private let logger: Logger
 
@@ -104,8 +104,9 @@ public final class Recommender: RecommendationEngine {
     /// options, remembered).
     func scoring(userId: Int64, options: Scorer.Options) throws -> (UserScoring, Trained) {
         guard let trained else { throw RecommendationError.modelNotReady }
-        let popularity = try currentPopularity()
-        let key = "\(try inputs.feedStamp(userId: userId))|\(trained.generation)|\(popularity.generation)"
+        let freshness = try inputs.freshness(userId: userId)
+        let popularity = try currentPopularity(position: freshness.popularityPosition)
+        let key = "\(freshness.stamp)|\(trained.generation)|\(popularity.generation)"
         let seen = options.exclude.isEmpty ? [] : try inputs.seenMovieIds(userId: userId)
         let plain = options.useSocial && options.seedFilter == nil && options.exclude.isSubset(of: seen)
         if plain, let memo = scorings.withLock({ $0.get(userId, key: key) }) { return (memo, trained) }
@@ -116,8 +117,7 @@ public final class Recommender: RecommendationEngine {
         return (scoring, trained)
     }
 
-    private func currentPopularity() throws -> Popularity {
-        let position = try inputs.popularityPosition()
+    private func currentPopularity(position: UInt64) throws -> Popularity {
         let now = ContinuousClock.now
         if let known = popularity.withLock({ $0 }), known.position == position || now - known.loadedAt < .seconds(1) { return known }
         let counts = try inputs.ratingCounts()
