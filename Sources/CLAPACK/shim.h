@@ -3,9 +3,9 @@
 #ifndef NUVIE_CLAPACK_SHIM_H
 #define NUVIE_CLAPACK_SHIM_H
 
-/// Cholesky factorisation of a symmetric positive definite matrix.
-void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info);
+/// Cholesky factorisation of a symmetric positive definite matrix (single precision).
+void spotrf_(const char *uplo, const int *n, float *a, const int *lda, int *info);
 /// Inverse of that matrix from its Cholesky factor.
-void dpotri_(const char *uplo, const int *n, double *a, const int *lda, int *info);
+void spotri_(const char *uplo, const int *n, float *a, const int *lda, int *info);
 
 #endif

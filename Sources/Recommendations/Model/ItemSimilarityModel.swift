@@ -6,7 +6,7 @@ import Foundation
 /// per film the user liked. `weight(from: seed, to: target)` is exactly how much liking `seed` adds to
 /// `target`'s personal score.
 ///
-/// Training: G = XᵀX over the films with at least `minimumRatings` ratings (X is users × films, 1 where
+/// Training (single precision): G = XᵀX over the films with at least `minimumRatings` ratings (X is users × films, 1 where
 /// the user rated the film), P = (G + λI)⁻¹, B[i][j] = −P[i][j] / P[j][j] off the diagonal, then
 /// max(B, 0). Deterministic: the same interactions give the same weights, bit for bit.
 public struct ItemSimilarityModel: Sendable, Equatable {
@@ -69,32 +69,33 @@ public struct ItemSimilarityModel: Sendable, Equatable {
         let n = movieIds.count
         guard n > 0 else { return ItemSimilarityModel(parameters: parameters, movieIds: [], index: [:], weights: []) }
 
-        // Column-major and row-major agree: the matrix is symmetric.
-        var gram = [Double](repeating: 0, count: n * n)
+        // Column-major and row-major agree: the matrix is symmetric. Single precision, and the
+        // weights are computed in the same buffer, so training needs one n × n matrix of Floats.
+        var matrix = [Float](repeating: 0, count: n * n)
         for movies in moviesPerUser.values {
             let rows = movies.compactMap { index[$0] }
-            for a in rows { for b in rows { gram[a * n + b] += 1 } }
+            for a in rows { for b in rows { matrix[a * n + b] += 1 } }
         }
-        for i in 0..<n { gram[i * n + i] += parameters.lambda }
-        try invertSymmetricPositiveDefinite(&gram, n: n)
+        for i in 0..<n { matrix[i * n + i] += Float(parameters.lambda) }
+        try invertSymmetricPositiveDefinite(&matrix, n: n)
 
-        var weights = [Float](repeating: 0, count: n * n)
+        let diagonal = (0..<n).map { matrix[$0 * n + $0] }
         for i in 0..<n {
-            for j in 0..<n where i != j {
-                let b = -gram[i * n + j] / gram[j * n + j]
-                if b > 0 { weights[i * n + j] = Float(b) }
+            for j in 0..<n {
+                let b = i == j ? 0 : -matrix[i * n + j] / diagonal[j]
+                matrix[i * n + j] = max(0, b)
             }
         }
-        return ItemSimilarityModel(parameters: parameters, movieIds: movieIds, index: index, weights: weights)
+        return ItemSimilarityModel(parameters: parameters, movieIds: movieIds, index: index, weights: matrix)
     }
 
     /// In place, through LAPACK's Cholesky routines; fills both triangles.
-    private static func invertSymmetricPositiveDefinite(_ matrix: inout [Double], n: Int) throws {
+    private static func invertSymmetricPositiveDefinite(_ matrix: inout [Float], n: Int) throws {
         var order = Int32(n), leading = Int32(n), info: Int32 = 0
         var uplo = CChar(UInt8(ascii: "L"))
-        matrix.withUnsafeMutableBufferPointer { a in dpotrf_(&uplo, &order, a.baseAddress, &leading, &info) }
+        matrix.withUnsafeMutableBufferPointer { a in spotrf_(&uplo, &order, a.baseAddress, &leading, &info) }
         guard info == 0 else { throw TrainingError.factorisationFailed(info: info) }
-        matrix.withUnsafeMutableBufferPointer { a in dpotri_(&uplo, &order, a.baseAddress, &leading, &info) }
+        matrix.withUnsafeMutableBufferPointer { a in spotri_(&uplo, &order, a.baseAddress, &leading, &info) }
         guard info == 0 else { throw TrainingError.factorisationFailed(info: info) }
         // Fortran's lower triangle (column-major) is our upper one: mirror it down.
         for column in 0..<n {
