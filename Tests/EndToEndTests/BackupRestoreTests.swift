@@ -46,10 +46,11 @@ import Testing
 }
 
 /// Runs the built `nuvie` with `arguments`; its exit status and what it printed.
-func runNuvie(_ arguments: [String]) throws -> (status: Int32, output: String) {
+/// Runs the built binary; `logLevel` is for the commands that take `--log-level` (those with a data directory).
+func runNuvie(_ arguments: [String], logLevel: Bool = true) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = ServerProcess.binary
-    process.arguments = arguments + ["--log-level", "warning"]
+    process.arguments = arguments + (logLevel ? ["--log-level", "warning"] : [])
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe
