@@ -38,7 +38,7 @@ struct AppendBench: AsyncParsableCommand {
                 rates.append(result.eventsPerSecond)
                 p50s.append(result.p50 * 1000)
                 p99s.append(result.p99 * 1000)
-                progress("\(name), run \(run)/\(runs): \(Int(result.eventsPerSecond)) events/s, p99 \(String(format: "%.2f", result.p99 * 1000)) ms")
+                BenchFigures.progress("\(name), run \(run)/\(runs): \(Int(result.eventsPerSecond)) events/s, p99 \(String(format: "%.2f", result.p99 * 1000)) ms")
             }
             table.append(("\(name): events/s", rates, "%.0f"))
             table.append(("\(name): p50 ack ms", p50s, "%.3f"))
@@ -85,14 +85,15 @@ struct AppendBench: AsyncParsableCommand {
             p50: latencies[latencies.count / 2], p99: latencies[min(latencies.count - 1, latencies.count * 99 / 100)]
         )
     }
-
-    private func progress(_ text: String) {
-        FileHandle.standardError.write(Data("\(text)\n".utf8))
-    }
 }
 
-/// One figure's line: name, then min / median / max.
+/// How the benchmarks print: figures on standard output, progress on standard error.
 enum BenchFigures {
+    static func progress(_ text: String) {
+        FileHandle.standardError.write(Data("\(text)\n".utf8))
+    }
+
+    /// One figure's line: name, then min / median / max.
     static func line(_ name: String, _ values: [Double], format: String) -> String {
         let sorted = values.sorted()
         let f = { String(format: format, $0) }

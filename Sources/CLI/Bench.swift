@@ -35,9 +35,9 @@ struct RebuildBench: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let log = try EventLog(configuration: .init(directory: scratch.appendingPathComponent("log"), initialMapSize: 1 << 30))
         defer { log.close() }
-        progress("importing the demo dataset")
+        BenchFigures.progress("importing the demo dataset")
         _ = try await MovieLensImporter(log: log).importDirectory(try DemoMode.dataset(dataset))
-        if events > Int(log.headPosition) { try await SyntheticRatings(log: log).pad(to: events) { progress("synthetic events: \($0)/\(events)") } }
+        if events > Int(log.headPosition) { try await SyntheticRatings(log: log).pad(to: events) { BenchFigures.progress("synthetic events: \($0)/\(events)") } }
         let total = log.headPosition
         var rates: [Double] = []
         for run in 1...runs {
@@ -47,17 +47,13 @@ struct RebuildBench: AsyncParsableCommand {
             let seconds = (ContinuousClock.now - started).seconds
             try database.close()
             rates.append(Double(total) / seconds)
-            progress("run \(run)/\(runs): \(total) events in \(String(format: "%.2f", seconds)) s")
+            BenchFigures.progress("run \(run)/\(runs): \(total) events in \(String(format: "%.2f", seconds)) s")
         }
         let sorted = rates.sorted()
         let seconds = sorted.map { Double(total) / $0 }
         print("rebuild of \(total) events, \(Projections.all.count) projections, \(runs) runs")
         print(String(format: "events/s  min %.0f  median %.0f  max %.0f", sorted[0], sorted[sorted.count / 2], sorted[sorted.count - 1]))
         print(String(format: "seconds   min %.2f  median %.2f  max %.2f", seconds.last ?? 0, seconds[seconds.count / 2], seconds.first ?? 0))
-    }
-
-    private func progress(_ text: String) {
-        FileHandle.standardError.write(Data("\(text)\n".utf8))
     }
 }
 

@@ -44,7 +44,7 @@ struct HTTPBench: AsyncParsableCommand {
         let base = "http://127.0.0.1:\(port)"
         // The first start imports the demo (into an empty directory); the measured server is a
         // second start over the same directory, as a production server would be.
-        progress("preparing the demo in \(dataDirectory.path)")
+        BenchFigures.progress("preparing the demo in \(dataDirectory.path)")
         try await ServerChild(dataDirectory: dataDirectory, port: port).stopAfterServing("\(base)/health")
         let server = try ServerChild(dataDirectory: dataDirectory, port: port)
         defer { server.stop() }
@@ -80,7 +80,7 @@ struct HTTPBench: AsyncParsableCommand {
                 let result = try Self.wrk(wrk, url: url, script: scriptFile.path, connections: target.connections, seconds: duration)
                 rates.append(result.requestsPerSecond)
                 p99s.append(result.p99Milliseconds)
-                progress("\(target.name) c\(target.connections) run \(run)/\(runs): \(Int(result.requestsPerSecond)) req/s, p99 \(result.p99Milliseconds) ms, non-2xx \(result.errors)")
+                BenchFigures.progress("\(target.name) c\(target.connections) run \(run)/\(runs): \(Int(result.requestsPerSecond)) req/s, p99 \(result.p99Milliseconds) ms, non-2xx \(result.errors)")
             }
             let median = rates.sorted()[rates.count / 2]
             if target.name == "hello" { helloMedian = median }
@@ -166,10 +166,6 @@ struct HTTPBench: AsyncParsableCommand {
     static func movieIds(_ dataset: URL) throws -> [Int64] {
         try String(contentsOf: dataset.appendingPathComponent("movies.csv"), encoding: .utf8)
             .split(whereSeparator: \.isNewline).dropFirst().compactMap { $0.split(separator: ",").first.flatMap { Int64($0) } }
-    }
-
-    private func progress(_ text: String) {
-        FileHandle.standardError.write(Data("\(text)\n".utf8))
     }
 }
 

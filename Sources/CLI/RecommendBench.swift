@@ -25,7 +25,7 @@ struct RecommendBench: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let log = try EventLog(configuration: .init(directory: scratch.appendingPathComponent("log"), initialMapSize: 1 << 30))
         defer { log.close() }
-        progress("importing and folding the demo")
+        BenchFigures.progress("importing and folding the demo")
         _ = try await MovieLensImporter(log: log).importDirectory(try DemoMode.dataset(nil))
         let database = try ReadDatabase(path: scratch.appendingPathComponent("read/read.sqlite").path)
         defer { try? database.close() }
@@ -47,16 +47,12 @@ struct RecommendBench: AsyncParsableCommand {
             p50.append(latencies[latencies.count / 2])
             p99.append(latencies[latencies.count * 99 / 100])
             worst.append(latencies[latencies.count - 1])
-            progress("run \(run)/\(runs): trained on \(trained.model.count) films in \(String(format: "%.2f", training.last ?? 0)) s; p99 \(String(format: "%.2f", p99.last ?? 0)) ms")
+            BenchFigures.progress("run \(run)/\(runs): trained on \(trained.model.count) films in \(String(format: "%.2f", training.last ?? 0)) s; p99 \(String(format: "%.2f", p99.last ?? 0)) ms")
         }
         print("recommendation model on the demo, \(runs) runs (min / median / max)")
         print(BenchFigures.line("training, s", training, format: "%.2f"))
         print(BenchFigures.line("50 recommendations with reasons, p50 ms (610 users)", p50, format: "%.2f"))
         print(BenchFigures.line("50 recommendations with reasons, p99 ms (610 users)", p99, format: "%.2f"))
         print(BenchFigures.line("50 recommendations with reasons, max ms (610 users)", worst, format: "%.2f"))
-    }
-
-    private func progress(_ text: String) {
-        FileHandle.standardError.write(Data("\(text)\n".utf8))
     }
 }
