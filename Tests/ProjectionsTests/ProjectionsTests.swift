@@ -96,10 +96,11 @@ private func rated(_ user: Int64, _ movie: Int64, _ rating: Double, previous: Do
             before = try harness.readModel()
         }
         var projections = Projections.all
-        projections[0] = Versioned(base: CatalogProjection(), version: 3)
+        let next = CatalogProjection().version + 1
+        projections[0] = Versioned(base: CatalogProjection(), version: next)
         let bumped = try ProjectionHarness(projections: projections, directory: directory)
         let status = try bumped.runner.status()
-        #expect(status.first { $0.name == "catalog" }.map { ($0.version, $0.position) }! == (3, 0))
+        #expect(status.first { $0.name == "catalog" }.map { ($0.version, $0.position) }! == (next, 0))
         #expect(status.filter { $0.name != "catalog" }.allSatisfy { $0.position == 12 })
         try bumped.runner.catchUp()
         #expect(try bumped.readModel() == before)

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// A film in trending: how many first ratings it got in the window.
@@ -57,11 +58,23 @@ public struct SearchQueries: Sendable {
             genreFilter = "AND EXISTS (SELECT 1 FROM movieGenre g WHERE g.movieId = m.movieId AND g.genre IN (\(names)))"
             for (index, genre) in genres.enumerated() { arguments += ["genre\(index)": genre] }
         }
+        // Only films that can rank at all, found through the indexes: the exact, prefix and anywhere
+        // ranks need the query in the title (the trigram index finds those, for 3 characters or more),
+        // the word ranks come from the FTS index. A shorter query ranks the whole catalog.
+        var source = "movie m"
+        if normalized.count >= 3 {
+            var candidates = ["SELECT rowid AS id FROM movieTitleTrigram WHERE movieTitleTrigram MATCH :substring"]
+            if !words.isEmpty {
+                candidates += ["titleWords", "tagWords", "prefixWords"].map { "SELECT rowid AS id FROM movieSearch WHERE movieSearch MATCH :\($0)" }
+            }
+            arguments += ["substring": "\"" + normalized.replacingOccurrences(of: "\"", with: "\"\"") + "\""]
+            source = "(\(candidates.joined(separator: " UNION "))) c JOIN movie m ON m.movieId = c.id"
+        }
         // Rank every match once (ids only), then read the page's films.
         let ranked = try database.pool.read { db in
             try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT m.movieId, \(rank) AS rank, COALESCE(s.ratingCount, 0) AS ratings
-                FROM movie m LEFT JOIN movieStats s ON s.movieId = m.movieId
+                FROM \(source) LEFT JOIN movieStats s ON s.movieId = m.movieId
                 WHERE rank IS NOT NULL \(genreFilter)
                 ORDER BY rank, ratings DESC, m.movieId
                 """), arguments: arguments).map { $0["movieId"] as Int64 }

@@ -3,12 +3,13 @@ import Foundation
 import GRDB
 
 /// The film catalog: `movie` (title, its search form, year, genres, TMDB/IMDb ids), `movieGenre` for
-/// genre filters, `movieTag` for tags, and `movieSearch`, an FTS5 index of titles and tags.
-/// Folds `movie-added` and `movie-tagged`.
+/// genre filters, `movieTag` for tags, `movieSearch`, an FTS5 index of titles and tags, and (v3)
+/// `movieTitleTrigram`, an FTS5 trigram index of the search titles, so that a substring search finds
+/// its films without scanning the catalog. Folds `movie-added` and `movie-tagged`.
 struct CatalogProjection: Projection {
     let name = "catalog"
-    let version = 2
-    let tables = ["movie", "movieGenre", "movieTag", "movieSearch"]
+    let version = 3
+    let tables = ["movie", "movieGenre", "movieTag", "movieSearch", "movieTitleTrigram"]
 
     func createSchema(_ db: Database) throws {
         try db.create(table: "movie") { t in
@@ -29,6 +30,7 @@ struct CatalogProjection: Projection {
         }
         // rowid = movieId. GRDB's FTS5 API may be compiled out against the system SQLite; the SQL is plain.
         try db.execute(sql: "CREATE VIRTUAL TABLE movieSearch USING fts5(title, tags, tokenize = 'unicode61 remove_diacritics 2')")
+        try db.execute(sql: "CREATE VIRTUAL TABLE movieTitleTrigram USING fts5(searchTitle, tokenize = 'trigram')")
     }
 
     func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
@@ -38,6 +40,8 @@ struct CatalogProjection: Projection {
             try db.run("INSERT OR REPLACE INTO movie (movieId, title, searchTitle, year, genres, tmdbId, imdbId) VALUES (?, ?, ?, ?, ?, ?, ?)", [movie.movieId, movie.title, SearchText.normalize(movie.title), movie.year, genres, movie.tmdbId, movie.imdbId]
             )
             try index(movie.movieId, db)
+            try db.run("DELETE FROM movieTitleTrigram WHERE rowid = ?", [movie.movieId])
+            try db.run("INSERT INTO movieTitleTrigram (rowid, searchTitle) VALUES (?, ?)", [movie.movieId, SearchText.normalize(movie.title)])
             try db.run("DELETE FROM movieGenre WHERE movieId = ?", [movie.movieId])
             for genre in movie.genres {
                 try db.run("INSERT OR IGNORE INTO movieGenre (genre, movieId) VALUES (?, ?)", [genre, movie.movieId])
