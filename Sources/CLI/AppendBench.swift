@@ -23,6 +23,12 @@ struct AppendBench: AsyncParsableCommand {
     @Option(help: "Runs of each measurement.")
     var runs = 3
 
+    func validate() throws {
+        guard runs >= 1, writers >= 1, events >= writers, baselineEvents >= 5 else {
+            throw ValidationError("--runs and --writers must be at least 1, --events at least --writers, --baseline-events at least 5")
+        }
+    }
+
     func run() async throws {
         _ = Bootstrap.logging(level: "warning")
         var table: [(String, [Double], String)] = []

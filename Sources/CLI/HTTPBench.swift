@@ -33,6 +33,10 @@ struct HTTPBench: AsyncParsableCommand {
     @Option(help: "Only the endpoints whose name contains this (hello always runs).")
     var only: String?
 
+    func validate() throws {
+        guard runs >= 1, duration >= 1, connections >= 1 else { throw ValidationError("--runs, --duration and --connections must be at least 1") }
+    }
+
     func run() async throws {
         _ = Bootstrap.logging(level: "warning")
         guard let wrk = Self.executable("wrk") else { throw ValidationError("wrk is not on PATH: apt-get install wrk") }

@@ -19,6 +19,10 @@ struct RecommendBench: AsyncParsableCommand {
     @Option(help: "How many times to train and to go through every user.")
     var runs = 3
 
+    func validate() throws {
+        guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+    }
+
     func run() async throws {
         _ = Bootstrap.logging(level: "warning")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-recommend-\(UUID().uuidString)")

@@ -41,9 +41,9 @@ struct Serve: AsyncParsableCommand {
             }
             configuration.aiServiceURL = parsed
         }
-        if let timeout = environment["NUVIE_AI_TIMEOUT_MS"].flatMap(Int.init) { configuration.aiServiceTimeout = .milliseconds(timeout) }
-        if let seconds = environment["NUVIE_MODEL_RETRAIN_SECONDS"].flatMap(Int.init) { configuration.modelRetrainInterval = .seconds(seconds) }
-        if let ttl = environment["NUVIE_RECOMMENDATION_TTL_SECONDS"].flatMap(Int.init) { configuration.recommendationTTLSeconds = ttl }
+        if let timeout = try positive(environment, "NUVIE_AI_TIMEOUT_MS") { configuration.aiServiceTimeout = .milliseconds(timeout) }
+        if let seconds = try positive(environment, "NUVIE_MODEL_RETRAIN_SECONDS") { configuration.modelRetrainInterval = .seconds(seconds) }
+        if let ttl = try positive(environment, "NUVIE_RECOMMENDATION_TTL_SECONDS") { configuration.recommendationTTLSeconds = ttl }
         configuration.appleKeySource = environment["NUVIE_APPLE_JWKS"].map { source in
             source.hasPrefix("http://") || source.hasPrefix("https://")
                 ? .url(URL(string: source) ?? URL(fileURLWithPath: source)) : .file(URL(fileURLWithPath: source))
@@ -60,6 +60,13 @@ struct Serve: AsyncParsableCommand {
         try Data("\(ProcessInfo.processInfo.processIdentifier)\n".utf8).write(to: pidFile)
         defer { try? FileManager.default.removeItem(at: pidFile) }
         try await app.runService()
+    }
+
+    /// A whole number of at least 1 from the environment; nil when unset.
+    private func positive(_ environment: [String: String], _ name: String) throws -> Int? {
+        guard let raw = environment[name] else { return nil }
+        guard let value = Int(raw), value >= 1 else { throw ValidationError("\(name) must be a whole number of at least 1") }
+        return value
     }
 
     /// `NAME_FILE` (a file holding it) or `NAME` itself.

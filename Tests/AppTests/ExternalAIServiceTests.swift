@@ -8,7 +8,7 @@ import Testing
 
 /// An external AI service for the backend to call: it speaks the contract, with what it answers
 /// decided by the test.
-private enum FakeAIBehaviour: Sendable { case answers, tooSlow, modelNotReady }
+private enum FakeAIBehaviour: Sendable { case answers, tooSlow, modelNotReady, careless }
 
 private let sharedToken = "internal-token-internal-token-internal"
 
@@ -24,18 +24,20 @@ private func withFakeAIService(_ behaviour: FakeAIBehaviour, _ body: @Sendable (
         case .modelNotReady:
             let body = #"{"error":{"code":"MODEL_NOT_READY","message":"warming up","details":{}}}"#
             return Response(status: .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(string: body)))
-        case .answers:
+        case .answers, .careless:
             break
         }
-        let excluded = json["exclude_movie_ids"] as? [Int] ?? []
-        let films = [21, 22, 23, 24].filter { !excluded.contains($0) }.prefix(2)
+        // A careless service ignores the exclusions and asks for a time to live that would overflow.
+        let excluded = behaviour == .careless ? [] : json["exclude_movie_ids"] as? [Int] ?? []
+        let ttl = behaviour == .careless ? "9223372036854775807" : "60"
+        let films = [21, 22, 23, 24].filter { !excluded.contains($0) }.prefix(behaviour == .careless ? 4 : 2)
         let items = films.enumerated().map { index, film in
             #"{"movie_id":\#(film),"score":0.5,"rank":\#(index + 1),"explanation":{"primary_reason":"similar_users","confidence":0.5,"factors":[{"type":"similar_users","weight":1,"value":7,"payload":{},"description":"From the external model"}]}}"#
         }
         let body = """
             {"request_id":"\(json["request_id"] as? String ?? "")","user_id":\(json["user_id"] as? Int ?? 0),
              "model":{"name":"external","version":"v9","trained_at":"2025-12-10T00:00:00Z"},"generated_at":"2025-12-13T10:30:05Z",
-             "ttl_seconds":60,"items":[\(items.joined(separator: ","))]}
+             "ttl_seconds":\(ttl),"items":[\(items.joined(separator: ","))]}
             """
         return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
     }
@@ -69,6 +71,16 @@ private func fallbacks(_ client: LiveClient) async throws -> Int {
                 let rated = try ReadModelFacts(client.dataDirectory, userId: 3).ratings.keys
                 #expect(Set(feed.ids).isDisjoint(with: rated.map(Int.init)))
                 #expect(feed.descriptions.allSatisfy { $0 == "From the external model" })
+            }
+        }
+    }
+
+    @Test func whatAnExternalServiceGetsWrongTheBackendDoesNotPassOn() async throws {
+        try await withFakeAIService(.careless) { port in
+            try await withTasteServer({ configure(&$0, port: port) }) { client in
+                let feed = try await feedDescriptions(client, user: "movielens-3")
+                let rated = try ReadModelFacts(client.dataDirectory, userId: 3).ratings.keys.map(Int.init)
+                #expect(!feed.ids.isEmpty && Set(feed.ids).isDisjoint(with: rated))
             }
         }
     }

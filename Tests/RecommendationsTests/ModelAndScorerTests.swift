@@ -105,6 +105,13 @@ private func profile(_ ratings: [Int64: Double], friends: [Int64: [TasteProfile.
         }
     }
 
+    @Test func someoneWhoLikedNothingGetsPopularFilmsNotAnEmptyFeed() {
+        let disliked = Dictionary(uniqueKeysWithValues: (1...8).map { (Int64($0), 2.0) })
+        let items = scorer.recommend(profile(disliked), limit: 5).items
+        #expect(items.map(\.movieId) == [9])
+        #expect(items.allSatisfy { $0.explanation.factors.map(\.type) == [.popular] })
+    }
+
     @Test func friendsSignalsNameExactlyThoseFriends() {
         let signals: [Int64: [TasteProfile.FriendSignal]] = [
             7: [.init(friendId: 100, position: 40, recommended: true), .init(friendId: 101, position: 41, recommended: false)],

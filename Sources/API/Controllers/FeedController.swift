@@ -23,8 +23,9 @@ struct FeedController: Sendable {
     }
 
     /// From `recommendation_feed` while the entry lives (its TTL) and the caller's own signals are
-    /// unchanged; else asks the AI service and stores the answer. The encoded page is kept too, while
-    /// the films' statistics (movie-stats) have not moved: JSON encoding is most of a cached feed's cost.
+    /// unchanged; else asks the AI service and stores the answer. The encoded page is kept too, until
+    /// movie-stats folds its next batch (any new event: the averages shown may have moved), as JSON
+    /// encoding is most of a cached feed's cost.
     func recommendationFeed(_ request: Request, context: AppRequestContext) async throws -> Response {
         let userId = try context.requireUser()
         let page = try Pagination(request)

@@ -158,7 +158,8 @@ struct AIExplainRequestDTO: Encodable, Sendable {
 struct AIExplainResponseDTO: ResponseCodable, Sendable {
     struct Signals: Codable, Sendable {
         var friendRatingsCount: Int
-        var friendRatingsAvg: Double
+        /// We send 0 when no friend rated the film; another AI service may send `null`.
+        @Nullable var friendRatingsAvg: Double?
         var friendWatchCount: Int
     }
     var requestId: String

@@ -50,6 +50,13 @@ public struct Nullable<Value: Encodable & Sendable>: Encodable, Sendable {
     }
 }
 
+extension Nullable: Decodable where Value: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        wrappedValue = container.decodeNil() ? nil : try container.decode(Value.self)
+    }
+}
+
 /// Rounds for display without changing what is stored (averages, scores).
 func rounded(_ value: Double, places: Int = 2) -> Double {
     let scale = pow(10, Double(places))

@@ -21,18 +21,25 @@ public struct RemoteRecommendationEngine: RecommendationEngine {
     }
 
     public func recommend(_ query: RecommendQuery) async throws -> RecommendationList {
-        let reply: AIRecommendResponseDTO = try await post("ai/recommend", AIRecommendRequestDTO(query))
+        let reply: AIRecommendResponseDTO = try await post("ai/recommend", AIRecommendRequestDTO(query), query.userId)
         guard reply.requestId == query.requestId else { throw RecommendationError.unavailable("request_id came back changed") }
-        return try reply.list(offset: query.offset)
+        // What the contract promises, whatever the service sent: no excluded film, at most `limit`
+        // items, a time to live of at most a day.
+        var list = try reply.list(offset: query.offset)
+        list.items = Array(list.items.filter { !query.excludeMovieIds.contains($0.movieId) }.prefix(query.limit))
+        list.ttlSeconds = min(max(list.ttlSeconds, 0), Self.longestTTL)
+        return list
     }
 
     public func explain(_ query: ExplainQuery) async throws -> MovieExplanation {
-        let reply: AIExplainResponseDTO = try await post("ai/explain", AIExplainRequestDTO(query))
+        let reply: AIExplainResponseDTO = try await post("ai/explain", AIExplainRequestDTO(query), query.userId, movieId: query.movieId)
         guard reply.requestId == query.requestId else { throw RecommendationError.unavailable("request_id came back changed") }
         return try reply.explained()
     }
 
-    private func post<Reply: Decodable>(_ path: String, _ body: some Encodable) async throws -> Reply {
+    static let longestTTL = 86_400
+
+    private func post<Reply: Decodable>(_ path: String, _ body: some Encodable, _ userId: Int64, movieId: Int64? = nil) async throws -> Reply {
         var request = HTTPClientRequest(url: baseURL.appendingPathComponent(path).absoluteString)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
@@ -48,7 +55,7 @@ public struct RemoteRecommendationEngine: RecommendationEngine {
         } catch {
             throw RecommendationError.unavailable("\(error)")
         }
-        guard response.status == .ok else { throw Self.error(status: response.status, body: bytes) }
+        guard response.status == .ok else { throw Self.error(status: response.status, body: bytes, userId: userId, movieId: movieId) }
         do {
             return try ContractJSON.decoder().decode(Reply.self, from: Data(buffer: bytes))
         } catch {
@@ -56,7 +63,7 @@ public struct RemoteRecommendationEngine: RecommendationEngine {
         }
     }
 
-    private static func error(status: HTTPResponseStatus, body: ByteBuffer) -> RecommendationError {
+    private static func error(status: HTTPResponseStatus, body: ByteBuffer, userId: Int64, movieId: Int64?) -> RecommendationError {
         struct Envelope: Decodable { struct Body: Decodable { var code: String; var message: String }; var error: Body }
         guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(buffer: body)) else {
             return .unavailable("HTTP \(status.code)")
@@ -64,6 +71,9 @@ public struct RemoteRecommendationEngine: RecommendationEngine {
         switch envelope.error.code {
         case "MODEL_NOT_READY": return .modelNotReady
         case "TIMEOUT": return .timeout
+        case "USER_NOT_FOUND": return .userNotFound(userId)
+        case "MOVIE_NOT_FOUND": return movieId.map(RecommendationError.movieNotFound) ?? .unavailable(envelope.error.message)
+        case "INVALID_REQUEST": return .invalidRequest(envelope.error.message)
         default: return .unavailable("\(envelope.error.code): \(envelope.error.message)")
         }
     }

@@ -70,6 +70,14 @@ public struct RecommendationInputQueries: Sendable {
         }
     }
 
+    public func movieCount() throws -> Int {
+        try database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM movie") ?? 0 }
+    }
+
+    public func movieExists(_ movieId: Int64) throws -> Bool {
+        try database.pool.unsafeRead { try Bool.fetchOne($0.cachedStatement(sql: "SELECT 1 FROM movie WHERE movieId = ?"), arguments: [movieId]) != nil }
+    }
+
     /// Ratings per film, now.
     public func ratingCounts() throws -> [Int64: Int] {
         try database.pool.read { db in
@@ -127,8 +135,8 @@ public struct RecommendationInputQueries: Sendable {
     /// What a user's cached feed and scoring pass rest on, read in one statement.
     public struct Freshness: Sendable, Equatable {
         /// Changes whenever anything a user's feed rests on changes, apart from other people's
-        /// ratings: their own ratings and watches, their friends, their friends' ratings,
-        /// recommendations to them.
+        /// ratings: their own ratings and watches, their friends (which ones, and their names: any
+        /// event a friend causes), their friends' ratings, recommendations to them.
         public var stamp: String
         /// How far movie-stats (popularity, averages) has folded the log.
         public var popularityPosition: UInt64
@@ -139,15 +147,16 @@ public struct RecommendationInputQueries: Sendable {
         try database.pool.unsafeRead { db in
             let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT (SELECT MAX(position) FROM userRating WHERE userId = ?1),
-                       (SELECT COUNT(*) || '.' || MAX(since) FROM friendship WHERE userId = ?1),
+                       (SELECT COUNT(*) || '.' || SUM(friendId) || '.' || MAX(since) FROM friendship WHERE userId = ?1),
                        (SELECT MAX((SELECT MAX(position) FROM userRating WHERE userId = f.friendId)) FROM friendship f WHERE f.userId = ?1),
                        (SELECT MAX(position) FROM movieRecommendation WHERE toUserId = ?1),
-                       (SELECT COUNT(*) || '.' || MAX(updatedAt) FROM watchStatus WHERE userId = ?1 AND status = 'completed'),
+                       (SELECT COUNT(*) || '.' || SUM(movieId) || '.' || MAX(updatedAt) FROM watchStatus WHERE userId = ?1 AND status = 'completed'),
+                       (SELECT MAX(u.lastActiveAt) FROM friendship f JOIN user u ON u.userId = f.friendId WHERE f.userId = ?1),
                        (SELECT position FROM projectionCheckpoint WHERE name = 'movie-stats')
                 """), arguments: [userId])
             return Freshness(
-                stamp: (0..<5).map { (row?[$0] as DatabaseValue?)?.description ?? "-" }.joined(separator: "/"),
-                popularityPosition: row?[5] ?? 0
+                stamp: (0..<6).map { (row?[$0] as DatabaseValue?)?.description ?? "-" }.joined(separator: "/"),
+                popularityPosition: row?[6] ?? 0
             )
         }
     }
@@ -189,6 +198,8 @@ public struct RecommendationInputQueries: Sendable {
                 SELECT COUNT(*) FROM (\(watched)) w JOIN mutualFriend m ON m.otherId = w.userId AND m.userId = ?1
                 WHERE m.mutualCount > 0 AND m.otherId != ?1
                   AND NOT EXISTS (SELECT 1 FROM friendship f WHERE f.userId = ?1 AND f.friendId = m.otherId)
+                  AND NOT EXISTS (SELECT 1 FROM userBlock b WHERE (b.userId = ?1 AND b.blockedUserId = m.otherId)
+                                                             OR (b.userId = m.otherId AND b.blockedUserId = ?1))
                 """, arguments: [userId, movieId]) ?? 0
             return SocialSignals(
                 friendRatingsCount: ratings?["n"] ?? 0, friendRatingsAverage: ratings?["average"],

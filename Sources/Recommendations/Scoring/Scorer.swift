@@ -9,7 +9,8 @@ import Foundation
 ///           + (1 − σ)·(1 − c)·popularity   popular: ratings of the film / ratings of the most rated film
 ///           + σ·social                     friend_activity: min(1, friends who gave it 4+ stars or recommended it / 3)
 ///
-/// c = min(1, your ratings / 30), 0 under 3 ratings (cold start: popularity until we know your taste);
+/// c = min(1, your ratings / 30), 0 under 3 ratings or with no film liked yet (cold start: popularity
+/// until we know your taste);
 /// σ = 0.2 when social signals are used and you have friends, else 0.
 public struct Scorer: Sendable {
     public struct Options: Sendable {
@@ -94,9 +95,10 @@ public struct UserScoring: Sendable {
         self.scorer = scorer
         self.profile = profile
         self.options = options
-        personalisation = Scorer.personalisation(ratingCount: profile.ratings.count)
-        social = options.useSocial && profile.friendCount > 0 ? Scorer.socialShare : 0
         seeds = profile.ratings.filter { $0.value.liked && (options.seedFilter?.contains($0.key) ?? true) }.keys.sorted()
+        // Nothing liked yet, however much rated: nothing to personalise from, so popularity it is.
+        personalisation = seeds.isEmpty ? 0 : Scorer.personalisation(ratingCount: profile.ratings.count)
+        social = options.useSocial && profile.friendCount > 0 ? Scorer.socialShare : 0
         var sums = [Double](repeating: 0, count: scorer.model.count)
         for seed in seeds { scorer.model.accumulate(seed: seed, into: &sums) }
         personal = sums

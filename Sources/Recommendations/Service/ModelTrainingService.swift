@@ -25,7 +25,8 @@ public struct ModelTrainingService: Service {
         }
     }
 
-    /// Training is seconds of CPU: on a queue of its own it never holds up request handling.
+    /// Training is up to seconds of CPU (LAPACK's own threads included): on a queue of its own it
+    /// holds no Swift concurrency thread, though it still shares the cores with requests.
     private func offTheCooperativePool(_ work: @escaping @Sendable () -> Void) async {
         await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .utility).async {

@@ -15,8 +15,6 @@ public final class Recommender: RecommendationEngine {
         public var position: UInt64
         /// Counts the trainings of this recommender: 1 for the first model.
         public var generation: Int
-        var titles: [Int64: String]
-        var genres: [Int64: [String]]
     }
 
     public static let modelName = "ibcf"
@@ -26,17 +24,18 @@ public final class Recommender: RecommendationEngine {
     let parameters: ItemSimilarityModel.Parameters
     public let ttlSeconds: Int
     private let current = Mutex<Trained?>(nil)
-    private let popularity = Mutex<Popularity?>(nil)
+    private let catalog = Mutex<LiveCatalog?>(nil)
     /// Each user's last scoring pass, kept while nothing it rests on has changed: their signals
-    /// (`freshness`), the model and the popularity snapshot.
+    /// (`freshness`), the model and the catalog snapshot.
     private let scorings = Mutex(UserMemo<UserScoring>())
     private let logger: Logger
 
-    /// Ratings per film, reloaded when movie-stats has moved on, but at most once a second.
-    private struct Popularity {
+    /// Ratings per film, reloaded when movie-stats has moved on, but at most once a second; titles
+    /// and genres, reloaded with them when the catalog has gained films.
+    private struct LiveCatalog {
         var position: UInt64
         var loadedAt: ContinuousClock.Instant
-        var counts: [Int64: Int]
+        var snapshot: CatalogSnapshot
         var generation: Int
     }
 
@@ -54,12 +53,11 @@ public final class Recommender: RecommendationEngine {
     public func train() throws -> Trained {
         let clock = ContinuousClock(), start = clock.now
         let (position, pairs) = try inputs.interactions()
-        let catalog = try inputs.catalog()
         let model = try ItemSimilarityModel.train(pairs, parameters: parameters)
         let trained = current.withLock { current in
             let next = Trained(
                 model: model, info: ModelInfo(name: Self.modelName, version: Self.modelVersion, trainedAt: Date()),
-                position: position, generation: (current?.generation ?? 0) + 1, titles: catalog.titles, genres: catalog.genres
+                position: position, generation: (current?.generation ?? 0) + 1
             )
             current = next
             return next
@@ -84,8 +82,8 @@ public final class Recommender: RecommendationEngine {
     }
 
     public func explain(_ query: ExplainQuery) async throws -> MovieExplanation {
+        guard try inputs.movieExists(query.movieId) else { throw RecommendationError.movieNotFound(query.movieId) }
         let (scoring, _) = try scoring(userId: query.userId, options: .init(useSocial: query.useSocial))
-        guard scoring.scorer.catalog.titles[query.movieId] != nil else { throw RecommendationError.movieNotFound(query.movieId) }
         let social = try inputs.socialSignals(userId: query.userId, movieId: query.movieId)
         return MovieExplanation(
             requestId: query.requestId, userId: query.userId,
@@ -105,24 +103,30 @@ public final class Recommender: RecommendationEngine {
     func scoring(userId: Int64, options: Scorer.Options) throws -> (UserScoring, Trained) {
         guard let trained else { throw RecommendationError.modelNotReady }
         let freshness = try inputs.freshness(userId: userId)
-        let popularity = try currentPopularity(position: freshness.popularityPosition)
-        let key = "\(freshness.stamp)|\(trained.generation)|\(popularity.generation)"
+        let catalog = try liveCatalog(position: freshness.popularityPosition)
+        let key = "\(freshness.stamp)|\(trained.generation)|\(catalog.generation)"
         let seen = options.exclude.isEmpty ? [] : try inputs.seenMovieIds(userId: userId)
         let plain = options.useSocial && options.seedFilter == nil && options.exclude.isSubset(of: seen)
         if plain, let memo = scorings.withLock({ $0.get(userId, key: key) }) { return (memo, trained) }
         guard let found = try inputs.inputs(userId: userId) else { throw RecommendationError.userNotFound(userId) }
-        let catalog = CatalogSnapshot(titles: trained.titles, genres: trained.genres, ratingCounts: popularity.counts)
-        let scoring = Scorer(model: trained.model, catalog: catalog).prepare(TasteProfile(found), options: options)
+        let scoring = Scorer(model: trained.model, catalog: catalog.snapshot).prepare(TasteProfile(found), options: options)
         if plain { scorings.withLock { $0.put(userId, key: key, scoring) } }
         return (scoring, trained)
     }
 
-    private func currentPopularity(position: UInt64) throws -> Popularity {
+    private func liveCatalog(position: UInt64) throws -> LiveCatalog {
         let now = ContinuousClock.now
-        if let known = popularity.withLock({ $0 }), known.position == position || now - known.loadedAt < .seconds(1) { return known }
+        let known = catalog.withLock { $0 }
+        if let known, known.position == position || now - known.loadedAt < .seconds(1) { return known }
         let counts = try inputs.ratingCounts()
-        return popularity.withLock { current in
-            let fresh = Popularity(position: position, loadedAt: now, counts: counts, generation: (current?.generation ?? 0) + 1)
+        var films = (titles: known?.snapshot.titles ?? [:], genres: known?.snapshot.genres ?? [:])
+        if try inputs.movieCount() != films.titles.count { films = try inputs.catalog() }
+        return catalog.withLock { current in
+            let fresh = LiveCatalog(
+                position: position, loadedAt: now,
+                snapshot: CatalogSnapshot(titles: films.titles, genres: films.genres, ratingCounts: counts),
+                generation: (current?.generation ?? 0) + 1
+            )
             current = fresh
             return fresh
         }
