@@ -29,6 +29,10 @@ struct RebuildBench: AsyncParsableCommand {
     @Option(help: "The MovieLens directory to import (default: the bundled demo).")
     var dataset: String?
 
+    func validate() throws {
+        guard runs >= 1, events >= 0 else { throw ValidationError("--runs must be at least 1 and --events not negative") }
+    }
+
     func run() async throws {
         _ = Bootstrap.logging(level: "warning")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-\(UUID().uuidString)")
