@@ -2,7 +2,7 @@ import Domain
 import Foundation
 
 /// The MovieLens `ml-latest` CSV files (movies, links, ratings, tags), parsed.
-struct MovieLensDataset {
+public struct MovieLensDataset {
     struct Rating { var userId: Int64; var movieId: Int64; var rating: Double; var timestamp: Int64 }
     struct Tag { var userId: Int64; var movieId: Int64; var tag: String; var timestamp: Int64 }
 
@@ -18,8 +18,7 @@ struct MovieLensDataset {
         movies = try Self.rows(directory, "movies.csv").compactMap { row in
             guard row.count >= 3, let movieId = Int64(row[0]) else { return nil }
             let (title, year) = Self.splitYear(row[1])
-            let genres = row[2] == "(no genres listed)" ? [] : row[2].split(separator: "|").map(String.init)
-            return MovieAdded(movieId: movieId, title: title, genres: genres, year: year, tmdbId: links[movieId]?.tmdb, imdbId: links[movieId]?.imdb)
+            return MovieAdded(movieId: movieId, title: title, genres: Self.genres(row[2]), year: year, tmdbId: links[movieId]?.tmdb, imdbId: links[movieId]?.imdb)
         }
         ratings = try Self.rows(directory, "ratings.csv").compactMap { row in
             guard row.count >= 4, let user = Int64(row[0]), let movie = Int64(row[1]), let rating = Double(row[2]), let at = Int64(row[3]) else { return nil }
@@ -29,6 +28,11 @@ struct MovieLensDataset {
             guard row.count >= 4, let user = Int64(row[0]), let movie = Int64(row[1]), let at = Int64(row[3]) else { return nil }
             return Tag(userId: user, movieId: movie, tag: row[2], timestamp: at)
         }
+    }
+
+    /// `movies.csv`'s genres field: pipe-separated, "(no genres listed)" for none.
+    public static func genres(_ field: String) -> [String] {
+        field == "(no genres listed)" ? [] : field.split(separator: "|").map(String.init)
     }
 
     /// "Toy Story (1995)" → ("Toy Story", 1995). Titles without a year keep their text.

@@ -55,7 +55,7 @@ public enum RatingsFile {
         for row in CSV.rows(try String(contentsOf: url, encoding: .utf8)).dropFirst() where row.count >= 3 {
             guard let id = Int64(row[0]) else { continue }
             titles[id] = row[1]
-            genres[id] = row[2] == "(no genres listed)" ? [] : row[2].split(separator: "|").map(String.init)
+            genres[id] = MovieLensDataset.genres(row[2])
         }
         return (titles, genres)
     }

@@ -112,7 +112,7 @@ public struct UserScoring: Sendable {
     }
 
     static func isCandidate(_ movieId: Int64, _ profile: TasteProfile, _ options: Scorer.Options) -> Bool {
-        profile.ratings[movieId] == nil && !profile.completed.contains(movieId) && !options.exclude.contains(movieId)
+        !profile.hasSeen(movieId) && !options.exclude.contains(movieId)
     }
 
     public func recommend(limit: Int, offset: Int = 0) -> (items: [ScoredMovie], totalCount: Int) {

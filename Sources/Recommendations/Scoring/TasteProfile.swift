@@ -39,6 +39,15 @@ public struct TasteProfile: Sendable {
     public var friendSignals: [Int64: [FriendSignal]]
     public var friendNames: [Int64: String]
 
+    /// Whether the user rated or finished the film: such films are never recommended to them.
+    func hasSeen(_ movieId: Int64) -> Bool {
+        ratings[movieId] != nil || completed.contains(movieId)
+    }
+
+    func hasSeen(_ movieIds: Set<Int64>) -> Bool {
+        movieIds.allSatisfy(hasSeen)
+    }
+
     public init(
         ratings: [Int64: Rated], completed: Set<Int64> = [], likedByGenre: [String: Int], friendCount: Int = 0,
         friendSignals: [Int64: [FriendSignal]] = [:], friendNames: [Int64: String] = [:]

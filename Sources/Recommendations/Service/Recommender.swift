@@ -98,18 +98,21 @@ public final class Recommender: RecommendationEngine {
     }
 
     /// The user's scoring pass over the current model and popularity: from the memo when their
-    /// signals, the model and popularity are as they were, else made anew (and, with the default
-    /// options, remembered).
+    /// signals, the model and popularity are as they were, else made anew and, when the options
+    /// change nothing (social on, no seed filter, exclusions they have seen anyway), remembered.
     func scoring(userId: Int64, options: Scorer.Options) throws -> (UserScoring, Trained) {
         guard let trained else { throw RecommendationError.modelNotReady }
         let freshness = try inputs.freshness(userId: userId)
         let catalog = try liveCatalog(position: freshness.popularityPosition)
         let key = "\(freshness.stamp)|\(trained.generation)|\(catalog.generation)"
-        let seen = options.exclude.isEmpty ? [] : try inputs.seenMovieIds(userId: userId)
-        let plain = options.useSocial && options.seedFilter == nil && options.exclude.isSubset(of: seen)
-        if plain, let memo = scorings.withLock({ $0.get(userId, key: key) }) { return (memo, trained) }
+        let plainOptions = options.useSocial && options.seedFilter == nil
+        if plainOptions, let memo = scorings.withLock({ $0.get(userId, key: key) }), memo.profile.hasSeen(options.exclude) {
+            return (memo, trained)
+        }
         guard let found = try inputs.inputs(userId: userId) else { throw RecommendationError.userNotFound(userId) }
-        let scoring = Scorer(model: trained.model, catalog: catalog.snapshot).prepare(TasteProfile(found), options: options)
+        let profile = TasteProfile(found)
+        let plain = plainOptions && profile.hasSeen(options.exclude)
+        let scoring = Scorer(model: trained.model, catalog: catalog.snapshot).prepare(profile, options: plain ? .init() : options)
         if plain { scorings.withLock { $0.put(userId, key: key, scoring) } }
         return (scoring, trained)
     }
