@@ -5,7 +5,7 @@ import GRDB
 ///
 /// `apply` runs inside the runner's write transaction, together with the projection's checkpoint,
 /// so an event is applied exactly once. It must not read the clock, randomness or the network:
-/// the event carries everything it needs.
+/// the event carries everything it needs, and it reads and writes only the projection's own tables.
 public protocol Projection: Sendable {
     var name: String { get }
     /// Bumping the version drops the projection's tables and refolds the whole log into them.
@@ -13,10 +13,53 @@ public protocol Projection: Sendable {
     var tables: [String] { get }
     func createSchema(_ db: Database) throws
     func apply(_ event: Recorded<DomainEvent>, _ db: Database) throws
+    /// Folds consecutive events, in log order, to the same tables `apply` would leave one event at a
+    /// time. The default does exactly that; a projection whose fold is a sum overrides it to add up
+    /// a run of events in memory and write each row once. Errors are `FoldFailure`s.
+    func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws
 }
 
 extension Projection {
     var migrationIdentifier: String { "\(name).v\(version)" }
+
+    public func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws {
+        for event in events { try FoldFailure.at(event.position) { try apply(event, db) } }
+    }
+
+    /// Applies `events` in order, gathering each run of consecutive events that `item` maps to an
+    /// item and handing the run to `flush` in one call; other events go through `apply` one by one.
+    func apply<Item>(
+        _ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database,
+        gathering item: (Recorded<DomainEvent>) -> Item?, flush: ([Item], Database) throws -> Void
+    ) throws {
+        var run: [Item] = []
+        var runEnd: UInt64 = 0
+        func flushRun() throws {
+            guard !run.isEmpty else { return }
+            try FoldFailure.at(runEnd) { try flush(run, db) }
+            run.removeAll(keepingCapacity: true)
+        }
+        for event in events {
+            if let gathered = item(event) {
+                run.append(gathered)
+                runEnd = event.position
+            } else {
+                try flushRun()
+                try FoldFailure.at(event.position) { try apply(event, db) }
+            }
+        }
+        try flushRun()
+    }
+}
+
+/// A projection could not fold the event at `position` (for a gathered run of events, the run's last).
+public struct FoldFailure: Error {
+    public var position: UInt64
+    public var error: any Error
+
+    static func at(_ position: UInt64, _ body: () throws -> Void) throws {
+        do { try body() } catch let failure as FoldFailure { throw failure } catch { throw FoldFailure(position: position, error: error) }
+    }
 }
 
 /// Every read model the backend serves, in the order they are applied to each event.

@@ -144,6 +144,7 @@ private struct Versioned: Projection {
     var tables: [String] { base.tables }
     func createSchema(_ db: Database) throws { try base.createSchema(db) }
     func apply(_ event: Recorded<DomainEvent>, _ db: Database) throws { try base.apply(event, db) }
+    func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws { try base.apply(events, db) }
 }
 
 private struct FailsOnReview: Projection {

@@ -34,24 +34,44 @@ struct CatalogProjection: Projection {
     }
 
     func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
-        switch recorded.event {
+        try apply([recorded][...], db)
+    }
+
+    /// Writes each event's rows in order, then rebuilds the search row of each film the batch touched
+    /// once (it depends only on the film's final title and tags): a film's tags arrive one event each.
+    func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws {
+        var touched = Set<Int64>()
+        for recorded in events {
+            try FoldFailure.at(recorded.position) {
+                if let movieId = try write(recorded.event, db) { touched.insert(movieId) }
+            }
+        }
+        try FoldFailure.at(events.last?.position ?? 0) {
+            for movieId in touched.sorted() { try index(movieId, db) }
+        }
+    }
+
+    /// The film whose search row the event made stale, if any.
+    private func write(_ event: DomainEvent, _ db: Database) throws -> Int64? {
+        switch event {
         case .movieAdded(let movie):
             let genres = String(decoding: try JSONEncoder().encode(movie.genres), as: UTF8.self)
-            try db.run("INSERT OR REPLACE INTO movie (movieId, title, searchTitle, year, genres, tmdbId, imdbId) VALUES (?, ?, ?, ?, ?, ?, ?)", [movie.movieId, movie.title, SearchText.normalize(movie.title), movie.year, genres, movie.tmdbId, movie.imdbId]
+            let searchTitle = SearchText.normalize(movie.title)
+            try db.run("INSERT OR REPLACE INTO movie (movieId, title, searchTitle, year, genres, tmdbId, imdbId) VALUES (?, ?, ?, ?, ?, ?, ?)", [movie.movieId, movie.title, searchTitle, movie.year, genres, movie.tmdbId, movie.imdbId]
             )
-            try index(movie.movieId, db)
             try db.run("DELETE FROM movieTitleTrigram WHERE rowid = ?", [movie.movieId])
-            try db.run("INSERT INTO movieTitleTrigram (rowid, searchTitle) VALUES (?, ?)", [movie.movieId, SearchText.normalize(movie.title)])
+            try db.run("INSERT INTO movieTitleTrigram (rowid, searchTitle) VALUES (?, ?)", [movie.movieId, searchTitle])
             try db.run("DELETE FROM movieGenre WHERE movieId = ?", [movie.movieId])
             for genre in movie.genres {
                 try db.run("INSERT OR IGNORE INTO movieGenre (genre, movieId) VALUES (?, ?)", [genre, movie.movieId])
             }
+            return movie.movieId
         case .movieTagged(let tagged):
             try db.run("INSERT OR IGNORE INTO movieTag (movieId, userId, tag) VALUES (?, ?, ?)", [tagged.movieId, tagged.userId, tagged.tag]
             )
-            if db.changesCount > 0 { try index(tagged.movieId, db) }
+            return db.changesCount > 0 ? tagged.movieId : nil
         default:
-            break
+            return nil
         }
     }
 

@@ -22,18 +22,43 @@ struct MovieStatsProjection: Projection {
     }
 
     func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
-        guard case .movieRated(let rated) = recorded.event else { return }
-        let added = rated.previousRating == nil ? 1 : 0
-        try db.run("""
-                INSERT INTO movieStats (movieId, ratingCount, ratingSum) VALUES (?, ?, ?)
-                ON CONFLICT (movieId) DO UPDATE SET ratingCount = ratingCount + excluded.ratingCount,
-                                                    ratingSum = ratingSum + excluded.ratingSum
-                """, [rated.movieId, added, rated.rating - (rated.previousRating ?? 0)]
-        )
-        guard rated.previousRating == nil else { return }
-        try db.run("""
-            INSERT INTO movieDailyRatings (day, movieId, ratingCount) VALUES (?, ?, 1)
-            ON CONFLICT (day, movieId) DO UPDATE SET ratingCount = ratingCount + 1
-            """, [recorded.epochSeconds / 86_400, rated.movieId])
+        try apply([recorded][...], db)
     }
+
+    /// Adds up each film's and each day's ratings over the batch and writes each row once. Ratings
+    /// are multiples of 0.5, so their sums are exact in any order.
+    func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws {
+        var films = Tally<Int64, (count: Int, sum: Double)>(zero: (0, 0))
+        var days = Tally<DayFilm, Int>(zero: 0)
+        for recorded in events {
+            guard case .movieRated(let rated) = recorded.event else { continue }
+            let isFirst = rated.previousRating == nil
+            films.add(rated.movieId) {
+                $0.count += isFirst ? 1 : 0
+                $0.sum += rated.rating - (rated.previousRating ?? 0)
+            }
+            if isFirst { days.add(DayFilm(day: recorded.epochSeconds / 86_400, movieId: rated.movieId)) { $0 += 1 } }
+        }
+        let lastPosition = events.last?.position ?? 0
+        try FoldFailure.at(lastPosition) {
+            for (movieId, delta) in films.entries {
+                try db.run("""
+                    INSERT INTO movieStats (movieId, ratingCount, ratingSum) VALUES (?, ?, ?)
+                    ON CONFLICT (movieId) DO UPDATE SET ratingCount = ratingCount + excluded.ratingCount,
+                                                        ratingSum = ratingSum + excluded.ratingSum
+                    """, [movieId, delta.count, delta.sum])
+            }
+            for (key, count) in days.entries {
+                try db.run("""
+                    INSERT INTO movieDailyRatings (day, movieId, ratingCount) VALUES (?, ?, ?)
+                    ON CONFLICT (day, movieId) DO UPDATE SET ratingCount = ratingCount + excluded.ratingCount
+                    """, [key.day, key.movieId, count])
+            }
+        }
+    }
+}
+
+private struct DayFilm: Hashable {
+    var day: Int64
+    var movieId: Int64
 }

@@ -30,18 +30,55 @@ struct TasteProjection: Projection {
                 try db.run("INSERT OR IGNORE INTO tasteMovieGenre (movieId, genre) VALUES (?, ?)", [movie.movieId, genre])
             }
         case .movieRated(let rated):
-            let liked = { (rating: Double?) in (rating ?? 0) >= MovieRated.likedThreshold ? 1 : 0 }
-            try db.run("""
-                INSERT INTO userGenre (userId, genre, ratedCount, likedCount, ratingSum)
-                SELECT ?, genre, ?, ?, ? FROM tasteMovieGenre WHERE movieId = ?
-                ON CONFLICT (userId, genre) DO UPDATE SET ratedCount = ratedCount + excluded.ratedCount,
-                    likedCount = likedCount + excluded.likedCount, ratingSum = ratingSum + excluded.ratingSum
-                """, [
-                    rated.userId, rated.previousRating == nil ? 1 : 0, liked(rated.rating) - liked(rated.previousRating),
-                    rated.rating - (rated.previousRating ?? 0), rated.movieId,
-                ])
+            try addRatings([rated], db)
         default:
             break
         }
     }
+
+    /// Gathers each run of events between two `movie-added`s (which change the film → genres map)
+    /// and writes each touched (user, genre) row once.
+    func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws {
+        try apply(events, db, gathering: { recorded -> MovieRated?? in
+            switch recorded.event {
+            case .movieAdded: nil
+            case .movieRated(let rated): .some(rated)
+            default: .some(nil)
+            }
+        }, flush: { ratings, db in try addRatings(ratings.compactMap { $0 }, db) })
+    }
+
+    /// Adds the ratings to their users' genre rows; a re-rating adds only its difference. Ratings are
+    /// multiples of 0.5, so the sums are exact in any order.
+    private func addRatings(_ ratings: [MovieRated], _ db: Database) throws {
+        var genres: [Int64: [String]] = [:]
+        var deltas = Tally<UserGenre, (rated: Int, liked: Int, sum: Double)>(zero: (0, 0, 0))
+        let liked = { (rating: Double?) in (rating ?? 0) >= MovieRated.likedThreshold ? 1 : 0 }
+        for rated in ratings {
+            if genres[rated.movieId] == nil {
+                genres[rated.movieId] = try String.fetchAll(
+                    db.cachedStatement(sql: "SELECT genre FROM tasteMovieGenre WHERE movieId = ?"), arguments: [rated.movieId]
+                )
+            }
+            for genre in genres[rated.movieId] ?? [] {
+                deltas.add(UserGenre(userId: rated.userId, genre: genre)) {
+                    $0.rated += rated.previousRating == nil ? 1 : 0
+                    $0.liked += liked(rated.rating) - liked(rated.previousRating)
+                    $0.sum += rated.rating - (rated.previousRating ?? 0)
+                }
+            }
+        }
+        for (key, delta) in deltas.entries {
+            try db.run("""
+                INSERT INTO userGenre (userId, genre, ratedCount, likedCount, ratingSum) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (userId, genre) DO UPDATE SET ratedCount = ratedCount + excluded.ratedCount,
+                    likedCount = likedCount + excluded.likedCount, ratingSum = ratingSum + excluded.ratingSum
+                """, [key.userId, key.genre, delta.rated, delta.liked, delta.sum])
+        }
+    }
+}
+
+private struct UserGenre: Hashable {
+    var userId: Int64
+    var genre: String
 }

@@ -43,8 +43,25 @@ struct UsersProjection: Projection {
         default:
             break
         }
-        if let actor = recorded.event.actorUserId {
-            try db.run("UPDATE user SET lastActiveAt = max(lastActiveAt, ?) WHERE userId = ?", [at, actor])
+        if let actor = recorded.event.actorUserId { try markActive([(actor, at)], db) }
+    }
+
+    /// Between two events that write a profile, each user's last activity is the latest of their
+    /// events: each user's row is updated once per run.
+    func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws {
+        try apply(events, db, gathering: { recorded -> (userId: Int64, at: Int64)?? in
+            switch recorded.event {
+            case .userRegistered, .profileUpdated, .termsAccepted: nil
+            default: .some(recorded.event.actorUserId.map { ($0, recorded.epochSeconds) })
+            }
+        }, flush: { activity, db in try markActive(activity.compactMap { $0 }, db) })
+    }
+
+    private func markActive(_ activity: [(userId: Int64, at: Int64)], _ db: Database) throws {
+        var latest: [Int64: Int64] = [:]
+        for (userId, at) in activity { latest[userId] = max(latest[userId] ?? at, at) }
+        for (userId, at) in latest {
+            try db.run("UPDATE user SET lastActiveAt = max(lastActiveAt, ?) WHERE userId = ?", [at, userId])
         }
     }
 }

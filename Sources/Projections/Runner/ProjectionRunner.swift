@@ -82,14 +82,18 @@ public final class ProjectionRunner: Service, Sendable {
     @discardableResult
     public func catchUp(until target: UInt64 = .max) throws -> Int {
         var total = 0
+        var prefetch: Prefetch?
+        defer { _ = prefetch?.take() }
         while true {
-            let count = try batchLock.withLock { _ in try applyNextBatch(until: target) }
+            let count = try batchLock.withLock { _ in try applyNextBatch(until: target, prefetch: &prefetch) }
             total += count
             if count == 0 { return total }
         }
     }
 
-    private func applyNextBatch(until target: UInt64) throws -> Int {
+    /// Folds the next batch. When the batch is full, the one after it is read and decoded on
+    /// another thread meanwhile (`prefetch`), so a long catch-up decodes and folds at the same time.
+    private func applyNextBatch(until target: UInt64, prefetch: inout Prefetch?) throws -> Int {
         var checkpoints = Dictionary(uniqueKeysWithValues: try database.checkpoints().map { ($0.name, $0) })
         // Each healthy projection with the position it has applied, read once per batch.
         let active = database.projections.compactMap { projection in
@@ -98,20 +102,30 @@ public final class ProjectionRunner: Service, Sendable {
         guard let start = active.map(\.1).min() else { return 0 }
         let from = UInt64(start) + 1
         guard from <= target else { return 0 }
-        let records = try log.read(from: from, limit: min(batchSize, Int(clamping: target - from + 1)))
-        guard !records.isEmpty else { return 0 }
+        let limit = min(batchSize, Int(clamping: target - from + 1))
+        let ready = prefetch
+        prefetch = nil
 
         let started = ContinuousClock.now
+        let count: Int
         do {
-            let events = try records.map { record in
-                do { return try DomainLog.decode(record) } catch { throw ProjectionFailure(projection: nil, position: record.position, error: error) }
+            let events = try ready.flatMap { $0.from == from && $0.limit == limit ? $0 : nil }?.take().get()
+                ?? Self.readDecoded(log, from: from, limit: limit)
+            guard let last = events.last?.position else { return 0 }
+            count = events.count
+            if count == limit, last < target {
+                prefetch = Prefetch(log: log, from: last + 1, limit: min(batchSize, Int(clamping: target - last)))
             }
             try database.pool.write { db in
-                for event in events {
-                    for (projection, applied) in active where applied < Int64(event.position) {
-                        do { try projection.apply(event, db) } catch {
-                            throw ProjectionFailure(projection: projection.name, position: event.position, error: error)
-                        }
+                // Projections own disjoint tables, so folding the batch one projection at a time
+                // leaves what folding it one event at a time would.
+                for (projection, applied) in active {
+                    let unapplied = events[(events.firstIndex { $0.position > UInt64(applied) } ?? events.endIndex)...]
+                    guard !unapplied.isEmpty else { continue }
+                    do { try projection.apply(unapplied, db) } catch let failure as FoldFailure {
+                        throw ProjectionFailure(projection: projection.name, position: failure.position, error: failure.error)
+                    } catch {
+                        throw ProjectionFailure(projection: projection.name, position: unapplied[unapplied.startIndex].position, error: error)
                     }
                 }
                 let last = Int64(events[events.count - 1].position)
@@ -123,13 +137,21 @@ public final class ProjectionRunner: Service, Sendable {
                 }
             }
         } catch let failure as ProjectionFailure {
+            _ = prefetch?.take()
+            prefetch = nil
             try recordFailure(failure, among: active.map(\.0))
-            return try applyNextBatch(until: target)
+            return try applyNextBatch(until: target, prefetch: &prefetch)
         }
         batchTimer.record(duration: ContinuousClock.now - started)
-        appliedEvents.increment(by: records.count)
+        appliedEvents.increment(by: count)
         publishProgress(Array(checkpoints.values))
-        return records.count
+        return count
+    }
+
+    static func readDecoded(_ log: EventLog, from: UInt64, limit: Int) throws -> [Recorded<DomainEvent>] {
+        try log.read(from: from, limit: limit).map { record in
+            do { return try DomainLog.decode(record) } catch { throw ProjectionFailure(projection: nil, position: record.position, error: error) }
+        }
     }
 
     private func recordFailure(_ failure: ProjectionFailure, among active: [any Projection]) throws {
@@ -158,6 +180,30 @@ public final class ProjectionRunner: Service, Sendable {
         }
         let healthy = checkpoints.filter { $0.failedPosition == nil }.map(\.position)
         applied.publish(UInt64(healthy.min() ?? Int64(head)))
+    }
+}
+
+/// A batch being read and decoded on a global queue; `take` waits for it.
+private final class Prefetch: Sendable {
+    let from: UInt64
+    let limit: Int
+    private let result = Mutex<Result<[Recorded<DomainEvent>], any Error>?>(nil)
+    private let ready = DispatchSemaphore(value: 0)
+
+    init(log: EventLog, from: UInt64, limit: Int) {
+        self.from = from
+        self.limit = limit
+        DispatchQueue.global().async {
+            let decoded = Result { try ProjectionRunner.readDecoded(log, from: from, limit: limit) }
+            self.result.withLock { $0 = decoded }
+            self.ready.signal()
+        }
+    }
+
+    func take() -> Result<[Recorded<DomainEvent>], any Error> {
+        ready.wait()
+        ready.signal()
+        return result.withLock { $0 } ?? .success([])
     }
 }
 
