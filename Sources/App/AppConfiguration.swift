@@ -35,6 +35,9 @@ public struct AppConfiguration: Sendable {
     public var modelRetrainInterval: Duration = .seconds(60)
     /// `ttl_seconds` of the in-process model's answers: how long the feed serves a cached list.
     public var recommendationTTLSeconds = 900
+    /// Serves the data directory as it is and records nothing: every write answers 405
+    /// `METHOD_NOT_ALLOWED` (`nuvie as-of --serve`).
+    public var readOnly = false
 
     public init(
         dataDirectory: URL, host: String = "127.0.0.1", port: Int = 8080, demoMode: Bool = false, demoDataset: URL? = nil,

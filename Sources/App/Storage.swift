@@ -12,7 +12,9 @@ struct Storage: Service {
     let recommendationCache: RecommendationFeedCache
 
     init(configuration: AppConfiguration) throws {
-        log = try EventLog(configuration: .init(directory: configuration.logDirectory, initialMapSize: configuration.initialLogMapSize))
+        log = try EventLog(configuration: .init(
+            directory: configuration.logDirectory, initialMapSize: configuration.initialLogMapSize, readOnly: configuration.readOnly
+        ))
         do {
             readDatabase = try ReadDatabase(directory: configuration.readDirectory)
         } catch {

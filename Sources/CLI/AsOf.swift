@@ -10,7 +10,7 @@ import Recommendations
 struct AsOf: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "as-of",
-        abstract: "Rebuild the read models as of a log position or an instant into a separate file; print one user's profile, ratings, feed and what we would have recommended to them then."
+        abstract: "The state as of a log position or an instant: serve it read-only on a port, or print one user's profile, ratings, feed and what we would have recommended to them then."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -24,19 +24,27 @@ struct AsOf: AsyncParsableCommand {
     @Option(help: "Print this user's profile, ratings and friends' feed as they were, and the recommendations a model trained on that state gives.")
     var user: Int64?
 
-    @Option(help: "Keep the rebuilt read models in this directory (as read.sqlite) instead of a temporary one.")
+    @Option(help: "Serve that state read-only on this port (every write answers 405) until stopped.")
+    var serve: Int?
+
+    @Option(help: "The address --serve listens on (env NUVIE_HOST).")
+    var host: String = ProcessInfo.processInfo.environment["NUVIE_HOST"] ?? "127.0.0.1"
+
+    @Option(help: "Keep what is built in this directory instead of a temporary one: read.sqlite, or with --serve a whole data directory.")
     var output: String?
 
     func validate() throws {
         guard (position == nil) != (time == nil) else { throw ValidationError("give exactly one of --position and --time") }
+        guard serve == nil || user == nil else { throw ValidationError("--serve and --user do not go together") }
     }
 
     func run() async throws {
-        _ = Bootstrap.logging(level: global.logLevel)
+        let logger = Bootstrap.logging(level: global.logLevel)
         let log = try EventLog(configuration: .init(directory: DataDirectory(global.dataDirectory).log))
         defer { log.close() }
         let target = try position ?? TimeTravel.position(atOrBefore: time ?? Date(), in: log)
         guard target <= log.headPosition else { throw ValidationError("the log ends at position \(log.headPosition)") }
+        if let port = serve { return try await serveReadOnly(log, at: target, port: port, logger: logger) }
         let directory = output.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-as-of-\(UUID().uuidString)")
         defer { if output == nil { try? FileManager.default.removeItem(at: directory) } }
@@ -46,6 +54,26 @@ struct AsOf: AsyncParsableCommand {
         FileHandle.standardError.write(Data("read models as of position \(target) (\(at))\(output.map { " kept in \($0)/read.sqlite" } ?? "")\n".utf8))
         guard let user else { return }
         print(try await UserSnapshot.json(user: user, database: database, position: target))
+    }
+}
+
+extension AsOf {
+    /// Copies the log up to `position` and its read models into a data directory and serves it
+    /// with every write refused: the whole API as it answered then.
+    private func serveReadOnly(_ log: EventLog, at position: UInt64, port: Int, logger: Logger) async throws {
+        let directory = output.map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-as-of-\(UUID().uuidString)")
+        defer { if output == nil { try? FileManager.default.removeItem(at: directory) } }
+        try await TimeTravel.dataDirectory(of: log, upTo: position, at: directory, logger: logger)
+        let demo = FileManager.default.fileExists(atPath: DataDirectory(global.dataDirectory).demoMarker.path)
+        var configuration = try Serve.configuration(
+            dataDirectory: directory, host: host, port: port, demoMode: demo, demoDataset: nil, registry: Bootstrap.metrics()
+        )
+        configuration.readOnly = true
+        logger.info("serving the state as of a log position, read-only", metadata: [
+            "position": "\(position)", "address": "\(host):\(port)", "data_dir": "\(directory.path)",
+        ])
+        try await buildApplication(configuration: configuration, logger: logger).runService()
     }
 }
 

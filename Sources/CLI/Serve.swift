@@ -2,6 +2,7 @@ import API
 import App
 import ArgumentParser
 import Foundation
+import Prometheus
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Serve the HTTP API (demo mode on a new data directory).")
@@ -23,13 +24,28 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let logger = Bootstrap.logging(level: global.logLevel)
         let registry = Bootstrap.metrics()
-        let environment = ProcessInfo.processInfo.environment
         let dataDirectory = global.dataDirectory
-        let demoMode = try DemoMode.resolve(flag: demo, environment: environment["NUVIE_DEMO"], dataDirectory: dataDirectory)
+        let demoMode = try DemoMode.resolve(flag: demo, environment: ProcessInfo.processInfo.environment["NUVIE_DEMO"], dataDirectory: dataDirectory)
 
-        var configuration = AppConfiguration(
+        let configuration = try Self.configuration(
             dataDirectory: dataDirectory, host: host, port: port, demoMode: demoMode,
-            demoDataset: demoMode ? try DemoMode.dataset(demoDataset) : nil,
+            demoDataset: demoMode ? try DemoMode.dataset(demoDataset) : nil, registry: registry
+        )
+        logger.info("starting", metadata: ["data_dir": "\(dataDirectory.path)", "demo": "\(demoMode)", "address": "\(host):\(port)"])
+        let app = try await buildApplication(configuration: configuration, logger: logger)
+        let pidFile = DataDirectory(dataDirectory).serverPidFile
+        try Data("\(ProcessInfo.processInfo.processIdentifier)\n".utf8).write(to: pidFile)
+        defer { try? FileManager.default.removeItem(at: pidFile) }
+        try await app.runService()
+    }
+
+    /// The server's configuration: these settings, and the rest from the `NUVIE_*` environment.
+    static func configuration(
+        dataDirectory: URL, host: String, port: Int, demoMode: Bool, demoDataset: URL?, registry: PrometheusCollectorRegistry
+    ) throws -> AppConfiguration {
+        let environment = ProcessInfo.processInfo.environment
+        var configuration = AppConfiguration(
+            dataDirectory: dataDirectory, host: host, port: port, demoMode: demoMode, demoDataset: demoDataset,
             jwtSecret: try secret(environment), metricsRegistry: registry
         )
         configuration.appleBundleId = environment["NUVIE_APPLE_BUNDLE_ID"]
@@ -54,29 +70,24 @@ struct Serve: AsyncParsableCommand {
         if let timeout = environment["NUVIE_READ_YOUR_WRITES_TIMEOUT_MS"].flatMap(Int.init) {
             configuration.readYourWritesTimeout = .milliseconds(timeout)
         }
-        logger.info("starting", metadata: ["data_dir": "\(dataDirectory.path)", "demo": "\(demoMode)", "address": "\(host):\(port)"])
-        let app = try await buildApplication(configuration: configuration, logger: logger)
-        let pidFile = DataDirectory(dataDirectory).serverPidFile
-        try Data("\(ProcessInfo.processInfo.processIdentifier)\n".utf8).write(to: pidFile)
-        defer { try? FileManager.default.removeItem(at: pidFile) }
-        try await app.runService()
+        return configuration
     }
 
     /// A whole number of at least 1 from the environment; nil when unset.
-    private func positive(_ environment: [String: String], _ name: String) throws -> Int? {
+    private static func positive(_ environment: [String: String], _ name: String) throws -> Int? {
         guard let raw = environment[name] else { return nil }
         guard let value = Int(raw), value >= 1 else { throw ValidationError("\(name) must be a whole number of at least 1") }
         return value
     }
 
     /// `NAME_FILE` (a file holding it) or `NAME` itself.
-    private func token(_ environment: [String: String], _ name: String) throws -> String? {
+    private static func token(_ environment: [String: String], _ name: String) throws -> String? {
         try environment[name + "_FILE"].map {
             try String(contentsOfFile: $0, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         } ?? environment[name]
     }
 
-    private func secret(_ environment: [String: String]) throws -> String? {
+    private static func secret(_ environment: [String: String]) throws -> String? {
         if let file = environment["NUVIE_JWT_SECRET_FILE"] {
             return try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         }

@@ -15,11 +15,14 @@ public final class EventLog: Sendable {
         /// Off, every append gets a commit of its own even when others are waiting: the baseline
         /// `nuvie bench append` measures group commit against. Always on in the server.
         public var groupCommit: Bool
+        /// Refuses every append with `EventLogError.readOnly`: a log that shows a past state.
+        public var readOnly: Bool
 
-        public init(directory: URL, initialMapSize: Int = 64 << 20, groupCommit: Bool = true) {
+        public init(directory: URL, initialMapSize: Int = 64 << 20, groupCommit: Bool = true, readOnly: Bool = false) {
             self.directory = directory
             self.initialMapSize = initialMapSize
             self.groupCommit = groupCommit
+            self.readOnly = readOnly
         }
     }
 
@@ -27,6 +30,7 @@ public final class EventLog: Sendable {
     private let store: LogStore
     private let head: PositionWatcher
     private let writer: GroupCommitWriter
+    private let readOnly: Bool
     private let appendTimer = Metrics.Timer(label: "nuvie_log_append_duration")
     private let appendedEvents = Counter(label: "nuvie_log_appended_events_total")
 
@@ -42,6 +46,7 @@ public final class EventLog: Sendable {
             throw error
         }
         writer = GroupCommitWriter(environment: environment, store: store, head: head, grouping: configuration.groupCommit)
+        readOnly = configuration.readOnly
     }
 
     /// Stops the writer after the appends already queued, then closes the environment.
@@ -54,6 +59,7 @@ public final class EventLog: Sendable {
 
     /// Appends to several streams atomically: every expected version must hold, or nothing is written.
     public func append(_ appends: [StreamAppend]) async throws -> AppendResult {
+        guard !readOnly else { throw EventLogError.readOnly }
         let started = ContinuousClock.now
         let result = try await writer.submit(appends)
         appendTimer.record(duration: ContinuousClock.now - started)

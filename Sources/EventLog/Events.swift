@@ -102,6 +102,7 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidAppend(String)
     case corruptRecord(position: UInt64, reason: String)
     case closed
+    case readOnly
 
     public var description: String {
         switch self {
@@ -111,6 +112,7 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidAppend(let reason): "invalid append: \(reason)"
         case let .corruptRecord(position, reason): "record at position \(position) is unreadable: \(reason)"
         case .closed: "the event log is closed"
+        case .readOnly: "this event log is read-only"
         }
     }
 }

@@ -102,6 +102,39 @@ func runNuvie(_ arguments: [String], logLevel: Bool = true) throws -> (status: I
     }
 }
 
+extension AsOfTests {
+    /// The whole API as it answered at a past position, beside the live server, refusing writes.
+    @Test func asOfServesThePastReadOnlyBesideTheLiveServer() async throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.url.appendingPathComponent("data")
+        let live = try ServerProcess(dataDirectory: data, port: freePort())
+        defer { live.stop() }
+        try await live.waitUntilHealthy()
+        let signIn = #"{"provider":"dev","user_identifier":"movielens-1"}"#
+        let token = try #require(try await live.post("/auth/login", signIn).json["access_token"] as? String)
+        _ = try await live.post("/movies/5/rate", #"{"rating":2}"#, token: token)
+        let before = try #require(try await live.get("/health").json["log_head_position"] as? Int)
+        _ = try await live.post("/movies/5/rate", #"{"rating":5}"#, token: token)
+
+        let pastPort = freePort()
+        let past = try ServerProcess(
+            arguments: ["as-of", "--data-dir", data.path, "--position", "\(before)", "--serve", "\(pastPort)", "--log-level", "warning"],
+            port: pastPort, outputDirectory: directory.url
+        )
+        defer { past.stop() }
+        try await past.waitUntilHealthy()
+        #expect(try await past.get("/health").json["log_head_position"] as? Int == before)
+        let pastToken = try #require(try await past.post("/auth/login", signIn).json["access_token"] as? String)
+        #expect(try await past.get("/movies/5", token: pastToken).json["user_rating"] as? Int == 2)
+        #expect(try await live.get("/movies/5", token: token).json["user_rating"] as? Int == 5)
+
+        let refused = try await past.post("/movies/5/rate", #"{"rating":1}"#, token: pastToken)
+        #expect(refused.status == 405 && (refused.json["error"] as? [String: Any])?["code"] as? String == "METHOD_NOT_ALLOWED")
+        #expect(try await past.get("/health").json["log_head_position"] as? Int == before)
+        #expect(try await live.get("/movies/5", token: token).json["user_rating"] as? Int == 5)
+    }
+}
+
 @Suite struct ReplayCommandTests {
     @Test func replayRebuildsOfflineAndDefersToARunningServer() async throws {
         let directory = try TemporaryDirectory()

@@ -22,16 +22,23 @@ final class ServerProcess: @unchecked Sendable {
         return repositoryRoot.appendingPathComponent(".build/debug/nuvie")
     }
 
-    init(dataDirectory: URL, port: Int) throws {
+    /// `nuvie serve` in demo mode over the tiny MovieLens fixture.
+    convenience init(dataDirectory: URL, port: Int) throws {
+        try self.init(arguments: [
+            "serve", "--data-dir", dataDirectory.path, "--port", "\(port)", "--demo",
+            "--demo-dataset", repositoryRoot.appendingPathComponent("replay-fixtures/movielens-tiny").path, "--log-level", "warning",
+        ], port: port, outputDirectory: dataDirectory.deletingLastPathComponent())
+    }
+
+    /// Any `nuvie` command that serves on `port`; its output goes to a file in `outputDirectory`.
+    init(arguments: [String], port: Int, outputDirectory: URL) throws {
         self.port = port
         baseURL = "http://127.0.0.1:\(port)"
         process.executableURL = Self.binary
         process.environment = ProcessInfo.processInfo.environment.merging(["NUVIE_RATE_LIMIT_PER_MINUTE": "0"]) { $1 }
-        process.arguments = [
-            "serve", "--data-dir", dataDirectory.path, "--port", "\(port)", "--demo",
-            "--demo-dataset", repositoryRoot.appendingPathComponent("replay-fixtures/movielens-tiny").path, "--log-level", "warning",
-        ]
-        let output = dataDirectory.deletingLastPathComponent().appendingPathComponent("server-\(port)-\(UUID().uuidString).log")
+        process.arguments = arguments
+        let output = outputDirectory.appendingPathComponent("server-\(port)-\(UUID().uuidString).log")
+        try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: output.path, contents: nil)
         let handle = try FileHandle(forWritingTo: output)
         process.standardOutput = handle
