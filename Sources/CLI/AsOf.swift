@@ -1,3 +1,4 @@
+import API
 import App
 import ArgumentParser
 import EventLog
@@ -21,8 +22,11 @@ struct AsOf: AsyncParsableCommand {
     @Option(help: "An instant (2024-01-15T10:30:00Z or 2024-01-15): everything recorded at or before it.", transform: Audit.time)
     var time: Date?
 
-    @Option(help: "Print this user's profile, ratings and friends' feed as they were, and the recommendations a model trained on that state gives.")
+    @Option(help: "Print this user's profile, ratings and the first page of their friends' feed as they were (from the user's own events and their friends' latest, not the whole log).")
     var user: Int64?
+
+    @Flag(help: "With --user, also what we would have recommended then: folds the whole log up to that point and trains a model on it.")
+    var recommendations = false
 
     @Option(help: "Serve that state read-only on this port (every write answers 405) until stopped.")
     var serve: Int?
@@ -36,6 +40,7 @@ struct AsOf: AsyncParsableCommand {
     func validate() throws {
         guard (position == nil) != (time == nil) else { throw ValidationError("give exactly one of --position and --time") }
         guard serve == nil || user == nil else { throw ValidationError("--serve and --user do not go together") }
+        guard !recommendations || user != nil else { throw ValidationError("--recommendations needs --user") }
     }
 
     func run() async throws {
@@ -45,15 +50,25 @@ struct AsOf: AsyncParsableCommand {
         let target = try position ?? TimeTravel.position(atOrBefore: time ?? Date(), in: log)
         guard target <= log.headPosition else { throw ValidationError("the log ends at position \(log.headPosition)") }
         if let port = serve { return try await serveReadOnly(log, at: target, port: port, logger: logger) }
+        let at = try log.event(at: target).map { $0.recordedAt.formatted(.iso8601) } ?? "before the first event"
+        if let user, !recommendations, output == nil {
+            let started = ContinuousClock.now
+            let database = try UserAsOf.readModels(of: user, at: target, in: log)
+            defer { try? database.close() }
+            let snapshot = try UserSnapshot.json(user: user, database: database, position: target, recommendations: nil)
+            FileHandle.standardError.write(Data("user \(user) as of position \(target) (\(at)), from their own and their friends' events, in \(Int((ContinuousClock.now - started).seconds * 1000)) ms\n".utf8))
+            print(snapshot)
+            return
+        }
         let directory = output.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-as-of-\(UUID().uuidString)")
         defer { if output == nil { try? FileManager.default.removeItem(at: directory) } }
         let database = try TimeTravel.readModels(of: log, upTo: target, at: directory.appendingPathComponent("read.sqlite").path)
         defer { try? database.close() }
-        let at = try log.event(at: target).map { $0.recordedAt.formatted(.iso8601) } ?? "before the first event"
         FileHandle.standardError.write(Data("read models as of position \(target) (\(at))\(output.map { " kept in \($0)/read.sqlite" } ?? "")\n".utf8))
         guard let user else { return }
-        print(try await UserSnapshot.json(user: user, database: database, position: target))
+        let recommended: [UserSnapshot.Recommendation]? = recommendations ? try await UserSnapshot.recommendations(user: user, database: database) : nil
+        print(try UserSnapshot.json(user: user, database: database, position: target, recommendations: recommended))
     }
 }
 
@@ -79,37 +94,79 @@ extension AsOf {
 
 /// One user's profile, ratings and friends' feed from a read database, as JSON.
 enum UserSnapshot {
-    static func json(user: Int64, database: ReadDatabase, position: UInt64) async throws -> String {
-        let profile = try UserQueries(database: database).profile(id: user)
-        let ratings = try UserQueries(database: database).ratings(of: user)
-        let feed = try ActivityQueries(database: database).friendsActivity(of: user, kind: nil, limit: 20, offset: 0)
-        let object: [String: Any] = [
-            "position": position,
-            "profile": profile.map { p -> [String: Any] in
-                [
-                    "user_id": p.userId, "name": p.name, "bio": p.bio as Any? ?? NSNull(), "favorite_genres": p.favoriteGenres,
-                    "watched_count": p.watchedCount, "friends_count": p.friendsCount, "ratings_count": p.ratingsCount,
-                    "favorites_count": p.favoritesCount,
-                ]
-            } ?? NSNull(),
-            "ratings": ratings.map { ["movie_id": $0.movieId, "rating": $0.rating, "rated_at": Date(timeIntervalSince1970: TimeInterval($0.ratedAt)).formatted(.iso8601)] },
-            "feed": feed.items.map { ["activity_id": $0.activityId, "user_id": $0.userId, "movie_id": $0.movieId, "type": $0.kind.rawValue] },
-            "recommendations": try await recommendations(user: user, database: database),
-        ]
-        return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]), as: UTF8.self)
+    static func json(user: Int64, database: ReadDatabase, position: UInt64, recommendations: [Recommendation]?) throws -> String {
+        let queries = UserQueries(database: database)
+        let snapshot = Snapshot(
+            position: position,
+            profile: try queries.profile(id: user).map(Profile.init),
+            ratings: try queries.ratings(of: user).map { Rating(movieId: $0.movieId, rating: $0.rating, ratedAt: ContractJSON.timestamp(epochSeconds: $0.ratedAt)) },
+            feed: try ActivityQueries(database: database).friendsActivity(of: user, kind: nil, limit: 20, offset: 0).items.map {
+                FeedItem(activityId: $0.activityId, userId: $0.userId, movieId: $0.movieId, type: $0.kind.rawValue)
+            },
+            recommendations: recommendations
+        )
+        let encoder = ContractJSON.encoder()
+        encoder.outputFormatting.formUnion([.sortedKeys, .prettyPrinted])
+        return String(decoding: try encoder.encode(snapshot), as: UTF8.self)
     }
 
     /// What we would have recommended then: a model trained on these read models, the top 10 with
-    /// their reasons.
-    private static func recommendations(user: Int64, database: ReadDatabase) async throws -> Any {
+    /// their reasons (empty when the model has nothing for the user).
+    static func recommendations(user: Int64, database: ReadDatabase) async throws -> [Recommendation] {
         let recommender = Recommender(inputs: RecommendationInputQueries(database: database), logger: Logger(label: "nuvie.as-of"))
         try recommender.train()
-        guard let list = try? await recommender.recommend(RecommendQuery(requestId: "as-of", userId: user, limit: 10)) else { return NSNull() }
-        return list.items.map { item -> [String: Any] in
-            [
-                "movie_id": item.movieId, "ai_score": item.aiScore, "primary_reason": item.explanation.primaryReason.rawValue,
-                "reasons": item.explanation.factors.map(\.description),
-            ]
+        guard let list = try? await recommender.recommend(RecommendQuery(requestId: "as-of", userId: user, limit: 10)) else { return [] }
+        return list.items.map {
+            Recommendation(
+                movieId: $0.movieId, aiScore: $0.aiScore, primaryReason: $0.explanation.primaryReason.rawValue,
+                reasons: $0.explanation.factors.map(\.description)
+            )
         }
+    }
+
+    struct Snapshot: Encodable {
+        var position: UInt64
+        @Nullable var profile: Profile?
+        var ratings: [Rating]
+        var feed: [FeedItem]
+        /// Only when asked for (`--recommendations`).
+        var recommendations: [Recommendation]?
+    }
+
+    struct Profile: Encodable, Sendable {
+        var userId: Int64
+        var name: String
+        @Nullable var bio: String?
+        var favoriteGenres: [String]
+        var watchedCount, friendsCount, ratingsCount, favoritesCount: Int
+
+        init(_ profile: UserProfile) {
+            userId = profile.userId
+            name = profile.name
+            bio = profile.bio
+            favoriteGenres = profile.favoriteGenres
+            watchedCount = profile.watchedCount
+            friendsCount = profile.friendsCount
+            ratingsCount = profile.ratingsCount
+            favoritesCount = profile.favoritesCount
+        }
+    }
+
+    struct Rating: Encodable {
+        var movieId: Int64
+        var rating: Double
+        var ratedAt: String
+    }
+
+    struct FeedItem: Encodable {
+        var activityId, userId, movieId: Int64
+        var type: String
+    }
+
+    struct Recommendation: Encodable {
+        var movieId: Int64
+        var aiScore: Int
+        var primaryReason: String
+        var reasons: [String]
     }
 }

@@ -11,7 +11,7 @@ import Projections
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Benchmarks. Each prints min / median / max over --runs runs.",
-        subcommands: [RebuildBench.self, AppendBench.self, HTTPBench.self, RecommendBench.self]
+        subcommands: [RebuildBench.self, AsOfBench.self, AppendBench.self, HTTPBench.self, RecommendBench.self]
     )
 }
 
@@ -37,11 +37,8 @@ struct RebuildBench: AsyncParsableCommand {
         _ = Bootstrap.logging(level: "warning")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let log = try EventLog(configuration: .init(directory: scratch.appendingPathComponent("log"), initialMapSize: 1 << 30))
+        let log = try await SyntheticRatings.demoLog(padding: events, dataset: dataset, in: scratch)
         defer { log.close() }
-        BenchFigures.progress("importing the demo dataset")
-        _ = try await MovieLensImporter(log: log).importDirectory(try DemoMode.dataset(dataset))
-        if events > Int(log.headPosition) { try await SyntheticRatings(log: log).pad(to: events) { BenchFigures.progress("synthetic events: \($0)/\(events)") } }
         let total = log.headPosition
         var rates: [Double] = []
         for run in 1...runs {
@@ -65,6 +62,22 @@ struct RebuildBench: AsyncParsableCommand {
 /// holds the wanted number of events: the same shape of load the demo has, only more of it.
 struct SyntheticRatings {
     let log: EventLog
+
+    /// The bundled demo imported into the log in `directory`, padded up to `events` events (a log
+    /// already there is reused as it is).
+    static func demoLog(padding events: Int, dataset: String?, in directory: URL) async throws -> EventLog {
+        let log = try EventLog(configuration: .init(directory: directory.appendingPathComponent("log"), initialMapSize: 1 << 30))
+        guard log.headPosition == 0 else { return log }
+        do {
+            BenchFigures.progress("importing the demo dataset")
+            _ = try await MovieLensImporter(log: log).importDirectory(try DemoMode.dataset(dataset))
+            if events > Int(log.headPosition) { try await SyntheticRatings(log: log).pad(to: events) { BenchFigures.progress("synthetic events: \($0)/\(events)") } }
+            return log
+        } catch {
+            log.close()
+            throw error
+        }
+    }
 
     func pad(to target: Int, progress: (Int) -> Void) async throws {
         let domain = DomainLog(log: log)

@@ -135,17 +135,32 @@ public final class EventLog: Sendable {
         }
     }
 
-    /// Events that concern `userId` (as actor or as subject) at positions ≥ `position`, at most `limit`.
-    public func readUser(_ userId: Int64, from position: UInt64 = 1, limit: Int = .max) throws -> [RecordedEvent] {
+    /// Events that concern `userId` (as actor or as subject) at positions from `position` through
+    /// `last`, at most `limit`.
+    public func readUser(_ userId: Int64, from position: UInt64 = 1, through last: UInt64 = .max, limit: Int = .max) throws -> [RecordedEvent] {
         try environment.read { txn in
             let prefix = RecordCodec.key(UInt64(bitPattern: userId))
             var positions: [UInt64] = []
             try txn.scan(store.userEvents, from: RecordCodec.userKey(userId, position: position)) { key, _ in
                 guard key.starts(with: prefix) else { return false }
-                positions.append(RecordCodec.uint64(fromKey: key, at: 8))
+                let position = RecordCodec.uint64(fromKey: key, at: 8)
+                guard position <= last else { return false }
+                positions.append(position)
                 return positions.count < limit
             }
             return try positions.compactMap { try store.event(at: $0, txn) }
+        }
+    }
+
+    /// Events that concern `userId` at positions up to `last`, newest first, for as long as `body`
+    /// returns true: a user's latest events without reading their whole history.
+    public func readUserBackward(_ userId: Int64, through last: UInt64, _ body: (RecordedEvent) throws -> Bool) throws {
+        try environment.read { txn in
+            let prefix = RecordCodec.key(UInt64(bitPattern: userId))
+            try txn.scanBackward(store.userEvents, from: RecordCodec.userKey(userId, position: last)) { key, _ in
+                guard key.starts(with: prefix), let event = try store.event(at: RecordCodec.uint64(fromKey: key, at: 8), txn) else { return false }
+                return try body(event)
+            }
         }
     }
 

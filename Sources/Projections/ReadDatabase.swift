@@ -6,12 +6,12 @@ import Synchronization
 /// projection runner), many readers. Its schema is migrated when it opens. A rebuild can replace
 /// the file it serves from (`adopt`) while requests go on.
 public final class ReadDatabase: Sendable {
-    private let current: Mutex<(pool: DatabasePool, path: String)>
+    private let current: Mutex<(pool: any DatabaseWriter, path: String)>
     public let projections: [any Projection]
     /// Set when opened from a data directory's read-model files: rebuilds then swap generations.
     let files: ReadModelFiles?
 
-    var pool: DatabasePool { current.withLock { $0.pool } }
+    var pool: any DatabaseWriter { current.withLock { $0.pool } }
     public var path: String { current.withLock { $0.path } }
 
     /// The current generation in `directory` (see `ReadModelFiles`), after removing stale ones.
@@ -25,15 +25,30 @@ public final class ReadDatabase: Sendable {
         try self.init(path: path, projections: projections, files: nil)
     }
 
-    private init(path: String, projections: [any Projection], files: ReadModelFiles?) throws {
+    /// A throwaway read database in memory (one user's time travel), with only `projections`.
+    /// Its tables are created directly, in one transaction, without the migrator's bookkeeping.
+    public static func inMemory(projections: [any Projection]) throws -> ReadDatabase {
+        let queue = try DatabaseQueue(configuration: configuration)
+        try queue.write { db in
+            try Checkpoint.createTable(db)
+            for projection in projections { try reset(projection, db) }
+        }
+        return ReadDatabase(writer: queue, path: ":memory:", projections: projections, files: nil)
+    }
+
+    private convenience init(path: String, projections: [any Projection], files: ReadModelFiles?) throws {
         try FileManager.default.createDirectory(
             at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true
         )
         let pool = try DatabasePool(path: path, configuration: Self.configuration)
+        try Self.migrator(projections).migrate(pool)
+        self.init(writer: pool, path: path, projections: projections, files: files)
+    }
+
+    private init(writer: any DatabaseWriter, path: String, projections: [any Projection], files: ReadModelFiles?) {
         self.projections = projections
         self.files = files
-        try Self.migrator(projections).migrate(pool)
-        current = Mutex((pool, path))
+        current = Mutex((writer, path))
     }
 
     private static var configuration: Configuration {

@@ -88,7 +88,8 @@ func runNuvie(_ arguments: [String], logLevel: Bool = true) throws -> (status: I
         #expect(try ratingOfFilm5(["--time", "2999-01-01"]) == 5)
         #expect(try ratingOfFilm5(["--time", "2001-01-01"]) == nil)
         // What we would have recommended then: films not rated at that point, each with its reasons.
-        let then = try #require(try asOf(["--position", "\(before)"])?["recommendations"] as? [[String: Any]])
+        #expect(try asOf(["--position", "\(before)"])?["recommendations"] == nil)
+        let then = try #require(try asOf(["--position", "\(before)", "--recommendations"])?["recommendations"] as? [[String: Any]])
         #expect(!then.isEmpty && !then.contains { $0["movie_id"] as? Int == 5 })
         #expect(then.allSatisfy { ($0["reasons"] as? [String])?.isEmpty == false && $0["ai_score"] is Int })
         #expect(try runNuvie(["as-of", "--data-dir", data.path, "--position", "1", "--time", "2020-01-01"]).status != 0)

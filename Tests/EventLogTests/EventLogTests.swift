@@ -216,6 +216,20 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
         #expect(try log.readUser(1).map(\.position) == [1, 3, 4])
         #expect(try log.readUser(2).map(\.position) == [2, 3])
         #expect(try log.readUser(1, from: 4).map(\.position) == [4])
+        #expect(try log.readUser(1, through: 3).map(\.position) == [1, 3])
+        func backward(_ user: Int64, through last: UInt64, taking count: Int = .max) throws -> [UInt64] {
+            var positions: [UInt64] = []
+            try log.readUserBackward(user, through: last) { positions.append($0.position); return positions.count < count }
+            return positions
+        }
+        #expect(try backward(1, through: 99) == [4, 3, 1])
+        #expect(try backward(1, through: 4) == [4, 3, 1])
+        #expect(try backward(1, through: 2) == [1])
+        #expect(try backward(1, through: 3, taking: 1) == [3])
+        #expect(try backward(2, through: 99) == [3, 2])
+        #expect(try backward(10, through: 4).isEmpty)
+        #expect(try backward(10, through: 99) == [5])
+        #expect(try backward(3, through: 99).isEmpty)
         #expect(try log.streamIds(withPrefix: "user-") == ["user-1", "user-10", "user-2"])
     }
 

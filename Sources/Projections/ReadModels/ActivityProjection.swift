@@ -23,17 +23,21 @@ struct ActivityProjection: Projection {
     }
 
     func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
-        let row: (userId: Int64, movieId: Int64, type: String, rating: Double?, comment: String?)
-        switch recorded.event {
-        case .movieRated(let e): row = (e.userId, e.movieId, e.isReview ? "review" : "rating", e.rating, e.comment)
-        case .watchProgressed(let e) where e.eventType == .started: row = (e.userId, e.movieId, "started", nil, nil)
-        case .watchProgressed(let e) where e.eventType == .completed: row = (e.userId, e.movieId, "watched", nil, nil)
-        case .watchlistAdded(let e): row = (e.userId, e.movieId, "watchlist", nil, nil)
-        default: return
-        }
+        guard let row = Self.row(for: recorded.event) else { return }
         try db.run(
             "INSERT INTO activity (activityId, userId, movieId, type, rating, comment, occurredAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [recorded.position, row.userId, row.movieId, row.type, row.rating, row.comment, recorded.epochSeconds]
         )
+    }
+
+    /// The feed row an event makes, if it makes one.
+    static func row(for event: DomainEvent) -> (userId: Int64, movieId: Int64, type: String, rating: Double?, comment: String?)? {
+        switch event {
+        case .movieRated(let e): (e.userId, e.movieId, e.isReview ? "review" : "rating", e.rating, e.comment)
+        case .watchProgressed(let e) where e.eventType == .started: (e.userId, e.movieId, "started", nil, nil)
+        case .watchProgressed(let e) where e.eventType == .completed: (e.userId, e.movieId, "watched", nil, nil)
+        case .watchlistAdded(let e): (e.userId, e.movieId, "watchlist", nil, nil)
+        default: nil
+        }
     }
 }

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Commands
+import Domain
+import EventLog
+import Foundation
+import Projections
+
+/// `nuvie as-of --user`'s fast path timed: one user's view at a random position of the demo log,
+/// optionally padded with synthetic ratings, for seeded random users and positions.
+struct AsOfBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "as-of", abstract: "Time one user's view as of a random position (the demo log, or a synthetic log of --events events).")
+
+    @Option(help: "Pad the demo log with synthetic ratings up to this many events (0: the demo log as imported).")
+    var events = 0
+
+    @Option(help: "How many runs (each a different seed).")
+    var runs = 3
+
+    @Option(help: "Views timed per run.")
+    var samples = 50
+
+    @Option(help: "The MovieLens directory to import (default: the bundled demo).")
+    var dataset: String?
+
+    @Option(help: "Build the log in this directory and keep it; a later run given the same directory reuses it.")
+    var logDir: String?
+
+    func validate() throws {
+        guard runs >= 1, samples >= 1, events >= 0 else { throw ValidationError("--runs and --samples must be at least 1 and --events not negative") }
+    }
+
+    func run() async throws {
+        _ = Bootstrap.logging(level: "warning")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let log = try await SyntheticRatings.demoLog(padding: events, dataset: dataset, in: logDir.map { URL(fileURLWithPath: $0) } ?? scratch)
+        defer { log.close() }
+        let users = try log.streamIds(withPrefix: StreamName.userPrefix).compactMap { Int64($0.dropFirst(StreamName.userPrefix.count)) }
+        guard !users.isEmpty else { throw ValidationError("the log has no users") }
+        var medians: [Double] = []
+        var slowest: [Double] = []
+        for run in 1...runs {
+            var random = SplitMix64(seed: UInt64(run))
+            var milliseconds: [Double] = []
+            for sample in 1...samples {
+                let user = users[Int.random(in: 0..<users.count, using: &random)]
+                let position = UInt64.random(in: 1...log.headPosition, using: &random)
+                let started = ContinuousClock.now
+                let database = try UserAsOf.readModels(of: user, at: position, in: log)
+                _ = try UserSnapshot.json(user: user, database: database, position: position, recommendations: nil)
+                milliseconds.append((ContinuousClock.now - started).seconds * 1000)
+                try database.close()
+            }
+            milliseconds.sort()
+            medians.append(milliseconds[milliseconds.count / 2])
+            slowest.append(milliseconds[milliseconds.count - 1])
+            BenchFigures.progress(String(format: "run %d/%d: median %.1f ms, slowest %.1f ms", run, runs, medians[run - 1], slowest[run - 1]))
+        }
+        print("one user's view as of a random position, \(log.headPosition) events, \(users.count) users, \(samples) views per run, \(runs) runs")
+        print(BenchFigures.line("median view (ms)", medians, format: "%.1f"))
+        print(BenchFigures.line("slowest view of a run (ms)", slowest, format: "%.1f"))
+    }
+}
