@@ -83,7 +83,7 @@ public final class ProjectionRunner: Service, Sendable {
     public func catchUp(until target: UInt64 = .max) throws -> Int {
         var total = 0
         var prefetch: Prefetch?
-        defer { _ = prefetch?.take() }
+        defer { _ = try? prefetch?.events.value() }
         while true {
             let count = try batchLock.withLock { _ in try applyNextBatch(until: target, prefetch: &prefetch) }
             total += count
@@ -109,8 +109,7 @@ public final class ProjectionRunner: Service, Sendable {
         let started = ContinuousClock.now
         let count: Int
         do {
-            let events = try ready.flatMap { $0.from == from && $0.limit == limit ? $0 : nil }?.take().get()
-                ?? Self.readDecoded(log, from: from, limit: limit)
+            let events = try ready?.batch(from: from, limit: limit) ?? Self.readDecoded(log, from: from, limit: limit)
             guard let last = events.last?.position else { return 0 }
             count = events.count
             if count == limit, last < target {
@@ -137,7 +136,7 @@ public final class ProjectionRunner: Service, Sendable {
                 }
             }
         } catch let failure as ProjectionFailure {
-            _ = prefetch?.take()
+            _ = try? prefetch?.events.value()
             prefetch = nil
             try recordFailure(failure, among: active.map(\.0))
             return try applyNextBatch(until: target, prefetch: &prefetch)
@@ -183,27 +182,26 @@ public final class ProjectionRunner: Service, Sendable {
     }
 }
 
-/// A batch being read and decoded on a global queue; `take` waits for it.
-private final class Prefetch: Sendable {
+/// The batch from `from`, read and decoded in the background.
+private struct Prefetch {
     let from: UInt64
     let limit: Int
-    private let result = Mutex<Result<[Recorded<DomainEvent>], any Error>?>(nil)
-    private let ready = DispatchSemaphore(value: 0)
+    let events: Background<[Recorded<DomainEvent>]>
 
     init(log: EventLog, from: UInt64, limit: Int) {
         self.from = from
         self.limit = limit
-        DispatchQueue.global().async {
-            let decoded = Result { try ProjectionRunner.readDecoded(log, from: from, limit: limit) }
-            self.result.withLock { $0 = decoded }
-            self.ready.signal()
-        }
+        events = Background { try ProjectionRunner.readDecoded(log, from: from, limit: limit) }
     }
 
-    func take() -> Result<[Recorded<DomainEvent>], any Error> {
-        ready.wait()
-        ready.signal()
-        return result.withLock { $0 } ?? .success([])
+    /// The prefetched events if they are the batch wanted, else nil; waits for the read either way,
+    /// so that nothing is still reading the log once the runner returns.
+    func batch(from wanted: UInt64, limit wantedLimit: Int) throws -> [Recorded<DomainEvent>]? {
+        guard from == wanted, limit == wantedLimit else {
+            _ = try? events.value()
+            return nil
+        }
+        return try events.value()
     }
 }
 

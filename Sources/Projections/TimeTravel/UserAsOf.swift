@@ -17,6 +17,10 @@ import Synchronization
 public enum UserAsOf {
     public static func readModels(of userId: Int64, at position: UInt64, in log: EventLog, feedSize: Int = 20) throws -> ReadDatabase {
         let own = try decoded(log.readUser(userId, through: position))
+        let ratedFilms = own.compactMap { if case .movieRated(let rated) = $0.event { rated.movieId } else { nil } }
+        // Taste needs the genres of every film rated: read and decoded on the other core meanwhile.
+        let ratedFilmEvents = Background { try filmEvents(ratedFilms, through: position, in: log) }
+        defer { _ = try? ratedFilmEvents.value() }
         let database = try ReadDatabase.inMemory(projections: Projections.all.filter { shown.contains($0.name) })
         do {
             try database.fold(["social": own])
@@ -29,15 +33,14 @@ public enum UserAsOf {
                 friendProfiles += try log.readStream(StreamName.user(friend)).prefix { $0.position <= position }.map(DomainLog.decode)
                 friendActivity += try latestActivity(of: friend, through: position, count: feedSize, in: log)
             }
-            let ratedFilms = own.compactMap { if case .movieRated(let rated) = $0.event { rated.movieId } else { nil } }
             let feedFilms = friendActivity.compactMap { ActivityProjection.row(for: $0.event)?.movieId }
             try database.fold([
                 "user-ratings": own, "watch": own,
                 "users": inLogOrder(own + friendProfiles),
-                "taste": inLogOrder(own + (try filmEvents(ratedFilms, through: position, in: log))),
                 "activity": inLogOrder(friendActivity),
                 "catalog": try filmEvents(feedFilms, through: position, in: log),
             ])
+            try database.fold(["taste": inLogOrder(own + ratedFilmEvents.value())])
             return database
         } catch {
             try? database.close()

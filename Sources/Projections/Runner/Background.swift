@@ -1,0 +1,23 @@
+import Dispatch
+import Synchronization
+
+/// Work started on a global queue when created; `value()` waits for its result.
+final class Background<Value: Sendable>: Sendable {
+    private let result = Mutex<Result<Value, any Error>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ work: @escaping @Sendable () throws -> Value) {
+        DispatchQueue.global().async {
+            let outcome = Result { try work() }
+            self.result.withLock { $0 = outcome }
+            self.done.signal()
+        }
+    }
+
+    func value() throws -> Value {
+        done.wait()
+        done.signal()
+        guard let outcome = result.withLock({ $0 }) else { preconditionFailure("signalled before its result was stored") }
+        return try outcome.get()
+    }
+}
