@@ -16,4 +16,8 @@ $nuvie bench recommend --runs 3
 $nuvie bench http --runs 3 --duration 10
 $nuvie bench append --runs 3
 $nuvie bench rebuild --runs 3
-$nuvie bench rebuild --events 1000000 --runs 3
+log1m=$(mktemp -d)
+$nuvie bench rebuild --events 1000000 --runs 3 --log-dir "$log1m"
+$nuvie bench as-of --runs 3 --samples 50
+$nuvie bench as-of --events 1000000 --runs 3 --samples 30 --log-dir "$log1m"
+rm -rf "$log1m"

@@ -29,6 +29,9 @@ struct RebuildBench: AsyncParsableCommand {
     @Option(help: "The MovieLens directory to import (default: the bundled demo).")
     var dataset: String?
 
+    @Option(help: "Build the log in this directory and keep it; a later run given the same directory reuses it.")
+    var logDir: String?
+
     func validate() throws {
         guard runs >= 1, events >= 0 else { throw ValidationError("--runs must be at least 1 and --events not negative") }
     }
@@ -37,7 +40,7 @@ struct RebuildBench: AsyncParsableCommand {
         _ = Bootstrap.logging(level: "warning")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let log = try await SyntheticRatings.demoLog(padding: events, dataset: dataset, in: scratch)
+        let log = try await SyntheticRatings.demoLog(padding: events, dataset: dataset, in: logDir.map { URL(fileURLWithPath: $0) } ?? scratch)
         defer { log.close() }
         let total = log.headPosition
         var rates: [Double] = []
