@@ -42,7 +42,7 @@ struct AsOfBench: AsyncParsableCommand {
         for run in 1...runs {
             var random = SplitMix64(seed: UInt64(run))
             var milliseconds: [Double] = []
-            for sample in 1...samples {
+            for _ in 1...samples {
                 let user = users[Int.random(in: 0..<users.count, using: &random)]
                 let position = UInt64.random(in: 1...log.headPosition, using: &random)
                 let started = ContinuousClock.now

@@ -87,7 +87,7 @@ public final class ReadDatabase: Sendable {
     /// running finish on the old file, which is removed the next time the directory is opened.
     func adopt(_ rebuilt: ReadDatabase) throws {
         let (pool, path) = rebuilt.current.withLock { ($0.pool, $0.path) }
-        try pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        _ = try pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         try files?.promote(path)
         current.withLock { $0 = (pool, path) }
     }
