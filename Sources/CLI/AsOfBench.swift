@@ -10,8 +10,7 @@ import Projections
 struct AsOfBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "as-of", abstract: "Time one user's view as of a random position (the demo log, or a synthetic log of --events events).")
 
-    @Option(help: "Pad the demo log with synthetic ratings up to this many events (0: the demo log as imported).")
-    var events = 0
+    @OptionGroup var demoLog: DemoLogOptions
 
     @Option(help: "How many runs (each a different seed).")
     var runs = 3
@@ -19,21 +18,15 @@ struct AsOfBench: AsyncParsableCommand {
     @Option(help: "Views timed per run.")
     var samples = 50
 
-    @Option(help: "The MovieLens directory to import (default: the bundled demo).")
-    var dataset: String?
-
-    @Option(help: "Build the log in this directory and keep it; a later run given the same directory reuses it.")
-    var logDir: String?
-
     func validate() throws {
-        guard runs >= 1, samples >= 1, events >= 0 else { throw ValidationError("--runs and --samples must be at least 1 and --events not negative") }
+        guard runs >= 1, samples >= 1 else { throw ValidationError("--runs and --samples must be at least 1") }
     }
 
     func run() async throws {
         _ = Bootstrap.logging(level: "warning")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let log = try await SyntheticRatings.demoLog(padding: events, dataset: dataset, in: logDir.map { URL(fileURLWithPath: $0) } ?? scratch)
+        let log = try await demoLog.open(scratch: scratch)
         defer { log.close() }
         let users = try log.streamIds(withPrefix: StreamName.userPrefix).compactMap { Int64($0.dropFirst(StreamName.userPrefix.count)) }
         guard !users.isEmpty else { throw ValidationError("the log has no users") }

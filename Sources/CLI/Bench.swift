@@ -20,27 +20,20 @@ struct Bench: AsyncParsableCommand {
 struct RebuildBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "rebuild", abstract: "Rebuild every projection from the demo log (or a synthetic log of --events events).")
 
-    @Option(help: "Pad the demo log with synthetic ratings up to this many events (0: the demo log as imported).")
-    var events = 0
+    @OptionGroup var demoLog: DemoLogOptions
 
     @Option(help: "How many rebuilds to time.")
     var runs = 3
 
-    @Option(help: "The MovieLens directory to import (default: the bundled demo).")
-    var dataset: String?
-
-    @Option(help: "Build the log in this directory and keep it; a later run given the same directory reuses it.")
-    var logDir: String?
-
     func validate() throws {
-        guard runs >= 1, events >= 0 else { throw ValidationError("--runs must be at least 1 and --events not negative") }
+        guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
     }
 
     func run() async throws {
         _ = Bootstrap.logging(level: "warning")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let log = try await SyntheticRatings.demoLog(padding: events, dataset: dataset, in: logDir.map { URL(fileURLWithPath: $0) } ?? scratch)
+        let log = try await demoLog.open(scratch: scratch)
         defer { log.close() }
         let total = log.headPosition
         var rates: [Double] = []
@@ -58,6 +51,26 @@ struct RebuildBench: AsyncParsableCommand {
         print("rebuild of \(total) events, \(Projections.all.count) projections, \(runs) runs")
         print(String(format: "events/s  min %.0f  median %.0f  max %.0f", sorted[0], sorted[sorted.count / 2], sorted[sorted.count - 1]))
         print(String(format: "seconds   min %.2f  median %.2f  max %.2f", seconds.last ?? 0, seconds[seconds.count / 2], seconds.first ?? 0))
+    }
+}
+
+/// The log a bench runs on: the bundled demo, optionally padded with synthetic ratings.
+struct DemoLogOptions: ParsableArguments {
+    @Option(help: "Pad the demo log with synthetic ratings up to this many events (0: the demo log as imported).")
+    var events = 0
+
+    @Option(help: "The MovieLens directory to import (default: the bundled demo).")
+    var dataset: String?
+
+    @Option(help: "Build the log in this directory and keep it; a later run given the same directory reuses it.")
+    var logDir: String?
+
+    func validate() throws {
+        guard events >= 0 else { throw ValidationError("--events must not be negative") }
+    }
+
+    func open(scratch: URL) async throws -> EventLog {
+        try await SyntheticRatings.demoLog(padding: events, dataset: dataset, in: logDir.map { URL(fileURLWithPath: $0) } ?? scratch)
     }
 }
 

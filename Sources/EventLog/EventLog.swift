@@ -157,7 +157,7 @@ public final class EventLog: Sendable {
     public func readUserBackward(_ userId: Int64, through last: UInt64, _ body: (RecordedEvent) throws -> Bool) throws {
         try environment.read { txn in
             let prefix = RecordCodec.key(UInt64(bitPattern: userId))
-            try txn.scanBackward(store.userEvents, from: RecordCodec.userKey(userId, position: last)) { key, _ in
+            try txn.scan(store.userEvents, from: RecordCodec.userKey(userId, position: last), backward: true) { key, _ in
                 guard key.starts(with: prefix), let event = try store.event(at: RecordCodec.uint64(fromKey: key, at: 8), txn) else { return false }
                 return try body(event)
             }

@@ -25,8 +25,12 @@ struct Transaction {
         }
     }
 
-    /// Visits entries in key order starting at the first key ≥ `start`, until `body` returns false.
-    func scan(_ db: LMDBEnvironment.Database, from start: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+    /// Visits entries in key order starting at the first key ≥ `start` (`backward`: in descending
+    /// order starting at the last key ≤ `start`), until `body` returns false.
+    func scan(
+        _ db: LMDBEnvironment.Database, from start: [UInt8], backward: Bool = false,
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
         var cursor: OpaquePointer?
         try LMDBError.check(mdb_cursor_open(pointer, db.handle, &cursor), "cursor_open")
         defer { mdb_cursor_close(cursor) }
@@ -34,36 +38,16 @@ struct Transaction {
             var k = MDB_val(mv_size: startBytes.count, mv_data: UnsafeMutableRawPointer(mutating: startBytes.baseAddress))
             var v = MDB_val()
             var code = mdb_cursor_get(cursor, &k, &v, MDB_SET_RANGE)
-            while code == MDB_SUCCESS {
-                let key = UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size)
-                let value = UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
-                guard try body(key, value) else { return }
-                code = mdb_cursor_get(cursor, &k, &v, MDB_NEXT)
-            }
-            if code != MDB_NOTFOUND { try LMDBError.check(code, "cursor_get") }
-        }
-    }
-
-    /// Visits entries in descending key order starting at the last key ≤ `start`, until `body`
-    /// returns false.
-    func scanBackward(_ db: LMDBEnvironment.Database, from start: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
-        var cursor: OpaquePointer?
-        try LMDBError.check(mdb_cursor_open(pointer, db.handle, &cursor), "cursor_open")
-        defer { mdb_cursor_close(cursor) }
-        try start.withUnsafeBytes { startBytes in
-            var k = MDB_val(mv_size: startBytes.count, mv_data: UnsafeMutableRawPointer(mutating: startBytes.baseAddress))
-            var v = MDB_val()
-            var code = mdb_cursor_get(cursor, &k, &v, MDB_SET_RANGE)
-            if code == MDB_NOTFOUND {
+            if backward, code == MDB_NOTFOUND {
                 code = mdb_cursor_get(cursor, &k, &v, MDB_LAST)
-            } else if code == MDB_SUCCESS, !UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size).elementsEqual(start) {
+            } else if backward, code == MDB_SUCCESS, !UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size).elementsEqual(start) {
                 code = mdb_cursor_get(cursor, &k, &v, MDB_PREV)
             }
             while code == MDB_SUCCESS {
                 let key = UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size)
                 let value = UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
                 guard try body(key, value) else { return }
-                code = mdb_cursor_get(cursor, &k, &v, MDB_PREV)
+                code = mdb_cursor_get(cursor, &k, &v, backward ? MDB_PREV : MDB_NEXT)
             }
             if code != MDB_NOTFOUND { try LMDBError.check(code, "cursor_get") }
         }
