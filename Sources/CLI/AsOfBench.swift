@@ -24,10 +24,10 @@ struct AsOfBench: AsyncParsableCommand {
 
     func run() async throws {
         _ = Bootstrap.logging(level: "warning")
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let log = try await demoLog.open(scratch: scratch)
-        defer { log.close() }
+        try await demoLog.withLog { log, _ in try timeViews(in: log) }
+    }
+
+    private func timeViews(in log: EventLog) throws {
         let users = try log.streamIds(withPrefix: StreamName.userPrefix).compactMap { Int64($0.dropFirst(StreamName.userPrefix.count)) }
         guard !users.isEmpty else { throw ValidationError("the log has no users") }
         var medians: [Double] = []

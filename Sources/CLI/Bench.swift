@@ -31,10 +31,10 @@ struct RebuildBench: AsyncParsableCommand {
 
     func run() async throws {
         _ = Bootstrap.logging(level: "warning")
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let log = try await demoLog.open(scratch: scratch)
-        defer { log.close() }
+        try await demoLog.withLog { log, scratch in try timeRebuilds(of: log, in: scratch) }
+    }
+
+    private func timeRebuilds(of log: EventLog, in scratch: URL) throws {
         let total = log.headPosition
         var rates: [Double] = []
         for run in 1...runs {
@@ -69,8 +69,14 @@ struct DemoLogOptions: ParsableArguments {
         guard events >= 0 else { throw ValidationError("--events must not be negative") }
     }
 
-    func open(scratch: URL) async throws -> EventLog {
-        try await SyntheticRatings.demoLog(padding: events, dataset: dataset, in: logDir.map { URL(fileURLWithPath: $0) } ?? scratch)
+    /// Runs `body` with the log and a scratch directory, which is removed afterwards (with the log,
+    /// unless `--log-dir` keeps it elsewhere).
+    func withLog(_ body: (EventLog, URL) async throws -> Void) async throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let log = try await SyntheticRatings.demoLog(padding: events, dataset: dataset, in: logDir.map { URL(fileURLWithPath: $0) } ?? scratch)
+        defer { log.close() }
+        try await body(log, scratch)
     }
 }
 
@@ -83,10 +89,13 @@ struct SyntheticRatings {
     /// already there is reused as it is).
     static func demoLog(padding events: Int, dataset: String?, in directory: URL) async throws -> EventLog {
         let log = try EventLog(configuration: .init(directory: directory.appendingPathComponent("log"), initialMapSize: 1 << 30))
-        guard log.headPosition == 0 else { return log }
         do {
-            BenchFigures.progress("importing the demo dataset")
-            _ = try await MovieLensImporter(log: log).importDirectory(try DemoMode.dataset(dataset))
+            if log.headPosition == 0 {
+                BenchFigures.progress("importing the demo dataset")
+                _ = try await MovieLensImporter(log: log).importDirectory(try DemoMode.dataset(dataset))
+            } else {
+                BenchFigures.progress("reusing the log in \(directory.path): \(log.headPosition) events")
+            }
             if events > Int(log.headPosition) { try await SyntheticRatings(log: log).pad(to: events) { BenchFigures.progress("synthetic events: \($0)/\(events)") } }
             return log
         } catch {

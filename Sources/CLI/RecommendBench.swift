@@ -27,10 +27,8 @@ struct RecommendBench: AsyncParsableCommand {
         _ = Bootstrap.logging(level: "warning")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-recommend-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let log = try EventLog(configuration: .init(directory: scratch.appendingPathComponent("log"), initialMapSize: 1 << 30))
+        let log = try await SyntheticRatings.demoLog(padding: 0, dataset: nil, in: scratch)
         defer { log.close() }
-        BenchFigures.progress("importing and folding the demo")
-        _ = try await MovieLensImporter(log: log).importDirectory(try DemoMode.dataset(nil))
         let database = try ReadDatabase(path: scratch.appendingPathComponent("read/read.sqlite").path)
         defer { try? database.close() }
         try ProjectionRunner(log: log, database: database, batchSize: 5000, logger: Logger(label: "bench")).catchUp()

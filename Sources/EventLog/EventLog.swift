@@ -138,29 +138,30 @@ public final class EventLog: Sendable {
     /// Events that concern `userId` (as actor or as subject) at positions from `position` through
     /// `last`, at most `limit`.
     public func readUser(_ userId: Int64, from position: UInt64 = 1, through last: UInt64 = .max, limit: Int = .max) throws -> [RecordedEvent] {
+        var events: [RecordedEvent] = []
         try environment.read { txn in
-            let prefix = RecordCodec.key(UInt64(bitPattern: userId))
-            var positions: [UInt64] = []
-            try txn.scan(store.userEvents, from: RecordCodec.userKey(userId, position: position)) { key, _ in
-                guard key.starts(with: prefix) else { return false }
-                let position = RecordCodec.uint64(fromKey: key, at: 8)
-                guard position <= last else { return false }
-                positions.append(position)
-                return positions.count < limit
+            try scanUser(userId, from: position, backward: false, txn) { event in
+                guard event.position <= last else { return false }
+                events.append(event)
+                return events.count < limit
             }
-            return try positions.compactMap { try store.event(at: $0, txn) }
         }
+        return events
     }
 
     /// Events that concern `userId` at positions up to `last`, newest first, for as long as `body`
     /// returns true: a user's latest events without reading their whole history.
     public func readUserBackward(_ userId: Int64, through last: UInt64, _ body: (RecordedEvent) throws -> Bool) throws {
-        try environment.read { txn in
-            let prefix = RecordCodec.key(UInt64(bitPattern: userId))
-            try txn.scan(store.userEvents, from: RecordCodec.userKey(userId, position: last), backward: true) { key, _ in
-                guard key.starts(with: prefix), let event = try store.event(at: RecordCodec.uint64(fromKey: key, at: 8), txn) else { return false }
-                return try body(event)
-            }
+        try environment.read { txn in try scanUser(userId, from: last, backward: true, txn, body) }
+    }
+
+    /// Walks the user index from `start` in either direction, handing `body` each event.
+    private func scanUser(_ userId: Int64, from start: UInt64, backward: Bool, _ txn: Transaction, _ body: (RecordedEvent) throws -> Bool) throws {
+        let prefix = RecordCodec.key(UInt64(bitPattern: userId))
+        try txn.scan(store.userEvents, from: RecordCodec.userKey(userId, position: start), backward: backward) { key, _ in
+            guard key.starts(with: prefix) else { return false }
+            guard let event = try store.event(at: RecordCodec.uint64(fromKey: key, at: 8), txn) else { return true }
+            return try body(event)
         }
     }
 

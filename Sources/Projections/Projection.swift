@@ -26,11 +26,12 @@ extension Projection {
         for event in events { try FoldFailure.at(event.position) { try apply(event, db) } }
     }
 
-    /// Applies `events` in order, gathering each run of consecutive events that `item` maps to an
-    /// item and handing the run to `flush` in one call; other events go through `apply` one by one.
+    /// Applies `events` in order, gathering the items of each run of consecutive events that
+    /// `gather` keeps in a run and handing them to `flush` in one call; an event that stands
+    /// `alone` ends the run and goes through `apply` by itself.
     func apply<Item>(
         _ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database,
-        gathering item: (Recorded<DomainEvent>) -> Item?, flush: ([Item], Database) throws -> Void
+        gathering gather: (Recorded<DomainEvent>) -> Gathered<Item>, flush: ([Item], Database) throws -> Void
     ) throws {
         var run: [Item] = []
         var runEnd: UInt64 = 0
@@ -40,16 +41,29 @@ extension Projection {
             run.removeAll(keepingCapacity: true)
         }
         for event in events {
-            if let gathered = item(event) {
-                run.append(gathered)
+            switch gather(event) {
+            case .item(let item):
+                run.append(item)
                 runEnd = event.position
-            } else {
+            case .nothing:
+                runEnd = event.position
+            case .alone:
                 try flushRun()
                 try FoldFailure.at(event.position) { try apply(event, db) }
             }
         }
         try flushRun()
     }
+}
+
+/// How a batch fold treats one event of a run.
+enum Gathered<Item> {
+    /// In the run, adding this item.
+    case item(Item)
+    /// In the run, adding nothing.
+    case nothing
+    /// Ends the run and is applied by itself.
+    case alone
 }
 
 /// A projection could not fold the event at `position` (for a gathered run of events, the run's last).

@@ -36,7 +36,8 @@ struct MoviesController: Sendable {
     func explanation(_ request: Request, context: AppRequestContext) async throws -> MovieExplanationDTO {
         let viewer = try context.requireUser()
         let movieId = try context.parameters.id("movie_id")
-        // An unknown film is the engine's MOVIE_NOT_FOUND (404).
+        // Our catalog decides what exists, whichever engine explains it.
+        guard try recommendations.inputs.movieExists(movieId) else { throw APIError.movieNotFound(movieId) }
         let explained = try await recommendations.engine.explain(ExplainQuery(requestId: UUID().uuidString, userId: viewer, movieId: movieId))
         return MovieExplanationDTO(explained.scored, signals: try recommendations.inputs.socialSignals(userId: viewer, movieId: movieId))
     }

@@ -2,8 +2,8 @@
 /// of events and then writes each key's row inserts new rows in the order one-event-at-a-time
 /// folding would, so they get the same rowids.
 struct Tally<Key: Hashable, Value> {
-    private(set) var keys: [Key] = []
-    private var values: [Key: Value] = [:]
+    private(set) var entries: [(key: Key, value: Value)] = []
+    private var indices: [Key: Int] = [:]
     private let zero: Value
 
     init(zero: Value) {
@@ -11,12 +11,12 @@ struct Tally<Key: Hashable, Value> {
     }
 
     mutating func add(_ key: Key, _ update: (inout Value) -> Void) {
-        if values[key] == nil { keys.append(key) }
-        let zero = zero
-        update(&values[key, default: zero])
-    }
-
-    var entries: [(key: Key, value: Value)] {
-        keys.map { ($0, values[$0] ?? zero) }
+        let count = entries.count
+        let index = indices[key, default: count]
+        if index == count {
+            indices[key] = index
+            entries.append((key, zero))
+        }
+        update(&entries[index].value)
     }
 }

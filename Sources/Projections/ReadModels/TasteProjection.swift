@@ -39,13 +39,13 @@ struct TasteProjection: Projection {
     /// Gathers each run of events between two `movie-added`s (which change the film → genres map)
     /// and writes each touched (user, genre) row once.
     func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws {
-        try apply(events, db, gathering: { recorded -> MovieRated?? in
+        try apply(events, db, gathering: { recorded -> Gathered<MovieRated> in
             switch recorded.event {
-            case .movieAdded: nil
-            case .movieRated(let rated): .some(rated)
-            default: .some(nil)
+            case .movieAdded: .alone
+            case .movieRated(let rated): .item(rated)
+            default: .nothing
             }
-        }, flush: { ratings, db in try addRatings(ratings.compactMap { $0 }, db) })
+        }, flush: addRatings)
     }
 
     /// Adds the ratings to their users' genre rows; a re-rating adds only its difference. Ratings are

@@ -49,12 +49,12 @@ struct UsersProjection: Projection {
     /// Between two events that write a profile, each user's last activity is the latest of their
     /// events: each user's row is updated once per run.
     func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws {
-        try apply(events, db, gathering: { recorded -> (userId: Int64, at: Int64)?? in
+        try apply(events, db, gathering: { recorded -> Gathered<(userId: Int64, at: Int64)> in
             switch recorded.event {
-            case .userRegistered, .profileUpdated, .termsAccepted: nil
-            default: .some(recorded.event.actorUserId.map { ($0, recorded.epochSeconds) })
+            case .userRegistered, .profileUpdated, .termsAccepted: .alone
+            default: recorded.event.actorUserId.map { .item(($0, recorded.epochSeconds)) } ?? .nothing
             }
-        }, flush: { activity, db in try markActive(activity.compactMap { $0 }, db) })
+        }, flush: markActive)
     }
 
     private func markActive(_ activity: [(userId: Int64, at: Int64)], _ db: Database) throws {

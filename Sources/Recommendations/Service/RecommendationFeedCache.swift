@@ -46,7 +46,6 @@ public final class RecommendationFeedCache: Sendable {
     public func store(_ list: RecommendationList, stamp: String) throws {
         let data = try Self.encoder.encode(list)
         let generated = Int64(list.generatedAt.timeIntervalSince1970)
-        memory.withLock { $0.put(list.userId, key: stamp, list, expiresAt: Double(generated + Int64(list.ttlSeconds))) }
         try pool.write { db in
             try db.execute(sql: """
                 INSERT INTO recommendation_feed (user_id, stamp, generated_at, expires_at, list) VALUES (?, ?, ?, ?, ?)
@@ -54,6 +53,7 @@ public final class RecommendationFeedCache: Sendable {
                     expires_at = excluded.expires_at, list = excluded.list
                 """, arguments: [list.userId, stamp, generated, generated + Int64(list.ttlSeconds), data])
         }
+        memory.withLock { $0.put(list.userId, key: stamp, list, expiresAt: Double(generated + Int64(list.ttlSeconds))) }
     }
 
     public func close() throws {
