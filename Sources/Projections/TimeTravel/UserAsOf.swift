@@ -3,6 +3,7 @@ import Domain
 import EventLog
 import Foundation
 import GRDB
+import Synchronization
 
 /// One user's read models as of a log position, folded from only the events that can show in their
 /// profile, their ratings and the first page of their friends' activity, instead of the whole log
@@ -73,10 +74,15 @@ public enum UserAsOf {
     /// Decoded on two threads when there are many: JSON decoding is most of a long history's time.
     private static func decoded(_ records: [RecordedEvent]) throws -> [Recorded<DomainEvent>] {
         guard records.count >= 256 else { return try records.map(DomainLog.decode) }
-        let middle = records.count / 2
-        let secondHalf = Array(records[middle...])
-        let second = Background { try secondHalf.map(DomainLog.decode) }
-        return try records[..<middle].map(DomainLog.decode) + second.value()
+        // concurrentPerform runs one half on the calling thread: no thread of the global queue
+        // blocks waiting for another (this also runs inside a Background).
+        let halves = [records[..<(records.count / 2)], records[(records.count / 2)...]]
+        let results = Mutex<[Int: Result<[Recorded<DomainEvent>], any Error>]>([:])
+        DispatchQueue.concurrentPerform(iterations: halves.count) { half in
+            let result = Result { try halves[half].map(DomainLog.decode) }
+            results.withLock { $0[half] = result }
+        }
+        return try results.withLock { results in try halves.indices.flatMap { try results[$0]?.get() ?? [] } }
     }
 
     /// Sorted by position, each event once (a friend's event can also be the user's).
