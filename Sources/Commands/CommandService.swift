@@ -61,7 +61,7 @@ public struct CommandService: Sendable {
 
     // MARK: Ratings and reviews
 
-    public func rate(_ command: RateMovie, eventId: UUID = UUID()) async throws -> (MovieRated, CommandResult) {
+    public func rate(_ command: RateMovie, eventId: UUID = .timeOrdered()) async throws -> (MovieRated, CommandResult) {
         var rated: MovieRated?
         let result = try await decideAndAppend(StreamName.rating(userId: command.userId, movieId: command.movieId), eventId: eventId) { events in
             let decided = try command.decide(state: RatingState.fold(events), movieExists: try log.streamExists(StreamName.movie(command.movieId)))
@@ -72,11 +72,11 @@ public struct CommandService: Sendable {
         return (rated, result)
     }
 
-    public func likeReview(_ reviewId: Int64, by userId: Int64, eventId: UUID = UUID()) async throws -> CommandResult {
+    public func likeReview(_ reviewId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         try await changeLike(reviewId, by: userId, eventId: eventId, decide: ReviewLikeDecision.like)
     }
 
-    public func unlikeReview(_ reviewId: Int64, by userId: Int64, eventId: UUID = UUID()) async throws -> CommandResult {
+    public func unlikeReview(_ reviewId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         try await changeLike(reviewId, by: userId, eventId: eventId, decide: ReviewLikeDecision.unlike)
     }
 
@@ -101,7 +101,7 @@ public struct CommandService: Sendable {
 
     // MARK: Watchlist and watching
 
-    public func changeWatchlist(_ action: WatchlistAction, userId: Int64, movieId: Int64, eventId: UUID = UUID()) async throws -> CommandResult {
+    public func changeWatchlist(_ action: WatchlistAction, userId: Int64, movieId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         try await decideAndAppend(StreamName.watchlist(userId: userId, movieId: movieId), eventId: eventId) { events in
             try WatchDecisions.watchlist(
                 action, userId: userId, movieId: movieId, state: WatchlistState.fold(events.map(\.event)),
@@ -110,7 +110,7 @@ public struct CommandService: Sendable {
         }
     }
 
-    public func recordWatch(_ type: WatchEventType, progressPercent: Int, userId: Int64, movieId: Int64, eventId: UUID = UUID()) async throws -> CommandResult {
+    public func recordWatch(_ type: WatchEventType, progressPercent: Int, userId: Int64, movieId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         let progressed = try WatchDecisions.watch(
             type, progressPercent: progressPercent, userId: userId, movieId: movieId,
             movieExists: try log.streamExists(StreamName.movie(movieId))

@@ -10,7 +10,7 @@ public struct DomainLog: Sendable {
         self.log = log
     }
 
-    public static func newEvent(_ event: DomainEvent, id: UUID = UUID(), recordedAt: Date? = nil) throws -> NewEvent {
+    public static func newEvent(_ event: DomainEvent, id: UUID = .timeOrdered(), recordedAt: Date? = nil) throws -> NewEvent {
         let encoded = try EventCodec.encode(event)
         return NewEvent(
             id: id, type: encoded.type, schemaVersion: encoded.schemaVersion, actorUserId: event.actorUserId,

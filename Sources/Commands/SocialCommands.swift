@@ -5,39 +5,39 @@ import Foundation
 /// Friend requests, friendships, blocks and recommendations to friends: each decided against the
 /// pair's `friendship-{low}-{high}` stream.
 extension CommandService {
-    public func requestFriend(_ otherId: Int64, by userId: Int64, eventId: UUID = UUID()) async throws -> CommandResult {
+    public func requestFriend(_ otherId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         let exists = try userExists(otherId)
         return try await onFriendship(userId, otherId, eventId: eventId) { state throws(DomainError) in
             try FriendshipDecisions.request(from: userId, to: otherId, state: state, userExists: exists)
         }
     }
 
-    public func answerFriendRequest(_ answer: FriendRequestAnswered.Answer, from requesterId: Int64, by userId: Int64, eventId: UUID = UUID()) async throws -> CommandResult {
+    public func answerFriendRequest(_ answer: FriendRequestAnswered.Answer, from requesterId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         try await onFriendship(userId, requesterId, eventId: eventId) { state throws(DomainError) in
             try FriendshipDecisions.answer(answer, by: userId, requesterId: requesterId, state: state)
         }
     }
 
-    public func cancelFriendRequest(to otherId: Int64, by userId: Int64, eventId: UUID = UUID()) async throws -> CommandResult {
+    public func cancelFriendRequest(to otherId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         try await onFriendship(userId, otherId, eventId: eventId) { state throws(DomainError) in
             try FriendshipDecisions.cancel(by: userId, to: otherId, state: state)
         }
     }
 
-    public func unfriend(_ otherId: Int64, by userId: Int64, eventId: UUID = UUID()) async throws -> CommandResult {
+    public func unfriend(_ otherId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         try await onFriendship(userId, otherId, eventId: eventId) { state throws(DomainError) in
             try FriendshipDecisions.unfriend(by: userId, friend: otherId, state: state)
         }
     }
 
-    public func block(_ otherId: Int64, by userId: Int64, eventId: UUID = UUID()) async throws -> CommandResult {
+    public func block(_ otherId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         let exists = try userExists(otherId)
         return try await onFriendship(userId, otherId, eventId: eventId) { state throws(DomainError) in
             try FriendshipDecisions.block(by: userId, other: otherId, state: state, userExists: exists)
         }
     }
 
-    public func unblock(_ otherId: Int64, by userId: Int64, eventId: UUID = UUID()) async throws -> CommandResult {
+    public func unblock(_ otherId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         try await onFriendship(userId, otherId, eventId: eventId) { state in
             FriendshipDecisions.unblock(by: userId, other: otherId, state: state)
         }
@@ -45,7 +45,7 @@ extension CommandService {
 
     /// Recommends a film to friends. Recipients are checked against their friendship streams as
     /// read just before the append; a friendship ending in between still receives this one.
-    public func recommend(movieId: Int64, by userId: Int64, to recipients: [Int64], eventId: UUID = UUID()) async throws -> CommandResult {
+    public func recommend(movieId: Int64, by userId: Int64, to recipients: [Int64], eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         var seen = Set<Int64>()
         let unique = recipients.filter { seen.insert($0).inserted }
         let states = try unique.map { ($0, FriendshipState.fold(try log.readStream(StreamName.friendship(userId, $0)).events.map(\.event))) }
@@ -71,13 +71,13 @@ extension CommandService {
 
 /// Profile edits and terms acceptance, decided against the user's `user-{id}` stream.
 extension CommandService {
-    public func updateProfile(_ userId: Int64, _ change: ProfileChange, knownGenres: [String], eventId: UUID = UUID()) async throws -> CommandResult {
+    public func updateProfile(_ userId: Int64, _ change: ProfileChange, knownGenres: [String], eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         try await decideAndAppend(StreamName.user(userId), eventId: eventId) { events in
             try ProfileDecisions.update(userId: userId, change, state: ProfileState.fold(events.map(\.event)), knownGenres: knownGenres)
         }
     }
 
-    public func acceptTerms(_ userId: Int64, version: String, eventId: UUID = UUID()) async throws -> CommandResult {
+    public func acceptTerms(_ userId: Int64, version: String, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         try await decideAndAppend(StreamName.user(userId), eventId: eventId) { events in
             try ProfileDecisions.acceptTerms(userId: userId, version: version, state: ProfileState.fold(events.map(\.event)))
         }

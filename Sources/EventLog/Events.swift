@@ -14,7 +14,7 @@ public struct NewEvent: Sendable, Equatable {
     public var payload: Data
 
     public init(
-        id: UUID = UUID(), type: String, schemaVersion: UInt16 = 1, actorUserId: Int64? = nil,
+        id: UUID = .timeOrdered(), type: String, schemaVersion: UInt16 = 1, actorUserId: Int64? = nil,
         userIds: [Int64] = [], recordedAt: Date? = nil, payload: Data
     ) {
         self.id = id

@@ -6,10 +6,17 @@ import Synchronization
 /// projection runner), many readers. Its schema is migrated when it opens. A rebuild can replace
 /// the file it serves from (`adopt`) while requests go on.
 public final class ReadDatabase: Sendable {
-    private let current: Mutex<(pool: any DatabaseWriter, path: String)>
+    private let current: Mutex<Generation>
     public let projections: [any Projection]
     /// Set when opened from a data directory's read-model files: rebuilds then swap generations.
     let files: ReadModelFiles?
+
+    private struct Generation {
+        var pool: any DatabaseWriter
+        var path: String
+        /// nil in memory, where only the pool's own connection sees the data.
+        var readers: ReadConnections?
+    }
 
     var pool: any DatabaseWriter { current.withLock { $0.pool } }
     public var path: String { current.withLock { $0.path } }
@@ -33,7 +40,7 @@ public final class ReadDatabase: Sendable {
             try Checkpoint.createTable(db)
             for projection in projections { try reset(projection, db) }
         }
-        return ReadDatabase(writer: queue, path: ":memory:", projections: projections, files: nil)
+        return ReadDatabase(generation: Generation(pool: queue, path: ":memory:", readers: nil), projections: projections, files: nil)
     }
 
     private convenience init(path: String, projections: [any Projection], files: ReadModelFiles?) throws {
@@ -42,13 +49,21 @@ public final class ReadDatabase: Sendable {
         )
         let pool = try DatabasePool(path: path, configuration: Self.configuration)
         try Self.migrator(projections).migrate(pool)
-        self.init(writer: pool, path: path, projections: projections, files: files)
+        self.init(generation: Generation(pool: pool, path: path, readers: ReadConnections(path: path)), projections: projections, files: files)
     }
 
-    private init(writer: any DatabaseWriter, path: String, projections: [any Projection], files: ReadModelFiles?) {
+    private init(generation: Generation, projections: [any Projection], files: ReadModelFiles?) {
         self.projections = projections
         self.files = files
-        current = Mutex((writer, path))
+        current = Mutex(generation)
+    }
+
+    /// Runs `body`, which should be one statement (it gets no transaction), on a read-only
+    /// connection of the current generation: the cheapest read there is, for request paths.
+    func statement<T>(_ body: (Database) throws -> T) throws -> T {
+        let (pool, readers) = current.withLock { ($0.pool, $0.readers) }
+        if let readers { return try readers.read(body) }
+        return try pool.unsafeRead(body)
     }
 
     private static var configuration: Configuration {
@@ -86,10 +101,10 @@ public final class ReadDatabase: Sendable {
     /// Serves from `rebuilt`'s file from now on; it becomes the current generation. Readers already
     /// running finish on the old file, which is removed the next time the directory is opened.
     func adopt(_ rebuilt: ReadDatabase) throws {
-        let (pool, path) = rebuilt.current.withLock { ($0.pool, $0.path) }
-        _ = try pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
-        try files?.promote(path)
-        current.withLock { $0 = (pool, path) }
+        let generation = rebuilt.current.withLock { $0 }
+        _ = try generation.pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        try files?.promote(generation.path)
+        current.withLock { $0 = generation }
     }
 
     func checkpoints() throws -> [Checkpoint] {

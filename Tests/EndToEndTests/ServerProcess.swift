@@ -39,7 +39,7 @@ final class ServerProcess: @unchecked Sendable {
         process.arguments = arguments
         let output = outputDirectory.appendingPathComponent("server-\(port)-\(UUID().uuidString).log")
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        try Data().write(to: output)
         let handle = try FileHandle(forWritingTo: output)
         process.standardOutput = handle
         process.standardError = handle

@@ -287,3 +287,18 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
         #expect(try restored.read(from: 1, limit: 100) == (try log.read(from: 1, limit: 100)))
     }
 }
+
+@Suite struct TimeOrderedIdTests {
+    @Test func idsAreVersion7AndSortByTheirMillisecond() {
+        let start = Date(timeIntervalSince1970: 1_705_314_600)
+        let ids = (0..<200).map { UUID.timeOrdered(at: start.addingTimeInterval(Double($0) * 0.002)) }
+        for id in ids {
+            #expect(id.uuid.6 >> 4 == 7)
+            #expect(id.uuid.8 >> 6 == 0b10)
+        }
+        let bytes = ids.map { withUnsafeBytes(of: $0.uuid) { Array($0) } }
+        #expect(bytes == bytes.sorted { $0.lexicographicallyPrecedes($1) })
+        #expect(Array(bytes[0].prefix(6)) == [0x01, 0x8D, 0x0C, 0xAB, 0xC4, 0x40])
+        #expect(Set(ids).count == ids.count)
+    }
+}

@@ -30,7 +30,7 @@ extension Request {
     /// The client's `Idempotency-Key` names the event, so a retried request is recorded once. Keys are
     /// per user and per endpoint. Without one, every request is a new event.
     func eventId(userId: Int64, action: String) throws -> UUID {
-        guard let key = headers.value(named: "Idempotency-Key") else { return UUID() }
+        guard let key = headers.value(named: "Idempotency-Key") else { return .timeOrdered() }
         guard (1...255).contains(key.utf8.count) else {
             throw APIError.validation("Idempotency-Key must be 1–255 characters", field: "Idempotency-Key")
         }

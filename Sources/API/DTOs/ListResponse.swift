@@ -1,12 +1,18 @@
 import Hummingbird
 
-/// The pagination envelope: the list under its own key (`reviews`, `movies`, …) plus
-/// `total_count`, `limit`, `offset`, `has_more`.
+/// The pagination envelope: the list under its own key (`reviews`, `movies`, …: one lowercase word,
+/// written as it is) plus `total_count`, `limit`, `offset`, `has_more`.
 struct ListResponse<Item: Encodable & Sendable>: ResponseEncodable, Sendable {
     let key: String
     let items: [Item]
     let totalCount: Int
     let page: Pagination
+
+    /// Written by `JSONWriter` when the items can be, else through the contract's `JSONEncoder`.
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        if let writable = self as? any JSONWritable { return JSONWriter.response(writable) }
+        return try context.responseEncoder.encode(self, from: request, context: context)
+    }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
@@ -23,6 +29,18 @@ struct ListResponse<Item: Encodable & Sendable>: ResponseEncodable, Sendable {
         init(_ string: String) { stringValue = string }
         init?(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
+    }
+}
+
+extension ListResponse: JSONWritable where Item: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field(key, items)
+            json.field("total_count", totalCount)
+            json.field("limit", page.limit)
+            json.field("offset", page.offset)
+            json.field("has_more", page.offset + items.count < totalCount)
+        }
     }
 }
 

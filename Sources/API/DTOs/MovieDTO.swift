@@ -3,7 +3,7 @@ import Hummingbird
 import Projections
 
 /// `GET /movies/{movie_id}`, field for field as in the contract.
-struct MovieDTO: ResponseEncodable, Sendable {
+struct MovieDTO: ResponseGenerator, Encodable, Sendable {
     var movieId: Int64
     var title: String
     var genres: [String]
@@ -38,6 +38,31 @@ struct MovieDTO: ResponseEncodable, Sendable {
     }
 }
 
+extension MovieDTO: JSONWritable {
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        JSONWriter.response(self)
+    }
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("movie_id", movieId)
+            json.field("title", title)
+            json.field("genres", genres)
+            json.field("poster_url", posterUrl)
+            json.field("overview", overview)
+            json.field("release_date", releaseDate)
+            json.field("tmdb_id", tmdbId)
+            json.field("rating", rating)
+            json.field("rating_count", ratingCount)
+            json.field("user_rating", userRating)
+            json.field("ai_score", aiScore)
+            json.field("social_score", socialScore)
+            json.field("in_watchlist", inWatchlist)
+            json.field("watch_status", watchStatus)
+        }
+    }
+}
+
 /// A film in a list (watchlist): the contract's search-result subset of the movie.
 struct MovieSummaryDTO: Encodable, Sendable {
     var movieId: Int64
@@ -59,7 +84,24 @@ struct MovieSummaryDTO: Encodable, Sendable {
     }
 }
 
+extension MovieSummaryDTO: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("movie_id", movieId)
+            json.field("title", title)
+            json.field("poster_url", posterUrl)
+            json.field("genres", genres)
+            json.field("release_date", releaseDate)
+            json.field("rating", rating)
+            json.field("ai_score", aiScore)
+        }
+    }
+}
+
 /// MovieLens knows only the year of release: the contract's date is `YYYY-01-01`, or null without a year.
 private func contractReleaseDate(year: Int?) -> String? {
-    year.map { String(format: "%04d-01-01", $0) }
+    year.map { year in
+        let digits = String(abs(year))
+        return (year < 0 ? "-" : "") + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + "-01-01"
+    }
 }

@@ -108,6 +108,24 @@ struct ActivityDTO: Encodable, Sendable {
     }
 }
 
+extension ActivityDTO: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("activity_id", activityId)
+            json.field("user_id", userId)
+            json.field("user_name", userName)
+            json.field("user_avatar", userAvatar)
+            json.field("movie_id", movieId)
+            json.field("movie_title", movieTitle)
+            json.field("movie_poster", moviePoster)
+            json.field("type", type)
+            json.field("rating", rating)
+            json.field("comment", comment)
+            json.field("timestamp", timestamp)
+        }
+    }
+}
+
 /// `POST /movies/{movie_id}/recommend`.
 struct RecommendResponse: ResponseEncodable, Sendable {
     var success = true

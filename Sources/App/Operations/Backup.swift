@@ -75,7 +75,7 @@ public enum Backup {
         try files.createDirectory(at: target.read, withIntermediateDirectories: true)
         try files.copyItem(at: backup.appendingPathComponent("log"), to: target.log)
         try files.copyItem(at: backup.appendingPathComponent("read.sqlite"), to: URL(fileURLWithPath: target.readDatabasePath))
-        if manifest.demoMode { files.createFile(atPath: target.demoMarker.path, contents: nil) }
+        if manifest.demoMode { try Data().write(to: target.demoMarker) }
         return manifest
     }
 }

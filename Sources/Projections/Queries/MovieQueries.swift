@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 public struct MovieDetail: Sendable, Equatable {
     public var movieId: Int64
@@ -35,7 +36,7 @@ public struct MovieQueries: Sendable {
 
     public func movie(id movieId: Int64, viewer: Int64?) throws -> MovieDetail? {
         // One statement: no transaction needed for it to see one state of the database.
-        try database.pool.unsafeRead { db in
+        try database.statement { db in
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT m.movieId, m.title, m.genres, m.year, m.tmdbId, s.ratingCount, s.ratingSum, r.rating AS viewerRating,
                        w.movieId IS NOT NULL AS inWatchlist, ws.status AS watchStatus
@@ -47,10 +48,13 @@ public struct MovieQueries: Sendable {
                 WHERE m.movieId = ?2
                 """), arguments: [viewer, movieId])
             else { return nil }
+            // By column index: by-name lookups fold case and cost more than the read (profiled).
+            let count: Int = row[5] ?? 0
+            let sum: Double = row[6] ?? 0
             return MovieDetail(
-                movieId: row["movieId"], title: row["title"], genres: decodeGenres(row["genres"]), year: row["year"],
-                tmdbId: row["tmdbId"], ratingAverage: averageRating(row), ratingCount: row["ratingCount"] ?? 0,
-                viewerRating: row["viewerRating"], inViewerWatchlist: row["inWatchlist"], viewerWatchStatus: row["watchStatus"]
+                movieId: row[0], title: row[1], genres: decodeGenres(row[2]), year: row[3],
+                tmdbId: row[4], ratingAverage: count > 0 ? sum / Double(count) : nil, ratingCount: count,
+                viewerRating: row[7], inViewerWatchlist: row[8], viewerWatchStatus: row[9]
             )
         }
     }
@@ -104,8 +108,15 @@ func decodeGenres(_ json: String?) -> [String] {
     decodeGenreList(json) ?? []
 }
 
-/// A JSON list of genres as the projections store it; nil for NULL.
+/// A JSON list of genres as the projections store it; nil for NULL. The catalog has about a
+/// thousand distinct lists, so decoded ones are remembered (up to `genreListMemoLimit`).
 func decodeGenreList(_ json: String?) -> [String]? {
     guard let json else { return nil }
-    return (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
+    if let known = genreLists.withLock({ $0[json] }) { return known }
+    let decoded = (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
+    genreLists.withLock { if $0.count < genreListMemoLimit { $0[json] = decoded } }
+    return decoded
 }
+
+private let genreListMemoLimit = 8_192
+private let genreLists = Mutex<[String: [String]]>([:])

@@ -75,7 +75,7 @@ public struct RecommendationInputQueries: Sendable {
     }
 
     public func movieExists(_ movieId: Int64) throws -> Bool {
-        try database.pool.unsafeRead { try Bool.fetchOne($0.cachedStatement(sql: "SELECT 1 FROM movie WHERE movieId = ?"), arguments: [movieId]) != nil }
+        try database.statement { try Bool.fetchOne($0.cachedStatement(sql: "SELECT 1 FROM movie WHERE movieId = ?"), arguments: [movieId]) != nil }
     }
 
     /// Ratings per film, now.
@@ -144,20 +144,18 @@ public struct RecommendationInputQueries: Sendable {
 
     public func freshness(userId: Int64) throws -> Freshness {
         // One statement, so no transaction is needed for it to see one state of the database.
-        try database.pool.unsafeRead { db in
+        try database.statement { db in
+            // The stamp is put together by SQLite: formatting six values in Swift cost more than the read.
             let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT (SELECT MAX(position) FROM userRating WHERE userId = ?1),
-                       (SELECT COUNT(*) || '.' || SUM(friendId) || '.' || MAX(since) FROM friendship WHERE userId = ?1),
-                       (SELECT MAX((SELECT MAX(position) FROM userRating WHERE userId = f.friendId)) FROM friendship f WHERE f.userId = ?1),
-                       (SELECT MAX(position) FROM movieRecommendation WHERE toUserId = ?1),
-                       (SELECT COUNT(*) || '.' || SUM(movieId) || '.' || MAX(updatedAt) FROM watchStatus WHERE userId = ?1 AND status = 'completed'),
-                       (SELECT MAX(u.lastActiveAt) FROM friendship f JOIN user u ON u.userId = f.friendId WHERE f.userId = ?1),
+                SELECT ifnull((SELECT MAX(position) FROM userRating WHERE userId = ?1), '-')
+                       || '/' || ifnull((SELECT COUNT(*) || '.' || SUM(friendId) || '.' || MAX(since) FROM friendship WHERE userId = ?1), '-')
+                       || '/' || ifnull((SELECT MAX((SELECT MAX(position) FROM userRating WHERE userId = f.friendId)) FROM friendship f WHERE f.userId = ?1), '-')
+                       || '/' || ifnull((SELECT MAX(position) FROM movieRecommendation WHERE toUserId = ?1), '-')
+                       || '/' || ifnull((SELECT COUNT(*) || '.' || SUM(movieId) || '.' || MAX(updatedAt) FROM watchStatus WHERE userId = ?1 AND status = 'completed'), '-')
+                       || '/' || ifnull((SELECT MAX(u.lastActiveAt) FROM friendship f JOIN user u ON u.userId = f.friendId WHERE f.userId = ?1), '-'),
                        (SELECT position FROM projectionCheckpoint WHERE name = 'movie-stats')
                 """), arguments: [userId])
-            return Freshness(
-                stamp: (0..<6).map { (row?[$0] as DatabaseValue?)?.description ?? "-" }.joined(separator: "/"),
-                popularityPosition: row?[6] ?? 0
-            )
+            return Freshness(stamp: row?[0] ?? "-", popularityPosition: row?[1] ?? 0)
         }
     }
 

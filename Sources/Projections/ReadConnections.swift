@@ -1,0 +1,36 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// Read-only connections to one read-model file, for single-statement reads on request paths.
+///
+/// `DatabasePool` runs `PRAGMA schema_version` and takes its reader pool's locks on every read: on
+/// `GET /movies/{id}` that cost about as much as the two statements the request needs (profiled,
+/// BENCHMARKS.md). These connections skip both. Skipping the schema check is safe because a served
+/// file's schema never changes: projections migrate before serving starts, and a rebuild migrates a
+/// new file that gets connections of its own when it is adopted (SQLite itself re-prepares a cached
+/// statement whose schema changed).
+final class ReadConnections: Sendable {
+    private let path: String
+    private let idle = Mutex<[DatabaseQueue]>([])
+    /// Connections kept for reuse; callers beyond this (rare: reads are synchronous, so about one
+    /// per thread of the cooperative pool) open one and close it after.
+    private static let kept = 16
+
+    init(path: String) {
+        self.path = path
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        let connection = try idle.withLock { $0.popLast() } ?? open()
+        defer { idle.withLock { if $0.count < Self.kept { $0.append(connection) } } }
+        return try connection.inDatabase(body)
+    }
+
+    private func open() throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)
+        return try DatabaseQueue(path: path, configuration: configuration)
+    }
+}

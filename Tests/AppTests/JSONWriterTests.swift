@@ -1,0 +1,83 @@
+@testable import API
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+@testable import Projections
+import Testing
+
+/// The hand-written JSON of the hottest responses must say exactly what their `Encodable` form says.
+@Suite struct JSONWriterTests {
+    private let awkward = "Amélie \"le fabuleux\" \\ destin / 東京 🎬\n\t\r\u{01}\u{1F}"
+
+    @Test func aMovieWritesWhatItEncodes() throws {
+        let full = MovieDetail(
+            movieId: 1, title: awkward, genres: ["Comedy", "Romance"], year: 2001, tmdbId: 194, ratingAverage: 4.183333,
+            ratingCount: 120, viewerRating: 4.5, inViewerWatchlist: true, viewerWatchStatus: "completed"
+        )
+        var scored = MovieDTO(full)
+        scored.aiScore = 87
+        scored.socialScore = 0
+        let bare = MovieDetail(
+            movieId: 9_000_000_001, title: "", genres: [], year: nil, tmdbId: nil, ratingAverage: nil,
+            ratingCount: 0, viewerRating: nil, inViewerWatchlist: false, viewerWatchStatus: nil
+        )
+        for movie in [scored, MovieDTO(bare), MovieDTO(MovieDetail(
+            movieId: 5, title: "Old", genres: ["(no genres listed)"], year: 987, tmdbId: 5, ratingAverage: 3,
+            ratingCount: 1, viewerRating: 0.5, inViewerWatchlist: false, viewerWatchStatus: nil
+        ))] {
+            try expectSameJSON(movie)
+        }
+        #expect(try parsed(written(MovieDTO(bare)))["release_date"] is NSNull)
+    }
+
+    @Test func anActivityPageWritesWhatItEncodes() throws {
+        let items = ActivityItem.Kind.allCases.enumerated().map { index, kind in
+            ActivityItem(
+                activityId: Int64(100 + index), userId: 7, userName: index == 0 ? awkward : "Ana", userAvatar: index == 1 ? "https://x/a.png" : nil,
+                movieId: 3, movieTitle: "Heat", kind: kind, rating: kind == .rating ? 3.5 : nil,
+                comment: kind == .review ? awkward : nil, occurredAt: 1_705_314_600
+            )
+        }
+        try expectSameJSON(ListResponse(key: "activities", items: items.map(ActivityDTO.init), totalCount: 42, page: try page("limit=5&offset=3")))
+        try expectSameJSON(ListResponse(key: "activities", items: [ActivityDTO](), totalCount: 0, page: try page("")))
+    }
+
+    @Test func aSearchPageWritesWhatItEncodes() throws {
+        let films = [
+            MovieSummary(movieId: 260, title: "Star Wars: Episode IV - A New Hope", genres: ["Action", "Sci-Fi"], year: 1977, ratingAverage: 4.231),
+            MovieSummary(movieId: 2, title: awkward, genres: [], year: nil, ratingAverage: nil),
+        ]
+        try expectSameJSON(ListResponse(key: "movies", items: films.map(MovieSummaryDTO.init), totalCount: 2, page: try page("limit=2")))
+    }
+
+    @Test func controlCharactersAreEscapedAndTheRestWrittenAsItIs() throws {
+        let text = String(decoding: try written(ListResponse(key: "movies", items: [MovieSummaryDTO(
+            MovieSummary(movieId: 1, title: "a/b \"c\" \\ \n\u{01} é", genres: [], year: nil, ratingAverage: nil)
+        )], totalCount: 1, page: try page(""))), as: UTF8.self)
+        #expect(text.contains(#""title":"a/b \"c\" \\ \n\u0001 é""#))
+    }
+
+    private func expectSameJSON<Value: JSONWritable & Encodable>(_ value: Value, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let encoded = try parsed(ContractJSON.encoder().encode(value))
+        let handWritten = try parsed(written(value))
+        #expect(handWritten == encoded, sourceLocation: sourceLocation)
+    }
+
+    private func written(_ value: some JSONWritable) throws -> Data {
+        var json = JSONWriter()
+        value.write(to: &json)
+        return Data(json.bytes)
+    }
+
+    private func parsed(_ data: Data) throws -> NSDictionary {
+        try #require(try JSONSerialization.jsonObject(with: data) as? NSDictionary)
+    }
+
+    private func page(_ query: String) throws -> Pagination {
+        try Pagination(Request(
+            head: HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: "/list?\(query)"),
+            body: RequestBody(buffer: ByteBuffer())
+        ))
+    }
+}
