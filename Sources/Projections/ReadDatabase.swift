@@ -66,6 +66,24 @@ public final class ReadDatabase: Sendable {
         return try pool.unsafeRead(body)
     }
 
+    /// Runs `body` in one read transaction on a read-only connection of the current generation, so
+    /// its statements see one state of the read models.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        let (pool, readers) = current.withLock { ($0.pool, $0.readers) }
+        guard let readers else { return try pool.read(body) }
+        return try readers.read { db in
+            try db.beginTransaction(.deferred)
+            do {
+                let value = try body(db)
+                try db.commit()
+                return value
+            } catch {
+                try? db.rollback()
+                throw error
+            }
+        }
+    }
+
     private static var configuration: Configuration {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)

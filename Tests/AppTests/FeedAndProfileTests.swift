@@ -31,6 +31,7 @@ import Testing
 
             let reviews = try await client.send(.get, "/feed/activities?type=review", token: alice.token).json
             #expect((reviews["activities"] as? [[String: Any]])?.map { $0["activity_id"] as? Int } == [review["activity_id"] as? Int])
+            #expect(reviews["total_count"] as? Int == 1)
             #expect(try await client.send(.get, "/feed/activities?type=bogus", token: alice.token).errorCode == "VALIDATION_ERROR")
             let page = try await client.send(.get, "/feed/activities?limit=2&offset=2", token: alice.token).json
             #expect((page["activities"] as? [[String: Any]])?.map { $0["type"] as? String } == ["watchlist", "review"])

@@ -39,7 +39,12 @@ import Testing
             // Heat (tag); Dark Stars (word prefix); Superstar (substring).
             #expect(found.items.map(\.movieId) == [7, 3, 2, 4, 5, 6, 1])
             #expect(found.totalCount == 7)
-            #expect(try search.search("star", genres: [], limit: 2, offset: 2).items.map(\.movieId) == [2, 4])
+            let page = try search.search("star", genres: [], limit: 2, offset: 2)
+            #expect(page.items.map(\.movieId) == [2, 4] && page.totalCount == 7)
+            let pastTheEnd = try search.search("star", genres: [], limit: 2, offset: 50)
+            #expect(pastTheEnd.items.isEmpty && pastTheEnd.totalCount == 7)
+            #expect(try search.search("st", genres: [], limit: 2, offset: 50).totalCount == found.totalCount)
+            #expect(try search.search("", genres: [], limit: 1, offset: 100).totalCount == 9)
         }
     }
 

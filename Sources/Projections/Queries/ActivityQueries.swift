@@ -29,13 +29,13 @@ public struct ActivityQueries: Sendable {
         let filter = kind == nil ? "" : "AND a.type = :kind"
         var arguments: StatementArguments = ["user": userId]
         if let kind { arguments += ["kind": kind.rawValue] }
-        return try database.pool.read { db in
+        return try database.read { db in
             let total = try Int.fetchOne(db.cachedStatement(sql: """
-                SELECT COUNT(*) FROM friendship f JOIN activity a ON a.userId = f.friendId WHERE f.userId = :user \(filter)
+                SELECT COALESCE(SUM(a.count), 0) FROM friendship f JOIN activityCount a ON a.userId = f.friendId WHERE f.userId = :user \(filter)
                 """), arguments: arguments) ?? 0
             // The page's ids first, from the (userId, activityId) index; the joins only for those rows.
-            let items = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT a.*, u.name, u.avatarUrl, m.title
+            let items = try Array(Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT a.activityId, a.userId, u.name, u.avatarUrl, a.movieId, m.title, a.type, a.rating, a.comment, a.occurredAt
                 FROM (
                     SELECT a.activityId AS id FROM friendship f JOIN activity a ON a.userId = f.friendId
                     WHERE f.userId = :user \(filter)
@@ -47,11 +47,10 @@ public struct ActivityQueries: Sendable {
                 ORDER BY a.activityId DESC
                 """), arguments: arguments + ["limit": limit, "offset": offset]).map { row in
                 ActivityItem(
-                    activityId: row["activityId"], userId: row["userId"], userName: row["name"], userAvatar: row["avatarUrl"],
-                    movieId: row["movieId"], movieTitle: row["title"], kind: ActivityItem.Kind(rawValue: row["type"]) ?? .rating,
-                    rating: row["rating"], comment: row["comment"], occurredAt: row["occurredAt"]
+                    activityId: row[0], userId: row[1], userName: row[2], userAvatar: row[3], movieId: row[4], movieTitle: row[5],
+                    kind: ActivityItem.Kind(rawValue: row[6]) ?? .rating, rating: row[7], comment: row[8], occurredAt: row[9]
                 )
-            }
+            })
             return Page(items: items, totalCount: total)
         }
     }

@@ -62,19 +62,19 @@ public struct MovieQueries: Sendable {
     /// The films with these ids, as lists show them.
     public func summaries(ids: [Int64]) throws -> [Int64: MovieSummary] {
         guard !ids.isEmpty else { return [:] }
-        return try database.pool.read { db in
+        return try database.read { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT m.movieId, m.title, m.genres, m.year, s.ratingCount, s.ratingSum FROM movie m
+                SELECT \(MovieSummary.columns) FROM movie m
                 LEFT JOIN movieStats s ON s.movieId = m.movieId
                 WHERE m.movieId IN (\(ids.map { _ in "?" }.joined(separator: ",")))
                 """, arguments: StatementArguments(ids))
-            return Dictionary(uniqueKeysWithValues: rows.map { ($0["movieId"], MovieSummary(row: $0)) })
+            return Dictionary(uniqueKeysWithValues: rows.map { ($0[0], MovieSummary(row: $0)) })
         }
     }
 
     /// Every genre in the catalog with how many films carry it, by name.
     public func genres() throws -> [(name: String, movieCount: Int)] {
-        try database.pool.read { db in
+        try database.read { db in
             try Row.fetchAll(db, sql: "SELECT genre, COUNT(*) AS n FROM movieGenre GROUP BY genre COLLATE NOCASE ORDER BY genre COLLATE NOCASE")
                 .map { ($0["genre"], $0["n"]) }
         }
@@ -82,10 +82,10 @@ public struct MovieQueries: Sendable {
 
     /// The user's watchlist, most recently added first.
     public func watchlist(userId: Int64, limit: Int, offset: Int) throws -> Page<MovieSummary> {
-        try database.pool.read { db in
+        try database.read { db in
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM watchlistEntry WHERE userId = ?", arguments: [userId]) ?? 0
             let rows = try Row.fetchAll(db, sql: """
-                SELECT m.movieId, m.title, m.genres, m.year, s.ratingCount, s.ratingSum
+                SELECT \(MovieSummary.columns)
                 FROM watchlistEntry w JOIN movie m ON m.movieId = w.movieId
                 LEFT JOIN movieStats s ON s.movieId = m.movieId
                 WHERE w.userId = ?
@@ -95,13 +95,6 @@ public struct MovieQueries: Sendable {
             return Page(items: rows.map(MovieSummary.init(row:)), totalCount: total)
         }
     }
-}
-
-/// The mean of the original rating values, from a row's `ratingCount` and `ratingSum`; nil when unrated.
-func averageRating(_ row: Row) -> Double? {
-    let count: Int = row["ratingCount"] ?? 0
-    let sum: Double = row["ratingSum"] ?? 0
-    return count > 0 ? sum / Double(count) : nil
 }
 
 func decodeGenres(_ json: String?) -> [String] {

@@ -44,7 +44,7 @@ public struct RecommendationInputQueries: Sendable {
 
     /// Every (user, film) rating pair, and the log position of the latest rating among them.
     public func interactions() throws -> (position: UInt64, pairs: [(userId: Int64, movieId: Int64)]) {
-        try database.pool.read { db in
+        try database.read { db in
             let position = try UInt64.fetchOne(db, sql: "SELECT MAX(position) FROM userRating") ?? 0
             let rows = try Row.fetchCursor(db, sql: "SELECT userId, movieId FROM userRating")
             var pairs: [(userId: Int64, movieId: Int64)] = []
@@ -54,12 +54,12 @@ public struct RecommendationInputQueries: Sendable {
     }
 
     public func latestRatingPosition() throws -> UInt64 {
-        try database.pool.read { try UInt64.fetchOne($0, sql: "SELECT MAX(position) FROM userRating") ?? 0 }
+        try database.read { try UInt64.fetchOne($0, sql: "SELECT MAX(position) FROM userRating") ?? 0 }
     }
 
     /// Titles and genres of every film in the catalog.
     public func catalog() throws -> (titles: [Int64: String], genres: [Int64: [String]]) {
-        try database.pool.read { db in
+        try database.read { db in
             var titles: [Int64: String] = [:], genres: [Int64: [String]] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT movieId, title, genres FROM movie")
             while let row = try rows.next() {
@@ -71,7 +71,7 @@ public struct RecommendationInputQueries: Sendable {
     }
 
     public func movieCount() throws -> Int {
-        try database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM movie") ?? 0 }
+        try database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM movie") ?? 0 }
     }
 
     public func movieExists(_ movieId: Int64) throws -> Bool {
@@ -80,7 +80,7 @@ public struct RecommendationInputQueries: Sendable {
 
     /// Ratings per film, now.
     public func ratingCounts() throws -> [Int64: Int] {
-        try database.pool.read { db in
+        try database.read { db in
             var counts: [Int64: Int] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT movieId, ratingCount FROM movieStats WHERE ratingCount > 0")
             while let row = try rows.next() { counts[row[0]] = row[1] }
@@ -90,7 +90,7 @@ public struct RecommendationInputQueries: Sendable {
 
     /// The films the user rated or finished watching: never recommended to them.
     public func seenMovieIds(userId: Int64) throws -> Set<Int64> {
-        try database.pool.read { db in
+        try database.read { db in
             Set(try Int64.fetchAll(db, sql: """
                 SELECT movieId FROM userRating WHERE userId = ?1
                 UNION SELECT movieId FROM watchStatus WHERE userId = ?1 AND status = 'completed'
@@ -100,7 +100,7 @@ public struct RecommendationInputQueries: Sendable {
 
     /// nil when there is no such user.
     public func inputs(userId: Int64) throws -> RecommendationInputs? {
-        try database.pool.read { db in
+        try database.read { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE userId = ?", arguments: [userId]) != nil else { return nil }
             let ratings = try Row.fetchAll(db, sql: "SELECT movieId, rating, position FROM userRating WHERE userId = ?", arguments: [userId])
                 .map { RecommendationInputs.Rated(movieId: $0["movieId"], rating: $0["rating"], position: $0["position"]) }
@@ -162,7 +162,7 @@ public struct RecommendationInputQueries: Sendable {
     /// For each film, the caller's friends who rated it, highest rating first.
     public func friendRatings(userId: Int64, movieIds: [Int64]) throws -> [Int64: [FriendRating]] {
         guard !movieIds.isEmpty else { return [:] }
-        return try database.pool.read { db in
+        return try database.read { db in
             var byMovie: [Int64: [FriendRating]] = [:]
             let rows = try Row.fetchAll(db, sql: """
                 SELECT r.movieId, r.rating, u.userId, u.name, u.avatarUrl FROM friendship f
@@ -180,7 +180,7 @@ public struct RecommendationInputQueries: Sendable {
     }
 
     public func socialSignals(userId: Int64, movieId: Int64) throws -> SocialSignals {
-        try database.pool.read { db in
+        try database.read { db in
             let ratings = try Row.fetchOne(db, sql: """
                 SELECT COUNT(*) AS n, AVG(r.rating) AS average FROM friendship f JOIN userRating r ON r.userId = f.friendId
                 WHERE f.userId = ? AND r.movieId = ?

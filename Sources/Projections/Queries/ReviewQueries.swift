@@ -25,7 +25,7 @@ public struct ReviewQueries: Sendable {
     /// A film's reviews: the viewer's own first, then their friends', then everyone else's, each
     /// newest edit first. Reviews by users blocked either way are left out.
     public func reviews(movieId: Int64, viewer: Int64?, limit: Int, offset: Int) throws -> Page<ReviewItem> {
-        try database.pool.read { db in
+        try database.read { db in
             let visible = """
                 r.movieId = ?2 AND NOT EXISTS (SELECT 1 FROM userBlock b WHERE (b.userId = ?1 AND b.blockedUserId = r.userId)
                                                                        OR (b.userId = r.userId AND b.blockedUserId = ?1))
@@ -44,7 +44,7 @@ public struct ReviewQueries: Sendable {
     }
 
     public func review(id reviewId: Int64, viewer: Int64?) throws -> ReviewItem? {
-        try database.pool.read { db in
+        try database.read { db in
             try Row.fetchOne(db, sql: Self.select + "WHERE r.reviewId = ?2", arguments: [viewer, reviewId]).map(Self.item)
         }
     }

@@ -60,56 +60,79 @@ public struct SearchQueries: Sendable {
         }
         // Only films that can rank at all, found through the indexes: the exact, prefix and anywhere
         // ranks need the query in the title (the trigram index finds those, for 3 characters or more),
-        // the word ranks come from the FTS index. A shorter query ranks the whole catalog.
+        // the word ranks come from the FTS index; each film keeps its best rank. A shorter query
+        // ranks the whole catalog with the CASE above.
         var source = "movie m"
+        var rankOf = rank
         if normalized.count >= 3 {
-            var candidates = ["SELECT rowid AS id FROM movieTitleTrigram WHERE movieTitleTrigram MATCH :substring"]
+            var ranked = ["""
+                SELECT t.rowid AS id, CASE WHEN m.searchTitle = :q THEN 0 WHEN m.searchTitle LIKE :prefix ESCAPE '\\' THEN 1
+                                           WHEN m.searchTitle LIKE :anywhere ESCAPE '\\' THEN 5 END AS rank
+                FROM movieTitleTrigram t JOIN movie m ON m.movieId = t.rowid WHERE movieTitleTrigram MATCH :substring
+                """]
             if !words.isEmpty {
-                candidates += ["titleWords", "tagWords", "prefixWords"].map { "SELECT rowid AS id FROM movieSearch WHERE movieSearch MATCH :\($0)" }
+                ranked += [("titleWords", 2), ("tagWords", 3), ("prefixWords", 4)].map { words, rank in
+                    "SELECT rowid, \(rank) FROM movieSearch WHERE movieSearch MATCH :\(words)"
+                }
             }
             arguments += ["substring": "\"" + normalized.replacingOccurrences(of: "\"", with: "\"\"") + "\""]
-            source = "(\(candidates.joined(separator: " UNION "))) c JOIN movie m ON m.movieId = c.id"
+            source = "(SELECT id, MIN(rank) AS rank FROM (\(ranked.joined(separator: " UNION ALL "))) GROUP BY id) c JOIN movie m ON m.movieId = c.id"
+            rankOf = "c.rank"
         }
-        // Rank every match once (ids only), then read the page's films.
-        let ranked = try database.pool.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT m.movieId, \(rank) AS rank, COALESCE(s.ratingCount, 0) AS ratings
-                FROM \(source) LEFT JOIN movieStats s ON s.movieId = m.movieId
-                WHERE rank IS NOT NULL \(genreFilter)
-                ORDER BY rank, ratings DESC, m.movieId
-                """), arguments: arguments).map { $0["movieId"] as Int64 }
+        let matches = """
+            FROM \(source) LEFT JOIN movieStats s ON s.movieId = m.movieId
+            WHERE rank IS NOT NULL \(genreFilter)
+            """
+        // The page and the total in one statement; past the last match the page is empty and the
+        // total is counted on its own, in the same transaction.
+        return try database.read { db in
+            var total: Int?
+            let items = try Array(Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT \(MovieSummary.columns), \(rankOf) AS rank, COUNT(*) OVER () AS total
+                \(matches)
+                ORDER BY rank, COALESCE(s.ratingCount, 0) DESC, m.movieId
+                LIMIT :limit OFFSET :offset
+                """), arguments: arguments + ["limit": limit, "offset": offset]).map { row in
+                total = row[7]
+                return MovieSummary(row: row)
+            })
+            let count = try total ?? Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM (SELECT \(rankOf) AS rank \(matches))"), arguments: arguments) ?? 0
+            return Page(items: items, totalCount: count)
         }
-        let page = Array(ranked.dropFirst(offset).prefix(limit))
-        let films = try MovieQueries(database: database).summaries(ids: page)
-        return Page(items: page.compactMap { films[$0] }, totalCount: ranked.count)
     }
 
     /// Films most often rated for the first time in the `days` days ending with the last day anyone
     /// rated anything, most first; ties by all-time rating count.
     public func trending(days: Int, limit: Int, offset: Int) throws -> TrendingPage {
-        try database.pool.read { db in
+        try database.read { db in
             guard let lastDay = try Int64.fetchOne(db, sql: "SELECT MAX(day) FROM movieDailyRatings") else {
                 return TrendingPage(page: Page(items: [], totalCount: 0), from: nil, to: nil)
             }
             let firstDay = lastDay - Int64(days) + 1
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT movieId) FROM movieDailyRatings WHERE day BETWEEN ? AND ?", arguments: [firstDay, lastDay]) ?? 0
             let rows = try Row.fetchAll(db, sql: """
-                SELECT m.movieId, m.title, m.genres, m.year, s.ratingCount, s.ratingSum, w.windowCount
+                SELECT \(MovieSummary.columns), w.windowCount
                 FROM (SELECT movieId, SUM(ratingCount) AS windowCount FROM movieDailyRatings WHERE day BETWEEN ?1 AND ?2 GROUP BY movieId) w
                 JOIN movie m ON m.movieId = w.movieId LEFT JOIN movieStats s ON s.movieId = w.movieId
                 ORDER BY w.windowCount DESC, COALESCE(s.ratingCount, 0) DESC, m.movieId LIMIT ?3 OFFSET ?4
                 """, arguments: [firstDay, lastDay, limit, offset])
-            let items = rows.map { TrendingMovie(movie: MovieSummary(row: $0), windowRatingCount: $0["windowCount"]) }
+            let items = rows.map { TrendingMovie(movie: MovieSummary(row: $0), windowRatingCount: $0[6]) }
             return TrendingPage(page: Page(items: items, totalCount: total), from: firstDay * 86_400, to: (lastDay + 1) * 86_400 - 1)
         }
     }
 }
 
 extension MovieSummary {
+    /// What a query selects for `init(row:)`, in this order (movie `m`, movie stats `s`).
+    static let columns = "m.movieId, m.title, m.genres, m.year, s.ratingCount, s.ratingSum"
+
+    /// From a row that starts with `columns`.
     init(row: Row) {
+        let count: Int = row[4] ?? 0
+        let sum: Double = row[5] ?? 0
         self.init(
-            movieId: row["movieId"], title: row["title"], genres: decodeGenres(row["genres"]), year: row["year"],
-            ratingAverage: averageRating(row)
+            movieId: row[0], title: row[1], genres: decodeGenres(row[2]), year: row[3],
+            ratingAverage: count > 0 ? sum / Double(count) : nil
         )
     }
 }

@@ -60,7 +60,7 @@ public struct SocialQueries: Sendable {
 
     /// Friends (most recently active first), then pending requests (newest first), then blocked users.
     public func friends(of userId: Int64) throws -> [FriendItem] {
-        try database.pool.read { db in
+        try database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT x.*, u.name, u.avatarUrl, u.favoriteGenres, u.lastActiveAt, COALESCE(m.mutualCount, 0) AS mutual
                 FROM (SELECT friendId AS userId, 'accepted' AS status, NULL AS direction, 0 AS rank, since AS at FROM friendship WHERE userId = ?1
@@ -87,7 +87,7 @@ public struct SocialQueries: Sendable {
     /// Pending requests sent to (`incoming`) or by (`outgoing`) the user, newest first.
     public func requests(of userId: Int64, direction: FriendItem.Direction, limit: Int, offset: Int) throws -> Page<FriendRequestItem> {
         let (mine, theirs) = direction == .incoming ? ("toUserId", "fromUserId") : ("fromUserId", "toUserId")
-        return try database.pool.read { db in
+        return try database.read { db in
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM friendRequest WHERE \(mine) = ?", arguments: [userId]) ?? 0
             let items = try Row.fetchAll(db, sql: """
                 SELECT r.position, r.\(theirs) AS userId, r.requestedAt, u.name, u.avatarUrl, COALESCE(m.mutualCount, 0) AS mutual
@@ -106,7 +106,7 @@ public struct SocialQueries: Sendable {
     }
 
     public func request(from fromUserId: Int64, to toUserId: Int64) throws -> FriendRequestItem? {
-        try database.pool.read { db in
+        try database.read { db in
             try Row.fetchOne(db, sql: """
                 SELECT r.position, r.requestedAt, u.name, u.avatarUrl, COALESCE(m.mutualCount, 0) AS mutual
                 FROM friendRequest r JOIN user u ON u.userId = r.toUserId
@@ -122,7 +122,7 @@ public struct SocialQueries: Sendable {
     }
 
     public func relationship(of userId: Int64, to otherId: Int64) throws -> Relationship {
-        try database.pool.read { db in
+        try database.read { db in
             let row = try Row.fetchOne(db, sql: """
                 SELECT EXISTS (SELECT 1 FROM friendship WHERE userId = ?1 AND friendId = ?2) AS friends,
                        EXISTS (SELECT 1 FROM friendRequest WHERE fromUserId = ?1 AND toUserId = ?2) AS outgoing,
@@ -141,7 +141,7 @@ public struct SocialQueries: Sendable {
     }
 
     public func mutualFriends(_ userId: Int64, _ otherId: Int64) throws -> Int {
-        try database.pool.read { db in
+        try database.read { db in
             try Int.fetchOne(db, sql: "SELECT mutualCount FROM mutualFriend WHERE userId = ? AND otherId = ?", arguments: [userId, otherId]) ?? 0
         }
     }
@@ -149,7 +149,7 @@ public struct SocialQueries: Sendable {
     /// People the user may know: friends of friends first, topped up with people whose liked
     /// genres match when there are too few; never friends, pending requests or blocks either way.
     public func suggestions(for userId: Int64) throws -> [FriendSuggestion] {
-        try database.pool.read { db in
+        try database.read { db in
             var candidates: [Int64: Int] = [:]
             for row in try Row.fetchAll(db, sql: """
                 SELECT otherId, mutualCount FROM mutualFriend WHERE userId = ?1 AND \(Self.eligible("otherId"))

@@ -42,7 +42,7 @@ public struct UserQueries: Sendable {
     }
 
     public func user(id userId: Int64) throws -> UserSummary? {
-        try database.pool.read { db in
+        try database.read { db in
             try Row.fetchOne(db, sql: "SELECT userId, name, email, avatarUrl FROM user WHERE userId = ?", arguments: [userId]).map {
                 UserSummary(userId: $0["userId"], name: $0["name"], email: $0["email"], avatarUrl: $0["avatarUrl"])
             }
@@ -50,7 +50,7 @@ public struct UserQueries: Sendable {
     }
 
     public func profile(id userId: Int64) throws -> UserProfile? {
-        try database.pool.read { db in
+        try database.read { db in
             guard let user = try Row.fetchOne(db, sql: "SELECT * FROM user WHERE userId = ?", arguments: [userId]) else { return nil }
             let ratings = try Row.fetchOne(db, sql: """
                 SELECT COUNT(*) AS n, COALESCE(SUM(rating >= ?), 0) AS liked, AVG(rating) AS average FROM userRating WHERE userId = ?
@@ -73,7 +73,7 @@ public struct UserQueries: Sendable {
 
     /// A user's current ratings, most recent first.
     public func ratings(of userId: Int64) throws -> [(movieId: Int64, rating: Double, ratedAt: Int64)] {
-        try database.pool.read { db in
+        try database.read { db in
             try Row.fetchAll(db, sql: "SELECT movieId, rating, ratedAt FROM userRating WHERE userId = ? ORDER BY position DESC", arguments: [userId])
                 .map { ($0["movieId"], $0["rating"], $0["ratedAt"]) }
         }

@@ -4,10 +4,12 @@ import GRDB
 /// What each user did, one row per event the activity feed shows; the row id is the event's log
 /// position, so it is the same after every rebuild. Folds `movie-rated` (`rating` or `review`),
 /// `watch-progressed` (`started`, and `watched` when completed) and `watchlist-added` (`watchlist`).
+/// v2 adds `activityCount`, each user's rows per type, so a feed's total is a sum over friends
+/// instead of a count of every friend's rows on each request.
 struct ActivityProjection: Projection {
     let name = "activity"
-    let version = 1
-    let tables = ["activity"]
+    let version = 2
+    let tables = ["activity", "activityCount"]
 
     func createSchema(_ db: Database) throws {
         try db.create(table: "activity") { t in
@@ -20,6 +22,12 @@ struct ActivityProjection: Projection {
             t.column("occurredAt", .integer).notNull()
         }
         try db.create(index: "activityByUser", on: "activity", columns: ["userId", "activityId"])
+        try db.create(table: "activityCount") { t in
+            t.column("userId", .integer).notNull()
+            t.column("type", .text).notNull()
+            t.column("count", .integer).notNull()
+            t.primaryKey(["userId", "type"])
+        }
     }
 
     func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
@@ -27,6 +35,10 @@ struct ActivityProjection: Projection {
         try db.run(
             "INSERT INTO activity (activityId, userId, movieId, type, rating, comment, occurredAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [recorded.position, row.userId, row.movieId, row.type, row.rating, row.comment, recorded.epochSeconds]
+        )
+        try db.run(
+            "INSERT INTO activityCount (userId, type, count) VALUES (?, ?, 1) ON CONFLICT (userId, type) DO UPDATE SET count = count + 1",
+            [row.userId, row.type]
         )
     }
 
