@@ -14,6 +14,8 @@ final class ServerProcess: @unchecked Sendable {
     let process = Process()
     let port: Int
     let baseURL: String
+    /// Where the server's standard output and error go.
+    let output: URL
 
     /// The `nuvie` built next to the test bundle (`swift build --build-tests` builds it too).
     static var binary: URL {
@@ -37,7 +39,7 @@ final class ServerProcess: @unchecked Sendable {
         process.executableURL = Self.binary
         process.environment = ProcessInfo.processInfo.environment.merging(["NUVIE_RATE_LIMIT_PER_MINUTE": "0"]) { $1 }
         process.arguments = arguments
-        let output = outputDirectory.appendingPathComponent("server-\(port)-\(UUID().uuidString).log")
+        output = outputDirectory.appendingPathComponent("server-\(port)-\(UUID().uuidString).log")
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
         try Data().write(to: output)
         let handle = try FileHandle(forWritingTo: output)
@@ -52,7 +54,8 @@ final class ServerProcess: @unchecked Sendable {
             if let health = try? await get("/health"), health.status == 200 { return }
             try await Task.sleep(for: .milliseconds(100))
         }
-        Issue.record("server on port \(port) did not become healthy")
+        let said = (try? String(contentsOf: output, encoding: .utf8)).map { String($0.suffix(4_000)) } ?? "(no output)"
+        Issue.record("server on port \(port) did not become healthy (running: \(process.isRunning)); its output ends:\n\(said)")
         throw CancellationError()
     }
 
