@@ -5,6 +5,7 @@ import Foundation
 /// The event log seen in domain terms: appends `DomainEvent`s and reads them back decoded.
 public struct DomainLog: Sendable {
     public let log: EventLog
+    private let decodedStreams = DecodedStreams()
 
     public init(log: EventLog) {
         self.log = log
@@ -26,8 +27,12 @@ public struct DomainLog: Sendable {
         )
     }
 
+    /// The whole stream, decoded; events decoded for an earlier read of the stream are reused.
     public func readStream(_ streamId: String) throws -> (events: [Recorded<DomainEvent>], version: UInt64) {
-        let events = try log.readStream(streamId).map(Self.decode)
+        let known = decodedStreams.prefix(of: streamId)
+        let appended = try log.readStream(streamId, fromVersion: UInt64(known.count) + 1).map(Self.decode)
+        let events = known + appended
+        if !appended.isEmpty { decodedStreams.keep(events, of: streamId) }
         return (events, events.last?.streamVersion ?? 0)
     }
 
