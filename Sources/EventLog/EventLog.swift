@@ -123,16 +123,7 @@ public final class EventLog: Sendable {
 
     /// Ids of the streams whose id starts with `prefix`, in byte order.
     public func streamIds(withPrefix prefix: String) throws -> [String] {
-        try environment.read { txn in
-            let prefixBytes = Array(prefix.utf8)
-            var ids: [String] = []
-            try txn.scan(store.streamHeads, from: prefixBytes) { key, _ in
-                guard key.starts(with: prefixBytes) else { return false }
-                ids.append(String(decoding: key, as: UTF8.self))
-                return true
-            }
-            return ids
-        }
+        try environment.read { try store.streamIds(withPrefix: prefix, $0) }
     }
 
     /// Events that concern `userId` (as actor or as subject) at positions from `position` through

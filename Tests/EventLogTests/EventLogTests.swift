@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import CLMDB
 @testable import EventLog
 
 private func event(_ type: String = "thing-happened", id: UUID = UUID(), actor: Int64? = nil, users: [Int64] = [], payload: String = "{}") -> NewEvent {
@@ -300,5 +301,45 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
         #expect(bytes == bytes.sorted { $0.lexicographicallyPrecedes($1) })
         #expect(Array(bytes[0].prefix(6)) == [0x01, 0x8D, 0x0C, 0xAB, 0xC4, 0x40])
         #expect(Set(ids).count == ids.count)
+    }
+}
+
+@Suite struct StreamIndexTests {
+    @Test func streamVersionsAndIdsComeFromTheStreamIndex() async throws {
+        let dir = try TemporaryDirectory()
+        let log = try openLog(dir)
+        defer { log.close() }
+        for (stream, count) in [("user-1", 3), ("user-10", 1), ("user-2", 2), ("users", 1), ("movie-1", 4)] {
+            for _ in 0..<count { _ = try await log.append(to: stream, expectedVersion: .any, events: [event()]) }
+        }
+        #expect(try ["user-1", "user-10", "user-2", "users", "movie-1", "user-", "user-3", "m"].map(log.streamVersion) == [3, 1, 2, 1, 4, 0, 0, 0])
+        #expect(try log.streamIds(withPrefix: "user-") == ["user-1", "user-10", "user-2"])
+        #expect(try log.streamIds(withPrefix: "") == ["movie-1", "user-1", "user-10", "user-2", "users"])
+        await #expect(throws: EventLogError.self) { try await log.append(to: "user-10", expectedVersion: .exact(2), events: [event()]) }
+        _ = try await log.append(to: "user-10", expectedVersion: .exact(1), events: [event()])
+    }
+
+    @Test func aLogWithTheFormerStreamHeadsIndexDropsItAndKeepsItsVersions() async throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.url.appendingPathComponent("log")
+        var log = try openLog(dir)
+        _ = try await log.append(to: "user-1", expectedVersion: .noStream, events: [event(), event()])
+        log.close()
+        let environment = try LMDBEnvironment(path: path.path, initialMapSize: 1 << 20, maxDatabases: 8)
+        let heads = try environment.openDatabase(named: "streamHeads")
+        try environment.write { try $0.put(heads, key: Array("user-1".utf8), value: RecordCodec.key(2)) }
+        environment.close()
+
+        log = try openLog(dir)
+        #expect(try log.streamVersion("user-1") == 2)
+        _ = try await log.append(to: "user-1", expectedVersion: .exact(2), events: [event()])
+        log.close()
+        let reopened = try LMDBEnvironment(path: path.path, initialMapSize: 1 << 20, maxDatabases: 8)
+        defer { reopened.close() }
+        let named = try reopened.read { txn -> Bool in
+            var dbi: MDB_dbi = 0
+            return mdb_dbi_open(txn.pointer, "streamHeads", 0, &dbi) == 0
+        }
+        #expect(!named)
     }
 }

@@ -37,11 +37,18 @@ struct Transaction {
         try start.withUnsafeBytes { startBytes in
             var k = MDB_val(mv_size: startBytes.count, mv_data: UnsafeMutableRawPointer(mutating: startBytes.baseAddress))
             var v = MDB_val()
-            var code = mdb_cursor_get(cursor, &k, &v, MDB_SET_RANGE)
-            if backward, code == MDB_NOTFOUND {
-                code = mdb_cursor_get(cursor, &k, &v, MDB_LAST)
-            } else if backward, code == MDB_SUCCESS, !UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size).elementsEqual(start) {
-                code = mdb_cursor_get(cursor, &k, &v, MDB_PREV)
+            var code: Int32
+            if start.isEmpty {
+                // LMDB refuses an empty key. Every key is ≥ the empty one, and none is ≤ it.
+                guard !backward else { return }
+                code = mdb_cursor_get(cursor, &k, &v, MDB_FIRST)
+            } else {
+                code = mdb_cursor_get(cursor, &k, &v, MDB_SET_RANGE)
+                if backward, code == MDB_NOTFOUND {
+                    code = mdb_cursor_get(cursor, &k, &v, MDB_LAST)
+                } else if backward, code == MDB_SUCCESS, !UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size).elementsEqual(start) {
+                    code = mdb_cursor_get(cursor, &k, &v, MDB_PREV)
+                }
             }
             while code == MDB_SUCCESS {
                 let key = UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size)
