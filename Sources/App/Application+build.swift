@@ -51,11 +51,6 @@ func buildRouter(
     let tokens = await TokenService(secret: try Secrets.jwtSecret(configuration))
     let router = Router(context: AppRequestContext.self)
     router.addAPIMiddleware(tokens: tokens, rateLimit: configuration.rateLimit)
-    router.get("/xhello") { _, _ in "Hello" }
-    let xq = MovieQueries(database: storage.readDatabase)
-    router.get("/xm1/:movie_id") { _, context in try xq.movie(id: try context.parameters.require("movie_id", as: Int64.self), viewer: try context.requireUser())?.title ?? "none" }
-    router.get("/xm3/:movie_id") { _, context in "\(try await recommender.scores(userId: try context.requireUser(), movieId: try context.parameters.require("movie_id", as: Int64.self)))" }
-    router.get("/xmovie/:movie_id") { _, context in "\(try context.requireUser())" }
     HealthController(log: storage.log, runner: runner, registry: configuration.metricsRegistry, recommender: recommender).register(on: router)
     router.addAPIRoutes(APIDependencies(
         commands: CommandService(log: storage.log),

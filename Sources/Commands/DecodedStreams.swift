@@ -23,7 +23,7 @@ final class DecodedStreams: Sendable {
     private let maximumStreams: Int
     private let maximumEvents: Int
 
-    init(maximumStreams: Int = 4_096, maximumEvents: Int = 100_000) {
+    init(maximumStreams: Int = 2_048, maximumEvents: Int = 20_000) {
         self.maximumStreams = maximumStreams
         self.maximumEvents = maximumEvents
     }
