@@ -14,12 +14,16 @@ final class GroupCommitWriter: @unchecked Sendable {
     private var queue: [Request] = []
     private var isClosed = false
     private var isFinished = false
+    /// Appends in the last commit: that many callers are coming back with their next append.
+    private var lastBatchSize = 0
     private let environment: LMDBEnvironment
     private let head: PositionWatcher
     private let store: LogStore
     private let commitTimer = Metrics.Timer(label: "nuvie_log_commit_duration")
     private let batchSize = Recorder(label: "nuvie_log_commit_batch_appends")
     private let grouping: Bool
+    private static let arrivalGap: TimeInterval = 0.000_05
+    private static let longestWait: TimeInterval = 0.000_6
 
     init(environment: LMDBEnvironment, store: LogStore, head: PositionWatcher, grouping: Bool = true) {
         self.grouping = grouping
@@ -70,6 +74,16 @@ final class GroupCommitWriter: @unchecked Sendable {
         while queue.isEmpty && !isClosed { condition.wait() }
         if queue.isEmpty { return nil }
         guard grouping else { return [queue.removeFirst()] }
+        // The callers the last commit acknowledged may be coming back with their next appends: while
+        // they keep arriving (each within `arrivalGap` of the one before, for at most `longestWait`),
+        // wait for them, so a steady load fills each commit instead of alternating between a full
+        // batch and its stragglers. A lone writer (last batch of one) never waits, and when nobody
+        // arrives the wait ends after one gap.
+        let latest = Date(timeIntervalSinceNow: Self.longestWait)
+        while queue.count < lastBatchSize, !isClosed {
+            guard condition.wait(until: min(latest, Date(timeIntervalSinceNow: Self.arrivalGap))) else { break }
+        }
+        lastBatchSize = queue.count
         defer { queue.removeAll(keepingCapacity: true) }
         return queue
     }

@@ -48,6 +48,29 @@ import Testing
         }
     }
 
+    @Test func rememberedMatchesFollowTheCatalogAndTheOrderFollowsTheRatings() async throws {
+        let harness = try await harness()
+        let search = SearchQueries(database: harness.database)
+        #expect(try search.search("star", genres: [], limit: 3, offset: 0).items.map(\.movieId) == [7, 3, 2])
+        // Three more ratings put Stardust ahead of Star Wars: the remembered matches are ordered anew.
+        try await harness.given((3...5).map { user in
+            ("rating-\(user)-2", .movieRated(MovieRated(userId: Int64(user), movieId: 2, rating: 4, previousRating: nil, comment: nil, isReview: false)), t)
+        })
+        try harness.runner.catchUp()
+        #expect(try search.search("star", genres: [], limit: 3, offset: 0).items.map(\.movieId) == [7, 2, 3])
+        // A new film and a new tag change what the search finds.
+        try await harness.given([
+            ("movie-10", .movieAdded(MovieAdded(movieId: 10, title: "Starman", genres: ["Sci-Fi"], year: 1984, tmdbId: nil, imdbId: nil)), t),
+            ("user-1", .movieTagged(MovieTagged(userId: 1, movieId: 9, tag: "star")), t),
+        ])
+        try harness.runner.catchUp()
+        let found = try search.search("star", genres: [], limit: 20, offset: 0)
+        #expect(found.totalCount == 9)
+        #expect(found.items.map(\.movieId).prefix(4) == [7, 2, 3, 10])
+        #expect(found.items.contains { $0.movieId == 9 })
+        withExtendedLifetime(harness) {}
+    }
+
     @Test func titlesMatchWithTheirArticleInFrontAndWithoutAccentsOrCase() async throws {
         try await withSearch { (search: SearchQueries) throws in
             #expect(try search.search("the matrix", genres: [], limit: 5, offset: 0).items.first?.movieId == 8)

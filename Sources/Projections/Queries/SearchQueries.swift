@@ -17,6 +17,7 @@ public struct TrendingPage: Sendable {
 /// Search and discovery over the catalog, its FTS5 index and the rating counts.
 public struct SearchQueries: Sendable {
     let database: ReadDatabase
+    private let matches = SearchMatches()
 
     public init(database: ReadDatabase) {
         self.database = database
@@ -60,10 +61,12 @@ public struct SearchQueries: Sendable {
         }
         // Only films that can rank at all, found through the indexes: the exact, prefix and anywhere
         // ranks need the query in the title (the trigram index finds those, for 3 characters or more),
-        // the word ranks come from the FTS index; each film keeps its best rank. A shorter query
-        // ranks the whole catalog with the CASE above.
+        // the word ranks come from the FTS index; each film keeps its best rank, and the matches are
+        // remembered until the catalog changes (`SearchMatches`). A shorter query ranks the whole
+        // catalog with the CASE above.
         var source = "movie m"
         var rankOf = rank
+        var findMatches: String?
         if normalized.count >= 3 {
             var ranked = ["""
                 SELECT t.rowid AS id, CASE WHEN m.searchTitle = :q THEN 0 WHEN m.searchTitle LIKE :prefix ESCAPE '\\' THEN 1
@@ -76,27 +79,35 @@ public struct SearchQueries: Sendable {
                 }
             }
             arguments += ["substring": "\"" + normalized.replacingOccurrences(of: "\"", with: "\"\"") + "\""]
-            source = "(SELECT id, MIN(rank) AS rank FROM (\(ranked.joined(separator: " UNION ALL "))) GROUP BY id) c JOIN movie m ON m.movieId = c.id"
-            rankOf = "c.rank"
+            findMatches = "SELECT id, MIN(rank) FROM (\(ranked.joined(separator: " UNION ALL "))) GROUP BY id HAVING MIN(rank) IS NOT NULL"
+            source = "json_each(:ranks) c JOIN movie m ON m.movieId = CAST(c.key AS INTEGER)"
+            rankOf = "c.value"
         }
-        let matches = """
+        let filtered = """
             FROM \(source) LEFT JOIN movieStats s ON s.movieId = m.movieId
             WHERE rank IS NOT NULL \(genreFilter)
             """
         // The page and the total in one statement; past the last match the page is empty and the
         // total is counted on its own, in the same transaction.
         return try database.read { db in
+            if let findMatches {
+                let revision = try Int64.fetchOne(db.cachedStatement(sql: "SELECT position FROM catalogRevision")) ?? 0
+                let ranks = try matches.ranks(for: ([normalized] + words).joined(separator: "\u{1}"), revision: revision) {
+                    try Row.fetchAll(db.cachedStatement(sql: findMatches), arguments: arguments).map { (movieId: $0[0], rank: $0[1]) }
+                }
+                arguments += ["ranks": "{" + ranks.map { "\"\($0.movieId)\":\($0.rank)" }.joined(separator: ",") + "}"]
+            }
             var total: Int?
             let items = try Array(Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT \(MovieSummary.columns), \(rankOf) AS rank, COUNT(*) OVER () AS total
-                \(matches)
+                \(filtered)
                 ORDER BY rank, COALESCE(s.ratingCount, 0) DESC, m.movieId
                 LIMIT :limit OFFSET :offset
                 """), arguments: arguments + ["limit": limit, "offset": offset]).map { row in
                 total = row[7]
                 return MovieSummary(row: row)
             })
-            let count = try total ?? Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM (SELECT \(rankOf) AS rank \(matches))"), arguments: arguments) ?? 0
+            let count = try total ?? Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM (SELECT \(rankOf) AS rank \(filtered))"), arguments: arguments) ?? 0
             return Page(items: items, totalCount: count)
         }
     }

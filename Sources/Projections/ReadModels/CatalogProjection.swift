@@ -5,11 +5,13 @@ import GRDB
 /// The film catalog: `movie` (title, its search form, year, genres, TMDB/IMDb ids), `movieGenre` for
 /// genre filters, `movieTag` for tags, `movieSearch`, an FTS5 index of titles and tags, and (v3)
 /// `movieTitleTrigram`, an FTS5 trigram index of the search titles, so that a substring search finds
-/// its films without scanning the catalog. Folds `movie-added` and `movie-tagged`.
+/// its films without scanning the catalog. v4 adds `catalogRevision`: the position of the last event
+/// that changed what a search finds, so searches can remember their matches until it moves. Folds
+/// `movie-added` and `movie-tagged`.
 struct CatalogProjection: Projection {
     let name = "catalog"
-    let version = 3
-    let tables = ["movie", "movieGenre", "movieTag", "movieSearch", "movieTitleTrigram"]
+    let version = 4
+    let tables = ["movie", "movieGenre", "movieTag", "movieSearch", "movieTitleTrigram", "catalogRevision"]
 
     /// Merges each full-text index into one segment: incremental inserts leave many, and a search
     /// reads every one (merged, the demo's searches read their matches in about 60 % of the time).
@@ -39,6 +41,10 @@ struct CatalogProjection: Projection {
         // rowid = movieId. GRDB's FTS5 API may be compiled out against the system SQLite; the SQL is plain.
         try db.execute(sql: "CREATE VIRTUAL TABLE movieSearch USING fts5(title, tags, tokenize = 'unicode61 remove_diacritics 2')")
         try db.execute(sql: "CREATE VIRTUAL TABLE movieTitleTrigram USING fts5(searchTitle, tokenize = 'trigram')")
+        try db.create(table: "catalogRevision") { t in
+            t.primaryKey("id", .integer).check { $0 == 1 }
+            t.column("position", .integer).notNull()
+        }
     }
 
     func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
@@ -47,15 +53,22 @@ struct CatalogProjection: Projection {
 
     /// Writes each event's rows in order, then rebuilds the search row of each film the batch touched
     /// once (it depends only on the film's final title and tags): a film's tags arrive one event each.
+    /// The revision becomes the position of the batch's last event that changed a film.
     func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws {
         var touched = Set<Int64>()
+        var lastChange: UInt64?
         for recorded in events {
             try FoldFailure.at(recorded.position) {
-                if let movieId = try write(recorded.event, db) { touched.insert(movieId) }
+                if let movieId = try write(recorded.event, db) {
+                    touched.insert(movieId)
+                    lastChange = recorded.position
+                }
             }
         }
-        try FoldFailure.at(events.last?.position ?? 0) {
+        guard let lastChange else { return }
+        try FoldFailure.at(lastChange) {
             for movieId in touched.sorted() { try index(movieId, db) }
+            try db.run("INSERT INTO catalogRevision (id, position) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET position = excluded.position", [lastChange])
         }
     }
 
