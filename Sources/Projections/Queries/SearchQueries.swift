@@ -90,21 +90,24 @@ public struct SearchQueries: Sendable {
         // The page and the total in one statement; past the last match the page is empty and the
         // total is counted on its own, in the same transaction.
         return try database.read { db in
+            var total: Int?
             if let findMatches {
                 let revision = try Int64.fetchOne(db.cachedStatement(sql: "SELECT position FROM catalogRevision")) ?? 0
                 let ranks = try matches.ranks(for: ([normalized] + words).joined(separator: "\u{1}"), revision: revision) {
                     try Row.fetchAll(db.cachedStatement(sql: findMatches), arguments: arguments).map { (movieId: $0[0], rank: $0[1]) }
                 }
                 arguments += ["ranks": "{" + ranks.map { "\"\($0.movieId)\":\($0.rank)" }.joined(separator: ",") + "}"]
+                // Every match is a film of the catalog: without a genre filter they are the total.
+                if genres.isEmpty { total = ranks.count }
             }
-            var total: Int?
+            let counted = total == nil
             let items = try Array(Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT \(MovieSummary.columns), \(rankOf) AS rank, COUNT(*) OVER () AS total
+                SELECT \(MovieSummary.columns), \(rankOf) AS rank\(counted ? ", COUNT(*) OVER () AS total" : "")
                 \(filtered)
                 ORDER BY rank, COALESCE(s.ratingCount, 0) DESC, m.movieId
                 LIMIT :limit OFFSET :offset
                 """), arguments: arguments + ["limit": limit, "offset": offset]).map { row in
-                total = row[7]
+                if counted { total = row[7] }
                 return MovieSummary(row: row)
             })
             let count = try total ?? Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM (SELECT \(rankOf) AS rank \(filtered))"), arguments: arguments) ?? 0
