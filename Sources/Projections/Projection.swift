@@ -17,16 +17,10 @@ public protocol Projection: Sendable {
     /// time. The default does exactly that; a projection whose fold is a sum overrides it to add up
     /// a run of events in memory and write each row once. Errors are `FoldFailure`s.
     func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws
-    /// Tidies the projection's indexes after much folding (the catalog merges its full-text index
-    /// segments), without changing a row. The runner calls it when it has caught up after
-    /// `ProjectionRunner.compactionThreshold` events, and the first time it catches up.
-    func compact(_ db: Database) throws
 }
 
 extension Projection {
     var migrationIdentifier: String { "\(name).v\(version)" }
-
-    public func compact(_ db: Database) throws {}
 
     public func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws {
         for event in events { try FoldFailure.at(event.position) { try apply(event, db) } }

@@ -13,14 +13,6 @@ struct CatalogProjection: Projection {
     let version = 4
     let tables = ["movie", "movieGenre", "movieTag", "movieSearch", "movieTitleTrigram", "catalogRevision"]
 
-    /// Merges each full-text index into one segment: incremental inserts leave many, and a search
-    /// reads every one (merged, the demo's searches read their matches in about 60 % of the time).
-    func compact(_ db: Database) throws {
-        for index in ["movieSearch", "movieTitleTrigram"] {
-            try db.execute(sql: "INSERT INTO \(index)(\(index)) VALUES ('optimize')")
-        }
-    }
-
     func createSchema(_ db: Database) throws {
         try db.create(table: "movie") { t in
             t.primaryKey("movieId", .integer)

@@ -30,10 +30,6 @@ public final class ProjectionRunner: Service, Sendable {
     let batchLock = Mutex<Void>(())
     /// The position every healthy projection has reached: what read-your-writes waits for.
     private let applied: PositionWatcher
-    /// Events folded since the projections last compacted; starts due, so a runner compacts the
-    /// first time it catches up (a file folded before compaction existed gets it too).
-    private let foldedSinceCompaction = Mutex(ProjectionRunner.compactionThreshold)
-    static let compactionThreshold = 10_000
     private let appliedEvents = Counter(label: "nuvie_projection_applied_events_total")
     private let batchTimer = Metrics.Timer(label: "nuvie_projection_batch_duration")
 
@@ -91,21 +87,8 @@ public final class ProjectionRunner: Service, Sendable {
         while true {
             let count = try batchLock.withLock { _ in try applyNextBatch(until: target, prefetch: &prefetch) }
             total += count
-            if count == 0 {
-                try compactIfDue()
-                return total
-            }
+            if count == 0 { return total }
         }
-    }
-
-    private func compactIfDue() throws {
-        guard foldedSinceCompaction.withLock({ $0 >= Self.compactionThreshold }) else { return }
-        try batchLock.withLock { _ in
-            try database.pool.write { db in
-                for projection in database.projections { try projection.compact(db) }
-            }
-        }
-        foldedSinceCompaction.withLock { $0 = 0 }
     }
 
     /// Folds the next batch. When the batch is full, the one after it is read and decoded on
@@ -160,7 +143,6 @@ public final class ProjectionRunner: Service, Sendable {
         }
         batchTimer.record(duration: ContinuousClock.now - started)
         appliedEvents.increment(by: count)
-        foldedSinceCompaction.withLock { $0 += count }
         publishProgress(Array(checkpoints.values))
         return count
     }
