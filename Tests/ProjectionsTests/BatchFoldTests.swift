@@ -8,7 +8,7 @@ import Testing
 
 private let later = Date(timeIntervalSince1970: 1_705_314_600)  // 2024-01-15T10:30:00Z
 
-/// Projections that add up a whole batch (movie stats, taste, last activity, search rows) must leave
+/// Projections that add up a whole batch (movie stats, taste, last activity, activity counts, search rows) must leave
 /// exactly the rows, and rowids, of folding one event at a time.
 @Suite struct BatchFoldTests {
     @Test(arguments: [2, 7, 50, 10_000])

@@ -31,15 +31,36 @@ struct ActivityProjection: Projection {
     }
 
     func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
-        guard let row = Self.row(for: recorded.event) else { return }
-        try db.run(
-            "INSERT INTO activity (activityId, userId, movieId, type, rating, comment, occurredAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [recorded.position, row.userId, row.movieId, row.type, row.rating, row.comment, recorded.epochSeconds]
-        )
-        try db.run(
-            "INSERT INTO activityCount (userId, type, count) VALUES (?, ?, 1) ON CONFLICT (userId, type) DO UPDATE SET count = count + 1",
-            [row.userId, row.type]
-        )
+        try apply([recorded][...], db)
+    }
+
+    /// Inserts each event's row in order, and adds the counts up over the batch to write each
+    /// (user, type) count once, new ones in the order one event at a time would insert them.
+    func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws {
+        var counts = Tally<UserActivityType, Int>(zero: 0)
+        for recorded in events {
+            guard let row = Self.row(for: recorded.event) else { continue }
+            try FoldFailure.at(recorded.position) {
+                try db.run(
+                    "INSERT INTO activity (activityId, userId, movieId, type, rating, comment, occurredAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [recorded.position, row.userId, row.movieId, row.type, row.rating, row.comment, recorded.epochSeconds]
+                )
+            }
+            counts.add(UserActivityType(userId: row.userId, type: row.type)) { $0 += 1 }
+        }
+        try FoldFailure.at(events.last?.position ?? 0) {
+            for (key, count) in counts.entries {
+                try db.run(
+                    "INSERT INTO activityCount (userId, type, count) VALUES (?, ?, ?) ON CONFLICT (userId, type) DO UPDATE SET count = count + excluded.count",
+                    [key.userId, key.type, count]
+                )
+            }
+        }
+    }
+
+    private struct UserActivityType: Hashable {
+        var userId: Int64
+        var type: String
     }
 
     /// The feed row an event makes, if it makes one.
