@@ -11,8 +11,13 @@ import Synchronization
 /// new file that gets connections of its own when it is adopted (SQLite itself re-prepares a cached
 /// statement whose schema changed).
 final class ReadConnections: Sendable {
+    private struct State {
+        var idle: [DatabaseQueue] = []
+        var isClosed = false
+    }
+
     private let path: String
-    private let idle = Mutex<[DatabaseQueue]>([])
+    private let state = Mutex(State())
     /// Connections kept for reuse; callers beyond this (rare: reads are synchronous, so about one
     /// per thread of the cooperative pool) open one and close it after.
     private static let kept = 16
@@ -22,9 +27,24 @@ final class ReadConnections: Sendable {
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        let connection = try idle.withLock { $0.popLast() } ?? open()
-        defer { idle.withLock { if $0.count < Self.kept { $0.append(connection) } } }
+        let reused = try state.withLock { state throws -> DatabaseQueue? in
+            guard !state.isClosed else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the read database is closed") }
+            return state.idle.popLast()
+        }
+        let connection = try reused ?? open()
+        // A connection that is not kept closes when released.
+        defer { state.withLock { if !$0.isClosed, $0.idle.count < Self.kept { $0.idle.append(connection) } } }
         return try connection.inDatabase(body)
+    }
+
+    /// Closes the idle connections; reads from now on fail, and those under way close theirs after.
+    func close() throws {
+        let idle = state.withLock { state in
+            state.isClosed = true
+            defer { state.idle = [] }
+            return state.idle
+        }
+        for connection in idle { try connection.close() }
     }
 
     private func open() throws -> DatabaseQueue {

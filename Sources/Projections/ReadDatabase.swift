@@ -129,8 +129,10 @@ public final class ReadDatabase: Sendable {
         try pool.read { try Checkpoint.fetchAll($0) }
     }
 
-    /// Closes the pool's connections. Later reads fail.
+    /// Closes the pool's connections and the read-only ones. Later reads fail.
     public func close() throws {
+        let (pool, readers) = current.withLock { ($0.pool, $0.readers) }
+        try readers?.close()
         try pool.close()
     }
 }
