@@ -85,7 +85,7 @@ struct FeedController: Sendable {
 
 /// Each user's last encoded feed page, with what it was made from.
 final class EncodedFeeds: Sendable {
-    private let memo = Mutex(UserMemo<ByteBuffer>())
+    private let memo = Mutex(Memo<Int64, ByteBuffer>())
 
     func get(_ userId: Int64, key: String, now: Date) -> ByteBuffer? {
         memo.withLock { $0.get(userId, key: key, now: now.timeIntervalSince1970) }

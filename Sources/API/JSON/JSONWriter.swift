@@ -81,16 +81,17 @@ struct JSONWriter {
                 case 0x0D: bytes.append(contentsOf: #"\r"#.utf8)
                 case 0x09: bytes.append(contentsOf: #"\t"#.utf8)
                 case ..<0x20:
-                    let hex = Array("0123456789abcdef".utf8)
                     bytes.append(contentsOf: #"\u00"#.utf8)
-                    bytes.append(hex[Int(byte >> 4)])
-                    bytes.append(hex[Int(byte & 0x0F)])
+                    bytes.append(Self.hexDigits[Int(byte >> 4)])
+                    bytes.append(Self.hexDigits[Int(byte & 0x0F)])
                 default: bytes.append(byte)
                 }
             }
         }
         bytes.append(UInt8(ascii: "\""))
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")

@@ -69,18 +69,13 @@ final class LMDBEnvironment: @unchecked Sendable {
     }
 
     /// Deletes a named database if there is one (an index an older version of the log kept).
+    /// Without one, the write transaction changes nothing and its commit writes nothing.
     func dropDatabase(named name: String) throws {
-        let exists = try read { txn in
-            var dbi: MDB_dbi = 0
-            let code = mdb_dbi_open(txn.pointer, name, 0, &dbi)
-            if code == MDB_NOTFOUND { return false }
-            try LMDBError.check(code, "dbi_open \(name)")
-            return true
-        }
-        guard exists else { return }
         try write { txn in
             var dbi: MDB_dbi = 0
-            try LMDBError.check(mdb_dbi_open(txn.pointer, name, 0, &dbi), "dbi_open \(name)")
+            let code = mdb_dbi_open(txn.pointer, name, 0, &dbi)
+            if code == MDB_NOTFOUND { return }
+            try LMDBError.check(code, "dbi_open \(name)")
             try LMDBError.check(mdb_drop(txn.pointer, dbi, 1), "drop \(name)")
         }
     }

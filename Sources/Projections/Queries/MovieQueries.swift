@@ -102,14 +102,13 @@ func decodeGenres(_ json: String?) -> [String] {
 }
 
 /// A JSON list of genres as the projections store it; nil for NULL. The catalog has about a
-/// thousand distinct lists, so decoded ones are remembered (up to `genreListMemoLimit`).
+/// thousand distinct lists, so decoded ones are remembered.
 func decodeGenreList(_ json: String?) -> [String]? {
     guard let json else { return nil }
-    if let known = genreLists.withLock({ $0[json] }) { return known }
+    if let known = genreLists.withLock({ $0.get(json, key: "") }) { return known }
     let decoded = (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
-    genreLists.withLock { if $0.count < genreListMemoLimit { $0[json] = decoded } }
+    genreLists.withLock { $0.put(json, key: "", decoded) }
     return decoded
 }
 
-private let genreListMemoLimit = 8_192
-private let genreLists = Mutex<[String: [String]]>([:])
+private let genreLists = Mutex(Memo<String, [String]>(capacity: 8_192))

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Projections
 import Synchronization
 
 /// `recommendation_feed`: each user's latest recommendation list with its time to live, in its own
@@ -9,7 +10,7 @@ import Synchronization
 /// used entries are also kept decoded in memory, so a hit costs no JSON decoding.
 public final class RecommendationFeedCache: Sendable {
     private let pool: DatabasePool
-    private let memory = Mutex(UserMemo<RecommendationList>())
+    private let memory = Mutex(Memo<Int64, RecommendationList>())
 
     public init(path: String) throws {
         try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)

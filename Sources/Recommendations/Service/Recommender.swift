@@ -27,7 +27,7 @@ public final class Recommender: RecommendationEngine {
     private let catalog = Mutex<LiveCatalog?>(nil)
     /// Each user's last scoring pass, kept while nothing it rests on has changed: their signals
     /// (`freshness`), the model and the catalog snapshot.
-    private let scorings = Mutex(UserMemo<UserScoring>())
+    private let scorings = Mutex(Memo<Int64, UserScoring>())
     private let logger: Logger
 
     /// Ratings per film, reloaded when movie-stats has moved on, but at most once a second; titles
