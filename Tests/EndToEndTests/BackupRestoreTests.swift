@@ -10,8 +10,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let live = directory.url.appendingPathComponent("live"), backup = directory.url.appendingPathComponent("backup")
         let restored = directory.url.appendingPathComponent("restored")
-        let server = try ServerProcess(dataDirectory: live, port: freePort())
-        try await server.waitUntilHealthy()
+        let server = try await ServerProcess.demo(dataDirectory: live)
         let login = try await server.post("/auth/login", #"{"provider":"dev","user_identifier":"movielens-1"}"#)
         let token = try #require(login.json["access_token"] as? String)
 
@@ -65,8 +64,7 @@ func runNuvie(_ arguments: [String], logLevel: Bool = true) throws -> (status: I
     @Test func asOfAPositionOrAnInstantShowsTheUserAsTheyWere() async throws {
         let directory = try TemporaryDirectory()
         let data = directory.url.appendingPathComponent("data")
-        let server = try ServerProcess(dataDirectory: data, port: freePort())
-        try await server.waitUntilHealthy()
+        let server = try await ServerProcess.demo(dataDirectory: data)
         let login = try await server.post("/auth/login", #"{"provider":"dev","user_identifier":"movielens-1"}"#)
         let token = try #require(login.json["access_token"] as? String)
         _ = try await server.post("/movies/5/rate", #"{"rating":2}"#, token: token)
@@ -108,22 +106,18 @@ extension AsOfTests {
     @Test func asOfServesThePastReadOnlyBesideTheLiveServer() async throws {
         let directory = try TemporaryDirectory()
         let data = directory.url.appendingPathComponent("data")
-        let live = try ServerProcess(dataDirectory: data, port: freePort())
+        let live = try await ServerProcess.demo(dataDirectory: data)
         defer { live.stop() }
-        try await live.waitUntilHealthy()
         let signIn = #"{"provider":"dev","user_identifier":"movielens-1"}"#
         let token = try #require(try await live.post("/auth/login", signIn).json["access_token"] as? String)
         _ = try await live.post("/movies/5/rate", #"{"rating":2}"#, token: token)
         let before = try #require(try await live.get("/health").json["log_head_position"] as? Int)
         _ = try await live.post("/movies/5/rate", #"{"rating":5}"#, token: token)
 
-        let pastPort = freePort()
-        let past = try ServerProcess(
-            arguments: ["as-of", "--data-dir", data.path, "--position", "\(before)", "--serve", "\(pastPort)", "--log-level", "warning"],
-            port: pastPort, outputDirectory: directory.url
-        )
+        let past = try await ServerProcess.start(outputDirectory: directory.url) { port in
+            ["as-of", "--data-dir", data.path, "--position", "\(before)", "--serve", "\(port)", "--log-level", "warning"]
+        }
         defer { past.stop() }
-        try await past.waitUntilHealthy()
         #expect(try await past.get("/health").json["log_head_position"] as? Int == before)
         let pastToken = try #require(try await past.post("/auth/login", signIn).json["access_token"] as? String)
         #expect(try await past.get("/movies/5", token: pastToken).json["user_rating"] as? Int == 2)
@@ -140,9 +134,7 @@ extension AsOfTests {
     @Test func replayRebuildsOfflineAndDefersToARunningServer() async throws {
         let directory = try TemporaryDirectory()
         let data = directory.url.appendingPathComponent("data")
-        let port = freePort()
-        let server = try ServerProcess(dataDirectory: data, port: port)
-        try await server.waitUntilHealthy()
+        let server = try await ServerProcess.demo(dataDirectory: data)
         let login = try await server.post("/auth/login", #"{"provider":"dev","user_identifier":"movielens-2"}"#)
         _ = try await server.post("/movies/3/rate", #"{"rating":4}"#, token: try #require(login.json["access_token"] as? String))
 

@@ -18,8 +18,7 @@ import Testing
     @Test func killNineDuringABurstOfRatingsLosesNothingAcknowledged() async throws {
         let directory = try TemporaryDirectory()
         let dataDirectory = directory.url.appendingPathComponent("data")
-        var server = try ServerProcess(dataDirectory: dataDirectory, port: freePort())
-        try await server.waitUntilHealthy()
+        var server = try await ServerProcess.demo(dataDirectory: dataDirectory)
         var tokens: [String] = []
         for user in 1...3 {
             let login = try await server.post("/auth/login", #"{"provider":"dev","user_identifier":"movielens-\#(user)"}"#)
@@ -54,8 +53,7 @@ import Testing
             await burst.value
             acknowledged += acked.list.withLock { $0 }
 
-            server = try ServerProcess(dataDirectory: dataDirectory, port: freePort())
-            try await server.waitUntilHealthy()
+            server = try await ServerProcess.demo(dataDirectory: dataDirectory)
         }
         #expect(acknowledged.count > 0)
 

@@ -24,16 +24,33 @@ final class ServerProcess: @unchecked Sendable {
         return repositoryRoot.appendingPathComponent(".build/debug/nuvie")
     }
 
-    /// `nuvie serve` in demo mode over the tiny MovieLens fixture.
-    convenience init(dataDirectory: URL, port: Int) throws {
-        try self.init(arguments: [
-            "serve", "--data-dir", dataDirectory.path, "--port", "\(port)", "--demo",
-            "--demo-dataset", repositoryRoot.appendingPathComponent("replay-fixtures/movielens-tiny").path, "--log-level", "warning",
-        ], port: port, outputDirectory: dataDirectory.deletingLastPathComponent())
+    /// `nuvie serve` in demo mode over the tiny MovieLens fixture, started and healthy.
+    static func demo(dataDirectory: URL) async throws -> ServerProcess {
+        try await start(outputDirectory: dataDirectory.deletingLastPathComponent()) { port in
+            [
+                "serve", "--data-dir", dataDirectory.path, "--port", "\(port)", "--demo",
+                "--demo-dataset", repositoryRoot.appendingPathComponent("replay-fixtures/movielens-tiny").path, "--log-level", "warning",
+            ]
+        }
     }
 
-    /// Any `nuvie` command that serves on `port`; its output goes to a file in `outputDirectory`.
-    init(arguments: [String], port: Int, outputDirectory: URL) throws {
+    /// Any `nuvie` command that serves on the port it is given, started and healthy. Ports are drawn
+    /// below Linux's ephemeral range (where outgoing connections take theirs); a port another process
+    /// holds anyway is retried with a new one.
+    static func start(outputDirectory: URL, arguments: (Int) -> [String]) async throws -> ServerProcess {
+        for _ in 0..<5 {
+            let port = Int.random(in: 10_000..<32_000)
+            let server = try ServerProcess(arguments: arguments(port), port: port, outputDirectory: outputDirectory)
+            switch try await server.waitUntilHealthy() {
+            case .healthy: return server
+            case .portTaken: continue
+            }
+        }
+        Issue.record("no free port found in five tries")
+        throw CancellationError()
+    }
+
+    private init(arguments: [String], port: Int, outputDirectory: URL) throws {
         self.port = port
         baseURL = "http://127.0.0.1:\(port)"
         process.executableURL = Self.binary
@@ -48,15 +65,21 @@ final class ServerProcess: @unchecked Sendable {
         try process.run()
     }
 
-    func waitUntilHealthy(timeout: Duration = .seconds(60)) async throws {
+    private enum Start { case healthy, portTaken }
+
+    private func waitUntilHealthy(timeout: Duration = .seconds(60)) async throws -> Start {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if let health = try? await get("/health"), health.status == 200 { return }
+            if let health = try? await get("/health"), health.status == 200 { return .healthy }
+            if !process.isRunning, said().contains("Address already in use") { return .portTaken }
             try await Task.sleep(for: .milliseconds(100))
         }
-        let said = (try? String(contentsOf: output, encoding: .utf8)).map { String($0.suffix(4_000)) } ?? "(no output)"
-        Issue.record("server on port \(port) did not become healthy (running: \(process.isRunning)); its output ends:\n\(said)")
+        Issue.record("server on port \(port) did not become healthy (running: \(process.isRunning)); its output ends:\n\(said())")
         throw CancellationError()
+    }
+
+    private func said() -> String {
+        (try? String(contentsOf: output, encoding: .utf8)).map { String($0.suffix(4_000)) } ?? "(no output)"
     }
 
     func kill9() {
@@ -97,6 +120,3 @@ final class ServerProcess: @unchecked Sendable {
         return Reply(status: response.status.code, json: json)
     }
 }
-
-/// A random port in a range nothing else here uses.
-func freePort() -> Int { Int.random(in: 20_000..<40_000) }
