@@ -102,6 +102,12 @@ struct FakeApple {
             #expect((refreshed.json["user"] as? [String: Any])?["user_id"] as? Int == 3)
             let newAccess = try #require(refreshed.json["access_token"] as? String)
             #expect(try await client.send(.get, "/movies/1", token: newAccess).status == .ok)
+            for accepted in ["bearer \(newAccess)", "BEARER   \(newAccess)\t ", "Bearer \t\(newAccess)"] {
+                #expect(try await client.send(.get, "/movies/1", headers: [.authorization: accepted]).status == .ok, "\(accepted)")
+            }
+            for refused in ["Bearer", "Bearer ", "Bearer  \t ", "Bearerx \(newAccess)", "Basic \(newAccess)", "Bearer \(newAccess)x", newAccess] {
+                #expect(try await client.send(.get, "/movies/1", headers: [.authorization: refused]).errorCode == "AUTHENTICATION_REQUIRED", "\(refused)")
+            }
             #expect(try await client.send(.post, "/auth/refresh", body: #"{"refresh_token":"\#(accessToken)"}"#).status == .unauthorized)
         }
     }
