@@ -5,8 +5,8 @@ import Metrics
 /// The append-only event log: the only source of truth.
 ///
 /// One writer (a group-commit thread), any number of concurrent readers. `append` returns only after
-/// the LMDB commit holding its events is durable. Reads are synchronous and short: a read
-/// transaction never spans an `await`.
+/// the LMDB commit holding its events is durable and they are indexed (`LogIndex`). Reads are
+/// synchronous and short: a read transaction never spans an `await`.
 public final class EventLog: Sendable {
     public struct Configuration: Sendable {
         public var directory: URL
@@ -28,6 +28,7 @@ public final class EventLog: Sendable {
 
     private let environment: LMDBEnvironment
     private let store: LogStore
+    private let index: LogIndex
     private let head: PositionWatcher
     private let writer: GroupCommitWriter
     private let readOnly: Bool
@@ -39,19 +40,29 @@ public final class EventLog: Sendable {
             path: configuration.directory.path, initialMapSize: configuration.initialMapSize, maxDatabases: 8
         )
         do {
-            store = try LogStore(environment: environment)
-            head = PositionWatcher(position: try environment.read { [store] in try store.lastPosition($0) })
+            let store = try LogStore(environment: environment)
+            let head = try environment.read(store.lastPosition)
+            index = try LogIndex.open(logDirectory: configuration.directory, initialMapSize: configuration.initialMapSize, logHead: head)
+            do {
+                try environment.read { [index] in try index.catchUp(from: store, $0, through: head) }
+            } catch {
+                index.environment.close()
+                throw error
+            }
+            self.store = store
+            self.head = PositionWatcher(position: head)
         } catch {
             environment.close()
             throw error
         }
-        writer = GroupCommitWriter(environment: environment, store: store, head: head, grouping: configuration.groupCommit)
+        writer = GroupCommitWriter(environment: environment, store: store, index: index, head: head, grouping: configuration.groupCommit)
         readOnly = configuration.readOnly
     }
 
     /// Stops the writer after the appends already queued, then closes the environment.
     public func close() {
         writer.close()
+        index.environment.close()
         environment.close()
     }
 
@@ -104,34 +115,27 @@ public final class EventLog: Sendable {
 
     /// One stream's events from `version` (1 is the first), in order, at most `limit`.
     public func readStream(_ streamId: String, fromVersion version: UInt64 = 1, limit: Int = .max) throws -> [RecordedEvent] {
-        try environment.read { txn in
-            let prefix = Array(streamId.utf8) + [0]
-            var positions: [UInt64] = []
-            try txn.scan(store.streams, from: RecordCodec.streamKey(streamId, version: version)) { key, value in
-                guard key.count == prefix.count + 8, key.starts(with: prefix) else { return false }
-                positions.append(RecordCodec.uint64(fromKey: value))
-                return positions.count < limit
-            }
-            return try positions.compactMap { try store.event(at: $0, txn) }
+        try readIndexed { indexTxn, txn in
+            try index.positions(ofStream: streamId, fromVersion: version, limit: limit, indexTxn).compactMap { try store.event(at: $0, txn) }
         }
     }
 
     /// The version of the stream's last event; 0 when the stream does not exist.
     public func streamVersion(_ streamId: String) throws -> UInt64 {
-        try environment.read { try store.streamVersion(streamId, $0) }
+        try index.environment.read { try index.streamVersion(streamId, $0) }
     }
 
     /// Ids of the streams whose id starts with `prefix`, in byte order.
     public func streamIds(withPrefix prefix: String) throws -> [String] {
-        try environment.read { try store.streamIds(withPrefix: prefix, $0) }
+        try index.environment.read { try index.streamIds(withPrefix: prefix, $0) }
     }
 
     /// Events that concern `userId` (as actor or as subject) at positions from `position` through
     /// `last`, at most `limit`.
     public func readUser(_ userId: Int64, from position: UInt64 = 1, through last: UInt64 = .max, limit: Int = .max) throws -> [RecordedEvent] {
         var events: [RecordedEvent] = []
-        try environment.read { txn in
-            try scanUser(userId, from: position, backward: false, txn) { event in
+        try readIndexed { indexTxn, txn in
+            try scanUser(userId, from: position, backward: false, indexTxn, txn) { event in
                 guard event.position <= last else { return false }
                 events.append(event)
                 return events.count < limit
@@ -143,13 +147,21 @@ public final class EventLog: Sendable {
     /// Events that concern `userId` at positions up to `last`, newest first, for as long as `body`
     /// returns true: a user's latest events without reading their whole history.
     public func readUserBackward(_ userId: Int64, through last: UInt64, _ body: (RecordedEvent) throws -> Bool) throws {
-        try environment.read { txn in try scanUser(userId, from: last, backward: true, txn, body) }
+        try readIndexed { indexTxn, txn in try scanUser(userId, from: last, backward: true, indexTxn, txn, body) }
+    }
+
+    /// Reads the index, then the log: the index's snapshot is taken first, so every position it
+    /// holds is in the log's.
+    private func readIndexed<T>(_ body: (_ indexTxn: Transaction, _ txn: Transaction) throws -> T) throws -> T {
+        try index.environment.read { indexTxn in try environment.read { txn in try body(indexTxn, txn) } }
     }
 
     /// Walks the user index from `start` in either direction, handing `body` each event.
-    private func scanUser(_ userId: Int64, from start: UInt64, backward: Bool, _ txn: Transaction, _ body: (RecordedEvent) throws -> Bool) throws {
+    private func scanUser(
+        _ userId: Int64, from start: UInt64, backward: Bool, _ indexTxn: Transaction, _ txn: Transaction, _ body: (RecordedEvent) throws -> Bool
+    ) throws {
         let prefix = RecordCodec.key(UInt64(bitPattern: userId))
-        try txn.scan(store.userEvents, from: RecordCodec.userKey(userId, position: start), backward: backward) { key, _ in
+        try indexTxn.scan(index.userEvents, from: RecordCodec.userKey(userId, position: start), backward: backward) { key, _ in
             guard key.starts(with: prefix) else { return false }
             guard let event = try store.event(at: RecordCodec.uint64(fromKey: key, at: 8), txn) else { return true }
             return try body(event)

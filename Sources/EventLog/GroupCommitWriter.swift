@@ -19,16 +19,19 @@ final class GroupCommitWriter: @unchecked Sendable {
     private let environment: LMDBEnvironment
     private let head: PositionWatcher
     private let store: LogStore
+    private let index: LogIndex
     private let commitTimer = Metrics.Timer(label: "nuvie_log_commit_duration")
     private let batchSize = Recorder(label: "nuvie_log_commit_batch_appends")
+    private let indexFailures = Counter(label: "nuvie_log_index_failures_total")
     private let grouping: Bool
     private static let arrivalGap: TimeInterval = 0.000_05
     private static let longestWait: TimeInterval = 0.000_6
 
-    init(environment: LMDBEnvironment, store: LogStore, head: PositionWatcher, grouping: Bool = true) {
+    init(environment: LMDBEnvironment, store: LogStore, index: LogIndex, head: PositionWatcher, grouping: Bool = true) {
         self.grouping = grouping
         self.environment = environment
         self.store = store
+        self.index = index
         self.head = head
         let thread = Thread { [self] in run() }
         thread.name = "nuvie-log-writer"
@@ -88,22 +91,36 @@ final class GroupCommitWriter: @unchecked Sendable {
         return queue
     }
 
+    /// One durable commit of the log for the whole batch, then the index entries of what it appended
+    /// (see `LogIndex`), then the results.
     private func commit(_ batch: [Request]) -> [Result<AppendResult, any Error>] {
         let started = DispatchTime.now().uptimeNanoseconds
         var results: [Result<AppendResult, any Error>] = []
         do {
+            var entries: [LogIndex.Entry] = []
             let newHead = try environment.write { txn -> UInt64 in
                 results = []
                 var position = try store.lastPosition(txn)
+                try index.catchUp(from: store, txn, through: position)
                 let now = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
-                for request in batch {
-                    do {
-                        results.append(.success(try store.append(request.appends, in: txn, after: &position, now: now)))
-                    } catch let rejected as EventLogError {
-                        results.append(.failure(rejected))
+                entries = try index.environment.read { indexTxn in
+                    var pending = PendingIndex(index: index, txn: indexTxn)
+                    for request in batch {
+                        do {
+                            results.append(.success(try store.append(request.appends, in: txn, index: &pending, after: &position, now: now)))
+                        } catch let rejected as EventLogError {
+                            results.append(.failure(rejected))
+                        }
                     }
+                    return pending.entries
                 }
                 return position
+            }
+            do {
+                try index.add(entries, through: newHead)
+            } catch {
+                // The appends are durable and stand. The next commit catches the index up first.
+                indexFailures.increment()
             }
             head.publish(newHead)
         } catch {

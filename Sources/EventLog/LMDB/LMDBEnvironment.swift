@@ -14,7 +14,9 @@ final class LMDBEnvironment: @unchecked Sendable {
     private var isClosed = false
     let path: String
 
-    init(path: String, initialMapSize: Int, maxDatabases: UInt32) throws {
+    /// `durable: false` opens it with `MDB_NOSYNC`: a commit reaches the OS (it survives the process)
+    /// but not the disk (a machine crash may lose or tear it).
+    init(path: String, initialMapSize: Int, maxDatabases: UInt32, durable: Bool = true) throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         var handle: OpaquePointer?
         try LMDBError.check(mdb_env_create(&handle), "env_create")
@@ -23,7 +25,7 @@ final class LMDBEnvironment: @unchecked Sendable {
             try LMDBError.check(mdb_env_set_maxdbs(handle, maxDatabases), "env_set_maxdbs")
             try LMDBError.check(mdb_env_set_maxreaders(handle, 256), "env_set_maxreaders")
             try LMDBError.check(mdb_env_set_mapsize(handle, initialMapSize), "env_set_mapsize")
-            try LMDBError.check(mdb_env_open(handle, path, UInt32(MDB_NOTLS), 0o640), "env_open \(path)")
+            try LMDBError.check(mdb_env_open(handle, path, UInt32(MDB_NOTLS | (durable ? 0 : MDB_NOSYNC)), 0o640), "env_open \(path)")
             var staleReaders: Int32 = 0
             try LMDBError.check(mdb_reader_check(handle, &staleReaders), "reader_check")
         } catch {
@@ -68,15 +70,17 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
     }
 
-    /// Deletes a named database if there is one (an index an older version of the log kept).
-    /// Without one, the write transaction changes nothing and its commit writes nothing.
-    func dropDatabase(named name: String) throws {
+    /// Deletes the named databases there are (indexes an older version of the log kept), in one
+    /// write transaction. Without any, the transaction changes nothing and its commit writes nothing.
+    func dropDatabases(named names: [String]) throws {
         try write { txn in
-            var dbi: MDB_dbi = 0
-            let code = mdb_dbi_open(txn.pointer, name, 0, &dbi)
-            if code == MDB_NOTFOUND { return }
-            try LMDBError.check(code, "dbi_open \(name)")
-            try LMDBError.check(mdb_drop(txn.pointer, dbi, 1), "drop \(name)")
+            for name in names {
+                var dbi: MDB_dbi = 0
+                let code = mdb_dbi_open(txn.pointer, name, 0, &dbi)
+                if code == MDB_NOTFOUND { continue }
+                try LMDBError.check(code, "dbi_open \(name)")
+                try LMDBError.check(mdb_drop(txn.pointer, dbi, 1), "drop \(name)")
+            }
         }
     }
 
@@ -89,7 +93,7 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` in the write transaction and commits it durably (LMDB's default: fsync on commit).
+    /// Runs `body` in the write transaction and commits it, durably unless opened with `durable: false`.
     /// A full map is grown and `body` run again from the start, so `body` must only write through `txn`.
     func write<T>(_ body: (Transaction) throws -> T) throws -> T {
         while true {
