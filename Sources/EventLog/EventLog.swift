@@ -42,13 +42,9 @@ public final class EventLog: Sendable {
         do {
             let store = try LogStore(environment: environment)
             let head = try environment.read(store.lastPosition)
-            index = try LogIndex.open(logDirectory: configuration.directory, initialMapSize: configuration.initialMapSize, logHead: head)
-            do {
-                try environment.read { [index] in try index.catchUp(from: store, $0, through: head) }
-            } catch {
-                index.environment.close()
-                throw error
-            }
+            index = try LogIndex.open(
+                logDirectory: configuration.directory, initialMapSize: configuration.initialMapSize, log: environment, store: store, logHead: head
+            )
             self.store = store
             self.head = PositionWatcher(position: head)
         } catch {

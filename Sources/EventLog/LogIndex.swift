@@ -33,25 +33,34 @@ struct LogIndex: Sendable {
     private static let indexedThroughKey = Array("indexedThrough".utf8)
     private static let catchUpCommit = 10_000
 
-    /// Opens the index of the log in `logDirectory` whose last position is `logHead`, starting a new
-    /// one when the one there may be torn (written during another boot) or is ahead of the log.
-    static func open(logDirectory: URL, initialMapSize: Int, logHead: UInt64) throws -> LogIndex {
+    /// Opens the index of the log in `logDirectory` (its events in `store`, last position `logHead`),
+    /// starting a new one when the one there may be torn (written during another boot) or is ahead
+    /// of the log, and catches it up with the log.
+    static func open(logDirectory: URL, initialMapSize: Int, log: LMDBEnvironment, store: LogStore, logHead: UInt64) throws -> LogIndex {
         let directory = logDirectory.appendingPathComponent("index")
         let bootFile = directory.appendingPathComponent("boot-id")
-        return try FileLock.holding(logDirectory.appendingPathComponent("index.lock")) {
+        let files = FileManager.default
+        let index = try FileLock.holding(logDirectory.appendingPathComponent("index.lock")) {
             let boot = Self.currentBootId()
-            let recorded = try? String(contentsOf: bootFile, encoding: .utf8)
-            if boot == nil || recorded != boot { try? FileManager.default.removeItem(at: directory) }
+            let recorded = files.fileExists(atPath: bootFile.path) ? try String(contentsOf: bootFile, encoding: .utf8) : nil
+            if boot == nil || recorded != boot, files.fileExists(atPath: directory.path) { try files.removeItem(at: directory) }
             var index = try LogIndex(directory: directory, initialMapSize: initialMapSize)
             if try index.environment.read(index.indexedThrough) > logHead {
                 index.environment.close()
-                try FileManager.default.removeItem(at: directory)
+                try files.removeItem(at: directory)
                 index = try LogIndex(directory: directory, initialMapSize: initialMapSize)
             }
             // Not synced: if this file is lost, so is the certainty about the index, and it is rebuilt.
             if let boot, recorded != boot { try Data(boot.utf8).write(to: bootFile) }
             return index
         }
+        do {
+            try log.read { try index.catchUp(from: store, $0, through: logHead) }
+        } catch {
+            index.environment.close()
+            throw error
+        }
+        return index
     }
 
     private init(directory: URL, initialMapSize: Int) throws {
@@ -191,9 +200,9 @@ struct PendingIndex {
 private enum FileLock {
     static func holding<T>(_ file: URL, _ body: () throws -> T) throws -> T {
         let descriptor = Glibc.open(file.path, O_CREAT | O_RDWR | O_CLOEXEC, 0o640)
-        guard descriptor >= 0 else { throw LMDBError(code: errno, operation: "open \(file.path)") }
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         defer { Glibc.close(descriptor) }
-        guard flock(descriptor, LOCK_EX) == 0 else { throw LMDBError(code: errno, operation: "flock \(file.path)") }
+        guard flock(descriptor, LOCK_EX) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         defer { flock(descriptor, LOCK_UN) }
         return try body()
     }
