@@ -48,12 +48,13 @@ public func buildApplication(configuration: AppConfiguration, logger: Logger = L
 func buildRouter(
     configuration: AppConfiguration, storage: Storage, runner: ProjectionRunner, recommender: Recommender, logger: Logger
 ) async throws -> Router<AppRequestContext> {
-    let tokens = await TokenService(secret: try Secrets.jwtSecret(configuration))
+    let commands = CommandService(log: storage.log)
+    let tokens = await TokenService(secret: try Secrets.jwtSecret(configuration), isRegistered: commands.userExists)
     let router = Router(context: AppRequestContext.self)
     router.addAPIMiddleware(tokens: tokens, rateLimit: configuration.rateLimit)
     HealthController(log: storage.log, runner: runner, registry: configuration.metricsRegistry, recommender: recommender).register(on: router)
     router.addAPIRoutes(APIDependencies(
-        commands: CommandService(log: storage.log),
+        commands: commands,
         movies: MovieQueries(database: storage.readDatabase),
         reviews: ReviewQueries(database: storage.readDatabase),
         users: UserQueries(database: storage.readDatabase),

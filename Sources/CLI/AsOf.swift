@@ -31,8 +31,8 @@ struct AsOf: AsyncParsableCommand {
     @Option(help: "Serve that state read-only on this port (every write answers 405) until stopped.")
     var serve: Int?
 
-    @Option(help: "The address --serve listens on (env NUVIE_HOST).")
-    var host: String = ProcessInfo.processInfo.environment["NUVIE_HOST"] ?? "127.0.0.1"
+    @Option(help: "The address --serve listens on (env NUVIE_HOST; default 127.0.0.1).")
+    var host: String?
 
     @Option(help: "Keep what is built in this directory instead of a temporary one: read.sqlite, or with --serve a whole data directory.")
     var output: String?
@@ -81,6 +81,7 @@ extension AsOf {
         defer { if output == nil { try? FileManager.default.removeItem(at: directory) } }
         try await TimeTravel.dataDirectory(of: log, upTo: position, at: directory, logger: logger)
         let demo = FileManager.default.fileExists(atPath: DataDirectory(global.dataDirectory).demoMarker.path)
+        let host = host ?? EnvironmentSettings().text("NUVIE_HOST") ?? "127.0.0.1"
         var configuration = try Serve.configuration(
             dataDirectory: directory, host: host, port: port, demoMode: demo, demoDataset: nil, registry: Bootstrap.metrics()
         )

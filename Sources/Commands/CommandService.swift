@@ -49,6 +49,11 @@ public struct CommandService: Sendable {
         try log.streamExists(StreamName.user(userId))
     }
 
+    /// Every command re-checks the user it acts for: a signed token is no proof that its user exists.
+    func requireUser(_ userId: Int64) throws {
+        guard try userExists(userId) else { throw DomainError.userNotFound(userId: userId) }
+    }
+
     /// The user who claimed `identity`, if anyone has.
     public func existingUser(_ identity: Identity) throws -> SignIn? {
         for recorded in try log.readStream(StreamName.identity(identity)).events {
@@ -62,6 +67,7 @@ public struct CommandService: Sendable {
     // MARK: Ratings and reviews
 
     public func rate(_ command: RateMovie, eventId: UUID = .timeOrdered()) async throws -> (MovieRated, CommandResult) {
+        try requireUser(command.userId)
         var rated: MovieRated?
         let result = try await decideAndAppend(StreamName.rating(userId: command.userId, movieId: command.movieId), eventId: eventId) { events in
             let decided = try command.decide(state: RatingState.fold(events), movieExists: try log.streamExists(StreamName.movie(command.movieId)))
@@ -72,20 +78,29 @@ public struct CommandService: Sendable {
         return (rated, result)
     }
 
+    /// A review between users where either blocked the other is not there for the liker, as the
+    /// review lists do not show it.
     public func likeReview(_ reviewId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
-        try await changeLike(reviewId, by: userId, eventId: eventId, decide: ReviewLikeDecision.like)
+        try requireUser(userId)
+        let review = try findReview(reviewId)
+        if review.authorId != userId {
+            let between = FriendshipState.fold(try log.readStream(StreamName.friendship(userId, review.authorId)).events.map(\.event))
+            guard !between.isBlocked else { throw DomainError.reviewNotFound(reviewId: reviewId) }
+        }
+        return try await changeLike(review, by: userId, eventId: eventId, decide: ReviewLikeDecision.like)
     }
 
+    /// Taking a like back is always allowed, a block in between included.
     public func unlikeReview(_ reviewId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
-        try await changeLike(reviewId, by: userId, eventId: eventId, decide: ReviewLikeDecision.unlike)
+        try requireUser(userId)
+        return try await changeLike(try findReview(reviewId), by: userId, eventId: eventId, decide: ReviewLikeDecision.unlike)
     }
 
     private func changeLike(
-        _ reviewId: Int64, by userId: Int64, eventId: UUID,
+        _ review: ReviewRef, by userId: Int64, eventId: UUID,
         decide: @Sendable (ReviewRef, Int64, ReviewLikeState) -> [DomainEvent]
     ) async throws -> CommandResult {
-        let review = try findReview(reviewId)
-        return try await decideAndAppend(StreamName.reviewLike(reviewId: reviewId, userId: userId), eventId: eventId) { events in
+        return try await decideAndAppend(StreamName.reviewLike(reviewId: review.reviewId, userId: userId), eventId: eventId) { events in
             decide(review, userId, ReviewLikeState.fold(events.map(\.event)))
         }
     }
@@ -102,7 +117,8 @@ public struct CommandService: Sendable {
     // MARK: Watchlist and watching
 
     public func changeWatchlist(_ action: WatchlistAction, userId: Int64, movieId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
-        try await decideAndAppend(StreamName.watchlist(userId: userId, movieId: movieId), eventId: eventId) { events in
+        try requireUser(userId)
+        return try await decideAndAppend(StreamName.watchlist(userId: userId, movieId: movieId), eventId: eventId) { events in
             try WatchDecisions.watchlist(
                 action, userId: userId, movieId: movieId, state: WatchlistState.fold(events.map(\.event)),
                 movieExists: try log.streamExists(StreamName.movie(movieId))
@@ -111,6 +127,7 @@ public struct CommandService: Sendable {
     }
 
     public func recordWatch(_ type: WatchEventType, progressPercent: Int, userId: Int64, movieId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
+        try requireUser(userId)
         let progressed = try WatchDecisions.watch(
             type, progressPercent: progressPercent, userId: userId, movieId: movieId,
             movieExists: try log.streamExists(StreamName.movie(movieId))
@@ -127,16 +144,23 @@ public struct CommandService: Sendable {
     /// Loads `stream`, decides from its events, and appends what was decided with the version it was
     /// decided against, retrying from the load when another writer got there first. A decision to
     /// record nothing answers with the current head, so read-your-writes has nothing to wait for.
+    ///
+    /// When `eventId` is already recorded (a request retried under its `Idempotency-Key`), the
+    /// decision is made again against the stream as it stood before that event: the same request
+    /// decides the same events, which the log recognises; a different one is refused by the log
+    /// (`eventIdReused`), or here when it would record nothing.
     func decideAndAppend(
         _ stream: String, eventId: UUID, decide: ([Recorded<DomainEvent>]) throws -> [DomainEvent]
     ) async throws -> CommandResult {
         try await withRetry {
+            let original = try log.log.position(ofEvent: eventId)
             let (events, version) = try log.readStream(stream)
-            let decided = try decide(events)
+            let decided = try decide(original.map { original in events.filter { $0.position < original } } ?? events)
+            if let original, decided.isEmpty { throw EventLogError.eventIdReused(eventId: eventId, position: original) }
             guard !decided.isEmpty else { return try commandResult(log.log.headPosition) }
             let result = try await log.log.append(
                 to: stream, expectedVersion: version == 0 ? .noStream : .exact(version),
-                events: try decided.map { try DomainLog.newEvent($0, id: eventId) }
+                events: try decided.enumerated().map { try DomainLog.newEvent($1, id: EventIds.nth($0, of: eventId)) }
             )
             return try commandResult(result.lastPosition)
         }

@@ -11,4 +11,11 @@ public enum EventIds {
         return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
                            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
     }
+
+    /// The id of a decision's `index`th event (0 is the first): the decision's own id for the first,
+    /// derived from it for the rest, so a decision of several events records each under its own id
+    /// and a retry derives the same ones.
+    public static func nth(_ index: Int, of decisionId: UUID) -> UUID {
+        index == 0 ? decisionId : derived(from: "\(decisionId.uuidString):\(index)")
+    }
 }

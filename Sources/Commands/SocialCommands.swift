@@ -46,6 +46,7 @@ extension CommandService {
     /// Recommends a film to friends. Recipients are checked against their friendship streams as
     /// read just before the append; a friendship ending in between still receives this one.
     public func recommend(movieId: Int64, by userId: Int64, to recipients: [Int64], eventId: UUID = .timeOrdered()) async throws -> CommandResult {
+        try requireUser(userId)
         var seen = Set<Int64>()
         let unique = recipients.filter { seen.insert($0).inserted }
         let states = try unique.map { ($0, FriendshipState.fold(try log.readStream(StreamName.friendship(userId, $0)).events.map(\.event))) }
@@ -63,6 +64,7 @@ extension CommandService {
         _ userId: Int64, _ otherId: Int64, eventId: UUID, decide: (FriendshipState) throws(DomainError) -> [DomainEvent]
     ) async throws -> CommandResult {
         guard userId != otherId else { throw DomainError.invalid(field: "user_id", reason: "must be another user") }
+        try requireUser(userId)
         return try await decideAndAppend(StreamName.friendship(userId, otherId), eventId: eventId) { events in
             try decide(FriendshipState.fold(events.map(\.event)))
         }
@@ -72,13 +74,15 @@ extension CommandService {
 /// Profile edits and terms acceptance, decided against the user's `user-{id}` stream.
 extension CommandService {
     public func updateProfile(_ userId: Int64, _ change: ProfileChange, knownGenres: [String], eventId: UUID = .timeOrdered()) async throws -> CommandResult {
-        try await decideAndAppend(StreamName.user(userId), eventId: eventId) { events in
+        try requireUser(userId)
+        return try await decideAndAppend(StreamName.user(userId), eventId: eventId) { events in
             try ProfileDecisions.update(userId: userId, change, state: ProfileState.fold(events.map(\.event)), knownGenres: knownGenres)
         }
     }
 
     public func acceptTerms(_ userId: Int64, version: String, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
-        try await decideAndAppend(StreamName.user(userId), eventId: eventId) { events in
+        try requireUser(userId)
+        return try await decideAndAppend(StreamName.user(userId), eventId: eventId) { events in
             try ProfileDecisions.acceptTerms(userId: userId, version: version, state: ProfileState.fold(events.map(\.event)))
         }
     }

@@ -116,6 +116,11 @@ public final class EventLog: Sendable {
         }
     }
 
+    /// Where the event with this id is recorded; nil when it is not.
+    public func position(ofEvent id: UUID) throws -> UInt64? {
+        try index.environment.read { try index.position(ofEvent: id, $0) }
+    }
+
     /// The version of the stream's last event; 0 when the stream does not exist.
     public func streamVersion(_ streamId: String) throws -> UInt64 {
         try index.environment.read { try index.streamVersion(streamId, $0) }

@@ -99,6 +99,8 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
     case wrongExpectedVersion(streamId: String, expected: ExpectedVersion, actual: UInt64)
     /// Some, but not all, of the event ids are already in the log.
     case partialDuplicate(eventIds: [UUID])
+    /// The id is already recorded for a different event (stream, type or payload).
+    case eventIdReused(eventId: UUID, position: UInt64)
     case invalidAppend(String)
     case corruptRecord(position: UInt64, reason: String)
     case closed
@@ -109,6 +111,7 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .wrongExpectedVersion(stream, expected, actual):
             "stream \(stream) is at version \(actual), expected \(expected)"
         case .partialDuplicate(let ids): "events already recorded: \(ids.map(\.uuidString).joined(separator: ", "))"
+        case let .eventIdReused(id, position): "event id \(id.uuidString) is already recorded at position \(position) for a different event"
         case .invalidAppend(let reason): "invalid append: \(reason)"
         case let .corruptRecord(position, reason): "record at position \(position) is unreadable: \(reason)"
         case .closed: "the event log is closed"

@@ -38,7 +38,10 @@ struct LogStore: Sendable {
 
         let known = try newEvents.map { try index.position(ofEvent: $0.id) }
         let recorded = known.compactMap { $0 }
-        if recorded.count == newEvents.count { return AppendResult(positions: recorded, wasDuplicate: true) }
+        if recorded.count == newEvents.count {
+            try expectSameEvents(appends, recordedAt: recorded, txn)
+            return AppendResult(positions: recorded, wasDuplicate: true)
+        }
         if !recorded.isEmpty {
             throw EventLogError.partialDuplicate(eventIds: zip(newEvents, known).filter { $0.1 != nil }.map(\.0.id))
         }
@@ -72,5 +75,17 @@ struct LogStore: Sendable {
             }
         }
         return AppendResult(positions: positions, wasDuplicate: false)
+    }
+
+    /// A retry is the same facts again: an id already recorded for another event (another stream,
+    /// type or payload) is a caller reusing an idempotency key for a different request.
+    private func expectSameEvents(_ appends: [StreamAppend], recordedAt positions: [UInt64], _ txn: Transaction) throws {
+        let offered = appends.flatMap { append in append.events.map { (append.streamId, $0) } }
+        for ((streamId, event), position) in zip(offered, positions) {
+            guard let stored = try self.event(at: position, txn) else { continue }
+            guard stored.streamId == streamId, stored.type == event.type, stored.schemaVersion == event.schemaVersion,
+                  stored.payload == event.payload
+            else { throw EventLogError.eventIdReused(eventId: event.id, position: position) }
+        }
     }
 }

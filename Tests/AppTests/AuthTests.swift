@@ -7,11 +7,12 @@ import Testing
 
 /// A Sign in with Apple stand-in: our own ES256 key, published as a JWKS file, signing real tokens.
 struct FakeApple {
+    let key: ES256PrivateKey
     let keys: JWTKeyCollection
     let jwksFile: URL
 
     init(directory: URL) async throws {
-        let key = ES256PrivateKey()
+        key = ES256PrivateKey()
         let parameters = try #require(key.publicKey.parameters)
         let jwks = #"{"keys":[{"kty":"EC","crv":"P-256","use":"sig","alg":"ES256","kid":"test-key","x":"\#(parameters.x)","y":"\#(parameters.y)"}]}"#
         jwksFile = directory.appendingPathComponent("apple-jwks.json")
@@ -86,9 +87,9 @@ struct FakeApple {
         try await withLiveServer { client in
             #expect(try await client.send(.get, "/movies/1").errorCode == "AUTHENTICATION_REQUIRED")
             #expect(try await client.send(.get, "/movies/1", token: "garbage").status == .unauthorized)
-            let expired = try await TokenService(secret: "test-secret-test-secret-test-secret").issue(for: 1, now: Date().addingTimeInterval(-90_000))
+            let expired = try await TokenService(secret: "test-secret-test-secret-test-secret", isRegistered: { _ in true }).issue(for: 1, now: Date().addingTimeInterval(-90_000))
             #expect(try await client.send(.get, "/movies/1", token: expired.accessToken).status == .unauthorized)
-            let forged = try await TokenService(secret: "another-secret-another-secret-another").issue(for: 1)
+            let forged = try await TokenService(secret: "another-secret-another-secret-another", isRegistered: { _ in true }).issue(for: 1)
             #expect(try await client.send(.get, "/movies/1", token: forged.accessToken).status == .unauthorized)
 
             let login = try await client.send(.post, "/auth/login", body: #"{"provider":"dev","user_identifier":"movielens-3"}"#)

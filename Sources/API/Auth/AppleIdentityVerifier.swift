@@ -3,8 +3,9 @@ import Foundation
 import JWTKit
 import NIOCore
 
-/// Verifies Sign in with Apple identity tokens: signature against Apple's JWKS, issuer
-/// `https://appleid.apple.com`, audience = the app's bundle id, not expired.
+/// Verifies Sign in with Apple identity tokens: the header names a key of Apple's JWKS and its
+/// algorithm, the signature verifies with that key, issuer `https://appleid.apple.com`, audience =
+/// the app's bundle id, not expired, not used before its `nbf` or `iat`.
 public actor AppleIdentityVerifier {
     public enum KeySource: Sendable, Equatable {
         case file(URL)
@@ -19,7 +20,7 @@ public actor AppleIdentityVerifier {
     private let source: KeySource
     private let bundleId: String
     private let refreshInterval: Duration
-    private var keys: (collection: JWTKeyCollection, loadedAt: ContinuousClock.Instant)?
+    private var keys: (collection: JWTKeyCollection, header: JWTHeaderCheck, loadedAt: ContinuousClock.Instant)?
 
     public init(source: KeySource, bundleId: String, refreshInterval: Duration = .seconds(3600)) {
         self.source = source
@@ -30,15 +31,21 @@ public actor AppleIdentityVerifier {
     /// The verified identity, or nil for any token that is not a valid Apple token for this app.
     public func verify(_ token: String) async throws -> Identity? {
         let keys = try await currentKeys()
-        guard let claims = try? await keys.verify(token, as: AppleIdentityToken.self, expectedAudience: bundleId) else { return nil }
-        return Identity(subject: claims.subject.value, email: claims.email)
+        guard keys.header.accepts(token),
+              let claims = try? await keys.collection.verify(token, as: AppleIdentityClaims.self),
+              (try? claims.aud.verifyIntendedAudience(includes: bundleId)) != nil
+        else { return nil }
+        return Identity(subject: claims.sub.value, email: claims.email)
     }
 
-    private func currentKeys() async throws -> JWTKeyCollection {
-        if let keys, keys.loadedAt.duration(to: .now) < refreshInterval { return keys.collection }
-        let collection = try await JWTKeyCollection().add(jwksJSON: try await loadJWKS())
-        keys = (collection, .now)
-        return collection
+    private func currentKeys() async throws -> (collection: JWTKeyCollection, header: JWTHeaderCheck) {
+        if let keys, keys.loadedAt.duration(to: .now) < refreshInterval { return (keys.collection, keys.header) }
+        let json = try await loadJWKS()
+        let jwks = try JSONDecoder().decode(JWKS.self, from: Data(json.utf8))
+        let collection = try await JWTKeyCollection().add(jwks: jwks)
+        let header = JWTHeaderCheck.keys(of: jwks)
+        keys = (collection, header, .now)
+        return (collection, header)
     }
 
     private func loadJWKS() async throws -> String {
@@ -55,4 +62,29 @@ public actor AppleIdentityVerifier {
 
 struct AppleKeysUnavailable: Error {
     var status: Int
+}
+
+/// The claims of an Apple identity token this backend relies on.
+struct AppleIdentityClaims: JWTPayload {
+    static let issuer = "https://appleid.apple.com"
+    /// Clock skew tolerated between Apple and this server.
+    static let leeway: TimeInterval = 60
+
+    var iss: IssuerClaim
+    var aud: AudienceClaim
+    var sub: SubjectClaim
+    var exp: ExpirationClaim
+    var iat: IssuedAtClaim
+    var nbf: NotBeforeClaim?
+    var email: String?
+
+    func verify(using _: some JWTAlgorithm) throws {
+        guard iss.value == Self.issuer else { throw JWTError.claimVerificationFailure(failedClaim: iss, reason: "not issued by Apple") }
+        let now = Date()
+        try exp.verifyNotExpired(currentDate: now)
+        try nbf?.verifyNotBefore(currentDate: now.addingTimeInterval(Self.leeway))
+        guard iat.value <= now.addingTimeInterval(Self.leeway) else {
+            throw JWTError.claimVerificationFailure(failedClaim: iat, reason: "issued in the future")
+        }
+    }
 }

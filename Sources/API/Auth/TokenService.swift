@@ -27,9 +27,13 @@ public struct TokenService: Sendable {
 
     private let keys: JWTKeyCollection
     private let verified = VerifiedTokens()
+    private let header = JWTHeaderCheck.algorithm("HS256")
+    /// Whether a user id is registered: a correctly signed token for anyone else opens nothing.
+    private let isRegistered: @Sendable (Int64) throws -> Bool
 
-    public init(secret: String) async {
+    public init(secret: String, isRegistered: @escaping @Sendable (Int64) throws -> Bool) async {
         keys = await JWTKeyCollection().add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
+        self.isRegistered = isRegistered
     }
 
     public func issue(for userId: Int64, now: Date = Date()) async throws -> Pair {
@@ -39,16 +43,16 @@ public struct TokenService: Sendable {
         )
     }
 
-    /// The user of a valid, unexpired access token; nil otherwise.
-    public func userId(fromAccessToken token: String) async -> Int64? {
+    /// The registered user of a valid, unexpired access token; nil otherwise.
+    public func userId(fromAccessToken token: String) async throws -> Int64? {
         if let known = verified.userId(token, now: Date()) { return known }
-        guard let claims = await claims(from: token, use: .access), let userId = Int64(claims.sub.value) else { return nil }
+        guard let claims = try await claims(from: token, use: .access), let userId = Int64(claims.sub.value) else { return nil }
         verified.remember(token, userId: userId, expiresAt: claims.exp.value)
         return userId
     }
 
-    public func userId(fromRefreshToken token: String) async -> Int64? {
-        await userId(from: token, use: .refresh)
+    public func userId(fromRefreshToken token: String) async throws -> Int64? {
+        try await claims(from: token, use: .refresh).flatMap { Int64($0.sub.value) }
     }
 
     private func sign(_ userId: Int64, _ use: Claims.Use, now: Date, lifetime: TimeInterval) async throws -> String {
@@ -56,12 +60,10 @@ public struct TokenService: Sendable {
         return try await keys.sign(claims)
     }
 
-    private func userId(from token: String, use: Claims.Use) async -> Int64? {
-        await claims(from: token, use: use).flatMap { Int64($0.sub.value) }
-    }
-
-    private func claims(from token: String, use: Claims.Use) async -> Claims? {
-        guard let claims = try? await keys.verify(token, as: Claims.self), claims.use == use else { return nil }
+    private func claims(from token: String, use: Claims.Use) async throws -> Claims? {
+        guard header.accepts(token), let claims = try? await keys.verify(token, as: Claims.self), claims.use == use,
+              let userId = Int64(claims.sub.value), try isRegistered(userId)
+        else { return nil }
         return claims
     }
 }

@@ -43,7 +43,7 @@ struct AuthController: Sendable {
 
     func refresh(_ request: Request, context: AppRequestContext) async throws -> LoginResponse {
         let body = try await JSONBody.decode(request, context: context)
-        guard let userId = await tokens.userId(fromRefreshToken: try body.requiredString("refresh_token", maxLength: 8192)) else {
+        guard let userId = try await tokens.userId(fromRefreshToken: try body.requiredString("refresh_token", maxLength: 8192)) else {
             throw APIError.authenticationRequired("The refresh token is invalid or expired; sign in again")
         }
         return try await response(for: userId)

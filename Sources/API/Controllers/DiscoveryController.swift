@@ -16,11 +16,11 @@ struct DiscoveryController: Sendable {
     func searchMovies(_ request: Request, context: AppRequestContext) async throws -> ListResponse<MovieSummaryDTO> {
         _ = try context.requireUser()
         let page = try Pagination(request)
-        let query = request.uri.queryParameters["q"].map(String.init) ?? ""
+        let query = try request.queryText("q") ?? ""
         guard query.count <= Self.maximumQueryLength else {
             throw APIError.validation("q must be at most \(Self.maximumQueryLength) characters", field: "q")
         }
-        let genres = (request.uri.queryParameters["genres"].map(String.init) ?? "")
+        let genres = (try request.queryText("genres") ?? "")
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let found = try search.search(query, genres: genres, limit: page.limit, offset: page.offset)
         return ListResponse(key: "movies", items: found.items.map(MovieSummaryDTO.init), totalCount: found.totalCount, page: page)

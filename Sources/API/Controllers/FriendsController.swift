@@ -33,7 +33,7 @@ struct FriendsController: Sendable {
     func requests(_ request: Request, context: AppRequestContext) async throws -> ListResponse<FriendRequestDTO> {
         let userId = try context.requireUser()
         let page = try Pagination(request)
-        let raw = request.uri.queryParameters["direction"].map(String.init) ?? "incoming"
+        let raw = try request.queryText("direction") ?? "incoming"
         guard let direction = FriendItem.Direction(rawValue: raw) else {
             throw APIError.validation("direction must be incoming or outgoing", field: "direction")
         }

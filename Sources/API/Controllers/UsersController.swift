@@ -54,7 +54,7 @@ struct UsersController: Sendable {
         let userId = try context.requireUser()
         let body = try await JSONBody.decode(request, context: context)
         let version = try body.requiredString("version", maxLength: 32)
-        let result = try await commands.acceptTerms(userId, version: version, eventId: try request.eventId(userId: userId, action: "terms:\(version)"))
+        let result = try await commands.acceptTerms(userId, version: version, eventId: try request.eventId(userId: userId, action: "terms"))
         try await readYourWrites.wait(for: result.position)
         return try ownProfile(userId)
     }

@@ -76,6 +76,13 @@ extension APIError {
         APIError(.conflict, code: "CONFLICT", message: message)
     }
 
+    /// The draft IETF `Idempotency-Key` header's answer to a key reused with a different request.
+    public static let idempotencyKeyReused = APIError(
+        .unprocessableContent, code: "IDEMPOTENCY_KEY_REUSED",
+        message: "This Idempotency-Key was already used for a different request; use a new key for a new request",
+        details: ["header": "Idempotency-Key"]
+    )
+
     public static func projectionsBehind(position: UInt64) -> APIError {
         var error = APIError(
             .serviceUnavailable, code: "SERVICE_UNAVAILABLE",

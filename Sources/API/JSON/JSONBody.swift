@@ -73,6 +73,7 @@ struct JSONBody {
         guard let value = value(field) else { return nil }
         guard case .string(let string) = value else { throw APIError.validation("\(field) must be a string", field: field) }
         guard string.count <= maxLength else { throw APIError.validation("\(field) must be at most \(maxLength) characters", field: field) }
+        try TextRule.check(string, field: field)
         return string
     }
 
@@ -107,6 +108,7 @@ struct JSONBody {
         guard case .array(let items) = value, items.count <= maxCount else { throw invalid }
         return try items.map { item in
             guard case .string(let string) = item, string.count <= maxLength else { throw invalid }
+            try TextRule.check(string, field: field)
             return string
         }
     }

@@ -1,0 +1,51 @@
+import Foundation
+import JWTKit
+
+/// What a token's header must say before its signature is even checked (RFC 8725 §2.1, §3.1): the
+/// algorithm of the key it names, never whatever algorithm the header asks for.
+struct JWTHeaderCheck: Sendable {
+    /// The algorithm each key signs with, by `kid`; the `nil` entry is for tokens that name no key.
+    /// A token naming no key or an unknown one gets no fallback to whichever key comes first.
+    let algorithms: [String?: String]
+
+    static func algorithm(_ algorithm: String) -> JWTHeaderCheck {
+        JWTHeaderCheck(algorithms: [nil: algorithm])
+    }
+
+    /// Each key of the set with its declared `alg`, or the one its key type implies.
+    static func keys(of jwks: JWKS) -> JWTHeaderCheck {
+        var algorithms: [String?: String] = [:]
+        for key in jwks.keys {
+            guard let kid = key.keyIdentifier?.string else { continue }
+            let implied: String? = switch key.keyType {
+            case .rsa: "RS256"
+            case .ecdsa: "ES256"
+            default: nil
+            }
+            algorithms[kid] = key.algorithm?.rawValue ?? implied
+        }
+        return JWTHeaderCheck(algorithms: algorithms)
+    }
+
+    func accepts(_ token: String) -> Bool {
+        // `crit` names extensions the signer requires us to understand; we understand none.
+        guard let header = Self.header(of: token), header.crit == nil, let expected = algorithms[header.kid] else { return false }
+        return header.alg == expected
+    }
+
+    private static func header(of token: String) -> JWTHeader? {
+        guard let encoded = token.split(separator: ".", omittingEmptySubsequences: false).first,
+              let data = Data(base64URLEncoded: String(encoded))
+        else { return nil }
+        return try? JSONDecoder().decode(JWTHeader.self, from: data)
+    }
+}
+
+extension Data {
+    /// Base64url without padding (RFC 7515 §2), as JWTs carry their parts.
+    init?(base64URLEncoded text: String) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        self.init(base64Encoded: base64)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// The `NUVIE_*` settings of a process environment, each checked when read: a value that cannot be
+/// used stops the start-up with a message naming the variable, instead of falling back to a default.
+public struct EnvironmentSettings: Sendable {
+    public let values: [String: String]
+
+    public init(_ values: [String: String] = ProcessInfo.processInfo.environment) {
+        self.values = values
+    }
+
+    /// The value, or nil when unset or empty (an empty variable means "not set", as in shells).
+    public func text(_ name: String) -> String? {
+        guard let value = values[name], !value.isEmpty else { return nil }
+        return value
+    }
+
+    public func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let raw = text(name) else { return nil }
+        guard let value = Int(raw.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
+            throw InvalidSetting(name: name, value: raw, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    public func flag(_ name: String) throws -> Bool? {
+        guard let raw = text(name) else { return nil }
+        switch raw.lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off": return false
+        default: throw InvalidSetting(name: name, value: raw, expected: "true or false (1/0, yes/no, on/off)")
+        }
+    }
+
+    public func httpURL(_ name: String) throws -> URL? {
+        guard let raw = text(name) else { return nil }
+        guard let url = URL(string: raw), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+            throw InvalidSetting(name: name, value: raw, expected: "an http(s) URL")
+        }
+        return url
+    }
+
+    /// `NAME_FILE` (a file holding the secret) or `NAME`; never both, so which one counts is not a guess.
+    public func secret(_ name: String) throws -> String? {
+        let file = text(name + "_FILE")
+        let inline = text(name)
+        if file != nil, inline != nil { throw InvalidSetting(name: name, value: "(hidden)", expected: "either \(name) or \(name)_FILE, not both") }
+        guard let file else { return inline }
+        do {
+            return try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch {
+            throw InvalidSetting(name: name + "_FILE", value: file, expected: "a readable file")
+        }
+    }
+
+    /// `NUVIE_*` variables nobody reads: most likely misspelt, worth a warning at start-up.
+    public func unknownNames(known: Set<String>) -> [String] {
+        values.keys.filter { $0.hasPrefix("NUVIE_") && !known.contains($0) }.sorted()
+    }
+}
+
+public struct InvalidSetting: Error, CustomStringConvertible, Equatable {
+    public var name: String
+    public var value: String
+    public var expected: String
+
+    public var description: String { "\(name)=\(value) is not valid: expected \(expected)" }
+}

@@ -1,0 +1,43 @@
+import API
+import App
+import Foundation
+import Testing
+
+@Suite struct EnvironmentSettingsTests {
+    private func configured(_ values: [String: String]) throws -> AppConfiguration {
+        var configuration = AppConfiguration(dataDirectory: URL(fileURLWithPath: "/tmp/unused"))
+        try configuration.apply(EnvironmentSettings(values))
+        return configuration
+    }
+
+    @Test func aValueThatCannotBeUsedStopsTheStartNamingTheVariable() throws {
+        for (name, value) in [
+            ("NUVIE_RATE_LIMIT_PER_MINUTE", "-5"), ("NUVIE_RATE_LIMIT_PER_MINUTE", "abc"), ("NUVIE_RATE_LIMIT_PER_MINUTE", "0.5"),
+            ("NUVIE_RATE_LIMIT_BURST", "ten"), ("NUVIE_READ_YOUR_WRITES_TIMEOUT_MS", "0"), ("NUVIE_AI_TIMEOUT_MS", "-1"),
+            ("NUVIE_AI_SERVICE_URL", "ftp://x"), ("NUVIE_MODEL_RETRAIN_SECONDS", "1e3"), ("NUVIE_APPLE_JWKS", "/no/such/file"),
+            ("NUVIE_JWT_SECRET_FILE", "/no/such/file"),
+        ] {
+            #expect(throws: InvalidSetting.self, "\(name)=\(value)") { try configured([name: value]) }
+            do {
+                _ = try configured([name: value])
+            } catch let error as InvalidSetting {
+                #expect(error.description.contains(name.replacingOccurrences(of: "_FILE", with: "")))
+            }
+        }
+        #expect(throws: InvalidSetting.self) { try EnvironmentSettings(["NUVIE_DEMO": "maybe"]).flag("NUVIE_DEMO") }
+        #expect(throws: InvalidSetting.self) { try configured(["NUVIE_ADMIN_TOKEN": "a", "NUVIE_ADMIN_TOKEN_FILE": "/etc/hostname"]) }
+    }
+
+    @Test func validValuesAreTakenAndZeroTurnsTheRateLimitOff() throws {
+        let configuration = try configured([
+            "NUVIE_RATE_LIMIT_PER_MINUTE": "120", "NUVIE_RATE_LIMIT_BURST": "10", "NUVIE_READ_YOUR_WRITES_TIMEOUT_MS": "250",
+            "NUVIE_AI_SERVICE_URL": "http://127.0.0.1:9000",
+        ])
+        #expect(configuration.rateLimit == RateLimit(requestsPerMinute: 120, burst: 10))
+        #expect(configuration.readYourWritesTimeout == .milliseconds(250))
+        #expect(configuration.aiServiceURL?.absoluteString == "http://127.0.0.1:9000")
+        #expect(try configured(["NUVIE_RATE_LIMIT_PER_MINUTE": "0"]).rateLimit == nil)
+        #expect(try configured([:]).rateLimit == AppConfiguration.defaultRateLimit)
+        #expect(EnvironmentSettings(["NUVIE_RATE_LIMT": "5", "NUVIE_PORT": "1"]).unknownNames(known: AppConfiguration.environmentNames) == ["NUVIE_RATE_LIMT"])
+    }
+}

@@ -1,0 +1,178 @@
+import API
+import App
+import Foundation
+import HTTPTypes
+import JWTKit
+import TestSupport
+import Testing
+
+/// What an attacker and a fuzzer found (issue 14), each held by a test that failed before its fix.
+@Suite struct HardeningTests {
+    static let testSecret = "test-secret-test-secret-test-secret"
+
+    @Test func aSignedTokenForAUserWhoDoesNotExistOpensNothing() async throws {
+        try await withLiveServer { client in
+            let real = try await client.devLogin("movielens-1")
+            let head = try await client.headPosition()
+            let signer = await TokenService(secret: Self.testSecret, isRegistered: { _ in true })
+            for ghost: Int64 in [999_999, 0, -1, .max] {
+                let pair = try await signer.issue(for: ghost)
+                for (method, path, body) in [
+                    (HTTPRequest.Method.post, "/movies/1/rate", #"{"rating":5}"#),
+                    (.post, "/movies/1/watchlist", #"{"action":"add"}"#),
+                    (.post, "/friends/requests", #"{"user_id":1}"#),
+                    (.get, "/movies/1", nil),
+                ] {
+                    let reply = try await client.send(method, path, token: pair.accessToken, body: body)
+                    #expect(reply.status == .unauthorized && reply.errorCode == "AUTHENTICATION_REQUIRED", "\(ghost) \(path): \(reply.text)")
+                }
+                let refreshed = try await client.send(.post, "/auth/refresh", body: #"{"refresh_token":"\#(pair.refreshToken)"}"#)
+                #expect(refreshed.status == .unauthorized, "\(ghost) refresh: \(refreshed.text)")
+            }
+            #expect(try await client.headPosition() == head)
+            let incoming = try await client.send(.get, "/friends/requests?direction=incoming", token: real)
+            #expect((incoming.json["requests"] as? [Any])?.count == incoming.json["total_count"] as? Int)
+        }
+    }
+
+    @Test func anIdempotencyKeyReusedForADifferentRequestIsRefused() async throws {
+        try await withLiveServer { client in
+            let token = try await client.devLogin("movielens-1")
+            let key: HTTPFields = [HTTPField.Name("Idempotency-Key")!: "k-1"]
+            #expect(try await client.send(.post, "/movies/2/rate", token: token, body: #"{"rating":2}"#, headers: key).status == .ok)
+            let head = try await client.headPosition()
+
+            let reused = try await client.send(.post, "/movies/2/rate", token: token, body: #"{"rating":5}"#, headers: key)
+            #expect(reused.status == .unprocessableContent && reused.errorCode == "IDEMPOTENCY_KEY_REUSED", "\(reused.text)")
+            #expect(try await client.send(.get, "/movies/2", token: token).json["user_rating"] as? Int == 2)
+            #expect(try await client.headPosition() == head)
+
+            // A later change does not turn the retry of the first request into a new one.
+            #expect(try await client.send(.post, "/movies/2/rate", token: token, body: #"{"rating":3}"#).status == .ok)
+            let later = try await client.headPosition()
+            let retried = try await client.send(.post, "/movies/2/rate", token: token, body: #"{"rating":2}"#, headers: key)
+            #expect(retried.status == .ok, "\(retried.text)")
+            #expect(try await client.headPosition() == later)
+            #expect(try await client.send(.post, "/movies/2/rate", token: token, body: #"{"rating":3}"#, headers: key).status == .unprocessableContent)
+
+            // A reused key whose new request would record nothing is refused too.
+            let profileKey: HTTPFields = [HTTPField.Name("Idempotency-Key")!: "k-2"]
+            #expect(try await client.send(.patch, "/users/me", token: token, body: #"{"bio":"first"}"#, headers: profileKey).status == .ok)
+            let sameAsBefore = try await client.send(.patch, "/users/me", token: token, body: #"{"bio":null}"#, headers: profileKey)
+            #expect(sameAsBefore.status == .unprocessableContent, "\(sameAsBefore.text)")
+            #expect(try await client.send(.get, "/users/me", token: token).json["bio"] as? String == "first")
+        }
+    }
+
+    @Test func controlCharactersInTextAreRefusedAndTabsAndNewlinesKeptWhole() async throws {
+        try await withLiveServer { client in
+            let token = try await client.devLogin("movielens-1")
+            let head = try await client.headPosition()
+            let search = try await client.send(.get, "/movies/search?q=a%00b", token: token)
+            #expect(search.status == .badRequest && search.errorCode == "VALIDATION_ERROR", "\(search.text)")
+            for (path, method, body) in [
+                ("/users/me", HTTPRequest.Method.patch, #"{"name":"\u0000"}"#),
+                ("/users/me", .patch, #"{"bio":"a\u0007b"}"#),
+                ("/users/me", .patch, #"{"favorite_genres":["Comedy\u0000"]}"#),
+                ("/movies/1/rate", .post, #"{"rating":4,"comment":"x\u0000y","is_review":true}"#),
+                ("/users/me/terms", .post, #"{"version":"v\u001b1"}"#),
+            ] {
+                let reply = try await client.send(method, path, token: token, body: body)
+                #expect(reply.status == .badRequest && reply.errorCode == "VALIDATION_ERROR", "\(body): \(reply.text)")
+            }
+            #expect(try await client.headPosition() == head)
+
+            let kept = "line one\nline\ttwo"
+            let rated = try await client.send(.post, "/movies/1/rate", token: token, body: #"{"rating":4,"comment":"line one\nline\ttwo","is_review":true}"#)
+            #expect(rated.status == .ok)
+            let reviews = try await client.send(.get, "/movies/1/reviews", token: token)
+            #expect((reviews.json["reviews"] as? [[String: Any]])?.first?["comment"] as? String == kept)
+        }
+    }
+
+    @Test func aBlockedUserCannotLikeTheBlockersReview() async throws {
+        try await withLiveServer { client in
+            let author = try await client.account("author")
+            let blocked = try await client.account("blocked")
+            let review = try await client.send(.post, "/movies/1/rate", token: author.token, body: #"{"rating":5,"comment":"Great","is_review":true}"#)
+            #expect(review.status == .ok)
+            let listed = try await client.send(.get, "/movies/1/reviews", token: author.token)
+            let reviewId = try #require((listed.json["reviews"] as? [[String: Any]])?.first?["review_id"] as? Int)
+            #expect(try await client.send(.post, "/users/\(blocked.id)/block", token: author.token).status == .ok)
+            let head = try await client.headPosition()
+
+            let like = try await client.send(.post, "/reviews/\(reviewId)/like", token: blocked.token)
+            #expect(like.status == .notFound && like.errorCode == "REVIEW_NOT_FOUND", "\(like.text)")
+            #expect(try await client.headPosition() == head)
+            let seen = try await client.send(.get, "/movies/1/reviews", token: author.token)
+            #expect((seen.json["reviews"] as? [[String: Any]])?.first?["likes"] as? Int == 0)
+        }
+    }
+
+    @Test func aTokenWhoseHeaderNamesAnotherAlgorithmIsRefused() async throws {
+        try await withLiveServer { client in
+            let valid = try await client.devLogin("movielens-1")
+            #expect(try await client.send(.get, "/movies/1", token: valid).status == .ok)
+            let now = Date()
+            let claims = OwnTokenClaims(sub: .init(value: "1"), iat: .init(value: now), exp: .init(value: now.addingTimeInterval(600)), use: "access")
+            let server = await JWTKeyCollection().add(hmac: HMACKey(from: Self.testSecret), digestAlgorithm: .sha256)
+            #expect(try await client.send(.get, "/movies/1", token: try await server.sign(claims)).status == .ok)
+            // Signed with the server's own key and algorithm, but the header claims another one.
+            for algorithm in ["HS384", "none", "RS256"] {
+                let lying = try await server.sign(claims, header: ["alg": .string(algorithm)])
+                #expect(try await client.send(.get, "/movies/1", token: lying).status == .unauthorized, "\(algorithm)")
+            }
+            let withKid = try await JWTKeyCollection().add(hmac: HMACKey(from: Self.testSecret), digestAlgorithm: .sha256, kid: "k").sign(claims, kid: "k")
+            #expect(try await client.send(.get, "/movies/1", token: withKid).status == .unauthorized)
+        }
+    }
+
+    @Test func appleTokensMustNameAKnownKeyAndBeValidNow() async throws {
+        let keysDirectory = try TemporaryDirectory()
+        let apple = try await FakeApple(directory: keysDirectory.url)
+        try await withLiveServer({ configuration in
+            configuration.appleBundleId = "app.nuvie.ios"
+            configuration.appleKeySource = .file(apple.jwksFile)
+        }) { client in
+            let now = Date()
+            func signed(kid: String?, notBefore: Date? = nil) async throws -> String {
+                let keys = await JWTKeyCollection().add(ecdsa: apple.key, kid: kid.map { JWKIdentifier(string: $0) })
+                let claims = AppleClaimsWithNotBefore(
+                    iss: .init(value: "https://appleid.apple.com"), aud: .init(value: ["app.nuvie.ios"]), sub: .init(value: "s"),
+                    exp: .init(value: now.addingTimeInterval(300)), iat: .init(value: now), nbf: notBefore.map { .init(value: $0) }
+                )
+                return try await keys.sign(claims, kid: kid.map { JWKIdentifier(string: $0) })
+            }
+            let good = try await signed(kid: "test-key", notBefore: now.addingTimeInterval(-5))
+            #expect(try await client.send(.post, "/auth/login", body: #"{"provider":"apple","token":"\#(good)"}"#).status == .ok)
+            let head = try await client.headPosition()
+            for (label, bad) in [
+                ("unknown kid", try await signed(kid: "another-key")),
+                ("no kid", try await signed(kid: nil)),
+                ("future nbf", try await signed(kid: "test-key", notBefore: now.addingTimeInterval(3600))),
+            ] {
+                let reply = try await client.send(.post, "/auth/login", body: #"{"provider":"apple","token":"\#(bad)"}"#)
+                #expect(reply.status == .unauthorized, "\(label): \(reply.text)")
+            }
+            #expect(try await client.headPosition() == head)
+        }
+    }
+}
+
+struct OwnTokenClaims: JWTPayload {
+    var sub: SubjectClaim
+    var iat: IssuedAtClaim
+    var exp: ExpirationClaim
+    var use: String
+    func verify(using algorithm: some JWTAlgorithm) throws {}
+}
+
+struct AppleClaimsWithNotBefore: JWTPayload {
+    var iss: IssuerClaim
+    var aud: AudienceClaim
+    var sub: SubjectClaim
+    var exp: ExpirationClaim
+    var iat: IssuedAtClaim
+    var nbf: NotBeforeClaim?
+    func verify(using algorithm: some JWTAlgorithm) throws {}
+}
