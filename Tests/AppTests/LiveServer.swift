@@ -53,7 +53,7 @@ struct LiveClient: Sendable {
     func send(_ method: HTTPRequest.Method, _ uri: String, token: String? = nil, body: String? = nil, headers extra: HTTPFields = [:]) async throws -> Reply {
         var headers = extra
         if let token { headers[.authorization] = "Bearer \(token)" }
-        if body != nil { headers[.contentType] = "application/json" }
+        if body != nil, headers[.contentType] == nil { headers[.contentType] = "application/json" }
         return try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }) { response in
             Reply(status: response.status, headers: response.headers, text: String(buffer: response.body))
         }

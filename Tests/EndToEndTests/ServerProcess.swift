@@ -62,7 +62,7 @@ final class ServerProcess: @unchecked Sendable {
         let handle = try FileHandle(forWritingTo: output)
         process.standardOutput = handle
         process.standardError = handle
-        try process.run()
+        try ProcessLaunch.run(process)
     }
 
     private enum Start { case healthy, portTaken }

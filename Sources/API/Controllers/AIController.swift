@@ -18,7 +18,9 @@ struct AIController: Sendable {
 
     func recommend(_ request: Request, context: AppRequestContext) async throws -> AIRecommendResponseDTO {
         try authorize(request)
-        let body = try await invalidRequestOnBadInput { try await JSONBody.decode(request, context: context) }
+        let body = try await invalidRequestOnBadInput {
+            try await JSONBody.decode(request, context: context, fields: ["request_id", "user_id", "limit", "offset", "exclude_movie_ids", "context"])
+        }
         let query = try await invalidRequestOnBadInput {
             let limit = try body.integer("limit", orThrow: APIError.validation("limit must be an integer from 1 to \(RecommendQuery.maximumLimit)", field: "limit")) ?? 20
             guard (1...RecommendQuery.maximumLimit).contains(limit) else {
@@ -43,7 +45,9 @@ struct AIController: Sendable {
 
     func explain(_ request: Request, context: AppRequestContext) async throws -> AIExplainResponseDTO {
         try authorize(request)
-        let body = try await invalidRequestOnBadInput { try await JSONBody.decode(request, context: context) }
+        let body = try await invalidRequestOnBadInput {
+            try await JSONBody.decode(request, context: context, fields: ["request_id", "user_id", "movie_id", "context"])
+        }
         let query = try await invalidRequestOnBadInput {
             guard let movieId = try body.integer("movie_id", orThrow: APIError.validation("movie_id must be an integer", field: "movie_id")) else {
                 throw APIError.validation("movie_id is required", field: "movie_id")

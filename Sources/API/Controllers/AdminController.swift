@@ -44,7 +44,7 @@ struct AdminController: Sendable {
 
     func startReplay(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<ReplayStatusDTO> {
         try authorize(request)
-        let names = try await JSONBody.decodeIfPresent(request, context: context)?.stringList("projections", maxCount: 32, maxLength: 64)
+        let names = try await JSONBody.decodeIfPresent(request, context: context, fields: ["projections"])?.stringList("projections", maxCount: 32, maxLength: 64)
         do {
             return EditedResponse(status: .accepted, response: ReplayStatusDTO(try await replays.start(names)))
         } catch ReplayCoordinator.Refusal.alreadyRunning {

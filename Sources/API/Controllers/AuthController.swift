@@ -19,7 +19,7 @@ struct AuthController: Sendable {
     }
 
     func login(_ request: Request, context: AppRequestContext) async throws -> LoginResponse {
-        let body = try await JSONBody.decode(request, context: context)
+        let body = try await JSONBody.decode(request, context: context, fields: ["provider", "token", "user_identifier", "name"])
         let provider = try body.requiredString("provider", maxLength: 32)
         let name = try body.string("name", maxLength: 100)
         let signIn: CommandService.SignIn
@@ -42,7 +42,7 @@ struct AuthController: Sendable {
     }
 
     func refresh(_ request: Request, context: AppRequestContext) async throws -> LoginResponse {
-        let body = try await JSONBody.decode(request, context: context)
+        let body = try await JSONBody.decode(request, context: context, fields: ["refresh_token"])
         guard let userId = try await tokens.userId(fromRefreshToken: try body.requiredString("refresh_token", maxLength: 8192)) else {
             throw APIError.authenticationRequired("The refresh token is invalid or expired; sign in again")
         }

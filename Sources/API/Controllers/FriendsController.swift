@@ -44,7 +44,7 @@ struct FriendsController: Sendable {
     /// `{"user_id": 5}` → 201 with the pending request.
     func sendRequest(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<FriendRequestDTO> {
         let userId = try context.requireUser()
-        let body = try await JSONBody.decode(request, context: context)
+        let body = try await JSONBody.decode(request, context: context, fields: ["user_id"])
         guard let otherId = try body.integer("user_id", orThrow: invalidUserId), otherId > 0 else { throw invalidUserId }
         let result = try await commands.requestFriend(Int64(otherId), by: userId, eventId: try request.eventId(userId: userId, action: "friend-request:\(otherId)"))
         try await readYourWrites.wait(for: result.position)

@@ -45,7 +45,7 @@ struct MoviesController: Sendable {
     func rate(_ request: Request, context: AppRequestContext) async throws -> RateResponse {
         let userId = try context.requireUser()
         let movieId = try context.parameters.id("movie_id")
-        let body = try await JSONBody.decode(request, context: context)
+        let body = try await JSONBody.decode(request, context: context, fields: ["rating", "comment", "is_review"])
         let invalid = APIError.ratingInvalid("rating must be an integer from 1 to 5")
         guard let rating = try body.integer("rating", orThrow: invalid) else { throw invalid }
         let command = RateMovie(
@@ -65,7 +65,7 @@ struct MoviesController: Sendable {
     func changeWatchlist(_ request: Request, context: AppRequestContext) async throws -> MovieDTO {
         let userId = try context.requireUser()
         let movieId = try context.parameters.id("movie_id")
-        let body = try await JSONBody.decode(request, context: context)
+        let body = try await JSONBody.decode(request, context: context, fields: ["action"])
         guard let action = WatchlistAction(rawValue: try body.requiredString("action", maxLength: 16)) else {
             throw APIError.validation("action must be \"add\" or \"remove\"", field: "action")
         }
@@ -77,7 +77,7 @@ struct MoviesController: Sendable {
     func watch(_ request: Request, context: AppRequestContext) async throws -> MovieDTO {
         let userId = try context.requireUser()
         let movieId = try context.parameters.id("movie_id")
-        let body = try await JSONBody.decode(request, context: context)
+        let body = try await JSONBody.decode(request, context: context, fields: ["event_type", "progress_percent"])
         guard let type = WatchEventType(rawValue: try body.requiredString("event_type", maxLength: 16)) else {
             throw APIError.validation("event_type must be started, paused or completed", field: "event_type")
         }
@@ -91,7 +91,7 @@ struct MoviesController: Sendable {
     func recommend(_ request: Request, context: AppRequestContext) async throws -> RecommendResponse {
         let userId = try context.requireUser()
         let movieId = try context.parameters.id("movie_id")
-        let body = try await JSONBody.decode(request, context: context)
+        let body = try await JSONBody.decode(request, context: context, fields: ["user_ids"])
         guard let recipients = try body.idList("user_ids", maxCount: FriendshipDecisions.maximumRecipients) else {
             throw APIError.validation("user_ids is required", field: "user_ids")
         }

@@ -31,8 +31,7 @@ struct UsersController: Sendable {
     /// Any of `name`, `bio`, `avatar_url`, `favorite_genres`; `null` clears the optional ones.
     func updateMe(_ request: Request, context: AppRequestContext) async throws -> ProfileDTO {
         let userId = try context.requireUser()
-        let body = try await JSONBody.decode(request, context: context)
-        try body.rejectUnknownFields(allowed: ["name", "bio", "avatar_url", "favorite_genres"])
+        let body = try await JSONBody.decode(request, context: context, fields: ["name", "bio", "avatar_url", "favorite_genres"])
         if body.contains("name"), try body.string("name") == nil { throw APIError.validation("name cannot be null", field: "name") }
         let change = ProfileChange(
             name: try body.string("name", maxLength: ProfileDecisions.maximumNameLength * 4),
@@ -52,7 +51,7 @@ struct UsersController: Sendable {
     /// `{"version": "2024-01"}`: records that the caller accepted that version of the terms.
     func acceptTerms(_ request: Request, context: AppRequestContext) async throws -> ProfileDTO {
         let userId = try context.requireUser()
-        let body = try await JSONBody.decode(request, context: context)
+        let body = try await JSONBody.decode(request, context: context, fields: ["version"])
         let version = try body.requiredString("version", maxLength: 32)
         let result = try await commands.acceptTerms(userId, version: version, eventId: try request.eventId(userId: userId, action: "terms"))
         try await readYourWrites.wait(for: result.position)

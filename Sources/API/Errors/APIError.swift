@@ -83,6 +83,11 @@ extension APIError {
         details: ["header": "Idempotency-Key"]
     )
 
+    public static let unsupportedMediaType = APIError(
+        .unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE", message: "Send the request body as Content-Type: application/json",
+        details: ["header": "Content-Type"]
+    )
+
     public static func projectionsBehind(position: UInt64) -> APIError {
         var error = APIError(
             .serviceUnavailable, code: "SERVICE_UNAVAILABLE",

@@ -30,22 +30,43 @@ enum JSONValue: Codable, Equatable, Sendable {
 }
 
 /// A request's JSON object, read field by field so each bad field gets its own clear 400.
+///
+/// What a body must be, the same on every endpoint: sent as `Content-Type: application/json` (else
+/// 415), RFC 8259 JSON with no trailing comma and no repeated key (`StrictJSON`), an object, and
+/// holding only the fields the endpoint reads (a misspelt optional field would otherwise be
+/// dropped without a word, and the request recorded without it).
 struct JSONBody {
     private let fields: [String: JSONValue]
 
-    static func decode(_ request: Request, context: AppRequestContext) async throws -> JSONBody {
-        guard let body = try await decodeIfPresent(request, context: context) else { throw APIError.validation("Request body must be a JSON object") }
+    static func decode(_ request: Request, context: AppRequestContext, fields allowed: Set<String>) async throws -> JSONBody {
+        guard let body = try await decodeIfPresent(request, context: context, fields: allowed) else {
+            throw APIError.validation("Request body must be a JSON object")
+        }
         return body
     }
 
     /// nil for an empty body, for endpoints whose body is optional.
-    static func decodeIfPresent(_ request: Request, context: AppRequestContext) async throws -> JSONBody? {
+    static func decodeIfPresent(_ request: Request, context: AppRequestContext, fields allowed: Set<String>) async throws -> JSONBody? {
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         guard buffer.readableBytes > 0 else { return nil }
-        guard case .object(let fields)? = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer)) else {
-            throw APIError.validation("Request body must be a JSON object")
+        guard isJSON(request.headers[.contentType]) else { throw APIError.unsupportedMediaType }
+        let parsed: JSONValue
+        do {
+            parsed = try StrictJSON.parse(Array(buffer.readableBytesView))
+        } catch {
+            throw APIError.validation("Request body is not valid JSON: \(error.reason)")
         }
-        return JSONBody(fields: fields)
+        guard case .object(let fields) = parsed else { throw APIError.validation("Request body must be a JSON object") }
+        let body = JSONBody(fields: fields)
+        try body.rejectUnknownFields(allowed: allowed)
+        return body
+    }
+
+    /// `application/json`, with any parameters (`charset=utf-8`).
+    private static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        return mediaType.lowercased() == "application/json"
     }
 
     private init(fields: [String: JSONValue]) {
@@ -89,7 +110,7 @@ struct JSONBody {
     }
 
     /// 400 naming the first field not in `allowed`, so a misspelt field is not silently ignored.
-    func rejectUnknownFields(allowed: Set<String>) throws {
+    private func rejectUnknownFields(allowed: Set<String>) throws {
         if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw APIError.validation("\(unknown) is not a field of this request", field: unknown)
         }

@@ -1,0 +1,46 @@
+@testable import API
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite struct StrictJSONTests {
+    private func parse(_ text: String) -> JSONValue? {
+        try? StrictJSON.parse(Array(text.utf8))
+    }
+
+    @Test func readsWhatRFC8259Allows() {
+        #expect(parse(#"{"a":[1,-2.5e3,0,true,false,null],"b":{"c":"\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00"}}"#) == .object([
+            "a": .array([.number(1), .number(-2500), .number(0), .bool(true), .bool(false), .null]),
+            "b": .object(["c": .string("\"\\/\u{8}\u{c}\n\r\té😀")]),
+        ]))
+        #expect(parse(" \n{}\t") == .object([:]))
+        #expect(parse(#""é""#) == .string("é"))
+    }
+
+    @Test func refusesWhatFoundationLetsThrough() {
+        for text in [
+            #"{"a":1,}"#, #"[1,2,]"#, #"{"a":1,"a":2}"#, #"{"a":1,"\u0061":2}"#, #"{"a":1} x"#, #"{'a':1}"#, #"{"a":01}"#,
+            #"{"a":NaN}"#, #"{"a":"\ud800"}"#, #"{"a":"\udc00x"}"#, "{\"a\":\"\u{1}\"}", #"{"a":1e999}"#, #"{"a":.5}"#, #"{"a":-}"#,
+            #"{"a":tru}"#, #"{"a""#, "", "[" + String(repeating: "[", count: 40) + String(repeating: "]", count: 41),
+        ] {
+            #expect(parse(text) == nil, "\(text)")
+        }
+        #expect((try? StrictJSON.parse([0x22, 0xFF, 0x22])) == nil)
+    }
+
+    @Test func aBodyMustBeDeclaredJSONAndHoldOnlyTheEndpointsFields() async throws {
+        try await withLiveServer { client in
+            let token = try await client.devLogin("movielens-1")
+            let head = try await client.headPosition()
+            let plain = try await client.send(.post, "/movies/1/rate", token: token, body: #"{"rating":4}"#, headers: [.contentType: "text/plain"])
+            #expect(plain.status == .unsupportedMediaType && plain.errorCode == "UNSUPPORTED_MEDIA_TYPE", "\(plain.text)")
+            for body in [#"{"rating":4,}"#, #"{"rating":4,"rating":1}"#, #"{"rating":4,"is_reveiw":true}"#] {
+                let reply = try await client.send(.post, "/movies/1/rate", token: token, body: body)
+                #expect(reply.status == .badRequest && reply.errorCode == "VALIDATION_ERROR", "\(body): \(reply.text)")
+            }
+            #expect(try await client.headPosition() == head)
+            let charset = try await client.send(.post, "/movies/1/rate", token: token, body: #"{"rating":4}"#, headers: [.contentType: "Application/JSON; charset=utf-8"])
+            #expect(charset.status == .ok, "\(charset.text)")
+        }
+    }
+}
