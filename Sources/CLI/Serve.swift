@@ -70,6 +70,7 @@ struct Serve: AsyncParsableCommand {
         if let timeout = environment["NUVIE_READ_YOUR_WRITES_TIMEOUT_MS"].flatMap(Int.init) {
             configuration.readYourWritesTimeout = .milliseconds(timeout)
         }
+        configuration.connections = try connectionLimits(environment)
         return configuration
     }
 
