@@ -18,7 +18,8 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// under 30 s down to about 20 kbit/s, a bad 2G link.
     public var bodyTimeout: Duration
     /// Connections served at once. Further ones wait in the listen backlog (256) until one closes and
-    /// are refused when it is full. Kept well under the usual limit of 1024 open files per process.
+    /// are refused when it is full; a burst can overshoot by up to 3, as NIO accepts up to 4
+    /// connections per wake-up. Kept well under the usual limit of 1024 open files per process.
     public var maxConnections: Int
 
     public init(
@@ -35,8 +36,7 @@ public struct ConnectionLimits: Sendable, Equatable {
 extension ConnectionLimits {
     /// Each connection's pipeline: Hummingbird's idle timeout, and the handlers it does not offer.
     func channelConfiguration(logger: Logger) -> HTTP1Channel.Configuration {
-        let (headerTimeout, bodyTimeout) = (self.headerTimeout, self.bodyTimeout)
-        return HTTP1Channel.Configuration(
+        HTTP1Channel.Configuration(
             additionalChannelHandlers: [
                 RequestReadDeadlineHandler(headerTimeout: headerTimeout, bodyTimeout: bodyTimeout, logger: logger),
                 ConnectRejectionHandler(),
