@@ -9,6 +9,8 @@ extension AppConfiguration {
         "NUVIE_INTERNAL_TOKEN", "NUVIE_INTERNAL_TOKEN_FILE", "NUVIE_APPLE_BUNDLE_ID", "NUVIE_APPLE_JWKS",
         "NUVIE_AI_SERVICE_URL", "NUVIE_AI_TIMEOUT_MS", "NUVIE_MODEL_RETRAIN_SECONDS", "NUVIE_RECOMMENDATION_TTL_SECONDS",
         "NUVIE_RATE_LIMIT_PER_MINUTE", "NUVIE_RATE_LIMIT_BURST", "NUVIE_READ_YOUR_WRITES_TIMEOUT_MS",
+        "NUVIE_HTTP_IDLE_TIMEOUT_SECONDS", "NUVIE_HTTP_HEADER_TIMEOUT_SECONDS", "NUVIE_HTTP_BODY_TIMEOUT_SECONDS",
+        "NUVIE_HTTP_MAX_CONNECTIONS",
     ]
 
     /// The rest of the configuration from the environment, every value checked (`InvalidSetting`).
@@ -37,5 +39,9 @@ extension AppConfiguration {
         if let timeout = try settings.integer("NUVIE_READ_YOUR_WRITES_TIMEOUT_MS", in: 1...600_000) {
             readYourWritesTimeout = .milliseconds(timeout)
         }
+        if let seconds = try settings.integer("NUVIE_HTTP_IDLE_TIMEOUT_SECONDS", in: 1...3600) { connections.idleTimeout = .seconds(seconds) }
+        if let seconds = try settings.integer("NUVIE_HTTP_HEADER_TIMEOUT_SECONDS", in: 1...300) { connections.headerTimeout = .seconds(seconds) }
+        if let seconds = try settings.integer("NUVIE_HTTP_BODY_TIMEOUT_SECONDS", in: 1...3600) { connections.bodyTimeout = .seconds(seconds) }
+        if let count = try settings.integer("NUVIE_HTTP_MAX_CONNECTIONS", in: 1...1_000_000) { connections.maxConnections = count }
     }
 }

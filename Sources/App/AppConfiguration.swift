@@ -38,6 +38,8 @@ public struct AppConfiguration: Sendable {
     /// Serves the data directory as it is and records nothing: every write answers 405
     /// `METHOD_NOT_ALLOWED` (`nuvie as-of --serve`).
     public var readOnly = false
+    /// Timeouts and the connection limit of the HTTP server (env `NUVIE_HTTP_*`).
+    public var connections = ConnectionLimits()
 
     public init(
         dataDirectory: URL, host: String = "127.0.0.1", port: Int = 8080, demoMode: Bool = false, demoDataset: URL? = nil,

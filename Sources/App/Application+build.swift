@@ -35,7 +35,10 @@ public func buildApplication(configuration: AppConfiguration, logger: Logger = L
         let router = try await buildRouter(configuration: configuration, storage: storage, runner: runner, recommender: recommender, logger: logger)
         return Application(
             router: router,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "nuvie"),
+            server: .http1(configuration: configuration.connections.channelConfiguration(logger: logger)),
+            configuration: configuration.connections.serverConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "nuvie", logger: logger
+            ),
             services: [storage, runner, training],
             logger: logger
         )

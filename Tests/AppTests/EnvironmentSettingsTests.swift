@@ -15,7 +15,7 @@ import Testing
             ("NUVIE_RATE_LIMIT_PER_MINUTE", "-5"), ("NUVIE_RATE_LIMIT_PER_MINUTE", "abc"), ("NUVIE_RATE_LIMIT_PER_MINUTE", "0.5"),
             ("NUVIE_RATE_LIMIT_BURST", "ten"), ("NUVIE_READ_YOUR_WRITES_TIMEOUT_MS", "0"), ("NUVIE_AI_TIMEOUT_MS", "-1"),
             ("NUVIE_AI_SERVICE_URL", "ftp://x"), ("NUVIE_MODEL_RETRAIN_SECONDS", "1e3"), ("NUVIE_APPLE_JWKS", "/no/such/file"),
-            ("NUVIE_JWT_SECRET_FILE", "/no/such/file"),
+            ("NUVIE_JWT_SECRET_FILE", "/no/such/file"), ("NUVIE_HTTP_MAX_CONNECTIONS", "0"), ("NUVIE_HTTP_IDLE_TIMEOUT_SECONDS", "forever"),
         ] {
             #expect(throws: InvalidSetting.self, "\(name)=\(value)") { try configured([name: value]) }
             do {
@@ -31,8 +31,9 @@ import Testing
     @Test func validValuesAreTakenAndZeroTurnsTheRateLimitOff() throws {
         let configuration = try configured([
             "NUVIE_RATE_LIMIT_PER_MINUTE": "120", "NUVIE_RATE_LIMIT_BURST": "10", "NUVIE_READ_YOUR_WRITES_TIMEOUT_MS": "250",
-            "NUVIE_AI_SERVICE_URL": "http://127.0.0.1:9000",
+            "NUVIE_AI_SERVICE_URL": "http://127.0.0.1:9000", "NUVIE_HTTP_HEADER_TIMEOUT_SECONDS": "3", "NUVIE_HTTP_MAX_CONNECTIONS": "64",
         ])
+        #expect(configuration.connections.headerTimeout == .seconds(3) && configuration.connections.maxConnections == 64)
         #expect(configuration.rateLimit == RateLimit(requestsPerMinute: 120, burst: 10))
         #expect(configuration.readYourWritesTimeout == .milliseconds(250))
         #expect(configuration.aiServiceURL?.absoluteString == "http://127.0.0.1:9000")

@@ -3,6 +3,7 @@ import Domain
 import EventLog
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import Recommendations
 
 extension APIError {
@@ -25,6 +26,8 @@ extension APIError {
             return mapping(error)
         case is NIOTooManyBytesError:
             return mapping(HTTPError(.contentTooLarge))
+        case is HTTPParserError:
+            return .malformedRequest
         default:
             return nil
         }

@@ -1,0 +1,54 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+
+/// How long the server waits on a client, and how many clients it serves at once. The defaults suit
+/// phones on mobile networks, directly or behind a load balancer; README "Connections and timeouts".
+public struct ConnectionLimits: Sendable, Equatable {
+    /// A keep-alive connection with no request under way is closed after this long. Longer than the
+    /// idle timeouts of the balancers in front of it (AWS ALB and most proxies: 60 s), so that the
+    /// balancer closes idle connections first: a request it sends as the server closes would fail.
+    public var idleTimeout: Duration
+    /// A request's head must be complete this long after the connection opens, or after the first
+    /// bytes of a later request arrive. A phone sends its head in one packet; 10 s covers three
+    /// retransmissions of it (1 + 2 + 4 s) and bounds headers trickled a byte at a time.
+    public var headerTimeout: Duration
+    /// A request's body must be complete this long after its head. Bodies are JSON of at most 64 KiB:
+    /// under 30 s down to about 20 kbit/s, a bad 2G link.
+    public var bodyTimeout: Duration
+    /// Connections served at once. Further ones wait in the listen backlog (256) until one closes and
+    /// are refused when it is full; a burst can overshoot by up to 3, as NIO accepts up to 4
+    /// connections per wake-up. Kept well under the usual limit of 1024 open files per process.
+    public var maxConnections: Int
+
+    public init(
+        idleTimeout: Duration = .seconds(75), headerTimeout: Duration = .seconds(10), bodyTimeout: Duration = .seconds(30),
+        maxConnections: Int = 512
+    ) {
+        self.idleTimeout = idleTimeout
+        self.headerTimeout = headerTimeout
+        self.bodyTimeout = bodyTimeout
+        self.maxConnections = maxConnections
+    }
+}
+
+extension ConnectionLimits {
+    /// Each connection's pipeline: Hummingbird's idle timeout, and the handlers it does not offer.
+    func channelConfiguration(logger: Logger) -> HTTP1Channel.Configuration {
+        HTTP1Channel.Configuration(
+            additionalChannelHandlers: [
+                RequestReadDeadlineHandler(headerTimeout: headerTimeout, bodyTimeout: bodyTimeout, logger: logger),
+                ConnectRejectionHandler(),
+            ],
+            idleTimeout: TimeAmount(idleTimeout)
+        )
+    }
+
+    /// Past `maxConnections` Hummingbird stops accepting until a connection closes.
+    func serverConfiguration(address: BindAddress, serverName: String, logger: Logger) -> ApplicationConfiguration {
+        ApplicationConfiguration(
+            address: address, serverName: serverName, availableConnectionsDelegate: .maximum(maxConnections, logger: logger)
+        )
+    }
+}

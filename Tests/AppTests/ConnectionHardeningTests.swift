@@ -1,0 +1,126 @@
+import App
+import Foundation
+import Testing
+
+/// Issue 14, findings 7 and 8: what the server does with malformed, slow, idle or surplus connections.
+/// Raw TCP against the live server on 127.0.0.1, with timeouts of a second or so.
+@Suite struct ConnectionHardeningTests {
+    /// Short limits for these tests; each test raises the ones it does not exercise.
+    private static func short(_ configuration: inout AppConfiguration) {
+        configuration.connections = ConnectionLimits(
+            idleTimeout: .seconds(1), headerTimeout: .seconds(1), bodyTimeout: .seconds(1), maxConnections: 64
+        )
+    }
+
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func aMalformedChunkSizeIsA400InTheErrorShapeAndTheConnectionCloses(sentSeparately: Bool) async throws {
+        try await withLiveServer { client in
+            let token = try await client.devLogin("chunky")
+            let connection = try await RawConnection.open(port: try #require(client.client.port))
+            let head = "POST /movies/1/rate HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\n"
+                + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+            if sentSeparately {
+                try await connection.send(head)
+                try await Task.sleep(for: .milliseconds(200))
+                try await connection.send("zz\r\n")
+            } else {
+                try await connection.send(head + "zz\r\n")
+            }
+            let response = try #require(try await connection.response(within: .seconds(10)))
+            #expect(response.status == 400)
+            #expect(response.errorCode == "INVALID_REQUEST")
+            #expect(response.hasErrorShape, "\(response.body)")
+            #expect(try await connection.closes(within: .seconds(5)))
+            await connection.close()
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func connectIsAnswered405InTheErrorShapeThenClosed() async throws {
+        try await withLiveServer { client in
+            let connection = try await RawConnection.open(port: try #require(client.client.port))
+            try await connection.send("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n")
+            let answer = try await connection.response(within: .seconds(10))
+            let sent = try await connection.text()
+            let response = try #require(answer, "no whole answer: \(sent)")
+            #expect(response.status == 405)
+            #expect(response.errorCode == "METHOD_NOT_ALLOWED")
+            #expect(response.hasErrorShape, "\(response.body)")
+            #expect(try await connection.closes(within: .seconds(5)))
+            await connection.close()
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func headersTrickledPastTheHeaderTimeoutAreCutOff() async throws {
+        try await withLiveServer({ Self.short(&$0); $0.connections.idleTimeout = .seconds(60) }) { client in
+            let connection = try await RawConnection.open(port: try #require(client.client.port))
+            let started = ContinuousClock.now
+            // Each byte is activity, so an idle timeout alone would never fire.
+            try await connection.trickle("GET /health HTTP/1.1\r\nHost: localhost\r\nX-Padding: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n", every: .milliseconds(100))
+            #expect(try await connection.closes(within: .seconds(1)))
+            #expect(ContinuousClock.now - started < .seconds(4))
+            #expect(try await connection.text().isEmpty)
+            await connection.close()
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aConnectionThatNeverSendsARequestIsClosedAfterTheHeaderTimeout() async throws {
+        try await withLiveServer({ Self.short(&$0); $0.connections.idleTimeout = .seconds(60) }) { client in
+            let connection = try await RawConnection.open(port: try #require(client.client.port))
+            #expect(try await connection.closes(within: .seconds(4)))
+            await connection.close()
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func anIdleKeepAliveConnectionIsClosedAfterTheIdleTimeout() async throws {
+        try await withLiveServer({ Self.short(&$0); $0.connections.headerTimeout = .seconds(60) }) { client in
+            let connection = try await RawConnection.open(port: try #require(client.client.port))
+            try await connection.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            let response = try #require(try await connection.response(within: .seconds(10)))
+            #expect(response.status == 200)
+            #expect(try await connection.closes(within: .seconds(4)))
+            await connection.close()
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aHalfSentBodyTrickledPastTheBodyTimeoutIsCutOff() async throws {
+        try await withLiveServer({ Self.short(&$0); $0.connections.idleTimeout = .seconds(60) }) { client in
+            let connection = try await RawConnection.open(port: try #require(client.client.port))
+            let body = #"{"provider":"dev","user_identifier":"slow-sender-with-a-long-identifier"}"#
+            try await connection.send(
+                "POST /auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+                    + body.prefix(10)
+            )
+            let started = ContinuousClock.now
+            try await connection.trickle(String(body.dropFirst(10)), every: .milliseconds(100))
+            #expect(try await connection.closes(within: .seconds(1)))
+            #expect(ContinuousClock.now - started < .seconds(4))
+            await connection.close()
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func connectionsPastTheLimitWaitUntilOneCloses() async throws {
+        try await withServedApplication({ $0.connections.maxConnections = 2 }) { port in
+            var served: [RawConnection] = []
+            for _ in 0..<2 {
+                let connection = try await RawConnection.open(port: port)
+                try await connection.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                #expect(try await connection.response(within: .seconds(10))?.status == 200)
+                served.append(connection)
+            }
+            let surplus = try await RawConnection.open(port: port)
+            try await surplus.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            #expect(try await surplus.response(within: .seconds(1)) == nil, "answered past the limit")
+
+            await served[0].close()
+            #expect(try await surplus.response(within: .seconds(10))?.status == 200)
+            await served[1].close()
+            await surplus.close()
+        }
+    }
+}

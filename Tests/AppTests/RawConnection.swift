@@ -1,0 +1,109 @@
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// A TCP connection to the live server that sends bytes exactly as given (requests no HTTP client
+/// would send, or sends slowly) and keeps everything the server answers.
+struct RawConnection: Sendable {
+    private let channel: any Channel
+    private let received: NIOLoopBound<ReceivedBytes>
+
+    static func open(port: Int) async throws -> RawConnection {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connectTimeout(.seconds(5))
+            .connect(host: "127.0.0.1", port: port).get()
+        let received = try await channel.eventLoop.submit {
+            let handler = ReceivedBytes()
+            try channel.pipeline.syncOperations.addHandler(handler)
+            return NIOLoopBound(handler, eventLoop: channel.eventLoop)
+        }.get()
+        return RawConnection(channel: channel, received: received)
+    }
+
+    func send(_ text: String) async throws {
+        try await channel.writeAndFlush(ByteBuffer(string: text))
+    }
+
+    /// Sends `text` one byte every `interval` until it is sent or the server closes the connection.
+    func trickle(_ text: String, every interval: Duration) async throws {
+        for byte in text.utf8 where channel.isActive {
+            try? await channel.writeAndFlush(ByteBuffer(bytes: [byte]))
+            try await Task.sleep(for: interval)
+        }
+    }
+
+    /// Everything the server has sent so far.
+    func text() async throws -> String {
+        try await channel.eventLoop.submit { [received] in String(buffer: received.value.bytes) }.get()
+    }
+
+    /// Whether the server closed the connection within `timeout`.
+    func closes(within timeout: Duration) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while channel.isActive, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return !channel.isActive
+    }
+
+    /// Waits up to `timeout` for a whole response (head and `Content-Length` body) and returns it.
+    func response(within timeout: Duration) async throws -> RawResponse? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let response = RawResponse(try await text()) { return response }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
+    func close() async {
+        try? await channel.close()
+    }
+}
+
+/// One HTTP/1.1 response read off the wire.
+struct RawResponse: Sendable {
+    var status: Int
+    var headers: [String: String]
+    var body: String
+
+    /// nil until `text` holds a whole response.
+    init?(_ text: String) {
+        guard let end = text.range(of: "\r\n\r\n") else { return nil }
+        let lines = text[..<end.lowerBound].components(separatedBy: "\r\n")
+        guard let statusLine = lines.first?.split(separator: " "), statusLine.count >= 2, let status = Int(statusLine[1]) else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let body = Data(text[end.upperBound...].utf8)
+        guard let length = headers["content-length"].flatMap(Int.init), body.count >= length else { return nil }
+        self.status = status
+        self.headers = headers
+        self.body = String(decoding: body.prefix(length), as: UTF8.self)
+    }
+
+    var errorCode: String? {
+        let json = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]
+        return (json?["error"] as? [String: Any])?["code"] as? String
+    }
+
+    /// `{"error":{"code","message","details"}}` and nothing else.
+    var hasErrorShape: Bool {
+        guard let json = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any], json.count == 1,
+              let error = json["error"] as? [String: Any] else { return false }
+        return error["code"] is String && error["message"] is String && error["details"] is [String: Any]
+    }
+}
+
+private final class ReceivedBytes: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    var bytes = ByteBuffer()
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var part = unwrapInboundIn(data)
+        bytes.writeBuffer(&part)
+    }
+}
