@@ -81,25 +81,41 @@ extension Router<AppRequestContext> {
         if let rateLimit { add(middleware: RateLimitMiddleware(rateLimit)) }
     }
 
+    /// Every route, each group mounted behind the credentials it needs: sign-in routes open, the app's
+    /// routes behind a signed-in user (`SignedInRequestContext`), `/ai` behind `X-Internal-Token`,
+    /// `/admin` behind `X-Admin-Token`. A handler never checks credentials itself.
     public func addAPIRoutes(_ d: APIDependencies) {
         addRoutes(AuthController(
             commands: d.commands, users: d.users, tokens: d.tokens, apple: d.apple, devLoginEnabled: d.devLoginEnabled,
             readYourWrites: d.readYourWrites
         ).endpoints, atPath: "/auth")
-        addRoutes(MoviesController(
+
+        let signedIn = group(context: SignedInRequestContext.self)
+        signedIn.addRoutes(MoviesController(
             commands: d.commands, movies: d.movies, reviews: d.reviews, readYourWrites: d.readYourWrites,
             discovery: DiscoveryController(search: d.search), recommendations: d.recommendations
         ).endpoints, atPath: "/movies")
-        addRoutes(UsersController(commands: d.commands, users: d.users, social: d.social, movies: d.movies, readYourWrites: d.readYourWrites).endpoints, atPath: "/users")
-        addRoutes(FriendsController(commands: d.commands, social: d.social, readYourWrites: d.readYourWrites).endpoints, atPath: "/friends")
-        addRoutes(FeedController(activity: d.activity, movies: d.movies, recommendations: d.recommendations).endpoints, atPath: "/feed")
+        signedIn.addRoutes(UsersController(commands: d.commands, users: d.users, social: d.social, movies: d.movies, readYourWrites: d.readYourWrites).endpoints, atPath: "/users")
+        signedIn.addRoutes(FriendsController(commands: d.commands, social: d.social, readYourWrites: d.readYourWrites).endpoints, atPath: "/friends")
+        signedIn.addRoutes(FeedController(activity: d.activity, movies: d.movies, recommendations: d.recommendations).endpoints, atPath: "/feed")
+        signedIn.get("/genres", use: GenresController(movies: d.movies).list)
+        signedIn.addRoutes(ReviewsController(commands: d.commands, reviews: d.reviews, readYourWrites: d.readYourWrites).endpoints, atPath: "/reviews")
+
         if let internalToken = d.recommendations.internalToken {
-            addRoutes(AIController(engine: d.recommendations.local, internalToken: internalToken).endpoints, atPath: "/ai")
+            group("/ai")
+                .add(middleware: HeaderTokenMiddleware<AppRequestContext>(
+                    header: "X-Internal-Token", token: internalToken,
+                    refusal: APIError.authenticationRequired("This endpoint needs the backend's X-Internal-Token")
+                ))
+                .addRoutes(AIController(engine: d.recommendations.local).endpoints)
         }
-        get("/genres", use: GenresController(movies: d.movies).list)
         if let adminToken = d.adminToken {
-            addRoutes(AdminController(audit: d.audit, replays: d.replays, adminToken: adminToken).endpoints, atPath: "/admin")
+            group("/admin")
+                .add(middleware: HeaderTokenMiddleware<AppRequestContext>(
+                    header: "X-Admin-Token", token: adminToken,
+                    refusal: APIError(.unauthorized, code: "ADMIN_TOKEN_REQUIRED", message: "This endpoint needs the operator's X-Admin-Token")
+                ))
+                .addRoutes(AdminController(audit: d.audit, replays: d.replays).endpoints)
         }
-        addRoutes(ReviewsController(commands: d.commands, reviews: d.reviews, readYourWrites: d.readYourWrites).endpoints, atPath: "/reviews")
     }
 }

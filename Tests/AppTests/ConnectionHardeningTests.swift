@@ -57,9 +57,12 @@ import Testing
             let connection = try await RawConnection.open(port: try #require(client.client.port))
             let started = ContinuousClock.now
             // Each byte is activity, so an idle timeout alone would never fire.
-            try await connection.trickle("GET /health HTTP/1.1\r\nHost: localhost\r\nX-Padding: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n", every: .milliseconds(100))
+            // Trickled whole, the head would take about 25 s; the 1 s deadline cuts it off long before,
+            // with room left for a loaded machine.
+            let head = "GET /health HTTP/1.1\r\nHost: localhost\r\nX-Padding: \(String(repeating: "a", count: 200))\r\n"
+            try await connection.trickle(head, every: .milliseconds(100))
             #expect(try await connection.closes(within: .seconds(1)))
-            #expect(ContinuousClock.now - started < .seconds(4))
+            #expect(ContinuousClock.now - started < .seconds(12))
             #expect(try await connection.text().isEmpty)
             await connection.close()
         }
@@ -69,19 +72,21 @@ import Testing
     func aConnectionThatNeverSendsARequestIsClosedAfterTheHeaderTimeout() async throws {
         try await withLiveServer({ Self.short(&$0); $0.connections.idleTimeout = .seconds(60) }) { client in
             let connection = try await RawConnection.open(port: try #require(client.client.port))
-            #expect(try await connection.closes(within: .seconds(4)))
+            #expect(try await connection.closes(within: .seconds(10)))
             await connection.close()
         }
     }
 
     @Test(.timeLimit(.minutes(1)))
     func anIdleKeepAliveConnectionIsClosedAfterTheIdleTimeout() async throws {
-        try await withLiveServer({ Self.short(&$0); $0.connections.headerTimeout = .seconds(60) }) { client in
+        // 3 s rather than 1: the idle timer starts at connect, and a loaded machine may take a while
+        // to send the request after connecting.
+        try await withLiveServer({ Self.short(&$0); $0.connections.headerTimeout = .seconds(60); $0.connections.idleTimeout = .seconds(3) }) { client in
             let connection = try await RawConnection.open(port: try #require(client.client.port))
             try await connection.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
             let response = try #require(try await connection.response(within: .seconds(10)))
             #expect(response.status == 200)
-            #expect(try await connection.closes(within: .seconds(4)))
+            #expect(try await connection.closes(within: .seconds(15)))
             await connection.close()
         }
     }
@@ -90,7 +95,8 @@ import Testing
     func aHalfSentBodyTrickledPastTheBodyTimeoutIsCutOff() async throws {
         try await withLiveServer({ Self.short(&$0); $0.connections.idleTimeout = .seconds(60) }) { client in
             let connection = try await RawConnection.open(port: try #require(client.client.port))
-            let body = #"{"provider":"dev","user_identifier":"slow-sender-with-a-long-identifier"}"#
+            // Trickled whole, the body would take about 25 s; the 1 s deadline cuts it off long before.
+            let body = #"{"provider":"dev","user_identifier":"slow-sender-\#(String(repeating: "x", count: 180))"}"#
             try await connection.send(
                 "POST /auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
                     + body.prefix(10)
@@ -98,7 +104,7 @@ import Testing
             let started = ContinuousClock.now
             try await connection.trickle(String(body.dropFirst(10)), every: .milliseconds(100))
             #expect(try await connection.closes(within: .seconds(1)))
-            #expect(ContinuousClock.now - started < .seconds(4))
+            #expect(ContinuousClock.now - started < .seconds(12))
             await connection.close()
         }
     }

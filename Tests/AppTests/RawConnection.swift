@@ -8,15 +8,17 @@ struct RawConnection: Sendable {
     private let channel: any Channel
     private let received: NIOLoopBound<ReceivedBytes>
 
+    /// The handler that keeps what the server sends is in the pipeline before the connection is, so
+    /// nothing is missed even when the server answers (or closes) at once on a loaded machine.
     static func open(port: Int) async throws -> RawConnection {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let received = try await loop.submit { NIOLoopBound(ReceivedBytes(), eventLoop: loop) }.get()
+        let channel = try await ClientBootstrap(group: loop)
             .connectTimeout(.seconds(5))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(received.value) }
+            }
             .connect(host: "127.0.0.1", port: port).get()
-        let received = try await channel.eventLoop.submit {
-            let handler = ReceivedBytes()
-            try channel.pipeline.syncOperations.addHandler(handler)
-            return NIOLoopBound(handler, eventLoop: channel.eventLoop)
-        }.get()
         return RawConnection(channel: channel, received: received)
     }
 

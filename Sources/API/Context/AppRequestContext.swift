@@ -15,13 +15,10 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
         remoteAddress = source.channel.remoteAddress
     }
 
-    public var maxUploadSize: Int { 64 * 1024 }
+    /// Request bodies are JSON of at most 64 KiB.
+    public static let maximumBodySize = 64 * 1024
+
+    public var maxUploadSize: Int { Self.maximumBodySize }
     public var responseEncoder: JSONEncoder { ContractJSON.encoder() }
     public var requestDecoder: JSONDecoder { ContractJSON.decoder() }
-
-    /// The signed-in user, or 401 `AUTHENTICATION_REQUIRED`.
-    public func requireUser() throws(APIError) -> Int64 {
-        guard let userId else { throw .authenticationRequired("Sign in to use this endpoint") }
-        return userId
-    }
 }

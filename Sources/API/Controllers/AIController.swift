@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Hummingbird
 import Recommendations
@@ -8,7 +7,6 @@ import Recommendations
 /// (`INVALID_REQUEST`, `USER_NOT_FOUND`, `MODEL_NOT_READY`, `TIMEOUT`, `INTERNAL_ERROR`).
 struct AIController: Sendable {
     let engine: any RecommendationEngine
-    let internalToken: String
 
     var endpoints: RouteCollection<AppRequestContext> {
         RouteCollection(context: AppRequestContext.self)
@@ -17,7 +15,6 @@ struct AIController: Sendable {
     }
 
     func recommend(_ request: Request, context: AppRequestContext) async throws -> AIRecommendResponseDTO {
-        try authorize(request)
         let body = try await invalidRequestOnBadInput {
             try await JSONBody.decode(request, context: context, fields: ["request_id", "user_id", "limit", "offset", "exclude_movie_ids", "context"])
         }
@@ -44,7 +41,6 @@ struct AIController: Sendable {
     }
 
     func explain(_ request: Request, context: AppRequestContext) async throws -> AIExplainResponseDTO {
-        try authorize(request)
         let body = try await invalidRequestOnBadInput {
             try await JSONBody.decode(request, context: context, fields: ["request_id", "user_id", "movie_id", "context"])
         }
@@ -79,14 +75,6 @@ struct AIController: Sendable {
             return try await body()
         } catch let error as APIError where error.status == .badRequest {
             throw APIError(.badRequest, code: "INVALID_REQUEST", message: error.message, details: error.details)
-        }
-    }
-
-    private func authorize(_ request: Request) throws {
-        guard let given = request.headers.value(named: "X-Internal-Token"),
-              SHA256.hash(data: Data(given.utf8)) == SHA256.hash(data: Data(internalToken.utf8))
-        else {
-            throw APIError.authenticationRequired("This endpoint needs the backend's X-Internal-Token")
         }
     }
 }

@@ -7,14 +7,13 @@ struct DiscoveryController: Sendable {
     static let maximumQueryLength = 200
     static let defaultWindowDays = 7
 
-    func register(on movies: RouteCollection<AppRequestContext>) -> RouteCollection<AppRequestContext> {
+    func register(on movies: RouteCollection<SignedInRequestContext>) -> RouteCollection<SignedInRequestContext> {
         movies
             .get("search", use: searchMovies)
             .get("trending", use: trending)
     }
 
-    func searchMovies(_ request: Request, context: AppRequestContext) async throws -> ListResponse<MovieSummaryDTO> {
-        _ = try context.requireUser()
+    func searchMovies(_ request: Request, context: SignedInRequestContext) async throws -> ListResponse<MovieSummaryDTO> {
         let page = try Pagination(request)
         let query = try request.queryText("q") ?? ""
         guard query.count <= Self.maximumQueryLength else {
@@ -26,8 +25,7 @@ struct DiscoveryController: Sendable {
         return ListResponse(key: "movies", items: found.items.map(MovieSummaryDTO.init), totalCount: found.totalCount, page: page)
     }
 
-    func trending(_ request: Request, context: AppRequestContext) async throws -> TrendingResponse {
-        _ = try context.requireUser()
+    func trending(_ request: Request, context: SignedInRequestContext) async throws -> TrendingResponse {
         let page = try Pagination(request)
         let days = try Pagination.integer(request, "window_days", default: Self.defaultWindowDays, range: 1...365)
         return TrendingResponse(try search.trending(days: days, limit: page.limit, offset: page.offset), days: days, page: page)

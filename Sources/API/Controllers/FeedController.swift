@@ -16,8 +16,8 @@ struct FeedController: Sendable {
     /// The feed keeps the AI service's best `RecommendQuery.maximumLimit` films and pages within them.
     static let feedSize = RecommendQuery.maximumLimit
 
-    var endpoints: RouteCollection<AppRequestContext> {
-        RouteCollection(context: AppRequestContext.self)
+    var endpoints: RouteCollection<SignedInRequestContext> {
+        RouteCollection(context: SignedInRequestContext.self)
             .get("activities", use: activities)
             .get("recommendations", use: recommendationFeed)
     }
@@ -26,8 +26,8 @@ struct FeedController: Sendable {
     /// unchanged; else asks the AI service and stores the answer. The encoded page is kept too, until
     /// movie-stats folds its next batch (any new event: the averages shown may have moved), as JSON
     /// encoding is most of a cached feed's cost.
-    func recommendationFeed(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let userId = try context.requireUser()
+    func recommendationFeed(_ request: Request, context: SignedInRequestContext) async throws -> Response {
+        let userId = context.userId
         let page = try Pagination(request)
         let inputs = recommendations.inputs
         let freshness = try inputs.freshness(userId: userId)
@@ -67,8 +67,8 @@ struct FeedController: Sendable {
         Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
     }
 
-    func activities(_ request: Request, context: AppRequestContext) async throws -> ListResponse<ActivityDTO> {
-        let userId = try context.requireUser()
+    func activities(_ request: Request, context: SignedInRequestContext) async throws -> ListResponse<ActivityDTO> {
+        let userId = context.userId
         let page = try Pagination(request)
         var kind: ActivityItem.Kind?
         if let raw = request.uri.queryParameters["type"], !raw.isEmpty {

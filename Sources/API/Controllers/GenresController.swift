@@ -13,8 +13,7 @@ struct GenresController: Sendable {
         var genres: [Genre]
     }
 
-    func list(_ request: Request, context: AppRequestContext) async throws -> GenresResponse {
-        _ = try context.requireUser()
+    func list(_ request: Request, context: SignedInRequestContext) async throws -> GenresResponse {
         return GenresResponse(genres: try movies.genres().map { GenresResponse.Genre(name: $0.name, movieCount: $0.movieCount) })
     }
 }

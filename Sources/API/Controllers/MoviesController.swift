@@ -14,8 +14,8 @@ struct MoviesController: Sendable {
     let discovery: DiscoveryController
     let recommendations: RecommendationDependencies
 
-    var endpoints: RouteCollection<AppRequestContext> {
-        discovery.register(on: RouteCollection(context: AppRequestContext.self))
+    var endpoints: RouteCollection<SignedInRequestContext> {
+        discovery.register(on: RouteCollection(context: SignedInRequestContext.self))
             .get(":movie_id", use: show)
             .post(":movie_id/rate", use: rate)
             .get(":movie_id/reviews", use: listReviews)
@@ -25,16 +25,16 @@ struct MoviesController: Sendable {
             .get(":movie_id/explanation", use: explanation)
     }
 
-    func show(_ request: Request, context: AppRequestContext) async throws -> MovieDTO {
-        let viewer = try context.requireUser()
+    func show(_ request: Request, context: SignedInRequestContext) async throws -> MovieDTO {
+        let viewer = context.userId
         let movieId = try context.parameters.id("movie_id")
         guard let movie = try movies.movie(id: movieId, viewer: viewer) else { throw APIError.movieNotFound(movieId) }
         return await withScores(MovieDTO(movie), viewer: viewer)
     }
 
     /// `GET /movies/{movie_id}/explanation`: the "why this movie?" card.
-    func explanation(_ request: Request, context: AppRequestContext) async throws -> MovieExplanationDTO {
-        let viewer = try context.requireUser()
+    func explanation(_ request: Request, context: SignedInRequestContext) async throws -> MovieExplanationDTO {
+        let viewer = context.userId
         let movieId = try context.parameters.id("movie_id")
         // Our catalog decides what exists, whichever engine explains it.
         guard try recommendations.inputs.movieExists(movieId) else { throw APIError.movieNotFound(movieId) }
@@ -42,8 +42,8 @@ struct MoviesController: Sendable {
         return MovieExplanationDTO(explained.scored, signals: try recommendations.inputs.socialSignals(userId: viewer, movieId: movieId))
     }
 
-    func rate(_ request: Request, context: AppRequestContext) async throws -> RateResponse {
-        let userId = try context.requireUser()
+    func rate(_ request: Request, context: SignedInRequestContext) async throws -> RateResponse {
+        let userId = context.userId
         let movieId = try context.parameters.id("movie_id")
         let body = try await JSONBody.decode(request, context: context, fields: ["rating", "comment", "is_review"])
         let invalid = APIError.ratingInvalid("rating must be an integer from 1 to 5")
@@ -62,8 +62,8 @@ struct MoviesController: Sendable {
     }
 
     /// `{"action":"add"|"remove"}`; answers with the movie as the caller now sees it.
-    func changeWatchlist(_ request: Request, context: AppRequestContext) async throws -> MovieDTO {
-        let userId = try context.requireUser()
+    func changeWatchlist(_ request: Request, context: SignedInRequestContext) async throws -> MovieDTO {
+        let userId = context.userId
         let movieId = try context.parameters.id("movie_id")
         let body = try await JSONBody.decode(request, context: context, fields: ["action"])
         guard let action = WatchlistAction(rawValue: try body.requiredString("action", maxLength: 16)) else {
@@ -74,8 +74,8 @@ struct MoviesController: Sendable {
     }
 
     /// `{"event_type":"started"|"paused"|"completed","progress_percent":0–100}`; answers with the movie.
-    func watch(_ request: Request, context: AppRequestContext) async throws -> MovieDTO {
-        let userId = try context.requireUser()
+    func watch(_ request: Request, context: SignedInRequestContext) async throws -> MovieDTO {
+        let userId = context.userId
         let movieId = try context.parameters.id("movie_id")
         let body = try await JSONBody.decode(request, context: context, fields: ["event_type", "progress_percent"])
         guard let type = WatchEventType(rawValue: try body.requiredString("event_type", maxLength: 16)) else {
@@ -88,8 +88,8 @@ struct MoviesController: Sendable {
     }
 
     /// `{"user_ids": [2, 8]}`: recommends the film to those friends (all must be friends).
-    func recommend(_ request: Request, context: AppRequestContext) async throws -> RecommendResponse {
-        let userId = try context.requireUser()
+    func recommend(_ request: Request, context: SignedInRequestContext) async throws -> RecommendResponse {
+        let userId = context.userId
         let movieId = try context.parameters.id("movie_id")
         let body = try await JSONBody.decode(request, context: context, fields: ["user_ids"])
         guard let recipients = try body.idList("user_ids", maxCount: FriendshipDecisions.maximumRecipients) else {
@@ -123,8 +123,8 @@ struct MoviesController: Sendable {
         return movie
     }
 
-    func listReviews(_ request: Request, context: AppRequestContext) async throws -> ListResponse<ReviewDTO> {
-        let viewer = try context.requireUser()
+    func listReviews(_ request: Request, context: SignedInRequestContext) async throws -> ListResponse<ReviewDTO> {
+        let viewer = context.userId
         let movieId = try context.parameters.id("movie_id")
         let page = try Pagination(request)
         guard try movies.movie(id: movieId, viewer: nil) != nil else { throw APIError.movieNotFound(movieId) }

@@ -8,21 +8,21 @@ struct ReviewsController: Sendable {
     let reviews: ReviewQueries
     let readYourWrites: ReadYourWrites
 
-    var endpoints: RouteCollection<AppRequestContext> {
-        RouteCollection(context: AppRequestContext.self)
+    var endpoints: RouteCollection<SignedInRequestContext> {
+        RouteCollection(context: SignedInRequestContext.self)
             .post(":review_id/like", use: like)
             .delete(":review_id/like", use: unlike)
     }
 
-    func like(_ request: Request, context: AppRequestContext) async throws -> LikeResponse {
-        let userId = try context.requireUser()
+    func like(_ request: Request, context: SignedInRequestContext) async throws -> LikeResponse {
+        let userId = context.userId
         let reviewId = try context.parameters.id("review_id")
         let result = try await commands.likeReview(reviewId, by: userId, eventId: try request.eventId(userId: userId, action: "like:\(reviewId)"))
         return try await answer(reviewId, userId, after: result)
     }
 
-    func unlike(_ request: Request, context: AppRequestContext) async throws -> LikeResponse {
-        let userId = try context.requireUser()
+    func unlike(_ request: Request, context: SignedInRequestContext) async throws -> LikeResponse {
+        let userId = context.userId
         let reviewId = try context.parameters.id("review_id")
         let result = try await commands.unlikeReview(reviewId, by: userId, eventId: try request.eventId(userId: userId, action: "unlike:\(reviewId)"))
         return try await answer(reviewId, userId, after: result)

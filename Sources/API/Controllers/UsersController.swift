@@ -12,8 +12,8 @@ struct UsersController: Sendable {
     let movies: MovieQueries
     let readYourWrites: ReadYourWrites
 
-    var endpoints: RouteCollection<AppRequestContext> {
-        RouteCollection(context: AppRequestContext.self)
+    var endpoints: RouteCollection<SignedInRequestContext> {
+        RouteCollection(context: SignedInRequestContext.self)
             .get("me", use: me)
             .patch("me", use: updateMe)
             .post("me/terms", use: acceptTerms)
@@ -24,13 +24,13 @@ struct UsersController: Sendable {
             .delete(":user_id/block", use: unblock)
     }
 
-    func me(_ request: Request, context: AppRequestContext) async throws -> ProfileDTO {
-        try ownProfile(try context.requireUser())
+    func me(_ request: Request, context: SignedInRequestContext) async throws -> ProfileDTO {
+        try ownProfile(context.userId)
     }
 
     /// Any of `name`, `bio`, `avatar_url`, `favorite_genres`; `null` clears the optional ones.
-    func updateMe(_ request: Request, context: AppRequestContext) async throws -> ProfileDTO {
-        let userId = try context.requireUser()
+    func updateMe(_ request: Request, context: SignedInRequestContext) async throws -> ProfileDTO {
+        let userId = context.userId
         let body = try await JSONBody.decode(request, context: context, fields: ["name", "bio", "avatar_url", "favorite_genres"])
         if body.contains("name"), try body.string("name") == nil { throw APIError.validation("name cannot be null", field: "name") }
         let change = ProfileChange(
@@ -49,8 +49,8 @@ struct UsersController: Sendable {
     }
 
     /// `{"version": "2024-01"}`: records that the caller accepted that version of the terms.
-    func acceptTerms(_ request: Request, context: AppRequestContext) async throws -> ProfileDTO {
-        let userId = try context.requireUser()
+    func acceptTerms(_ request: Request, context: SignedInRequestContext) async throws -> ProfileDTO {
+        let userId = context.userId
         let body = try await JSONBody.decode(request, context: context, fields: ["version"])
         let version = try body.requiredString("version", maxLength: 32)
         let result = try await commands.acceptTerms(userId, version: version, eventId: try request.eventId(userId: userId, action: "terms"))
@@ -59,8 +59,8 @@ struct UsersController: Sendable {
     }
 
     /// Another user's profile, or the caller's own. A user who blocked the caller is not found.
-    func show(_ request: Request, context: AppRequestContext) async throws -> ProfileDTO {
-        let viewer = try context.requireUser()
+    func show(_ request: Request, context: SignedInRequestContext) async throws -> ProfileDTO {
+        let viewer = context.userId
         let userId = try context.parameters.id("user_id")
         if userId == viewer { return try ownProfile(viewer) }
         let relationship = try social.relationship(of: viewer, to: userId)
@@ -70,25 +70,25 @@ struct UsersController: Sendable {
         return ProfileDTO(profile, relationship: relationship, mutualFriends: try social.mutualFriends(viewer, userId))
     }
 
-    func myWatchlist(_ request: Request, context: AppRequestContext) async throws -> ListResponse<MovieSummaryDTO> {
-        try watchlist(of: try context.requireUser(), request)
+    func myWatchlist(_ request: Request, context: SignedInRequestContext) async throws -> ListResponse<MovieSummaryDTO> {
+        try watchlist(of: context.userId, request)
     }
 
     /// A watchlist is private: only its owner may read it.
-    func watchlist(_ request: Request, context: AppRequestContext) async throws -> ListResponse<MovieSummaryDTO> {
-        let viewer = try context.requireUser()
+    func watchlist(_ request: Request, context: SignedInRequestContext) async throws -> ListResponse<MovieSummaryDTO> {
+        let viewer = context.userId
         guard try context.parameters.id("user_id") == viewer else { throw APIError.forbidden("A watchlist is visible only to its owner") }
         return try watchlist(of: viewer, request)
     }
 
-    func block(_ request: Request, context: AppRequestContext) async throws -> SuccessResponse {
-        let viewer = try context.requireUser()
+    func block(_ request: Request, context: SignedInRequestContext) async throws -> SuccessResponse {
+        let viewer = context.userId
         let userId = try context.parameters.id("user_id")
         return try await readYourWrites.success(commands.block(userId, by: viewer, eventId: try request.eventId(userId: viewer, action: "block:\(userId)")))
     }
 
-    func unblock(_ request: Request, context: AppRequestContext) async throws -> SuccessResponse {
-        let viewer = try context.requireUser()
+    func unblock(_ request: Request, context: SignedInRequestContext) async throws -> SuccessResponse {
+        let viewer = context.userId
         let userId = try context.parameters.id("user_id")
         return try await readYourWrites.success(commands.unblock(userId, by: viewer, eventId: try request.eventId(userId: viewer, action: "unblock:\(userId)")))
     }

@@ -38,7 +38,7 @@ enum JSONValue: Codable, Equatable, Sendable {
 struct JSONBody {
     private let fields: [String: JSONValue]
 
-    static func decode(_ request: Request, context: AppRequestContext, fields allowed: Set<String>) async throws -> JSONBody {
+    static func decode(_ request: Request, context: some RequestContext, fields allowed: Set<String>) async throws -> JSONBody {
         guard let body = try await decodeIfPresent(request, context: context, fields: allowed) else {
             throw APIError.validation("Request body must be a JSON object")
         }
@@ -46,7 +46,7 @@ struct JSONBody {
     }
 
     /// nil for an empty body, for endpoints whose body is optional.
-    static func decodeIfPresent(_ request: Request, context: AppRequestContext, fields allowed: Set<String>) async throws -> JSONBody? {
+    static func decodeIfPresent(_ request: Request, context: some RequestContext, fields allowed: Set<String>) async throws -> JSONBody? {
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         guard buffer.readableBytes > 0 else { return nil }
         guard isJSON(request.headers[.contentType]) else { throw APIError.unsupportedMediaType }

@@ -1,8 +1,8 @@
 import Hummingbird
 
 /// Reads `Authorization: Bearer …`. A valid access token of a registered user sets `context.userId`;
-/// a present but invalid or expired one, or one whose user is not registered, is a 401. Endpoints that
-/// need a user call `context.requireUser()`.
+/// a present but invalid or expired one, or one whose user is not registered, is a 401. Routes that
+/// need a user are mounted with `SignedInRequestContext`, which refuses a request without one.
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let tokens: TokenService

@@ -1,0 +1,20 @@
+import Foundation
+import Hummingbird
+
+/// The context of every route mounted behind sign-in: it exists only with a user, so a handler
+/// cannot forget to check for one. Built from `AppRequestContext` after `AuthMiddleware`; without a
+/// valid bearer token, 401 `AUTHENTICATION_REQUIRED` before any handler runs.
+public struct SignedInRequestContext: ChildRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let userId: Int64
+
+    public init(context: AppRequestContext) throws {
+        guard let userId = context.userId else { throw APIError.authenticationRequired("Sign in to use this endpoint") }
+        coreContext = context.coreContext
+        self.userId = userId
+    }
+
+    public var maxUploadSize: Int { AppRequestContext.maximumBodySize }
+    public var responseEncoder: JSONEncoder { ContractJSON.encoder() }
+    public var requestDecoder: JSONDecoder { ContractJSON.decoder() }
+}
