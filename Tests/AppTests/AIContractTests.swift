@@ -16,7 +16,7 @@ private func ai(_ client: LiveClient, _ path: String, _ body: String, token: Str
     return try await client.send(.post, path, body: body, headers: headers)
 }
 
-@Suite struct AIContractTests {
+@Suite(.timeLimit(.minutes(3))) struct AIContractTests {
     @Test func recommendEchoesTheRequestAndFiltersExclusions() async throws {
         try await withTasteServer { client in
             let token = try internalToken(client)

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Testing
 
-@Suite struct AdminTests {
+@Suite(.timeLimit(.minutes(3))) struct AdminTests {
     static let adminToken = "operator-token-operator-token-operator"
     var admin: HTTPFields { [HTTPField.Name("X-Admin-Token")!: Self.adminToken] }
 
@@ -61,7 +61,7 @@ import Testing
     }
 }
 
-@Suite struct ReplayEndpointTests {
+@Suite(.timeLimit(.minutes(3))) struct ReplayEndpointTests {
     let admin: HTTPFields = [HTTPField.Name("X-Admin-Token")!: AdminTests.adminToken]
 
     @Test func aReplayRebuildsWhileServingAndChangesNoAnswer() async throws {

@@ -30,7 +30,7 @@ struct FakeApple {
     }
 }
 
-@Suite struct AuthTests {
+@Suite(.timeLimit(.minutes(3))) struct AuthTests {
     @Test func signInWithAppleRegistersOnceAndVerifiesEverything() async throws {
         let keysDirectory = try TemporaryDirectory()
         let apple = try await FakeApple(directory: keysDirectory.url)

@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 14, findings 7 and 8: what the server does with malformed, slow, idle or surplus connections.
 /// Raw TCP against the live server on 127.0.0.1, with timeouts of a second or so.
-@Suite struct ConnectionHardeningTests {
+@Suite(.timeLimit(.minutes(3))) struct ConnectionHardeningTests {
     /// Short limits for these tests; each test raises the ones it does not exercise.
     private static func short(_ configuration: inout AppConfiguration) {
         configuration.connections = ConnectionLimits(

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite struct DiscoveryTests {
+@Suite(.timeLimit(.minutes(3))) struct DiscoveryTests {
     @Test func searchServesTheContractsEnvelopeAndIsNotAMovieId() async throws {
         try await withLiveServer { client in
             let token = try await client.devLogin("alice")

@@ -3,7 +3,7 @@ import App
 import Foundation
 import Testing
 
-@Suite struct EnvironmentSettingsTests {
+@Suite(.timeLimit(.minutes(3))) struct EnvironmentSettingsTests {
     private func configured(_ values: [String: String]) throws -> AppConfiguration {
         var configuration = AppConfiguration(dataDirectory: URL(fileURLWithPath: "/tmp/unused"))
         try configuration.apply(EnvironmentSettings(values))

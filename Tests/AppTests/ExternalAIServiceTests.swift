@@ -62,7 +62,7 @@ private func fallbacks(_ client: LiveClient) async throws -> Int {
         .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.map { Int($0) }.reduce(0, +)
 }
 
-@Suite(.serialized) struct ExternalAIServiceTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct ExternalAIServiceTests {
     @Test func theFeedComesFromTheExternalServiceWhenItAnswers() async throws {
         try await withFakeAIService(.answers) { port in
             try await withTasteServer({ configure(&$0, port: port) }) { client in

@@ -2,7 +2,7 @@ import API
 import Foundation
 import Testing
 
-@Suite struct FeedTests {
+@Suite(.timeLimit(.minutes(3))) struct FeedTests {
     @Test func theFeedShowsWhatFriendsDidNewestFirst() async throws {
         try await withLiveServer { client in
             let alice = try await client.account("alice"), bob = try await client.account("bob"), carol = try await client.account("carol")
@@ -53,7 +53,7 @@ import Testing
     }
 }
 
-@Suite struct ProfileTests {
+@Suite(.timeLimit(.minutes(3))) struct ProfileTests {
     @Test func aProfileShowsCountsAndStatsFromTheReadModels() async throws {
         try await withLiveServer { client in
             let alice = try await client.account("alice"), bob = try await client.account("bob")
@@ -128,7 +128,7 @@ import Testing
     }
 }
 
-@Suite struct RecommendAndReviewOrderTests {
+@Suite(.timeLimit(.minutes(3))) struct RecommendAndReviewOrderTests {
     @Test func aFilmIsRecommendedOnlyToFriends() async throws {
         try await withLiveServer { client in
             let alice = try await client.account("alice"), bob = try await client.account("bob"), carol = try await client.account("carol")
@@ -161,7 +161,7 @@ import Testing
     }
 }
 
-@Suite struct RateLimitTests {
+@Suite(.timeLimit(.minutes(3))) struct RateLimitTests {
     @Test func aCallerOverTheLimitGets429WithRetryAfterAndOthersDoNot() async throws {
         try await withLiveServer({ $0.rateLimit = RateLimit(requestsPerMinute: 1, burst: 5) }) { client in
             let alice = try await client.account("alice"), bob = try await client.account("bob")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite struct FriendsTests {
+@Suite(.timeLimit(.minutes(3))) struct FriendsTests {
     @Test func aFriendRequestIsSentListedAnsweredAndEnded() async throws {
         try await withLiveServer { client in
             let alice = try await client.account("alice"), bob = try await client.account("bob"), carol = try await client.account("carol")

@@ -7,7 +7,7 @@ import NIOCore
 import Testing
 
 /// The hand-written JSON of the hottest responses must say exactly what their `Encodable` form says.
-@Suite struct JSONWriterTests {
+@Suite(.timeLimit(.minutes(3))) struct JSONWriterTests {
     private let awkward = "Amélie \"le fabuleux\" \\ destin / 東京 🎬\n\t\r\u{01}\u{1F}"
 
     @Test func aMovieWritesWhatItEncodes() throws {
@@ -82,7 +82,7 @@ import Testing
     }
 }
 
-@Suite struct ContractTimestampTests {
+@Suite(.timeLimit(.minutes(3))) struct ContractTimestampTests {
     @Test func timestampsAreWhatTheISO8601FormatStyleWrites() {
         var generator = SystemRandomNumberGenerator()
         let style = Date.ISO8601FormatStyle(timeZone: .gmt)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite struct MovieEndpointsTests {
+@Suite(.timeLimit(.minutes(3))) struct MovieEndpointsTests {
     @Test func aDemoUserSignsInSeesAMovieRatesItAndSeesTheirRating() async throws {
         try await withLiveServer { client in
             let login = try await client.send(.post, "/auth/login", body: #"{"provider":"dev","token":"","user_identifier":"movielens-1"}"#)

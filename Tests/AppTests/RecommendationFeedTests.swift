@@ -17,7 +17,7 @@ func withTasteServer(
     }, body)
 }
 
-@Suite struct RecommendationFeedTests {
+@Suite(.timeLimit(.minutes(3))) struct RecommendationFeedTests {
     @Test func theFeedFollowsTheContract() async throws {
         try await withTasteServer { client in
             let token = try await client.devLogin("movielens-1")

@@ -7,7 +7,7 @@ import NIOHTTPTypes
 import Testing
 
 /// The deadline handler on its own, on an embedded channel with a clock the test moves.
-@Suite struct RequestReadDeadlineHandlerTests {
+@Suite(.timeLimit(.minutes(3))) struct RequestReadDeadlineHandlerTests {
     private func connectedChannel() throws -> EmbeddedChannel {
         let channel = EmbeddedChannel(handler: RequestReadDeadlineHandler(
             headerTimeout: .seconds(1), bodyTimeout: .seconds(2), logger: Logger(label: "test")

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Testing
 
-@Suite struct ReviewAndOpsTests {
+@Suite(.timeLimit(.minutes(3))) struct ReviewAndOpsTests {
     @Test func reviewsArePagedAndLikedIdempotently() async throws {
         try await withLiveServer { client in
             var tokens: [String] = []

@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Testing
 
-@Suite struct StrictJSONTests {
+@Suite(.timeLimit(.minutes(3))) struct StrictJSONTests {
     private func parse(_ text: String) -> JSONValue? {
         try? StrictJSON.parse(Array(text.utf8))
     }

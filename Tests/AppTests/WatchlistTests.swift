@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite struct WatchlistTests {
+@Suite(.timeLimit(.minutes(3))) struct WatchlistTests {
     @Test func watchlistAndWatchStatusFollowTheUsersEvents() async throws {
         try await withLiveServer { client in
             let token = try await client.devLogin("movielens-1")

@@ -5,7 +5,7 @@ import Testing
 
 /// An operator's backup and restore, through the real binary: a backup taken while the server takes
 /// writes restores into read models identical to a clean rebuild, and a log identical to the original's prefix.
-@Suite struct BackupRestoreTests {
+@Suite(.timeLimit(.minutes(3))) struct BackupRestoreTests {
     @Test func aBackupTakenUnderWritesRestoresToIdenticalReadModels() async throws {
         let directory = try TemporaryDirectory()
         let live = directory.url.appendingPathComponent("live"), backup = directory.url.appendingPathComponent("backup")
@@ -59,7 +59,7 @@ func runNuvie(_ arguments: [String], logLevel: Bool = true) throws -> (status: I
     return (process.terminationStatus, String(decoding: output, as: UTF8.self))
 }
 
-@Suite struct AsOfTests {
+@Suite(.timeLimit(.minutes(3))) struct AsOfTests {
     /// Run while the server serves the same directory: both read the log, neither blocks the other.
     @Test func asOfAPositionOrAnInstantShowsTheUserAsTheyWere() async throws {
         let directory = try TemporaryDirectory()
@@ -130,7 +130,7 @@ extension AsOfTests {
     }
 }
 
-@Suite struct ReplayCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct ReplayCommandTests {
     @Test func replayRebuildsOfflineAndDefersToARunningServer() async throws {
         let directory = try TemporaryDirectory()
         let data = directory.url.appendingPathComponent("data")

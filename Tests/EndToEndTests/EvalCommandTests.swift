@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite struct EvalCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct EvalCommandTests {
     /// `nuvie eval --format json`: one object per model, with the contract of the keys.
     @Test(arguments: ["temporal", "random"])
     func evalPrintsOneJSONObjectPerModel(split: String) throws {

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Synchronization
 import Testing
 import CLMDB
 @testable import EventLog
@@ -12,7 +13,7 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
     try EventLog(configuration: .init(directory: dir.url.appendingPathComponent("log"), initialMapSize: mapSize))
 }
 
-@Suite struct EventLogTests {
+@Suite(.timeLimit(.minutes(3))) struct EventLogTests {
     @Test func appendsGetGapFreeIncreasingPositionsAndReadBackInOrder() async throws {
         let dir = try TemporaryDirectory()
         let log = try openLog(dir)
@@ -238,8 +239,14 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
         let dir = try TemporaryDirectory()
         let log = try openLog(dir)
         defer { log.close() }
-        let waiter = Task { await log.waitForEvents(after: 0); return log.headPosition }
-        try await Task.sleep(for: .milliseconds(20))
+        let returned = Mutex(false)
+        let waiter = Task {
+            await log.waitForEvents(after: 0)
+            returned.withLock { $0 = true }
+            return log.headPosition
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(!returned.withLock { $0 }, "returned before anything was appended")
         _ = try await log.append(to: "s", expectedVersion: .any, events: [event()])
         #expect(await waiter.value == 1)
 
@@ -289,7 +296,7 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
     }
 }
 
-@Suite struct TimeOrderedIdTests {
+@Suite(.timeLimit(.minutes(3))) struct TimeOrderedIdTests {
     @Test func idsAreVersion7AndSortByTheirMillisecond() {
         let start = Date(timeIntervalSince1970: 1_705_314_600)
         let ids = (0..<200).map { UUID.timeOrdered(at: start.addingTimeInterval(Double($0) * 0.002)) }
@@ -304,7 +311,7 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
     }
 }
 
-@Suite struct StreamIndexTests {
+@Suite(.timeLimit(.minutes(3))) struct StreamIndexTests {
     @Test func streamVersionsAndIdsComeFromTheStreamIndex() async throws {
         let dir = try TemporaryDirectory()
         let log = try openLog(dir)
@@ -321,7 +328,7 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
 }
 
 /// The index lives in `log/index/`, is not synced, and is rebuilt or caught up from the events.
-@Suite struct LogIndexTests {
+@Suite(.timeLimit(.minutes(3))) struct LogIndexTests {
     /// What every test here checks after reopening: the log answers as the events say.
     private func expectAnswersFromTheEvents(_ log: EventLog, retried: NewEvent, at position: UInt64) async throws {
         #expect(try log.streamVersion("user-1") == 3)

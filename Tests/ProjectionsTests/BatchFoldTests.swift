@@ -10,7 +10,7 @@ private let later = Date(timeIntervalSince1970: 1_705_314_600)  // 2024-01-15T10
 
 /// Projections that add up a whole batch (movie stats, taste, last activity, activity counts, search rows) must leave
 /// exactly the rows, and rowids, of folding one event at a time.
-@Suite struct BatchFoldTests {
+@Suite(.timeLimit(.minutes(3))) struct BatchFoldTests {
     @Test(arguments: [2, 7, 50, 10_000])
     func aBatchLeavesWhatOneEventAtATimeLeaves(batchSize: Int) async throws {
         let harness = try ProjectionHarness()

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// Commands read their streams through `DomainLog`, which keeps decoded streams between reads.
-@Suite struct DomainLogTests {
+@Suite(.timeLimit(.minutes(3))) struct DomainLogTests {
     private func rated(_ stars: Double, review: Bool = false) throws -> NewEvent {
         try DomainLog.newEvent(.movieRated(MovieRated(userId: 1, movieId: 2, rating: stars, previousRating: nil, comment: nil, isReview: review)))
     }

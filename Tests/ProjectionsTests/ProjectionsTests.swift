@@ -13,7 +13,7 @@ private func rated(_ user: Int64, _ movie: Int64, _ rating: Double, previous: Do
     .movieRated(MovieRated(userId: user, movieId: movie, rating: rating, previousRating: previous, comment: comment, isReview: review))
 }
 
-@Suite struct ProjectionsTests {
+@Suite(.timeLimit(.minutes(3))) struct ProjectionsTests {
     @Test func movieStatsReplaceARerating() async throws {
         let harness = try ProjectionHarness()
         try await harness.given([

@@ -5,7 +5,7 @@ import GRDB
 import Testing
 
 /// Request paths read through the read database's read-only connections.
-@Suite struct ReadDatabaseTests {
+@Suite(.timeLimit(.minutes(3))) struct ReadDatabaseTests {
     @Test func readsSeeWhatTheRunnerWroteAndFailOnceClosed() async throws {
         let harness = try ProjectionHarness()
         let movies = MovieQueries(database: harness.database)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import Projections
 
-@Suite struct SearchTests {
+@Suite(.timeLimit(.minutes(3))) struct SearchTests {
     let t = Date(timeIntervalSince1970: 1_537_790_400)  // 2018-09-24T12:00:00Z
 
     func harness() async throws -> ProjectionHarness {

@@ -8,7 +8,7 @@ import GRDB
 import Testing
 @testable import Projections
 
-@Suite struct SocialProjectionTests {
+@Suite(.timeLimit(.minutes(3))) struct SocialProjectionTests {
     /// Given a random history of friendships made, ended and blocked among a few users, the kept
     /// mutual-friend counts equal a count made from scratch from the friendships that remain.
     @Test(arguments: [1, 2, 3] as [UInt64])
@@ -68,7 +68,7 @@ import Testing
     }
 }
 
-@Suite struct TimeTravelTests {
+@Suite(.timeLimit(.minutes(3))) struct TimeTravelTests {
     @Test func atEachPositionTheReadModelIsWhatTheLogSaidThen() async throws {
         let harness = try ProjectionHarness()
         let t = Date(timeIntervalSince1970: 1_700_000_000)
@@ -99,7 +99,7 @@ private struct Generator: RandomNumberGenerator {
     }
 }
 
-@Suite struct RebuildTests {
+@Suite(.timeLimit(.minutes(3))) struct RebuildTests {
     @Test func aRebuildSwapsInANewGenerationWithTheSameRowsAndSurvivesReopening() async throws {
         let directory = try TemporaryDirectory()
         let log = try EventLog(configuration: .init(directory: directory.url.appendingPathComponent("log"), initialMapSize: 4 << 20))

@@ -9,7 +9,7 @@ import Testing
 private let later = Date(timeIntervalSince1970: 1_705_314_600)  // 2024-01-15T10:30:00Z
 
 /// The one-user fast path of time travel must show exactly what a full fold to the same position shows.
-@Suite struct UserAsOfTests {
+@Suite(.timeLimit(.minutes(3))) struct UserAsOfTests {
     @Test func oneUsersViewAtAnyPositionIsTheFullFoldsView() async throws {
         let harness = try ProjectionHarness()
         _ = try await MovieLensImporter(log: harness.log).importDirectory(replayFixtures.appendingPathComponent("movielens-taste"))

@@ -3,7 +3,7 @@ import Recommendations
 import TestSupport
 import Testing
 
-@Suite struct EvaluationTests {
+@Suite(.timeLimit(.minutes(3))) struct EvaluationTests {
     @Test func readsBothMovieLensFormats() throws {
         let csv = try RatingsFile.parse("userId,movieId,rating,timestamp\n1,10,4.5,100\n2,20,3.0,200\n")
         let tsv = try RatingsFile.parse("1\t10\t4.5\t100\n2\t20\t3\t200\n")

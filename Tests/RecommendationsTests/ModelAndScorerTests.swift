@@ -28,7 +28,7 @@ private func profile(_ ratings: [Int64: Double], friends: [Int64: [TasteProfile.
     )
 }
 
-@Suite struct ItemSimilarityModelTests {
+@Suite(.timeLimit(.minutes(3))) struct ItemSimilarityModelTests {
     @Test func trainingIsDeterministicAndNonNegative() throws {
         let parameters = ItemSimilarityModel.Parameters(minimumRatings: 1, lambda: 1)
         let first = try ItemSimilarityModel.train(interactions, parameters: parameters)
@@ -53,7 +53,7 @@ private func profile(_ ratings: [Int64: Double], friends: [Int64: [TasteProfile.
     }
 }
 
-@Suite struct ScorerTests {
+@Suite(.timeLimit(.minutes(3))) struct ScorerTests {
     let scorer: Scorer
 
     init() throws {

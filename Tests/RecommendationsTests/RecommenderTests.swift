@@ -39,7 +39,7 @@ final class ImportedTaste: Sendable {
     }
 }
 
-@Suite struct RecommenderTests {
+@Suite(.timeLimit(.minutes(3))) struct RecommenderTests {
     @Test func aModelIsNotReadyUntilTrained() async throws {
         let taste = try await ImportedTaste()
         await #expect(throws: RecommendationError.modelNotReady) {
