@@ -20,7 +20,7 @@ private func withFakeAIService(_ behaviour: FakeAIBehaviour, _ body: @Sendable (
         let json = try JSONSerialization.jsonObject(with: Data(buffer: buffer)) as? [String: Any] ?? [:]
         switch behaviour {
         case .tooSlow:
-            try await Task.sleep(for: .seconds(2))
+            try await Task.sleep(for: .seconds(10))
         case .modelNotReady:
             let body = #"{"error":{"code":"MODEL_NOT_READY","message":"warming up","details":{}}}"#
             return Response(status: .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(string: body)))
@@ -111,6 +111,7 @@ private func fallbacks(_ client: LiveClient) async throws -> Int {
     private func configure(_ configuration: inout AppConfiguration, port: Int) {
         configuration.internalToken = sharedToken
         configuration.aiServiceURL = URL(string: "http://127.0.0.1:\(port)")
-        configuration.aiServiceTimeout = .milliseconds(300)
+        // Well above what answering takes on a loaded machine, well below the slow service's 10 s.
+        configuration.aiServiceTimeout = .seconds(3)
     }
 }

@@ -47,16 +47,14 @@ import Testing
 /// Runs the built `nuvie` with `arguments`; its exit status and what it printed.
 /// Runs the built binary; `logLevel` is for the commands that take `--log-level` (those with a data directory).
 func runNuvie(_ arguments: [String], logLevel: Bool = true) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = ServerProcess.binary
-    process.arguments = arguments + (logLevel ? ["--log-level", "warning"] : [])
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try ProcessLaunch.run(process)
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-run-\(UUID().uuidString).log")
+    defer { try? FileManager.default.removeItem(at: output) }
+    let process = try ChildProcess(
+        executable: ServerProcess.binary, arguments: arguments + (logLevel ? ["--log-level", "warning"] : []),
+        environment: ProcessInfo.processInfo.environment, output: output
+    )
+    let status = process.waitUntilExit()
+    return (status, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
 }
 
 @Suite(.timeLimit(.minutes(3))) struct AsOfTests {

@@ -10,8 +10,8 @@ import Glibc
 
 
 /// The real `nuvie` binary, started as a child process over a data directory.
-final class ServerProcess: @unchecked Sendable {
-    let process = Process()
+final class ServerProcess: Sendable {
+    let process: ChildProcess
     let port: Int
     let baseURL: String
     /// Where the server's standard output and error go.
@@ -53,16 +53,12 @@ final class ServerProcess: @unchecked Sendable {
     private init(arguments: [String], port: Int, outputDirectory: URL) throws {
         self.port = port
         baseURL = "http://127.0.0.1:\(port)"
-        process.executableURL = Self.binary
-        process.environment = ProcessInfo.processInfo.environment.merging(["NUVIE_RATE_LIMIT_PER_MINUTE": "0"]) { $1 }
-        process.arguments = arguments
         output = outputDirectory.appendingPathComponent("server-\(port)-\(UUID().uuidString).log")
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
-        try Data().write(to: output)
-        let handle = try FileHandle(forWritingTo: output)
-        process.standardOutput = handle
-        process.standardError = handle
-        try ProcessLaunch.run(process)
+        process = try ChildProcess(
+            executable: Self.binary, arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.merging(["NUVIE_RATE_LIMIT_PER_MINUTE": "0"]) { $1 }, output: output
+        )
     }
 
     private enum Start { case healthy, portTaken }
@@ -83,12 +79,12 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     func kill9() {
-        kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
         process.waitUntilExit()
     }
 
     func stop() {
-        process.terminate()
+        process.signal(SIGTERM)
         process.waitUntilExit()
     }
 

@@ -1,0 +1,74 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process started with `posix_spawn`, its output appended to a file. The tests' own
+/// stand-in for Foundation's `Process`, whose `run()` on Linux reads past the end of a directory
+/// entry while listing `/proc/self/fd` and crashed the test process now and then when many
+/// descriptors were open (swift-corelibs-foundation PR 5472; not in Swift 6.3.1).
+public final class ChildProcess: Sendable {
+    public let pid: pid_t
+    /// The wait status once the child has been reaped.
+    private let exit = Mutex<Int32?>(nil)
+
+    public struct SpawnFailed: Error, CustomStringConvertible {
+        public var errno: Int32
+        public var description: String { "posix_spawn failed: \(String(cString: strerror(errno)))" }
+    }
+
+    public init(executable: URL, arguments: [String], environment: [String: String], output: URL) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of the test process's (its servers' sockets, its logs' files) goes along.
+        _ = Self.closeFrom?(&actions, 3)
+
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
+        guard status == 0 else { throw SpawnFailed(errno: status) }
+        self.pid = pid
+    }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module
+    /// does not import.
+    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
+    public var isRunning: Bool {
+        exit.withLock { exit in
+            guard exit == nil else { return false }
+            var status: Int32 = 0
+            guard waitpid(pid, &status, WNOHANG) == pid else { return true }
+            exit = status
+            return false
+        }
+    }
+
+    public func signal(_ signal: Int32) {
+        if isRunning { kill(pid, signal) }
+    }
+
+    /// Blocks until the child exits; its exit code (128 + the signal for one killed by a signal).
+    @discardableResult
+    public func waitUntilExit() -> Int32 {
+        let status = exit.withLock { exit in
+            if let exit { return exit }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+            exit = status
+            return status
+        }
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+    }
+}
