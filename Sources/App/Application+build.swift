@@ -12,6 +12,7 @@ import Recommendations
 /// metrics: that is the executable's job, done once.
 public func buildApplication(configuration: AppConfiguration, logger: Logger = Logger(label: "nuvie")) async throws -> some ApplicationProtocol {
     try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
+    if !configuration.readOnly { try Storage.checkRoom(configuration) }
     let storage = try Storage(configuration: configuration)
     do {
         let importing = configuration.demoMode && storage.log.headPosition == 0
@@ -51,7 +52,10 @@ func buildRouter(
     let tokens = await TokenService(secret: try Secrets.jwtSecret(configuration))
     let router = Router(context: AppRequestContext.self)
     router.addAPIMiddleware(tokens: tokens, rateLimit: configuration.rateLimit)
-    HealthController(log: storage.log, runner: runner, registry: configuration.metricsRegistry, recommender: recommender).register(on: router)
+    HealthController(
+        log: storage.log, runner: runner, recommendationCache: storage.recommendationCache, registry: configuration.metricsRegistry,
+        recommender: recommender
+    ).register(on: router)
     router.addAPIRoutes(APIDependencies(
         commands: CommandService(log: storage.log),
         movies: MovieQueries(database: storage.readDatabase),

@@ -19,6 +19,8 @@ extension APIError {
             return .conflict("The resource changed while the request ran; retry it")
         case EventLogError.partialDuplicate:
             return .conflict("Some of these events were already recorded under the same idempotency key")
+        case is StorageFullError:
+            return .storageFull()
         case EventLogError.readOnly:
             return APIError(.methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "This server shows a past state of the log and records nothing")
         case let error as HTTPError:
