@@ -1,6 +1,7 @@
 import Commands
 import EventLog
 import Foundation
+import GRDB
 import Logging
 import Synchronization
 import TestSupport
@@ -72,4 +73,21 @@ import Testing
 
 private final class StoppedFlag: Sendable {
     let value = Mutex(false)
+}
+
+/// Which SQLite errors count as a full disk; needs no root, so it runs everywhere.
+@Suite struct SQLiteStorageFullMappingTests {
+    @Test func sqliteFullIsAFullDiskAndOtherErrorsAreNot() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.appendingPathComponent("read.sqlite").path
+        let full = StorageFullError.sqlite(DatabaseError(resultCode: .SQLITE_FULL), store: .readModels, path: path)
+        #expect(full?.store == .readModels)
+        #expect(full?.path == path)
+        // An I/O error on a filesystem with room is not a full disk.
+        #expect(StorageFullError.sqlite(DatabaseError(resultCode: .SQLITE_IOERR), store: .readModels, path: path) == nil)
+        #expect(StorageFullError.sqlite(DatabaseError(resultCode: .SQLITE_CONSTRAINT), store: .readModels, path: path) == nil)
+        #expect(throws: StorageFullError.self) {
+            try StorageFullError.mappingSQLite(store: .recommendationCache, path: path) { throw DatabaseError(resultCode: .SQLITE_FULL) }
+        }
+    }
 }
