@@ -10,7 +10,8 @@ import Testing
     func aRestartAfterADemoImportKilledPartWayFinishesItBeforeServing() async throws {
         let directory = try TemporaryDirectory()
         let dataDirectory = directory.url.appendingPathComponent("data")
-        let dataset = repositoryRoot.appendingPathComponent("demo/ml-latest-small")
+        // The demo's films with 20,000 of its ratings: six import batches, a fifth of the demo's work.
+        let dataset = try movieLensSubset(ratings: 20_000, in: directory.url)
         let arguments = { (port: Int) in ServerProcess.demoArguments(dataDirectory: dataDirectory, port: port, dataset: dataset, logLevel: "info") }
 
         // The kill must land between the first batch and the last: a watcher on a thread of its own
@@ -37,7 +38,7 @@ import Testing
         #expect(health.json["log_head_position"] as? Int == Int(complete))
         #expect(health.json["status"] as? String == "ok")
         let model = try #require(health.json["recommendation_model"] as? [String: Any])
-        #expect((model["films"] as? Int ?? 0) > 1_000)
+        #expect((model["films"] as? Int ?? 0) > 100)
         #expect(try String(contentsOf: dataDirectory.appendingPathComponent("demo-import"), encoding: .utf8) == "finished\n")
     }
 
@@ -63,7 +64,7 @@ import Testing
 
     /// The log head of the same dataset imported whole into an empty log.
     static func completeImportHead(of dataset: URL, in directory: URL) async throws -> UInt64 {
-        let log = try EventLog(configuration: .init(directory: directory, initialMapSize: 256 << 20))
+        let log = try EventLog(configuration: .init(directory: directory, initialMapSize: 64 << 20))
         defer { log.close() }
         return try await MovieLensImporter(log: log).importDirectory(dataset).headPosition
     }

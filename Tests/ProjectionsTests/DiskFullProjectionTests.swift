@@ -16,7 +16,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let log = try EventLog(configuration: .init(directory: directory.url.appendingPathComponent("log"), initialMapSize: 64 << 20))
         defer { log.close() }
-        _ = try await MovieLensImporter(log: log).importDirectory(try Self.dataset(in: directory.url))
+        _ = try await MovieLensImporter(log: log).importDirectory(try movieLensSubset(ratings: 4_000, in: directory.url))
 
         let disk = try TmpfsMount(at: directory.url.appendingPathComponent("disk"), megabytes: 32)
         defer { disk.unmount() }
@@ -50,19 +50,6 @@ import Testing
         defer { try? rebuilt.close() }
         try ProjectionRunner(log: log, database: rebuilt, logger: Logger(label: "test")).catchUp()
         #expect(try database.canonicalDump() == rebuilt.canonicalDump())
-    }
-
-    /// The demo's films and links with its first 4,000 ratings: enough rows to outgrow a full disk.
-    static func dataset(in directory: URL) throws -> URL {
-        let source = repositoryRoot.appendingPathComponent("demo/ml-latest-small")
-        let target = directory.appendingPathComponent("dataset")
-        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
-        for file in ["movies.csv", "links.csv"] {
-            try FileManager.default.copyItem(at: source.appendingPathComponent(file), to: target.appendingPathComponent(file))
-        }
-        let ratings = try String(contentsOf: source.appendingPathComponent("ratings.csv"), encoding: .utf8).split(whereSeparator: \.isNewline).prefix(4_001)
-        try Data((ratings.joined(separator: "\n") + "\n").utf8).write(to: target.appendingPathComponent("ratings.csv"))
-        return target
     }
 
     static func waitUntil(_ condition: () throws -> Bool) async throws {
