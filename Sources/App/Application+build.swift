@@ -7,16 +7,18 @@ import Logging
 import Projections
 import Recommendations
 
-/// Opens the log and the read database, imports the demo into an empty log in demo mode, and
-/// returns the server with the projection runner as a service. Nothing here bootstraps logging or
-/// metrics: that is the executable's job, done once.
+/// Opens the log and the read database, imports the demo into an empty log in demo mode (or finishes
+/// an import that stopped part-way), and returns the server with the projection runner as a
+/// service. Nothing here bootstraps logging or metrics: that is the executable's job, done once.
 public func buildApplication(configuration: AppConfiguration, logger: Logger = Logger(label: "nuvie")) async throws -> some ApplicationProtocol {
     try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
+    if !configuration.readOnly { try Storage.checkRoom(configuration) }
     let storage = try Storage(configuration: configuration)
     do {
-        let importing = configuration.demoMode && storage.log.headPosition == 0
+        let demo = DemoImport(directory: DataDirectory(configuration.dataDirectory))
+        let importing = configuration.demoMode && demo.isDue(logHead: storage.log.headPosition)
         if importing, let dataset = configuration.demoDataset {
-            try await importDemo(dataset, into: storage.log, logger: logger)
+            try await demo.run(dataset, into: storage.log, logger: logger)
         }
         let runner = try ProjectionRunner(log: storage.log, database: storage.readDatabase, logger: logger)
         if importing {
@@ -24,6 +26,7 @@ public func buildApplication(configuration: AppConfiguration, logger: Logger = L
             // with a backlog serves at once and reports `catching_up` in /health instead.
             logger.info("folding the demo into the read models before serving")
             try runner.catchUp()
+            if configuration.demoDataset != nil { try demo.record(.finished) }
         }
         let recommender = Recommender(
             inputs: RecommendationInputQueries(database: storage.readDatabase), parameters: configuration.modelParameters,
@@ -55,7 +58,10 @@ func buildRouter(
     let tokens = await TokenService(secret: try Secrets.jwtSecret(configuration), isRegistered: commands.userExists)
     let router = Router(context: AppRequestContext.self)
     router.addAPIMiddleware(tokens: tokens, rateLimit: configuration.rateLimit)
-    HealthController(log: storage.log, runner: runner, registry: configuration.metricsRegistry, recommender: recommender).register(on: router)
+    HealthController(
+        log: storage.log, runner: runner, recommendationCache: storage.recommendationCache, registry: configuration.metricsRegistry,
+        recommender: recommender
+    ).register(on: router)
     router.addAPIRoutes(APIDependencies(
         commands: commands,
         movies: MovieQueries(database: storage.readDatabase),
@@ -97,14 +103,4 @@ private func recommendationDependencies(
 private func zip<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
     guard let a, let b else { return nil }
     return (a, b)
-}
-
-private func importDemo(_ dataset: URL, into log: EventLog, logger: Logger) async throws {
-    logger.info("empty log in demo mode: importing the demo dataset", metadata: ["dataset": "\(dataset.path)"])
-    let summary = try await MovieLensImporter(log: log).importDirectory(dataset) { progress in
-        logger.info("importing", metadata: ["events": "\(progress.appended)/\(progress.total)"])
-    }
-    logger.info("demo imported", metadata: [
-        "movies": "\(summary.movies)", "users": "\(summary.users)", "ratings": "\(summary.ratings)", "events": "\(summary.newEvents)",
-    ])
 }

@@ -5,11 +5,13 @@ import Prometheus
 import Projections
 import Recommendations
 
-/// `GET /health`: the log head and each projection's position, lag and failure; 503 when a projection
-/// has stopped on an event. `GET /metrics`: Prometheus text.
+/// `GET /health`: the log head and each projection's position, lag and failure, and each store whose
+/// disk is full; 503 when a projection has stopped on an event (`failing`) or a store refuses writes
+/// for want of space (`degraded`). `GET /metrics`: Prometheus text.
 struct HealthController: Sendable {
     let log: EventLog
     let runner: ProjectionRunner
+    let recommendationCache: RecommendationFeedCache
     let registry: PrometheusCollectorRegistry?
     let recommender: Recommender
 
@@ -30,10 +32,17 @@ struct HealthController: Sendable {
             var position: UInt64
             var films: Int
         }
+        /// A store whose last write failed for want of space (reads still work).
+        struct FullStore: Encodable {
+            var store: String
+            var since: String
+            var error: String
+        }
         var status: String
         var logHeadPosition: UInt64
         var projections: [Projection]
         @Nullable var recommendationModel: Model?
+        var storageFull: [FullStore]
     }
 
     func register(on router: Router<AppRequestContext>) {
@@ -57,11 +66,14 @@ struct HealthController: Sendable {
                 position: $0.position, films: $0.model.count
             )
         }
+        let full = [log.storageFailure, runner.storageFailure, recommendationCache.storageFailure].compactMap { $0 }.map {
+            Health.FullStore(store: $0.error.store.rawValue, since: ContractJSON.timestamp($0.since), error: $0.error.description)
+        }
         let health = Health(
-            status: failed ? "failing" : caughtUp ? "ok" : "catching_up", logHeadPosition: head, projections: projections,
-            recommendationModel: model
+            status: failed ? "failing" : !full.isEmpty ? "degraded" : caughtUp ? "ok" : "catching_up", logHeadPosition: head,
+            projections: projections, recommendationModel: model, storageFull: full
         )
-        return EditedResponse(status: failed ? .serviceUnavailable : .ok, response: health)
+        return EditedResponse(status: failed || !full.isEmpty ? .serviceUnavailable : .ok, response: health)
     }
 
     func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -29,6 +29,14 @@ struct Storage: Service {
         }
     }
 
+    /// Refuses to start when the filesystem under any store is full, naming it, instead of failing
+    /// later on whichever file happens to need a page first.
+    static func checkRoom(_ configuration: AppConfiguration) throws {
+        try StorageFullError.checkRoom(for: .eventLog, at: configuration.logDirectory.path)
+        try StorageFullError.checkRoom(for: .readModels, at: configuration.readDirectory.path)
+        try StorageFullError.checkRoom(for: .recommendationCache, at: configuration.recommendationCachePath)
+    }
+
     /// Waits for shutdown; services stop in reverse order, so this runs after the server and runner.
     func run() async throws {
         try? await gracefulShutdown()

@@ -32,6 +32,7 @@ public final class EventLog: Sendable {
     private let head: PositionWatcher
     private let writer: GroupCommitWriter
     private let readOnly: Bool
+    private let storageFull = StorageFullLatch()
     private let appendTimer = Metrics.Timer(label: "nuvie_log_append_duration")
     private let appendedEvents = Counter(label: "nuvie_log_appended_events_total")
 
@@ -51,7 +52,9 @@ public final class EventLog: Sendable {
             environment.close()
             throw error
         }
-        writer = GroupCommitWriter(environment: environment, store: store, index: index, head: head, grouping: configuration.groupCommit)
+        writer = GroupCommitWriter(
+            environment: environment, store: store, index: index, head: head, storageFull: storageFull, grouping: configuration.groupCommit
+        )
         readOnly = configuration.readOnly
     }
 
@@ -172,6 +175,9 @@ public final class EventLog: Sendable {
     // MARK: Operations
 
     public var mapSize: Int { environment.mapSize }
+
+    /// Set while appends fail because the filesystem under the log or its index is full.
+    public var storageFailure: (error: StorageFullError, since: Date)? { storageFull.current }
 
     /// Writes a consistent, compacted copy of the log into `directory` while appends go on.
     public func backup(to directory: URL) throws {

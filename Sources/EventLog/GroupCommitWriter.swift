@@ -20,6 +20,7 @@ final class GroupCommitWriter: @unchecked Sendable {
     private let head: PositionWatcher
     private let store: LogStore
     private let index: LogIndex
+    private let storageFull: StorageFullLatch
     private let commitTimer = Metrics.Timer(label: "nuvie_log_commit_duration")
     private let batchSize = Recorder(label: "nuvie_log_commit_batch_appends")
     private let indexFailures = Counter(label: "nuvie_log_index_failures_total")
@@ -27,8 +28,11 @@ final class GroupCommitWriter: @unchecked Sendable {
     private static let arrivalGap: TimeInterval = 0.000_05
     private static let longestWait: TimeInterval = 0.000_6
 
-    init(environment: LMDBEnvironment, store: LogStore, index: LogIndex, head: PositionWatcher, grouping: Bool = true) {
+    init(
+        environment: LMDBEnvironment, store: LogStore, index: LogIndex, head: PositionWatcher, storageFull: StorageFullLatch, grouping: Bool = true
+    ) {
         self.grouping = grouping
+        self.storageFull = storageFull
         self.environment = environment
         self.store = store
         self.index = index
@@ -118,12 +122,15 @@ final class GroupCommitWriter: @unchecked Sendable {
             }
             do {
                 try index.add(entries, through: newHead)
+                storageFull.recordSuccess()
             } catch {
                 // The appends are durable and stand. The next commit catches the index up first.
                 indexFailures.increment()
+                if let full = error as? StorageFullError { storageFull.record(full) }
             }
             head.publish(newHead)
         } catch {
+            if let full = error as? StorageFullError { storageFull.record(full) }
             results = batch.map { _ in .failure(error) }
         }
         commitTimer.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - started))

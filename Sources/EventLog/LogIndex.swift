@@ -64,7 +64,9 @@ struct LogIndex: Sendable {
     }
 
     private init(directory: URL, initialMapSize: Int) throws {
-        environment = try LMDBEnvironment(path: directory.path, initialMapSize: initialMapSize, maxDatabases: 8, durable: false)
+        environment = try LMDBEnvironment(
+            path: directory.path, initialMapSize: initialMapSize, maxDatabases: 8, durable: false, store: .logIndex
+        )
         do {
             eventIds = try environment.openDatabase(named: "eventIds")
             streams = try environment.openDatabase(named: "streams")

@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 import GRDB
 import Synchronization
@@ -47,8 +48,11 @@ public final class ReadDatabase: Sendable {
         try FileManager.default.createDirectory(
             at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true
         )
-        let pool = try DatabasePool(path: path, configuration: Self.configuration)
-        try Self.migrator(projections).migrate(pool)
+        let pool = try StorageFullError.mappingSQLite(store: .readModels, path: path) {
+            let pool = try DatabasePool(path: path, configuration: Self.configuration)
+            try Self.migrator(projections).migrate(pool)
+            return pool
+        }
         self.init(generation: Generation(pool: pool, path: path, readers: ReadConnections(path: path)), projections: projections, files: files)
     }
 

@@ -24,24 +24,36 @@ final class ServerProcess: Sendable {
         return repositoryRoot.appendingPathComponent(".build/debug/nuvie")
     }
 
-    /// `nuvie serve` in demo mode over the tiny MovieLens fixture, started and healthy.
-    static func demo(dataDirectory: URL) async throws -> ServerProcess {
-        try await start(outputDirectory: dataDirectory.deletingLastPathComponent()) { port in
-            [
-                "serve", "--data-dir", dataDirectory.path, "--port", "\(port)", "--demo",
-                "--demo-dataset", repositoryRoot.appendingPathComponent("replay-fixtures/movielens-tiny").path, "--log-level", "warning",
-            ]
+    /// `nuvie serve` in demo mode over the tiny MovieLens fixture, started and healthy. Its output
+    /// goes beside the data directory unless `outputDirectory` says where.
+    static func demo(dataDirectory: URL, outputDirectory: URL? = nil, environment: [String: String] = [:]) async throws -> ServerProcess {
+        try await start(outputDirectory: outputDirectory ?? dataDirectory.deletingLastPathComponent(), environment: environment) { port in
+            demoArguments(dataDirectory: dataDirectory, port: port)
         }
+    }
+
+    static func demoArguments(
+        dataDirectory: URL, port: Int, dataset: URL = repositoryRoot.appendingPathComponent("replay-fixtures/movielens-tiny"), logLevel: String = "warning"
+    ) -> [String] {
+        ["serve", "--data-dir", dataDirectory.path, "--port", "\(port)", "--demo", "--demo-dataset", dataset.path, "--log-level", logLevel]
+    }
+
+    /// Starts the command without waiting for it to serve (it may exit, or take long to start).
+    static func launch(outputDirectory: URL, environment: [String: String] = [:], arguments: (Int) -> [String]) throws -> ServerProcess {
+        let port = Int.random(in: 10_000..<32_000)
+        return try ServerProcess(arguments: arguments(port), port: port, outputDirectory: outputDirectory, environment: environment)
     }
 
     /// Any `nuvie` command that serves on the port it is given, started and healthy. Ports are drawn
     /// below Linux's ephemeral range (where outgoing connections take theirs); a port another process
     /// holds anyway is retried with a new one.
-    static func start(outputDirectory: URL, arguments: (Int) -> [String]) async throws -> ServerProcess {
+    static func start(
+        outputDirectory: URL, environment: [String: String] = [:], timeout: Duration = .seconds(60), arguments: (Int) -> [String]
+    ) async throws -> ServerProcess {
         for _ in 0..<5 {
             let port = Int.random(in: 10_000..<32_000)
-            let server = try ServerProcess(arguments: arguments(port), port: port, outputDirectory: outputDirectory)
-            switch try await server.waitUntilHealthy() {
+            let server = try ServerProcess(arguments: arguments(port), port: port, outputDirectory: outputDirectory, environment: environment)
+            switch try await server.waitUntilHealthy(timeout: timeout) {
             case .healthy: return server
             case .portTaken: continue
             }
@@ -50,20 +62,21 @@ final class ServerProcess: Sendable {
         throw CancellationError()
     }
 
-    private init(arguments: [String], port: Int, outputDirectory: URL) throws {
+    private init(arguments: [String], port: Int, outputDirectory: URL, environment: [String: String] = [:]) throws {
         self.port = port
         baseURL = "http://127.0.0.1:\(port)"
         output = outputDirectory.appendingPathComponent("server-\(port)-\(UUID().uuidString).log")
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
         process = try ChildProcess(
             executable: Self.binary, arguments: arguments,
-            environment: ProcessInfo.processInfo.environment.merging(["NUVIE_RATE_LIMIT_PER_MINUTE": "0"]) { $1 }, output: output
+            environment: ProcessInfo.processInfo.environment.merging(["NUVIE_RATE_LIMIT_PER_MINUTE": "0"].merging(environment) { $1 }) { $1 },
+            output: output
         )
     }
 
     private enum Start { case healthy, portTaken }
 
-    private func waitUntilHealthy(timeout: Duration = .seconds(60)) async throws -> Start {
+    private func waitUntilHealthy(timeout: Duration) async throws -> Start {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let health = try? await get("/health"), health.status == 200 { return .healthy }
@@ -75,7 +88,19 @@ final class ServerProcess: Sendable {
     }
 
     private func said() -> String {
-        (try? String(contentsOf: output, encoding: .utf8)).map { String($0.suffix(4_000)) } ?? "(no output)"
+        String(everythingSaid().suffix(4_000))
+    }
+
+    /// The server's whole output so far.
+    func everythingSaid() -> String {
+        (try? String(contentsOf: output, encoding: .utf8)) ?? "(no output)"
+    }
+
+    /// The exit status once the process has exited within `timeout`; nil while it still runs.
+    func waitForExit(timeout: Duration) async throws -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        return process.isRunning ? nil : process.waitUntilExit()
     }
 
     func kill9() {
@@ -91,6 +116,8 @@ final class ServerProcess: Sendable {
     struct Reply: @unchecked Sendable {
         var status: UInt
         var json: [String: Any]
+        /// Header names in lower case.
+        var headers: [String: String] = [:]
     }
 
     func get(_ path: String, token: String? = nil) async throws -> Reply {
@@ -113,6 +140,7 @@ final class ServerProcess: Sendable {
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
         let bytes = try await response.body.collect(upTo: 1 << 20)
         let json = (try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView))) as? [String: Any] ?? [:]
-        return Reply(status: response.status.code, json: json)
+        let headers = Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }) { first, _ in first }
+        return Reply(status: response.status.code, json: json, headers: headers)
     }
 }

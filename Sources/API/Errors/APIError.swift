@@ -98,5 +98,17 @@ extension APIError {
         return error
     }
 
+    /// The disk under the server's storage is full: nothing of the request was recorded. 503 rather
+    /// than 507 (WebDAV's Insufficient Storage): the condition is the server's and passes once an
+    /// operator frees space, and clients and proxies already retry a 503 with `Retry-After`.
+    public static func storageFull(retryAfterSeconds: Int = 30) -> APIError {
+        var error = APIError(
+            .serviceUnavailable, code: "STORAGE_FULL",
+            message: "The server cannot record changes right now (its storage is full); nothing was saved, retry later"
+        )
+        error.headers[.retryAfter] = "\(retryAfterSeconds)"
+        return error
+    }
+
     public static let internalError = APIError(.internalServerError, code: "INTERNAL_ERROR", message: "An unexpected error occurred")
 }

@@ -20,6 +20,8 @@ extension APIError {
             return .conflict("The resource changed while the request ran; retry it")
         case EventLogError.partialDuplicate, EventLogError.eventIdReused:
             return .idempotencyKeyReused
+        case is StorageFullError:
+            return .storageFull()
         case EventLogError.readOnly:
             return APIError(.methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "This server shows a past state of the log and records nothing")
         case let error as HTTPError:

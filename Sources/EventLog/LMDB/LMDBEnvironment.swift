@@ -13,10 +13,12 @@ final class LMDBEnvironment: @unchecked Sendable {
     /// Written only under the exclusive lock, read under either side.
     private var isClosed = false
     let path: String
+    /// Named in the `StorageFullError` a write throws when the filesystem is full.
+    let store: StorageFullError.Store
 
     /// `durable: false` opens it with `MDB_NOSYNC`: a commit reaches the OS (it survives the process)
     /// but not the disk (a machine crash may lose or tear it).
-    init(path: String, initialMapSize: Int, maxDatabases: UInt32, durable: Bool = true) throws {
+    init(path: String, initialMapSize: Int, maxDatabases: UInt32, durable: Bool = true, store: StorageFullError.Store = .eventLog) throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         var handle: OpaquePointer?
         try LMDBError.check(mdb_env_create(&handle), "env_create")
@@ -28,12 +30,34 @@ final class LMDBEnvironment: @unchecked Sendable {
             try LMDBError.check(mdb_env_open(handle, path, UInt32(MDB_NOTLS | (durable ? 0 : MDB_NOSYNC)), 0o640), "env_open \(path)")
             var staleReaders: Int32 = 0
             try LMDBError.check(mdb_reader_check(handle, &staleReaders), "reader_check")
+            try Self.allocateLockFile(in: path)
+        } catch where error.isNoSpace {
+            mdb_env_close(handle)
+            throw StorageFullError(store: store, path: path, cause: error.description)
         } catch {
             mdb_env_close(handle)
             throw error
         }
         self.env = handle
         self.path = path
+        self.store = store
+    }
+
+    /// LMDB maps `lock.mdb` (its reader table) after sizing it with `ftruncate`, which allocates
+    /// nothing: on a full tmpfs the first use of a further reader slot would then be a SIGBUS instead
+    /// of an error. Allocating the file's blocks now turns that into ENOSPC at open.
+    private static func allocateLockFile(in path: String) throws(LMDBError) {
+        let lockFile = path + "/lock.mdb"
+        let descriptor = Glibc.open(lockFile, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { Glibc.close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_size > 0 else { return }
+        guard Int(info.st_blocks) * 512 < Int(info.st_size) else { return }
+        // Where a filesystem cannot allocate, glibc emulates it by writing a zero into the last byte
+        // of each block that reads as zero: the padding of a reader slot, which nobody else writes.
+        let code = posix_fallocate(descriptor, 0, info.st_size)
+        guard code == 0 || code == EOPNOTSUPP || code == EINVAL else { throw LMDBError(code: code, operation: "fallocate \(lockFile)") }
     }
 
     /// Closes the environment once; later transactions throw instead of touching freed memory.
@@ -57,8 +81,19 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     /// Doubles the map. Waits until no transaction of this process is open, as LMDB requires.
     func growMap() throws {
-        try resizeLock.withExclusiveLock { () throws(LMDBError) in
-            try LMDBError.check(mdb_env_set_mapsize(env, currentMapSize * 2), "env_set_mapsize")
+        try storageFull {
+            try resizeLock.withExclusiveLock { () throws(LMDBError) in
+                try LMDBError.check(mdb_env_set_mapsize(env, currentMapSize * 2), "env_set_mapsize")
+            }
+        }
+    }
+
+    /// Runs `body`, turning LMDB's ENOSPC and EDQUOT into `StorageFullError`.
+    private func storageFull<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as LMDBError where error.isNoSpace {
+            throw StorageFullError(store: store, path: path, cause: error.description)
         }
     }
 
@@ -95,10 +130,11 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     /// Runs `body` in the write transaction and commits it, durably unless opened with `durable: false`.
     /// A full map is grown and `body` run again from the start, so `body` must only write through `txn`.
+    /// A full filesystem throws `StorageFullError`; the transaction is then aborted whole.
     func write<T>(_ body: (Transaction) throws -> T) throws -> T {
         while true {
             do {
-                return try resizeLock.withSharedLock {
+                return try storageFull { try resizeLock.withSharedLock {
                     let txn = try begin(flags: 0)
                     let result: T
                     do {
@@ -110,7 +146,7 @@ final class LMDBEnvironment: @unchecked Sendable {
                     // A commit frees the transaction whether or not it succeeds.
                     try LMDBError.check(mdb_txn_commit(txn.pointer), "txn_commit")
                     return result
-                }
+                } }
             } catch let error as LMDBError where error.isMapFull {
                 try growMap()
             }

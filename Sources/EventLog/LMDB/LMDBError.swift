@@ -12,6 +12,8 @@ public struct LMDBError: Error, CustomStringConvertible, Sendable, Equatable {
 
     public var isMapFull: Bool { code == MDB_MAP_FULL }
     public var isMapResized: Bool { code == MDB_MAP_RESIZED }
+    /// The filesystem refused to grow a file (`mdb_txn_commit` and `mdb_env_open` return the errno).
+    public var isNoSpace: Bool { StorageFullError.isNoSpace(errno: code) }
 
     /// Throws unless `code` is success.
     static func check(_ code: Int32, _ operation: @autoclosure () -> String) throws(LMDBError) {

@@ -12,7 +12,8 @@ import Synchronization
 /// that also moves their checkpoints. Sleeps until the log moves; stops on graceful shutdown.
 ///
 /// A projection that cannot apply an event is recorded as failed at that position and left behind;
-/// the others go on.
+/// the others go on. A full disk is not the event's fault: the batch is rolled back, nothing is
+/// recorded as failed, and the runner retries every second until the read models take writes again.
 public final class ProjectionRunner: Service, Sendable {
     public struct Status: Sendable, Equatable {
         public var name: String
@@ -32,17 +33,23 @@ public final class ProjectionRunner: Service, Sendable {
     private let applied: PositionWatcher
     private let appliedEvents = Counter(label: "nuvie_projection_applied_events_total")
     private let batchTimer = Metrics.Timer(label: "nuvie_projection_batch_duration")
+    private let storageFull: StorageFullLatch
+    private static let fullDiskRetry: Duration = .seconds(1)
 
     public init(log: EventLog, database: ReadDatabase, batchSize: Int = 2000, logger: Logger) throws {
         self.log = log
         self.database = database
         self.batchSize = batchSize
         self.logger = logger
+        storageFull = StorageFullLatch(logger: logger)
         let checkpoints = try database.checkpoints().filter { $0.failedPosition == nil }
         applied = PositionWatcher(position: UInt64(checkpoints.map(\.position).min() ?? 0))
     }
 
     public var appliedPosition: UInt64 { applied.position }
+
+    /// Set while batches fail because the filesystem under the read models is full.
+    public var storageFailure: (error: StorageFullError, since: Date)? { storageFull.current }
 
     /// Waits until every healthy projection has applied `position`; false when `timeout` passes first.
     public func waitUntilApplied(_ position: UInt64, timeout: Duration) async -> Bool {
@@ -58,7 +65,16 @@ public final class ProjectionRunner: Service, Sendable {
     public func run() async throws {
         logger.info("projection runner started", metadata: ["position": "\(appliedPosition)", "log.head": "\(log.headPosition)"])
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            if try catchUp() == 0 {
+            let folded: Int
+            do {
+                folded = try catchUp()
+            } catch let full as StorageFullError {
+                storageFull.record(full)
+                await cancelWhenGracefulShutdown { try? await Task.sleep(for: Self.fullDiskRetry) }
+                continue
+            }
+            if folded > 0 { storageFull.recordSuccess() }
+            if folded == 0 {
                 let seen = appliedPosition
                 // Woken by this process's appends; the timeout also notices another process's (an import).
                 await cancelWhenGracefulShutdown {
@@ -115,15 +131,17 @@ public final class ProjectionRunner: Service, Sendable {
             if count == limit, last < target {
                 prefetch = Prefetch(log: log, from: last + 1, limit: min(batchSize, Int(clamping: target - last)))
             }
-            try database.pool.write { db in
+            try writeReadModels { db in
                 // Projections own disjoint tables, so folding the batch one projection at a time
                 // leaves what folding it one event at a time would.
                 for (projection, applied) in active {
                     let unapplied = events[(events.firstIndex { $0.position > UInt64(applied) } ?? events.endIndex)...]
                     guard !unapplied.isEmpty else { continue }
                     do { try projection.apply(unapplied, db) } catch let failure as FoldFailure {
+                        if let full = storageFullError(failure.error) { throw full }
                         throw ProjectionFailure(projection: projection.name, position: failure.position, error: failure.error)
                     } catch {
+                        if let full = storageFullError(error) { throw full }
                         throw ProjectionFailure(projection: projection.name, position: unapplied[unapplied.startIndex].position, error: error)
                     }
                 }
@@ -158,7 +176,7 @@ public final class ProjectionRunner: Service, Sendable {
         logger.error("projection cannot apply event; it stops here, the others go on", metadata: [
             "projections": "\(names)", "position": "\(failure.position)", "error": "\(failure.error)",
         ])
-        try database.pool.write { db in
+        try writeReadModels { db in
             for name in names {
                 try db.execute(
                     sql: "UPDATE projectionCheckpoint SET failedPosition = ?, failure = ? WHERE name = ?",
@@ -167,6 +185,15 @@ public final class ProjectionRunner: Service, Sendable {
             }
         }
         publishProgress(try database.checkpoints())
+    }
+
+    /// One write transaction on the read models; a full disk throws `StorageFullError`.
+    private func writeReadModels(_ body: (Database) throws -> Void) throws {
+        try StorageFullError.mappingSQLite(store: .readModels, path: database.path) { try database.pool.write(body) }
+    }
+
+    private func storageFullError(_ error: any Error) -> StorageFullError? {
+        StorageFullError.sqlite(error, store: .readModels, path: database.path)
     }
 
     /// Gauges and the read-your-writes position, from checkpoints as just committed.

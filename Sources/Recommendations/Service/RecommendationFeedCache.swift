@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 import GRDB
 import Projections
@@ -7,14 +8,28 @@ import Synchronization
 /// SQLite file beside the read models. It is a cache, not a read model: nothing in it comes from the
 /// log alone (it also depends on when the model was trained), so it is neither rebuilt nor backed up.
 /// An entry serves until it expires or the user's own signals change (`stamp`). The most recently
-/// used entries are also kept decoded in memory, so a hit costs no JSON decoding.
+/// used entries are also kept decoded in memory, so a hit costs no JSON decoding. On a full disk
+/// an entry is kept in memory only: the feed still answers, and `storageFailure` says why.
 public final class RecommendationFeedCache: Sendable {
     private let pool: DatabasePool
+    private let path: String
     private let memory = Mutex(Memo<Int64, RecommendationList>())
+    private let storageFull = StorageFullLatch()
 
     public init(path: String) throws {
         try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
-        pool = try DatabasePool(path: path)
+        self.path = path
+        pool = try StorageFullError.mappingSQLite(store: .recommendationCache, path: path) {
+            let pool = try DatabasePool(path: path)
+            try Self.migrator.migrate(pool)
+            return pool
+        }
+    }
+
+    /// Set while entries cannot be stored because the filesystem under the cache is full.
+    public var storageFailure: (error: StorageFullError, since: Date)? { storageFull.current }
+
+    private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("recommendation_feed.v1") { db in
             try db.create(table: "recommendation_feed") { t in
@@ -25,7 +40,7 @@ public final class RecommendationFeedCache: Sendable {
                 t.column("list", .blob).notNull()
             }
         }
-        try migrator.migrate(pool)
+        return migrator
     }
 
     /// The user's entry when it has not expired at `now` and was made from the same `stamp`.
@@ -47,12 +62,18 @@ public final class RecommendationFeedCache: Sendable {
     public func store(_ list: RecommendationList, stamp: String) throws {
         let data = try Self.encoder.encode(list)
         let generated = Int64(list.generatedAt.timeIntervalSince1970)
-        try pool.write { db in
-            try db.execute(sql: """
-                INSERT INTO recommendation_feed (user_id, stamp, generated_at, expires_at, list) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (user_id) DO UPDATE SET stamp = excluded.stamp, generated_at = excluded.generated_at,
-                    expires_at = excluded.expires_at, list = excluded.list
-                """, arguments: [list.userId, stamp, generated, generated + Int64(list.ttlSeconds), data])
+        do {
+            try pool.write { db in
+                try db.execute(sql: """
+                    INSERT INTO recommendation_feed (user_id, stamp, generated_at, expires_at, list) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (user_id) DO UPDATE SET stamp = excluded.stamp, generated_at = excluded.generated_at,
+                        expires_at = excluded.expires_at, list = excluded.list
+                    """, arguments: [list.userId, stamp, generated, generated + Int64(list.ttlSeconds), data])
+            }
+            storageFull.recordSuccess()
+        } catch {
+            guard let full = StorageFullError.sqlite(error, store: .recommendationCache, path: path) else { throw error }
+            storageFull.record(full)
         }
         memory.withLock { $0.put(list.userId, key: stamp, list, expiresAt: Double(generated + Int64(list.ttlSeconds))) }
     }

@@ -1,0 +1,118 @@
+import Foundation
+import Logging
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A write refused because the filesystem under one of the server's stores has no space left.
+/// Nothing of the write was kept, and the same write succeeds once space is freed.
+public struct StorageFullError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Store: String, Sendable, Equatable, CaseIterable {
+        case eventLog = "event_log"
+        case logIndex = "log_index"
+        case readModels = "read_models"
+        case recommendationCache = "recommendation_cache"
+
+        public var title: String {
+            switch self {
+            case .eventLog: "the event log (LMDB)"
+            case .logIndex: "the event log's index (LMDB)"
+            case .readModels: "the read models (SQLite)"
+            case .recommendationCache: "the recommendation cache (SQLite)"
+            }
+        }
+    }
+
+    public var store: Store
+    /// The file or directory that could not grow.
+    public var path: String
+    /// What the storage library or the system said.
+    public var cause: String
+
+    public init(store: Store, path: String, cause: String) {
+        self.store = store
+        self.path = path
+        self.cause = cause
+    }
+
+    public var description: String {
+        "no space left on device: \(store.title) at \(path) cannot grow (\(cause)); free space on that filesystem"
+    }
+
+    /// Refuses to start when a store's filesystem has less than `FreeSpace.minimum` available: the
+    /// server could record nothing, and SQLite would only say "disk I/O error".
+    public static func checkRoom(for store: Store, at path: String) throws(StorageFullError) {
+        guard let free = FreeSpace.available(at: path), free < FreeSpace.minimum else { return }
+        throw StorageFullError(store: store, path: path, cause: "\(free) bytes available")
+    }
+
+    static func isNoSpace(errno code: Int32) -> Bool {
+        code == ENOSPC || code == EDQUOT
+    }
+}
+
+/// Space left on the filesystem that holds a path.
+public enum FreeSpace {
+    /// Below this a filesystem counts as full: one commit of the log or a read-model batch can need
+    /// that much.
+    public static let minimum: Int64 = 1 << 20
+
+    /// Bytes an unprivileged write may still use on the filesystem of `path`, or of its nearest
+    /// existing ancestor; nil when it cannot be told.
+    public static func available(at path: String) -> Int64? {
+        var url = URL(fileURLWithPath: path)
+        while !FileManager.default.fileExists(atPath: url.path), url.path != "/" { url.deleteLastPathComponent() }
+        var info = statvfs()
+        guard statvfs(url.path, &info) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+}
+
+/// Whether the last write to one store failed for want of space. Logs once when the store fills
+/// and once when it takes writes again, not on every refused write.
+public final class StorageFullLatch: Sendable {
+    private struct Failure {
+        var error: StorageFullError
+        var since: Date
+    }
+
+    private let failure = Mutex<Failure?>(nil)
+    private let logger: Logger
+
+    public init(logger: Logger = Logger(label: "nuvie.storage")) {
+        self.logger = logger
+    }
+
+    public func record(_ error: StorageFullError) {
+        let first = failure.withLock { current in
+            defer { current = current ?? Failure(error: error, since: Date()) }
+            return current == nil
+        }
+        guard first else { return }
+        logger.error("no space left on device: writes to \(error.store.title) fail until space is freed", metadata: [
+            "store": "\(error.store.rawValue)", "path": "\(error.path)", "cause": "\(error.cause)",
+        ])
+    }
+
+    /// A write to the store succeeded.
+    public func recordSuccess() {
+        guard let cleared = failure.withLock({ current in defer { current = nil }; return current }) else { return }
+        logger.notice("space available again: writes to \(cleared.error.store.title) work again", metadata: [
+            "store": "\(cleared.error.store.rawValue)", "path": "\(cleared.error.path)",
+        ])
+    }
+
+    /// The standing failure and when it began; cleared first when its filesystem has room again,
+    /// so that `/health` recovers without waiting for the next write.
+    public var current: (error: StorageFullError, since: Date)? {
+        guard let standing = failure.withLock({ $0 }) else { return nil }
+        if let free = FreeSpace.available(at: standing.error.path), free >= FreeSpace.minimum {
+            recordSuccess()
+            return nil
+        }
+        return (standing.error, standing.since)
+    }
+}

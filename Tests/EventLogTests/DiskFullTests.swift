@@ -1,0 +1,63 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import EventLog
+
+/// The log on a real, small tmpfs that is then filled: appends are refused whole with a typed
+/// `StorageFullError`, everything acknowledged stays, and appends resume once space is freed.
+@Suite(.serialized) struct LogDiskFullTests {
+    @Test(.enabled(if: TmpfsMount.isPermitted, "mounting a tmpfs needs root: disk-full test skipped"), .timeLimit(.minutes(2)))
+    func aFullDiskRefusesAppendsWholeAndTheyResumeWhenSpaceReturns() async throws {
+        let directory = try TemporaryDirectory()
+        let disk = try TmpfsMount(at: directory.url.appendingPathComponent("disk"), megabytes: 8)
+        defer { disk.unmount() }
+        let log = try EventLog(configuration: .init(directory: disk.url.appendingPathComponent("log"), initialMapSize: 1 << 20))
+        defer { log.close() }
+        let payload = Data(#"{"text":"\#(String(repeating: "x", count: 2_000))"}"#.utf8)
+        func next(_ n: Int) -> NewEvent { NewEvent(type: "thing-happened", payload: payload) }
+
+        var acknowledged: [UInt64: UUID] = [:]
+        for n in 0..<20 {
+            let event = next(n)
+            acknowledged[try await log.append(to: "s-\(n)", expectedVersion: .noStream, events: [event]).lastPosition] = event.id
+        }
+        let filler = disk.url.appendingPathComponent("filler")
+        try disk.fill(with: filler)
+
+        var refusal: StorageFullError?
+        for n in 20..<5_000 {
+            let event = next(n)
+            do {
+                acknowledged[try await log.append(to: "s-\(n)", expectedVersion: .noStream, events: [event]).lastPosition] = event.id
+            } catch let full as StorageFullError {
+                refusal = full
+                break
+            }
+        }
+        let full = try #require(refusal)
+        #expect([.eventLog, .logIndex].contains(full.store))
+        #expect(full.path.hasPrefix(disk.url.path))
+        #expect(full.description.contains("no space left on device"))
+        #expect(log.storageFailure?.error.store == full.store)
+
+        // Nothing partial: a refused append of several streams leaves none of them.
+        let head = log.headPosition
+        await #expect(throws: StorageFullError.self) {
+            try await log.append([
+                StreamAppend(streamId: "pair-a", expectedVersion: .noStream, events: [next(0), next(1)]),
+                StreamAppend(streamId: "pair-b", expectedVersion: .noStream, events: [next(2)]),
+            ])
+        }
+        #expect(log.headPosition == head)
+        #expect(try log.streamVersion("pair-a") == 0)
+
+        try FileManager.default.removeItem(at: filler)
+        let resumed = next(0)
+        acknowledged[try await log.append(to: "after", expectedVersion: .noStream, events: [resumed]).lastPosition] = resumed.id
+        #expect(log.storageFailure == nil)
+
+        let recorded = try log.read(from: 1, limit: .max)
+        #expect(recorded.map(\.position) == Array(1...log.headPosition))
+        for (position, id) in acknowledged { #expect(recorded[Int(position) - 1].id == id) }
+    }
+}
