@@ -1,13 +1,13 @@
 import Dispatch
 import Synchronization
 
-/// Work started on a global queue when created; `value()` waits for its result.
+/// Work started on the blocking-work queue when created; `value()` waits for its result.
 final class Background<Value: Sendable>: Sendable {
     private let result = Mutex<Result<Value, any Error>?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
     init(_ work: @escaping @Sendable () throws -> Value) {
-        DispatchQueue.global().async {
+        BlockingWork.start {
             let outcome = Result { try work() }
             self.result.withLock { $0 = outcome }
             self.done.signal()

@@ -67,7 +67,7 @@ public final class ProjectionRunner: Service, Sendable {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let folded: Int
             do {
-                folded = try catchUp()
+                folded = try await BlockingWork.run { try self.catchUp() }
             } catch let full as StorageFullError {
                 storageFull.record(full)
                 await cancelWhenGracefulShutdown { try? await Task.sleep(for: Self.fullDiskRetry) }

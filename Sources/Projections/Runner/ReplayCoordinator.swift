@@ -32,12 +32,12 @@ public actor ReplayCoordinator {
         if let unknown = names?.first(where: { !known.contains($0) }) { throw RebuildError.unknownProjection(unknown) }
         status = Status(state: .running, projections: names ?? Projections.all.map(\.name), startedAt: Date())
         let runner = runner
-        Task.detached {
+        Task {
             do {
-                let report = try runner.rebuild(names) { progress in Task { await self.record(progress) } }
-                await self.finish(report, error: nil)
+                let report = try await BlockingWork.run { try runner.rebuild(names) { progress in Task { await self.record(progress) } } }
+                self.finish(report, error: nil)
             } catch {
-                await self.finish(nil, error: error)
+                self.finish(nil, error: error)
             }
         }
         return status

@@ -1,4 +1,5 @@
 import Dispatch
+import Projections
 import Logging
 import ServiceLifecycle
 
@@ -20,18 +21,7 @@ public struct ModelTrainingService: Service {
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
-                await offTheCooperativePool(trainIfRatingsChanged)
-            }
-        }
-    }
-
-    /// Training is up to seconds of CPU (LAPACK's own threads included): on a queue of its own it
-    /// holds no Swift concurrency thread, though it still shares the cores with requests.
-    private func offTheCooperativePool(_ work: @escaping @Sendable () -> Void) async {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .utility).async {
-                work()
-                continuation.resume()
+                try await BlockingWork.run(trainIfRatingsChanged)
             }
         }
     }
