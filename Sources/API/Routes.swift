@@ -100,6 +100,7 @@ extension Router<AppRequestContext> {
         if let adminToken = d.adminToken {
             addRoutes(AdminController(audit: d.audit, replays: d.replays, adminToken: adminToken).endpoints, atPath: "/admin")
         }
+        OpenAPIController().register(on: self)
         addRoutes(ReviewsController(commands: d.commands, reviews: d.reviews, readYourWrites: d.readYourWrites).endpoints, atPath: "/reviews")
     }
 }
