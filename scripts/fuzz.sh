@@ -43,7 +43,8 @@ cleanup() {
     fi
     exit $status
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 echo "fuzz: schemathesis $SCHEMATHESIS_VERSION, seed $SEED, $MAX_EXAMPLES examples per operation, at most ${TIMEOUT}s, server $URL, data $DATA_DIR"
 NUVIE_RATE_LIMIT_PER_MINUTE=0 NUVIE_LOG_LEVEL=${NUVIE_LOG_LEVEL:-warning} \
@@ -71,7 +72,8 @@ ACCESS_TOKEN=$(curl -sf -X POST "$URL/auth/login" -H 'Content-Type: application/
 # tokens are printed unsanitised: they belong to this throwaway server, and reproducing a write needs
 # its Idempotency-Key.
 cd "$DATA_DIR"
-NUVIE_FUZZ_URL="$URL" SCHEMATHESIS_HOOKS="$ROOT/scripts/fuzz_hooks.py" timeout "$TIMEOUT" schemathesis run "$ROOT/$DOCUMENT" \
+status=0
+NUVIE_FUZZ_URL="$URL" SCHEMATHESIS_HOOKS="$ROOT/scripts/fuzz_hooks.py" timeout "$TIMEOUT" python3 -m schemathesis.cli run "$ROOT/$DOCUMENT" \
     --url "$URL" \
     --workers 1 \
     --seed "$SEED" \
@@ -85,4 +87,6 @@ NUVIE_FUZZ_URL="$URL" SCHEMATHESIS_HOOKS="$ROOT/scripts/fuzz_hooks.py" timeout "
     --output-sanitize false \
     -H "Authorization: Bearer $ACCESS_TOKEN" \
     -H "X-Admin-Token: $(cat "$DATA_DIR/admin-token")" \
-    -H "X-Internal-Token: $(cat "$DATA_DIR/internal-token")"
+    -H "X-Internal-Token: $(cat "$DATA_DIR/internal-token")" || status=$?
+if [[ $status -eq 124 ]]; then echo "fuzz: stopped after ${TIMEOUT}s (NUVIE_FUZZ_TIMEOUT)"; fi
+exit $status
