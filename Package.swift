@@ -87,6 +87,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            resources: [.embedInCode("OpenAPI/openapi.json")],
             swiftSettings: strict
         ),
         .target(

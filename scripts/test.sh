@@ -5,3 +5,4 @@ cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh
 swift build --build-tests
 swift test --skip-build
+scripts/fuzz.sh

@@ -176,3 +176,21 @@ struct AppleClaimsWithNotBefore: JWTPayload {
     var nbf: NotBeforeClaim?
     func verify(using algorithm: some JWTAlgorithm) throws {}
 }
+
+@Suite(.timeLimit(.minutes(3))) struct IdempotentRetryAfterChangeTests {
+    /// Found by the fuzzer: the retry was answered 503 "saved but not yet visible" forever.
+    @Test func aFriendRequestRetriedAfterItWasCancelledIsAConflictNotAnEndless503() async throws {
+        try await withLiveServer { client in
+            let asker = try await client.account("asker")
+            let asked = try await client.account("asked")
+            let key: HTTPFields = [HTTPField.Name("Idempotency-Key")!: "friend-1"]
+            let body = #"{"user_id":\#(asked.id)}"#
+            #expect(try await client.send(.post, "/friends/requests", token: asker.token, body: body, headers: key).status == .created)
+            #expect(try await client.send(.delete, "/friends/requests/\(asked.id)", token: asker.token).status == .ok)
+            let head = try await client.headPosition()
+            let retried = try await client.send(.post, "/friends/requests", token: asker.token, body: body, headers: key)
+            #expect(retried.status == .conflict && retried.errorCode == "CONFLICT", "\(retried.text)")
+            #expect(try await client.headPosition() == head)
+        }
+    }
+}

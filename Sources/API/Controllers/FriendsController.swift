@@ -48,7 +48,7 @@ struct FriendsController: Sendable {
         guard let otherId = try body.integer("user_id", orThrow: invalidUserId), otherId > 0 else { throw invalidUserId }
         let result = try await commands.requestFriend(Int64(otherId), by: userId, eventId: try request.eventId(userId: userId, action: "friend-request:\(otherId)"))
         try await readYourWrites.wait(for: result.position)
-        guard let sent = try social.request(from: userId, to: Int64(otherId)) else { throw APIError.projectionsBehind(position: result.position) }
+        guard let sent = try social.request(from: userId, to: Int64(otherId)) else { throw APIError.changedSince(position: result.position) }
         return EditedResponse(status: .created, response: FriendRequestDTO(sent))
     }
 
@@ -57,7 +57,7 @@ struct FriendsController: Sendable {
         let result = try await commands.answerFriendRequest(.accepted, from: requesterId, by: userId, eventId: try request.eventId(userId: userId, action: "friend-accept:\(requesterId)"))
         try await readYourWrites.wait(for: result.position)
         guard let friend = try social.friends(of: userId).first(where: { $0.userId == requesterId && $0.status == .accepted }) else {
-            throw APIError.projectionsBehind(position: result.position)
+            throw APIError.changedSince(position: result.position)
         }
         return FriendDTO(friend)
     }

@@ -88,6 +88,16 @@ extension APIError {
         details: ["header": "Content-Type"]
     )
 
+    /// The read models show `position`, and what it recorded is no longer so: a request retried under
+    /// its `Idempotency-Key` after later changes (a friend request since cancelled, say). The first
+    /// answer cannot be given again, and "retry" would never help.
+    public static func changedSince(position: UInt64) -> APIError {
+        APIError(
+            .conflict, code: "CONFLICT", message: "This request was recorded earlier and what it did has changed since; read the current state",
+            details: ["position": "\(position)"]
+        )
+    }
+
     public static func projectionsBehind(position: UInt64) -> APIError {
         var error = APIError(
             .serviceUnavailable, code: "SERVICE_UNAVAILABLE",

@@ -1,0 +1,60 @@
+@testable import App
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import Projections
+import Recommendations
+import TestSupport
+import Testing
+
+/// The OpenAPI document (`Sources/API/OpenAPI/openapi.json`) against the router: a route added
+/// without its operation in the document fails here, and so does an operation left behind.
+@Suite struct OpenAPIDocumentTests {
+    static let documentFile = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/API/OpenAPI/openapi.json")
+
+    @Test func everyRegisteredRouteIsDocumentedAndEveryDocumentedOneRegistered() async throws {
+        let registered = try await registeredRoutes()
+        let documented = try documentedOperations(try Data(contentsOf: Self.documentFile))
+        // The demo configuration registers every optional group (`/admin`, `/ai`): none can hide.
+        #expect(registered.contains("POST /ai/recommend") && registered.contains("GET /admin/events"))
+        #expect(registered.subtracting(documented).sorted() == [], "routes missing from openapi.json")
+        #expect(documented.subtracting(registered).sorted() == [], "operations in openapi.json the router does not have")
+    }
+
+    @Test func theServerServesTheDocumentWithoutSignIn() async throws {
+        try await withLiveServer { client in
+            let reply = try await client.send(.get, "/openapi.json")
+            #expect(reply.status == .ok)
+            #expect(reply.headers[.contentType]?.hasPrefix("application/json") == true)
+            #expect(Data(reply.text.utf8) == (try Data(contentsOf: Self.documentFile)))
+            #expect(reply.json["openapi"] as? String == "3.1.0")
+        }
+    }
+
+    /// `GET /movies/{movie_id}`-style keys of the router built by the app's own code, over a fresh
+    /// demo data directory (no dataset: nothing to import).
+    private func registeredRoutes() async throws -> Set<String> {
+        let directory = try TemporaryDirectory()
+        let configuration = AppConfiguration.testing(dataDirectory: directory.url)
+        let logger = Logger(label: "openapi-test")
+        let storage = try Storage(configuration: configuration)
+        defer { storage.close() }
+        let runner = try ProjectionRunner(log: storage.log, database: storage.readDatabase, logger: logger)
+        let recommender = Recommender(inputs: RecommendationInputQueries(database: storage.readDatabase), logger: logger)
+        let router = try await buildRouter(configuration: configuration, storage: storage, runner: runner, recommender: recommender, logger: logger)
+        // Hummingbird writes a path's captures as OpenAPI does: `/movies/{movie_id}`.
+        return Set(router.routes.map { "\($0.method.rawValue) \($0.path.description)" })
+    }
+
+    private func documentedOperations(_ document: Data) throws -> Set<String> {
+        let json = try #require(try JSONSerialization.jsonObject(with: document) as? [String: Any])
+        let paths = try #require(json["paths"] as? [String: [String: Any]])
+        let methods: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options", "trace"]
+        return Set(paths.flatMap { path, item in
+            item.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" }
+        })
+    }
+}
