@@ -44,11 +44,17 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "Domain", swiftSettings: strict),
+        .target(
+            name: "EventSourcing",
+            dependencies: ["EventLog", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Sources/Engine/EventSourcing",
+            swiftSettings: strict
+        ),
+        .target(name: "Domain", dependencies: ["EventSourcing"], swiftSettings: strict),
         .target(
             name: "Commands",
             dependencies: [
-                "Domain", "EventLog",
+                "Domain", "EventLog", "EventSourcing",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -57,7 +63,7 @@ let package = Package(
         .target(
             name: "Projections",
             dependencies: [
-                "Domain", "EventLog", "Commands",
+                "Domain", "EventLog", "EventSourcing", "Commands",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

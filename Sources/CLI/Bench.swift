@@ -1,3 +1,4 @@
+import EventSourcing
 import App
 import ArgumentParser
 import Commands
@@ -113,7 +114,7 @@ struct SyntheticRatings {
             let batch = try log.read(from: position, limit: 20_000)
             guard let last = batch.last else { break }
             for event in batch {
-                switch try DomainLog.decode(event).event {
+                switch try EventCodec.decode(event).event {
                 case .movieAdded(let movie): movies.append(movie.movieId)
                 case .userRegistered(let user): users.insert(user.userId)
                 default: break
@@ -137,7 +138,7 @@ struct SyntheticRatings {
                 at += 1
                 let rated = MovieRated(userId: user, movieId: movie, rating: rating, previousRating: ratings[stream], comment: nil, isReview: false)
                 ratings[stream] = rating
-                appends.append(StreamAppend(streamId: stream, expectedVersion: .any, events: [try DomainLog.newEvent(.movieRated(rated), recordedAt: at)]))
+                appends.append(StreamAppend(streamId: stream, expectedVersion: .any, events: [try EventCodec.newEvent(.movieRated(rated), recordedAt: at)]))
             }
             _ = try await domain.log.append(appends)
             progress(Int(log.headPosition))

@@ -1,3 +1,4 @@
+import EventSourcing
 import Domain
 import EventLog
 import Foundation
@@ -32,8 +33,8 @@ public struct CommandService: Sendable {
             let (claimed, registered) = try Registration.decide(identity: identity, userId: userId, name: name, email: email)
             do {
                 let result = try await log.log.append([
-                    StreamAppend(streamId: identityStream, expectedVersion: .noStream, events: [try DomainLog.newEvent(.identityClaimed(claimed))]),
-                    StreamAppend(streamId: StreamName.user(userId), expectedVersion: .noStream, events: [try DomainLog.newEvent(.userRegistered(registered))]),
+                    StreamAppend(streamId: identityStream, expectedVersion: .noStream, events: [try EventCodec.newEvent(.identityClaimed(claimed))]),
+                    StreamAppend(streamId: StreamName.user(userId), expectedVersion: .noStream, events: [try EventCodec.newEvent(.userRegistered(registered))]),
                 ])
                 return SignIn(userId: userId, isNewUser: true, position: result.lastPosition)
             } catch EventLogError.wrongExpectedVersion(let stream, _, _) where stream != identityStream {
@@ -132,58 +133,18 @@ public struct CommandService: Sendable {
             type, progressPercent: progressPercent, userId: userId, movieId: movieId,
             movieExists: try log.streamExists(StreamName.movie(movieId))
         )
-        let result = try await log.log.append(
-            to: StreamName.watch(userId: userId, movieId: movieId), expectedVersion: .any,
-            events: [try DomainLog.newEvent(.watchProgressed(progressed), id: eventId)]
-        )
-        return try commandResult(result.lastPosition)
+        return try await log.append([.watchProgressed(progressed)], to: StreamName.watch(userId: userId, movieId: movieId), eventId: eventId)
     }
 
     // MARK: Helpers
 
-    /// Loads `stream`, decides from its events, and appends what was decided with the version it was
-    /// decided against, retrying from the load when another writer got there first. A decision to
-    /// record nothing answers with the current head, so read-your-writes has nothing to wait for.
-    ///
-    /// When `eventId` is already recorded (a request retried under its `Idempotency-Key`), the
-    /// decision is made again against the stream as it stood before that event: the same request
-    /// decides the same events, which the log recognises; a different one is refused by the log
-    /// (`eventIdReused`), or here when it would record nothing.
     func decideAndAppend(
         _ stream: String, eventId: UUID, decide: ([Recorded<DomainEvent>]) throws -> [DomainEvent]
     ) async throws -> CommandResult {
-        try await withRetry {
-            let original = try log.log.position(ofEvent: eventId)
-            let (events, version) = try log.readStream(stream)
-            let decided = try decide(original.map { original in events.filter { $0.position < original } } ?? events)
-            if let original, decided.isEmpty { throw EventLogError.eventIdReused(eventId: eventId, position: original) }
-            guard !decided.isEmpty else { return try commandResult(log.log.headPosition) }
-            let result = try await log.log.append(
-                to: stream, expectedVersion: version == 0 ? .noStream : .exact(version),
-                events: try decided.enumerated().map { try DomainLog.newEvent($1, id: EventIds.nth($0, of: eventId)) }
-            )
-            return try commandResult(result.lastPosition)
-        }
+        try await log.decideAndAppend(stream, eventId: eventId, decide: decide)
     }
 
     func commandResult(_ position: UInt64) throws -> CommandResult {
-        let recordedAt = try log.log.event(at: position)?.recordedAt ?? Date()
-        return CommandResult(position: position, recordedAt: recordedAt)
+        try log.commandResult(position)
     }
-
-    private func withRetry<T>(_ attempt: () async throws -> T) async throws -> T {
-        for _ in 1..<Self.maximumAttempts {
-            do {
-                return try await attempt()
-            } catch EventLogError.wrongExpectedVersion {
-                continue
-            }
-        }
-        return try await attempt()
-    }
-}
-
-public enum CommandError: Error, Equatable, Sendable {
-    /// The same streams kept changing under the command; the caller may retry.
-    case tooMuchContention
 }

@@ -1,3 +1,4 @@
+import EventSourcing
 import Domain
 import EventLog
 import Foundation
@@ -53,11 +54,7 @@ extension CommandService {
         let recommended = try FriendshipDecisions.recommend(
             movieId: movieId, by: userId, to: states, movieExists: try log.streamExists(StreamName.movie(movieId))
         )
-        let result = try await log.log.append(
-            to: StreamName.recommendations(fromUserId: userId), expectedVersion: .any,
-            events: [try DomainLog.newEvent(.movieRecommended(recommended), id: eventId)]
-        )
-        return try commandResult(result.lastPosition)
+        return try await log.append([.movieRecommended(recommended)], to: StreamName.recommendations(fromUserId: userId), eventId: eventId)
     }
 
     private func onFriendship(

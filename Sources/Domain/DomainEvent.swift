@@ -1,10 +1,5 @@
+import EventSourcing
 import Foundation
-
-/// One kind of fact the log records: a stable wire name, a schema version and a Codable payload.
-public protocol EventPayload: Codable, Sendable, Equatable {
-    static var typeName: String { get }
-    static var schemaVersion: UInt16 { get }
-}
 
 /// Every fact Nuvie records. Projections switch over this; the codec maps it to and from the log.
 public enum DomainEvent: Sendable, Equatable {
@@ -67,24 +62,5 @@ public enum DomainEvent: Sendable, Equatable {
         case .movieRecommended(let e): e.toUserIds
         default: []
         }
-    }
-}
-
-/// An event as read back from the log: the fact and where and when it was recorded.
-public struct Recorded<Event: Sendable & Equatable>: Sendable, Equatable {
-    public var position: UInt64
-    public var eventId: UUID
-    public var streamId: String
-    public var streamVersion: UInt64
-    public var recordedAt: Date
-    public var event: Event
-
-    public init(position: UInt64, eventId: UUID, streamId: String, streamVersion: UInt64, recordedAt: Date, event: Event) {
-        self.position = position
-        self.eventId = eventId
-        self.streamId = streamId
-        self.streamVersion = streamVersion
-        self.recordedAt = recordedAt
-        self.event = event
     }
 }

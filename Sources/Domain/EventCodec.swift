@@ -1,19 +1,20 @@
+import EventSourcing
 import Foundation
 
-/// Maps domain events to their wire form (type name, schema version, JSON) and back. Older schema
-/// versions still in the log are upcast to the current shape here, so nothing downstream sees them.
-public enum EventCodec {
-    public struct Encoded: Sendable {
-        public var type: String
-        public var schemaVersion: UInt16
-        public var payload: Data
-    }
+/// Nuvie's event catalog: maps domain events to their wire form (type name, schema version, JSON)
+/// and back. Older schema versions still in the log are upcast to the current shape here, so
+/// nothing downstream sees them.
+public enum EventCodec: EventCatalog {
+    public typealias Event = DomainEvent
+
+    public static func actorUserId(of event: DomainEvent) -> Int64? { event.actorUserId }
+    public static func subjectUserIds(of event: DomainEvent) -> [Int64] { event.subjectUserIds }
 
     public enum DecodingFailure: Error, Equatable, Sendable {
         case unknownType(String, schemaVersion: UInt16)
     }
 
-    public static func encode(_ event: DomainEvent) throws -> Encoded {
+    public static func encode(_ event: DomainEvent) throws -> EncodedEvent {
         switch event {
         case .movieAdded(let e): try encoded(e)
         case .movieTagged(let e): try encoded(e)
@@ -63,8 +64,8 @@ public enum EventCodec {
         }
     }
 
-    private static func encoded<E: EventPayload>(_ event: E) throws -> Encoded {
-        Encoded(type: E.typeName, schemaVersion: E.schemaVersion, payload: try encoder.encode(event))
+    private static func encoded<E: EventPayload>(_ event: E) throws -> EncodedEvent {
+        EncodedEvent(type: E.typeName, schemaVersion: E.schemaVersion, payload: try encoder.encode(event))
     }
 
     private static func decoded<E: Decodable>(_ payload: Data) throws -> E {

@@ -1,4 +1,5 @@
 @testable import Commands
+@testable import EventSourcing
 import Domain
 import EventLog
 import Foundation
@@ -8,7 +9,7 @@ import Testing
 /// Commands read their streams through `DomainLog`, which keeps decoded streams between reads.
 @Suite(.timeLimit(.minutes(3))) struct DomainLogTests {
     private func rated(_ stars: Double, review: Bool = false) throws -> NewEvent {
-        try DomainLog.newEvent(.movieRated(MovieRated(userId: 1, movieId: 2, rating: stars, previousRating: nil, comment: nil, isReview: review)))
+        try EventCodec.newEvent(.movieRated(MovieRated(userId: 1, movieId: 2, rating: stars, previousRating: nil, comment: nil, isReview: review)))
     }
 
     @Test func aStreamReadAgainIsTheStreamTheLogHolds() async throws {
@@ -16,7 +17,7 @@ import Testing
         let log = try EventLog(configuration: .init(directory: directory.url.appendingPathComponent("log"), initialMapSize: 1 << 20))
         defer { log.close() }
         let domain = DomainLog(log: log)
-        func fresh(_ stream: String) throws -> [Recorded<DomainEvent>] { try log.readStream(stream).map(DomainLog.decode) }
+        func fresh(_ stream: String) throws -> [Recorded<DomainEvent>] { try log.readStream(stream).map(EventCodec.decode) }
 
         _ = try await log.append(to: "rating-1-2", expectedVersion: .noStream, events: [try rated(3), try rated(4, review: true)])
         #expect(try domain.readStream("rating-1-2").events == fresh("rating-1-2"))
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func keptStreamsAreBoundedAndForgetTheLeastRecentlyUsed() throws {
-        let kept = DecodedStreams(maximumStreams: 4, maximumEvents: 1_000)
+        let kept = DecodedStreams<DomainEvent>(maximumStreams: 4, maximumEvents: 1_000)
         let event = Recorded(position: 1, eventId: UUID(), streamId: "s", streamVersion: 1, recordedAt: Date(), event: DomainEvent.movieRated(
             MovieRated(userId: 1, movieId: 2, rating: 3, previousRating: nil, comment: nil, isReview: false)
         ))

@@ -1,3 +1,4 @@
+import EventSourcing
 import Commands
 import Domain
 import EventLog
@@ -31,7 +32,7 @@ final class ProjectionHarness {
     /// Given these events (each appended to its own stream, at its own time)…
     func given(_ events: [(stream: String, event: DomainEvent, at: Date)]) async throws {
         for (stream, event, at) in events {
-            _ = try await log.append(to: stream, expectedVersion: .any, events: [try DomainLog.newEvent(event, recordedAt: at)])
+            _ = try await log.append(to: stream, expectedVersion: .any, events: [try EventCodec.newEvent(event, recordedAt: at)])
         }
     }
 

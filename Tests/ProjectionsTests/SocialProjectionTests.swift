@@ -1,3 +1,4 @@
+import EventSourcing
 import Commands
 import Domain
 import EventLog
@@ -110,7 +111,7 @@ private struct Generator: RandomNumberGenerator {
             ("friendship-1-2", .friendRequestAnswered(FriendRequestAnswered(fromUserId: 1, toUserId: 2, answer: .accepted))),
             ("rating-2-1", .movieRated(MovieRated(userId: 2, movieId: 1, rating: 4, previousRating: nil, comment: nil, isReview: false))),
         ] {
-            _ = try await log.append(to: stream, expectedVersion: .any, events: [try DomainLog.newEvent(event, recordedAt: t)])
+            _ = try await log.append(to: stream, expectedVersion: .any, events: [try EventCodec.newEvent(event, recordedAt: t)])
         }
         let readDirectory = directory.url.appendingPathComponent("read")
         let database = try ReadDatabase(directory: readDirectory)

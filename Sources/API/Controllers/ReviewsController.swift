@@ -1,3 +1,4 @@
+import EventSourcing
 import Commands
 import Hummingbird
 import Projections

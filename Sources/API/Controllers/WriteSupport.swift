@@ -1,3 +1,4 @@
+import EventSourcing
 import Commands
 import Foundation
 import HTTPTypes

@@ -1,3 +1,4 @@
+import EventSourcing
 import Commands
 import Domain
 import EventLog

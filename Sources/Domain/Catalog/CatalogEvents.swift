@@ -1,3 +1,4 @@
+import EventSourcing
 /// A film entered the catalog.
 public struct MovieAdded: EventPayload {
     public static let typeName = "movie-added"

@@ -1,3 +1,4 @@
+import EventSourcing
 /// Where a user's sign-in comes from.
 public enum IdentityProvider: String, Codable, Sendable {
     case apple

@@ -1,3 +1,4 @@
+import EventSourcing
 /// A user changed their profile. Carries the whole profile after the change, so a fold needs no
 /// earlier event. `favoriteGenres` nil means "not chosen": the app then derives them from ratings.
 public struct ProfileUpdated: EventPayload {

@@ -1,3 +1,4 @@
+import EventSourcing
 /// A user rated a film; with `isReview` the rating is (or updates) their public review of it.
 ///
 /// Schema 2. `rating` keeps the value as given: the app sends whole stars 1–5, MovieLens has half stars

@@ -1,3 +1,4 @@
+import EventSourcing
 /// One user's rating history of one film, folded from its `rating-{user}-{movie}` stream.
 public struct RatingState: Sendable, Equatable {
     public var rating: Double?

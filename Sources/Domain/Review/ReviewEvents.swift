@@ -1,3 +1,4 @@
+import EventSourcing
 /// A user liked a review.
 public struct ReviewLiked: EventPayload {
     public static let typeName = "review-liked"

@@ -1,3 +1,4 @@
+import EventSourcing
 /// `fromUserId` asked `toUserId` to be friends.
 public struct FriendRequested: EventPayload {
     public static let typeName = "friend-requested"

@@ -1,3 +1,4 @@
+import EventSourcing
 /// A user put a film on their watchlist.
 public struct WatchlistAdded: EventPayload {
     public static let typeName = "watchlist-added"

@@ -1,3 +1,4 @@
+import EventSourcing
 import Domain
 import GRDB
 

@@ -1,3 +1,4 @@
+import EventSourcing
 import Commands
 import Domain
 import EventLog
@@ -167,7 +168,7 @@ public final class ProjectionRunner: Service, Sendable {
 
     static func readDecoded(_ log: EventLog, from: UInt64, limit: Int) throws -> [Recorded<DomainEvent>] {
         try log.read(from: from, limit: limit).map { record in
-            do { return try DomainLog.decode(record) } catch { throw ProjectionFailure(projection: nil, position: record.position, error: error) }
+            do { return try EventCodec.decode(record) } catch { throw ProjectionFailure(projection: nil, position: record.position, error: error) }
         }
     }
 

@@ -1,3 +1,4 @@
+import EventSourcing
 import Commands
 import Domain
 import EventLog
@@ -30,7 +31,7 @@ public enum UserAsOf {
             var friendProfiles: [Recorded<DomainEvent>] = []
             var friendActivity: [Recorded<DomainEvent>] = []
             for friend in friends {
-                friendProfiles += try log.readStream(StreamName.user(friend)).prefix { $0.position <= position }.map(DomainLog.decode)
+                friendProfiles += try log.readStream(StreamName.user(friend)).prefix { $0.position <= position }.map(EventCodec.decode)
                 friendActivity += try latestActivity(of: friend, through: position, count: feedSize, in: log)
             }
             let feedFilms = friendActivity.compactMap { ActivityProjection.row(for: $0.event)?.movieId }
@@ -57,7 +58,7 @@ public enum UserAsOf {
         var latest: [Recorded<DomainEvent>] = []
         try log.readUserBackward(friend, through: position) { record in
             guard types.contains(record.type) else { return true }
-            let event = try DomainLog.decode(record)
+            let event = try EventCodec.decode(record)
             if ActivityProjection.row(for: event.event)?.userId == friend { latest.append(event) }
             return latest.count < count
         }
@@ -73,13 +74,13 @@ public enum UserAsOf {
 
     /// Decoded on two threads when there are many: JSON decoding is most of a long history's time.
     private static func decoded(_ records: [RecordedEvent]) throws -> [Recorded<DomainEvent>] {
-        guard records.count >= 256 else { return try records.map(DomainLog.decode) }
+        guard records.count >= 256 else { return try records.map(EventCodec.decode) }
         // concurrentPerform runs one half on the calling thread: no thread of the global queue
         // blocks waiting for another (this also runs inside a Background).
         let halves = [records[..<(records.count / 2)], records[(records.count / 2)...]]
         let results = Mutex<[Int: Result<[Recorded<DomainEvent>], any Error>]>([:])
         DispatchQueue.concurrentPerform(iterations: halves.count) { half in
-            let result = Result { try halves[half].map(DomainLog.decode) }
+            let result = Result { try halves[half].map(EventCodec.decode) }
             results.withLock { $0[half] = result }
         }
         return try results.withLock { results in try halves.indices.flatMap { try results[$0]?.get() ?? [] } }

@@ -1,15 +1,14 @@
-import Domain
 import Synchronization
 
 /// Streams that commands have read, kept decoded, so the next command on a stream decodes only the
 /// events appended since. A recorded event never changes, so a kept prefix of a stream plus the
 /// events after it, read from the log, is the stream.
 ///
-/// Decoding was a fifth of the CPU of `POST /movies/{id}/rate` under load: each rating folds its
-/// `rating-{user}-{movie}` stream, and re-ratings make those streams longer (BENCHMARKS.md).
-final class DecodedStreams: Sendable {
+/// Decoding was a fifth of the CPU of Nuvie's `POST /movies/{id}/rate` under load: each rating folds
+/// its `rating-{user}-{movie}` stream, and re-ratings make those streams longer (BENCHMARKS.md).
+final class DecodedStreams<Event: Sendable & Equatable>: Sendable {
     private struct Entry {
-        var events: [Recorded<DomainEvent>]
+        var events: [Recorded<Event>]
         var lastUsed: UInt64
     }
 
@@ -29,7 +28,7 @@ final class DecodedStreams: Sendable {
     }
 
     /// The stream's events as kept, possibly fewer than the log now holds.
-    func prefix(of streamId: String) -> [Recorded<DomainEvent>] {
+    func prefix(of streamId: String) -> [Recorded<Event>] {
         state.withLock { state in
             state.clock += 1
             guard var entry = state.entries[streamId] else { return [] }
@@ -40,7 +39,7 @@ final class DecodedStreams: Sendable {
     }
 
     /// Keeps `events`, the whole stream as just read, in place of a shorter prefix.
-    func keep(_ events: [Recorded<DomainEvent>], of streamId: String) {
+    func keep(_ events: [Recorded<Event>], of streamId: String) {
         guard events.count <= maximumEvents / 10 else { return }
         state.withLock { state in
             state.clock += 1
