@@ -50,6 +50,18 @@ let package = Package(
             path: "Sources/Engine/EventSourcing",
             swiftSettings: strict
         ),
+        .target(
+            name: "ReadModels",
+            dependencies: [
+                "EventLog", "EventSourcing",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Sources/Engine/ReadModels",
+            swiftSettings: strict
+        ),
         .target(name: "Domain", dependencies: ["EventSourcing"], swiftSettings: strict),
         .target(
             name: "Commands",
@@ -63,7 +75,7 @@ let package = Package(
         .target(
             name: "Projections",
             dependencies: [
-                "Domain", "EventLog", "EventSourcing", "Commands",
+                "Domain", "EventLog", "EventSourcing", "ReadModels", "Commands",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -74,7 +86,7 @@ let package = Package(
         .target(
             name: "Recommendations",
             dependencies: [
-                "CLAPACK", "Domain", "Commands", "Projections",
+                "CLAPACK", "Domain", "Commands", "EventSourcing", "ReadModels", "Projections",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -85,7 +97,7 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "Domain", "Commands", "Projections", "Recommendations",
+                "Domain", "Commands", "EventSourcing", "ReadModels", "Projections", "Recommendations",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -99,7 +111,7 @@ let package = Package(
         .target(
             name: "App",
             dependencies: [
-                "EventLog", "Domain", "Commands", "Projections", "Recommendations", "API",
+                "EventLog", "Domain", "Commands", "EventSourcing", "ReadModels", "Projections", "Recommendations", "API",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -111,7 +123,7 @@ let package = Package(
         .executableTarget(
             name: "CLI",
             dependencies: [
-                "App", "Recommendations",
+                "App", "Recommendations", "ReadModels", "Projections",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -125,18 +137,18 @@ let package = Package(
         .testTarget(name: "DomainTests", dependencies: ["Domain"], swiftSettings: strict),
         .testTarget(
             name: "RecommendationsTests",
-            dependencies: ["Recommendations", "Projections", "Commands", "EventLog", "Domain", "TestSupport"],
+            dependencies: ["Recommendations", "ReadModels", "Projections", "Commands", "EventSourcing", "EventLog", "Domain", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "ProjectionsTests",
-            dependencies: ["Projections", "Commands", "EventLog", "Domain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Projections", "ReadModels", "Commands", "EventSourcing", "EventLog", "Domain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "App", "API", "Projections", "TestSupport",
+                "App", "API", "ReadModels", "Projections", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -149,7 +161,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "Projections", "EventLog", "Commands", "TestSupport",
+                "Projections", "ReadModels", "EventLog", "Commands", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strict

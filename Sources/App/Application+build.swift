@@ -1,3 +1,4 @@
+import ReadModels
 import API
 import Commands
 import EventLog
@@ -52,7 +53,7 @@ public func buildApplication(configuration: AppConfiguration, logger: Logger = L
 }
 
 func buildRouter(
-    configuration: AppConfiguration, storage: Storage, runner: ProjectionRunner, recommender: Recommender, logger: Logger
+    configuration: AppConfiguration, storage: Storage, runner: NuvieRunner, recommender: Recommender, logger: Logger
 ) async throws -> Router<AppRequestContext> {
     let commands = CommandService(log: storage.log)
     let tokens = await TokenService(secret: try Secrets.jwtSecret(configuration), isRegistered: commands.userExists)

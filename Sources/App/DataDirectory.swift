@@ -1,3 +1,4 @@
+import ReadModels
 import Foundation
 import Projections
 #if canImport(Glibc)

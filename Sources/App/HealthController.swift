@@ -10,7 +10,7 @@ import Recommendations
 /// for want of space (`degraded`). `GET /metrics`: Prometheus text.
 struct HealthController: Sendable {
     let log: EventLog
-    let runner: ProjectionRunner
+    let runner: NuvieRunner
     let recommendationCache: RecommendationFeedCache
     let registry: PrometheusCollectorRegistry?
     let recommender: Recommender

@@ -1,3 +1,4 @@
+import ReadModels
 import API
 import App
 import ArgumentParser

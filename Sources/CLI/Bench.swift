@@ -1,3 +1,4 @@
+import ReadModels
 import EventSourcing
 import App
 import ArgumentParser

@@ -1,3 +1,4 @@
+import ReadModels
 import App
 import ArgumentParser
 import AsyncHTTPClient

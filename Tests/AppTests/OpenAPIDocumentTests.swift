@@ -1,4 +1,5 @@
 @testable import App
+import ReadModels
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -1,3 +1,4 @@
+import ReadModels
 import App
 import Foundation
 import GRDB

@@ -1,3 +1,4 @@
+import ReadModels
 import EventLog
 import Foundation
 import TestSupport

@@ -1,3 +1,4 @@
+import ReadModels
 import Commands
 import Domain
 import Foundation

@@ -1,3 +1,4 @@
+import ReadModels
 import Commands
 import EventLog
 import Foundation

@@ -1,3 +1,4 @@
+import ReadModels
 import EventSourcing
 import Commands
 import Domain
@@ -13,15 +14,15 @@ final class ProjectionHarness {
     let directory: TemporaryDirectory
     let log: EventLog
     private(set) var database: ReadDatabase
-    private(set) var runner: ProjectionRunner
-    let projections: [any Projection]
+    private(set) var runner: NuvieRunner
+    let projections: [any Projection<DomainEvent>]
 
-    init(projections: [any Projection] = Projections.all, directory: TemporaryDirectory? = nil) throws {
+    init(projections: [any Projection<DomainEvent>] = Projections.all, directory: TemporaryDirectory? = nil) throws {
         self.directory = try directory ?? TemporaryDirectory()
         self.projections = projections
         log = try EventLog(configuration: .init(directory: self.directory.url.appendingPathComponent("log"), initialMapSize: 4 << 20))
         database = try ReadDatabase(path: self.directory.url.appendingPathComponent("read/read.sqlite").path, projections: projections)
-        runner = try ProjectionRunner(log: log, database: database, batchSize: 3, logger: Logger(label: "test"))
+        runner = try NuvieRunner(log: log, database: database, projections: projections, batchSize: 3, logger: Logger(label: "test"))
     }
 
     deinit {
@@ -55,7 +56,7 @@ final class ProjectionHarness {
     func restart() throws {
         try database.close()
         database = try ReadDatabase(path: directory.url.appendingPathComponent("read/read.sqlite").path, projections: projections)
-        runner = try ProjectionRunner(log: log, database: database, batchSize: 3, logger: Logger(label: "test"))
+        runner = try NuvieRunner(log: log, database: database, projections: projections, batchSize: 3, logger: Logger(label: "test"))
     }
 
     /// …then the read model is: every row of every projection table, as canonical JSON.
@@ -68,7 +69,7 @@ final class ProjectionHarness {
     func readModel(asOf position: UInt64) throws -> ReadDatabase {
         let path = directory.url.appendingPathComponent("as-of-\(position)/read.sqlite").path
         let past = try ReadDatabase(path: path, projections: projections)
-        try ProjectionRunner(log: log, database: past, logger: Logger(label: "test")).catchUp(until: position)
+        try NuvieRunner(log: log, database: past, projections: projections, logger: Logger(label: "test")).catchUp(until: position)
         return past
     }
 }

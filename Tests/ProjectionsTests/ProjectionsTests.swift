@@ -1,3 +1,4 @@
+import ReadModels
 import EventSourcing
 import Commands
 import Domain
@@ -139,7 +140,7 @@ private func rated(_ user: Int64, _ movie: Int64, _ rating: Double, previous: Do
 
 /// Another version of a projection with the same fold, as a version bump would ship.
 private struct Versioned: Projection {
-    let base: any Projection
+    let base: any Projection<DomainEvent>
     let version: Int
     var name: String { base.name }
     var tables: [String] { base.tables }

@@ -7,6 +7,7 @@ import TestSupport
 import Foundation
 import GRDB
 import Testing
+@testable import ReadModels
 @testable import Projections
 
 @Suite(.timeLimit(.minutes(3))) struct SocialProjectionTests {
@@ -128,7 +129,7 @@ private struct Generator: RandomNumberGenerator {
         let full = try runner.rebuild()
         #expect(full.projections == Projections.all.map(\.name))
         #expect(try database.canonicalDump() == before)
-        #expect(throws: RebuildError.unknownProjection("nope")) { try runner.rebuild(["nope"]) }
+        #expect(throws: RebuildError.unknownProjection("nope", known: Projections.all.map(\.name))) { try runner.rebuild(["nope"]) }
         try database.close()
 
         let reopened = try ReadDatabase(directory: readDirectory)

@@ -1,3 +1,4 @@
+import ReadModels
 import Commands
 import Domain
 import EventLog
@@ -14,7 +15,7 @@ final class ImportedTaste: Sendable {
     let directory: TemporaryDirectory
     let log: EventLog
     let database: ReadDatabase
-    let runner: ProjectionRunner
+    let runner: NuvieRunner
     let recommender: Recommender
     static let parameters = ItemSimilarityModel.Parameters(minimumRatings: 2, lambda: 10)
 
@@ -26,7 +27,7 @@ final class ImportedTaste: Sendable {
         recommender = Recommender(inputs: RecommendationInputQueries(database: database), parameters: Self.parameters, logger: Logger(label: "test"))
     }
 
-    static func fold(_ log: EventLog, into file: URL) throws -> (ReadDatabase, ProjectionRunner) {
+    static func fold(_ log: EventLog, into file: URL) throws -> (ReadDatabase, NuvieRunner) {
         let database = try ReadDatabase(path: file.path)
         let runner = try ProjectionRunner(log: log, database: database, logger: Logger(label: "test"))
         _ = try runner.catchUp()

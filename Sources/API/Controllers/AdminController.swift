@@ -1,3 +1,4 @@
+import ReadModels
 import Commands
 import Foundation
 import Hummingbird

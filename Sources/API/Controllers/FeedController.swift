@@ -1,3 +1,4 @@
+import ReadModels
 import Hummingbird
 import Foundation
 import NIOCore

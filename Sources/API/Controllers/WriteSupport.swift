@@ -1,3 +1,4 @@
+import ReadModels
 import EventSourcing
 import Commands
 import Foundation
@@ -7,10 +8,10 @@ import Projections
 
 /// What every write endpoint needs after its append: to answer only once the projections show it.
 public struct ReadYourWrites: Sendable {
-    let runner: ProjectionRunner
+    let runner: NuvieRunner
     let timeout: Duration
 
-    public init(runner: ProjectionRunner, timeout: Duration) {
+    public init(runner: NuvieRunner, timeout: Duration) {
         self.runner = runner
         self.timeout = timeout
     }

@@ -1,3 +1,4 @@
+import ReadModels
 import EventLog
 import Foundation
 import Logging
@@ -27,10 +28,10 @@ public enum Verify {
 
     public static func run(dataDirectory: URL, scratch: URL, attempts: Int = 20) async throws -> Report {
         let directory = DataDirectory(dataDirectory)
-        var live = try ReadDatabase.tableDumps(ofFileAt: directory.readDatabasePath)
+        var live = try ReadDatabase.tableDumps(ofFileAt: directory.readDatabasePath, projections: Projections.all)
         for _ in 1..<attempts where Set(live.checkpoints.values).count > 1 {
             try await Task.sleep(for: .milliseconds(250))
-            live = try ReadDatabase.tableDumps(ofFileAt: directory.readDatabasePath)
+            live = try ReadDatabase.tableDumps(ofFileAt: directory.readDatabasePath, projections: Projections.all)
         }
         guard Set(live.checkpoints.values).count == 1, let position = live.checkpoints.values.first else {
             throw Failure.projectionsNotAligned(live.checkpoints)

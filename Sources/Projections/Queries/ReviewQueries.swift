@@ -1,3 +1,4 @@
+import ReadModels
 import GRDB
 
 public struct ReviewItem: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import ReadModels
 import Synchronization
 
 /// What searches found, by query, for one revision of the catalog: each matching film with its rank.

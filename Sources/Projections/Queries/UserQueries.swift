@@ -1,3 +1,4 @@
+import ReadModels
 import Domain
 import GRDB
 

@@ -1,3 +1,4 @@
+import ReadModels
 import EventSourcing
 import Commands
 import Domain
@@ -97,7 +98,7 @@ extension ReadDatabase {
     /// Folds each named projection's events, in one transaction.
     fileprivate func fold(_ eventsByProjection: [String: [Recorded<DomainEvent>]]) throws {
         try pool.write { db in
-            for projection in projections {
+            for projection in Projections.all where projections.contains(where: { $0.name == projection.name }) {
                 guard let events = eventsByProjection[projection.name], !events.isEmpty else { continue }
                 try projection.apply(events[...], db)
             }

@@ -1,3 +1,4 @@
+import ReadModels
 import Dispatch
 import Projections
 import Logging

@@ -8,7 +8,7 @@ import Synchronization
 /// the file it serves from (`adopt`) while requests go on.
 public final class ReadDatabase: Sendable {
     private let current: Mutex<Generation>
-    public let projections: [any Projection]
+    public let projections: [any ReadModelSchema]
     /// Set when opened from a data directory's read-model files: rebuilds then swap generations.
     let files: ReadModelFiles?
 
@@ -19,23 +19,24 @@ public final class ReadDatabase: Sendable {
         var readers: ReadConnections?
     }
 
-    var pool: any DatabaseWriter { current.withLock { $0.pool } }
+    /// The current generation's writer: the runner's, and a product's own in-memory folds.
+    public var pool: any DatabaseWriter { current.withLock { $0.pool } }
     public var path: String { current.withLock { $0.path } }
 
     /// The current generation in `directory` (see `ReadModelFiles`), after removing stale ones.
-    public convenience init(directory: URL, projections: [any Projection] = Projections.all) throws {
+    public convenience init(directory: URL, projections: [any ReadModelSchema]) throws {
         let files = ReadModelFiles(directory: directory)
         files.removeStaleGenerations()
         try self.init(path: files.currentPath, projections: projections, files: files)
     }
 
-    public convenience init(path: String, projections: [any Projection] = Projections.all) throws {
+    public convenience init(path: String, projections: [any ReadModelSchema]) throws {
         try self.init(path: path, projections: projections, files: nil)
     }
 
     /// A throwaway read database in memory (one user's time travel), with only `projections`.
     /// Its tables are created directly, in one transaction, without the migrator's bookkeeping.
-    public static func inMemory(projections: [any Projection]) throws -> ReadDatabase {
+    public static func inMemory(projections: [any ReadModelSchema]) throws -> ReadDatabase {
         let queue = try DatabaseQueue(configuration: configuration)
         try queue.write { db in
             try Checkpoint.createTable(db)
@@ -44,7 +45,7 @@ public final class ReadDatabase: Sendable {
         return ReadDatabase(generation: Generation(pool: queue, path: ":memory:", readers: nil), projections: projections, files: nil)
     }
 
-    private convenience init(path: String, projections: [any Projection], files: ReadModelFiles?) throws {
+    private convenience init(path: String, projections: [any ReadModelSchema], files: ReadModelFiles?) throws {
         try FileManager.default.createDirectory(
             at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true
         )
@@ -56,7 +57,7 @@ public final class ReadDatabase: Sendable {
         self.init(generation: Generation(pool: pool, path: path, readers: ReadConnections(path: path)), projections: projections, files: files)
     }
 
-    private init(generation: Generation, projections: [any Projection], files: ReadModelFiles?) {
+    private init(generation: Generation, projections: [any ReadModelSchema], files: ReadModelFiles?) {
         self.projections = projections
         self.files = files
         current = Mutex(generation)
@@ -64,7 +65,7 @@ public final class ReadDatabase: Sendable {
 
     /// Runs `body`, which should be one statement (it gets no transaction), on a read-only
     /// connection of the current generation: the cheapest read there is, for request paths.
-    func statement<T>(_ body: (Database) throws -> T) throws -> T {
+    public func statement<T>(_ body: (Database) throws -> T) throws -> T {
         let (pool, readers) = current.withLock { ($0.pool, $0.readers) }
         if let readers { return try readers.read(body) }
         return try pool.unsafeRead(body)
@@ -72,7 +73,7 @@ public final class ReadDatabase: Sendable {
 
     /// Runs `body` in one read transaction on a read-only connection of the current generation, so
     /// its statements see one state of the read models.
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
         let (pool, readers) = current.withLock { ($0.pool, $0.readers) }
         guard let readers else { return try pool.read(body) }
         return try readers.read { db in
@@ -102,7 +103,7 @@ public final class ReadDatabase: Sendable {
 
     /// Each projection version is one frozen migration: it drops whatever tables an older version
     /// left, creates the current ones, and puts the projection's checkpoint back to the start.
-    static func migrator(_ projections: [any Projection]) -> DatabaseMigrator {
+    static func migrator(_ projections: [any ReadModelSchema]) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("projectionCheckpoint.v1") { db in
             try Checkpoint.createTable(db)
@@ -114,7 +115,7 @@ public final class ReadDatabase: Sendable {
     }
 
     /// Drops whatever tables the projection has, creates them empty and puts its checkpoint at 0.
-    static func reset(_ projection: any Projection, _ db: Database) throws {
+    static func reset(_ projection: any ReadModelSchema, _ db: Database) throws {
         for table in projection.tables { try db.drop(table: table, ifExists: true) }
         try projection.createSchema(db)
         try Checkpoint(name: projection.name, version: projection.version, position: 0).upsert(db)

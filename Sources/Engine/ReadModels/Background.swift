@@ -2,11 +2,11 @@ import Dispatch
 import Synchronization
 
 /// Work started on the blocking-work queue when created; `value()` waits for its result.
-final class Background<Value: Sendable>: Sendable {
+public final class Background<Value: Sendable>: Sendable {
     private let result = Mutex<Result<Value, any Error>?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ work: @escaping @Sendable () throws -> Value) {
+    public init(_ work: @escaping @Sendable () throws -> Value) {
         BlockingWork.start {
             let outcome = Result { try work() }
             self.result.withLock { $0 = outcome }
@@ -14,7 +14,7 @@ final class Background<Value: Sendable>: Sendable {
         }
     }
 
-    func value() throws -> Value {
+    public func value() throws -> Value {
         done.wait()
         done.signal()
         guard let outcome = result.withLock({ $0 }) else { preconditionFailure("signalled before its result was stored") }

@@ -14,7 +14,7 @@ extension ReadDatabase {
     }
 
     /// The same, from a read-model file another process may be serving: opened read-only, nothing migrated.
-    public static func tableDumps(ofFileAt path: String, projections: [any Projection] = Projections.all) throws -> (dumps: [String: String], checkpoints: [String: UInt64]) {
+    public static func tableDumps(ofFileAt path: String, projections: [any ReadModelSchema]) throws -> (dumps: [String: String], checkpoints: [String: UInt64]) {
         try readOnly(path) { db in (try tableDumps(db, tables: projections.flatMap(\.tables)), try checkpoints(db)) }
     }
 

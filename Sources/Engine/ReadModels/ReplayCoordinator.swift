@@ -18,23 +18,24 @@ public actor ReplayCoordinator {
         case alreadyRunning
     }
 
-    private let runner: ProjectionRunner
+    private let projections: [String]
+    private let rebuild: @Sendable (_ names: [String]?, _ progress: @escaping @Sendable (RebuildProgress) -> Void) throws -> RebuildProgress
     public private(set) var status = Status()
 
-    public init(runner: ProjectionRunner) {
-        self.runner = runner
+    public init<Catalog>(runner: ProjectionRunner<Catalog>) {
+        projections = runner.projections.map(\.name)
+        rebuild = { names, progress in try runner.rebuild(names, progress: progress) }
     }
 
     /// Starts rebuilding `names` (all when nil) and returns at once.
     public func start(_ names: [String]?) throws -> Status {
         guard status.state != .running else { throw Refusal.alreadyRunning }
-        let known = Set(Projections.all.map(\.name))
-        if let unknown = names?.first(where: { !known.contains($0) }) { throw RebuildError.unknownProjection(unknown) }
-        status = Status(state: .running, projections: names ?? Projections.all.map(\.name), startedAt: Date())
-        let runner = runner
+        if let unknown = names?.first(where: { !projections.contains($0) }) { throw RebuildError.unknownProjection(unknown, known: projections) }
+        status = Status(state: .running, projections: names ?? projections, startedAt: Date())
+        let rebuild = rebuild
         Task {
             do {
-                let report = try await BlockingWork.run { try runner.rebuild(names) { progress in Task { await self.record(progress) } } }
+                let report = try await BlockingWork.run { try rebuild(names) { progress in Task { await self.record(progress) } } }
                 self.finish(report, error: nil)
             } catch {
                 self.finish(nil, error: error)

@@ -1,7 +1,5 @@
-import EventSourcing
-import Commands
-import Domain
 import EventLog
+import EventSourcing
 import Foundation
 import GRDB
 import Logging
@@ -15,7 +13,9 @@ import Synchronization
 /// A projection that cannot apply an event is recorded as failed at that position and left behind;
 /// the others go on. A full disk is not the event's fault: the batch is rolled back, nothing is
 /// recorded as failed, and the runner retries every second until the read models take writes again.
-public final class ProjectionRunner: Service, Sendable {
+public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
+    public typealias Event = Catalog.Event
+
     public struct Status: Sendable, Equatable {
         public var name: String
         public var version: Int
@@ -26,6 +26,8 @@ public final class ProjectionRunner: Service, Sendable {
 
     let log: EventLog
     let database: ReadDatabase
+    /// Folded in this order; their schemas are the read database's.
+    public let projections: [any Projection<Event>]
     let batchSize: Int
     let logger: Logger
     /// Held for each batch, and by a rebuild while it swaps in its new generation.
@@ -35,11 +37,15 @@ public final class ProjectionRunner: Service, Sendable {
     private let appliedEvents = Counter(label: "nuvie_projection_applied_events_total")
     private let batchTimer = Metrics.Timer(label: "nuvie_projection_batch_duration")
     private let storageFull: StorageFullLatch
-    private static let fullDiskRetry: Duration = .seconds(1)
+    private static var fullDiskRetry: Duration { .seconds(1) }
 
-    public init(log: EventLog, database: ReadDatabase, batchSize: Int = 2000, logger: Logger) throws {
+    public init(log: EventLog, database: ReadDatabase, projections: [any Projection<Event>], batchSize: Int = 2000, logger: Logger) throws {
+        guard projections.map(\.name) == database.projections.map(\.name) else {
+            throw RebuildError.projectionsDiffer(runner: projections.map(\.name), database: database.projections.map(\.name))
+        }
         self.log = log
         self.database = database
+        self.projections = projections
         self.batchSize = batchSize
         self.logger = logger
         storageFull = StorageFullLatch(logger: logger)
@@ -99,7 +105,7 @@ public final class ProjectionRunner: Service, Sendable {
     @discardableResult
     public func catchUp(until target: UInt64 = .max) throws -> Int {
         var total = 0
-        var prefetch: Prefetch?
+        var prefetch: Prefetch<Catalog>?
         defer { _ = try? prefetch?.events.value() }
         while true {
             let count = try batchLock.withLock { _ in try applyNextBatch(until: target, prefetch: &prefetch) }
@@ -110,10 +116,10 @@ public final class ProjectionRunner: Service, Sendable {
 
     /// Folds the next batch. When the batch is full, the one after it is read and decoded on
     /// another thread meanwhile (`prefetch`), so a long catch-up decodes and folds at the same time.
-    private func applyNextBatch(until target: UInt64, prefetch: inout Prefetch?) throws -> Int {
+    private func applyNextBatch(until target: UInt64, prefetch: inout Prefetch<Catalog>?) throws -> Int {
         var checkpoints = Dictionary(uniqueKeysWithValues: try database.checkpoints().map { ($0.name, $0) })
         // Each healthy projection with the position it has applied, read once per batch.
-        let active = database.projections.compactMap { projection in
+        let active = projections.compactMap { projection in
             checkpoints[projection.name].flatMap { $0.failedPosition == nil ? (projection, $0.position) : nil }
         }
         guard let start = active.map(\.1).min() else { return 0 }
@@ -166,13 +172,13 @@ public final class ProjectionRunner: Service, Sendable {
         return count
     }
 
-    static func readDecoded(_ log: EventLog, from: UInt64, limit: Int) throws -> [Recorded<DomainEvent>] {
+    static func readDecoded(_ log: EventLog, from: UInt64, limit: Int) throws -> [Recorded<Event>] {
         try log.read(from: from, limit: limit).map { record in
-            do { return try EventCodec.decode(record) } catch { throw ProjectionFailure(projection: nil, position: record.position, error: error) }
+            do { return try Catalog.decode(record) } catch { throw ProjectionFailure(projection: nil, position: record.position, error: error) }
         }
     }
 
-    private func recordFailure(_ failure: ProjectionFailure, among active: [any Projection]) throws {
+    private func recordFailure(_ failure: ProjectionFailure, among active: [any Projection<Event>]) throws {
         let names = failure.projection.map { [$0] } ?? active.map(\.name)
         logger.error("projection cannot apply event; it stops here, the others go on", metadata: [
             "projections": "\(names)", "position": "\(failure.position)", "error": "\(failure.error)",
@@ -211,20 +217,20 @@ public final class ProjectionRunner: Service, Sendable {
 }
 
 /// The batch from `from`, read and decoded in the background.
-private struct Prefetch {
+private struct Prefetch<Catalog: EventCatalog> {
     let from: UInt64
     let limit: Int
-    let events: Background<[Recorded<DomainEvent>]>
+    let events: Background<[Recorded<Catalog.Event>]>
 
     init(log: EventLog, from: UInt64, limit: Int) {
         self.from = from
         self.limit = limit
-        events = Background { try ProjectionRunner.readDecoded(log, from: from, limit: limit) }
+        events = Background { try ProjectionRunner<Catalog>.readDecoded(log, from: from, limit: limit) }
     }
 
     /// The prefetched events if they are the batch wanted, else nil; waits for the read either way,
     /// so that nothing is still reading the log once the runner returns.
-    func batch(from wanted: UInt64, limit wantedLimit: Int) throws -> [Recorded<DomainEvent>]? {
+    func batch(from wanted: UInt64, limit wantedLimit: Int) throws -> [Recorded<Catalog.Event>]? {
         guard from == wanted, limit == wantedLimit else {
             _ = try? events.value()
             return nil

@@ -13,13 +13,16 @@ public struct RebuildProgress: Sendable, Equatable {
 }
 
 public enum RebuildError: Error, Equatable, CustomStringConvertible {
-    case unknownProjection(String)
+    case unknownProjection(String, known: [String])
     case notDirectoryBacked
+    /// A runner must fold exactly the read models its database holds.
+    case projectionsDiffer(runner: [String], database: [String])
 
     public var description: String {
         switch self {
-        case .unknownProjection(let name): "no projection named \(name) (known: \(Projections.all.map(\.name).joined(separator: ", ")))"
+        case let .unknownProjection(name, known): "no projection named \(name) (known: \(known.joined(separator: ", ")))"
         case .notDirectoryBacked: "this read database was not opened from a data directory, so it has no generations to swap"
+        case let .projectionsDiffer(runner, database): "the runner folds \(runner) but the read database holds \(database)"
         }
     }
 }
@@ -33,7 +36,7 @@ extension ProjectionRunner {
     public func rebuild(_ names: [String]? = nil, progress: (RebuildProgress) -> Void = { _ in }) throws -> RebuildProgress {
         guard let files = database.files else { throw RebuildError.notDirectoryBacked }
         let known = Set(database.projections.map(\.name))
-        if let unknown = names?.first(where: { !known.contains($0) }) { throw RebuildError.unknownProjection(unknown) }
+        if let unknown = names?.first(where: { !known.contains($0) }) { throw RebuildError.unknownProjection(unknown, known: database.projections.map(\.name)) }
         let selected = names ?? database.projections.map(\.name)
 
         let path = files.nextPath()
@@ -44,7 +47,7 @@ extension ProjectionRunner {
                 for projection in rebuilt.projections where selected.contains(projection.name) { try ReadDatabase.reset(projection, db) }
             }
         }
-        let rebuilder = try ProjectionRunner(log: log, database: rebuilt, batchSize: 5000, logger: logger)
+        let rebuilder = try ProjectionRunner(log: log, database: rebuilt, projections: projections, batchSize: 5000, logger: logger)
         let started = ContinuousClock.now
         var report = RebuildProgress(projections: selected, position: 0, headPosition: log.headPosition, eventsPerSecond: 0, remaining: nil, finished: false)
         func measure() {
