@@ -1,0 +1,86 @@
+import Commands
+import Domain
+import EventLog
+import EventSourcing
+import Foundation
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct RatingCommandTests {
+    @Test func givenAFilmWhenRatedThenARatingWithoutAPreviousOne() async throws {
+        let scenario = try CommandScenario()
+        try await scenario.given(users: 1, films: [10])
+        let recorded = try await scenario.when { _ = try await $0.rate(RateMovie(userId: 1, movieId: 10, rating: 4, comment: nil, isReview: false)) }
+        #expect(recorded == [.movieRated(MovieRated(userId: 1, movieId: 10, rating: 4, previousRating: nil, comment: nil, isReview: false))])
+    }
+
+    @Test func givenARatingWhenRatedAgainThenTheNewOneCarriesThePrevious() async throws {
+        let scenario = try CommandScenario()
+        try await scenario.given(users: 1, films: [10])
+        try await scenario.given([(StreamName.rating(userId: 1, movieId: 10), .movieRated(MovieRated(userId: 1, movieId: 10, rating: 3, previousRating: nil, comment: nil, isReview: false)))])
+        let recorded = try await scenario.when { _ = try await $0.rate(RateMovie(userId: 1, movieId: 10, rating: 5, comment: "Better", isReview: true)) }
+        #expect(recorded == [.movieRated(MovieRated(userId: 1, movieId: 10, rating: 5, previousRating: 3, comment: "Better", isReview: true))])
+    }
+
+    @Test func givenNoSuchUserWhenTheyRateThenNothingIsRecorded() async throws {
+        let scenario = try CommandScenario()
+        try await scenario.given(users: 1, films: [10])
+        try await scenario.whenRefused(DomainError.userNotFound(userId: 99)) {
+            _ = try await $0.rate(RateMovie(userId: 99, movieId: 10, rating: 4, comment: nil, isReview: false))
+        }
+    }
+
+    @Test func aRetryUnderTheSameIdRecordsNothingAndADifferentRequestUnderItIsRefused() async throws {
+        let scenario = try CommandScenario()
+        try await scenario.given(users: 1, films: [10])
+        let id = EventIds.derived(from: "request:1:rate:10:k")
+        let first = try await scenario.when { _ = try await $0.rate(RateMovie(userId: 1, movieId: 10, rating: 2, comment: nil, isReview: false), eventId: id) }
+        #expect(first.count == 1)
+        #expect(try await scenario.when { _ = try await $0.rate(RateMovie(userId: 1, movieId: 10, rating: 2, comment: nil, isReview: false), eventId: id) }.isEmpty)
+        try await scenario.whenRefused(EventLogError.eventIdReused(eventId: id, position: scenario.log.headPosition)) {
+            _ = try await $0.rate(RateMovie(userId: 1, movieId: 10, rating: 5, comment: nil, isReview: false), eventId: id)
+        }
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct SocialCommandTests {
+    @Test func givenARequestWhenAcceptedThenTheyAreFriends() async throws {
+        let scenario = try CommandScenario()
+        try await scenario.given(users: 2)
+        try await scenario.given([(StreamName.friendship(1, 2), .friendRequested(FriendRequested(fromUserId: 1, toUserId: 2)))])
+        let recorded = try await scenario.when { _ = try await $0.answerFriendRequest(.accepted, from: 1, by: 2) }
+        #expect(recorded == [.friendRequestAnswered(FriendRequestAnswered(fromUserId: 1, toUserId: 2, answer: .accepted))])
+    }
+
+    @Test func givenABlockWhenEitherAsksThenRefused() async throws {
+        let scenario = try CommandScenario()
+        try await scenario.given(users: 2)
+        try await scenario.given([(StreamName.friendship(1, 2), .userBlocked(UserBlocked(userId: 1, blockedUserId: 2)))])
+        try await scenario.whenRefused(DomainError.blocked(userId: 1)) { _ = try await $0.requestFriend(1, by: 2) }
+    }
+
+    @Test func givenABlockWhenTheBlockedLikesTheBlockersReviewThenItIsNotThere() async throws {
+        let scenario = try CommandScenario()
+        try await scenario.given(users: 2, films: [10])
+        try await scenario.given([(StreamName.rating(userId: 1, movieId: 10), .movieRated(MovieRated(userId: 1, movieId: 10, rating: 5, previousRating: nil, comment: "Great", isReview: true)))])
+        let reviewId = Int64(scenario.log.headPosition)
+        try await scenario.given([(StreamName.friendship(1, 2), .userBlocked(UserBlocked(userId: 1, blockedUserId: 2)))])
+        try await scenario.whenRefused(DomainError.reviewNotFound(reviewId: reviewId)) { _ = try await $0.likeReview(reviewId, by: 2) }
+        let unblocked = try await scenario.when { _ = try await $0.unblock(2, by: 1) }
+        #expect(unblocked == [.userUnblocked(UserUnblocked(userId: 1, blockedUserId: 2))])
+        #expect(try await scenario.when { _ = try await $0.likeReview(reviewId, by: 2) }.count == 1)
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct DecisionTests {
+    @Test func aDecisionOfSeveralEventsRecordsEachUnderItsOwnIdAndARetryRecordsNone() async throws {
+        let scenario = try CommandScenario()
+        let store = DomainLog(log: scenario.log)
+        let id = UUID()
+        let decided: [DomainEvent] = [.watchlistAdded(WatchlistAdded(userId: 1, movieId: 10)), .watchlistRemoved(WatchlistRemoved(userId: 1, movieId: 10))]
+        let first = try await scenario.when { _ in _ = try await store.decideAndAppend("s", eventId: id) { _ in decided } }
+        #expect(first == decided)
+        let ids = try scenario.log.read(from: 1, limit: 10).map(\.id)
+        #expect(ids == [id, EventIds.nth(1, of: id)] && ids[0] != ids[1])
+        #expect(try await scenario.when { _ in _ = try await store.decideAndAppend("s", eventId: id) { _ in decided } }.isEmpty)
+    }
+}
