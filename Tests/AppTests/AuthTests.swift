@@ -30,14 +30,19 @@ struct FakeApple {
     }
 }
 
+/// A live server that accepts `FakeApple`'s tokens for the bundle `app.nuvie.ios`.
+func withAppleSignIn(_ body: @Sendable (FakeApple, LiveClient) async throws -> Void) async throws {
+    let keysDirectory = try TemporaryDirectory()
+    let apple = try await FakeApple(directory: keysDirectory.url)
+    try await withLiveServer({ configuration in
+        configuration.appleBundleId = "app.nuvie.ios"
+        configuration.appleKeySource = .file(apple.jwksFile)
+    }) { client in try await body(apple, client) }
+}
+
 @Suite(.timeLimit(.minutes(3))) struct AuthTests {
     @Test func signInWithAppleRegistersOnceAndVerifiesEverything() async throws {
-        let keysDirectory = try TemporaryDirectory()
-        let apple = try await FakeApple(directory: keysDirectory.url)
-        try await withLiveServer({ configuration in
-            configuration.appleBundleId = "app.nuvie.ios"
-            configuration.appleKeySource = .file(apple.jwksFile)
-        }) { client in
+        try await withAppleSignIn { apple, client in
             let token = try await apple.token(subject: "001234.abcdef")
             let first = try await client.send(.post, "/auth/login", body: #"{"provider":"apple","token":"\#(token)","user_identifier":"001234.abcdef","name":"Alex Johnson"}"#)
             #expect(first.status == .ok)

@@ -1,4 +1,4 @@
-import API
+@testable import API
 import App
 import Foundation
 import HTTPTypes
@@ -128,16 +128,11 @@ import Testing
     }
 
     @Test func appleTokensMustNameAKnownKeyAndBeValidNow() async throws {
-        let keysDirectory = try TemporaryDirectory()
-        let apple = try await FakeApple(directory: keysDirectory.url)
-        try await withLiveServer({ configuration in
-            configuration.appleBundleId = "app.nuvie.ios"
-            configuration.appleKeySource = .file(apple.jwksFile)
-        }) { client in
+        try await withAppleSignIn { apple, client in
             let now = Date()
             func signed(kid: String?, notBefore: Date? = nil) async throws -> String {
                 let keys = await JWTKeyCollection().add(ecdsa: apple.key, kid: kid.map { JWKIdentifier(string: $0) })
-                let claims = AppleClaimsWithNotBefore(
+                let claims = AppleIdentityClaims(
                     iss: .init(value: "https://appleid.apple.com"), aud: .init(value: ["app.nuvie.ios"]), sub: .init(value: "s"),
                     exp: .init(value: now.addingTimeInterval(300)), iat: .init(value: now), nbf: notBefore.map { .init(value: $0) }
                 )
@@ -164,16 +159,6 @@ struct OwnTokenClaims: JWTPayload {
     var iat: IssuedAtClaim
     var exp: ExpirationClaim
     var use: String
-    func verify(using algorithm: some JWTAlgorithm) throws {}
-}
-
-struct AppleClaimsWithNotBefore: JWTPayload {
-    var iss: IssuerClaim
-    var aud: AudienceClaim
-    var sub: SubjectClaim
-    var exp: ExpirationClaim
-    var iat: IssuedAtClaim
-    var nbf: NotBeforeClaim?
     func verify(using algorithm: some JWTAlgorithm) throws {}
 }
 
