@@ -2,6 +2,7 @@ import ReadModels
 import EventSourcing
 import Domain
 import GRDB
+import OrderedCollections
 
 /// What each user did, one row per event the activity feed shows; the row id is the event's log
 /// position, so it is the same after every rebuild. Folds `movie-rated` (`rating` or `review`),
@@ -39,7 +40,7 @@ struct ActivityProjection: Projection {
     /// Inserts each event's row in order, and adds the counts up over the batch to write each
     /// (user, type) count once, new ones in the order one event at a time would insert them.
     func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws {
-        var counts = Tally<UserActivityType, Int>(zero: 0)
+        var counts = OrderedDictionary<UserActivityType, Int>()
         for recorded in events {
             guard let row = Self.row(for: recorded.event) else { continue }
             try FoldFailure.at(recorded.position) {
@@ -48,10 +49,10 @@ struct ActivityProjection: Projection {
                     [recorded.position, row.userId, row.movieId, row.type, row.rating, row.comment, recorded.epochSeconds]
                 )
             }
-            counts.add(UserActivityType(userId: row.userId, type: row.type)) { $0 += 1 }
+            counts[UserActivityType(userId: row.userId, type: row.type), default: 0] += 1
         }
         try FoldFailure.at(events.last?.position ?? 0) {
-            for (key, count) in counts.entries {
+            for (key, count) in counts {
                 try db.run(
                     "INSERT INTO activityCount (userId, type, count) VALUES (?, ?, ?) ON CONFLICT (userId, type) DO UPDATE SET count = count + excluded.count",
                     [key.userId, key.type, count]

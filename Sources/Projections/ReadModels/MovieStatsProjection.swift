@@ -2,6 +2,7 @@ import ReadModels
 import EventSourcing
 import Domain
 import GRDB
+import OrderedCollections
 
 /// Per-film rating count and sum (the average is sum / count), from the original rating values, and
 /// how many first ratings each film got on each UTC day (for trending). Folds `movie-rated`, using its
@@ -30,27 +31,26 @@ struct MovieStatsProjection: Projection {
     /// Adds up each film's and each day's ratings over the batch and writes each row once. Ratings
     /// are multiples of 0.5, so their sums are exact in any order.
     func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws {
-        var films = Tally<Int64, (count: Int, sum: Double)>(zero: (0, 0))
-        var days = Tally<DayFilm, Int>(zero: 0)
+        // In first-appearance order: new rows get the rowids one-event-at-a-time folding gives them.
+        var films = OrderedDictionary<Int64, (count: Int, sum: Double)>()
+        var days = OrderedDictionary<DayFilm, Int>()
         for recorded in events {
             guard case .movieRated(let rated) = recorded.event else { continue }
             let isFirst = rated.previousRating == nil
-            films.add(rated.movieId) {
-                $0.count += isFirst ? 1 : 0
-                $0.sum += rated.rating - (rated.previousRating ?? 0)
-            }
-            if isFirst { days.add(DayFilm(day: recorded.epochSeconds / 86_400, movieId: rated.movieId)) { $0 += 1 } }
+            films[rated.movieId, default: (0, 0)].count += isFirst ? 1 : 0
+            films[rated.movieId, default: (0, 0)].sum += rated.rating - (rated.previousRating ?? 0)
+            if isFirst { days[DayFilm(day: recorded.epochSeconds / 86_400, movieId: rated.movieId), default: 0] += 1 }
         }
         let lastPosition = events.last?.position ?? 0
         try FoldFailure.at(lastPosition) {
-            for (movieId, delta) in films.entries {
+            for (movieId, delta) in films {
                 try db.run("""
                     INSERT INTO movieStats (movieId, ratingCount, ratingSum) VALUES (?, ?, ?)
                     ON CONFLICT (movieId) DO UPDATE SET ratingCount = ratingCount + excluded.ratingCount,
                                                         ratingSum = ratingSum + excluded.ratingSum
                     """, [movieId, delta.count, delta.sum])
             }
-            for (key, count) in days.entries {
+            for (key, count) in days {
                 try db.run("""
                     INSERT INTO movieDailyRatings (day, movieId, ratingCount) VALUES (?, ?, ?)
                     ON CONFLICT (day, movieId) DO UPDATE SET ratingCount = ratingCount + excluded.ratingCount

@@ -2,6 +2,7 @@ import ReadModels
 import EventSourcing
 import Domain
 import GRDB
+import OrderedCollections
 
 /// Each user's taste by genre: how many films of the genre they rated, how many they liked (4 stars
 /// or more) and the sum of their ratings. Keeps its own film → genres map so that it folds
@@ -54,7 +55,7 @@ struct TasteProjection: Projection {
     /// multiples of 0.5, so the sums are exact in any order.
     private func addRatings(_ ratings: [MovieRated], _ db: Database) throws {
         var genres: [Int64: [String]] = [:]
-        var deltas = Tally<UserGenre, (rated: Int, liked: Int, sum: Double)>(zero: (0, 0, 0))
+        var deltas = OrderedDictionary<UserGenre, (rated: Int, liked: Int, sum: Double)>()
         let liked = { (rating: Double?) in (rating ?? 0) >= MovieRated.likedThreshold ? 1 : 0 }
         for rated in ratings {
             if genres[rated.movieId] == nil {
@@ -63,14 +64,13 @@ struct TasteProjection: Projection {
                 )
             }
             for genre in genres[rated.movieId] ?? [] {
-                deltas.add(UserGenre(userId: rated.userId, genre: genre)) {
-                    $0.rated += rated.previousRating == nil ? 1 : 0
-                    $0.liked += liked(rated.rating) - liked(rated.previousRating)
-                    $0.sum += rated.rating - (rated.previousRating ?? 0)
-                }
+                let key = UserGenre(userId: rated.userId, genre: genre)
+                deltas[key, default: (0, 0, 0)].rated += rated.previousRating == nil ? 1 : 0
+                deltas[key, default: (0, 0, 0)].liked += liked(rated.rating) - liked(rated.previousRating)
+                deltas[key, default: (0, 0, 0)].sum += rated.rating - (rated.previousRating ?? 0)
             }
         }
-        for (key, delta) in deltas.entries {
+        for (key, delta) in deltas {
             try db.run("""
                 INSERT INTO userGenre (userId, genre, ratedCount, likedCount, ratingSum) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (userId, genre) DO UPDATE SET ratedCount = ratedCount + excluded.ratedCount,
