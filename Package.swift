@@ -137,6 +137,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "EventSourcing"], swiftSettings: strict),
+        .testTarget(name: "EventSourcingTests", dependencies: ["EventSourcing"], swiftSettings: strict),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "Domain", "EventSourcing", "EventLog", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "RecommendationsTests",

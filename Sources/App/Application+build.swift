@@ -43,7 +43,7 @@ public func buildApplication(configuration: AppConfiguration, logger: Logger = L
             configuration: configuration.connections.serverConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "nuvie", logger: logger
             ),
-            services: [storage, runner, training],
+            services: [StoresAndTheirWorkers(storage: storage, workers: [runner, training])],
             logger: logger
         )
     } catch {

@@ -6,8 +6,9 @@ import Projections
 import Recommendations
 import ServiceLifecycle
 
-/// The log and the read database, opened together and closed after everything that uses them.
-struct Storage: Service {
+/// The log and the read database, opened together and closed after everything that uses them
+/// (`StoresAndTheirWorkers`).
+struct Storage: Sendable {
     let log: EventLog
     let readDatabase: ReadDatabase
     let recommendationCache: RecommendationFeedCache
@@ -36,12 +37,6 @@ struct Storage: Service {
         try StorageFullError.checkRoom(for: .eventLog, at: configuration.logDirectory.path)
         try StorageFullError.checkRoom(for: .readModels, at: configuration.readDirectory.path)
         try StorageFullError.checkRoom(for: .recommendationCache, at: configuration.recommendationCachePath)
-    }
-
-    /// Waits for shutdown; services stop in reverse order, so this runs after the server and runner.
-    func run() async throws {
-        try? await gracefulShutdown()
-        close()
     }
 
     func close() {

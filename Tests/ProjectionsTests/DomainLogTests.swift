@@ -38,7 +38,7 @@ import Testing
         for index in 0..<4 { kept.keep([event], of: "s\(index)") }
         _ = kept.prefix(of: "s0")
         kept.keep([event], of: "s4")
-        #expect(kept.prefix(of: "s1").isEmpty && kept.prefix(of: "s2").isEmpty)
+        #expect(kept.prefix(of: "s1").isEmpty && kept.prefix(of: "s2").count == 1)
         #expect(kept.prefix(of: "s0").count == 1 && kept.prefix(of: "s4").count == 1)
         kept.keep(Array(repeating: event, count: 101), of: "long")
         #expect(kept.prefix(of: "long").isEmpty)

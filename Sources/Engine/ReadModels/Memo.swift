@@ -1,3 +1,5 @@
+import EventSourcing
+
 /// Values kept in memory by id while their key (what they were made from: a stamp, a revision) still
 /// matches and they have not expired; past `capacity` ids the least recently used is dropped.
 /// Callers hold it in a `Mutex`. Used for per-user results (scores, feeds) and for what the read
@@ -7,30 +9,22 @@ public struct Memo<Id: Hashable & Sendable, Value: Sendable>: Sendable {
         var key: String
         var value: Value
         var expiresAt: Double
-        var lastUse: UInt64
     }
 
-    public let capacity: Int
-    private var entries: [Id: Entry] = [:]
-    private var clock: UInt64 = 0
+    private var entries: LRUCache<Id, Entry>
 
     public init(capacity: Int = 1024) {
-        self.capacity = capacity
+        entries = LRUCache(capacity: capacity)
     }
 
+    public var capacity: Int { entries.capacity }
+
     public mutating func get(_ id: Id, key: String, now: Double = 0) -> Value? {
-        guard var entry = entries[id], entry.key == key, entry.expiresAt > now else { return nil }
-        clock += 1
-        entry.lastUse = clock
-        entries[id] = entry
+        guard let entry = entries.value(for: id), entry.key == key, entry.expiresAt > now else { return nil }
         return entry.value
     }
 
     public mutating func put(_ id: Id, key: String, _ value: Value, expiresAt: Double = .infinity) {
-        if entries[id] == nil, entries.count >= capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
-            entries[oldest] = nil
-        }
-        clock += 1
-        entries[id] = Entry(key: key, value: value, expiresAt: expiresAt, lastUse: clock)
+        entries.set(Entry(key: key, value: value, expiresAt: expiresAt), for: id)
     }
 }

@@ -1,0 +1,19 @@
+import ServiceLifecycle
+
+/// The services that work on the stores in the background (the projection runner, model training),
+/// run together, and the stores closed once all of them have stopped: on a graceful shutdown and on
+/// cancellation alike. Closing as a service of its own raced a fold still running on the
+/// blocking-work queue when the group was cancelled rather than shut down (a SQLite read on a
+/// closed connection crashed the tests).
+struct StoresAndTheirWorkers: Service {
+    let storage: Storage
+    let workers: [any Service]
+
+    func run() async throws {
+        defer { storage.close() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in workers { group.addTask { try await worker.run() } }
+            try await group.waitForAll()
+        }
+    }
+}
