@@ -26,13 +26,13 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CLMDB",
-            path: "Sources/CLMDB",
+            path: "Sources/Engine/CLMDB",
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
         ),
         .systemLibrary(
             name: "CLAPACK",
-            path: "Sources/CLAPACK",
+            path: "Sources/Products/Nuvie/CLAPACK",
             pkgConfig: "openblas",
             providers: [.apt(["libopenblas-dev"])]
         ),
@@ -43,6 +43,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
+            path: "Sources/Engine/EventLog",
             swiftSettings: strict
         ),
         .target(
@@ -63,43 +64,46 @@ let package = Package(
             path: "Sources/Engine/ReadModels",
             swiftSettings: strict
         ),
-        .target(name: "Domain", dependencies: ["EventSourcing"], swiftSettings: strict),
+        .target(name: "NuvieDomain", dependencies: ["EventSourcing"], path: "Sources/Products/Nuvie/Domain", swiftSettings: strict),
         .target(
-            name: "Commands",
+            name: "NuvieCommands",
             dependencies: [
-                "Domain", "EventLog", "EventSourcing",
+                "NuvieDomain", "EventLog", "EventSourcing",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            path: "Sources/Products/Nuvie/Commands",
             swiftSettings: strict
         ),
         .target(
-            name: "Projections",
+            name: "NuvieProjections",
             dependencies: [
-                "Domain", "EventLog", "EventSourcing", "ReadModels", "Commands",
+                "NuvieDomain", "EventLog", "EventSourcing", "ReadModels", "NuvieCommands",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            path: "Sources/Products/Nuvie/Projections",
             swiftSettings: strict
         ),
         .target(
-            name: "Recommendations",
+            name: "NuvieRecommendations",
             dependencies: [
-                "CLAPACK", "Domain", "Commands", "EventSourcing", "ReadModels", "Projections",
+                "CLAPACK", "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "NuvieProjections",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            path: "Sources/Products/Nuvie/Recommendations",
             swiftSettings: strict
         ),
         .target(
-            name: "API",
+            name: "NuvieAPI",
             dependencies: [
-                "Domain", "Commands", "EventSourcing", "ReadModels", "Projections", "Recommendations",
+                "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "NuvieProjections", "NuvieRecommendations",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -107,25 +111,27 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            path: "Sources/Products/Nuvie/API",
             resources: [.embedInCode("OpenAPI/openapi.json")],
             swiftSettings: strict
         ),
         .target(
-            name: "App",
+            name: "NuvieApp",
             dependencies: [
-                "EventLog", "Domain", "Commands", "EventSourcing", "ReadModels", "Projections", "Recommendations", "API",
+                "EventLog", "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "NuvieProjections", "NuvieRecommendations", "NuvieAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
+            path: "Sources/Products/Nuvie/App",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "CLI",
             dependencies: [
-                "App", "Recommendations", "ReadModels", "Projections",
+                "NuvieApp", "NuvieRecommendations", "ReadModels", "NuvieProjections",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -136,23 +142,23 @@ let package = Package(
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "EventSourcing"], swiftSettings: strict),
+        .testTarget(name: "DomainTests", dependencies: ["NuvieDomain", "EventSourcing"], swiftSettings: strict),
         .testTarget(name: "EventSourcingTests", dependencies: ["EventSourcing"], swiftSettings: strict),
-        .testTarget(name: "CommandsTests", dependencies: ["Commands", "Domain", "EventSourcing", "EventLog", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "CommandsTests", dependencies: ["NuvieCommands", "NuvieDomain", "EventSourcing", "EventLog", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "RecommendationsTests",
-            dependencies: ["Recommendations", "ReadModels", "Projections", "Commands", "EventSourcing", "EventLog", "Domain", "TestSupport"],
+            dependencies: ["NuvieRecommendations", "ReadModels", "NuvieProjections", "NuvieCommands", "EventSourcing", "EventLog", "NuvieDomain", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "ProjectionsTests",
-            dependencies: ["Projections", "ReadModels", "Commands", "EventSourcing", "EventLog", "Domain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["NuvieProjections", "ReadModels", "NuvieCommands", "EventSourcing", "EventLog", "NuvieDomain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "App", "API", "ReadModels", "Projections", "TestSupport",
+                "NuvieApp", "NuvieAPI", "ReadModels", "NuvieProjections", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -165,7 +171,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "Projections", "ReadModels", "EventLog", "Commands", "TestSupport",
+                "NuvieProjections", "ReadModels", "EventLog", "NuvieCommands", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strict

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Property-based fuzzing of every operation in Sources/API/OpenAPI/openapi.json (schemathesis) against
+# Property-based fuzzing of every operation in Sources/Products/Nuvie/API/OpenAPI/openapi.json (schemathesis) against
 # a fresh demo server. Fails on any 5xx, any response the document does not describe (status code,
 # content type, body schema, headers), and any rejected request (status >= 400) that appended to the
 # log (scripts/fuzz_hooks.py).
@@ -18,7 +18,7 @@ SEED=${NUVIE_FUZZ_SEED:-14}
 MAX_EXAMPLES=${NUVIE_FUZZ_MAX_EXAMPLES:-150}
 TIMEOUT=${NUVIE_FUZZ_TIMEOUT:-360}
 BINARY=${NUVIE_FUZZ_BINARY:-.build/debug/nuvie}
-DOCUMENT=Sources/API/OpenAPI/openapi.json
+DOCUMENT=Sources/Products/Nuvie/API/OpenAPI/openapi.json
 
 python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore "schemathesis==$SCHEMATHESIS_VERSION"
 [[ -x "$BINARY" ]] || swift build --product nuvie

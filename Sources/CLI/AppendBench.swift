@@ -1,7 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
-import Projections
+import NuvieProjections
 
 /// `nuvie bench append`: durable appends through group commit against one commit per event, both
 /// measured in the same run on fresh logs, with the same writers.

@@ -1,12 +1,12 @@
 import ReadModels
-import API
-import App
+import NuvieAPI
+import NuvieApp
 import ArgumentParser
 import EventLog
 import Foundation
 import Logging
-import Projections
-import Recommendations
+import NuvieProjections
+import NuvieRecommendations
 
 /// `nuvie as-of --position N | --time T [--user ID] [--output DIR]`: the read models as they were.
 struct AsOf: AsyncParsableCommand {

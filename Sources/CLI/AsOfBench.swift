@@ -1,9 +1,9 @@
 import ArgumentParser
-import Commands
-import Domain
+import NuvieCommands
+import NuvieDomain
 import EventLog
 import Foundation
-import Projections
+import NuvieProjections
 
 /// `nuvie as-of --user`'s fast path timed: one user's view at a random position of the demo log,
 /// optionally padded with synthetic ratings, for seeded random users and positions.

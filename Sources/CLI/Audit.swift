@@ -1,6 +1,6 @@
-import API
+import NuvieAPI
 import ArgumentParser
-import Commands
+import NuvieCommands
 import EventLog
 import Foundation
 

@@ -1,13 +1,13 @@
 import ReadModels
 import EventSourcing
-import App
+import NuvieApp
 import ArgumentParser
-import Commands
-import Domain
+import NuvieCommands
+import NuvieDomain
 import EventLog
 import Foundation
 import Logging
-import Projections
+import NuvieProjections
 
 /// `nuvie bench …`: measured figures, printed as min / median / max over several runs.
 struct Bench: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Recommendations
+import NuvieRecommendations
 
 /// `nuvie eval --ratings FILE`: offline top-10 quality of most-popular, plain item-kNN and the model
 /// we serve, on one split of a MovieLens ratings file.

@@ -3,7 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import NIOCore
-import Projections
+import NuvieProjections
 
 /// `nuvie bench http`: the demo server (`nuvie serve`, a child process) under `wrk`, each hot endpoint
 /// beside a bare Hummingbird "hello" route (in this process) measured in the same run, plus the

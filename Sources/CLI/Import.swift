@@ -1,8 +1,8 @@
 import ArgumentParser
-import Commands
+import NuvieCommands
 import EventLog
 import Foundation
-import Projections
+import NuvieProjections
 
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Import data into the event log.", subcommands: [MovieLens.self])

@@ -1,12 +1,12 @@
 import ReadModels
-import App
-import Commands
+import NuvieApp
+import NuvieCommands
 import ArgumentParser
 import EventLog
 import Foundation
 import Logging
-import Projections
-import Recommendations
+import NuvieProjections
+import NuvieRecommendations
 
 /// `nuvie bench recommend`: training time of the model on the demo, and the time to compute one
 /// user's 50 recommendations with their explanations (what a feed request costs when its cache is

@@ -1,12 +1,12 @@
 import ReadModels
-import App
+import NuvieApp
 import ArgumentParser
 import AsyncHTTPClient
 import EventLog
 import Foundation
 import Logging
 import NIOCore
-import Projections
+import NuvieProjections
 
 /// `nuvie replay [--projection NAME …] [--server URL]`: rebuild read models from position 0 into a
 /// new generation and swap it in. With `--server`, the running server does it (admin endpoint) and

@@ -1,5 +1,5 @@
-import API
-import App
+import NuvieAPI
+import NuvieApp
 import ArgumentParser
 import Foundation
 import Prometheus

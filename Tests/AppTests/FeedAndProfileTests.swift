@@ -1,4 +1,4 @@
-import API
+import NuvieAPI
 import Foundation
 import Testing
 

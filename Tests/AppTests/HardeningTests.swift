@@ -1,5 +1,5 @@
-@testable import API
-import App
+@testable import NuvieAPI
+import NuvieApp
 import Foundation
 import HTTPTypes
 import JWTKit

@@ -1,9 +1,9 @@
-@testable import API
+@testable import NuvieAPI
 import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-@testable import Projections
+@testable import NuvieProjections
 import Testing
 
 /// The hand-written JSON of the hottest responses must say exactly what their `Encodable` form says.

@@ -1,20 +1,20 @@
-@testable import App
+@testable import NuvieApp
 import ReadModels
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
-import Projections
-import Recommendations
+import NuvieProjections
+import NuvieRecommendations
 import TestSupport
 import Testing
 
-/// The OpenAPI document (`Sources/API/OpenAPI/openapi.json`) against the router: a route added
+/// The OpenAPI document (`Sources/Products/Nuvie/API/OpenAPI/openapi.json`) against the router: a route added
 /// without its operation in the document fails here, and so does an operation left behind.
 @Suite struct OpenAPIDocumentTests {
     static let documentFile = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources/API/OpenAPI/openapi.json")
+        .appendingPathComponent("Sources/Products/Nuvie/API/OpenAPI/openapi.json")
 
     @Test func everyRegisteredRouteIsDocumentedAndEveryDocumentedOneRegistered() async throws {
         let registered = try await registeredRoutes()

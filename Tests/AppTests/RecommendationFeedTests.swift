@@ -1,8 +1,8 @@
 import ReadModels
-import App
+import NuvieApp
 import Foundation
 import GRDB
-import Projections
+import NuvieProjections
 import TestSupport
 import Testing
 

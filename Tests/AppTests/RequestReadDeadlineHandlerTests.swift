@@ -1,4 +1,4 @@
-@testable import App
+@testable import NuvieApp
 import HTTPTypes
 import Logging
 import NIOCore

@@ -1,4 +1,4 @@
-import App
+import NuvieApp
 import Foundation
 import Hummingbird
 import HummingbirdCore

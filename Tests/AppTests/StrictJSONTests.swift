@@ -1,4 +1,4 @@
-@testable import API
+@testable import NuvieAPI
 import Foundation
 import HTTPTypes
 import Testing

@@ -1,5 +1,5 @@
-import Commands
-import Domain
+import NuvieCommands
+import NuvieDomain
 import EventLog
 import EventSourcing
 import Foundation

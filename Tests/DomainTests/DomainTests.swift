@@ -1,5 +1,5 @@
 import EventSourcing
-import Domain
+import NuvieDomain
 import Foundation
 import Testing
 

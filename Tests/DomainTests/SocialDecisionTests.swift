@@ -1,4 +1,4 @@
-import Domain
+import NuvieDomain
 import Testing
 
 /// Given the events of a pair's friendship stream, when a social command runs, then these events or this refusal.

@@ -3,7 +3,7 @@ import EventLog
 import Foundation
 import TestSupport
 import Logging
-import Projections
+import NuvieProjections
 import Synchronization
 import Testing
 

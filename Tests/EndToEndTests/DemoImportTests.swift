@@ -1,4 +1,4 @@
-import Commands
+import NuvieCommands
 import EventLog
 import Foundation
 import TestSupport

@@ -2,7 +2,7 @@ import ReadModels
 import EventLog
 import Foundation
 import Logging
-import Projections
+import NuvieProjections
 import TestSupport
 import Testing
 

@@ -1,11 +1,11 @@
 import ReadModels
-import Commands
-import Domain
+import NuvieCommands
+import NuvieDomain
 import Foundation
 import Logging
 import TestSupport
 import Testing
-@testable import Projections
+@testable import NuvieProjections
 
 private let later = Date(timeIntervalSince1970: 1_705_314_600)  // 2024-01-15T10:30:00Z
 

@@ -1,5 +1,5 @@
 import ReadModels
-import Commands
+import NuvieCommands
 import EventLog
 import Foundation
 import GRDB
@@ -7,7 +7,7 @@ import Logging
 import Synchronization
 import TestSupport
 import Testing
-@testable import Projections
+@testable import NuvieProjections
 
 /// The read models on a real, small tmpfs that is full while the runner folds: no projection is
 /// marked failed, the runner waits, and it catches up by itself once space is freed.

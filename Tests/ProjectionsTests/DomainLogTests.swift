@@ -1,6 +1,6 @@
-@testable import Commands
+@testable import NuvieCommands
 @testable import EventSourcing
-import Domain
+import NuvieDomain
 import EventLog
 import Foundation
 import TestSupport

@@ -1,13 +1,13 @@
 import ReadModels
 import EventSourcing
-import Commands
-import Domain
+import NuvieCommands
+import NuvieDomain
 import EventLog
 import Foundation
 import TestSupport
 import GRDB
 import Logging
-@testable import Projections
+@testable import NuvieProjections
 
 /// A real event log and a real read database in a temp dir, with the runner driven by hand.
 final class ProjectionHarness {

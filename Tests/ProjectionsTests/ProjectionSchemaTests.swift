@@ -1,7 +1,7 @@
 import ReadModels
 import Foundation
 import GRDB
-@testable import Projections
+@testable import NuvieProjections
 import Testing
 
 /// A projection version's schema is frozen: its migration is registered under `name.vN` and runs

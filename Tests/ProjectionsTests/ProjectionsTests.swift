@@ -1,13 +1,13 @@
 import ReadModels
 import EventSourcing
-import Commands
-import Domain
+import NuvieCommands
+import NuvieDomain
 import EventLog
 import Foundation
 import TestSupport
 import GRDB
 import Testing
-@testable import Projections
+@testable import NuvieProjections
 
 private let t0 = Date(timeIntervalSince1970: 1_705_314_600)  // 2024-01-15T10:30:00Z
 

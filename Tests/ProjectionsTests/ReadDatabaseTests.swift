@@ -1,7 +1,7 @@
-import Domain
+import NuvieDomain
 import Foundation
 import GRDB
-@testable import Projections
+@testable import NuvieProjections
 import Testing
 
 /// Request paths read through the read database's read-only connections.

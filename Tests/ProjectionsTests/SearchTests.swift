@@ -1,7 +1,7 @@
-import Domain
+import NuvieDomain
 import Foundation
 import Testing
-@testable import Projections
+@testable import NuvieProjections
 
 @Suite(.timeLimit(.minutes(3))) struct SearchTests {
     let t = Date(timeIntervalSince1970: 1_537_790_400)  // 2018-09-24T12:00:00Z

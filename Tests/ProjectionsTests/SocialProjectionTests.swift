@@ -1,6 +1,6 @@
 import EventSourcing
-import Commands
-import Domain
+import NuvieCommands
+import NuvieDomain
 import EventLog
 import Logging
 import TestSupport
@@ -8,7 +8,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import ReadModels
-@testable import Projections
+@testable import NuvieProjections
 
 @Suite(.timeLimit(.minutes(3))) struct SocialProjectionTests {
     /// Given a random history of friendships made, ended and blocked among a few users, the kept

@@ -1,5 +1,5 @@
 import Foundation
-import Recommendations
+import NuvieRecommendations
 import TestSupport
 import Testing
 

@@ -2,7 +2,7 @@ import EventLog
 import Foundation
 import TestSupport
 import Testing
-@testable import Recommendations
+@testable import NuvieRecommendations
 
 /// The feed cache on a real, small tmpfs that is full: storing an entry does not fail the feed.
 @Suite(.serialized) struct FeedCacheDiskFullTests {

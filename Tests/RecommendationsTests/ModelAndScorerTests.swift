@@ -1,5 +1,5 @@
 import Foundation
-import Recommendations
+import NuvieRecommendations
 import Testing
 
 /// Two taste groups: users 1–6 rate films 1–4, users 7–12 rate films 5–8; everyone rates film 9.

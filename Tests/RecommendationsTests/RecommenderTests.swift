@@ -1,11 +1,11 @@
 import ReadModels
-import Commands
-import Domain
+import NuvieCommands
+import NuvieDomain
 import EventLog
 import Foundation
 import Logging
-import Projections
-import Recommendations
+import NuvieProjections
+import NuvieRecommendations
 import TestSupport
 import Testing
 

@@ -1,5 +1,0 @@
-import Domain
-import EventSourcing
-
-/// Nuvie's events in the log: the engine's event store over Nuvie's catalog.
-public typealias DomainLog = EventStore<EventCodec>

@@ -1,0 +1,135 @@
+import EventSourcing
+import NuvieCommands
+import NuvieDomain
+import Foundation
+import Hummingbird
+import NuvieProjections
+import NuvieRecommendations
+
+/// `GET /movies/{movie_id}`, `POST /movies/{movie_id}/rate`, `GET /movies/{movie_id}/reviews`.
+struct MoviesController: Sendable {
+    let commands: CommandService
+    let movies: MovieQueries
+    let reviews: ReviewQueries
+    let readYourWrites: ReadYourWrites
+    let discovery: DiscoveryController
+    let recommendations: RecommendationDependencies
+
+    var endpoints: RouteCollection<SignedInRequestContext> {
+        discovery.register(on: RouteCollection(context: SignedInRequestContext.self))
+            .get(":movie_id", use: show)
+            .post(":movie_id/rate", use: rate)
+            .get(":movie_id/reviews", use: listReviews)
+            .post(":movie_id/watchlist", use: changeWatchlist)
+            .post(":movie_id/watch", use: watch)
+            .post(":movie_id/recommend", use: recommend)
+            .get(":movie_id/explanation", use: explanation)
+    }
+
+    func show(_ request: Request, context: SignedInRequestContext) async throws -> MovieDTO {
+        let viewer = context.userId
+        let movieId = try context.parameters.id("movie_id")
+        guard let movie = try movies.movie(id: movieId, viewer: viewer) else { throw APIError.movieNotFound(movieId) }
+        return await withScores(MovieDTO(movie), viewer: viewer)
+    }
+
+    /// `GET /movies/{movie_id}/explanation`: the "why this movie?" card.
+    func explanation(_ request: Request, context: SignedInRequestContext) async throws -> MovieExplanationDTO {
+        let viewer = context.userId
+        let movieId = try context.parameters.id("movie_id")
+        // Our catalog decides what exists, whichever engine explains it.
+        guard try recommendations.inputs.movieExists(movieId) else { throw APIError.movieNotFound(movieId) }
+        let explained = try await recommendations.engine.explain(ExplainQuery(requestId: UUID().uuidString, userId: viewer, movieId: movieId))
+        return MovieExplanationDTO(explained.scored, signals: try recommendations.inputs.socialSignals(userId: viewer, movieId: movieId))
+    }
+
+    func rate(_ request: Request, context: SignedInRequestContext) async throws -> RateResponse {
+        let userId = context.userId
+        let movieId = try context.parameters.id("movie_id")
+        let body = try await JSONBody.decode(request, context: context, fields: ["rating", "comment", "is_review"])
+        let invalid = APIError.ratingInvalid("rating must be an integer from 1 to 5")
+        guard let rating = try body.integer("rating", orThrow: invalid) else { throw invalid }
+        let command = RateMovie(
+            userId: userId, movieId: movieId, rating: rating,
+            comment: try body.string("comment", maxLength: RateMovie.maximumCommentLength),
+            isReview: try body.bool("is_review") ?? false
+        )
+        let (rated, result) = try await commands.rate(command, eventId: try request.eventId(userId: userId, action: "rate:\(movieId)"))
+        try await readYourWrites.wait(for: result.position)
+        return RateResponse(rating: .init(
+            userId: userId, movieId: movieId, rating: rated.stars, comment: rated.comment,
+            timestamp: ContractJSON.timestamp(result.recordedAt)
+        ))
+    }
+
+    /// `{"action":"add"|"remove"}`; answers with the movie as the caller now sees it.
+    func changeWatchlist(_ request: Request, context: SignedInRequestContext) async throws -> MovieDTO {
+        let userId = context.userId
+        let movieId = try context.parameters.id("movie_id")
+        let body = try await JSONBody.decode(request, context: context, fields: ["action"])
+        guard let action = WatchlistAction(rawValue: try body.requiredString("action", maxLength: 16)) else {
+            throw APIError.validation("action must be \"add\" or \"remove\"", field: "action")
+        }
+        let result = try await commands.changeWatchlist(action, userId: userId, movieId: movieId, eventId: try request.eventId(userId: userId, action: "watchlist:\(movieId)"))
+        return try await movieAfter(result, movieId: movieId, viewer: userId)
+    }
+
+    /// `{"event_type":"started"|"paused"|"completed","progress_percent":0–100}`; answers with the movie.
+    func watch(_ request: Request, context: SignedInRequestContext) async throws -> MovieDTO {
+        let userId = context.userId
+        let movieId = try context.parameters.id("movie_id")
+        let body = try await JSONBody.decode(request, context: context, fields: ["event_type", "progress_percent"])
+        guard let type = WatchEventType(rawValue: try body.requiredString("event_type", maxLength: 16)) else {
+            throw APIError.validation("event_type must be started, paused or completed", field: "event_type")
+        }
+        let invalid = APIError.validation("progress_percent must be an integer from 0 to 100", field: "progress_percent")
+        guard let progress = try body.integer("progress_percent", orThrow: invalid) else { throw invalid }
+        let result = try await commands.recordWatch(type, progressPercent: progress, userId: userId, movieId: movieId, eventId: try request.eventId(userId: userId, action: "watch:\(movieId)"))
+        return try await movieAfter(result, movieId: movieId, viewer: userId)
+    }
+
+    /// `{"user_ids": [2, 8]}`: recommends the film to those friends (all must be friends).
+    func recommend(_ request: Request, context: SignedInRequestContext) async throws -> RecommendResponse {
+        let userId = context.userId
+        let movieId = try context.parameters.id("movie_id")
+        let body = try await JSONBody.decode(request, context: context, fields: ["user_ids"])
+        guard let recipients = try body.idList("user_ids", maxCount: FriendshipDecisions.maximumRecipients) else {
+            throw APIError.validation("user_ids is required", field: "user_ids")
+        }
+        let result = try await commands.recommend(
+            movieId: movieId, by: userId, to: recipients, eventId: try request.eventId(userId: userId, action: "recommend:\(movieId)")
+        )
+        try await readYourWrites.wait(for: result.position)
+        var seen = Set<Int64>()
+        return RecommendResponse(
+            movieId: movieId, recommendedTo: recipients.filter { seen.insert($0).inserted },
+            timestamp: ContractJSON.timestamp(result.recordedAt)
+        )
+    }
+
+    private func movieAfter(_ result: CommandResult, movieId: Int64, viewer: Int64) async throws -> MovieDTO {
+        try await readYourWrites.wait(for: result.position)
+        guard let movie = try movies.movie(id: movieId, viewer: viewer) else { throw APIError.movieNotFound(movieId) }
+        return await withScores(MovieDTO(movie), viewer: viewer)
+    }
+
+    /// The movie with the viewer's `ai_score` and `social_score`. They are extras on this screen:
+    /// without a model (yet) they stay null rather than fail the request.
+    private func withScores(_ movie: MovieDTO, viewer: Int64) async -> MovieDTO {
+        var movie = movie
+        if let scores = try? await recommendations.engine.scores(userId: viewer, movieId: movie.movieId) {
+            movie.aiScore = scores.aiScore
+            movie.socialScore = scores.socialScore
+        }
+        return movie
+    }
+
+    func listReviews(_ request: Request, context: SignedInRequestContext) async throws -> ListResponse<ReviewDTO> {
+        let viewer = context.userId
+        let movieId = try context.parameters.id("movie_id")
+        let page = try Pagination(request)
+        guard try movies.movie(id: movieId, viewer: nil) != nil else { throw APIError.movieNotFound(movieId) }
+        let found = try reviews.reviews(movieId: movieId, viewer: viewer, limit: page.limit, offset: page.offset)
+        return ListResponse(key: "reviews", items: found.items.map(ReviewDTO.init), totalCount: found.totalCount, page: page)
+    }
+}

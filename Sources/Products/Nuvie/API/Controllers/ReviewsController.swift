@@ -1,0 +1,37 @@
+import EventSourcing
+import NuvieCommands
+import Hummingbird
+import NuvieProjections
+
+/// `POST` and `DELETE /reviews/{review_id}/like`. Both are idempotent: liking twice is one like.
+struct ReviewsController: Sendable {
+    let commands: CommandService
+    let reviews: ReviewQueries
+    let readYourWrites: ReadYourWrites
+
+    var endpoints: RouteCollection<SignedInRequestContext> {
+        RouteCollection(context: SignedInRequestContext.self)
+            .post(":review_id/like", use: like)
+            .delete(":review_id/like", use: unlike)
+    }
+
+    func like(_ request: Request, context: SignedInRequestContext) async throws -> LikeResponse {
+        let userId = context.userId
+        let reviewId = try context.parameters.id("review_id")
+        let result = try await commands.likeReview(reviewId, by: userId, eventId: try request.eventId(userId: userId, action: "like:\(reviewId)"))
+        return try await answer(reviewId, userId, after: result)
+    }
+
+    func unlike(_ request: Request, context: SignedInRequestContext) async throws -> LikeResponse {
+        let userId = context.userId
+        let reviewId = try context.parameters.id("review_id")
+        let result = try await commands.unlikeReview(reviewId, by: userId, eventId: try request.eventId(userId: userId, action: "unlike:\(reviewId)"))
+        return try await answer(reviewId, userId, after: result)
+    }
+
+    private func answer(_ reviewId: Int64, _ userId: Int64, after result: CommandResult) async throws -> LikeResponse {
+        try await readYourWrites.wait(for: result.position)
+        guard let review = try reviews.review(id: reviewId, viewer: userId) else { throw APIError.reviewNotFound(reviewId) }
+        return LikeResponse(reviewId: reviewId, likes: review.likes, userLiked: review.viewerLiked)
+    }
+}

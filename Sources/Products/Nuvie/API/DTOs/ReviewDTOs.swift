@@ -1,0 +1,50 @@
+import NuvieDomain
+import Foundation
+import Hummingbird
+import NuvieProjections
+
+struct ReviewDTO: Encodable, Sendable {
+    var reviewId: Int64
+    var userId: Int64
+    var userName: String
+    @Nullable var userAvatar: String?
+    var movieId: Int64
+    var rating: Int
+    @Nullable var comment: String?
+    var timestamp: String
+    var likes: Int
+    var userLiked: Bool
+
+    init(_ review: ReviewItem) {
+        reviewId = review.reviewId
+        userId = review.userId
+        userName = review.userName
+        userAvatar = review.userAvatar
+        movieId = review.movieId
+        rating = MovieRated.stars(review.rating)
+        comment = review.comment
+        timestamp = ContractJSON.timestamp(epochSeconds: review.updatedAt)
+        likes = review.likes
+        userLiked = review.viewerLiked
+    }
+}
+
+/// `POST /movies/{movie_id}/rate`.
+struct RateResponse: ResponseEncodable, Sendable {
+    struct Rating: Encodable, Sendable {
+        var userId: Int64
+        var movieId: Int64
+        var rating: Int
+        @Nullable var comment: String?
+        var timestamp: String
+    }
+    var success = true
+    var rating: Rating
+}
+
+/// `POST` / `DELETE /reviews/{review_id}/like`.
+struct LikeResponse: ResponseEncodable, Sendable {
+    var reviewId: Int64
+    var likes: Int
+    var userLiked: Bool
+}

@@ -1,0 +1,46 @@
+import Logging
+import Metrics
+import NuvieRecommendations
+
+/// Asks `primary` (an external AI service) and, when it fails or is too slow, answers from
+/// `fallback` (the model in this process). Answers about unknown users or films are not failures.
+public struct FallbackRecommendationEngine: RecommendationEngine {
+    let primary: any RecommendationEngine
+    let fallback: any RecommendationEngine
+    let logger: Logger
+
+    public init(primary: any RecommendationEngine, fallback: any RecommendationEngine, logger: Logger) {
+        self.primary = primary
+        self.fallback = fallback
+        self.logger = logger
+    }
+
+    public func recommend(_ query: RecommendQuery) async throws -> RecommendationList {
+        try await withFallback("recommend") { try await $0.recommend(query) }
+    }
+
+    public func explain(_ query: ExplainQuery) async throws -> MovieExplanation {
+        try await withFallback("explain") { try await $0.explain(query) }
+    }
+
+    public func scores(userId: Int64, movieId: Int64) async throws -> (aiScore: Int, socialScore: Int) {
+        try await withFallback("explain") { try await $0.scores(userId: userId, movieId: movieId) }
+    }
+
+    private func withFallback<T>(_ call: String, _ ask: (any RecommendationEngine) async throws -> T) async throws -> T {
+        do {
+            return try await ask(primary)
+        } catch let error as RecommendationError where Self.fallsBack(error) {
+            Counter(label: "nuvie_ai_fallbacks_total", dimensions: [("call", call)]).increment()
+            logger.warning("AI service failed; answering from the in-process model", metadata: ["call": "\(call)", "error": "\(error)"])
+            return try await ask(fallback)
+        }
+    }
+
+    static func fallsBack(_ error: RecommendationError) -> Bool {
+        switch error {
+        case .modelNotReady, .timeout, .unavailable: true
+        case .userNotFound, .movieNotFound, .invalidRequest: false
+        }
+    }
+}

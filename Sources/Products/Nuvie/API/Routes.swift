@@ -1,0 +1,123 @@
+import ReadModels
+import NuvieCommands
+import Hummingbird
+import NuvieProjections
+import NuvieRecommendations
+
+/// What the API's controllers are built from; assembled by the App.
+public struct APIDependencies: Sendable {
+    public var commands: CommandService
+    public var movies: MovieQueries
+    public var reviews: ReviewQueries
+    public var users: UserQueries
+    public var social: SocialQueries
+    public var search: SearchQueries
+    public var activity: ActivityQueries
+    public var tokens: TokenService
+    public var apple: AppleIdentityVerifier?
+    public var devLoginEnabled: Bool
+    public var readYourWrites: ReadYourWrites
+    public var audit: AuditTrail
+    public var replays: ReplayCoordinator
+    /// Opens `/admin/…`; without one those routes do not exist.
+    public var adminToken: String?
+    public var recommendations: RecommendationDependencies
+
+    public init(
+        commands: CommandService, movies: MovieQueries, reviews: ReviewQueries, users: UserQueries, social: SocialQueries, search: SearchQueries,
+        activity: ActivityQueries, tokens: TokenService,
+        apple: AppleIdentityVerifier?, devLoginEnabled: Bool, readYourWrites: ReadYourWrites, audit: AuditTrail,
+        replays: ReplayCoordinator, adminToken: String?, recommendations: RecommendationDependencies
+    ) {
+        self.recommendations = recommendations
+        self.audit = audit
+        self.replays = replays
+        self.adminToken = adminToken
+        self.commands = commands
+        self.movies = movies
+        self.reviews = reviews
+        self.users = users
+        self.social = social
+        self.search = search
+        self.activity = activity
+        self.tokens = tokens
+        self.apple = apple
+        self.devLoginEnabled = devLoginEnabled
+        self.readYourWrites = readYourWrites
+    }
+}
+
+/// What the recommendation endpoints need: the engine the backend asks (the in-process model, or an
+/// external AI service falling back to it), the in-process model itself (served at `/ai/…`), the
+/// inputs and the feed cache.
+public struct RecommendationDependencies: Sendable {
+    public var engine: any RecommendationEngine
+    public var local: any RecommendationEngine
+    public var inputs: RecommendationInputQueries
+    public var cache: RecommendationFeedCache
+    /// Opens `/ai/…` (header `X-Internal-Token`); without one those routes do not exist.
+    public var internalToken: String?
+
+    public init(engine: any RecommendationEngine, local: any RecommendationEngine, inputs: RecommendationInputQueries, cache: RecommendationFeedCache, internalToken: String?) {
+        self.engine = engine
+        self.local = local
+        self.inputs = inputs
+        self.cache = cache
+        self.internalToken = internalToken
+    }
+}
+
+extension Router<AppRequestContext> {
+    /// Request ids, request logs and metrics, the error shape, bearer-token authentication, then the
+    /// rate limit when there is one. Add before any route so every route gets them.
+    public func addAPIMiddleware(tokens: TokenService, rateLimit: RateLimit?) {
+        addMiddleware {
+            RequestIdMiddleware()
+            LogRequestsMiddleware(.info)
+            MetricsMiddleware()
+            // Inside logs and metrics, so they record the status each error maps to, not a 500.
+            ErrorMiddleware()
+            AuthMiddleware(tokens: tokens)
+        }
+        if let rateLimit { add(middleware: RateLimitMiddleware(rateLimit)) }
+    }
+
+    /// Every route, each group mounted behind the credentials it needs: sign-in routes open, the app's
+    /// routes behind a signed-in user (`SignedInRequestContext`), `/ai` behind `X-Internal-Token`,
+    /// `/admin` behind `X-Admin-Token`. A handler never checks credentials itself.
+    public func addAPIRoutes(_ d: APIDependencies) {
+        OpenAPIController().register(on: self)
+        addRoutes(AuthController(
+            commands: d.commands, users: d.users, tokens: d.tokens, apple: d.apple, devLoginEnabled: d.devLoginEnabled,
+            readYourWrites: d.readYourWrites
+        ).endpoints, atPath: "/auth")
+
+        let signedIn = group(context: SignedInRequestContext.self)
+        signedIn.addRoutes(MoviesController(
+            commands: d.commands, movies: d.movies, reviews: d.reviews, readYourWrites: d.readYourWrites,
+            discovery: DiscoveryController(search: d.search), recommendations: d.recommendations
+        ).endpoints, atPath: "/movies")
+        signedIn.addRoutes(UsersController(commands: d.commands, users: d.users, social: d.social, movies: d.movies, readYourWrites: d.readYourWrites).endpoints, atPath: "/users")
+        signedIn.addRoutes(FriendsController(commands: d.commands, social: d.social, readYourWrites: d.readYourWrites).endpoints, atPath: "/friends")
+        signedIn.addRoutes(FeedController(activity: d.activity, movies: d.movies, recommendations: d.recommendations).endpoints, atPath: "/feed")
+        signedIn.get("/genres", use: GenresController(movies: d.movies).list)
+        signedIn.addRoutes(ReviewsController(commands: d.commands, reviews: d.reviews, readYourWrites: d.readYourWrites).endpoints, atPath: "/reviews")
+
+        if let internalToken = d.recommendations.internalToken {
+            group("/ai")
+                .add(middleware: HeaderTokenMiddleware<AppRequestContext>(
+                    header: "X-Internal-Token", token: internalToken,
+                    refusal: APIError.authenticationRequired("This endpoint needs the backend's X-Internal-Token")
+                ))
+                .addRoutes(AIController(engine: d.recommendations.local).endpoints)
+        }
+        if let adminToken = d.adminToken {
+            group("/admin")
+                .add(middleware: HeaderTokenMiddleware<AppRequestContext>(
+                    header: "X-Admin-Token", token: adminToken,
+                    refusal: APIError(.unauthorized, code: "ADMIN_TOKEN_REQUIRED", message: "This endpoint needs the operator's X-Admin-Token")
+                ))
+                .addRoutes(AdminController(audit: d.audit, replays: d.replays).endpoints)
+        }
+    }
+}

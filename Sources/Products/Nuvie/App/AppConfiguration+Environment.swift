@@ -1,0 +1,47 @@
+import NuvieAPI
+import Foundation
+
+extension AppConfiguration {
+    /// Every `NUVIE_*` variable the server reads; others are reported as unknown at start-up.
+    public static let environmentNames: Set<String> = [
+        "NUVIE_DATA_DIR", "NUVIE_LOG_LEVEL", "NUVIE_HOST", "NUVIE_PORT", "NUVIE_DEMO",
+        "NUVIE_JWT_SECRET", "NUVIE_JWT_SECRET_FILE", "NUVIE_ADMIN_TOKEN", "NUVIE_ADMIN_TOKEN_FILE",
+        "NUVIE_INTERNAL_TOKEN", "NUVIE_INTERNAL_TOKEN_FILE", "NUVIE_APPLE_BUNDLE_ID", "NUVIE_APPLE_JWKS",
+        "NUVIE_AI_SERVICE_URL", "NUVIE_AI_TIMEOUT_MS", "NUVIE_MODEL_RETRAIN_SECONDS", "NUVIE_RECOMMENDATION_TTL_SECONDS",
+        "NUVIE_RATE_LIMIT_PER_MINUTE", "NUVIE_RATE_LIMIT_BURST", "NUVIE_READ_YOUR_WRITES_TIMEOUT_MS",
+        "NUVIE_HTTP_IDLE_TIMEOUT_SECONDS", "NUVIE_HTTP_HEADER_TIMEOUT_SECONDS", "NUVIE_HTTP_BODY_TIMEOUT_SECONDS",
+        "NUVIE_HTTP_MAX_CONNECTIONS",
+    ]
+
+    /// The rest of the configuration from the environment, every value checked (`InvalidSetting`).
+    public mutating func apply(_ settings: EnvironmentSettings) throws {
+        jwtSecret = try settings.secret("NUVIE_JWT_SECRET")
+        adminToken = try settings.secret("NUVIE_ADMIN_TOKEN")
+        internalToken = try settings.secret("NUVIE_INTERNAL_TOKEN")
+        appleBundleId = settings.text("NUVIE_APPLE_BUNDLE_ID")
+        appleKeySource = try settings.text("NUVIE_APPLE_JWKS").map { source in
+            if source.hasPrefix("http://") || source.hasPrefix("https://") {
+                guard let url = try settings.httpURL("NUVIE_APPLE_JWKS") else { throw InvalidSetting(name: "NUVIE_APPLE_JWKS", value: source, expected: "a URL or a file") }
+                return .url(url)
+            }
+            guard FileManager.default.isReadableFile(atPath: source) else {
+                throw InvalidSetting(name: "NUVIE_APPLE_JWKS", value: source, expected: "an http(s) URL or a readable JWKS file")
+            }
+            return .file(URL(fileURLWithPath: source))
+        }
+        aiServiceURL = try settings.httpURL("NUVIE_AI_SERVICE_URL")
+        if let timeout = try settings.integer("NUVIE_AI_TIMEOUT_MS", in: 1...600_000) { aiServiceTimeout = .milliseconds(timeout) }
+        if let seconds = try settings.integer("NUVIE_MODEL_RETRAIN_SECONDS", in: 1...86_400) { modelRetrainInterval = .seconds(seconds) }
+        if let ttl = try settings.integer("NUVIE_RECOMMENDATION_TTL_SECONDS", in: 1...86_400) { recommendationTTLSeconds = ttl }
+        let perMinute = try settings.integer("NUVIE_RATE_LIMIT_PER_MINUTE", in: 0...1_000_000) ?? Self.defaultRateLimit.requestsPerMinute
+        let burst = try settings.integer("NUVIE_RATE_LIMIT_BURST", in: 0...1_000_000) ?? Self.defaultRateLimit.burst
+        rateLimit = perMinute > 0 && burst > 0 ? RateLimit(requestsPerMinute: perMinute, burst: burst) : nil
+        if let timeout = try settings.integer("NUVIE_READ_YOUR_WRITES_TIMEOUT_MS", in: 1...600_000) {
+            readYourWritesTimeout = .milliseconds(timeout)
+        }
+        if let seconds = try settings.integer("NUVIE_HTTP_IDLE_TIMEOUT_SECONDS", in: 1...3600) { connections.idleTimeout = .seconds(seconds) }
+        if let seconds = try settings.integer("NUVIE_HTTP_HEADER_TIMEOUT_SECONDS", in: 1...300) { connections.headerTimeout = .seconds(seconds) }
+        if let seconds = try settings.integer("NUVIE_HTTP_BODY_TIMEOUT_SECONDS", in: 1...3600) { connections.bodyTimeout = .seconds(seconds) }
+        if let count = try settings.integer("NUVIE_HTTP_MAX_CONNECTIONS", in: 1...1_000_000) { connections.maxConnections = count }
+    }
+}

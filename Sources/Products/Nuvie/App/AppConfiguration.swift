@@ -1,0 +1,97 @@
+import NuvieAPI
+import Foundation
+import Prometheus
+import NuvieRecommendations
+
+/// Everything the server needs to start, as plain values. The CLI builds it from flags and the
+/// environment; tests use `.testing(dataDirectory:)`.
+public struct AppConfiguration: Sendable {
+    public var dataDirectory: URL
+    public var host: String
+    public var port: Int
+    /// Demo mode imports `demoDataset` into an empty log, enables the `dev` sign-in provider and
+    /// keeps a generated JWT secret in the data directory.
+    public var demoMode: Bool
+    public var demoDataset: URL?
+    public var jwtSecret: String?
+    public var appleBundleId: String?
+    public var appleKeySource: AppleIdentityVerifier.KeySource?
+    public var readYourWritesTimeout: Duration
+    public var initialLogMapSize: Int
+    /// Opens the `/admin` endpoints (header `X-Admin-Token`); demo mode generates one when unset.
+    public var adminToken: String?
+    /// Per user (per IP when anonymous); nil turns rate limiting off.
+    public var rateLimit: RateLimit?
+    /// Served at `/metrics` when set (the CLI bootstraps swift-metrics with it).
+    public var metricsRegistry: PrometheusCollectorRegistry?
+    /// Shared with the AI service: opens `/ai/…` here and signs calls to `aiServiceURL`. Demo mode
+    /// generates one when unset.
+    public var internalToken: String?
+    /// An external AI service speaking the internal contract; nil: the model in this process answers.
+    public var aiServiceURL: URL?
+    public var aiServiceTimeout: Duration = .seconds(2)
+    public var modelParameters = ItemSimilarityModel.Parameters()
+    /// How often the model checks for new ratings and retrains.
+    public var modelRetrainInterval: Duration = .seconds(60)
+    /// `ttl_seconds` of the in-process model's answers: how long the feed serves a cached list.
+    public var recommendationTTLSeconds = 900
+    /// Serves the data directory as it is and records nothing: every write answers 405
+    /// `METHOD_NOT_ALLOWED` (`nuvie as-of --serve`).
+    public var readOnly = false
+    /// Timeouts and the connection limit of the HTTP server (env `NUVIE_HTTP_*`).
+    public var connections = ConnectionLimits()
+
+    public init(
+        dataDirectory: URL, host: String = "127.0.0.1", port: Int = 8080, demoMode: Bool = false, demoDataset: URL? = nil,
+        jwtSecret: String? = nil, appleBundleId: String? = nil, appleKeySource: AppleIdentityVerifier.KeySource? = nil,
+        readYourWritesTimeout: Duration = .seconds(5), initialLogMapSize: Int = 256 << 20,
+        rateLimit: RateLimit? = AppConfiguration.defaultRateLimit, metricsRegistry: PrometheusCollectorRegistry? = nil
+    ) {
+        self.dataDirectory = dataDirectory
+        self.host = host
+        self.port = port
+        self.demoMode = demoMode
+        self.demoDataset = demoDataset
+        self.jwtSecret = jwtSecret
+        self.appleBundleId = appleBundleId
+        self.appleKeySource = appleKeySource
+        self.readYourWritesTimeout = readYourWritesTimeout
+        self.initialLogMapSize = initialLogMapSize
+        self.rateLimit = rateLimit
+        self.metricsRegistry = metricsRegistry
+    }
+
+    /// Enough for any person using the app (10 requests a second on average, bursts of 120), not
+    /// enough for a script hammering one account.
+    public static let defaultRateLimit = RateLimit(requestsPerMinute: 600, burst: 120)
+
+    /// A demo-mode server on an ephemeral port over `dataDirectory`, with no dataset to import and no rate limit.
+    public static func testing(dataDirectory: URL) -> AppConfiguration {
+        AppConfiguration(
+            dataDirectory: dataDirectory, port: 0, demoMode: true, jwtSecret: "test-secret-test-secret-test-secret",
+            initialLogMapSize: 4 << 20, rateLimit: nil
+        )
+    }
+
+    var logDirectory: URL { DataDirectory(dataDirectory).log }
+    var recommendationCachePath: String { dataDirectory.appendingPathComponent("cache/recommendation-feed.sqlite").path }
+    var readDirectory: URL { DataDirectory(dataDirectory).read }
+}
+
+public enum ConfigurationError: Error, CustomStringConvertible {
+    case missingJWTSecret
+    case weakJWTSecret
+    case weakAdminToken
+    case weakInternalToken
+    case missingInternalToken
+
+    public var description: String {
+        switch self {
+        case .missingJWTSecret: "No JWT secret: set NUVIE_JWT_SECRET_FILE (or NUVIE_JWT_SECRET), or run in demo mode"
+        case .weakJWTSecret: "The JWT secret must be at least 32 bytes"
+        case .weakAdminToken: "The admin token must be at least 32 bytes"
+        case .weakInternalToken: "The internal token must be at least 32 bytes"
+        case .missingInternalToken: "An AI service URL needs the internal token it expects: set NUVIE_INTERNAL_TOKEN_FILE (or NUVIE_INTERNAL_TOKEN)"
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import ReadModels
+import NuvieAPI
+import NuvieCommands
+import EventLog
+import Foundation
+import Hummingbird
+import Logging
+import NuvieProjections
+import NuvieRecommendations
+
+/// Opens the log and the read database, imports the demo into an empty log in demo mode (or finishes
+/// an import that stopped part-way), and returns the server with the projection runner as a
+/// service. Nothing here bootstraps logging or metrics: that is the executable's job, done once.
+public func buildApplication(configuration: AppConfiguration, logger: Logger = Logger(label: "nuvie")) async throws -> some ApplicationProtocol {
+    try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
+    if !configuration.readOnly { try Storage.checkRoom(configuration) }
+    let storage = try Storage(configuration: configuration)
+    do {
+        let demo = DemoImport(directory: DataDirectory(configuration.dataDirectory))
+        let importing = configuration.demoMode && demo.isDue(logHead: storage.log.headPosition)
+        if importing, let dataset = configuration.demoDataset {
+            try await demo.run(dataset, into: storage.log, logger: logger)
+        }
+        let runner = try ProjectionRunner(log: storage.log, database: storage.readDatabase, logger: logger)
+        if importing {
+            // A fresh demo answers its first requests from complete read models; a production server
+            // with a backlog serves at once and reports `catching_up` in /health instead.
+            logger.info("folding the demo into the read models before serving")
+            try runner.catchUp()
+            if configuration.demoDataset != nil { try demo.record(.finished) }
+        }
+        let recommender = Recommender(
+            inputs: RecommendationInputQueries(database: storage.readDatabase), parameters: configuration.modelParameters,
+            ttlSeconds: configuration.recommendationTTLSeconds, logger: logger
+        )
+        // The first model is trained before serving, from whatever the read models hold now.
+        let training = ModelTrainingService(recommender: recommender, interval: configuration.modelRetrainInterval, logger: logger)
+        training.trainIfRatingsChanged()
+        let router = try await buildRouter(configuration: configuration, storage: storage, runner: runner, recommender: recommender, logger: logger)
+        return Application(
+            router: router,
+            server: .http1(configuration: configuration.connections.channelConfiguration(logger: logger)),
+            configuration: configuration.connections.serverConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "nuvie", logger: logger
+            ),
+            services: [StoresAndTheirWorkers(storage: storage, workers: [runner, training])],
+            logger: logger
+        )
+    } catch {
+        storage.close()
+        throw error
+    }
+}
+
+func buildRouter(
+    configuration: AppConfiguration, storage: Storage, runner: NuvieRunner, recommender: Recommender, logger: Logger
+) async throws -> Router<AppRequestContext> {
+    let commands = CommandService(log: storage.log)
+    let tokens = await TokenService(secret: try Secrets.jwtSecret(configuration), isRegistered: commands.userExists)
+    let router = Router(context: AppRequestContext.self)
+    router.addAPIMiddleware(tokens: tokens, rateLimit: configuration.rateLimit)
+    HealthController(
+        log: storage.log, runner: runner, recommendationCache: storage.recommendationCache, registry: configuration.metricsRegistry,
+        recommender: recommender
+    ).register(on: router)
+    router.addAPIRoutes(APIDependencies(
+        commands: commands,
+        movies: MovieQueries(database: storage.readDatabase),
+        reviews: ReviewQueries(database: storage.readDatabase),
+        users: UserQueries(database: storage.readDatabase),
+        social: SocialQueries(database: storage.readDatabase),
+        search: SearchQueries(database: storage.readDatabase),
+        activity: ActivityQueries(database: storage.readDatabase),
+        tokens: tokens,
+        apple: zip(configuration.appleKeySource, configuration.appleBundleId).map { AppleIdentityVerifier(source: $0, bundleId: $1) },
+        devLoginEnabled: configuration.demoMode,
+        readYourWrites: ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout),
+        audit: AuditTrail(log: storage.log),
+        replays: ReplayCoordinator(runner: runner),
+        adminToken: try Secrets.adminToken(configuration),
+        recommendations: try recommendationDependencies(configuration, storage: storage, recommender: recommender, logger: logger)
+    ))
+    return router
+}
+
+private func recommendationDependencies(
+    _ configuration: AppConfiguration, storage: Storage, recommender: Recommender, logger: Logger
+) throws -> RecommendationDependencies {
+    let internalToken = try Secrets.internalToken(configuration)
+    var engine: any RecommendationEngine = recommender
+    if let url = configuration.aiServiceURL {
+        guard let internalToken else { throw ConfigurationError.missingInternalToken }
+        engine = FallbackRecommendationEngine(
+            primary: RemoteRecommendationEngine(baseURL: url, internalToken: internalToken, timeout: configuration.aiServiceTimeout),
+            fallback: recommender, logger: logger
+        )
+    }
+    return RecommendationDependencies(
+        engine: engine, local: recommender, inputs: RecommendationInputQueries(database: storage.readDatabase),
+        cache: storage.recommendationCache, internalToken: internalToken
+    )
+}
+
+private func zip<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
+    guard let a, let b else { return nil }
+    return (a, b)
+}

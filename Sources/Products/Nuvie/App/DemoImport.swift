@@ -1,0 +1,82 @@
+import NuvieCommands
+import EventLog
+import Foundation
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The demo import's progress in a data directory, kept in `<data-dir>/demo-import`: `started` is
+/// written (and synced) before the first event is appended, `finished` once the read models hold the
+/// whole demo. A server killed or failed in between finds `started` on its next start and resumes:
+/// the importer derives every event id from the data and appends in whole batches, so what was
+/// recorded is skipped and the rest appended.
+struct DemoImport {
+    enum State: String { case started, finished }
+
+    let directory: DataDirectory
+    var file: URL { directory.root.appendingPathComponent("demo-import") }
+
+    var state: State? {
+        (try? String(contentsOf: file, encoding: .utf8)).flatMap { State(rawValue: $0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    /// Due on an empty log, and after an import that stopped part-way. A directory from before this
+    /// file existed has none: its demo is taken as complete, as it was then.
+    func isDue(logHead: UInt64) -> Bool {
+        logHead == 0 || state == .started
+    }
+
+    /// Imports `dataset`, or the rest of it after an interrupted import.
+    func run(_ dataset: URL, into log: EventLog, logger: Logger) async throws {
+        let resuming = log.headPosition > 0
+        if resuming {
+            logger.warning("the demo import stopped part-way last time; resuming it before serving", metadata: [
+                "log.head": "\(log.headPosition)", "dataset": "\(dataset.path)",
+            ])
+        } else {
+            logger.info("empty log in demo mode: importing the demo dataset", metadata: ["dataset": "\(dataset.path)"])
+        }
+        try record(.started)
+        let summary: MovieLensImporter.Summary
+        do {
+            summary = try await MovieLensImporter(log: log).importDirectory(dataset) { progress in
+                logger.info("importing", metadata: ["events": "\(progress.appended)/\(progress.total)"])
+            }
+        } catch let error where resuming && !(error is StorageFullError) {
+            throw DemoImportError.cannotResume(dataDirectory: directory.root.path, reason: "\(error)")
+        }
+        logger.info(resuming ? "demo import resumed and complete" : "demo imported", metadata: [
+            "movies": "\(summary.movies)", "users": "\(summary.users)", "ratings": "\(summary.ratings)", "events": "\(summary.newEvents)",
+        ])
+    }
+
+    /// Written, and synced with its directory, before the caller goes on.
+    func record(_ state: State) throws {
+        let temporary = file.appendingPathExtension("tmp")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
+        }
+        let handle = try FileHandle(forWritingTo: temporary)
+        defer { try? handle.close() }
+        try handle.write(contentsOf: Data((state.rawValue + "\n").utf8))
+        try handle.synchronize()
+        guard rename(temporary.path, file.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let directoryDescriptor = open(directory.root.path, O_RDONLY | O_CLOEXEC)
+        guard directoryDescriptor >= 0 else { return }
+        defer { close(directoryDescriptor) }
+        fsync(directoryDescriptor)
+    }
+}
+
+enum DemoImportError: Error, CustomStringConvertible {
+    case cannotResume(dataDirectory: String, reason: String)
+
+    var description: String {
+        switch self {
+        case let .cannotResume(directory, reason):
+            "the demo import into \(directory) stopped part-way and cannot be resumed (\(reason)); "
+                + "move that data directory aside and start again for a fresh demo"
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import ReadModels
+import EventLog
+import Foundation
+import NuvieProjections
+
+/// Consistent online backups of a data directory, and restoring one.
+///
+/// A backup holds `log/` (LMDB `mdb_env_copy2` with compaction: a consistent snapshot while appends go
+/// on), `read.sqlite` (SQLite's online backup API) and `manifest.json`. The read models are copied
+/// first, so they never include an event the copied log lacks; after a restore the projection runner
+/// folds whatever the log has beyond their checkpoints.
+public enum Backup {
+    public struct Manifest: Codable, Sendable, Equatable {
+        public var createdAt: Date
+        public var logHeadPosition: UInt64
+        public var checkpoints: [String: UInt64]
+        public var demoMode: Bool
+    }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case destinationNotEmpty(String)
+        case notABackup(String)
+        case dataDirectoryInUse(String)
+
+        public var description: String {
+            switch self {
+            case .destinationNotEmpty(let path): "\(path) exists and is not empty; back up into a new directory"
+            case .notABackup(let path): "\(path) has no manifest.json, log/ and read.sqlite: not a Nuvie backup"
+            case .dataDirectoryInUse(let path): "\(path) already holds a log; restore into an empty data directory (or pass --force with the server stopped)"
+            }
+        }
+    }
+
+    @discardableResult
+    public static func create(from dataDirectory: URL, to destination: URL) throws -> Manifest {
+        let files = FileManager.default
+        if files.fileExists(atPath: destination.path), !(try files.contentsOfDirectory(atPath: destination.path)).isEmpty {
+            throw Failure.destinationNotEmpty(destination.path)
+        }
+        try files.createDirectory(at: destination.appendingPathComponent("log"), withIntermediateDirectories: true)
+        let readModels = DataDirectory(dataDirectory).readDatabasePath
+        let checkpoints = try ReadDatabase.checkpoints(ofFileAt: readModels)
+        try ReadDatabase.backup(fileAt: readModels, to: destination.appendingPathComponent("read.sqlite").path)
+        let log = try EventLog(configuration: .init(directory: DataDirectory(dataDirectory).log))
+        defer { log.close() }
+        try log.backup(to: destination.appendingPathComponent("log"))
+        let manifest = Manifest(
+            createdAt: Date(), logHeadPosition: log.headPosition, checkpoints: checkpoints,
+            demoMode: files.fileExists(atPath: DataDirectory(dataDirectory).demoMarker.path)
+        )
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        try encoder.encode(manifest).write(to: destination.appendingPathComponent("manifest.json"))
+        return manifest
+    }
+
+    /// Copies a backup into `dataDirectory`, which must not hold a log unless `force` (server stopped).
+    @discardableResult
+    public static func restore(from backup: URL, to dataDirectory: URL, force: Bool = false) throws -> Manifest {
+        let files = FileManager.default
+        let manifestURL = backup.appendingPathComponent("manifest.json")
+        guard let data = try? Data(contentsOf: manifestURL),
+              files.fileExists(atPath: backup.appendingPathComponent("log/data.mdb").path),
+              files.fileExists(atPath: backup.appendingPathComponent("read.sqlite").path)
+        else { throw Failure.notABackup(backup.path) }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let manifest = try decoder.decode(Manifest.self, from: data)
+        let target = DataDirectory(dataDirectory)
+        if files.fileExists(atPath: target.log.path) {
+            guard force else { throw Failure.dataDirectoryInUse(dataDirectory.path) }
+            try files.removeItem(at: target.log)
+        }
+        try? files.removeItem(at: target.read)
+        try files.createDirectory(at: target.read, withIntermediateDirectories: true)
+        try files.copyItem(at: backup.appendingPathComponent("log"), to: target.log)
+        try files.copyItem(at: backup.appendingPathComponent("read.sqlite"), to: URL(fileURLWithPath: target.readDatabasePath))
+        if manifest.demoMode { try Data().write(to: target.demoMarker) }
+        return manifest
+    }
+}

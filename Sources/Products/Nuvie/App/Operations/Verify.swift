@@ -1,0 +1,48 @@
+import ReadModels
+import EventLog
+import Foundation
+import Logging
+import NuvieProjections
+
+/// Rebuilds every projection from the log into a temporary read database and compares it, table by
+/// table, with the live read models at the same log position.
+public enum Verify {
+    public struct Report: Sendable {
+        public var position: UInt64
+        public var tables: Int
+        /// Tables whose rows differ from the rebuild.
+        public var differences: [String]
+        public var isIdentical: Bool { differences.isEmpty }
+    }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case projectionsNotAligned([String: UInt64])
+
+        public var description: String {
+            switch self {
+            case .projectionsNotAligned(let checkpoints):
+                "the live projections are at different positions (\(checkpoints.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))); let them catch up and retry"
+            }
+        }
+    }
+
+    public static func run(dataDirectory: URL, scratch: URL, attempts: Int = 20) async throws -> Report {
+        let directory = DataDirectory(dataDirectory)
+        var live = try ReadDatabase.tableDumps(ofFileAt: directory.readDatabasePath, projections: Projections.all)
+        for _ in 1..<attempts where Set(live.checkpoints.values).count > 1 {
+            try await Task.sleep(for: .milliseconds(250))
+            live = try ReadDatabase.tableDumps(ofFileAt: directory.readDatabasePath, projections: Projections.all)
+        }
+        guard Set(live.checkpoints.values).count == 1, let position = live.checkpoints.values.first else {
+            throw Failure.projectionsNotAligned(live.checkpoints)
+        }
+        let log = try EventLog(configuration: .init(directory: directory.log))
+        defer { log.close() }
+        let rebuilt = try ReadDatabase(path: scratch.appendingPathComponent("read.sqlite").path)
+        defer { try? rebuilt.close() }
+        try ProjectionRunner(log: log, database: rebuilt, logger: Logger(label: "nuvie.verify")).catchUp(until: position)
+        let fresh = try rebuilt.tableDumps()
+        let differences = Set(fresh.keys).union(live.dumps.keys).filter { fresh[$0] != live.dumps[$0] }.sorted()
+        return Report(position: position, tables: fresh.count, differences: differences)
+    }
+}

@@ -1,0 +1,150 @@
+import EventSourcing
+import NuvieDomain
+import EventLog
+import Foundation
+import Logging
+
+/// Runs commands: load the stream the decision depends on, fold it, decide, append with the version
+/// it was decided against, and retry from the start when another writer got there first.
+public struct CommandService: Sendable {
+    public let log: DomainLog
+    private let userIds: UserIdAllocator
+    private static let maximumAttempts = 5
+
+    public init(log: EventLog) {
+        self.log = DomainLog(log: log)
+        self.userIds = UserIdAllocator(log: log)
+    }
+
+    // MARK: Identity
+
+    public struct SignIn: Sendable, Equatable {
+        public var userId: Int64
+        public var isNewUser: Bool
+        public var position: UInt64
+    }
+
+    /// The user behind `identity`, registering a new one the first time it signs in.
+    public func signIn(_ identity: Identity, name: String?, email: String?) async throws -> SignIn {
+        for _ in 0..<Self.maximumAttempts {
+            let identityStream = StreamName.identity(identity)
+            if let existing = try existingUser(identity) { return existing }
+            let userId = try await userIds.next()
+            let (claimed, registered) = try Registration.decide(identity: identity, userId: userId, name: name, email: email)
+            do {
+                let result = try await log.log.append([
+                    StreamAppend(streamId: identityStream, expectedVersion: .noStream, events: [try EventCodec.newEvent(.identityClaimed(claimed))]),
+                    StreamAppend(streamId: StreamName.user(userId), expectedVersion: .noStream, events: [try EventCodec.newEvent(.userRegistered(registered))]),
+                ])
+                return SignIn(userId: userId, isNewUser: true, position: result.lastPosition)
+            } catch EventLogError.wrongExpectedVersion(let stream, _, _) where stream != identityStream {
+                await userIds.reset()
+            } catch EventLogError.wrongExpectedVersion {
+                continue
+            }
+        }
+        throw CommandError.tooMuchContention
+    }
+
+    public func userExists(_ userId: Int64) throws -> Bool {
+        try log.streamExists(StreamName.user(userId))
+    }
+
+    /// Every command re-checks the user it acts for: a signed token is no proof that its user exists.
+    func requireUser(_ userId: Int64) throws {
+        guard try userExists(userId) else { throw DomainError.userNotFound(userId: userId) }
+    }
+
+    /// The user who claimed `identity`, if anyone has.
+    public func existingUser(_ identity: Identity) throws -> SignIn? {
+        for recorded in try log.readStream(StreamName.identity(identity)).events {
+            if case .identityClaimed(let claim) = recorded.event {
+                return SignIn(userId: claim.userId, isNewUser: false, position: recorded.position)
+            }
+        }
+        return nil
+    }
+
+    // MARK: Ratings and reviews
+
+    public func rate(_ command: RateMovie, eventId: UUID = .timeOrdered()) async throws -> (MovieRated, CommandResult) {
+        try requireUser(command.userId)
+        var rated: MovieRated?
+        let result = try await decideAndAppend(StreamName.rating(userId: command.userId, movieId: command.movieId), eventId: eventId) { events in
+            let decided = try command.decide(state: RatingState.fold(events), movieExists: try log.streamExists(StreamName.movie(command.movieId)))
+            rated = decided
+            return [.movieRated(decided)]
+        }
+        guard let rated else { throw CommandError.tooMuchContention }
+        return (rated, result)
+    }
+
+    /// A review between users where either blocked the other is not there for the liker, as the
+    /// review lists do not show it.
+    public func likeReview(_ reviewId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
+        try requireUser(userId)
+        let review = try findReview(reviewId)
+        if review.authorId != userId {
+            let between = FriendshipState.fold(try log.readStream(StreamName.friendship(userId, review.authorId)).events.map(\.event))
+            guard !between.isBlocked else { throw DomainError.reviewNotFound(reviewId: reviewId) }
+        }
+        return try await changeLike(review, by: userId, eventId: eventId, decide: ReviewLikeDecision.like)
+    }
+
+    /// Taking a like back is always allowed, a block in between included.
+    public func unlikeReview(_ reviewId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
+        try requireUser(userId)
+        return try await changeLike(try findReview(reviewId), by: userId, eventId: eventId, decide: ReviewLikeDecision.unlike)
+    }
+
+    private func changeLike(
+        _ review: ReviewRef, by userId: Int64, eventId: UUID,
+        decide: @Sendable (ReviewRef, Int64, ReviewLikeState) -> [DomainEvent]
+    ) async throws -> CommandResult {
+        return try await decideAndAppend(StreamName.reviewLike(reviewId: review.reviewId, userId: userId), eventId: eventId) { events in
+            decide(review, userId, ReviewLikeState.fold(events.map(\.event)))
+        }
+    }
+
+    /// A review id is the position of the first rating that made it a review; check that it is one.
+    private func findReview(_ reviewId: Int64) throws -> ReviewRef {
+        guard reviewId > 0, let recorded = try log.event(at: UInt64(reviewId)),
+              case .movieRated(let rated) = recorded.event, rated.isReview,
+              RatingState.fold(try log.readStream(recorded.streamId).events).reviewId == reviewId
+        else { throw DomainError.reviewNotFound(reviewId: reviewId) }
+        return ReviewRef(reviewId: reviewId, authorId: rated.userId, movieId: rated.movieId)
+    }
+
+    // MARK: Watchlist and watching
+
+    public func changeWatchlist(_ action: WatchlistAction, userId: Int64, movieId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
+        try requireUser(userId)
+        return try await decideAndAppend(StreamName.watchlist(userId: userId, movieId: movieId), eventId: eventId) { events in
+            try WatchDecisions.watchlist(
+                action, userId: userId, movieId: movieId, state: WatchlistState.fold(events.map(\.event)),
+                movieExists: try log.streamExists(StreamName.movie(movieId))
+            )
+        }
+    }
+
+    public func recordWatch(_ type: WatchEventType, progressPercent: Int, userId: Int64, movieId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
+        try requireUser(userId)
+        let progressed = try WatchDecisions.watch(
+            type, progressPercent: progressPercent, userId: userId, movieId: movieId,
+            movieExists: try log.streamExists(StreamName.movie(movieId))
+        )
+        return try await log.append([.watchProgressed(progressed)], to: StreamName.watch(userId: userId, movieId: movieId), eventId: eventId)
+    }
+
+    // MARK: Helpers
+
+    func decideAndAppend(
+        _ stream: String, eventId: UUID, decide: ([Recorded<DomainEvent>]) throws -> [DomainEvent]
+    ) async throws -> CommandResult {
+        try await log.decideAndAppend(stream, eventId: eventId, decide: decide)
+    }
+
+    func commandResult(_ position: UInt64) throws -> CommandResult {
+        try log.commandResult(position)
+    }
+}

@@ -1,0 +1,117 @@
+import EventSourcing
+import NuvieDomain
+import EventLog
+import Foundation
+
+/// Turns a MovieLens directory into events, so that the log alone rebuilds the demo: one
+/// `movie-added` per film, one registered user per MovieLens user, their ratings and tags (a rated
+/// film's tags also make that rating a review, since MovieLens has no reviews), then the
+/// seeded demo social graph (`DemoSocialGraph`).
+///
+/// Event ids are derived from the data, so importing the same files again writes nothing.
+/// Times: films are recorded at the first rating's time, each user just before their first rating or
+/// tag, and ratings and tags at their own MovieLens timestamps, in that order, so the log's
+/// recorded times never go backwards.
+public struct MovieLensImporter: Sendable {
+    public struct Progress: Sendable {
+        public var appended: Int
+        public var total: Int
+        public var elapsed: Duration
+    }
+
+    public struct Summary: Sendable, Equatable {
+        public var movies: Int
+        public var users: Int
+        public var ratings: Int
+        public var tags: Int
+        /// Events the log did not have yet (0 when the same files were imported before).
+        public var newEvents: Int
+        public var headPosition: UInt64
+    }
+
+    let log: EventLog
+    let batchSize: Int
+
+    public init(log: EventLog, batchSize: Int = 5000) {
+        self.log = log
+        self.batchSize = batchSize
+    }
+
+    public func importDirectory(_ directory: URL, progress: @Sendable (Progress) -> Void = { _ in }) async throws -> Summary {
+        let dataset = try MovieLensDataset(directory: directory)
+        let appends = try Self.appends(for: dataset)
+        let started = ContinuousClock.now
+        var newEvents = 0
+        for start in stride(from: 0, to: appends.count, by: batchSize) {
+            let batch = Array(appends[start..<min(start + batchSize, appends.count)])
+            let result = try await log.append(batch)
+            if !result.wasDuplicate { newEvents += result.positions.count }
+            progress(Progress(appended: start + batch.count, total: appends.count, elapsed: ContinuousClock.now - started))
+        }
+        return Summary(
+            movies: dataset.movies.count, users: Set(dataset.ratings.map(\.userId) + dataset.tags.map(\.userId)).count,
+            ratings: dataset.ratings.count, tags: dataset.tags.count, newEvents: newEvents, headPosition: log.headPosition
+        )
+    }
+
+    private static func appends(for dataset: MovieLensDataset) throws -> [StreamAppend] {
+        enum Activity { case rating(MovieLensDataset.Rating), tag(MovieLensDataset.Tag) }
+        let activities = (dataset.ratings.map { ($0.timestamp, Activity.rating($0)) } + dataset.tags.map { ($0.timestamp, Activity.tag($0)) })
+            .enumerated()
+            .sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }
+            .map(\.element)
+        let epoch = Date(timeIntervalSince1970: TimeInterval(activities.first?.0 ?? 0))
+
+        var appends: [StreamAppend] = []
+        appends.reserveCapacity(dataset.movies.count + activities.count + 1_000)
+        for movie in dataset.movies {
+            appends.append(try single(StreamName.movie(movie.movieId), .movieAdded(movie), key: "movie:\(movie.movieId)", at: epoch))
+        }
+        // MovieLens has no reviews. A user's tags on a film they rated are their own words about it:
+        // once the last of them is recorded, the rating becomes a review with those tags as its text.
+        let tagsByPair = Dictionary(grouping: activities.compactMap { _, activity -> MovieLensDataset.Tag? in
+            if case .tag(let t) = activity { t } else { nil }
+        }, by: { StreamName.rating(userId: $0.userId, movieId: $0.movieId) }).mapValues { $0.map(\.tag) }
+        var tagsSeen: [String: Int] = [:]
+        var registered = Set<Int64>()
+        var ratings: [String: Double] = [:]
+        for (timestamp, activity) in activities {
+            let at = Date(timeIntervalSince1970: TimeInterval(timestamp))
+            let userId: Int64 = switch activity {
+            case .rating(let r): r.userId
+            case .tag(let t): t.userId
+            }
+            if registered.insert(userId).inserted {
+                let identity = Identity(provider: .movielens, subject: "\(userId)")
+                let (claimed, user) = try Registration.decide(identity: identity, userId: userId, name: DemoNames.name(for: userId), email: nil)
+                appends.append(try single(StreamName.identity(identity), .identityClaimed(claimed), key: "identity:\(userId)", at: at))
+                appends.append(try single(StreamName.user(userId), .userRegistered(user), key: "user:\(userId)", at: at))
+            }
+            switch activity {
+            case .rating(let r):
+                let stream = StreamName.rating(userId: r.userId, movieId: r.movieId)
+                let rated = MovieRated(userId: r.userId, movieId: r.movieId, rating: r.rating, previousRating: ratings[stream], comment: nil, isReview: false)
+                ratings[stream] = r.rating
+                appends.append(try single(stream, .movieRated(rated), key: "rating:\(r.userId):\(r.movieId):\(timestamp)", at: at, expected: .any))
+            case .tag(let t):
+                let tagged = MovieTagged(userId: t.userId, movieId: t.movieId, tag: t.tag)
+                appends.append(try single(StreamName.user(t.userId), .movieTagged(tagged), key: "tag:\(t.userId):\(t.movieId):\(t.tag)", at: at, expected: .any))
+                let stream = StreamName.rating(userId: t.userId, movieId: t.movieId)
+                let pairTags = tagsByPair[stream, default: []]
+                tagsSeen[stream, default: 0] += 1
+                if tagsSeen[stream] == pairTags.count, let rating = ratings[stream] {
+                    let comment = String(pairTags.joined(separator: ", ").prefix(RateMovie.maximumCommentLength))
+                    let review = MovieRated(userId: t.userId, movieId: t.movieId, rating: rating, previousRating: rating, comment: comment, isReview: true)
+                    appends.append(try single(stream, .movieRated(review), key: "review:\(t.userId):\(t.movieId)", at: at, expected: .any))
+                }
+            }
+        }
+        let lastActivity = activities.last.map { Date(timeIntervalSince1970: TimeInterval($0.0)) } ?? epoch
+        appends += try DemoSocialGraph(dataset: dataset, start: lastActivity).appends()
+        return appends
+    }
+
+    static func single(_ stream: String, _ event: DomainEvent, key: String, at: Date, expected: ExpectedVersion = .noStream) throws -> StreamAppend {
+        StreamAppend(streamId: stream, expectedVersion: expected, events: [try EventCodec.newEvent(event, id: EventIds.derived(from: "movielens:\(key)"), recordedAt: at)])
+    }
+}

@@ -1,0 +1,86 @@
+import EventSourcing
+import NuvieDomain
+import EventLog
+import Foundation
+
+/// Friend requests, friendships, blocks and recommendations to friends: each decided against the
+/// pair's `friendship-{low}-{high}` stream.
+extension CommandService {
+    public func requestFriend(_ otherId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
+        let exists = try userExists(otherId)
+        return try await onFriendship(userId, otherId, eventId: eventId) { state throws(DomainError) in
+            try FriendshipDecisions.request(from: userId, to: otherId, state: state, userExists: exists)
+        }
+    }
+
+    public func answerFriendRequest(_ answer: FriendRequestAnswered.Answer, from requesterId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
+        try await onFriendship(userId, requesterId, eventId: eventId) { state throws(DomainError) in
+            try FriendshipDecisions.answer(answer, by: userId, requesterId: requesterId, state: state)
+        }
+    }
+
+    public func cancelFriendRequest(to otherId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
+        try await onFriendship(userId, otherId, eventId: eventId) { state throws(DomainError) in
+            try FriendshipDecisions.cancel(by: userId, to: otherId, state: state)
+        }
+    }
+
+    public func unfriend(_ otherId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
+        try await onFriendship(userId, otherId, eventId: eventId) { state throws(DomainError) in
+            try FriendshipDecisions.unfriend(by: userId, friend: otherId, state: state)
+        }
+    }
+
+    public func block(_ otherId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
+        let exists = try userExists(otherId)
+        return try await onFriendship(userId, otherId, eventId: eventId) { state throws(DomainError) in
+            try FriendshipDecisions.block(by: userId, other: otherId, state: state, userExists: exists)
+        }
+    }
+
+    public func unblock(_ otherId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
+        try await onFriendship(userId, otherId, eventId: eventId) { state in
+            FriendshipDecisions.unblock(by: userId, other: otherId, state: state)
+        }
+    }
+
+    /// Recommends a film to friends. Recipients are checked against their friendship streams as
+    /// read just before the append; a friendship ending in between still receives this one.
+    public func recommend(movieId: Int64, by userId: Int64, to recipients: [Int64], eventId: UUID = .timeOrdered()) async throws -> CommandResult {
+        try requireUser(userId)
+        var seen = Set<Int64>()
+        let unique = recipients.filter { seen.insert($0).inserted }
+        let states = try unique.map { ($0, FriendshipState.fold(try log.readStream(StreamName.friendship(userId, $0)).events.map(\.event))) }
+        let recommended = try FriendshipDecisions.recommend(
+            movieId: movieId, by: userId, to: states, movieExists: try log.streamExists(StreamName.movie(movieId))
+        )
+        return try await log.append([.movieRecommended(recommended)], to: StreamName.recommendations(fromUserId: userId), eventId: eventId)
+    }
+
+    private func onFriendship(
+        _ userId: Int64, _ otherId: Int64, eventId: UUID, decide: (FriendshipState) throws(DomainError) -> [DomainEvent]
+    ) async throws -> CommandResult {
+        guard userId != otherId else { throw DomainError.invalid(field: "user_id", reason: "must be another user") }
+        try requireUser(userId)
+        return try await decideAndAppend(StreamName.friendship(userId, otherId), eventId: eventId) { events in
+            try decide(FriendshipState.fold(events.map(\.event)))
+        }
+    }
+}
+
+/// Profile edits and terms acceptance, decided against the user's `user-{id}` stream.
+extension CommandService {
+    public func updateProfile(_ userId: Int64, _ change: ProfileChange, knownGenres: [String], eventId: UUID = .timeOrdered()) async throws -> CommandResult {
+        try requireUser(userId)
+        return try await decideAndAppend(StreamName.user(userId), eventId: eventId) { events in
+            try ProfileDecisions.update(userId: userId, change, state: ProfileState.fold(events.map(\.event)), knownGenres: knownGenres)
+        }
+    }
+
+    public func acceptTerms(_ userId: Int64, version: String, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
+        try requireUser(userId)
+        return try await decideAndAppend(StreamName.user(userId), eventId: eventId) { events in
+            try ProfileDecisions.acceptTerms(userId: userId, version: version, state: ProfileState.fold(events.map(\.event)))
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import NuvieDomain
+import EventLog
+import Foundation
+import Logging
+import ReadModels
+
+/// Nuvie's read database and runner: the engine's, over Nuvie's projections and events.
+public typealias NuvieRunner = ProjectionRunner<EventCodec>
+
+extension ReadDatabase {
+    /// The current generation in `directory`, with Nuvie's read models.
+    public convenience init(directory: URL) throws {
+        try self.init(directory: directory, projections: Projections.all)
+    }
+
+    public convenience init(path: String) throws {
+        try self.init(path: path, projections: Projections.all)
+    }
+}
+
+extension ProjectionRunner where Catalog == EventCodec {
+    /// Folds Nuvie's events into Nuvie's read models.
+    public convenience init(log: EventLog, database: ReadDatabase, batchSize: Int = 2000, logger: Logger) throws {
+        try self.init(log: log, database: database, projections: Projections.all, batchSize: batchSize, logger: logger)
+    }
+}

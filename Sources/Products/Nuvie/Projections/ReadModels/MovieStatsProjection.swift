@@ -1,0 +1,66 @@
+import ReadModels
+import EventSourcing
+import NuvieDomain
+import GRDB
+import OrderedCollections
+
+/// Per-film rating count and sum (the average is sum / count), from the original rating values, and
+/// how many first ratings each film got on each UTC day (for trending). Folds `movie-rated`, using its
+/// `previousRating` to replace rather than add a re-rating.
+struct MovieStatsProjection: Projection {
+    let name = "movie-stats"
+    let version = 2
+    let tables = ["movieStats", "movieDailyRatings"]
+
+    func createSchema(_ db: Database) throws {
+        try db.create(table: "movieStats") { t in
+            t.primaryKey("movieId", .integer)
+            t.column("ratingCount", .integer).notNull()
+            t.column("ratingSum", .double).notNull()
+        }
+        try db.create(table: "movieDailyRatings") { t in
+            t.primaryKey { t.column("day", .integer); t.column("movieId", .integer) }
+            t.column("ratingCount", .integer).notNull()
+        }
+    }
+
+    func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
+        try apply([recorded][...], db)
+    }
+
+    /// Adds up each film's and each day's ratings over the batch and writes each row once. Ratings
+    /// are multiples of 0.5, so their sums are exact in any order.
+    func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws {
+        // In first-appearance order: new rows get the rowids one-event-at-a-time folding gives them.
+        var films = OrderedDictionary<Int64, (count: Int, sum: Double)>()
+        var days = OrderedDictionary<DayFilm, Int>()
+        for recorded in events {
+            guard case .movieRated(let rated) = recorded.event else { continue }
+            let isFirst = rated.previousRating == nil
+            films[rated.movieId, default: (0, 0)].count += isFirst ? 1 : 0
+            films[rated.movieId, default: (0, 0)].sum += rated.rating - (rated.previousRating ?? 0)
+            if isFirst { days[DayFilm(day: recorded.epochSeconds / 86_400, movieId: rated.movieId), default: 0] += 1 }
+        }
+        let lastPosition = events.last?.position ?? 0
+        try FoldFailure.at(lastPosition) {
+            for (movieId, delta) in films {
+                try db.run("""
+                    INSERT INTO movieStats (movieId, ratingCount, ratingSum) VALUES (?, ?, ?)
+                    ON CONFLICT (movieId) DO UPDATE SET ratingCount = ratingCount + excluded.ratingCount,
+                                                        ratingSum = ratingSum + excluded.ratingSum
+                    """, [movieId, delta.count, delta.sum])
+            }
+            for (key, count) in days {
+                try db.run("""
+                    INSERT INTO movieDailyRatings (day, movieId, ratingCount) VALUES (?, ?, ?)
+                    ON CONFLICT (day, movieId) DO UPDATE SET ratingCount = ratingCount + excluded.ratingCount
+                    """, [key.day, key.movieId, count])
+            }
+        }
+    }
+}
+
+private struct DayFilm: Hashable {
+    var day: Int64
+    var movieId: Int64
+}

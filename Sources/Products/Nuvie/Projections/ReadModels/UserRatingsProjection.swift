@@ -1,0 +1,31 @@
+import ReadModels
+import EventSourcing
+import NuvieDomain
+import GRDB
+
+/// Each user's current rating of each film, with its comment and when it was given.
+/// Folds `movie-rated` (a re-rating replaces the row). Version 2 adds the index that finds a user's
+/// latest rating with one seek (the recommendation feed's cache stamp).
+struct UserRatingsProjection: Projection {
+    let name = "user-ratings"
+    let version = 2
+    let tables = ["userRating"]
+
+    func createSchema(_ db: Database) throws {
+        try db.create(table: "userRating") { t in
+            t.primaryKey { t.column("userId", .integer); t.column("movieId", .integer) }
+            t.column("rating", .double).notNull()
+            t.column("comment", .text)
+            t.column("ratedAt", .integer).notNull()
+            t.column("position", .integer).notNull()
+        }
+        try db.create(index: "userRatingByMovie", on: "userRating", columns: ["movieId"])
+        try db.create(index: "userRatingByUserPosition", on: "userRating", columns: ["userId", "position"])
+    }
+
+    func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
+        guard case .movieRated(let rated) = recorded.event else { return }
+        try db.run("INSERT OR REPLACE INTO userRating (userId, movieId, rating, comment, ratedAt, position) VALUES (?, ?, ?, ?, ?, ?)", [rated.userId, rated.movieId, rated.rating, rated.comment, recorded.epochSeconds, recorded.position]
+        )
+    }
+}

@@ -1,0 +1,45 @@
+import ReadModels
+import EventSourcing
+import NuvieDomain
+import GRDB
+
+/// Each user's watchlist and the latest watch event per film.
+/// Folds `watchlist-added`, `watchlist-removed`, `watch-progressed`.
+struct WatchProjection: Projection {
+    let name = "watch"
+    let version = 1
+    let tables = ["watchlistEntry", "watchStatus"]
+
+    func createSchema(_ db: Database) throws {
+        try db.create(table: "watchlistEntry") { t in
+            t.primaryKey { t.column("userId", .integer); t.column("movieId", .integer) }
+            t.column("addedAt", .integer).notNull()
+            t.column("position", .integer).notNull()
+        }
+        try db.create(table: "watchStatus") { t in
+            t.primaryKey { t.column("userId", .integer); t.column("movieId", .integer) }
+            t.column("status", .text).notNull()
+            t.column("progressPercent", .integer).notNull()
+            t.column("updatedAt", .integer).notNull()
+        }
+    }
+
+    func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
+        switch recorded.event {
+        case .watchlistAdded(let added):
+            try db.run(
+                "INSERT OR REPLACE INTO watchlistEntry (userId, movieId, addedAt, position) VALUES (?, ?, ?, ?)",
+                [added.userId, added.movieId, recorded.epochSeconds, recorded.position]
+            )
+        case .watchlistRemoved(let removed):
+            try db.run("DELETE FROM watchlistEntry WHERE userId = ? AND movieId = ?", [removed.userId, removed.movieId])
+        case .watchProgressed(let watched):
+            try db.run(
+                "INSERT OR REPLACE INTO watchStatus (userId, movieId, status, progressPercent, updatedAt) VALUES (?, ?, ?, ?, ?)",
+                [watched.userId, watched.movieId, watched.eventType.rawValue, watched.progressPercent, recorded.epochSeconds]
+            )
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import ReadModels
+import EventSourcing
+import NuvieCommands
+import NuvieDomain
+import EventLog
+import Foundation
+import GRDB
+import Synchronization
+
+/// One user's read models as of a log position, folded from only the events that can show in their
+/// profile, their ratings and the first page of their friends' activity, instead of the whole log
+/// before it: the user's own history, the catalog events of the films involved, and each friend's
+/// profile and latest activity.
+///
+/// Each projection folds its own subsequence of the log, in log order, into its own tables, so the
+/// rows those three views read are the rows a full fold to the same position holds (tested against
+/// one for every user at several positions). Other rows (film averages, other users' profiles, the
+/// feed's total count) are partial here and not to be read.
+public enum UserAsOf {
+    public static func readModels(of userId: Int64, at position: UInt64, in log: EventLog, feedSize: Int = 20) throws -> ReadDatabase {
+        let own = try decoded(log.readUser(userId, through: position))
+        let ratedFilms = own.compactMap { if case .movieRated(let rated) = $0.event { rated.movieId } else { nil } }
+        // Taste needs the genres of every film rated: read and decoded on the other core meanwhile.
+        let ratedFilmEvents = Background { try filmEvents(ratedFilms, through: position, in: log) }
+        defer { _ = try? ratedFilmEvents.value() }
+        let database = try ReadDatabase.inMemory(projections: Projections.all.filter { shown.contains($0.name) })
+        do {
+            try database.fold(["social": own])
+            let friends = try database.pool.read { db in
+                try Int64.fetchAll(db, sql: "SELECT friendId FROM friendship WHERE userId = ? ORDER BY friendId", arguments: [userId])
+            }
+            var friendProfiles: [Recorded<DomainEvent>] = []
+            var friendActivity: [Recorded<DomainEvent>] = []
+            for friend in friends {
+                friendProfiles += try log.readStream(StreamName.user(friend)).prefix { $0.position <= position }.map(EventCodec.decode)
+                friendActivity += try latestActivity(of: friend, through: position, count: feedSize, in: log)
+            }
+            let feedFilms = friendActivity.compactMap { ActivityProjection.row(for: $0.event)?.movieId }
+            try database.fold([
+                "user-ratings": own, "watch": own,
+                "users": inLogOrder(own + friendProfiles),
+                "activity": inLogOrder(friendActivity),
+                "catalog": try filmEvents(feedFilms, through: position, in: log),
+            ])
+            try database.fold(["taste": inLogOrder(own + ratedFilmEvents.value())])
+            return database
+        } catch {
+            try? database.close()
+            throw error
+        }
+    }
+
+    /// The projections whose tables the user's profile, ratings and friends' feed read.
+    private static let shown: Set = ["catalog", "user-ratings", "users", "watch", "social", "activity", "taste"]
+
+    /// The friend's newest `count` events that make a feed row, newest last.
+    private static func latestActivity(of friend: Int64, through position: UInt64, count: Int, in log: EventLog) throws -> [Recorded<DomainEvent>] {
+        let types: Set = [MovieRated.typeName, WatchProgressed.typeName, WatchlistAdded.typeName]
+        var latest: [Recorded<DomainEvent>] = []
+        try log.readUserBackward(friend, through: position) { record in
+            guard types.contains(record.type) else { return true }
+            let event = try EventCodec.decode(record)
+            if ActivityProjection.row(for: event.event)?.userId == friend { latest.append(event) }
+            return latest.count < count
+        }
+        return latest.reversed()
+    }
+
+    /// Every event of the films' streams (their `movie-added`s) up to `position`, in log order.
+    private static func filmEvents(_ movieIds: [Int64], through position: UInt64, in log: EventLog) throws -> [Recorded<DomainEvent>] {
+        inLogOrder(try decoded(Set(movieIds).flatMap { movieId in
+            try log.readStream(StreamName.movie(movieId)).prefix { $0.position <= position }
+        }))
+    }
+
+    /// Decoded on two threads when there are many: JSON decoding is most of a long history's time.
+    private static func decoded(_ records: [RecordedEvent]) throws -> [Recorded<DomainEvent>] {
+        guard records.count >= 256 else { return try records.map(EventCodec.decode) }
+        // concurrentPerform runs one half on the calling thread: no thread of the global queue
+        // blocks waiting for another (this also runs inside a Background).
+        let halves = [records[..<(records.count / 2)], records[(records.count / 2)...]]
+        let results = Mutex<[Int: Result<[Recorded<DomainEvent>], any Error>]>([:])
+        DispatchQueue.concurrentPerform(iterations: halves.count) { half in
+            let result = Result { try halves[half].map(EventCodec.decode) }
+            results.withLock { $0[half] = result }
+        }
+        return try results.withLock { results in try halves.indices.flatMap { try results[$0]?.get() ?? [] } }
+    }
+
+    /// Sorted by position, each event once (a friend's event can also be the user's).
+    private static func inLogOrder(_ events: [Recorded<DomainEvent>]) -> [Recorded<DomainEvent>] {
+        var seen = Set<UInt64>()
+        return events.sorted { $0.position < $1.position }.filter { seen.insert($0.position).inserted }
+    }
+}
+
+extension ReadDatabase {
+    /// Folds each named projection's events, in one transaction.
+    fileprivate func fold(_ eventsByProjection: [String: [Recorded<DomainEvent>]]) throws {
+        try pool.write { db in
+            for projection in Projections.all where projections.contains(where: { $0.name == projection.name }) {
+                guard let events = eventsByProjection[projection.name], !events.isEmpty else { continue }
+                try projection.apply(events[...], db)
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import ReadModels
+import Dispatch
+import NuvieProjections
+import Logging
+import ServiceLifecycle
+
+/// Retrains the model whenever new ratings have reached the read model, checking every `interval`,
+/// so a rating changes everyone's item–item weights without a restart. The first model is trained
+/// before the server starts (`trainIfRatingsChanged` from `buildApplication`).
+public struct ModelTrainingService: Service {
+    let recommender: Recommender
+    let interval: Duration
+    let logger: Logger
+
+    public init(recommender: Recommender, interval: Duration, logger: Logger) {
+        self.recommender = recommender
+        self.interval = interval
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try await Task.sleep(for: interval)
+                try await BlockingWork.run(trainIfRatingsChanged)
+            }
+        }
+    }
+
+    /// Trains when the read model holds a rating the current model has not seen (or there is no model yet).
+    public func trainIfRatingsChanged() {
+        do {
+            let latest = try recommender.inputs.latestRatingPosition()
+            if recommender.trained.map({ $0.position != latest }) ?? true {
+                try recommender.train()
+            }
+        } catch {
+            logger.error("recommendation model training failed", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import ReadModels
+import EventLog
+import Foundation
+import GRDB
+import NuvieProjections
+import Synchronization
+
+/// `recommendation_feed`: each user's latest recommendation list with its time to live, in its own
+/// SQLite file beside the read models. It is a cache, not a read model: nothing in it comes from the
+/// log alone (it also depends on when the model was trained), so it is neither rebuilt nor backed up.
+/// An entry serves until it expires or the user's own signals change (`stamp`). The most recently
+/// used entries are also kept decoded in memory, so a hit costs no JSON decoding. On a full disk
+/// an entry is kept in memory only: the feed still answers, and `storageFailure` says why.
+public final class RecommendationFeedCache: Sendable {
+    private let pool: DatabasePool
+    private let path: String
+    private let memory = Mutex(Memo<Int64, RecommendationList>())
+    private let storageFull = StorageFullLatch()
+
+    public init(path: String) throws {
+        try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+        self.path = path
+        pool = try StorageFullError.mappingSQLite(store: .recommendationCache, path: path) {
+            let pool = try DatabasePool(path: path)
+            try Self.migrator.migrate(pool)
+            return pool
+        }
+    }
+
+    /// Set while entries cannot be stored because the filesystem under the cache is full.
+    public var storageFailure: (error: StorageFullError, since: Date)? { storageFull.current }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("recommendation_feed.v1") { db in
+            try db.create(table: "recommendation_feed") { t in
+                t.primaryKey("user_id", .integer)
+                t.column("stamp", .text).notNull()
+                t.column("generated_at", .integer).notNull()
+                t.column("expires_at", .integer).notNull()
+                t.column("list", .blob).notNull()
+            }
+        }
+        return migrator
+    }
+
+    /// The user's entry when it has not expired at `now` and was made from the same `stamp`.
+    public func fresh(userId: Int64, stamp: String, now: Date) throws -> RecommendationList? {
+        let now = now.timeIntervalSince1970
+        if let list = memory.withLock({ $0.get(userId, key: stamp, now: now) }) { return list }
+        let stored = try pool.read { db -> (RecommendationList, Double)? in
+            guard let row = try Row.fetchOne(db, sql: "SELECT stamp, expires_at, list FROM recommendation_feed WHERE user_id = ?", arguments: [userId]),
+                  row["stamp"] == stamp, Double(row["expires_at"] as Int64) > now,
+                  let list = try? Self.decoder.decode(RecommendationList.self, from: row["list"] as Data)
+            else { return nil }
+            return (list, Double(row["expires_at"] as Int64))
+        }
+        guard let (list, expiresAt) = stored else { return nil }
+        memory.withLock { $0.put(userId, key: stamp, list, expiresAt: expiresAt) }
+        return list
+    }
+
+    public func store(_ list: RecommendationList, stamp: String) throws {
+        let data = try Self.encoder.encode(list)
+        let generated = Int64(list.generatedAt.timeIntervalSince1970)
+        do {
+            try pool.write { db in
+                try db.execute(sql: """
+                    INSERT INTO recommendation_feed (user_id, stamp, generated_at, expires_at, list) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (user_id) DO UPDATE SET stamp = excluded.stamp, generated_at = excluded.generated_at,
+                        expires_at = excluded.expires_at, list = excluded.list
+                    """, arguments: [list.userId, stamp, generated, generated + Int64(list.ttlSeconds), data])
+            }
+            storageFull.recordSuccess()
+        } catch {
+            guard let full = StorageFullError.sqlite(error, store: .recommendationCache, path: path) else { throw error }
+            storageFull.record(full)
+        }
+        memory.withLock { $0.put(list.userId, key: stamp, list, expiresAt: Double(generated + Int64(list.ttlSeconds))) }
+    }
+
+    public func close() throws {
+        try pool.close()
+    }
+
+    private static let encoder = JSONEncoder()
+    private static let decoder = JSONDecoder()
+}

@@ -1,0 +1,154 @@
+import ReadModels
+import Foundation
+import Logging
+import Metrics
+import NuvieProjections
+import Synchronization
+
+/// The in-process AI service: the trained `ItemSimilarityModel` plus the live recommendation inputs.
+/// The model is retrained from the user-ratings read model (see `ModelTrainingService`); everything
+/// else a score rests on (the user's ratings, taste, friends, popularity) is read at request time.
+public final class Recommender: RecommendationEngine {
+    public struct Trained: Sendable {
+        public var model: ItemSimilarityModel
+        public var info: ModelInfo
+        /// The log position of the latest rating the model was trained on.
+        public var position: UInt64
+        /// Counts the trainings of this recommender: 1 for the first model.
+        public var generation: Int
+    }
+
+    public static let modelName = "ibcf"
+    public static let modelVersion = "v1"
+
+    let inputs: RecommendationInputQueries
+    let parameters: ItemSimilarityModel.Parameters
+    public let ttlSeconds: Int
+    private let current = Mutex<Trained?>(nil)
+    private let catalog = Mutex<LiveCatalog?>(nil)
+    /// Each user's last scoring pass, kept while nothing it rests on has changed: their signals
+    /// (`freshness`), the model and the catalog snapshot.
+    private let scorings = Mutex(Memo<Int64, UserScoring>())
+    private let logger: Logger
+
+    /// Ratings per film, reloaded when movie-stats has moved on, but at most once a second; titles
+    /// and genres, reloaded with them when the catalog has gained films.
+    private struct LiveCatalog {
+        var position: UInt64
+        var loadedAt: ContinuousClock.Instant
+        var snapshot: CatalogSnapshot
+        var generation: Int
+    }
+
+    public init(inputs: RecommendationInputQueries, parameters: ItemSimilarityModel.Parameters = .init(), ttlSeconds: Int = 900, logger: Logger) {
+        self.inputs = inputs
+        self.parameters = parameters
+        self.ttlSeconds = ttlSeconds
+        self.logger = logger
+    }
+
+    public var trained: Trained? { current.withLock { $0 } }
+
+    /// Trains on every rating in the read model now and serves the result from then on.
+    @discardableResult
+    public func train() throws -> Trained {
+        let clock = ContinuousClock(), start = clock.now
+        let (position, pairs) = try inputs.interactions()
+        let model = try ItemSimilarityModel.train(pairs, parameters: parameters)
+        let trained = current.withLock { current in
+            let next = Trained(
+                model: model, info: ModelInfo(name: Self.modelName, version: Self.modelVersion, trainedAt: Date()),
+                position: position, generation: (current?.generation ?? 0) + 1
+            )
+            current = next
+            return next
+        }
+        let elapsed = clock.now - start
+        Timer(label: "nuvie_recommendation_training_seconds").recordNanoseconds(elapsed.nanoseconds)
+        Gauge(label: "nuvie_recommendation_model_position").record(Double(position))
+        logger.info("recommendation model trained", metadata: [
+            "position": "\(position)", "ratings": "\(pairs.count)", "films": "\(model.count)", "elapsed": "\(elapsed)",
+        ])
+        return trained
+    }
+
+    public func recommend(_ query: RecommendQuery) async throws -> RecommendationList {
+        let options = Scorer.Options(useSocial: query.useSocial, seedFilter: query.seedMovieIds, exclude: query.excludeMovieIds)
+        let (scoring, trained) = try scoring(userId: query.userId, options: options)
+        let page = scoring.recommend(limit: query.limit, offset: query.offset)
+        return RecommendationList(
+            requestId: query.requestId, userId: query.userId, model: trained.info, generatedAt: Date(), ttlSeconds: ttlSeconds,
+            items: page.items, offset: query.offset
+        )
+    }
+
+    public func explain(_ query: ExplainQuery) async throws -> MovieExplanation {
+        guard try inputs.movieExists(query.movieId) else { throw RecommendationError.movieNotFound(query.movieId) }
+        let (scoring, _) = try scoring(userId: query.userId, options: .init(useSocial: query.useSocial))
+        let social = try inputs.socialSignals(userId: query.userId, movieId: query.movieId)
+        return MovieExplanation(
+            requestId: query.requestId, userId: query.userId,
+            scored: scoring.explain(query.movieId),
+            friendRatingsCount: social.friendRatingsCount, friendRatingsAverage: social.friendRatingsAverage,
+            friendWatchCount: social.friendWatchCount
+        )
+    }
+
+    public func scores(userId: Int64, movieId: Int64) async throws -> (aiScore: Int, socialScore: Int) {
+        try scoring(userId: userId, options: .init()).0.scores(movieId)
+    }
+
+    /// The user's scoring pass over the current model and popularity: from the memo when their
+    /// signals, the model and popularity are as they were, else made anew and, when the options
+    /// change nothing (social on, no seed filter, exclusions they have seen anyway), remembered.
+    func scoring(userId: Int64, options: Scorer.Options) throws -> (UserScoring, Trained) {
+        guard let trained else { throw RecommendationError.modelNotReady }
+        let freshness = try inputs.freshness(userId: userId)
+        let catalog = try liveCatalog(position: freshness.popularityPosition)
+        let key = "\(freshness.stamp)|\(trained.generation)|\(catalog.generation)"
+        let plainOptions = options.useSocial && options.seedFilter == nil
+        if plainOptions, let memo = scorings.withLock({ $0.get(userId, key: key) }), memo.profile.hasSeen(options.exclude) {
+            return (memo, trained)
+        }
+        guard let found = try inputs.inputs(userId: userId) else { throw RecommendationError.userNotFound(userId) }
+        let profile = TasteProfile(found)
+        let plain = plainOptions && profile.hasSeen(options.exclude)
+        let scoring = Scorer(model: trained.model, catalog: catalog.snapshot).prepare(profile, options: plain ? .init() : options)
+        if plain { scorings.withLock { $0.put(userId, key: key, scoring) } }
+        return (scoring, trained)
+    }
+
+    private func liveCatalog(position: UInt64) throws -> LiveCatalog {
+        let now = ContinuousClock.now
+        let known = catalog.withLock { $0 }
+        if let known, known.position == position || now - known.loadedAt < .seconds(1) { return known }
+        let counts = try inputs.ratingCounts()
+        var films = (titles: known?.snapshot.titles ?? [:], genres: known?.snapshot.genres ?? [:])
+        if try inputs.movieCount() != films.titles.count { films = try inputs.catalog() }
+        return catalog.withLock { current in
+            let fresh = LiveCatalog(
+                position: position, loadedAt: now,
+                snapshot: CatalogSnapshot(titles: films.titles, genres: films.genres, ratingCounts: counts),
+                generation: (current?.generation ?? 0) + 1
+            )
+            current = fresh
+            return fresh
+        }
+    }
+}
+
+extension TasteProfile {
+    init(_ inputs: RecommendationInputs) {
+        var signals: [Int64: [FriendSignal]] = [:]
+        for signal in inputs.friendSignals {
+            signals[signal.movieId, default: []].append(
+                FriendSignal(friendId: signal.friendId, position: signal.position, recommended: signal.recommended)
+            )
+        }
+        self.init(
+            ratings: Dictionary(inputs.ratings.map { ($0.movieId, Rated(rating: $0.rating, position: $0.position)) }) { a, _ in a },
+            completed: Set(inputs.completed), likedByGenre: inputs.likedByGenre, friendCount: inputs.friends.count,
+            friendSignals: signals, friendNames: inputs.friends
+        )
+    }
+}
