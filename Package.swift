@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
     ],
     targets: [
         .systemLibrary(
@@ -64,6 +66,21 @@ let package = Package(
             path: "Sources/Engine/ReadModels",
             swiftSettings: strict
         ),
+        .target(
+            name: "HTTPServing",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Sources/Engine/HTTPServing",
+            swiftSettings: strict
+        ),
         .target(name: "NuvieDomain", dependencies: ["EventSourcing"], path: "Sources/Products/Nuvie/Domain", swiftSettings: strict),
         .target(
             name: "NuvieCommands",
@@ -103,7 +120,7 @@ let package = Package(
         .target(
             name: "NuvieAPI",
             dependencies: [
-                "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "NuvieProjections", "NuvieRecommendations",
+                "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "HTTPServing", "NuvieProjections", "NuvieRecommendations",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -118,7 +135,7 @@ let package = Package(
         .target(
             name: "NuvieApp",
             dependencies: [
-                "EventLog", "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "NuvieProjections", "NuvieRecommendations", "NuvieAPI",
+                "EventLog", "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "HTTPServing", "NuvieProjections", "NuvieRecommendations", "NuvieAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -131,7 +148,7 @@ let package = Package(
         .executableTarget(
             name: "CLI",
             dependencies: [
-                "NuvieApp", "NuvieRecommendations", "ReadModels", "NuvieProjections",
+                "NuvieApp", "NuvieRecommendations", "ReadModels", "HTTPServing", "NuvieProjections",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -158,7 +175,7 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "NuvieApp", "NuvieAPI", "ReadModels", "NuvieProjections", "TestSupport",
+                "NuvieApp", "NuvieAPI", "ReadModels", "HTTPServing", "NuvieProjections", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -1,3 +1,4 @@
+import HTTPServing
 import NuvieApp
 import Foundation
 import Testing

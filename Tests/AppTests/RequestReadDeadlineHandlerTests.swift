@@ -1,4 +1,4 @@
-@testable import NuvieApp
+@testable import HTTPServing
 import HTTPTypes
 import Logging
 import NIOCore

@@ -1,4 +1,5 @@
 @testable import NuvieAPI
+import HTTPServing
 import Foundation
 import HTTPTypes
 import Testing

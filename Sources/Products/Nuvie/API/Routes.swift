@@ -1,3 +1,4 @@
+import HTTPServing
 import ReadModels
 import NuvieCommands
 import Hummingbird
@@ -105,7 +106,7 @@ extension Router<AppRequestContext> {
 
         if let internalToken = d.recommendations.internalToken {
             group("/ai")
-                .add(middleware: HeaderTokenMiddleware<AppRequestContext>(
+                .add(middleware: HeaderTokenMiddleware<AppRequestContext, APIError>(
                     header: "X-Internal-Token", token: internalToken,
                     refusal: APIError.authenticationRequired("This endpoint needs the backend's X-Internal-Token")
                 ))
@@ -113,7 +114,7 @@ extension Router<AppRequestContext> {
         }
         if let adminToken = d.adminToken {
             group("/admin")
-                .add(middleware: HeaderTokenMiddleware<AppRequestContext>(
+                .add(middleware: HeaderTokenMiddleware<AppRequestContext, APIError>(
                     header: "X-Admin-Token", token: adminToken,
                     refusal: APIError(.unauthorized, code: "ADMIN_TOKEN_REQUIRED", message: "This endpoint needs the operator's X-Admin-Token")
                 ))

@@ -39,7 +39,10 @@ public func buildApplication(configuration: AppConfiguration, logger: Logger = L
         let router = try await buildRouter(configuration: configuration, storage: storage, runner: runner, recommender: recommender, logger: logger)
         return Application(
             router: router,
-            server: .http1(configuration: configuration.connections.channelConfiguration(logger: logger)),
+            server: .http1(configuration: configuration.connections.channelConfiguration(
+                connectRefusal: #"{"error":{"code":"METHOD_NOT_ALLOWED","message":"CONNECT is not supported: this server is not a proxy","details":{}}}"#,
+                logger: logger
+            )),
             configuration: configuration.connections.serverConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "nuvie", logger: logger
             ),

@@ -1,3 +1,4 @@
+import HTTPServing
 import ReadModels
 import NuvieCommands
 import NuvieProjections

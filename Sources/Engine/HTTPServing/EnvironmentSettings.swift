@@ -64,5 +64,11 @@ public struct InvalidSetting: Error, CustomStringConvertible, Equatable {
     public var value: String
     public var expected: String
 
+    public init(name: String, value: String, expected: String) {
+        self.name = name
+        self.value = value
+        self.expected = expected
+    }
+
     public var description: String { "\(name)=\(value) is not valid: expected \(expected)" }
 }

@@ -3,7 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 
-/// Answers CONNECT with 405 `METHOD_NOT_ALLOWED` in the error shape, then closes: this server is no
+/// Answers CONNECT with 405 and the product's error body (`ConnectionLimits.connectRefusal`), then closes: this server is no
 /// proxy. Without it a CONNECT gets no usable answer and the connection hangs, because NIO expects a
 /// tunnel: its decoder stops parsing after the request and its encoder drops the body of any
 /// response to one. So the answer is written as bytes below the encoder; only a 2xx answer to CONNECT
@@ -13,6 +13,15 @@ final class ConnectRejectionHandler: ChannelInboundHandler, RemovableChannelHand
     typealias InboundOut = HTTPRequestPart
 
     private var rejected = false
+    private let response: String
+
+    init(body: String) {
+        response = "HTTP/1.1 405 Method Not Allowed\r\n"
+            + "Content-Type: application/json; charset=utf-8\r\n"
+            + "Content-Length: \(body.utf8.count)\r\n"
+            + "Connection: close\r\n\r\n"
+            + body
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !rejected else { return }
@@ -26,15 +35,8 @@ final class ConnectRejectionHandler: ChannelInboundHandler, RemovableChannelHand
             channel.close(promise: nil)
             return
         }
-        var bytes = context.channel.allocator.buffer(capacity: Self.response.utf8.count)
-        bytes.writeString(Self.response)
+        var bytes = context.channel.allocator.buffer(capacity: response.utf8.count)
+        bytes.writeString(response)
         belowEncoder.writeAndFlush(NIOAny(bytes)).whenComplete { _ in channel.close(promise: nil) }
     }
-
-    static let body = #"{"error":{"code":"METHOD_NOT_ALLOWED","message":"CONNECT is not supported: this server is not a proxy","details":{}}}"#
-    static let response = "HTTP/1.1 405 Method Not Allowed\r\n"
-        + "Content-Type: application/json; charset=utf-8\r\n"
-        + "Content-Length: \(body.utf8.count)\r\n"
-        + "Connection: close\r\n\r\n"
-        + body
 }

@@ -35,18 +35,19 @@ public struct ConnectionLimits: Sendable, Equatable {
 
 extension ConnectionLimits {
     /// Each connection's pipeline: Hummingbird's idle timeout, and the handlers it does not offer.
-    func channelConfiguration(logger: Logger) -> HTTP1Channel.Configuration {
+    /// `connectRefusal` is the body of the 405 a CONNECT gets, in the product's error shape.
+    public func channelConfiguration(connectRefusal: String, logger: Logger) -> HTTP1Channel.Configuration {
         HTTP1Channel.Configuration(
             additionalChannelHandlers: [
                 RequestReadDeadlineHandler(headerTimeout: headerTimeout, bodyTimeout: bodyTimeout, logger: logger),
-                ConnectRejectionHandler(),
+                ConnectRejectionHandler(body: connectRefusal),
             ],
             idleTimeout: TimeAmount(idleTimeout)
         )
     }
 
     /// Past `maxConnections` Hummingbird stops accepting until a connection closes.
-    func serverConfiguration(address: BindAddress, serverName: String, logger: Logger) -> ApplicationConfiguration {
+    public func serverConfiguration(address: BindAddress, serverName: String, logger: Logger) -> ApplicationConfiguration {
         ApplicationConfiguration(
             address: address, serverName: serverName, availableConnectionsDelegate: .maximum(maxConnections, logger: logger)
         )

@@ -4,18 +4,18 @@ import Foundation
 /// commas, and take the first (`JSONDecoder`) or the last (`JSONSerialization`) of a repeated key:
 /// a body that two readers see differently is how a proxy and a server come to disagree about a
 /// request, so both are refused here.
-struct StrictJSON {
-    struct Invalid: Error, Equatable {
-        var reason: String
+public struct StrictJSON {
+    public struct Invalid: Error, Equatable {
+        public var reason: String
     }
 
     /// Deep enough for any body of this API; deeper is refused before it can exhaust the stack.
-    static let maximumDepth = 32
+    public static let maximumDepth = 32
 
     private let bytes: [UInt8]
     private var index = 0
 
-    static func parse(_ bytes: [UInt8]) throws(Invalid) -> JSONValue {
+    public static func parse(_ bytes: [UInt8]) throws(Invalid) -> JSONValue {
         var parser = StrictJSON(bytes: bytes)
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()
