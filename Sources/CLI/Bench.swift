@@ -11,7 +11,7 @@ import Projections
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Benchmarks. Each prints min / median / max over --runs runs.",
-        subcommands: [RebuildBench.self, AsOfBench.self, AppendBench.self, HTTPBench.self, RecommendBench.self]
+        subcommands: [RebuildBench.self, AsOfBench.self, AppendBench.self, HTTPBench.self, RecommendBench.self, SoakBench.self]
     )
 }
 

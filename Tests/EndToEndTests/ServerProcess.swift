@@ -97,8 +97,8 @@ final class ServerProcess: @unchecked Sendable {
         var json: [String: Any]
     }
 
-    func get(_ path: String, token: String? = nil) async throws -> Reply {
-        try await send(.GET, path, token: token, body: nil, headers: [:])
+    func get(_ path: String, token: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
+        try await send(.GET, path, token: token, body: nil, headers: headers)
     }
 
     func post(_ path: String, _ body: String, token: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
