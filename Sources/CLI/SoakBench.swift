@@ -83,7 +83,7 @@ struct SoakBench: AsyncParsableCommand {
         server.stop()
         let verify = try SoakVerify.run(dataDirectory: dataDirectory)
 
-        print("soak: wrk -t2 -c\(connections) -d\(duration)s --timeout \(requestTimeout)s, \(users) users, demo data, release build")
+        print("soak: wrk -t2 -c\(connections) -d\(duration)s --timeout \(requestTimeout)s, \(users) users, demo data, \(Self.buildConfiguration) build")
         print("mix: 30 % GET /movies/{id}, 15 % GET /feed/activities, 15 % GET /movies/search, 15 % GET /movies/{id}/reviews, 15 % POST /movies/{id}/rate, 10 % POST /movies/{id}/watchlist")
         print(report.summary)
         print("RSS start \(startMemory.description); end \(endMemory.description)")
@@ -176,4 +176,12 @@ enum SoakVerify {
         process.waitUntilExit()
         return (process.terminationStatus, output)
     }
+}
+
+extension SoakBench {
+    #if DEBUG
+    static let buildConfiguration = "debug"
+    #else
+    static let buildConfiguration = "release"
+    #endif
 }
