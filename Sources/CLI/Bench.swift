@@ -13,7 +13,7 @@ import NuvieProjections
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Benchmarks. Each prints min / median / max over --runs runs.",
-        subcommands: [RebuildBench.self, AsOfBench.self, AppendBench.self, HTTPBench.self, RecommendBench.self]
+        subcommands: [RebuildBench.self, AsOfBench.self, AppendBench.self, HTTPBench.self, RecommendBench.self, SoakBench.self]
     )
 }
 

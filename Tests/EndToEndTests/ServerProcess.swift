@@ -120,8 +120,8 @@ final class ServerProcess: Sendable {
         var headers: [String: String] = [:]
     }
 
-    func get(_ path: String, token: String? = nil) async throws -> Reply {
-        try await send(.GET, path, token: token, body: nil, headers: [:])
+    func get(_ path: String, token: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
+        try await send(.GET, path, token: token, body: nil, headers: headers)
     }
 
     func post(_ path: String, _ body: String, token: String? = nil, headers: [String: String] = [:]) async throws -> Reply {

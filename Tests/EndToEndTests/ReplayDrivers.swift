@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `nuvie replay --data-dir` as a child process (the server stopped), to be killed or waited for.
+final class OfflineReplay: @unchecked Sendable {
+    private let process = Process()
+
+    init(dataDirectory: URL) throws {
+        process.executableURL = ServerProcess.binary
+        process.arguments = ["replay", "--data-dir", dataDirectory.path, "--log-level", "warning"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    /// SIGKILL, unless it has exited already (its pid may then belong to another process).
+    func kill9() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// Waits (at most `limit`) for it to finish; its exit status, or nil when it had to be killed.
+    func wait(limit: Duration) async throws -> Int32? {
+        let deadline = ContinuousClock.now + limit
+        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        guard !process.isRunning else {
+            kill9()
+            return nil
+        }
+        return process.terminationStatus
+    }
+}
+
+extension ServerProcess {
+    /// The demo admin token the server generated in its data directory.
+    static func adminToken(dataDirectory: URL) throws -> String {
+        try String(contentsOf: dataDirectory.appendingPathComponent("admin-token"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `POST /admin/replay` for every projection; true when the server accepted it (202).
+    func startReplay(adminToken: String) async throws -> Bool {
+        try await post("/admin/replay", "{}", headers: ["X-Admin-Token": adminToken]).status == 202
+    }
+
+    /// Polls `GET /admin/replay` until it is no longer running (at most `limit`); its final state.
+    func waitForReplay(adminToken: String, limit: Duration) async throws -> String {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            let state = try await get("/admin/replay", headers: ["X-Admin-Token": adminToken]).json["state"] as? String ?? "?"
+            if state != "running" { return state }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return "still running after \(limit)"
+    }
+
+    /// Waits (at most `limit`) until `/health` reports every projection caught up.
+    func waitUntilCaughtUp(limit: Duration = .seconds(120)) async throws -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if try await get("/health").json["status"] as? String == "ok" { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+}
