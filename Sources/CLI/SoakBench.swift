@@ -2,7 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import Projections
+import NuvieProjections
 
 /// `nuvie bench soak`: the demo server (a child process) under `wrk` for a long run of mixed reads
 /// and writes from many signed-in users. Fails unless every response was 2xx with no socket error,

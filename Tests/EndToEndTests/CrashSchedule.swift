@@ -1,6 +1,6 @@
-import Commands
+import NuvieCommands
 import Foundation
-import Projections
+import NuvieProjections
 
 /// What the crash test does in each cycle and when it kills, drawn from one seed: `NUVIE_CRASH_SEED`
 /// replays a run's schedule (timing on the machine still varies), otherwise a new seed is drawn and printed.

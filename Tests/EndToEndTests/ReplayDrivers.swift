@@ -1,26 +1,26 @@
 import Foundation
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// `nuvie replay --data-dir` as a child process (the server stopped), to be killed or waited for.
-final class OfflineReplay: @unchecked Sendable {
-    private let process = Process()
+final class OfflineReplay: Sendable {
+    private let process: ChildProcess
 
     init(dataDirectory: URL) throws {
-        process.executableURL = ServerProcess.binary
-        process.arguments = ["replay", "--data-dir", dataDirectory.path, "--log-level", "warning"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try ChildProcess(
+            executable: ServerProcess.binary, arguments: ["replay", "--data-dir", dataDirectory.path, "--log-level", "warning"],
+            environment: ProcessInfo.processInfo.environment, output: URL(fileURLWithPath: "/dev/null")
+        )
     }
 
     var isRunning: Bool { process.isRunning }
 
-    /// SIGKILL, unless it has exited already (its pid may then belong to another process).
+    /// SIGKILL, unless it has exited already (its pid is not reused before it is reaped).
     func kill9() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.signal(SIGKILL)
         process.waitUntilExit()
     }
 
@@ -32,7 +32,7 @@ final class OfflineReplay: @unchecked Sendable {
             kill9()
             return nil
         }
-        return process.terminationStatus
+        return process.waitUntilExit()
     }
 }
 
