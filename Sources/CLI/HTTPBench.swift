@@ -154,15 +154,16 @@ struct HTTPBench: AsyncParsableCommand {
         throw ValidationError("\(url) did not answer")
     }
 
-    static func login(_ base: String) async throws -> String {
+    /// A demo user's access token, through the dev sign-in.
+    static func login(_ base: String, user: String = "movielens-1") async throws -> String {
         var request = HTTPClientRequest(url: "\(base)/auth/login")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(string: #"{"provider":"dev","user_identifier":"movielens-1"}"#))
+        request.body = .bytes(ByteBuffer(string: #"{"provider":"dev","user_identifier":"\#(user)"}"#))
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
         let body = try await response.body.collect(upTo: 1 << 20)
         guard let json = try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any], let token = json["access_token"] as? String else {
-            throw ValidationError("dev login failed")
+            throw ValidationError("dev login of \(user) failed (\(response.status.code))")
         }
         return token
     }

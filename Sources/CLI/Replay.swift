@@ -1,6 +1,7 @@
 import ReadModels
 import NuvieApp
 import ArgumentParser
+import HTTPServing
 import AsyncHTTPClient
 import EventLog
 import Foundation
@@ -42,7 +43,7 @@ struct Replay: AsyncParsableCommand {
     }
 
     private func remote(_ server: String, _ names: [String]?) async throws {
-        let token = try ProcessInfo.processInfo.environment["NUVIE_ADMIN_TOKEN"]
+        let token = try EnvironmentSettings().secret("NUVIE_ADMIN_TOKEN")
             ?? String(contentsOf: global.dataDirectory.appendingPathComponent("admin-token"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         var start = HTTPClientRequest(url: server + "/admin/replay")
         start.method = .POST

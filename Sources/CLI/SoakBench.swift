@@ -57,7 +57,7 @@ struct SoakBench: AsyncParsableCommand {
         let server = try ServerChild(dataDirectory: dataDirectory, port: port)
         defer { server.stop() }
         try await HTTPBench.waitUntilServing("\(base)/health")
-        let tokens = try await (1...users).asyncMap { try await SoakLogin.token(base, user: "movielens-\($0)") }
+        let tokens = try await (1...users).asyncMap { try await HTTPBench.login(base, user: "movielens-\($0)") }
         let movieIds = Array(try HTTPBench.movieIds(try DemoMode.dataset(nil)).prefix(2000))
         let scriptFile = scratch.appendingPathComponent("soak.lua")
         try Data(SoakScript.lua(tokens: tokens, movieIds: movieIds).utf8).write(to: scriptFile)
@@ -102,21 +102,6 @@ extension ClosedRange<Int> {
         var results: [T] = []
         for value in self { results.append(try await transform(value)) }
         return results
-    }
-}
-
-enum SoakLogin {
-    static func token(_ base: String, user: String) async throws -> String {
-        var request = HTTPClientRequest(url: "\(base)/auth/login")
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(string: #"{"provider":"dev","user_identifier":"\#(user)"}"#))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        guard let json = try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any], let token = json["access_token"] as? String else {
-            throw ValidationError("dev login of \(user) failed (\(response.status.code))")
-        }
-        return token
     }
 }
 

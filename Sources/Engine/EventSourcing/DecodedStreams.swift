@@ -8,6 +8,7 @@ import Synchronization
 /// its `rating-{user}-{movie}` stream, and re-ratings make those streams longer (BENCHMARKS.md).
 final class DecodedStreams<Event: Sendable & Equatable>: Sendable {
     private let streams: Mutex<LRUCache<String, [Recorded<Event>]>>
+    private let maximumStreamEvents: Int
 
     /// At most `maximumStreams` streams and `maximumEvents` events in all; a stream of more than a
     /// tenth of that is not kept.
@@ -15,8 +16,6 @@ final class DecodedStreams<Event: Sendable & Equatable>: Sendable {
         streams = Mutex(LRUCache(capacity: maximumStreams, maximumCost: maximumEvents))
         maximumStreamEvents = maximumEvents / 10
     }
-
-    private let maximumStreamEvents: Int
 
     /// The stream's events as kept, possibly fewer than the log now holds.
     func prefix(of streamId: String) -> [Recorded<Event>] {

@@ -7,20 +7,20 @@ import Hummingbird
 /// the AI service's `X-Internal-Token`); everyone else gets `refusal`. Compared through SHA-256, so
 /// the time taken says nothing about how much of the token was right.
 public struct HeaderTokenMiddleware<Context: RequestContext, Refusal: Error & Sendable>: RouterMiddleware {
-    let header: String
-    let token: String
+    let header: HTTPField.Name
+    let tokenDigest: SHA256.Digest
     let refusal: Refusal
 
+    /// `header` must be a valid field name: it is a constant of the product's, not input.
     public init(header: String, token: String, refusal: Refusal) {
-        self.header = header
-        self.token = token
+        guard let name = HTTPField.Name(header) else { preconditionFailure("not an HTTP field name: \(header)") }
+        self.header = name
+        tokenDigest = SHA256.hash(data: Data(token.utf8))
         self.refusal = refusal
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let given = request.headers.first(where: { $0.name.canonicalName == header.lowercased() })?.value, SHA256.hash(data: Data(given.utf8)) == SHA256.hash(data: Data(token.utf8)) else {
-            throw refusal
-        }
+        guard let given = request.headers[header], SHA256.hash(data: Data(given.utf8)) == tokenDigest else { throw refusal }
         return try await next(request, context)
     }
 }
