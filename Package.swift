@@ -81,6 +81,31 @@ let package = Package(
             path: "Sources/Engine/HTTPServing",
             swiftSettings: strict
         ),
+        .target(
+            name: "ProductHosting",
+            dependencies: [
+                "EventLog", "EventSourcing", "ReadModels", "HTTPServing",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Sources/Engine/Hosting",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "OperatorCLI",
+            dependencies: [
+                "ProductHosting", "EventLog", "ReadModels", "HTTPServing",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Sources/Engine/OperatorCLI",
+            swiftSettings: strict
+        ),
         .target(name: "NuvieDomain", dependencies: ["EventSourcing"], path: "Sources/Products/Nuvie/Domain", swiftSettings: strict),
         .target(
             name: "NuvieCommands",
@@ -120,7 +145,7 @@ let package = Package(
         .target(
             name: "NuvieAPI",
             dependencies: [
-                "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "HTTPServing", "NuvieProjections", "NuvieRecommendations",
+                "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "HTTPServing", "NuvieProjections", "NuvieRecommendations", "ProductHosting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -135,7 +160,7 @@ let package = Package(
         .target(
             name: "NuvieApp",
             dependencies: [
-                "EventLog", "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "HTTPServing", "NuvieProjections", "NuvieRecommendations", "NuvieAPI",
+                "EventLog", "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "HTTPServing", "NuvieProjections", "NuvieRecommendations", "NuvieAPI", "ProductHosting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -148,7 +173,7 @@ let package = Package(
         .executableTarget(
             name: "CLI",
             dependencies: [
-                "NuvieApp", "NuvieRecommendations", "ReadModels", "HTTPServing", "NuvieProjections",
+                "NuvieApp", "NuvieRecommendations", "ReadModels", "HTTPServing", "NuvieProjections", "ProductHosting", "OperatorCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -175,7 +200,7 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "NuvieApp", "NuvieAPI", "ReadModels", "HTTPServing", "NuvieProjections", "TestSupport",
+                "NuvieApp", "NuvieAPI", "ReadModels", "HTTPServing", "NuvieProjections", "ProductHosting", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "JWTKit", package: "jwt-kit"),

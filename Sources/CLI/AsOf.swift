@@ -8,6 +8,7 @@ import Foundation
 import Logging
 import NuvieProjections
 import NuvieRecommendations
+import ProductHosting
 
 /// `nuvie as-of --position N | --time T [--user ID] [--output DIR]`: the read models as they were.
 struct AsOf: AsyncParsableCommand {
@@ -21,7 +22,7 @@ struct AsOf: AsyncParsableCommand {
     @Option(help: "The last log position to include.")
     var position: UInt64?
 
-    @Option(help: "An instant (2024-01-15T10:30:00Z or 2024-01-15): everything recorded at or before it.", transform: Audit.time)
+    @Option(help: "An instant (2024-01-15T10:30:00Z or 2024-01-15): everything recorded at or before it.", transform: OperatorTime.argument)
     var time: Date?
 
     @Option(help: "Print this user's profile, ratings and the first page of their friends' feed as they were (from the user's own events and their friends' latest, not the whole log).")
@@ -47,7 +48,7 @@ struct AsOf: AsyncParsableCommand {
 
     func run() async throws {
         let logger = Bootstrap.logging(level: global.logLevel)
-        let log = try EventLog(configuration: .init(directory: DataDirectory(global.dataDirectory).log))
+        let log = try EventLog(configuration: .init(directory: try global.productDirectory().log))
         defer { log.close() }
         let target = try position ?? TimeTravel.position(atOrBefore: time ?? Date(), in: log)
         guard target <= log.headPosition else { throw ValidationError("the log ends at position \(log.headPosition)") }
@@ -65,7 +66,7 @@ struct AsOf: AsyncParsableCommand {
         let directory = output.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-as-of-\(UUID().uuidString)")
         defer { if output == nil { try? FileManager.default.removeItem(at: directory) } }
-        let database = try TimeTravel.readModels(of: log, upTo: target, at: directory.appendingPathComponent("read.sqlite").path)
+        let database = try TimeTravel.readModels(NuvieProduct.self, of: log, upTo: target, at: directory.appendingPathComponent("read.sqlite").path, logger: logger)
         defer { try? database.close() }
         FileHandle.standardError.write(Data("read models as of position \(target) (\(at))\(output.map { " kept in \($0)/read.sqlite" } ?? "")\n".utf8))
         guard let user else { return }
@@ -81,7 +82,7 @@ extension AsOf {
         let directory = output.map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-as-of-\(UUID().uuidString)")
         defer { if output == nil { try? FileManager.default.removeItem(at: directory) } }
-        try await TimeTravel.dataDirectory(of: log, upTo: position, at: directory, logger: logger)
+        try await TimeTravel.dataDirectory(NuvieProduct.self, of: log, upTo: position, at: directory, logger: logger)
         let demo = FileManager.default.fileExists(atPath: DataDirectory(global.dataDirectory).demoMarker.path)
         let host = host ?? EnvironmentSettings().text("NUVIE_HOST") ?? "127.0.0.1"
         var configuration = try Serve.configuration(

@@ -1,10 +1,15 @@
 import ArgumentParser
+import NuvieProjections
+import OperatorCLI
 
 @main
 struct Nuvie: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Nuvie's event-sourced backend: an LMDB event log, SQLite read models, the iOS contract over HTTP.",
-        subcommands: [Serve.self, Import.self, Replay.self, Audit.self, AsOf.self, BackupCommand.self, RestoreCommand.self, VerifyCommand.self, Bench.self, Eval.self],
+        subcommands: [
+            Serve.self, Import.self, ReplayCommand<NuvieProduct>.self, AuditCommand<NuvieProduct>.self, AsOf.self,
+            BackupCommand<NuvieProduct>.self, RestoreCommand<NuvieProduct>.self, VerifyCommand<NuvieProduct>.self, Bench.self, Eval.self,
+        ],
         defaultSubcommand: Serve.self
     )
 }

@@ -3,6 +3,7 @@ import NuvieAPI
 import NuvieApp
 import ArgumentParser
 import Foundation
+import ProductHosting
 import Prometheus
 
 struct Serve: AsyncParsableCommand {

@@ -30,6 +30,20 @@ import Testing
         }
     }
 
+    @Test func aStreamsHistoryListsEveryChangeToOneEntity() async throws {
+        try await withLiveServer({ $0.adminToken = Self.adminToken }) { client in
+            let alice = try await client.account("alice")
+            _ = try await client.send(.post, "/movies/1/rate", token: alice.token, body: #"{"rating":4}"#)
+            _ = try await client.send(.post, "/movies/1/rate", token: alice.token, body: #"{"rating":2}"#)
+            let history = try await client.send(.get, "/admin/streams/rating-\(alice.id)-1/events", headers: admin).json
+            let events = try #require(history["events"] as? [[String: Any]])
+            #expect(events.map { ($0["payload"] as? [String: Any])?["rating"] as? Double } == [4, 2])
+            #expect(events.allSatisfy { $0["stream"] as? String == "rating-\(alice.id)-1" } && history["next_from"] is NSNull)
+            let none = try await client.send(.get, "/admin/streams/no-such-stream/events", headers: admin).json
+            #expect((none["events"] as? [Any])?.isEmpty == true)
+        }
+    }
+
     @Test func theLogBrowserPagesThroughTheLog() async throws {
         try await withLiveServer({ $0.adminToken = Self.adminToken }) { client in
             let head = try await client.headPosition()

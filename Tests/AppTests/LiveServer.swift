@@ -4,18 +4,15 @@ import Foundation
 import TestSupport
 import Hummingbird
 import HummingbirdTesting
-import Metrics
 import NIOCore
+import NuvieProjections
 import Prometheus
+import ProductHosting
 import Testing
 
-
-/// swift-metrics is process-wide: one Prometheus registry for the whole test process.
-let metricsRegistry: PrometheusCollectorRegistry = {
-    let registry = PrometheusCollectorRegistry()
-    MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
-    return registry
-}()
+/// swift-metrics is process-wide: one Prometheus registry for the whole test process, named as the
+/// server's are.
+let metricsRegistry: PrometheusCollectorRegistry = Bootstrap.metrics(NuvieProduct.self)
 
 /// Runs `body` against the real server on 127.0.0.1 over a fresh data dir holding the tiny MovieLens set.
 func withLiveServer(

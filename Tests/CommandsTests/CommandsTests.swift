@@ -32,7 +32,7 @@ import Testing
     @Test func aRetryUnderTheSameIdRecordsNothingAndADifferentRequestUnderItIsRefused() async throws {
         let scenario = try CommandScenario()
         try await scenario.given(users: 1, films: [10])
-        let id = EventIds.derived(from: "request:1:rate:10:k")
+        let id = EventCodec.derivedEventId(from: "request:1:rate:10:k")
         let first = try await scenario.when { _ = try await $0.rate(RateMovie(userId: 1, movieId: 10, rating: 2, comment: nil, isReview: false), eventId: id) }
         #expect(first.count == 1)
         #expect(try await scenario.when { _ = try await $0.rate(RateMovie(userId: 1, movieId: 10, rating: 2, comment: nil, isReview: false), eventId: id) }.isEmpty)
@@ -80,7 +80,7 @@ import Testing
         let first = try await scenario.when { _ in _ = try await store.decideAndAppend("s", eventId: id) { _ in decided } }
         #expect(first == decided)
         let ids = try scenario.log.read(from: 1, limit: 10).map(\.id)
-        #expect(ids == [id, EventIds.nth(1, of: id)] && ids[0] != ids[1])
+        #expect(ids == [id, EventIds.nth(1, of: id, namespace: EventCodec.eventIdNamespace)] && ids[0] != ids[1])
         #expect(try await scenario.when { _ in _ = try await store.decideAndAppend("s", eventId: id) { _ in decided } }.isEmpty)
     }
 }

@@ -75,7 +75,7 @@ private final class StoppedFlag: Sendable {
         #expect(StorageFullError.sqlite(DatabaseError(resultCode: .SQLITE_IOERR), store: .readModels, path: path) == nil)
         #expect(StorageFullError.sqlite(DatabaseError(resultCode: .SQLITE_CONSTRAINT), store: .readModels, path: path) == nil)
         #expect(throws: StorageFullError.self) {
-            try StorageFullError.mappingSQLite(store: .recommendationCache, path: path) { throw DatabaseError(resultCode: .SQLITE_FULL) }
+            try StorageFullError.mappingSQLite(store: .readModels, path: path) { throw DatabaseError(resultCode: .SQLITE_FULL) }
         }
     }
 }

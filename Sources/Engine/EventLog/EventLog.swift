@@ -13,7 +13,7 @@ public final class EventLog: Sendable {
         /// The map starts at this size and doubles whenever it is full.
         public var initialMapSize: Int
         /// Off, every append gets a commit of its own even when others are waiting: the baseline
-        /// `nuvie bench append` measures group commit against. Always on in the server.
+        /// the append benchmark measures group commit against. Always on in the server.
         public var groupCommit: Bool
         /// Refuses every append with `EventLogError.readOnly`: a log that shows a past state.
         public var readOnly: Bool
@@ -33,8 +33,8 @@ public final class EventLog: Sendable {
     private let writer: GroupCommitWriter
     private let readOnly: Bool
     private let storageFull = StorageFullLatch()
-    private let appendTimer = Metrics.Timer(label: "nuvie_log_append_duration")
-    private let appendedEvents = Counter(label: "nuvie_log_appended_events_total")
+    private let appendTimer = Metrics.Timer(label: "engine_log_append_duration")
+    private let appendedEvents = Counter(label: "engine_log_appended_events_total")
 
     public init(configuration: Configuration) throws {
         environment = try LMDBEnvironment(

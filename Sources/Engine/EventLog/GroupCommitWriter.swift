@@ -21,9 +21,9 @@ final class GroupCommitWriter: @unchecked Sendable {
     private let store: LogStore
     private let index: LogIndex
     private let storageFull: StorageFullLatch
-    private let commitTimer = Metrics.Timer(label: "nuvie_log_commit_duration")
-    private let batchSize = Recorder(label: "nuvie_log_commit_batch_appends")
-    private let indexFailures = Counter(label: "nuvie_log_index_failures_total")
+    private let commitTimer = Metrics.Timer(label: "engine_log_commit_duration")
+    private let batchSize = Recorder(label: "engine_log_commit_batch_appends")
+    private let indexFailures = Counter(label: "engine_log_index_failures_total")
     private let grouping: Bool
     private static let arrivalGap: TimeInterval = 0.000_05
     private static let longestWait: TimeInterval = 0.000_6
@@ -38,7 +38,7 @@ final class GroupCommitWriter: @unchecked Sendable {
         self.index = index
         self.head = head
         let thread = Thread { [self] in run() }
-        thread.name = "nuvie-log-writer"
+        thread.name = "event-log-writer"
         thread.start()
     }
 

@@ -10,20 +10,19 @@ import Darwin
 /// A write refused because the filesystem under one of the server's stores has no space left.
 /// Nothing of the write was kept, and the same write succeeds once space is freed.
 public struct StorageFullError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Store: String, Sendable, Equatable, CaseIterable {
-        case eventLog = "event_log"
-        case logIndex = "log_index"
-        case readModels = "read_models"
-        case recommendationCache = "recommendation_cache"
+    /// Which store: the engine's own, and any a product adds (`Store(rawValue:title:)`).
+    public struct Store: Sendable, Equatable {
+        public var rawValue: String
+        public var title: String
 
-        public var title: String {
-            switch self {
-            case .eventLog: "the event log (LMDB)"
-            case .logIndex: "the event log's index (LMDB)"
-            case .readModels: "the read models (SQLite)"
-            case .recommendationCache: "the recommendation cache (SQLite)"
-            }
+        public init(rawValue: String, title: String) {
+            self.rawValue = rawValue
+            self.title = title
         }
+
+        public static let eventLog = Store(rawValue: "event_log", title: "the event log (LMDB)")
+        public static let logIndex = Store(rawValue: "log_index", title: "the event log's index (LMDB)")
+        public static let readModels = Store(rawValue: "read_models", title: "the read models (SQLite)")
     }
 
     public var store: Store
@@ -82,7 +81,7 @@ public final class StorageFullLatch: Sendable {
     private let failure = Mutex<Failure?>(nil)
     private let logger: Logger
 
-    public init(logger: Logger = Logger(label: "nuvie.storage")) {
+    public init(logger: Logger = Logger(label: "storage")) {
         self.logger = logger
     }
 

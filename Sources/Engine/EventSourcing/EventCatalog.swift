@@ -19,6 +19,9 @@ public protocol EventCatalog: Sendable {
     static func actorUserId(of event: Event) -> Int64?
     /// Other users this event concerns.
     static func subjectUserIds(of event: Event) -> [Int64]
+    /// The product's namespace for event ids derived from names (`EventIds`). Never change it: every
+    /// id derived so far depends on it.
+    static var eventIdNamespace: String { get }
 }
 
 /// An event's wire form.
@@ -54,6 +57,11 @@ public struct Recorded<Event: Sendable & Equatable>: Sendable, Equatable {
 }
 
 extension EventCatalog {
+    /// The id this product derives from `name`: the same name, the same id.
+    public static func derivedEventId(from name: String) -> UUID {
+        EventIds.derived(from: name, namespace: eventIdNamespace)
+    }
+
     /// `event` ready for the log, under `id`.
     public static func newEvent(_ event: Event, id: UUID = .timeOrdered(), recordedAt: Date? = nil) throws -> NewEvent {
         let encoded = try encode(event)

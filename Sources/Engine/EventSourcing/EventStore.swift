@@ -50,7 +50,7 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
             guard !decided.isEmpty else { return try commandResult(log.headPosition) }
             let result = try await log.append(
                 to: stream, expectedVersion: version == 0 ? .noStream : .exact(version),
-                events: try decided.enumerated().map { try Catalog.newEvent($1, id: EventIds.nth($0, of: eventId)) }
+                events: try decided.enumerated().map { try Catalog.newEvent($1, id: EventIds.nth($0, of: eventId, namespace: Catalog.eventIdNamespace)) }
             )
             return try commandResult(result.lastPosition)
         }
@@ -59,7 +59,7 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
     /// Appends `events` to `stream` whatever it holds (facts no decision depends on).
     public func append(_ events: [Event], to stream: String, eventId: UUID) async throws -> CommandResult {
         let result = try await log.append(
-            to: stream, expectedVersion: .any, events: try events.enumerated().map { try Catalog.newEvent($1, id: EventIds.nth($0, of: eventId)) }
+            to: stream, expectedVersion: .any, events: try events.enumerated().map { try Catalog.newEvent($1, id: EventIds.nth($0, of: eventId, namespace: Catalog.eventIdNamespace)) }
         )
         return try commandResult(result.lastPosition)
     }

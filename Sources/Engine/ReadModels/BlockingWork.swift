@@ -5,7 +5,7 @@ import Dispatch
 /// half of every request in flight (BENCHMARKS.md records such a stall). This queue's threads are
 /// Dispatch's, not the pool's.
 public enum BlockingWork {
-    static let queue = DispatchQueue(label: "nuvie.blocking-work", qos: .utility, attributes: .concurrent)
+    static let queue = DispatchQueue(label: "blocking-work", qos: .utility, attributes: .concurrent)
 
     /// Runs `work` on the blocking queue and waits for it without holding a cooperative thread.
     public static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {

@@ -34,8 +34,8 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     let batchLock = Mutex<Void>(())
     /// The position every healthy projection has reached: what read-your-writes waits for.
     private let applied: PositionWatcher
-    private let appliedEvents = Counter(label: "nuvie_projection_applied_events_total")
-    private let batchTimer = Metrics.Timer(label: "nuvie_projection_batch_duration")
+    private let appliedEvents = Counter(label: "engine_projection_applied_events_total")
+    private let batchTimer = Metrics.Timer(label: "engine_projection_batch_duration")
     private let storageFull: StorageFullLatch
     private static var fullDiskRetry: Duration { .seconds(1) }
 
@@ -207,8 +207,8 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     func publishProgress(_ checkpoints: [Checkpoint]) {
         let head = log.headPosition
         for checkpoint in checkpoints {
-            Gauge(label: "nuvie_projection_position", dimensions: [("projection", checkpoint.name)]).record(checkpoint.position)
-            Gauge(label: "nuvie_projection_lag_events", dimensions: [("projection", checkpoint.name)])
+            Gauge(label: "engine_projection_position", dimensions: [("projection", checkpoint.name)]).record(checkpoint.position)
+            Gauge(label: "engine_projection_lag_events", dimensions: [("projection", checkpoint.name)])
                 .record(Int64(head) - checkpoint.position)
         }
         let healthy = checkpoints.filter { $0.failedPosition == nil }.map(\.position)

@@ -4,6 +4,7 @@ import NuvieCommands
 import Hummingbird
 import NuvieProjections
 import NuvieRecommendations
+import ProductHosting
 
 /// What the API's controllers are built from; assembled by the App.
 public struct APIDependencies: Sendable {
@@ -118,7 +119,7 @@ extension Router<AppRequestContext> {
                     header: "X-Admin-Token", token: adminToken,
                     refusal: APIError(.unauthorized, code: "ADMIN_TOKEN_REQUIRED", message: "This endpoint needs the operator's X-Admin-Token")
                 ))
-                .addRoutes(AdminController(audit: d.audit, replays: d.replays).endpoints)
+                .addRoutes(OperatorController<AppRequestContext>(audit: d.audit, replays: d.replays).endpoints)
         }
     }
 }

@@ -1,6 +1,7 @@
 import HTTPServing
 import NuvieAPI
 import Foundation
+import ProductHosting
 import Prometheus
 import NuvieRecommendations
 

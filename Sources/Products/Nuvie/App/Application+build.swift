@@ -7,13 +7,12 @@ import Hummingbird
 import Logging
 import NuvieProjections
 import NuvieRecommendations
+import ProductHosting
 
 /// Opens the log and the read database, imports the demo into an empty log in demo mode (or finishes
 /// an import that stopped part-way), and returns the server with the projection runner as a
 /// service. Nothing here bootstraps logging or metrics: that is the executable's job, done once.
 public func buildApplication(configuration: AppConfiguration, logger: Logger = Logger(label: "nuvie")) async throws -> some ApplicationProtocol {
-    try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
-    if !configuration.readOnly { try Storage.checkRoom(configuration) }
     let storage = try Storage(configuration: configuration)
     do {
         let demo = DemoImport(directory: DataDirectory(configuration.dataDirectory))
@@ -21,7 +20,7 @@ public func buildApplication(configuration: AppConfiguration, logger: Logger = L
         if importing, let dataset = configuration.demoDataset {
             try await demo.run(dataset, into: storage.log, logger: logger)
         }
-        let runner = try ProjectionRunner(log: storage.log, database: storage.readDatabase, logger: logger)
+        let runner = try storage.stores.runner(logger: logger)
         if importing {
             // A fresh demo answers its first requests from complete read models; a production server
             // with a backlog serves at once and reports `catching_up` in /health instead.
@@ -46,7 +45,7 @@ public func buildApplication(configuration: AppConfiguration, logger: Logger = L
             configuration: configuration.connections.serverConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "nuvie", logger: logger
             ),
-            services: [StoresAndTheirWorkers(storage: storage, workers: [runner, training])],
+            services: [StoresAndTheirWorkers(workers: [runner, training], close: storage.close)],
             logger: logger
         )
     } catch {
@@ -62,9 +61,10 @@ func buildRouter(
     let tokens = await TokenService(secret: try Secrets.jwtSecret(configuration), isRegistered: commands.userExists)
     let router = Router(context: AppRequestContext.self)
     router.addAPIMiddleware(tokens: tokens, rateLimit: configuration.rateLimit)
-    HealthController(
-        log: storage.log, runner: runner, recommendationCache: storage.recommendationCache, registry: configuration.metricsRegistry,
-        recommender: recommender
+    HealthController<AppRequestContext>(
+        log: storage.log, runner: runner, registry: configuration.metricsRegistry,
+        moreStorage: [{ storage.recommendationCache.storageFailure }],
+        sections: { ["recommendationModel": ModelHealth(recommender.trained)] }
     ).register(on: router)
     router.addAPIRoutes(APIDependencies(
         commands: commands,

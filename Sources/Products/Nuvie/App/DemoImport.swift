@@ -1,6 +1,7 @@
 import NuvieCommands
 import EventLog
 import Foundation
+import ProductHosting
 import Logging
 #if canImport(Glibc)
 import Glibc

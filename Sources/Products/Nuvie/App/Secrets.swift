@@ -1,4 +1,5 @@
 import Foundation
+import ProductHosting
 
 enum Secrets {
     /// The configured JWT secret; in demo mode, one generated once and kept in the data directory.
@@ -8,7 +9,7 @@ enum Secrets {
             return secret
         }
         guard configuration.demoMode else { throw ConfigurationError.missingJWTSecret }
-        return try generated(in: configuration.dataDirectory.appendingPathComponent("jwt-secret"))
+        return try GeneratedSecret.readOrCreate(configuration.dataDirectory.appendingPathComponent("jwt-secret"))
     }
 
     /// The configured admin token; in demo mode, one generated into `<data-dir>/admin-token`;
@@ -19,7 +20,7 @@ enum Secrets {
             return token
         }
         guard configuration.demoMode else { return nil }
-        return try generated(in: configuration.dataDirectory.appendingPathComponent("admin-token"))
+        return try GeneratedSecret.readOrCreate(configuration.dataDirectory.appendingPathComponent("admin-token"))
     }
 
     /// The token shared with the AI service; in demo mode, one generated into `<data-dir>/internal-token`;
@@ -30,18 +31,6 @@ enum Secrets {
             return token
         }
         guard configuration.demoMode else { return nil }
-        return try generated(in: configuration.dataDirectory.appendingPathComponent("internal-token"))
-    }
-
-    /// 48 random bytes, base64, written once (mode 0600) and read back on later starts.
-    private static func generated(in file: URL) throws -> String {
-        if let existing = try? String(contentsOf: file, encoding: .utf8), !existing.isEmpty {
-            return existing.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        var generator = SystemRandomNumberGenerator()
-        let secret = Data((0..<48).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64EncodedString()
-        try Data(secret.utf8).write(to: file, options: .atomic)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
-        return secret
+        return try GeneratedSecret.readOrCreate(configuration.dataDirectory.appendingPathComponent("internal-token"))
     }
 }

@@ -9,6 +9,7 @@ public enum EventCodec: EventCatalog {
 
     public static func actorUserId(of event: DomainEvent) -> Int64? { event.actorUserId }
     public static func subjectUserIds(of event: DomainEvent) -> [Int64] { event.subjectUserIds }
+    public static let eventIdNamespace = "nuvie"
 
     public enum DecodingFailure: Error, Equatable, Sendable {
         case unknownType(String, schemaVersion: UInt16)

@@ -24,3 +24,10 @@ extension ProjectionRunner where Catalog == EventCodec {
         try self.init(log: log, database: database, projections: Projections.all, batchSize: batchSize, logger: logger)
     }
 }
+
+/// Nuvie as the engine hosts it: its events and its projections.
+public enum NuvieProduct: EventSourcedProduct {
+    public typealias Catalog = EventCodec
+    public static let name = "nuvie"
+    public static var projections: [any Projection<DomainEvent>] { Projections.all }
+}

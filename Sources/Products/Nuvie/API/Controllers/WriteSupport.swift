@@ -1,3 +1,4 @@
+import NuvieDomain
 import ReadModels
 import EventSourcing
 import NuvieCommands
@@ -36,7 +37,7 @@ extension Request {
         guard (1...255).contains(key.utf8.count) else {
             throw APIError.validation("Idempotency-Key must be 1–255 characters", field: "Idempotency-Key")
         }
-        return EventIds.derived(from: "request:\(userId):\(action):\(key)")
+        return EventCodec.derivedEventId(from: "request:\(userId):\(action):\(key)")
     }
 }
 

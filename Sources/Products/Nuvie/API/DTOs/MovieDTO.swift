@@ -1,3 +1,4 @@
+import HTTPServing
 import NuvieDomain
 import Hummingbird
 import NuvieProjections

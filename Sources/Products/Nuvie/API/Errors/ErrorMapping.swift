@@ -6,6 +6,7 @@ import Hummingbird
 import NIOCore
 import NIOHTTP1
 import NuvieRecommendations
+import ProductHosting
 
 extension APIError {
     /// The response for any error a handler throws; nil when it is unexpected (a bug: 500).
@@ -16,6 +17,8 @@ extension APIError {
         case let error as DomainError:
             return mapping(error)
         case let error as RecommendationError:
+            return mapping(error)
+        case let error as OperatorRequestError:
             return mapping(error)
         case EventLogError.wrongExpectedVersion, CommandError.tooMuchContention:
             return .conflict("The resource changed while the request ran; retry it")
@@ -55,6 +58,14 @@ extension APIError {
             APIError(.forbidden, code: "NOT_FRIENDS", message: "User \(userId) is not your friend", details: ["user_id": "\(userId)"])
         case .blocked(let userId):
             APIError(.forbidden, code: "USER_BLOCKED", message: "You cannot send a friend request to user \(userId)", details: ["user_id": "\(userId)"])
+        }
+    }
+
+    private static func mapping(_ error: OperatorRequestError) -> APIError {
+        switch error {
+        case .invalid(let message, let field): .validation(message, field: field)
+        case .conflict(let message): .conflict(message)
+        case .unsupportedMediaType(let message): APIError(.unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE", message: message)
         }
     }
 

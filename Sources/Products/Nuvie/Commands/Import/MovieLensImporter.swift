@@ -112,6 +112,6 @@ public struct MovieLensImporter: Sendable {
     }
 
     static func single(_ stream: String, _ event: DomainEvent, key: String, at: Date, expected: ExpectedVersion = .noStream) throws -> StreamAppend {
-        StreamAppend(streamId: stream, expectedVersion: expected, events: [try EventCodec.newEvent(event, id: EventIds.derived(from: "movielens:\(key)"), recordedAt: at)])
+        StreamAppend(streamId: stream, expectedVersion: expected, events: [try EventCodec.newEvent(event, id: EventCodec.derivedEventId(from: "movielens:\(key)"), recordedAt: at)])
     }
 }

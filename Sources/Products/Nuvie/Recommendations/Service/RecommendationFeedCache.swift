@@ -86,3 +86,7 @@ public final class RecommendationFeedCache: Sendable {
     private static let encoder = JSONEncoder()
     private static let decoder = JSONDecoder()
 }
+
+extension StorageFullError.Store {
+    public static let recommendationCache = StorageFullError.Store(rawValue: "recommendation_cache", title: "the recommendation cache (SQLite)")
+}

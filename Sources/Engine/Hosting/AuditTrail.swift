@@ -24,7 +24,8 @@ public struct AuditEntry: Sendable, Equatable {
     public var payload: Data
 }
 
-/// Reads the log for operators: everything one user did or that concerns them, and the raw log in order.
+/// Reads the log for operators: everything one user did or that concerns them, one stream's history,
+/// and the raw log in order.
 public struct AuditTrail: Sendable {
     let log: EventLog
 
@@ -37,6 +38,11 @@ public struct AuditTrail: Sendable {
         try log.readUser(userId)
             .filter { event in from.map { event.recordedAt >= $0 } ?? true && to.map { event.recordedAt <= $0 } ?? true }
             .map { Self.entry($0, role: $0.actorUserId == userId ? .actor : .subject) }
+    }
+
+    /// One stream's events (one recipe's, one conversation's…), oldest first.
+    public func stream(_ streamId: String) throws -> [AuditEntry] {
+        try log.readStream(streamId).map { Self.entry($0, role: .none) }
     }
 
     /// Up to `limit` events from `position` on, in log order.

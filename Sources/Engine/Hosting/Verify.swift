@@ -1,8 +1,7 @@
-import ReadModels
 import EventLog
 import Foundation
 import Logging
-import NuvieProjections
+import ReadModels
 
 /// Rebuilds every projection from the log into a temporary read database and compares it, table by
 /// table, with the live read models at the same log position.
@@ -26,21 +25,25 @@ public enum Verify {
         }
     }
 
-    public static func run(dataDirectory: URL, scratch: URL, attempts: Int = 20) async throws -> Report {
+    public static func run<Product: EventSourcedProduct>(
+        _ product: Product.Type, dataDirectory: URL, scratch: URL, attempts: Int = 20
+    ) async throws -> Report {
         let directory = DataDirectory(dataDirectory)
-        var live = try ReadDatabase.tableDumps(ofFileAt: directory.readDatabasePath, projections: Projections.all)
+        var live = try ReadDatabase.tableDumps(ofFileAt: directory.readDatabasePath, projections: Product.projections)
         for _ in 1..<attempts where Set(live.checkpoints.values).count > 1 {
             try await Task.sleep(for: .milliseconds(250))
-            live = try ReadDatabase.tableDumps(ofFileAt: directory.readDatabasePath, projections: Projections.all)
+            live = try ReadDatabase.tableDumps(ofFileAt: directory.readDatabasePath, projections: Product.projections)
         }
         guard Set(live.checkpoints.values).count == 1, let position = live.checkpoints.values.first else {
             throw Failure.projectionsNotAligned(live.checkpoints)
         }
         let log = try EventLog(configuration: .init(directory: directory.log))
         defer { log.close() }
-        let rebuilt = try ReadDatabase(path: scratch.appendingPathComponent("read.sqlite").path)
+        let rebuilt = try ReadDatabase(path: scratch.appendingPathComponent("read.sqlite").path, projections: Product.projections)
         defer { try? rebuilt.close() }
-        try ProjectionRunner(log: log, database: rebuilt, logger: Logger(label: "nuvie.verify")).catchUp(until: position)
+        try ProjectionRunner<Product.Catalog>(
+            log: log, database: rebuilt, projections: Product.projections, logger: Logger(label: "\(Product.name).verify")
+        ).catchUp(until: position)
         let fresh = try rebuilt.tableDumps()
         let differences = Set(fresh.keys).union(live.dumps.keys).filter { fresh[$0] != live.dumps[$0] }.sorted()
         return Report(position: position, tables: fresh.count, differences: differences)

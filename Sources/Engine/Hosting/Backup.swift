@@ -1,16 +1,18 @@
-import ReadModels
 import EventLog
 import Foundation
-import NuvieProjections
+import ReadModels
 
-/// Consistent online backups of a data directory, and restoring one.
+/// Consistent online backups of a product's data directory, and restoring one.
 ///
 /// A backup holds `log/` (LMDB `mdb_env_copy2` with compaction: a consistent snapshot while appends go
-/// on), `read.sqlite` (SQLite's online backup API) and `manifest.json`. The read models are copied
+/// on), `read.sqlite` (SQLite's online backup API) and `manifest.json` (which names the product). The read models are copied
 /// first, so they never include an event the copied log lacks; after a restore the projection runner
 /// folds whatever the log has beyond their checkpoints.
 public enum Backup {
     public struct Manifest: Codable, Sendable, Equatable {
+        /// Absent in backups made before data directories were marked: the restored directory is then
+        /// claimed on its first start, by its events (`DataDirectory.claim`).
+        public var product: String?
         public var createdAt: Date
         public var logHeadPosition: UInt64
         public var checkpoints: [String: UInt64]
@@ -21,18 +23,20 @@ public enum Backup {
         case destinationNotEmpty(String)
         case notABackup(String)
         case dataDirectoryInUse(String)
+        case anotherProduct(String, backup: String, expected: String)
 
         public var description: String {
             switch self {
             case .destinationNotEmpty(let path): "\(path) exists and is not empty; back up into a new directory"
-            case .notABackup(let path): "\(path) has no manifest.json, log/ and read.sqlite: not a Nuvie backup"
+            case .notABackup(let path): "\(path) has no manifest.json, log/ and read.sqlite: not a backup"
+            case .anotherProduct(let path, let backup, let expected): "\(path) is a backup of \(backup), not \(expected)"
             case .dataDirectoryInUse(let path): "\(path) already holds a log; restore into an empty data directory (or pass --force with the server stopped)"
             }
         }
     }
 
     @discardableResult
-    public static func create(from dataDirectory: URL, to destination: URL) throws -> Manifest {
+    public static func create<Product: EventSourcedProduct>(_ product: Product.Type, from dataDirectory: URL, to destination: URL) throws -> Manifest {
         let files = FileManager.default
         if files.fileExists(atPath: destination.path), !(try files.contentsOfDirectory(atPath: destination.path)).isEmpty {
             throw Failure.destinationNotEmpty(destination.path)
@@ -45,7 +49,7 @@ public enum Backup {
         defer { log.close() }
         try log.backup(to: destination.appendingPathComponent("log"))
         let manifest = Manifest(
-            createdAt: Date(), logHeadPosition: log.headPosition, checkpoints: checkpoints,
+            product: Product.name, createdAt: Date(), logHeadPosition: log.headPosition, checkpoints: checkpoints,
             demoMode: files.fileExists(atPath: DataDirectory(dataDirectory).demoMarker.path)
         )
         let encoder = JSONEncoder()
@@ -57,7 +61,9 @@ public enum Backup {
 
     /// Copies a backup into `dataDirectory`, which must not hold a log unless `force` (server stopped).
     @discardableResult
-    public static func restore(from backup: URL, to dataDirectory: URL, force: Bool = false) throws -> Manifest {
+    public static func restore<Product: EventSourcedProduct>(
+        _ product: Product.Type, from backup: URL, to dataDirectory: URL, force: Bool = false
+    ) throws -> Manifest {
         let files = FileManager.default
         let manifestURL = backup.appendingPathComponent("manifest.json")
         guard let data = try? Data(contentsOf: manifestURL),
@@ -67,7 +73,13 @@ public enum Backup {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         let manifest = try decoder.decode(Manifest.self, from: data)
+        if let backedUp = manifest.product, backedUp != Product.name {
+            throw Failure.anotherProduct(backup.path, backup: backedUp, expected: Product.name)
+        }
         let target = DataDirectory(dataDirectory)
+        if let marked = target.markedProduct, marked != Product.name {
+            throw DataDirectoryError.belongsToAnotherProduct(dataDirectory.path, marked: marked, expected: Product.name)
+        }
         if files.fileExists(atPath: target.log.path) {
             guard force else { throw Failure.dataDirectoryInUse(dataDirectory.path) }
             try files.removeItem(at: target.log)
@@ -76,6 +88,7 @@ public enum Backup {
         try files.createDirectory(at: target.read, withIntermediateDirectories: true)
         try files.copyItem(at: backup.appendingPathComponent("log"), to: target.log)
         try files.copyItem(at: backup.appendingPathComponent("read.sqlite"), to: URL(fileURLWithPath: target.readDatabasePath))
+        if manifest.product != nil { try Data("\(Product.name)\n".utf8).write(to: target.productMarker, options: .atomic) }
         if manifest.demoMode { try Data().write(to: target.demoMarker) }
         return manifest
     }

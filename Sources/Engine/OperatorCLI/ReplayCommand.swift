@@ -1,49 +1,50 @@
-import ReadModels
-import NuvieApp
 import ArgumentParser
-import HTTPServing
 import AsyncHTTPClient
 import EventLog
 import Foundation
+import HTTPServing
 import Logging
 import NIOCore
-import NuvieProjections
+import ProductHosting
+import ReadModels
 
-/// `nuvie replay [--projection NAME …] [--server URL]`: rebuild read models from position 0 into a
+/// `<product> replay [--projection NAME …] [--server URL]`: rebuild read models from position 0 into a
 /// new generation and swap it in. With `--server`, the running server does it (admin endpoint) and
 /// keeps serving the old read models until the swap; without, the data directory must not be served.
-struct Replay: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Rebuild read models from the log into a fresh SQLite file and swap it in atomically."
-    )
+public struct ReplayCommand<Product: EventSourcedProduct>: AsyncParsableCommand {
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "replay", abstract: "Rebuild read models from the log into a fresh SQLite file and swap it in atomically.")
+    }
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: ProductOptions<Product>
 
     @Option(name: .customLong("projection"), help: "A projection to rebuild (repeatable); all when omitted.")
     var projections: [String] = []
 
-    @Option(help: "A running server's base URL (e.g. http://127.0.0.1:8080): it rebuilds while serving. Admin token from NUVIE_ADMIN_TOKEN or <data-dir>/admin-token.")
+    @Option(help: "A running server's base URL (e.g. http://127.0.0.1:8080): it rebuilds while serving. Admin token from \(Product.environmentPrefix)_ADMIN_TOKEN(_FILE) or <data-dir>/admin-token.")
     var server: String?
 
-    func run() async throws {
-        _ = Bootstrap.logging(level: global.logLevel)
+    public init() {}
+
+    public func run() async throws {
+        let logger = global.logger()
         let names = projections.isEmpty ? nil : projections
         if let server { return try await remote(server, names) }
-        let directory = DataDirectory(global.dataDirectory)
+        let directory = try global.productDirectory()
         if let pid = directory.runningServer {
             throw ValidationError("a server (pid \(pid)) is serving \(global.dataDirectory.path): use --server URL so it rebuilds while serving")
         }
         let log = try EventLog(configuration: .init(directory: directory.log))
         defer { log.close() }
-        let database = try ReadDatabase(directory: directory.read)
+        let database = try ReadDatabase(directory: directory.read, projections: Product.projections)
         defer { try? database.close() }
-        let runner = try ProjectionRunner(log: log, database: database, logger: Logger(label: "nuvie.replay"))
+        let runner = try ProjectionRunner<Product.Catalog>(log: log, database: database, projections: Product.projections, logger: logger)
         let report = try runner.rebuild(names) { Self.show($0) }
         print("\nrebuilt \(report.projections.joined(separator: ", ")) to position \(report.position) at \(report.eventsPerSecond) events/s")
     }
 
     private func remote(_ server: String, _ names: [String]?) async throws {
-        let token = try EnvironmentSettings().secret("NUVIE_ADMIN_TOKEN")
+        let token = try EnvironmentSettings().secret("\(Product.environmentPrefix)_ADMIN_TOKEN")
             ?? String(contentsOf: global.dataDirectory.appendingPathComponent("admin-token"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         var start = HTTPClientRequest(url: server + "/admin/replay")
         start.method = .POST

@@ -1,8 +1,7 @@
-import ReadModels
 import EventLog
 import Foundation
 import Logging
-import NuvieProjections
+import ReadModels
 
 /// Read models as they were: folded from the log's first `position` events into a separate file.
 public enum TimeTravel {
@@ -33,7 +32,9 @@ public enum TimeTravel {
     /// A data directory holding the state as of `position`: a copy of the log's first `position`
     /// events (same ids, times and positions) and read models folded from them, which a read-only
     /// server can serve.
-    public static func dataDirectory(of log: EventLog, upTo position: UInt64, at directory: URL, logger: Logger = Logger(label: "nuvie.as-of")) async throws {
+    public static func dataDirectory<Product: EventSourcedProduct>(
+        _ product: Product.Type, of log: EventLog, upTo position: UInt64, at directory: URL, logger: Logger
+    ) async throws {
         let paths = DataDirectory(directory)
         let copy = try EventLog(configuration: .init(directory: paths.log, initialMapSize: max(log.mapSize, 64 << 20)))
         defer { copy.close() }
@@ -47,15 +48,21 @@ public enum TimeTravel {
                 )])
             })
         }
-        let database = try ReadDatabase(directory: paths.read)
+        try Data("\(Product.name)\n".utf8).write(to: paths.productMarker, options: .atomic)
+        let database = try ReadDatabase(directory: paths.read, projections: Product.projections)
         defer { try? database.close() }
-        try ProjectionRunner(log: copy, database: database, batchSize: 5000, logger: logger).catchUp()
+        try ProjectionRunner<Product.Catalog>(
+            log: copy, database: database, projections: Product.projections, batchSize: 5000, logger: logger
+        ).catchUp()
     }
 
     /// Folds the log up to and including `position` into a new read database at `path`.
-    public static func readModels(of log: EventLog, upTo position: UInt64, at path: String, logger: Logger = Logger(label: "nuvie.as-of")) throws -> ReadDatabase {
-        let database = try ReadDatabase(path: path)
-        try ProjectionRunner(log: log, database: database, logger: logger).catchUp(until: position)
+    public static func readModels<Product: EventSourcedProduct>(
+        _ product: Product.Type, of log: EventLog, upTo position: UInt64, at path: String, logger: Logger
+    ) throws -> ReadDatabase {
+        let database = try ReadDatabase(path: path, projections: Product.projections)
+        try ProjectionRunner<Product.Catalog>(log: log, database: database, projections: Product.projections, logger: logger)
+            .catchUp(until: position)
         return database
     }
 }

@@ -1,11 +1,9 @@
-import HTTPServing
-import ReadModels
-import NuvieCommands
-import NuvieProjections
 import Foundation
+import HTTPServing
 import Hummingbird
+import ReadModels
 
-/// An event as the admin endpoints show it. The payload keeps the event's own (camelCase) field names.
+/// An event as the admin endpoints show it. The payload keeps the event's own field names.
 struct AuditEntryDTO: Encodable, Sendable {
     var position: UInt64
     var eventId: String
@@ -23,15 +21,24 @@ struct AuditEntryDTO: Encodable, Sendable {
         type = entry.type
         schemaVersion = entry.schemaVersion
         stream = entry.streamId
-        recordedAt = ContractJSON.timestamp(entry.recordedAt)
+        recordedAt = entry.recordedAt.formatted(.iso8601)
         actorUserId = entry.actorUserId
         role = entry.role == .none ? nil : entry.role.rawValue
-        payload = (try? JSONDecoder().decode(JSONValue.self, from: entry.payload)) ?? .null
+        payload = (try? StrictJSON.parse(Array(entry.payload))) ?? .null
     }
 }
 
+/// `GET /admin/users/{user_id}/audit`: a page of the user's events.
+struct AuditPage: ResponseEncodable, Sendable {
+    var events: [AuditEntryDTO]
+    var totalCount: Int
+    var limit: Int
+    var offset: Int
+    var hasMore: Bool
+}
+
 /// `GET /admin/events`: a page of the log and where the next one starts (null at the head).
-struct LogPageResponse: ResponseEncodable, Sendable {
+struct LogPage: ResponseEncodable, Sendable {
     var events: [AuditEntryDTO]
     @Nullable var nextFrom: UInt64?
     var headPosition: UInt64
@@ -56,8 +63,8 @@ struct ReplayStatusDTO: ResponseEncodable, Sendable {
         headPosition = status.progress?.headPosition
         eventsPerSecond = status.progress?.eventsPerSecond
         etaSeconds = status.progress?.remaining.map { Int($0.components.seconds) }
-        startedAt = status.startedAt.map(ContractJSON.timestamp)
-        finishedAt = status.finishedAt.map(ContractJSON.timestamp)
+        startedAt = status.startedAt.map { $0.formatted(.iso8601) }
+        finishedAt = status.finishedAt.map { $0.formatted(.iso8601) }
         error = status.error
     }
 }

@@ -1,0 +1,72 @@
+import EventLog
+import EventSourcing
+import Foundation
+import ReadModels
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where things live in a product's data directory: the LMDB log, the read-model SQLite files, the
+/// marker naming the product the directory belongs to, the demo marker, the running server's pid.
+public struct DataDirectory: Sendable {
+    public let root: URL
+
+    public init(_ root: URL) {
+        self.root = root
+    }
+
+    public var log: URL { root.appendingPathComponent("log") }
+    public var read: URL { root.appendingPathComponent("read") }
+    /// The read-model generation in force (see `ReadModelFiles`).
+    public var readDatabasePath: String { ReadModelFiles(directory: read).currentPath }
+    /// Names the product whose log this is, so another product's binary refuses it.
+    public var productMarker: URL { root.appendingPathComponent("product") }
+    /// Present when the directory was created in demo mode, so it stays a demo on restart.
+    public var demoMarker: URL { root.appendingPathComponent("demo-mode") }
+    public var isDemo: Bool { FileManager.default.fileExists(atPath: demoMarker.path) }
+
+    /// Holds the pid of the server serving this directory while it runs.
+    public var serverPidFile: URL { root.appendingPathComponent("server.pid") }
+
+    /// The pid of a live server over this directory, if one is running.
+    public var runningServer: Int32? {
+        guard let text = try? String(contentsOf: serverPidFile, encoding: .utf8),
+              let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), kill(pid, 0) == 0
+        else { return nil }
+        return pid
+    }
+
+    /// The product named by the marker, if there is one.
+    public var markedProduct: String? {
+        (try? String(contentsOf: productMarker, encoding: .utf8)).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
+    /// Makes sure this directory is `Product`'s, marking it so when it is new. A directory from
+    /// before markers existed is adopted only if its first event is one of `Product`'s.
+    public func claim<Product: EventSourcedProduct>(for product: Product.Type) throws {
+        if let marked = markedProduct {
+            guard marked == Product.name else { throw DataDirectoryError.belongsToAnotherProduct(root.path, marked: marked, expected: Product.name) }
+            return
+        }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        if FileManager.default.fileExists(atPath: log.appendingPathComponent("data.mdb").path) {
+            let existing = try EventLog(configuration: .init(directory: log, readOnly: true))
+            defer { existing.close() }
+            if let first = try existing.event(at: 1), (try? Product.Catalog.decode(first)) == nil {
+                throw DataDirectoryError.belongsToAnotherProduct(root.path, marked: "an unmarked log whose events are not \(Product.name)'s", expected: Product.name)
+            }
+        }
+        try Data("\(Product.name)\n".utf8).write(to: productMarker, options: .atomic)
+    }
+}
+
+public enum DataDirectoryError: Error, CustomStringConvertible, Equatable {
+    case belongsToAnotherProduct(String, marked: String, expected: String)
+
+    public var description: String {
+        switch self {
+        case .belongsToAnotherProduct(let path, let marked, let expected):
+            "\(path) holds \(marked) data, not \(expected)'s: give this binary its own --data-dir"
+        }
+    }
+}

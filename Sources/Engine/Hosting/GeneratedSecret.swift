@@ -1,0 +1,32 @@
+import Foundation
+
+/// Secrets a server needs: a configured one checked for strength, or in demo mode one generated
+/// once and kept in the data directory.
+public enum GeneratedSecret {
+    public struct TooWeak: Error, CustomStringConvertible {
+        public var name: String
+        public var description: String { "\(name) must be at least 32 bytes" }
+    }
+
+    /// `configured` when set (at least 32 bytes), else in demo mode the one kept in `file`
+    /// (generated on first use), else nil.
+    public static func resolve(_ configured: String?, named name: String, demoMode: Bool, file: URL) throws -> String? {
+        if let configured, !configured.isEmpty {
+            guard configured.utf8.count >= 32 else { throw TooWeak(name: name) }
+            return configured
+        }
+        return demoMode ? try readOrCreate(file) : nil
+    }
+
+    /// 48 random bytes, base64, written once (mode 0600) and read back on later starts.
+    public static func readOrCreate(_ file: URL) throws -> String {
+        if let existing = try? String(contentsOf: file, encoding: .utf8), !existing.isEmpty {
+            return existing.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        var generator = SystemRandomNumberGenerator()
+        let secret = Data((0..<48).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64EncodedString()
+        try Data(secret.utf8).write(to: file, options: .atomic)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        return secret
+    }
+}

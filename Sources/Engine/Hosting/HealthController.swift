@@ -1,0 +1,111 @@
+import ReadModels
+import EventLog
+import Foundation
+import HTTPServing
+import Hummingbird
+import Prometheus
+
+/// `GET /health`: the log head, each projection's position, lag and failure, what the product adds
+/// (its own sections), and each store whose disk is full; 503 when a projection has stopped on an
+/// event (`failing`) or a store refuses writes for want of space (`degraded`). `GET /metrics`:
+/// Prometheus text.
+public struct HealthController<Context: RequestContext>: Sendable {
+    public typealias StorageFailure = @Sendable () -> (error: StorageFullError, since: Date)?
+
+    let log: EventLog
+    let projections: @Sendable () throws -> [ProjectionHealth]
+    let storageFailures: [StorageFailure]
+    let sections: @Sendable () -> [String: any Encodable & Sendable]
+    let registry: PrometheusCollectorRegistry?
+
+    /// `sections` are written beside the engine's fields under their own names (`recommendationModel`…).
+    public init<Catalog>(
+        log: EventLog, runner: ProjectionRunner<Catalog>, registry: PrometheusCollectorRegistry?,
+        moreStorage: [StorageFailure] = [], sections: @escaping @Sendable () -> [String: any Encodable & Sendable] = { [:] }
+    ) {
+        self.log = log
+        projections = { try runner.status().map(ProjectionHealth.init) }
+        storageFailures = [{ log.storageFailure }, { runner.storageFailure }] + moreStorage
+        self.sections = sections
+        self.registry = registry
+    }
+
+    public func register(on router: Router<Context>) {
+        router.get("health", use: health)
+        router.get("metrics", use: metrics)
+    }
+
+    public func health(_ request: Request, context: Context) async throws -> EditedResponse<Health> {
+        let head = log.headPosition
+        let projections = try projections().map { $0.at(head: head) }
+        let failed = projections.contains { $0.failedPosition != nil }
+        let full = storageFailures.compactMap { $0() }.map {
+            Health.FullStore(store: $0.error.store.rawValue, since: $0.since.formatted(.iso8601), error: $0.error.description)
+        }
+        let status = failed ? "failing" : !full.isEmpty ? "degraded" : projections.allSatisfy { $0.lag == 0 } ? "ok" : "catching_up"
+        let health = Health(status: status, logHeadPosition: head, projections: projections, sections: sections(), storageFull: full)
+        return EditedResponse(status: failed || !full.isEmpty ? .serviceUnavailable : .ok, response: health)
+    }
+
+    public func metrics(_ request: Request, context: Context) async throws -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: registry?.emitToString() ?? ""))
+        )
+    }
+}
+
+public struct ProjectionHealth: Encodable, Sendable {
+    var name: String
+    var version: Int
+    var position: UInt64
+    var lag: UInt64 = 0
+    @Nullable var failedPosition: UInt64?
+    @Nullable var failure: String?
+
+    init<Catalog>(_ status: ProjectionRunner<Catalog>.Status) {
+        name = status.name
+        version = status.version
+        position = status.position
+        failedPosition = status.failedPosition
+        failure = status.failure
+    }
+
+    func at(head: UInt64) -> ProjectionHealth {
+        var health = self
+        health.lag = head > position ? head - position : 0
+        return health
+    }
+}
+
+public struct Health: ResponseEncodable, Sendable {
+    /// A store whose last write failed for want of space (reads still work).
+    struct FullStore: Encodable, Sendable {
+        var store: String
+        var since: String
+        var error: String
+    }
+
+    var status: String
+    var logHeadPosition: UInt64
+    var projections: [ProjectionHealth]
+    var sections: [String: any Encodable & Sendable]
+    var storageFull: [FullStore]
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(status, forKey: Key("status"))
+        try container.encode(logHeadPosition, forKey: Key("logHeadPosition"))
+        try container.encode(projections, forKey: Key("projections"))
+        for (name, section) in sections.sorted(by: { $0.key < $1.key }) { try container.encode(section, forKey: Key(name)) }
+        try container.encode(storageFull, forKey: Key("storageFull"))
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}

@@ -1,0 +1,120 @@
+import EventLog
+import Foundation
+import HTTPServing
+import Hummingbird
+import ReadModels
+
+/// Operator endpoints, the same for every product; the product mounts them behind its admin-token
+/// gate and renders `OperatorRequestError` in its own error shape.
+/// `GET /admin/users/{user_id}/audit?from=&to=&limit=&offset=`: every event the user caused or that
+/// concerns them; `GET /admin/streams/{stream_id}/events`: one stream's history; `GET
+/// /admin/events?from=&limit=`: the log itself, in order; `POST /admin/replay` `{"projections": [...]}`
+/// (optional: all when absent) rebuilds read models while serving, and `GET /admin/replay` shows
+/// how it goes.
+public struct OperatorController<Context: RequestContext>: Sendable {
+    let audit: AuditTrail
+    let replays: ReplayCoordinator
+
+    static var maximumEventsPerPage: Int { 1000 }
+
+    public init(audit: AuditTrail, replays: ReplayCoordinator) {
+        self.audit = audit
+        self.replays = replays
+    }
+
+    public var endpoints: RouteCollection<Context> {
+        RouteCollection(context: Context.self)
+            .get("users/:user_id/audit", use: userAudit)
+            .get("streams/:stream_id/events", use: streamEvents)
+            .get("events", use: events)
+            .post("replay", use: startReplay)
+            .get("replay", use: replayStatus)
+    }
+
+    func userAudit(_ request: Request, context: Context) async throws -> AuditPage {
+        guard let userId = context.parameters.get("user_id").flatMap(Int64.init), userId > 0 else {
+            throw OperatorRequestError.invalid("user_id must be a positive integer", field: "user_id")
+        }
+        let limit = try Self.integer(request, "limit", default: 20, range: 1...100)
+        let offset = try Self.integer(request, "offset", default: 0, range: 0...Int(Int32.max))
+        let entries = try audit.user(userId, from: try Self.time(request, "from"), to: try Self.time(request, "to"))
+        let items = entries.dropFirst(offset).prefix(limit).map(AuditEntryDTO.init)
+        return AuditPage(events: Array(items), totalCount: entries.count, limit: limit, offset: offset, hasMore: offset + items.count < entries.count)
+    }
+
+    func streamEvents(_ request: Request, context: Context) async throws -> LogPage {
+        let stream = context.parameters.get("stream_id") ?? ""
+        return LogPage(events: try audit.stream(stream).map(AuditEntryDTO.init), nextFrom: nil, headPosition: audit.headPosition)
+    }
+
+    func events(_ request: Request, context: Context) async throws -> LogPage {
+        let from = try Self.integer(request, "from", default: 1, range: 1...Int(Int64.max))
+        let limit = try Self.integer(request, "limit", default: 100, range: 1...Self.maximumEventsPerPage)
+        let page = try audit.events(from: UInt64(from), limit: limit)
+        let next = page.last.map { $0.position + 1 }.flatMap { $0 <= audit.headPosition ? $0 : nil }
+        return LogPage(events: page.map(AuditEntryDTO.init), nextFrom: next, headPosition: audit.headPosition)
+    }
+
+    func startReplay(_ request: Request, context: Context) async throws -> EditedResponse<ReplayStatusDTO> {
+        let names = try await Self.projectionNames(request, context: context)
+        do {
+            return EditedResponse(status: .accepted, response: ReplayStatusDTO(try await replays.start(names)))
+        } catch ReplayCoordinator.Refusal.alreadyRunning {
+            throw OperatorRequestError.conflict("A replay is already running; follow it at GET /admin/replay")
+        } catch let error as RebuildError {
+            throw OperatorRequestError.invalid(error.description, field: "projections")
+        }
+    }
+
+    func replayStatus(_ request: Request, context: Context) async throws -> ReplayStatusDTO {
+        ReplayStatusDTO(await replays.status)
+    }
+
+    /// `{"projections": ["name", …]}`, or an empty body for all of them.
+    private static func projectionNames(_ request: Request, context: Context) async throws -> [String]? {
+        let body = try await request.body.collect(upTo: 64 << 10)
+        guard body.readableBytes > 0 else { return nil }
+        guard request.headers[.contentType].map({ $0.lowercased().hasPrefix("application/json") }) == true else {
+            throw OperatorRequestError.unsupportedMediaType("The body must be JSON (Content-Type: application/json)")
+        }
+        guard case .object(let object)? = try? StrictJSON.parse(Array(buffer: body)) else {
+            throw OperatorRequestError.invalid("The body must be a JSON object", field: nil)
+        }
+        if let unknown = object.keys.first(where: { $0 != "projections" }) {
+            throw OperatorRequestError.invalid("Unknown field \(unknown)", field: unknown)
+        }
+        guard let value = object["projections"] else { return nil }
+        guard case .array(let items) = value, items.count <= 32 else {
+            throw OperatorRequestError.invalid("projections must be a list of at most 32 names", field: "projections")
+        }
+        return try items.map {
+            guard case .string(let name) = $0, (1...64).contains(name.count) else {
+                throw OperatorRequestError.invalid("projections must be a list of names", field: "projections")
+            }
+            return name
+        }
+    }
+
+    private static func integer(_ request: Request, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let raw = request.uri.queryParameters[name[...]] else { return value }
+        guard let parsed = Int(raw), range.contains(parsed) else {
+            throw OperatorRequestError.invalid("\(name) must be an integer from \(range.lowerBound) to \(range.upperBound)", field: name)
+        }
+        return parsed
+    }
+
+    private static func time(_ request: Request, _ name: String) throws -> Date? {
+        guard let raw = request.uri.queryParameters[name[...]] else { return nil }
+        guard let date = OperatorTime.parse(String(raw)) else {
+            throw OperatorRequestError.invalid("\(name) must be a time like 2024-01-15T10:30:00Z or a date like 2024-01-15", field: name)
+        }
+        return date
+    }
+}
+
+/// A refused operator request; each product answers it in its own error shape.
+public enum OperatorRequestError: Error, Equatable {
+    case invalid(String, field: String?)
+    case conflict(String)
+    case unsupportedMediaType(String)
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+/// Times as operators type them: `2024-01-15T10:30:00Z` or a UTC date `2024-01-15` (its midnight).
+public enum OperatorTime {
+    public static func parse(_ text: String) -> Date? {
+        if let instant = try? Date(text, strategy: .iso8601) { return instant }
+        return try? Date(text + "T00:00:00Z", strategy: .iso8601)
+    }
+}
+
+extension OperatorTime {
+    public struct Invalid: Error, CustomStringConvertible {
+        public var text: String
+        public var description: String { "\(text) is not a time like 2024-01-15T10:30:00Z or a date like 2024-01-15" }
+    }
+
+    /// `parse` for a command-line argument: a clear error instead of nil.
+    public static func argument(_ text: String) throws -> Date {
+        guard let date = parse(text) else { throw Invalid(text: text) }
+        return date
+    }
+}

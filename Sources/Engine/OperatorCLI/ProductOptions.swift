@@ -1,0 +1,35 @@
+import ReadModels
+import ArgumentParser
+import Foundation
+import Logging
+import ProductHosting
+
+/// The options every command of a product's executable takes: its data directory and log level,
+/// defaulting from `<PRODUCT>_DATA_DIR` and `<PRODUCT>_LOG_LEVEL`.
+public struct ProductOptions<Product: EventSourcedProduct>: ParsableArguments {
+    @Option(help: "Where the event log and read models live (env \(Product.environmentPrefix)_DATA_DIR).")
+    public var dataDir: String = ProcessInfo.processInfo.environment["\(Product.environmentPrefix)_DATA_DIR"] ?? "\(Product.name)-data"
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical (env \(Product.environmentPrefix)_LOG_LEVEL).")
+    public var logLevel: String = ProcessInfo.processInfo.environment["\(Product.environmentPrefix)_LOG_LEVEL"] ?? "info"
+
+    public init() {}
+
+    public var dataDirectory: URL { URL(fileURLWithPath: dataDir, isDirectory: true).standardizedFileURL }
+
+    public func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
+    }
+
+    /// The data directory, refused when its marker names another product.
+    public func productDirectory() throws -> DataDirectory {
+        let directory = DataDirectory(dataDirectory)
+        if let marked = directory.markedProduct, marked != Product.name {
+            throw DataDirectoryError.belongsToAnotherProduct(dataDirectory.path, marked: marked, expected: Product.name)
+        }
+        return directory
+    }
+
+    /// Bootstraps logging for a command that does not serve.
+    public func logger() -> Logger { Bootstrap.logging(Product.self, level: logLevel) }
+}

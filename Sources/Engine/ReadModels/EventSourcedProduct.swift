@@ -1,0 +1,18 @@
+import EventSourcing
+
+/// What a product tells the engine about itself so the engine can store, fold, serve and operate on
+/// it: a name, its events and its projections. Everything else the engine does the same for every
+/// product.
+public protocol EventSourcedProduct: Sendable {
+    associatedtype Catalog: EventCatalog
+
+    /// Lowercase, one word: the data directory's marker, the `<NAME>_*` environment prefix, the
+    /// metrics prefix and the log label.
+    static var name: String { get }
+    static var projections: [any Projection<Catalog.Event>] { get }
+}
+
+extension EventSourcedProduct {
+    /// The name in capitals: the prefix of the product's environment variables.
+    public static var environmentPrefix: String { name.uppercased() }
+}
