@@ -1,7 +1,34 @@
 #!/usr/bin/env bash
-# Serves the demo on 127.0.0.1:8080: a new data dir imports the bundled MovieLens data as events.
-# Extra arguments go to `nuvie serve` (e.g. --port 9000, --data-dir /tmp/nuvie).
+# Serves every finished product's demo, each in its own process, on its own port and data directory:
+#   Nuvie (movies)   http://127.0.0.1:8080   ./nuvie-data   (NUVIE_PORT, NUVIE_DATA_DIR to change)
+#   Savry (recipes)  http://127.0.0.1:3000   ./savry-data   (SAVRY_PORT, SAVRY_DATA_DIR to change)
+# A new data directory is a demo: Nuvie imports the bundled MovieLens data, Savry seeds its demo cooks.
+# Ctrl-C stops both; if either stops, the other is stopped too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh
-exec swift run nuvie serve "$@"
+swift build --product nuvie
+swift build --product savry
+bin=$(swift build --show-bin-path)
+
+pids=()
+stop() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
+trap stop EXIT
+trap 'exit 130' INT TERM
+"$bin/nuvie" serve & pids+=($!)
+"$bin/savry" serve & pids+=($!)
+
+ready() { curl -fsS -o /dev/null "http://127.0.0.1:$1/health" 2>/dev/null; }
+for _ in $(seq 600); do
+  ready "${NUVIE_PORT:-8080}" && ready "${SAVRY_PORT:-3000}" && break
+  for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null || { echo "a server stopped while starting (see above)" >&2; exit 1; }; done
+  sleep 1
+done
+cat <<MSG
+
+  Nuvie (movies)   http://127.0.0.1:${NUVIE_PORT:-8080}   sign in: POST /auth/login {"provider":"dev","user_identifier":"movielens-1"}
+  Savry (recipes)  http://127.0.0.1:${SAVRY_PORT:-3000}   sign in: POST /api/app/auth {"devUser":"ana"}
+  Both serve GET /health and /metrics. Ctrl-C stops both.
+
+MSG
+wait -n "${pids[@]}"

@@ -35,7 +35,7 @@ struct Serve: AsyncParsableCommand {
             logger.warning("ignoring an environment variable no setting reads (misspelt?)", metadata: ["variable": "\(name)"])
         }
         let dataDirectory = global.dataDirectory
-        let demoMode = try DemoMode.resolve(flag: demo, environment: try settings.flag("NUVIE_DEMO"), dataDirectory: dataDirectory)
+        let demoMode = try DataDirectory(dataDirectory).resolveDemoMode(flag: demo, environment: try settings.flag("NUVIE_DEMO"))
         let host = host ?? settings.text("NUVIE_HOST") ?? "127.0.0.1"
         let port = try port ?? settings.integer("NUVIE_PORT", in: 0...65535) ?? 8080
 
@@ -45,10 +45,7 @@ struct Serve: AsyncParsableCommand {
         )
         logger.info("starting", metadata: ["data_dir": "\(dataDirectory.path)", "demo": "\(demoMode)", "address": "\(host):\(port)"])
         let app = try await buildApplication(configuration: configuration, logger: logger)
-        let pidFile = DataDirectory(dataDirectory).serverPidFile
-        try Data("\(ProcessInfo.processInfo.processIdentifier)\n".utf8).write(to: pidFile)
-        defer { try? FileManager.default.removeItem(at: pidFile) }
-        try await app.runService()
+        try await DataDirectory(dataDirectory).whileServing { try await app.runService() }
     }
 
     /// The server's configuration: these settings, and the rest from the `NUVIE_*` environment, each
@@ -65,19 +62,6 @@ struct Serve: AsyncParsableCommand {
 }
 
 enum DemoMode {
-    /// Explicit flag, then NUVIE_DEMO, then: on for a new or empty data directory (marked so that it
-    /// stays a demo on restart), off otherwise.
-    static func resolve(flag: Bool?, environment: Bool?, dataDirectory: URL) throws -> Bool {
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: dataDirectory.path)) ?? []
-        let marker = DataDirectory(dataDirectory).demoMarker
-        let demo = flag ?? environment ?? (files.isEmpty || files.contains(marker.lastPathComponent))
-        if demo {
-            try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
-            try Data().write(to: marker)
-        }
-        return demo
-    }
-
     /// The bundled MovieLens copy: `--demo-dataset`, else `demo/ml-latest-small` in the working
     /// directory, else next to the sources this binary was built from.
     static func dataset(_ explicit: String?) throws -> URL {

@@ -44,13 +44,18 @@ import Testing
     }
 }
 
-/// Runs the built `nuvie` with `arguments`; its exit status and what it printed.
-/// Runs the built binary; `logLevel` is for the commands that take `--log-level` (those with a data directory).
+/// Runs the built `nuvie` with `arguments`; its exit status and what it printed. `logLevel` is for the
+/// commands that take `--log-level` (those with a data directory).
 func runNuvie(_ arguments: [String], logLevel: Bool = true) throws -> (status: Int32, output: String) {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-run-\(UUID().uuidString).log")
+    try runProduct("nuvie", arguments, logLevel: logLevel)
+}
+
+/// Runs a product's built binary, as `runNuvie` does.
+func runProduct(_ executable: String, _ arguments: [String], logLevel: Bool = true) throws -> (status: Int32, output: String) {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("\(executable)-run-\(UUID().uuidString).log")
     defer { try? FileManager.default.removeItem(at: output) }
     let process = try ChildProcess(
-        executable: ServerProcess.binary, arguments: arguments + (logLevel ? ["--log-level", "warning"] : []),
+        executable: ServerProcess.binary(executable), arguments: arguments + (logLevel ? ["--log-level", "warning"] : []),
         environment: ProcessInfo.processInfo.environment, output: output
     )
     let status = process.waitUntilExit()

@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 
-/// The real `nuvie` binary, started as a child process over a data directory.
+/// A product's real binary (`nuvie` unless told), started as a child process over a data directory.
 final class ServerProcess: Sendable {
     let process: ChildProcess
     let port: Int
@@ -18,10 +18,13 @@ final class ServerProcess: Sendable {
     let output: URL
 
     /// The `nuvie` built next to the test bundle (`swift build --build-tests` builds it too).
-    static var binary: URL {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("nuvie")
+    static var binary: URL { binary("nuvie") }
+
+    /// A product's executable built next to the test bundle.
+    static func binary(_ name: String) -> URL {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
-        return repositoryRoot.appendingPathComponent(".build/debug/nuvie")
+        return repositoryRoot.appendingPathComponent(".build/debug/\(name)")
     }
 
     /// `nuvie serve` in demo mode over the tiny MovieLens fixture, started and healthy. Its output
@@ -39,20 +42,25 @@ final class ServerProcess: Sendable {
     }
 
     /// Starts the command without waiting for it to serve (it may exit, or take long to start).
-    static func launch(outputDirectory: URL, environment: [String: String] = [:], arguments: (Int) -> [String]) throws -> ServerProcess {
+    static func launch(
+        _ executable: String = "nuvie", outputDirectory: URL, environment: [String: String] = [:], arguments: (Int) -> [String]
+    ) throws -> ServerProcess {
         let port = Int.random(in: 10_000..<32_000)
-        return try ServerProcess(arguments: arguments(port), port: port, outputDirectory: outputDirectory, environment: environment)
+        return try ServerProcess(executable, arguments: arguments(port), port: port, outputDirectory: outputDirectory, environment: environment)
     }
 
     /// Any `nuvie` command that serves on the port it is given, started and healthy. Ports are drawn
     /// below Linux's ephemeral range (where outgoing connections take theirs); a port another process
     /// holds anyway is retried with a new one.
     static func start(
-        outputDirectory: URL, environment: [String: String] = [:], timeout: Duration = .seconds(60), arguments: (Int) -> [String]
+        _ executable: String = "nuvie", outputDirectory: URL, environment: [String: String] = [:], timeout: Duration = .seconds(60),
+        arguments: (Int) -> [String]
     ) async throws -> ServerProcess {
         for _ in 0..<5 {
             let port = Int.random(in: 10_000..<32_000)
-            let server = try ServerProcess(arguments: arguments(port), port: port, outputDirectory: outputDirectory, environment: environment)
+            let server = try ServerProcess(
+                executable, arguments: arguments(port), port: port, outputDirectory: outputDirectory, environment: environment
+            )
             switch try await server.waitUntilHealthy(timeout: timeout) {
             case .healthy: return server
             case .portTaken: continue
@@ -62,13 +70,13 @@ final class ServerProcess: Sendable {
         throw CancellationError()
     }
 
-    private init(arguments: [String], port: Int, outputDirectory: URL, environment: [String: String] = [:]) throws {
+    private init(_ executable: String, arguments: [String], port: Int, outputDirectory: URL, environment: [String: String] = [:]) throws {
         self.port = port
         baseURL = "http://127.0.0.1:\(port)"
         output = outputDirectory.appendingPathComponent("server-\(port)-\(UUID().uuidString).log")
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
         process = try ChildProcess(
-            executable: Self.binary, arguments: arguments,
+            executable: Self.binary(executable), arguments: arguments,
             environment: ProcessInfo.processInfo.environment.merging(["NUVIE_RATE_LIMIT_PER_MINUTE": "0"].merging(environment) { $1 }) { $1 },
             output: output
         )
@@ -126,6 +134,14 @@ final class ServerProcess: Sendable {
 
     func post(_ path: String, _ body: String, token: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
         try await send(.POST, path, token: token, body: body, headers: headers)
+    }
+
+    func patch(_ path: String, _ body: String, token: String? = nil) async throws -> Reply {
+        try await send(.PATCH, path, token: token, body: body, headers: [:])
+    }
+
+    func delete(_ path: String, token: String? = nil) async throws -> Reply {
+        try await send(.DELETE, path, token: token, body: nil, headers: [:])
     }
 
     private func send(_ method: HTTPMethod, _ path: String, token: String?, body: String?, headers: [String: String]) async throws -> Reply {

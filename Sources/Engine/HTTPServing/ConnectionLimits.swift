@@ -53,3 +53,14 @@ extension ConnectionLimits {
         )
     }
 }
+
+extension ConnectionLimits {
+    /// `<PREFIX>_HTTP_IDLE_TIMEOUT_SECONDS`, `…_HEADER_TIMEOUT_SECONDS`, `…_BODY_TIMEOUT_SECONDS` and
+    /// `…_MAX_CONNECTIONS`, each checked.
+    public mutating func apply(_ settings: EnvironmentSettings, prefix: String) throws {
+        if let seconds = try settings.integer("\(prefix)_HTTP_IDLE_TIMEOUT_SECONDS", in: 1...3600) { idleTimeout = .seconds(seconds) }
+        if let seconds = try settings.integer("\(prefix)_HTTP_HEADER_TIMEOUT_SECONDS", in: 1...300) { headerTimeout = .seconds(seconds) }
+        if let seconds = try settings.integer("\(prefix)_HTTP_BODY_TIMEOUT_SECONDS", in: 1...3600) { bodyTimeout = .seconds(seconds) }
+        if let count = try settings.integer("\(prefix)_HTTP_MAX_CONNECTIONS", in: 1...1_000_000) { maxConnections = count }
+    }
+}

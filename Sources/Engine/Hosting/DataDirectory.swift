@@ -36,6 +36,26 @@ public struct DataDirectory: Sendable {
         return pid
     }
 
+    /// Explicit flag, then the environment, then: on for a new or empty directory, off otherwise. A
+    /// demo directory is marked so, so that it stays a demo on restart.
+    public func resolveDemoMode(flag: Bool?, environment: Bool?) throws -> Bool {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        let demo = flag ?? environment ?? (files.isEmpty || files.contains(demoMarker.lastPathComponent))
+        if demo {
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            try Data().write(to: demoMarker)
+        }
+        return demo
+    }
+
+    /// Runs `serve` with this process's pid in `serverPidFile`, so operator commands that must not
+    /// run beside a server can tell.
+    public func whileServing(_ serve: () async throws -> Void) async throws {
+        try Data("\(getpid())\n".utf8).write(to: serverPidFile)
+        defer { try? FileManager.default.removeItem(at: serverPidFile) }
+        try await serve()
+    }
+
     /// The product named by the marker, if there is one.
     public var markedProduct: String? {
         (try? String(contentsOf: productMarker, encoding: .utf8)).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }

@@ -40,9 +40,6 @@ extension AppConfiguration {
         if let timeout = try settings.integer("NUVIE_READ_YOUR_WRITES_TIMEOUT_MS", in: 1...600_000) {
             readYourWritesTimeout = .milliseconds(timeout)
         }
-        if let seconds = try settings.integer("NUVIE_HTTP_IDLE_TIMEOUT_SECONDS", in: 1...3600) { connections.idleTimeout = .seconds(seconds) }
-        if let seconds = try settings.integer("NUVIE_HTTP_HEADER_TIMEOUT_SECONDS", in: 1...300) { connections.headerTimeout = .seconds(seconds) }
-        if let seconds = try settings.integer("NUVIE_HTTP_BODY_TIMEOUT_SECONDS", in: 1...3600) { connections.bodyTimeout = .seconds(seconds) }
-        if let count = try settings.integer("NUVIE_HTTP_MAX_CONNECTIONS", in: 1...1_000_000) { connections.maxConnections = count }
+        try connections.apply(settings, prefix: "NUVIE")
     }
 }
