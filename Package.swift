@@ -81,6 +81,16 @@ let package = Package(
             path: "Sources/Engine/HTTPServing",
             swiftSettings: strict
         ),
+        .target(
+            name: "AppleSignIn",
+            dependencies: [
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Sources/Engine/AppleSignIn",
+            swiftSettings: strict
+        ),
         .target(name: "NuvieDomain", dependencies: ["EventSourcing"], path: "Sources/Products/Nuvie/Domain", swiftSettings: strict),
         .target(
             name: "NuvieCommands",
@@ -120,7 +130,7 @@ let package = Package(
         .target(
             name: "NuvieAPI",
             dependencies: [
-                "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "HTTPServing", "NuvieProjections", "NuvieRecommendations",
+                "AppleSignIn", "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "HTTPServing", "NuvieProjections", "NuvieRecommendations",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -135,7 +145,7 @@ let package = Package(
         .target(
             name: "NuvieApp",
             dependencies: [
-                "EventLog", "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "HTTPServing", "NuvieProjections", "NuvieRecommendations", "NuvieAPI",
+                "AppleSignIn", "EventLog", "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "HTTPServing", "NuvieProjections", "NuvieRecommendations", "NuvieAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -143,6 +153,36 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Sources/Products/Nuvie/App",
+            swiftSettings: strict
+        ),
+        .target(name: "SavryDomain", dependencies: ["EventSourcing"], path: "Sources/Products/Savry/Domain", swiftSettings: strict),
+        .target(
+            name: "SavryCommands",
+            dependencies: ["SavryDomain", "EventLog", "EventSourcing"],
+            path: "Sources/Products/Savry/Commands",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "SavryProjections",
+            dependencies: [
+                "SavryDomain", "EventLog", "EventSourcing", "ReadModels",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/Products/Savry/Projections",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "SavryAPI",
+            dependencies: [
+                "SavryDomain", "SavryCommands", "SavryProjections", "AppleSignIn", "EventLog", "EventSourcing", "ReadModels", "HTTPServing",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Products/Savry/API",
             swiftSettings: strict
         ),
         .executableTarget(
@@ -175,7 +215,7 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "NuvieApp", "NuvieAPI", "ReadModels", "HTTPServing", "NuvieProjections", "TestSupport",
+                "AppleSignIn", "NuvieApp", "NuvieAPI", "ReadModels", "HTTPServing", "NuvieProjections", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -190,6 +230,21 @@ let package = Package(
             dependencies: [
                 "NuvieProjections", "ReadModels", "EventLog", "NuvieCommands", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SavryTests",
+            dependencies: [
+                "SavryDomain", "SavryCommands", "SavryProjections", "SavryAPI", "AppleSignIn", "EventLog", "EventSourcing", "ReadModels", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
