@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "nuvie", targets: ["CLI"]),
+        .executable(name: "savry", targets: ["SavryCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -106,6 +107,17 @@ let package = Package(
             path: "Sources/Engine/OperatorCLI",
             swiftSettings: strict
         ),
+        .target(
+            name: "AppleSignIn",
+            dependencies: [
+                "HTTPServing",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Sources/Engine/AppleSignIn",
+            swiftSettings: strict
+        ),
         .target(name: "NuvieDomain", dependencies: ["EventSourcing"], path: "Sources/Products/Nuvie/Domain", swiftSettings: strict),
         .target(
             name: "NuvieCommands",
@@ -145,7 +157,7 @@ let package = Package(
         .target(
             name: "NuvieAPI",
             dependencies: [
-                "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "HTTPServing", "NuvieProjections", "NuvieRecommendations", "ProductHosting",
+                "AppleSignIn", "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "HTTPServing", "NuvieProjections", "NuvieRecommendations", "ProductHosting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -160,7 +172,7 @@ let package = Package(
         .target(
             name: "NuvieApp",
             dependencies: [
-                "EventLog", "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "HTTPServing", "NuvieProjections", "NuvieRecommendations", "NuvieAPI", "ProductHosting",
+                "AppleSignIn", "EventLog", "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "HTTPServing", "NuvieProjections", "NuvieRecommendations", "NuvieAPI", "ProductHosting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -168,6 +180,58 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Sources/Products/Nuvie/App",
+            swiftSettings: strict
+        ),
+        .target(name: "SavryDomain", dependencies: ["EventSourcing"], path: "Sources/Products/Savry/Domain", swiftSettings: strict),
+        .target(
+            name: "SavryCommands",
+            dependencies: ["SavryDomain", "EventLog", "EventSourcing"],
+            path: "Sources/Products/Savry/Commands",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "SavryProjections",
+            dependencies: [
+                "SavryDomain", "EventLog", "EventSourcing", "ReadModels",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/Products/Savry/Projections",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "SavryAPI",
+            dependencies: [
+                "SavryDomain", "SavryCommands", "SavryProjections", "AppleSignIn", "EventLog", "EventSourcing", "ReadModels", "HTTPServing",
+                "ProductHosting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Products/Savry/API",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "SavryApp",
+            dependencies: [
+                "SavryAPI", "SavryCommands", "SavryProjections", "AppleSignIn", "HTTPServing", "ProductHosting", "ReadModels",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            path: "Sources/Products/Savry/App",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "SavryCLI",
+            dependencies: [
+                "SavryApp", "SavryAPI", "SavryProjections", "OperatorCLI", "ProductHosting", "HTTPServing", "EventLog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Products/Savry/CLI",
             swiftSettings: strict
         ),
         .executableTarget(
@@ -200,7 +264,7 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "NuvieApp", "NuvieAPI", "ReadModels", "HTTPServing", "NuvieProjections", "ProductHosting", "TestSupport",
+                "AppleSignIn", "NuvieApp", "NuvieAPI", "ReadModels", "HTTPServing", "NuvieProjections", "ProductHosting", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -215,6 +279,21 @@ let package = Package(
             dependencies: [
                 "NuvieProjections", "ReadModels", "EventLog", "NuvieCommands", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SavryTests",
+            dependencies: [
+                "SavryDomain", "SavryCommands", "SavryProjections", "SavryAPI", "AppleSignIn", "EventLog", "EventSourcing", "ReadModels", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),

@@ -1,4 +1,5 @@
 @testable import NuvieAPI
+@testable import AppleSignIn
 import NuvieApp
 import Foundation
 import HTTPTypes

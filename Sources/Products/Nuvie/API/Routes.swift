@@ -1,3 +1,4 @@
+import AppleSignIn
 import HTTPServing
 import ReadModels
 import NuvieCommands

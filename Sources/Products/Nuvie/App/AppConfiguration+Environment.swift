@@ -1,3 +1,4 @@
+import AppleSignIn
 import HTTPServing
 import NuvieAPI
 import Foundation
@@ -20,16 +21,7 @@ extension AppConfiguration {
         adminToken = try settings.secret("NUVIE_ADMIN_TOKEN")
         internalToken = try settings.secret("NUVIE_INTERNAL_TOKEN")
         appleBundleId = settings.text("NUVIE_APPLE_BUNDLE_ID")
-        appleKeySource = try settings.text("NUVIE_APPLE_JWKS").map { source in
-            if source.hasPrefix("http://") || source.hasPrefix("https://") {
-                guard let url = try settings.httpURL("NUVIE_APPLE_JWKS") else { throw InvalidSetting(name: "NUVIE_APPLE_JWKS", value: source, expected: "a URL or a file") }
-                return .url(url)
-            }
-            guard FileManager.default.isReadableFile(atPath: source) else {
-                throw InvalidSetting(name: "NUVIE_APPLE_JWKS", value: source, expected: "an http(s) URL or a readable JWKS file")
-            }
-            return .file(URL(fileURLWithPath: source))
-        }
+        appleKeySource = try settings.appleKeySource("NUVIE_APPLE_JWKS")
         aiServiceURL = try settings.httpURL("NUVIE_AI_SERVICE_URL")
         if let timeout = try settings.integer("NUVIE_AI_TIMEOUT_MS", in: 1...600_000) { aiServiceTimeout = .milliseconds(timeout) }
         if let seconds = try settings.integer("NUVIE_MODEL_RETRAIN_SECONDS", in: 1...86_400) { modelRetrainInterval = .seconds(seconds) }

@@ -1,3 +1,4 @@
+import AppleSignIn
 import ReadModels
 import NuvieAPI
 import NuvieCommands

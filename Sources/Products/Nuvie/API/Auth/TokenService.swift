@@ -1,3 +1,4 @@
+import AppleSignIn
 import Foundation
 import JWTKit
 import Synchronization

@@ -1,3 +1,4 @@
+import AppleSignIn
 import NuvieCommands
 import NuvieDomain
 import Hummingbird

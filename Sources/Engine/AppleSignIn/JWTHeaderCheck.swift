@@ -3,12 +3,12 @@ import JWTKit
 
 /// What a token's header must say before its signature is even checked (RFC 8725 §2.1, §3.1): the
 /// algorithm of the key it names, never whatever algorithm the header asks for.
-struct JWTHeaderCheck: Sendable {
+public struct JWTHeaderCheck: Sendable {
     /// The algorithm each key signs with, by `kid`; the `nil` entry is for tokens that name no key.
     /// A token naming no key or an unknown one gets no fallback to whichever key comes first.
     let algorithms: [String?: String]
 
-    static func algorithm(_ algorithm: String) -> JWTHeaderCheck {
+    public static func algorithm(_ algorithm: String) -> JWTHeaderCheck {
         JWTHeaderCheck(algorithms: [nil: algorithm])
     }
 
@@ -27,7 +27,7 @@ struct JWTHeaderCheck: Sendable {
         return JWTHeaderCheck(algorithms: algorithms)
     }
 
-    func accepts(_ token: String) -> Bool {
+    public func accepts(_ token: String) -> Bool {
         // `crit` names extensions the signer requires us to understand; we understand none.
         guard let header = Self.header(of: token), header.crit == nil, let expected = algorithms[header.kid] else { return false }
         return header.alg == expected

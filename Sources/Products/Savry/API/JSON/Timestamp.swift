@@ -1,0 +1,105 @@
+/// The contract's instants: `2025-12-31T00:00:00.000Z`, UTC with milliseconds.
+enum Timestamp {
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ` for epoch milliseconds, years 0–9999.
+    static func format(milliseconds: Int64) -> String {
+        let seconds = floorDivide(milliseconds, 1_000)
+        let days = floorDivide(seconds, 86_400)
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = civil(days: days)
+        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3_600, 2) + ":"
+            + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2) + "." + pad(milliseconds - seconds * 1_000, 3) + "Z"
+    }
+
+    /// An ISO 8601 instant (`YYYY-MM-DDTHH:MM:SS`, optionally `.` and 1–9 digits, then `Z` or
+    /// `±HH:MM`) as the smallest whole millisecond at or after it; nil for anything else. At or after:
+    /// `updatedAt < instant` is then `updatedAt < result` for whole-millisecond stamps.
+    static func millisecondsCeiling(_ text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func number(_ count: Int) -> Int64? {
+            guard index + count <= bytes.count else { return nil }
+            var value: Int64 = 0
+            for byte in bytes[index..<index + count] {
+                guard (0x30...0x39).contains(byte) else { return nil }
+                value = value * 10 + Int64(byte - 0x30)
+            }
+            index += count
+            return value
+        }
+        func expect(_ characters: String) -> Bool {
+            guard index < bytes.count, characters.utf8.contains(bytes[index]) else { return false }
+            index += 1
+            return true
+        }
+        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2), expect("Tt"),
+              let hour = number(2), expect(":"), let minute = number(2), expect(":"), let second = number(2),
+              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60, second < 60
+        else { return nil }
+        var nanoseconds: Int64 = 0
+        if expect(".") {
+            let start = index
+            while index < bytes.count, (0x30...0x39).contains(bytes[index]), index - start < 9 { index += 1 }
+            let digits = index - start
+            guard digits > 0 else { return nil }
+            index = start
+            guard let fraction = number(digits) else { return nil }
+            nanoseconds = fraction * power10(9 - digits)
+        }
+        var offsetMinutes: Int64 = 0
+        if !expect("Zz") {
+            guard index < bytes.count else { return nil }
+            let sign: Int64 = bytes[index] == UInt8(ascii: "+") ? 1 : bytes[index] == UInt8(ascii: "-") ? -1 : 0
+            guard sign != 0 else { return nil }
+            index += 1
+            guard let hours = number(2), expect(":"), let minutes = number(2), hours < 24, minutes < 60 else { return nil }
+            offsetMinutes = sign * (hours * 60 + minutes)
+        }
+        guard index == bytes.count else { return nil }
+        let seconds = days(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second - offsetMinutes * 60
+        return seconds * 1_000 + (nanoseconds + 999_999) / 1_000_000
+    }
+
+    // Days since 1970-01-01 to and from civil dates: H. Hinnant, "chrono-compatible low-level date algorithms".
+
+    private static func civil(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let shifted = days + 719_468
+        let era = floorDivide(shifted, 146_097)
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = floorDivide(y, 400)
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+        a >= 0 ? a / b : (a - b + 1) / b
+    }
+
+    private static func power10(_ exponent: Int) -> Int64 {
+        (0..<exponent).reduce(1) { result, _ in result * 10 }
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+}

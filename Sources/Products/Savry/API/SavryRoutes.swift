@@ -1,0 +1,49 @@
+import AppleSignIn
+import HTTPServing
+import Hummingbird
+import SavryCommands
+import SavryProjections
+
+/// What Savry's routes are built from; assembled by the App layer.
+public struct SavryAPIDependencies: Sendable {
+    public var commands: SavryCommandService
+    public var recipes: RecipeQueries
+    public var tokens: SavryTokens
+    /// Verifies `identityToken`; without one, Sign in with Apple answers 400.
+    public var apple: AppleIdentityVerifier?
+    /// Opens `{"devUser": …}` sign-in (demo mode).
+    public var devLoginEnabled: Bool
+    public var readYourWrites: ReadYourWrites
+
+    public init(
+        commands: SavryCommandService, recipes: RecipeQueries, tokens: SavryTokens, apple: AppleIdentityVerifier?, devLoginEnabled: Bool,
+        readYourWrites: ReadYourWrites
+    ) {
+        self.commands = commands
+        self.recipes = recipes
+        self.tokens = tokens
+        self.apple = apple
+        self.devLoginEnabled = devLoginEnabled
+        self.readYourWrites = readYourWrites
+    }
+}
+
+/// Savry's middleware and routes on `router`: request ids, request logs and metrics, the error shape
+/// (`{"message": …}` for every error, unknown routes included), then `POST /api/app/auth` open and
+/// `/api/app/recipes` behind a bearer token (`SavryAuthMiddleware`, `SignedInContext`). Routes added
+/// to `router` before this call get none of the middleware; those added after get all of it.
+public func addSavryRoutes(to router: Router<SavryRequestContext>, dependencies d: SavryAPIDependencies) {
+    router.addMiddleware {
+        RequestIdMiddleware()
+        LogRequestsMiddleware(.info)
+        MetricsMiddleware()
+        // Inside logs and metrics, so they record the status each error maps to, not a 500.
+        SavryErrorMiddleware()
+    }
+    let app = router.group("/api/app")
+    app.post("/auth", use: AuthController(commands: d.commands, tokens: d.tokens, apple: d.apple, devLoginEnabled: d.devLoginEnabled).signIn)
+    app.group("/recipes")
+        .add(middleware: SavryAuthMiddleware(tokens: d.tokens))
+        .group(context: SignedInContext.self)
+        .addRoutes(RecipesController(commands: d.commands, recipes: d.recipes, readYourWrites: d.readYourWrites).endpoints)
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import EventLog
+import Foundation
+import HTTPServing
+import Logging
+import ProductHosting
+import SavryAPI
+import SavryApp
+import SavryProjections
+
+/// `savry as-of --position N | --time T [--recipe ID | --serve PORT]`: the state as it was.
+struct AsOf: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "as-of",
+        abstract: "The state as of a log position or an instant: one recipe as it was, or the whole API served read-only on a port."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "The last log position to include.")
+    var position: UInt64?
+
+    @Option(help: "An instant (2024-01-15T10:30:00Z or 2024-01-15): everything recorded at or before it.", transform: OperatorTime.argument)
+    var time: Date?
+
+    @Option(help: "Print this recipe as GET /api/app/recipes/{id} showed it then.")
+    var recipe: String?
+
+    @Option(help: "Serve that state read-only on this port (every write answers 405) until stopped.")
+    var serve: Int?
+
+    @Option(help: "The address --serve listens on (env SAVRY_HOST; default 127.0.0.1).")
+    var host: String?
+
+    func validate() throws {
+        guard (position == nil) != (time == nil) else { throw ValidationError("give exactly one of --position and --time") }
+        guard (recipe == nil) != (serve == nil) else { throw ValidationError("give exactly one of --recipe and --serve") }
+    }
+
+    func run() async throws {
+        let logger = Bootstrap.logging(SavryProduct.self, level: global.logLevel)
+        let log = try EventLog(configuration: .init(directory: try global.productDirectory().log))
+        defer { log.close() }
+        let target = try position ?? TimeTravel.position(atOrBefore: time ?? Date(), in: log)
+        guard target <= log.headPosition else { throw ValidationError("the log ends at position \(log.headPosition)") }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("savry-as-of-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        if let port = serve { return try await serveReadOnly(log, at: target, directory: scratch, port: port, logger: logger) }
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let database = try TimeTravel.readModels(
+            SavryProduct.self, of: log, upTo: target, at: scratch.appendingPathComponent("read.sqlite").path, logger: logger
+        )
+        defer { try? database.close() }
+        let at = try log.event(at: target).map { $0.recordedAt.formatted(.iso8601) } ?? "before the first event"
+        guard let found = try RecipeQueries(database: database).recipe(id: recipe ?? "") else {
+            throw ValidationError("no recipe \(recipe ?? "") as of position \(target) (\(at)): not created yet, or deleted")
+        }
+        FileHandle.standardError.write(Data("recipe \(found.id) as of position \(target) (\(at))\n".utf8))
+        print(try RecipeDocument.json(found))
+    }
+
+    /// Copies the log up to `position` and its read models into a data directory and serves it with
+    /// every write refused.
+    private func serveReadOnly(_ log: EventLog, at position: UInt64, directory: URL, port: Int, logger: Logger) async throws {
+        try await TimeTravel.dataDirectory(SavryProduct.self, of: log, upTo: position, at: directory, logger: logger)
+        var configuration = SavryConfiguration(dataDirectory: directory)
+        try configuration.apply(EnvironmentSettings())
+        configuration.demoMode = DataDirectory(global.dataDirectory).isDemo
+        configuration.host = host ?? EnvironmentSettings().text("SAVRY_HOST") ?? "127.0.0.1"
+        configuration.port = port
+        configuration.readOnly = true
+        configuration.metricsRegistry = Bootstrap.metrics(SavryProduct.self)
+        if configuration.jwtSecret == nil, configuration.demoMode {
+            let secret = DataDirectory(global.dataDirectory).root.appendingPathComponent("jwt-secret")
+            configuration.jwtSecret = try? String(contentsOf: secret, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        logger.info("serving the state as of a log position, read-only", metadata: [
+            "position": "\(position)", "address": "\(configuration.host):\(configuration.port)",
+        ])
+        try await buildSavryApplication(configuration: configuration, logger: logger).runService()
+    }
+}
