@@ -1,0 +1,160 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// Savry through its real `savry` binary: kill -9 during a burst of recipe writes, a data directory
+/// that only its own product serves, and the engine's operator tools (audit, as-of, backup, restore,
+/// verify, the admin routes) on Savry's log.
+@Suite(.timeLimit(.minutes(5))) struct SavryEndToEndTests {
+    /// Kills per run: 5 in CI; `SAVRY_CRASH_CYCLES` runs more.
+    static let cycles = ProcessInfo.processInfo.environment["SAVRY_CRASH_CYCLES"].flatMap(Int.init) ?? 5
+
+    static func serve(_ dataDirectory: URL) async throws -> ServerProcess {
+        try await ServerProcess.start("savry", outputDirectory: dataDirectory.deletingLastPathComponent()) { port in
+            ["serve", "--data-dir", dataDirectory.path, "--port", "\(port)", "--demo", "--log-level", "warning"]
+        }
+    }
+
+    static func signIn(_ server: ServerProcess, _ user: String) async throws -> String {
+        let reply = try await server.post("/api/app/auth", #"{"devUser":"\#(user)"}"#)
+        return try #require(reply.json["token"] as? String, "sign-in answered \(reply.status)")
+    }
+
+    /// Every recipe of the token's user, walking the pages as the app does.
+    static func walk(_ server: ServerProcess, token: String, limit: Int) async throws -> [[String: Any]] {
+        var recipes: [[String: Any]] = [], cursor: String?
+        repeat {
+            let query = cursor.map { "&cursor=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" } ?? ""
+            let page = try await server.get("/api/app/recipes?limit=\(limit)\(query)", token: token)
+            #expect(page.status == 200)
+            recipes += page.json["recipes"] as? [[String: Any]] ?? []
+            cursor = page.json["nextCursor"] as? String
+        } while cursor != nil
+        return recipes
+    }
+
+    @Test func killNineDuringARecipeBurstLosesNothingAcknowledged() async throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.url.appendingPathComponent("data")
+        var created: [String: String] = [:]
+        var edited: [String: String] = [:]
+        for cycle in 0..<Self.cycles {
+            let server = try await Self.serve(data)
+            let token = try await Self.signIn(server, "crash-\(cycle % 2)")
+            let acknowledged = Acknowledgements()
+            let burst = Task {
+                await withTaskGroup(of: Void.self) { group in
+                    for writer in 0..<8 {
+                        group.addTask {
+                            for n in 0..<10_000 {
+                                let name = "cycle \(cycle) writer \(writer) recipe \(n)"
+                                guard let reply = try? await server.post("/api/app/recipes", #"{"name":"\#(name)","ingredients":[],"instructions":[]}"#, token: token),
+                                      reply.status == 201, let id = reply.json["recipeId"] as? String
+                                else { return }
+                                acknowledged.state.withLock { $0.created[id] = name }
+                                guard n % 3 == 0 else { continue }
+                                guard let patch = try? await server.patch("/api/app/recipes/\(id)", #"{"name":"\#(name) (edited)"}"#, token: token),
+                                      patch.status == 200
+                                else { return }
+                                acknowledged.state.withLock { $0.edited[id] = "\(name) (edited)" }
+                            }
+                        }
+                    }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 150...900)))
+            server.kill9()
+            await burst.value
+            acknowledged.state.withLock {
+                created.merge($0.created) { $1 }
+                edited.merge($0.edited) { $1 }
+            }
+        }
+        #expect(!created.isEmpty)
+        print("savry crash test: \(created.count) recipes and \(edited.count) edits acknowledged over \(Self.cycles) kills")
+
+        let server = try await Self.serve(data)
+        var served: [String: String] = [:]
+        for user in ["crash-0", "crash-1"] {
+            let recipes = try await Self.walk(server, token: try await Self.signIn(server, user), limit: 7)
+            let ids = recipes.compactMap { $0["id"] as? String }
+            #expect(Set(ids).count == ids.count, "a page walk repeated a recipe")
+            for recipe in recipes { served[recipe["id"] as? String ?? ""] = recipe["name"] as? String }
+        }
+        for (id, name) in created {
+            // An edit whose answer the kill cut off may have been recorded: either name is right then.
+            let allowed = edited[id].map { [$0] } ?? [name, "\(name) (edited)"]
+            #expect(served[id].map(allowed.contains) == true, "acknowledged recipe \(id) (\(name)) is \(served[id] ?? "missing")")
+        }
+        server.stop()
+        let verify = try runProduct("savry", ["verify", "--data-dir", data.path])
+        #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")
+    }
+
+    @Test func aDataDirectoryServesOnlyItsOwnProduct() async throws {
+        let directory = try TemporaryDirectory()
+        let savryData = directory.url.appendingPathComponent("savry")
+        try await Self.serve(savryData).stop()
+        let nuvieOnSavry = try runNuvie(["serve", "--data-dir", savryData.path, "--port", "0"])
+        #expect(nuvieOnSavry.status != 0 && nuvieOnSavry.output.contains("holds savry data, not nuvie's"), "\(nuvieOnSavry.output)")
+
+        let nuvieData = directory.url.appendingPathComponent("nuvie")
+        try await ServerProcess.demo(dataDirectory: nuvieData).stop()
+        let savryOnNuvie = try runProduct("savry", ["serve", "--data-dir", nuvieData.path, "--port", "0"])
+        #expect(savryOnNuvie.status != 0 && savryOnNuvie.output.contains("holds nuvie data, not savry's"), "\(savryOnNuvie.output)")
+        let auditOnNuvie = try runProduct("savry", ["audit", "--user", "1", "--data-dir", nuvieData.path])
+        #expect(auditOnNuvie.status != 0, "\(auditOnNuvie.output)")
+    }
+
+    @Test func operatorToolsShowARecipesHistoryAndItsPastState() async throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.url.appendingPathComponent("data")
+        let server = try await Self.serve(data)
+        let token = try await Self.signIn(server, "historian")
+        let created = try await server.post("/api/app/recipes", #"{"name":"Pancakes","ingredients":[{"name":"flour"}],"instructions":["Mix","Fry"]}"#, token: token)
+        let id = try #require(created.json["recipeId"] as? String)
+        #expect(try await server.patch("/api/app/recipes/\(id)", #"{"name":"Better pancakes","servings":4}"#, token: token).status == 200)
+        let headAfterFirstEdit = try #require(try await server.get("/health").json["logHeadPosition"] as? Int)
+        #expect(try await server.patch("/api/app/recipes/\(id)", #"{"name":"Best pancakes"}"#, token: token).status == 200)
+
+        let audit = try runProduct("savry", ["audit", "--stream", "recipe-\(id)", "--format", "json", "--data-dir", data.path])
+        let events = audit.output.split(separator: "\n").compactMap { line in
+            try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        }
+        #expect(events.map { $0["type"] as? String } == ["recipe-created", "recipe-updated", "recipe-updated"], "\(audit.output)")
+        let changes = events.dropFirst().map { Set((($0["payload"] as? [String: Any])?["changes"] as? [String: Any] ?? [:]).keys) }
+        #expect(changes == [["name", "servings"], ["name"]], "an update records the changed fields only")
+
+        let then = try runProduct("savry", ["as-of", "--position", "\(headAfterFirstEdit)", "--recipe", id, "--data-dir", data.path])
+        #expect(then.status == 0 && then.output.contains(#""name" : "Better pancakes""#), "\(then.output)")
+        let before = try runProduct("savry", ["as-of", "--position", "1", "--recipe", id, "--data-dir", data.path])
+        #expect(before.status != 0 && before.output.contains("no recipe"), "\(before.output)")
+
+        let admin = ["X-Admin-Token": try ServerProcess.adminToken(dataDirectory: data)]
+        let history = try await server.get("/admin/streams/recipe-\(id)/events", headers: admin)
+        #expect((history.json["events"] as? [[String: Any]])?.count == 3)
+        let refused = try await server.get("/admin/events", headers: ["X-Admin-Token": "wrong"])
+        #expect(refused.status == 401 && refused.json.keys.sorted() == ["message"])
+
+        let backup = directory.url.appendingPathComponent("backup")
+        #expect(try runProduct("savry", ["backup", backup.path, "--data-dir", data.path]).status == 0)
+        server.stop()
+        let restored = directory.url.appendingPathComponent("restored")
+        #expect(try runProduct("savry", ["restore", backup.path, "--data-dir", restored.path]).status == 0)
+        let nuvieRestore = try runNuvie(["restore", backup.path, "--data-dir", directory.url.appendingPathComponent("other").path])
+        #expect(nuvieRestore.status != 0 && nuvieRestore.output.contains("is a backup of savry, not nuvie"), "\(nuvieRestore.output)")
+        let verify = try runProduct("savry", ["verify", "--data-dir", restored.path])
+        #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")
+        let again = try await Self.serve(restored)
+        defer { again.stop() }
+        let recipe = try await again.get("/api/app/recipes/\(id)", token: try await Self.signIn(again, "historian"))
+        #expect((recipe.json["recipe"] as? [String: Any])?["name"] as? String == "Best pancakes")
+    }
+}
+
+/// What the server acknowledged during one burst: recipe ids with the name each was created or
+/// last edited with.
+final class Acknowledgements: Sendable {
+    let state = Mutex<(created: [String: String], edited: [String: String])>(([:], [:]))
+}
