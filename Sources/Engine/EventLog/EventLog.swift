@@ -13,7 +13,7 @@ public final class EventLog: Sendable {
         /// The map starts at this size and doubles whenever it is full.
         public var initialMapSize: Int
         /// Off, every append gets a commit of its own even when others are waiting: the baseline
-        /// `nuvie bench append` measures group commit against. Always on in the server.
+        /// `nuvie-bench append` measures group commit against. Always on in the server.
         public var groupCommit: Bool
         /// Refuses every append with `EventLogError.readOnly`: a log that shows a past state.
         public var readOnly: Bool

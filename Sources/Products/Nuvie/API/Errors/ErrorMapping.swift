@@ -1,7 +1,5 @@
-import EventSourcing
 import NuvieCommands
 import NuvieDomain
-import EventLog
 import Hummingbird
 import NIOCore
 import NIOHTTP1
@@ -10,6 +8,7 @@ import NuvieRecommendations
 extension APIError {
     /// The response for any error a handler throws; nil when it is unexpected (a bug: 500).
     static func mapping(_ error: any Error) -> APIError? {
+        if let refusal = WriteRefusal(error) { return mapping(refusal) }
         switch error {
         case let error as APIError:
             return error
@@ -17,14 +16,6 @@ extension APIError {
             return mapping(error)
         case let error as RecommendationError:
             return mapping(error)
-        case EventLogError.wrongExpectedVersion, CommandError.tooMuchContention:
-            return .conflict("The resource changed while the request ran; retry it")
-        case EventLogError.partialDuplicate, EventLogError.eventIdReused:
-            return .idempotencyKeyReused
-        case is StorageFullError:
-            return .storageFull()
-        case EventLogError.readOnly:
-            return APIError(.methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "This server shows a past state of the log and records nothing")
         case let error as HTTPError:
             return mapping(error)
         case is NIOTooManyBytesError:
@@ -55,6 +46,15 @@ extension APIError {
             APIError(.forbidden, code: "NOT_FRIENDS", message: "User \(userId) is not your friend", details: ["user_id": "\(userId)"])
         case .blocked(let userId):
             APIError(.forbidden, code: "USER_BLOCKED", message: "You cannot send a friend request to user \(userId)", details: ["user_id": "\(userId)"])
+        }
+    }
+
+    private static func mapping(_ refusal: WriteRefusal) -> APIError {
+        switch refusal {
+        case .conflict: .conflict("The resource changed while the request ran; retry it")
+        case .idempotencyKeyReused: .idempotencyKeyReused
+        case .storageFull: .storageFull()
+        case .readOnly: APIError(.methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "This server shows a past state of the log and records nothing")
         }
     }
 

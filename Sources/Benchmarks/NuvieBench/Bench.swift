@@ -9,12 +9,19 @@ import Foundation
 import Logging
 import NuvieProjections
 
-/// `nuvie bench …`: measured figures, printed as min / median / max over several runs.
-struct Bench: AsyncParsableCommand {
+/// `nuvie-bench …`: measured figures, printed as min / median / max over several runs.
+@main
+struct NuvieBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Benchmarks. Each prints min / median / max over --runs runs.",
+        commandName: "nuvie-bench",
+        abstract: "Nuvie's benchmarks. Each prints min / median / max over --runs runs.",
         subcommands: [RebuildBench.self, AsOfBench.self, AppendBench.self, HTTPBench.self, RecommendBench.self, SoakBench.self]
     )
+
+    /// Logging as `nuvie` does it, at warning: once, before anything logs.
+    static func bootstrapLogging() {
+        LoggingSystem.bootstrap { StandardErrorLogHandler(label: $0, logLevel: .warning) }
+    }
 }
 
 /// Full rebuild of every projection from an event log: the demo import, optionally padded with
@@ -32,7 +39,7 @@ struct RebuildBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        _ = Bootstrap.logging(level: "warning")
+        NuvieBench.bootstrapLogging()
         try await demoLog.withLog { log, scratch in try timeRebuilds(of: log, in: scratch) }
     }
 
@@ -94,7 +101,7 @@ struct SyntheticRatings {
         do {
             if log.headPosition == 0 {
                 BenchFigures.progress("importing the demo dataset")
-                _ = try await MovieLensImporter(log: log).importDirectory(try DemoMode.dataset(dataset))
+                _ = try await MovieLensImporter(log: log).importDirectory(try DemoDataset.locate(dataset))
             } else {
                 BenchFigures.progress("reusing the log in \(directory.path): \(log.headPosition) events")
             }
