@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "nuvie", targets: ["CLI"]),
         .executable(name: "savry", targets: ["SavryCLI"]),
+        .executable(name: "nuvie-bench", targets: ["NuvieBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -118,11 +119,13 @@ let package = Package(
             path: "Sources/Engine/AppleSignIn",
             swiftSettings: strict
         ),
+        .target(name: "ChildProcesses", path: "Sources/Support/ChildProcesses", swiftSettings: strict),
         .target(name: "NuvieDomain", dependencies: ["EventSourcing"], path: "Sources/Products/Nuvie/Domain", swiftSettings: strict),
+        .target(name: "NuvieMovieLens", path: "Sources/Products/Nuvie/MovieLens", swiftSettings: strict),
         .target(
             name: "NuvieCommands",
             dependencies: [
-                "NuvieDomain", "EventLog", "EventSourcing",
+                "NuvieDomain", "NuvieMovieLens", "EventLog", "EventSourcing",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -132,12 +135,10 @@ let package = Package(
         .target(
             name: "NuvieProjections",
             dependencies: [
-                "NuvieDomain", "EventLog", "EventSourcing", "ReadModels", "NuvieCommands",
+                "NuvieDomain", "EventLog", "EventSourcing", "ReadModels",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Sources/Products/Nuvie/Projections",
             swiftSettings: strict
@@ -145,7 +146,7 @@ let package = Package(
         .target(
             name: "NuvieRecommendations",
             dependencies: [
-                "CLAPACK", "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "NuvieProjections",
+                "CLAPACK", "NuvieDomain", "NuvieMovieLens", "EventLog", "ReadModels", "NuvieProjections",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -162,6 +163,9 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -237,23 +241,41 @@ let package = Package(
         .executableTarget(
             name: "CLI",
             dependencies: [
-                "NuvieApp", "NuvieRecommendations", "ReadModels", "HTTPServing", "NuvieProjections", "ProductHosting", "OperatorCLI",
+                "NuvieApp", "NuvieRecommendations", "ReadModels", "HTTPServing", "NuvieProjections", "ProductHosting", "OperatorCLI", "NuvieAPI", "NuvieCommands", "NuvieMovieLens", "EventLog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strict
         ),
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "TestSupport"], swiftSettings: strict),
+        .executableTarget(
+            name: "NuvieBench",
+            dependencies: [
+                "NuvieApp", "NuvieCommands", "NuvieDomain", "NuvieMovieLens", "NuvieProjections", "NuvieRecommendations",
+                "EventLog", "EventSourcing", "ReadModels", "ChildProcesses", "ProductHosting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Benchmarks/NuvieBench",
+            swiftSettings: strict
+        ),
+        .target(name: "TestSupport", dependencies: ["ChildProcesses"], path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "CLMDB", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "DomainTests", dependencies: ["NuvieDomain", "EventSourcing"], swiftSettings: strict),
         .testTarget(name: "EventSourcingTests", dependencies: ["EventSourcing"], swiftSettings: strict),
         .testTarget(name: "CommandsTests", dependencies: ["NuvieCommands", "NuvieDomain", "EventSourcing", "EventLog", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "RecommendationsTests",
-            dependencies: ["NuvieRecommendations", "ReadModels", "NuvieProjections", "NuvieCommands", "EventSourcing", "EventLog", "NuvieDomain", "TestSupport"],
+            dependencies: [
+                "NuvieRecommendations", "NuvieMovieLens", "ReadModels", "NuvieProjections", "NuvieCommands", "EventLog", "NuvieDomain", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -264,8 +286,16 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "AppleSignIn", "NuvieApp", "NuvieAPI", "ReadModels", "HTTPServing", "NuvieProjections", "ProductHosting", "TestSupport",
+                "AppleSignIn", "NuvieApp", "NuvieAPI", "ReadModels", "HTTPServing", "NuvieProjections", "ProductHosting", "TestSupport", "NuvieRecommendations",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -277,8 +307,11 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "NuvieProjections", "ReadModels", "EventLog", "NuvieCommands", "TestSupport",
+                "NuvieProjections", "ReadModels", "EventLog", "NuvieCommands", "NuvieDomain", "ChildProcesses", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -9,15 +9,17 @@ if ! command -v wrk >/dev/null; then
   $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq wrk >/dev/null
 fi
 swift build -c release --product nuvie
+swift build -c release --product nuvie-bench
 nuvie=.build/release/nuvie
+bench=.build/release/nuvie-bench
 $nuvie eval --ratings demo/ml-latest-small/ratings.csv --split temporal
 $nuvie eval --ratings demo/ml-latest-small/ratings.csv --split random --seed 42
-$nuvie bench recommend --runs 3
-$nuvie bench http --runs 3 --duration 10
-$nuvie bench append --runs 3
-$nuvie bench rebuild --runs 3
+$bench recommend --runs 3
+$bench http --runs 3 --duration 10
+$bench append --runs 3
+$bench rebuild --runs 3
 log1m=$(mktemp -d)
-$nuvie bench rebuild --events 1000000 --runs 3 --log-dir "$log1m"
-$nuvie bench as-of --runs 3 --samples 50
-$nuvie bench as-of --events 1000000 --runs 3 --samples 30 --log-dir "$log1m"
+$bench rebuild --events 1000000 --runs 3 --log-dir "$log1m"
+$bench as-of --runs 3 --samples 50
+$bench as-of --events 1000000 --runs 3 --samples 30 --log-dir "$log1m"
 rm -rf "$log1m"

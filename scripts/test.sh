@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Builds everything (the nuvie binary included: the end-to-end tests run it) and runs every test.
+# Checks that every import is declared in Package.swift, builds everything (the nuvie binary
+# included: the end-to-end tests run it) and runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh
+scripts/check-imports.sh
 swift build --build-tests
 swift test --skip-build
 scripts/fuzz.sh

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NuvieMovieLens
 import NuvieRecommendations
 
 /// `nuvie eval --ratings FILE`: offline top-10 quality of most-popular, plain item-kNN and the model

@@ -8,7 +8,7 @@ struct Nuvie: AsyncParsableCommand {
         abstract: "Nuvie's event-sourced backend: an LMDB event log, SQLite read models, the iOS contract over HTTP.",
         subcommands: [
             Serve.self, Import.self, ReplayCommand<NuvieProduct>.self, AuditCommand<NuvieProduct>.self, AsOf.self,
-            BackupCommand<NuvieProduct>.self, RestoreCommand<NuvieProduct>.self, VerifyCommand<NuvieProduct>.self, Bench.self, Eval.self,
+            BackupCommand<NuvieProduct>.self, RestoreCommand<NuvieProduct>.self, VerifyCommand<NuvieProduct>.self, Eval.self,
         ],
         defaultSubcommand: Serve.self
     )

@@ -65,15 +65,6 @@ enum DemoMode {
     /// The bundled MovieLens copy: `--demo-dataset`, else `demo/ml-latest-small` in the working
     /// directory, else next to the sources this binary was built from.
     static func dataset(_ explicit: String?) throws -> URL {
-        let candidates = [
-            explicit.map { URL(fileURLWithPath: $0) },
-            URL(fileURLWithPath: "demo/ml-latest-small"),
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("demo/ml-latest-small"),
-        ].compactMap { $0 }
-        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.appendingPathComponent("movies.csv").path) }) else {
-            throw ValidationError("No demo dataset found (looked in \(candidates.map(\.path).joined(separator: ", "))); pass --demo-dataset")
-        }
-        return found
+        do { return try DemoDataset.locate(explicit) } catch let error as DemoDataset.NotFound { throw ValidationError(error.description) }
     }
 }

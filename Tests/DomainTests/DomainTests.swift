@@ -1,5 +1,5 @@
 import EventSourcing
-import NuvieDomain
+@testable import NuvieDomain
 import Foundation
 import Testing
 
@@ -63,35 +63,92 @@ private func rated(_ rating: Double, review: Bool = false) -> DomainEvent {
 }
 
 @Suite struct EventCodecTests {
-    @Test func everyEventRoundTripsThroughItsWireForm() throws {
-        let events: [DomainEvent] = [
-            .movieAdded(MovieAdded(movieId: 1, title: "Heat", genres: ["Action"], year: 1995, tmdbId: 949, imdbId: "tt0113277")),
-            .movieTagged(MovieTagged(userId: 1, movieId: 1, tag: "heist")),
-            .identityClaimed(IdentityClaimed(identity: Identity(provider: .apple, subject: "001.abc"), userId: 7)),
-            .userRegistered(UserRegistered(userId: 7, name: "Sarah", email: nil, avatarUrl: nil, provider: .apple)),
-            rated(4.5, review: true),
-            .reviewLiked(ReviewLiked(reviewId: 9, userId: 2, reviewAuthorId: 1, movieId: 10)),
-            .reviewUnliked(ReviewUnliked(reviewId: 9, userId: 2, reviewAuthorId: 1, movieId: 10)),
-            .watchlistAdded(WatchlistAdded(userId: 1, movieId: 10)),
-            .watchlistRemoved(WatchlistRemoved(userId: 1, movieId: 10)),
-            .watchProgressed(WatchProgressed(userId: 1, movieId: 10, eventType: .paused, progressPercent: 40)),
-            .friendRequested(FriendRequested(fromUserId: 1, toUserId: 2)),
-            .friendRequestAnswered(FriendRequestAnswered(fromUserId: 1, toUserId: 2, answer: .accepted)),
-            .friendRequestCancelled(FriendRequestCancelled(fromUserId: 1, toUserId: 2)),
-            .friendRemoved(FriendRemoved(userId: 1, friendId: 2)),
-            .userBlocked(UserBlocked(userId: 1, blockedUserId: 2)),
-            .userUnblocked(UserUnblocked(userId: 1, blockedUserId: 2)),
-            .movieRecommended(MovieRecommended(fromUserId: 1, movieId: 10, toUserIds: [2, 3])),
-            .profileUpdated(ProfileUpdated(userId: 1, name: "Sam", bio: nil, avatarUrl: "https://x/y.png", favoriteGenres: ["Drama"])),
-            .termsAccepted(TermsAccepted(userId: 1, termsVersion: "2024-01")),
-        ]
-        for event in events {
+    /// A sample of every case, so that each is written and read back.
+    static let everyCase: [DomainEvent] = [
+        .movieAdded(MovieAdded(movieId: 1, title: "Heat", genres: ["Action"], year: 1995, tmdbId: 949, imdbId: "tt0113277")),
+        .movieTagged(MovieTagged(userId: 1, movieId: 1, tag: "heist")),
+        .identityClaimed(IdentityClaimed(identity: Identity(provider: .apple, subject: "001.abc"), userId: 7)),
+        .userRegistered(UserRegistered(userId: 7, name: "Sarah", email: nil, avatarUrl: nil, provider: .apple)),
+        rated(4.5, review: true),
+        .reviewLiked(ReviewLiked(reviewId: 9, userId: 2, reviewAuthorId: 1, movieId: 10)),
+        .reviewUnliked(ReviewUnliked(reviewId: 9, userId: 2, reviewAuthorId: 1, movieId: 10)),
+        .watchlistAdded(WatchlistAdded(userId: 1, movieId: 10)),
+        .watchlistRemoved(WatchlistRemoved(userId: 1, movieId: 10)),
+        .watchProgressed(WatchProgressed(userId: 1, movieId: 10, eventType: .paused, progressPercent: 40)),
+        .friendRequested(FriendRequested(fromUserId: 1, toUserId: 2)),
+        .friendRequestAnswered(FriendRequestAnswered(fromUserId: 1, toUserId: 2, answer: .accepted)),
+        .friendRequestCancelled(FriendRequestCancelled(fromUserId: 1, toUserId: 2)),
+        .friendRemoved(FriendRemoved(userId: 1, friendId: 2)),
+        .userBlocked(UserBlocked(userId: 1, blockedUserId: 2)),
+        .userUnblocked(UserUnblocked(userId: 1, blockedUserId: 2)),
+        .movieRecommended(MovieRecommended(fromUserId: 1, movieId: 10, toUserIds: [2, 3])),
+        .profileUpdated(ProfileUpdated(userId: 1, name: "Sam", bio: nil, avatarUrl: "https://x/y.png", favoriteGenres: ["Drama"])),
+        .termsAccepted(TermsAccepted(userId: 1, termsVersion: "2024-01")),
+    ]
+
+    /// Which case `event` is. No default: a new DomainEvent case stops this file compiling until it
+    /// is named here, and `everyCaseHasOneSample` then fails until `everyCase` holds a sample of it.
+    static func caseName(_ event: DomainEvent) -> String {
+        switch event {
+        case .movieAdded: "movieAdded"
+        case .movieTagged: "movieTagged"
+        case .identityClaimed: "identityClaimed"
+        case .userRegistered: "userRegistered"
+        case .movieRated: "movieRated"
+        case .reviewLiked: "reviewLiked"
+        case .reviewUnliked: "reviewUnliked"
+        case .watchlistAdded: "watchlistAdded"
+        case .watchlistRemoved: "watchlistRemoved"
+        case .watchProgressed: "watchProgressed"
+        case .friendRequested: "friendRequested"
+        case .friendRequestAnswered: "friendRequestAnswered"
+        case .friendRequestCancelled: "friendRequestCancelled"
+        case .friendRemoved: "friendRemoved"
+        case .userBlocked: "userBlocked"
+        case .userUnblocked: "userUnblocked"
+        case .movieRecommended: "movieRecommended"
+        case .profileUpdated: "profileUpdated"
+        case .termsAccepted: "termsAccepted"
+        }
+    }
+
+    @Test func everyCaseHasOneSample() {
+        let named = Self.everyCase.map(Self.caseName)
+        #expect(Set(named).count == named.count, "two samples of one case")
+        // Each case's payload has a wire name of its own, registered once at its current version.
+        let current = Set(Self.everyCase.map(Self.wireName))
+        #expect(current.count == named.count, "two cases share a payload type")
+        let registeredCurrent = EventCodec.registered.map(\.wireName).filter { wire in
+            !EventCodec.registered.contains { $0.wireName.type == wire.type && $0.wireName.schemaVersion > wire.schemaVersion }
+        }
+        #expect(Set(registeredCurrent) == current, "a registered payload without a sample in everyCase, or a sample whose payload is not registered")
+    }
+
+    static func wireName(_ event: DomainEvent) -> EventCodec.WireName {
+        let payload = type(of: event.payload)
+        return EventCodec.WireName(type: payload.typeName, schemaVersion: payload.schemaVersion)
+    }
+
+    @Test func everyRegistrationIsOneWireNameOnce() {
+        let wireNames = EventCodec.registered.map(\.wireName)
+        #expect(Set(wireNames).count == wireNames.count)
+    }
+
+    @Test func everyCaseRoundTripsThroughItsWireForm() throws {
+        for event in Self.everyCase {
             let encoded = try EventCodec.encode(event)
-            #expect(try EventCodec.decode(type: encoded.type, schemaVersion: encoded.schemaVersion, payload: encoded.payload) == event)
+            #expect(try EventCodec.decode(type: encoded.type, schemaVersion: encoded.schemaVersion, payload: encoded.payload) == event, "\(Self.caseName(event))")
         }
         #expect(throws: EventCodec.DecodingFailure.unknownType("movie-rated", schemaVersion: 9)) {
             try EventCodec.decode(type: "movie-rated", schemaVersion: 9, payload: Data("{}".utf8))
         }
+    }
+
+    @Test func theActingAndConcernedUsersAreThePayloads() {
+        #expect(DomainEvent.friendRequestAnswered(FriendRequestAnswered(fromUserId: 1, toUserId: 2, answer: .accepted)).actorUserId == 2)
+        #expect(DomainEvent.friendRequestAnswered(FriendRequestAnswered(fromUserId: 1, toUserId: 2, answer: .accepted)).subjectUserIds == [1])
+        #expect(DomainEvent.movieRecommended(MovieRecommended(fromUserId: 1, movieId: 10, toUserIds: [2, 3])).subjectUserIds == [2, 3])
+        #expect(DomainEvent.movieAdded(MovieAdded(movieId: 1, title: "Heat", genres: [], year: nil, tmdbId: nil, imdbId: nil)).actorUserId == nil)
     }
 
     @Test func aSchemaOneRatingIsUpcastWithTheStarsItWasShownAs() throws {

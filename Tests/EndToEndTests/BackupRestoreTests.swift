@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import ChildProcesses
 import TestSupport
 import Testing
 

@@ -1,4 +1,4 @@
-import NuvieCommands
+import NuvieDomain
 import Foundation
 import NuvieProjections
 

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import ChildProcesses
 import TestSupport
 import NIOCore
 import NIOHTTP1

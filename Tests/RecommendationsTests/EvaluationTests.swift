@@ -1,4 +1,5 @@
 import Foundation
+import NuvieMovieLens
 import NuvieRecommendations
 import TestSupport
 import Testing

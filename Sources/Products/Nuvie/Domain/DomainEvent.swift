@@ -1,7 +1,8 @@
 import EventSourcing
 import Foundation
 
-/// Every fact Nuvie records. Projections switch over this; the codec maps it to and from the log.
+/// Every fact Nuvie records. Projections switch over this; the codec maps it to and from the log
+/// (`EventCodec.registered`). Adding one: README.md, "Adding an event".
 public enum DomainEvent: Sendable, Equatable {
     case movieAdded(MovieAdded)
     case movieTagged(MovieTagged)
@@ -23,44 +24,43 @@ public enum DomainEvent: Sendable, Equatable {
     case profileUpdated(ProfileUpdated)
     case termsAccepted(TermsAccepted)
 
-    /// The user whose action this is, if any.
-    public var actorUserId: Int64? {
+    /// What this case carries. No default: a new case does not compile until it is listed here.
+    public var payload: any DomainEventPayload {
         switch self {
-        case .movieAdded: nil
-        case .movieTagged(let e): e.userId
-        case .identityClaimed(let e): e.userId
-        case .userRegistered(let e): e.userId
-        case .movieRated(let e): e.userId
-        case .reviewLiked(let e): e.userId
-        case .reviewUnliked(let e): e.userId
-        case .watchlistAdded(let e): e.userId
-        case .watchlistRemoved(let e): e.userId
-        case .watchProgressed(let e): e.userId
-        case .friendRequested(let e): e.fromUserId
-        case .friendRequestAnswered(let e): e.toUserId
-        case .friendRequestCancelled(let e): e.fromUserId
-        case .friendRemoved(let e): e.userId
-        case .userBlocked(let e): e.userId
-        case .userUnblocked(let e): e.userId
-        case .movieRecommended(let e): e.fromUserId
-        case .profileUpdated(let e): e.userId
-        case .termsAccepted(let e): e.userId
+        case .movieAdded(let payload): payload
+        case .movieTagged(let payload): payload
+        case .identityClaimed(let payload): payload
+        case .userRegistered(let payload): payload
+        case .movieRated(let payload): payload
+        case .reviewLiked(let payload): payload
+        case .reviewUnliked(let payload): payload
+        case .watchlistAdded(let payload): payload
+        case .watchlistRemoved(let payload): payload
+        case .watchProgressed(let payload): payload
+        case .friendRequested(let payload): payload
+        case .friendRequestAnswered(let payload): payload
+        case .friendRequestCancelled(let payload): payload
+        case .friendRemoved(let payload): payload
+        case .userBlocked(let payload): payload
+        case .userUnblocked(let payload): payload
+        case .movieRecommended(let payload): payload
+        case .profileUpdated(let payload): payload
+        case .termsAccepted(let payload): payload
         }
     }
 
+    /// The user whose action this is, if any.
+    public var actorUserId: Int64? { payload.actorUserId }
+
     /// Other users this event concerns, for the per-user history.
-    public var subjectUserIds: [Int64] {
-        switch self {
-        case .reviewLiked(let e): [e.reviewAuthorId]
-        case .reviewUnliked(let e): [e.reviewAuthorId]
-        case .friendRequested(let e): [e.toUserId]
-        case .friendRequestAnswered(let e): [e.fromUserId]
-        case .friendRequestCancelled(let e): [e.toUserId]
-        case .friendRemoved(let e): [e.friendId]
-        case .userBlocked(let e): [e.blockedUserId]
-        case .userUnblocked(let e): [e.blockedUserId]
-        case .movieRecommended(let e): e.toUserIds
-        default: []
-        }
-    }
+    public var subjectUserIds: [Int64] { payload.subjectUserIds }
+}
+
+/// One kind of fact Nuvie records: its wire name and schema version, and the users it concerns
+/// (declared by every payload, so a new one cannot leave them out).
+public protocol DomainEventPayload: EventPayload {
+    /// The user whose action this is, if any.
+    var actorUserId: Int64? { get }
+    /// Other users this event concerns: their per-user history (audit, time travel) holds it too.
+    var subjectUserIds: [Int64] { get }
 }

@@ -7,6 +7,32 @@ import Foundation
 public enum EventCodec: EventCatalog {
     public typealias Event = DomainEvent
 
+    /// Every payload the log may hold, each with the case it is read back as: the one list both
+    /// directions go by. `encode` refuses a payload that is not here (so the log never holds an
+    /// event it cannot read back); `EventCodecTests` round-trips a sample of every case through it.
+    static let registered: [Registration] = [
+        Registration(MovieAdded.self, as: DomainEvent.movieAdded),
+        Registration(MovieTagged.self, as: DomainEvent.movieTagged),
+        Registration(IdentityClaimed.self, as: DomainEvent.identityClaimed),
+        Registration(UserRegistered.self, as: DomainEvent.userRegistered),
+        Registration(MovieRatedV1.self, as: { .movieRated($0.upcast) }),
+        Registration(MovieRated.self, as: DomainEvent.movieRated),
+        Registration(ReviewLiked.self, as: DomainEvent.reviewLiked),
+        Registration(ReviewUnliked.self, as: DomainEvent.reviewUnliked),
+        Registration(WatchlistAdded.self, as: DomainEvent.watchlistAdded),
+        Registration(WatchlistRemoved.self, as: DomainEvent.watchlistRemoved),
+        Registration(WatchProgressed.self, as: DomainEvent.watchProgressed),
+        Registration(FriendRequested.self, as: DomainEvent.friendRequested),
+        Registration(FriendRequestAnswered.self, as: DomainEvent.friendRequestAnswered),
+        Registration(FriendRequestCancelled.self, as: DomainEvent.friendRequestCancelled),
+        Registration(FriendRemoved.self, as: DomainEvent.friendRemoved),
+        Registration(UserBlocked.self, as: DomainEvent.userBlocked),
+        Registration(UserUnblocked.self, as: DomainEvent.userUnblocked),
+        Registration(MovieRecommended.self, as: DomainEvent.movieRecommended),
+        Registration(ProfileUpdated.self, as: DomainEvent.profileUpdated),
+        Registration(TermsAccepted.self, as: DomainEvent.termsAccepted),
+    ]
+
     public static func actorUserId(of event: DomainEvent) -> Int64? { event.actorUserId }
     public static func subjectUserIds(of event: DomainEvent) -> [Int64] { event.subjectUserIds }
     public static let eventIdNamespace = "nuvie"
@@ -15,67 +41,53 @@ public enum EventCodec: EventCatalog {
         case unknownType(String, schemaVersion: UInt16)
     }
 
+    public enum EncodingFailure: Error, Equatable, Sendable {
+        /// The payload's wire name and version are missing from `EventCodec.registered`.
+        case unregistered(String, schemaVersion: UInt16)
+    }
+
     public static func encode(_ event: DomainEvent) throws -> EncodedEvent {
-        switch event {
-        case .movieAdded(let e): try encoded(e)
-        case .movieTagged(let e): try encoded(e)
-        case .identityClaimed(let e): try encoded(e)
-        case .userRegistered(let e): try encoded(e)
-        case .movieRated(let e): try encoded(e)
-        case .reviewLiked(let e): try encoded(e)
-        case .reviewUnliked(let e): try encoded(e)
-        case .watchlistAdded(let e): try encoded(e)
-        case .watchlistRemoved(let e): try encoded(e)
-        case .watchProgressed(let e): try encoded(e)
-        case .friendRequested(let e): try encoded(e)
-        case .friendRequestAnswered(let e): try encoded(e)
-        case .friendRequestCancelled(let e): try encoded(e)
-        case .friendRemoved(let e): try encoded(e)
-        case .userBlocked(let e): try encoded(e)
-        case .userUnblocked(let e): try encoded(e)
-        case .movieRecommended(let e): try encoded(e)
-        case .profileUpdated(let e): try encoded(e)
-        case .termsAccepted(let e): try encoded(e)
-        }
+        try encoded(event.payload)
     }
 
     public static func decode(type: String, schemaVersion: UInt16, payload: Data) throws -> DomainEvent {
-        switch (type, schemaVersion) {
-        case (MovieAdded.typeName, 1): .movieAdded(try decoded(payload))
-        case (MovieTagged.typeName, 1): .movieTagged(try decoded(payload))
-        case (IdentityClaimed.typeName, 1): .identityClaimed(try decoded(payload))
-        case (UserRegistered.typeName, 1): .userRegistered(try decoded(payload))
-        case (MovieRated.typeName, 1): .movieRated(try (decoded(payload) as MovieRatedV1).upcast)
-        case (MovieRated.typeName, 2): .movieRated(try decoded(payload))
-        case (ReviewLiked.typeName, 1): .reviewLiked(try decoded(payload))
-        case (ReviewUnliked.typeName, 1): .reviewUnliked(try decoded(payload))
-        case (WatchlistAdded.typeName, 1): .watchlistAdded(try decoded(payload))
-        case (WatchlistRemoved.typeName, 1): .watchlistRemoved(try decoded(payload))
-        case (WatchProgressed.typeName, 1): .watchProgressed(try decoded(payload))
-        case (FriendRequested.typeName, 1): .friendRequested(try decoded(payload))
-        case (FriendRequestAnswered.typeName, 1): .friendRequestAnswered(try decoded(payload))
-        case (FriendRequestCancelled.typeName, 1): .friendRequestCancelled(try decoded(payload))
-        case (FriendRemoved.typeName, 1): .friendRemoved(try decoded(payload))
-        case (UserBlocked.typeName, 1): .userBlocked(try decoded(payload))
-        case (UserUnblocked.typeName, 1): .userUnblocked(try decoded(payload))
-        case (MovieRecommended.typeName, 1): .movieRecommended(try decoded(payload))
-        case (ProfileUpdated.typeName, 1): .profileUpdated(try decoded(payload))
-        case (TermsAccepted.typeName, 1): .termsAccepted(try decoded(payload))
-        default: throw DecodingFailure.unknownType(type, schemaVersion: schemaVersion)
+        guard let registration = byWireName[WireName(type: type, schemaVersion: schemaVersion)] else {
+            throw DecodingFailure.unknownType(type, schemaVersion: schemaVersion)
         }
+        return try registration.decode(payload)
     }
 
-    private static func encoded<E: EventPayload>(_ event: E) throws -> EncodedEvent {
-        EncodedEvent(type: E.typeName, schemaVersion: E.schemaVersion, payload: try encoder.encode(event))
+    private static func encoded<Payload: DomainEventPayload>(_ payload: Payload) throws -> EncodedEvent {
+        guard byWireName[WireName(type: Payload.typeName, schemaVersion: Payload.schemaVersion)] != nil else {
+            throw EncodingFailure.unregistered(Payload.typeName, schemaVersion: Payload.schemaVersion)
+        }
+        return EncodedEvent(type: Payload.typeName, schemaVersion: Payload.schemaVersion, payload: try encoder.encode(payload))
     }
 
-    private static func decoded<E: Decodable>(_ payload: Data) throws -> E {
-        try JSONDecoder().decode(E.self, from: payload)
-    }
+    private static let byWireName = Dictionary(registered.map { ($0.wireName, $0) }, uniquingKeysWith: { first, _ in first })
 
     private static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
+    }
+}
+
+extension EventCodec {
+    /// A wire name and schema version: what the log records of an event's kind.
+    struct WireName: Hashable {
+        var type: String
+        var schemaVersion: UInt16
+    }
+
+    /// One payload the log may hold and the case it becomes when read back.
+    struct Registration: Sendable {
+        let wireName: WireName
+        let decode: @Sendable (Data) throws -> DomainEvent
+
+        init<Payload: EventPayload>(_ payload: Payload.Type, as event: @escaping @Sendable (Payload) -> DomainEvent) {
+            wireName = WireName(type: Payload.typeName, schemaVersion: Payload.schemaVersion)
+            decode = { event(try JSONDecoder().decode(Payload.self, from: $0)) }
+        }
     }
 }

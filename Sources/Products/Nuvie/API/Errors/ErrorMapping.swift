@@ -1,7 +1,5 @@
-import EventSourcing
 import NuvieCommands
 import NuvieDomain
-import EventLog
 import Hummingbird
 import NIOCore
 import NIOHTTP1
@@ -11,6 +9,7 @@ import ProductHosting
 extension APIError {
     /// The response for any error a handler throws; nil when it is unexpected (a bug: 500).
     static func mapping(_ error: any Error) -> APIError? {
+        if let refusal = WriteRefusal(error) { return mapping(refusal) }
         switch error {
         case let error as APIError:
             return error
@@ -20,14 +19,6 @@ extension APIError {
             return mapping(error)
         case let error as OperatorRequestError:
             return mapping(error)
-        case EventLogError.wrongExpectedVersion, CommandError.tooMuchContention:
-            return .conflict("The resource changed while the request ran; retry it")
-        case EventLogError.partialDuplicate, EventLogError.eventIdReused:
-            return .idempotencyKeyReused
-        case is StorageFullError:
-            return .storageFull()
-        case EventLogError.readOnly:
-            return APIError(.methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "This server shows a past state of the log and records nothing")
         case let error as HTTPError:
             return mapping(error)
         case is NIOTooManyBytesError:
@@ -66,6 +57,15 @@ extension APIError {
         case .invalid(let message, let field): .validation(message, field: field)
         case .conflict(let message): .conflict(message)
         case .unsupportedMediaType(let message): APIError(.unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE", message: message)
+        }
+    }
+
+    private static func mapping(_ refusal: WriteRefusal) -> APIError {
+        switch refusal {
+        case .conflict: .conflict("The resource changed while the request ran; retry it")
+        case .idempotencyKeyReused: .idempotencyKeyReused
+        case .storageFull: .storageFull()
+        case .readOnly: APIError(.methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "This server shows a past state of the log and records nothing")
         }
     }
 

@@ -1,5 +1,6 @@
 import EventSourcing
 import NuvieDomain
+import NuvieMovieLens
 import EventLog
 import Foundation
 
@@ -55,7 +56,7 @@ public struct MovieLensImporter: Sendable {
     }
 
     private static func appends(for dataset: MovieLensDataset) throws -> [StreamAppend] {
-        enum Activity { case rating(MovieLensDataset.Rating), tag(MovieLensDataset.Tag) }
+        enum Activity { case rating(RatingRecord), tag(MovieLensDataset.Tag) }
         let activities = (dataset.ratings.map { ($0.timestamp, Activity.rating($0)) } + dataset.tags.map { ($0.timestamp, Activity.tag($0)) })
             .enumerated()
             .sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }
@@ -65,7 +66,8 @@ public struct MovieLensImporter: Sendable {
         var appends: [StreamAppend] = []
         appends.reserveCapacity(dataset.movies.count + activities.count + 1_000)
         for movie in dataset.movies {
-            appends.append(try single(StreamName.movie(movie.movieId), .movieAdded(movie), key: "movie:\(movie.movieId)", at: epoch))
+            let added = MovieAdded(movieId: movie.movieId, title: movie.title, genres: movie.genres, year: movie.year, tmdbId: movie.tmdbId, imdbId: movie.imdbId)
+            appends.append(try single(StreamName.movie(movie.movieId), .movieAdded(added), key: "movie:\(movie.movieId)", at: epoch))
         }
         // MovieLens has no reviews. A user's tags on a film they rated are their own words about it:
         // once the last of them is recorded, the rating becomes a review with those tags as its text.

@@ -1,8 +1,10 @@
 import EventSourcing
 /// A film entered the catalog.
-public struct MovieAdded: EventPayload {
+public struct MovieAdded: DomainEventPayload {
     public static let typeName = "movie-added"
     public static let schemaVersion: UInt16 = 1
+    public var actorUserId: Int64? { nil }
+    public var subjectUserIds: [Int64] { [] }
 
     public var movieId: Int64
     public var title: String
@@ -23,9 +25,11 @@ public struct MovieAdded: EventPayload {
 }
 
 /// A user attached a free-text tag to a film (MovieLens tags; searchable).
-public struct MovieTagged: EventPayload {
+public struct MovieTagged: DomainEventPayload {
     public static let typeName = "movie-tagged"
     public static let schemaVersion: UInt16 = 1
+    public var actorUserId: Int64? { userId }
+    public var subjectUserIds: [Int64] { [] }
 
     public var userId: Int64
     public var movieId: Int64

@@ -19,9 +19,11 @@ public struct Identity: Hashable, Sendable {
 }
 
 /// A sign-in identity now belongs to a user. At most one per identity, enforced by its stream.
-public struct IdentityClaimed: EventPayload {
+public struct IdentityClaimed: DomainEventPayload {
     public static let typeName = "identity-claimed"
     public static let schemaVersion: UInt16 = 1
+    public var actorUserId: Int64? { userId }
+    public var subjectUserIds: [Int64] { [] }
 
     public var provider: IdentityProvider
     public var subject: String
@@ -35,9 +37,11 @@ public struct IdentityClaimed: EventPayload {
 }
 
 /// A new user joined.
-public struct UserRegistered: EventPayload {
+public struct UserRegistered: DomainEventPayload {
     public static let typeName = "user-registered"
     public static let schemaVersion: UInt16 = 1
+    public var actorUserId: Int64? { userId }
+    public var subjectUserIds: [Int64] { [] }
 
     public var userId: Int64
     public var name: String

@@ -1,9 +1,11 @@
 import EventSourcing
 /// A user changed their profile. Carries the whole profile after the change, so a fold needs no
 /// earlier event. `favoriteGenres` nil means "not chosen": the app then derives them from ratings.
-public struct ProfileUpdated: EventPayload {
+public struct ProfileUpdated: DomainEventPayload {
     public static let typeName = "profile-updated"
     public static let schemaVersion: UInt16 = 1
+    public var actorUserId: Int64? { userId }
+    public var subjectUserIds: [Int64] { [] }
 
     public var userId: Int64
     public var name: String
@@ -21,9 +23,11 @@ public struct ProfileUpdated: EventPayload {
 }
 
 /// A user accepted a version of the terms of service and privacy policy.
-public struct TermsAccepted: EventPayload {
+public struct TermsAccepted: DomainEventPayload {
     public static let typeName = "terms-accepted"
     public static let schemaVersion: UInt16 = 1
+    public var actorUserId: Int64? { userId }
+    public var subjectUserIds: [Int64] { [] }
 
     public var userId: Int64
     public var termsVersion: String

@@ -6,9 +6,11 @@ import EventSourcing
 /// later change of the rounding rule never rewrites what a user saw; schema-1 events are upcast on
 /// read (`MovieRatedV1`). `previousRating` is the user's rating of this film before this one, so a
 /// fold can keep averages without looking anything up.
-public struct MovieRated: EventPayload {
+public struct MovieRated: DomainEventPayload {
     public static let typeName = "movie-rated"
     public static let schemaVersion: UInt16 = 2
+    public var actorUserId: Int64? { userId }
+    public var subjectUserIds: [Int64] { [] }
 
     public var userId: Int64
     public var movieId: Int64
@@ -42,7 +44,10 @@ public struct MovieRated: EventPayload {
 
 /// `movie-rated` as schema 1 wrote it, before `stars` was recorded. Frozen: logs written then still
 /// hold it. Upcast with the rounding rule of that time (half stars up).
-struct MovieRatedV1: Codable {
+struct MovieRatedV1: EventPayload {
+    static let typeName = MovieRated.typeName
+    static let schemaVersion: UInt16 = 1
+
     var userId: Int64
     var movieId: Int64
     var rating: Double

@@ -1,8 +1,10 @@
 import EventSourcing
 /// A user liked a review.
-public struct ReviewLiked: EventPayload {
+public struct ReviewLiked: DomainEventPayload {
     public static let typeName = "review-liked"
     public static let schemaVersion: UInt16 = 1
+    public var actorUserId: Int64? { userId }
+    public var subjectUserIds: [Int64] { [reviewAuthorId] }
 
     public var reviewId: Int64
     public var userId: Int64
@@ -18,9 +20,11 @@ public struct ReviewLiked: EventPayload {
 }
 
 /// A user took back their like of a review.
-public struct ReviewUnliked: EventPayload {
+public struct ReviewUnliked: DomainEventPayload {
     public static let typeName = "review-unliked"
     public static let schemaVersion: UInt16 = 1
+    public var actorUserId: Int64? { userId }
+    public var subjectUserIds: [Int64] { [reviewAuthorId] }
 
     public var reviewId: Int64
     public var userId: Int64

@@ -1,8 +1,10 @@
 import EventSourcing
 /// `fromUserId` asked `toUserId` to be friends.
-public struct FriendRequested: EventPayload {
+public struct FriendRequested: DomainEventPayload {
     public static let typeName = "friend-requested"
     public static let schemaVersion: UInt16 = 1
+    public var actorUserId: Int64? { fromUserId }
+    public var subjectUserIds: [Int64] { [toUserId] }
 
     public var fromUserId: Int64
     public var toUserId: Int64
@@ -14,9 +16,11 @@ public struct FriendRequested: EventPayload {
 }
 
 /// The answer to a pending request, from the user it was sent to: `accepted` makes them friends.
-public struct FriendRequestAnswered: EventPayload {
+public struct FriendRequestAnswered: DomainEventPayload {
     public static let typeName = "friend-request-answered"
     public static let schemaVersion: UInt16 = 1
+    public var actorUserId: Int64? { toUserId }
+    public var subjectUserIds: [Int64] { [fromUserId] }
 
     public enum Answer: String, Codable, Sendable { case accepted, declined }
 
@@ -32,9 +36,11 @@ public struct FriendRequestAnswered: EventPayload {
 }
 
 /// The sender withdrew a pending request.
-public struct FriendRequestCancelled: EventPayload {
+public struct FriendRequestCancelled: DomainEventPayload {
     public static let typeName = "friend-request-cancelled"
     public static let schemaVersion: UInt16 = 1
+    public var actorUserId: Int64? { fromUserId }
+    public var subjectUserIds: [Int64] { [toUserId] }
 
     public var fromUserId: Int64
     public var toUserId: Int64
@@ -46,9 +52,11 @@ public struct FriendRequestCancelled: EventPayload {
 }
 
 /// `userId` ended their friendship with `friendId`.
-public struct FriendRemoved: EventPayload {
+public struct FriendRemoved: DomainEventPayload {
     public static let typeName = "friend-removed"
     public static let schemaVersion: UInt16 = 1
+    public var actorUserId: Int64? { userId }
+    public var subjectUserIds: [Int64] { [friendId] }
 
     public var userId: Int64
     public var friendId: Int64
@@ -61,9 +69,11 @@ public struct FriendRemoved: EventPayload {
 
 /// `userId` blocked `blockedUserId`: any friendship or pending request between them ends, and
 /// neither can send the other a request or see the other's activity until it is lifted.
-public struct UserBlocked: EventPayload {
+public struct UserBlocked: DomainEventPayload {
     public static let typeName = "user-blocked"
     public static let schemaVersion: UInt16 = 1
+    public var actorUserId: Int64? { userId }
+    public var subjectUserIds: [Int64] { [blockedUserId] }
 
     public var userId: Int64
     public var blockedUserId: Int64
@@ -74,9 +84,11 @@ public struct UserBlocked: EventPayload {
     }
 }
 
-public struct UserUnblocked: EventPayload {
+public struct UserUnblocked: DomainEventPayload {
     public static let typeName = "user-unblocked"
     public static let schemaVersion: UInt16 = 1
+    public var actorUserId: Int64? { userId }
+    public var subjectUserIds: [Int64] { [blockedUserId] }
 
     public var userId: Int64
     public var blockedUserId: Int64
@@ -88,9 +100,11 @@ public struct UserUnblocked: EventPayload {
 }
 
 /// A user recommended a film to some of their friends ("recommend to friend" on the detail screen).
-public struct MovieRecommended: EventPayload {
+public struct MovieRecommended: DomainEventPayload {
     public static let typeName = "movie-recommended"
     public static let schemaVersion: UInt16 = 1
+    public var actorUserId: Int64? { fromUserId }
+    public var subjectUserIds: [Int64] { toUserIds }
 
     public var fromUserId: Int64
     public var movieId: Int64

@@ -1,8 +1,10 @@
 import EventSourcing
 /// A user put a film on their watchlist.
-public struct WatchlistAdded: EventPayload {
+public struct WatchlistAdded: DomainEventPayload {
     public static let typeName = "watchlist-added"
     public static let schemaVersion: UInt16 = 1
+    public var actorUserId: Int64? { userId }
+    public var subjectUserIds: [Int64] { [] }
 
     public var userId: Int64
     public var movieId: Int64
@@ -14,9 +16,11 @@ public struct WatchlistAdded: EventPayload {
 }
 
 /// A user took a film off their watchlist.
-public struct WatchlistRemoved: EventPayload {
+public struct WatchlistRemoved: DomainEventPayload {
     public static let typeName = "watchlist-removed"
     public static let schemaVersion: UInt16 = 1
+    public var actorUserId: Int64? { userId }
+    public var subjectUserIds: [Int64] { [] }
 
     public var userId: Int64
     public var movieId: Int64
@@ -32,9 +36,11 @@ public enum WatchEventType: String, Codable, Sendable, CaseIterable {
     case started, paused, completed
 }
 
-public struct WatchProgressed: EventPayload {
+public struct WatchProgressed: DomainEventPayload {
     public static let typeName = "watch-progressed"
     public static let schemaVersion: UInt16 = 1
+    public var actorUserId: Int64? { userId }
+    public var subjectUserIds: [Int64] { [] }
 
     public var userId: Int64
     public var movieId: Int64

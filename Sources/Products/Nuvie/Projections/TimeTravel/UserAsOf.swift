@@ -1,6 +1,5 @@
 import ReadModels
 import EventSourcing
-import NuvieCommands
 import NuvieDomain
 import EventLog
 import Foundation

@@ -1,4 +1,5 @@
 import Foundation
+import NuvieMovieLens
 import NuvieProjections
 
 /// Top-10 quality of three recommenders on one split: most popular, plain item-kNN (cosine, k = 20)

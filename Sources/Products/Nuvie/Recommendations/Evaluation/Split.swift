@@ -1,4 +1,5 @@
-import NuvieCommands
+import NuvieDomain
+import NuvieMovieLens
 
 /// A train/test split of ratings, per user: 20 % of each user's ratings are held out.
 ///

@@ -8,13 +8,21 @@ import EventLog
 import Foundation
 import Logging
 import NuvieProjections
+import ProductHosting
 
-/// `nuvie bench …`: measured figures, printed as min / median / max over several runs.
-struct Bench: AsyncParsableCommand {
+/// `nuvie-bench …`: measured figures, printed as min / median / max over several runs.
+@main
+struct NuvieBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Benchmarks. Each prints min / median / max over --runs runs.",
+        commandName: "nuvie-bench",
+        abstract: "Nuvie's benchmarks. Each prints min / median / max over --runs runs.",
         subcommands: [RebuildBench.self, AsOfBench.self, AppendBench.self, HTTPBench.self, RecommendBench.self, SoakBench.self]
     )
+
+    /// Logging as `nuvie` does it, at warning: once, before anything logs.
+    static func bootstrapLogging() {
+        _ = Bootstrap.logging(NuvieProduct.self, level: "warning")
+    }
 }
 
 /// Full rebuild of every projection from an event log: the demo import, optionally padded with
@@ -32,7 +40,7 @@ struct RebuildBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        _ = Bootstrap.logging(level: "warning")
+        NuvieBench.bootstrapLogging()
         try await demoLog.withLog { log, scratch in try timeRebuilds(of: log, in: scratch) }
     }
 
@@ -94,7 +102,7 @@ struct SyntheticRatings {
         do {
             if log.headPosition == 0 {
                 BenchFigures.progress("importing the demo dataset")
-                _ = try await MovieLensImporter(log: log).importDirectory(try DemoMode.dataset(dataset))
+                _ = try await MovieLensImporter(log: log).importDirectory(try DemoDataset.locate(dataset))
             } else {
                 BenchFigures.progress("reusing the log in \(directory.path): \(log.headPosition) events")
             }

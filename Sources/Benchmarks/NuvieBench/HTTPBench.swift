@@ -1,11 +1,13 @@
 import ArgumentParser
 import AsyncHTTPClient
+import ChildProcesses
 import Foundation
 import Hummingbird
 import NIOCore
-import NuvieProjections
+import NuvieApp
+import NuvieMovieLens
 
-/// `nuvie bench http`: the demo server (`nuvie serve`, a child process) under `wrk`, each hot endpoint
+/// `nuvie-bench http`: the demo server (`nuvie serve`, a child process) under `wrk`, each hot endpoint
 /// beside a bare Hummingbird "hello" route (in this process) measured in the same run, plus the
 /// server's peak memory.
 struct HTTPBench: AsyncParsableCommand {
@@ -38,7 +40,7 @@ struct HTTPBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        _ = Bootstrap.logging(level: "warning")
+        NuvieBench.bootstrapLogging()
         guard let wrk = Self.executable("wrk") else { throw ValidationError("wrk is not on PATH: apt-get install wrk") }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-http-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -60,7 +62,7 @@ struct HTTPBench: AsyncParsableCommand {
         let memory = MemorySampler(pid: server.pid)
         memory.start()
 
-        let movieIds = Array(try Self.movieIds(try DemoMode.dataset(nil)).prefix(2000))
+        let movieIds = Array(try Self.movieIds(try DemoDataset.locate(nil)).prefix(2000))
         let targets: [(name: String, connections: Int, script: String)] = [
             ("hello", connections, Self.script(token: nil, request: #"return wrk.format("GET", "/hello")"#)),
             ("GET /movies/{id}", connections, Self.script(token: token, ids: movieIds, request: #"return wrk.format("GET", "/movies/" .. ids[math.random(#ids)], headers)"#)),
@@ -81,7 +83,7 @@ struct HTTPBench: AsyncParsableCommand {
             let url = target.name == "hello" ? "http://127.0.0.1:\(port + 1)" : base
             var rates: [Double] = [], p99s: [Double] = []
             for run in 1...runs {
-                let result = try Self.wrk(wrk, url: url, script: scriptFile.path, connections: target.connections, seconds: duration)
+                let result = try Self.wrk(wrk, url: url, script: scriptFile.path, connections: target.connections, seconds: duration, in: scratch)
                 rates.append(result.requestsPerSecond)
                 p99s.append(result.p99Milliseconds)
                 BenchFigures.progress("\(target.name) c\(target.connections) run \(run)/\(runs): \(Int(result.requestsPerSecond)) req/s, p99 \(result.p99Milliseconds) ms, non-2xx \(result.errors)")
@@ -124,15 +126,14 @@ struct HTTPBench: AsyncParsableCommand {
         var errors: Int
     }
 
-    static func wrk(_ executable: String, url: String, script: String, connections: Int, seconds: Int) throws -> WrkResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency", "-s", script, url]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    static func wrk(_ executable: String, url: String, script: String, connections: Int, seconds: Int, in scratch: URL) throws -> WrkResult {
+        let outputFile = scratch.appendingPathComponent("wrk-\(UUID().uuidString).txt")
+        let process = try ChildProcess(
+            executable: URL(fileURLWithPath: executable), arguments: ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency", "-s", script, url],
+            environment: ProcessInfo.processInfo.environment, output: outputFile
+        )
         process.waitUntilExit()
+        let output = try String(contentsOf: outputFile, encoding: .utf8)
         guard let rate = output.firstMatch(of: /Requests\/sec:\s+([\d.]+)/).flatMap({ Double($0.1) }),
               let p99 = output.firstMatch(of: /99%\s+([\d.]+)(us|ms|s)/)
         else { throw ValidationError("could not read wrk's output:\n\(output)") }
@@ -169,25 +170,25 @@ struct HTTPBench: AsyncParsableCommand {
     }
 
     static func movieIds(_ dataset: URL) throws -> [Int64] {
-        try String(contentsOf: dataset.appendingPathComponent("movies.csv"), encoding: .utf8)
-            .split(whereSeparator: \.isNewline).dropFirst().compactMap { $0.split(separator: ",").first.flatMap { Int64($0) } }
+        try MovieLensDataset.movieRows(dataset.appendingPathComponent("movies.csv")).map(\.movieId)
     }
 }
 
-/// The server as its own process (`nuvie serve --demo`), as it runs in production.
-final class ServerChild: @unchecked Sendable {
-    private let process = Process()
+/// The server as its own process (`nuvie serve --demo`), as it runs in production: the `nuvie` built
+/// beside this binary.
+final class ServerChild: Sendable {
+    private let process: ChildProcess
 
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.pid }
 
     init(dataDirectory: URL, port: Int) throws {
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["serve", "--demo", "--data-dir", dataDirectory.path, "--port", "\(port)"]
         var environment = ProcessInfo.processInfo.environment
         environment["NUVIE_RATE_LIMIT_PER_MINUTE"] = "0"
         environment["NUVIE_LOG_LEVEL"] = "warning"
-        process.environment = environment
-        try process.run()
+        process = try ChildProcess(
+            executable: try NuvieExecutable.url(), arguments: ["serve", "--demo", "--data-dir", dataDirectory.path, "--port", "\(port)"],
+            environment: environment, output: nil
+        )
     }
 
     func stopAfterServing(_ healthURL: String) async throws {
@@ -197,7 +198,7 @@ final class ServerChild: @unchecked Sendable {
 
     func stop() {
         guard process.isRunning else { return }
-        process.terminate()
+        process.signal(SIGTERM)
         process.waitUntilExit()
     }
 }
@@ -205,24 +206,22 @@ final class ServerChild: @unchecked Sendable {
 /// Samples a process's resident memory every 100 ms: the peak of VmRSS, and of its anonymous and
 /// file-backed parts.
 final class MemorySampler: @unchecked Sendable {
-    struct Kilobytes { var total = 0, anonymous = 0, files = 0 }
-
     private let pid: Int32
     private let lock = NSLock()
-    private var highest = Kilobytes()
+    private var highest = ProcessMemory()
     private var running = false
 
     init(pid: Int32) {
         self.pid = pid
     }
 
-    var peak: Kilobytes { lock.withLock { highest } }
+    var peak: ProcessMemory { lock.withLock { highest } }
 
     func start() {
         lock.withLock { running = true }
         Thread.detachNewThread { [self] in
             while lock.withLock({ running }) {
-                let now = sample()
+                let now = ProcessMemory.read(pid: pid)
                 lock.withLock {
                     highest.total = max(highest.total, now.total)
                     highest.anonymous = max(highest.anonymous, now.anonymous)
@@ -235,14 +234,5 @@ final class MemorySampler: @unchecked Sendable {
 
     func stop() {
         lock.withLock { running = false }
-    }
-
-    private func sample() -> Kilobytes {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return Kilobytes() }
-        func field(_ name: String) -> Int {
-            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
-        }
-        return Kilobytes(total: field("VmRSS"), anonymous: field("RssAnon"), files: field("RssFile"))
     }
 }

@@ -1,9 +1,9 @@
 import ArgumentParser
 import EventLog
 import Foundation
-import NuvieProjections
+import ReadModels
 
-/// `nuvie bench append`: durable appends through group commit against one commit per event, both
+/// `nuvie-bench append`: durable appends through group commit against one commit per event, both
 /// measured in the same run on fresh logs, with the same writers.
 struct AppendBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,7 +30,7 @@ struct AppendBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        _ = Bootstrap.logging(level: "warning")
+        NuvieBench.bootstrapLogging()
         var table: [(String, [Double], String)] = []
         for (name, grouping, writers, total) in [
             ("\(writers) writers, one commit per event", false, writers, baselineEvents),

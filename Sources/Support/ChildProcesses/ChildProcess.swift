@@ -4,10 +4,11 @@ import Synchronization
 import Glibc
 #endif
 
-/// A child process started with `posix_spawn`, its output appended to a file. The tests' own
-/// stand-in for Foundation's `Process`, whose `run()` on Linux reads past the end of a directory
-/// entry while listing `/proc/self/fd` and crashed the test process now and then when many
-/// descriptors were open (swift-corelibs-foundation PR 5472; not in Swift 6.3.1).
+/// A child process started with `posix_spawn`, its output appended to a file or sent where this
+/// process's goes. The tests' and the benchmarks' stand-in for Foundation's `Process`, whose `run()`
+/// on Linux reads past the end of a directory entry while listing `/proc/self/fd` and crashed the
+/// test process now and then when many descriptors were open (swift-corelibs-foundation PR 5472;
+/// not in Swift 6.3.1).
 public final class ChildProcess: Sendable {
     public let pid: pid_t
     /// The wait status once the child has been reaped.
@@ -18,14 +19,18 @@ public final class ChildProcess: Sendable {
         public var description: String { "posix_spawn failed: \(String(cString: strerror(errno)))" }
     }
 
-    public init(executable: URL, arguments: [String], environment: [String: String], output: URL) throws {
+    /// Starts `executable`. Its standard output and error are appended to `output`, or, when it is
+    /// nil, go where this process's do; its standard input is empty.
+    public init(executable: URL, arguments: [String], environment: [String: String], output: URL?) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // Nothing else of the test process's (its servers' sockets, its logs' files) goes along.
+        if let output {
+            posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
+        // Nothing else of this process's (its servers' sockets, its logs' files) goes along.
         _ = Self.closeFrom?(&actions, 3)
 
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]

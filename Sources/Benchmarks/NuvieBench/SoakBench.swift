@@ -1,10 +1,12 @@
 import ArgumentParser
 import AsyncHTTPClient
+import ChildProcesses
 import Foundation
 import NIOCore
-import NuvieProjections
+import NuvieApp
+import ReadModels
 
-/// `nuvie bench soak`: the demo server (a child process) under `wrk` for a long run of mixed reads
+/// `nuvie-bench soak`: the demo server (a child process) under `wrk` for a long run of mixed reads
 /// and writes from many signed-in users. Fails unless every response was 2xx with no socket error,
 /// every projection is back to lag 0 after the load, and `nuvie verify` (server stopped) finds the
 /// read models identical to a rebuild. Prints the server's RSS along the way.
@@ -44,7 +46,7 @@ struct SoakBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        _ = Bootstrap.logging(level: "warning")
+        NuvieBench.bootstrapLogging()
         guard let wrk = HTTPBench.executable("wrk") else { throw ValidationError("wrk is not on PATH: apt-get install wrk") }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-soak-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -58,7 +60,7 @@ struct SoakBench: AsyncParsableCommand {
         defer { server.stop() }
         try await HTTPBench.waitUntilServing("\(base)/health")
         let tokens = try await (1...users).asyncMap { try await HTTPBench.login(base, user: "movielens-\($0)") }
-        let movieIds = Array(try HTTPBench.movieIds(try DemoMode.dataset(nil)).prefix(2000))
+        let movieIds = Array(try HTTPBench.movieIds(try DemoDataset.locate(nil)).prefix(2000))
         let scriptFile = scratch.appendingPathComponent("soak.lua")
         try Data(SoakScript.lua(tokens: tokens, movieIds: movieIds).utf8).write(to: scriptFile)
 
@@ -81,7 +83,7 @@ struct SoakBench: AsyncParsableCommand {
         let caughtUp = try await SoakHealth.waitForZeroLag(base, within: .seconds(300))
         let endMemory = ProcessMemory.read(pid: server.pid)
         server.stop()
-        let verify = try SoakVerify.run(dataDirectory: dataDirectory)
+        let verify = try SoakVerify.run(dataDirectory: dataDirectory, in: scratch)
 
         print("soak: wrk -t2 -c\(connections) -d\(duration)s --timeout \(requestTimeout)s, \(users) users, demo data, \(Self.buildConfiguration) build")
         print("mix: 30 % GET /movies/{id}, 15 % GET /feed/activities, 15 % GET /movies/search, 15 % GET /movies/{id}/reviews, 15 % POST /movies/{id}/rate, 10 % POST /movies/{id}/watchlist")
@@ -130,36 +132,16 @@ struct SoakHealth {
     }
 }
 
-/// A process's resident memory from `/proc/<pid>/status`, in kilobytes.
-struct ProcessMemory: CustomStringConvertible {
-    var total = 0, anonymous = 0, files = 0
-
-    static func read(pid: Int32) -> ProcessMemory {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return ProcessMemory() }
-        func field(_ name: String) -> Int {
-            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
-        }
-        return ProcessMemory(total: field("VmRSS"), anonymous: field("RssAnon"), files: field("RssFile"))
-    }
-
-    var description: String {
-        String(format: "%.0f MB (anonymous %.0f MB, files %.0f MB)", Double(total) / 1024, Double(anonymous) / 1024, Double(files) / 1024)
-    }
-}
-
 /// `nuvie verify --data-dir` run as its own process, as an operator would after stopping the server.
 enum SoakVerify {
-    static func run(dataDirectory: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["verify", "--data-dir", dataDirectory.path, "--log-level", "warning"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+    static func run(dataDirectory: URL, in scratch: URL) throws -> (status: Int32, output: String) {
+        let outputFile = scratch.appendingPathComponent("verify-output.txt")
+        let process = try ChildProcess(
+            executable: try NuvieExecutable.url(), arguments: ["verify", "--data-dir", dataDirectory.path, "--log-level", "warning"],
+            environment: ProcessInfo.processInfo.environment, output: outputFile
+        )
+        let status = process.waitUntilExit()
+        return (status, try String(contentsOf: outputFile, encoding: .utf8))
     }
 }
 

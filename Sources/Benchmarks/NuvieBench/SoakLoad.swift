@@ -1,7 +1,8 @@
 import ArgumentParser
+import ChildProcesses
 import Foundation
 
-/// The wrk Lua script of `nuvie bench soak`: every request carries a random user's token and is
+/// The wrk Lua script of `nuvie-bench soak`: every request carries a random user's token and is
 /// valid by design (existing films, ratings 1–5, watchlist add or remove, non-empty search words),
 /// so any non-2xx answer is an error. Each thread counts the statuses it got; `done` adds them up.
 enum SoakScript {
@@ -87,28 +88,29 @@ final class SoakLoad {
         var errors: Int { socketErrors + statuses.filter { !(200..<300).contains($0.key) }.values.reduce(0, +) }
     }
 
-    private let process = Process()
+    private let process: ChildProcess
     private let output: URL
 
-    private init(output: URL) {
+    private init(process: ChildProcess, output: URL) {
+        self.process = process
         self.output = output
     }
 
     static func start(_ wrk: String, url: String, script: String, connections: Int, seconds: Int, timeout: Int) throws -> SoakLoad {
-        let load = SoakLoad(output: URL(fileURLWithPath: script).deletingLastPathComponent().appendingPathComponent("wrk-output.txt"))
-        try Data().write(to: load.output)
-        load.process.executableURL = URL(fileURLWithPath: wrk)
-        load.process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--timeout", "\(timeout)s", "-s", script, url]
-        load.process.standardOutput = try FileHandle(forWritingTo: load.output)
-        try load.process.run()
-        return load
+        let output = URL(fileURLWithPath: script).deletingLastPathComponent().appendingPathComponent("wrk-output.txt")
+        try Data().write(to: output)
+        let process = try ChildProcess(
+            executable: URL(fileURLWithPath: wrk), arguments: ["-t2", "-c\(connections)", "-d\(seconds)s", "--timeout", "\(timeout)s", "-s", script, url],
+            environment: ProcessInfo.processInfo.environment, output: output
+        )
+        return SoakLoad(process: process, output: output)
     }
 
     var isRunning: Bool { process.isRunning }
 
     /// Waits for wrk (stopping it if it outlived its time) and reads what it reported.
     func finish() throws -> Report {
-        if process.isRunning { process.terminate() }
+        process.signal(SIGTERM)
         process.waitUntilExit()
         let text = try String(contentsOf: output, encoding: .utf8)
         var report = Report()

@@ -8,7 +8,7 @@ import Logging
 import NuvieProjections
 import NuvieRecommendations
 
-/// `nuvie bench recommend`: training time of the model on the demo, and the time to compute one
+/// `nuvie-bench recommend`: training time of the model on the demo, and the time to compute one
 /// user's 50 recommendations with their explanations (what a feed request costs when its cache is
 /// cold), for every demo user.
 struct RecommendBench: AsyncParsableCommand {
@@ -25,7 +25,7 @@ struct RecommendBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        _ = Bootstrap.logging(level: "warning")
+        NuvieBench.bootstrapLogging()
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-recommend-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let log = try await SyntheticRatings.demoLog(padding: 0, dataset: nil, in: scratch)

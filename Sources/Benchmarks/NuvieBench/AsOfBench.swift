@@ -1,5 +1,5 @@
 import ArgumentParser
-import NuvieCommands
+import NuvieApp
 import NuvieDomain
 import EventLog
 import Foundation
@@ -23,7 +23,7 @@ struct AsOfBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        _ = Bootstrap.logging(level: "warning")
+        NuvieBench.bootstrapLogging()
         try await demoLog.withLog { log, _ in try timeViews(in: log) }
     }
 
