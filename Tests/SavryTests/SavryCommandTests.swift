@@ -1,0 +1,55 @@
+import EventLog
+import EventSourcing
+import Foundation
+import SavryCommands
+import SavryDomain
+import Testing
+
+@Suite(.timeLimit(.minutes(3))) struct SavryCommandTests {
+    @Test func anIdentityIsOneUserHoweverManySignInsRaceForIt() async throws {
+        let storage = try SavryStorage()
+        let commands = storage.commands
+        let identities = ["ana", "ben", "chloe"].map { SavryIdentity(provider: .dev, subject: $0) }
+        let signIns = try await withThrowingTaskGroup(of: (SavryIdentity, Int64).self) { group in
+            for _ in 0..<4 {
+                for identity in identities { group.addTask { (identity, try await commands.signIn(identity).userId) } }
+            }
+            return try await group.reduce(into: [(SavryIdentity, Int64)]()) { $0.append($1) }
+        }
+        let byIdentity = Dictionary(grouping: signIns, by: \.0).mapValues { Set($0.map(\.1)) }
+        #expect(byIdentity.values.allSatisfy { $0.count == 1 })
+        #expect(Set(byIdentity.values.flatMap { $0 }).count == 3)
+        #expect(storage.log.headPosition == 6)
+        #expect(try await commands.signIn(SavryIdentity(provider: .apple, subject: "ana")).isNewUser)
+    }
+
+    @Test func aCreateRetriedUnderItsEventIdRecordsOnceAndADifferentOneUnderItIsRefused() async throws {
+        let storage = try SavryStorage()
+        let user = try await storage.commands.signIn(SavryIdentity(provider: .dev, subject: "ana")).userId
+        let id = UUID()
+        let first = try await storage.commands.createRecipe(RecipeFields(name: "Toast"), by: user, eventId: id)
+        let head = storage.log.headPosition
+        let again = try await storage.commands.createRecipe(RecipeFields(name: "Toast"), by: user, eventId: id)
+        #expect(again.recipeId == first.recipeId && again.result.position == first.result.position)
+        #expect(storage.log.headPosition == head)
+        await #expect(throws: EventLogError.self) { try await storage.commands.createRecipe(RecipeFields(name: "Jam"), by: user, eventId: id) }
+        #expect(storage.log.headPosition == head)
+    }
+
+    @Test func anUnregisteredUserCannotWrite() async throws {
+        let storage = try SavryStorage()
+        await #expect(throws: SavryDomainError.userNotFound(userId: 7)) { try await storage.commands.createRecipe(RecipeFields(name: "Toast"), by: 7) }
+        #expect(storage.log.headPosition == 0)
+    }
+
+    @Test func seedingTwiceRecordsTheDemoOnce() async throws {
+        let storage = try SavryStorage()
+        let first = try await SavryDemoSeed.run(into: storage.commands)
+        #expect(first == 3 * 2 + 12)
+        #expect(try await SavryDemoSeed.run(into: storage.commands) == 0)
+        let recipes = try storage.events(after: 0).compactMap { event -> RecipeCreated? in
+            if case .recipeCreated(let created) = event { created } else { nil }
+        }
+        #expect(Dictionary(grouping: recipes, by: \.userId).mapValues(\.count) == [1: 4, 2: 4, 3: 4])
+    }
+}
