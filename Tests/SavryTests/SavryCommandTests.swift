@@ -18,7 +18,7 @@ import Testing
         }
         let byIdentity = Dictionary(grouping: signIns, by: \.0).mapValues { Set($0.map(\.1)) }
         #expect(byIdentity.values.allSatisfy { $0.count == 1 })
-        #expect(Set(byIdentity.values.flatMap { $0 }) == [1, 2, 3])
+        #expect(Set(byIdentity.values.flatMap { $0 }).count == 3)
         #expect(storage.log.headPosition == 6)
         #expect(try await commands.signIn(SavryIdentity(provider: .apple, subject: "ana")).isNewUser)
     }

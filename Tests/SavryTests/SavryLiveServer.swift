@@ -13,7 +13,7 @@ import Testing
 /// Savry's routes served by a real Hummingbird server on 127.0.0.1 (an ephemeral port), over a real
 /// log and read database in a temp dir, with the projection runner running as the server's service.
 struct SavryLiveServer {
-    static let secret = "savry-test-secret-savry-test-secret"
+    static let secret = "savry-test-secret-savry-test-secret-savry-test-secret-savry-test"
 
     let storage: SavryStorage
     let tokens: SavryTokens
