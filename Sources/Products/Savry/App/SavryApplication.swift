@@ -29,7 +29,7 @@ public func buildSavryApplication(configuration: SavryConfiguration, logger: Log
         return Application(
             router: router,
             server: .http1(configuration: configuration.connections.channelConfiguration(
-                connectRefusal: #"{"message":"CONNECT is not supported: this server is not a proxy"}"#, logger: logger
+                connectRefusal: SavryAPIError.connectRefusal, logger: logger
             )),
             configuration: configuration.connections.serverConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "savry", logger: logger
