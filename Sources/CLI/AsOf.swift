@@ -8,6 +8,7 @@ import Foundation
 import Logging
 import NuvieProjections
 import NuvieRecommendations
+import OperatorCLI
 import ProductHosting
 
 /// `nuvie as-of --position N | --time T [--user ID] [--output DIR]`: the read models as they were.
@@ -18,12 +19,7 @@ struct AsOf: AsyncParsableCommand {
     )
 
     @OptionGroup var global: GlobalOptions
-
-    @Option(help: "The last log position to include.")
-    var position: UInt64?
-
-    @Option(help: "An instant (2024-01-15T10:30:00Z or 2024-01-15): everything recorded at or before it.", transform: OperatorTime.argument)
-    var time: Date?
+    @OptionGroup var when: AsOfOptions
 
     @Option(help: "Print this user's profile, ratings and the first page of their friends' feed as they were (from the user's own events and their friends' latest, not the whole log).")
     var user: Int64?
@@ -41,7 +37,6 @@ struct AsOf: AsyncParsableCommand {
     var output: String?
 
     func validate() throws {
-        guard (position == nil) != (time == nil) else { throw ValidationError("give exactly one of --position and --time") }
         guard serve == nil || user == nil else { throw ValidationError("--serve and --user do not go together") }
         guard !recommendations || user != nil else { throw ValidationError("--recommendations needs --user") }
     }
@@ -50,10 +45,8 @@ struct AsOf: AsyncParsableCommand {
         let logger = Bootstrap.logging(level: global.logLevel)
         let log = try EventLog(configuration: .init(directory: try global.productDirectory().log))
         defer { log.close() }
-        let target = try position ?? TimeTravel.position(atOrBefore: time ?? Date(), in: log)
-        guard target <= log.headPosition else { throw ValidationError("the log ends at position \(log.headPosition)") }
+        let (target, at) = try when.resolve(in: log)
         if let port = serve { return try await serveReadOnly(log, at: target, port: port, logger: logger) }
-        let at = try log.event(at: target).map { $0.recordedAt.formatted(.iso8601) } ?? "before the first event"
         if let user, !recommendations, output == nil {
             let started = ContinuousClock.now
             let database = try UserAsOf.readModels(of: user, at: target, in: log)

@@ -13,7 +13,7 @@ public struct CommandService: Sendable {
 
     public init(log: EventLog) {
         self.log = DomainLog(log: log)
-        self.userIds = UserIdAllocator(log: log)
+        self.userIds = UserIdAllocator(log: log, userStreamPrefix: StreamName.userPrefix)
     }
 
     // MARK: Identity

@@ -2,6 +2,7 @@ import ArgumentParser
 import EventLog
 import Foundation
 import HTTPServing
+import OperatorCLI
 import Logging
 import ProductHosting
 import SavryAPI
@@ -16,12 +17,7 @@ struct AsOf: AsyncParsableCommand {
     )
 
     @OptionGroup var global: GlobalOptions
-
-    @Option(help: "The last log position to include.")
-    var position: UInt64?
-
-    @Option(help: "An instant (2024-01-15T10:30:00Z or 2024-01-15): everything recorded at or before it.", transform: OperatorTime.argument)
-    var time: Date?
+    @OptionGroup var when: AsOfOptions
 
     @Option(help: "Print this recipe as GET /api/app/recipes/{id} showed it then.")
     var recipe: String?
@@ -33,7 +29,6 @@ struct AsOf: AsyncParsableCommand {
     var host: String?
 
     func validate() throws {
-        guard (position == nil) != (time == nil) else { throw ValidationError("give exactly one of --position and --time") }
         guard (recipe == nil) != (serve == nil) else { throw ValidationError("give exactly one of --recipe and --serve") }
     }
 
@@ -41,8 +36,7 @@ struct AsOf: AsyncParsableCommand {
         let logger = Bootstrap.logging(SavryProduct.self, level: global.logLevel)
         let log = try EventLog(configuration: .init(directory: try global.productDirectory().log))
         defer { log.close() }
-        let target = try position ?? TimeTravel.position(atOrBefore: time ?? Date(), in: log)
-        guard target <= log.headPosition else { throw ValidationError("the log ends at position \(log.headPosition)") }
+        let (target, at) = try when.resolve(in: log)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("savry-as-of-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         if let port = serve { return try await serveReadOnly(log, at: target, directory: scratch, port: port, logger: logger) }
@@ -51,7 +45,6 @@ struct AsOf: AsyncParsableCommand {
             SavryProduct.self, of: log, upTo: target, at: scratch.appendingPathComponent("read.sqlite").path, logger: logger
         )
         defer { try? database.close() }
-        let at = try log.event(at: target).map { $0.recordedAt.formatted(.iso8601) } ?? "before the first event"
         guard let found = try RecipeQueries(database: database).recipe(id: recipe ?? "") else {
             throw ValidationError("no recipe \(recipe ?? "") as of position \(target) (\(at)): not created yet, or deleted")
         }

@@ -12,7 +12,7 @@ public struct SavryCommandService: Sendable {
 
     public init(log: EventLog) {
         store = SavryStore(log: log)
-        userIds = UserIdAllocator(log: log)
+        userIds = UserIdAllocator(log: log, userStreamPrefix: SavryStreams.userPrefix)
     }
 
     // MARK: Identity

@@ -1,0 +1,27 @@
+import ArgumentParser
+import EventLog
+import Foundation
+import ProductHosting
+
+/// `--position N | --time T`: which past state an `as-of` command shows, for any product.
+public struct AsOfOptions: ParsableArguments {
+    @Option(help: "The last log position to include.")
+    public var position: UInt64?
+
+    @Option(help: "An instant (2024-01-15T10:30:00Z or 2024-01-15): everything recorded at or before it.", transform: OperatorTime.argument)
+    public var time: Date?
+
+    public init() {}
+
+    public func validate() throws {
+        guard (position == nil) != (time == nil) else { throw ValidationError("give exactly one of --position and --time") }
+    }
+
+    /// The log position meant, checked against the log's head, and when it was recorded.
+    public func resolve(in log: EventLog) throws -> (position: UInt64, recordedAt: String) {
+        let target = try position ?? TimeTravel.position(atOrBefore: time ?? Date(), in: log)
+        guard target <= log.headPosition else { throw ValidationError("the log ends at position \(log.headPosition)") }
+        let at = try log.event(at: target).map { $0.recordedAt.formatted(.iso8601) } ?? "before the first event"
+        return (target, at)
+    }
+}
