@@ -1,25 +1,12 @@
+import EventSourcing
 import Hummingbird
 
-/// Text a client sends may not hold control characters other than tab, line feed and carriage
-/// return: SQLite reads text up to its first NUL, so a stored NUL would come back cut short, and no
-/// field of the app means anything by the others. Refused with a 400 before anything is recorded.
+/// Text a client sends is refused with a 400 before anything is recorded when it holds a control
+/// character other than tab, line feed and carriage return (`StorableText`).
 enum TextRule {
     static func check(_ text: String, field: String) throws {
-        guard let bad = text.unicodeScalars.first(where: isForbidden) else { return }
-        throw APIError.validation("\(field) must not contain control characters (found U+\(hex(bad.value)))", field: field)
-    }
-
-    private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x09, 0x0A, 0x0D: false
-        case 0x00...0x1F, 0x7F: true
-        default: false
-        }
-    }
-
-    private static func hex(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        guard let bad = StorableText.firstRefusedCharacter(in: text) else { return }
+        throw APIError.validation("\(field) must not contain control characters (found \(bad))", field: field)
     }
 }
 

@@ -1,3 +1,5 @@
+import EventSourcing
+
 /// What a recipe may hold. Text may not hold control characters other than tab, line feed and
 /// carriage return (SQLite reads text up to a NUL, and nothing here means anything by the others).
 /// Errors name the field as the API spells it.
@@ -131,22 +133,9 @@ public enum RecipeRules {
     static func check(text: String?, maxLength: Int, field: String) throws(SavryDomainError) {
         guard let text else { return }
         guard text.count <= maxLength else { throw .invalid(field: field, reason: "must be at most \(maxLength) characters") }
-        if let bad = text.unicodeScalars.first(where: isForbidden) {
-            throw .invalid(field: field, reason: "must not contain control characters (found U+\(hex(bad.value)))")
+        if let bad = StorableText.firstRefusedCharacter(in: text) {
+            throw .invalid(field: field, reason: "must not contain control characters (found \(bad))")
         }
-    }
-
-    private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x09, 0x0A, 0x0D: false
-        case 0x00...0x1F, 0x7F: true
-        default: false
-        }
-    }
-
-    private static func hex(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }
 
