@@ -31,7 +31,7 @@ struct Serve: AsyncParsableCommand {
         let logger = Bootstrap.logging(level: global.logLevel)
         let registry = Bootstrap.metrics()
         let settings = EnvironmentSettings()
-        for name in settings.unknownNames(known: AppConfiguration.environmentNames) {
+        for name in settings.unknownNames(prefix: "NUVIE", known: AppConfiguration.environmentNames) {
             logger.warning("ignoring an environment variable no setting reads (misspelt?)", metadata: ["variable": "\(name)"])
         }
         let dataDirectory = global.dataDirectory

@@ -40,6 +40,6 @@ import Testing
         #expect(configuration.aiServiceURL?.absoluteString == "http://127.0.0.1:9000")
         #expect(try configured(["NUVIE_RATE_LIMIT_PER_MINUTE": "0"]).rateLimit == nil)
         #expect(try configured([:]).rateLimit == AppConfiguration.defaultRateLimit)
-        #expect(EnvironmentSettings(["NUVIE_RATE_LIMT": "5", "NUVIE_PORT": "1"]).unknownNames(known: AppConfiguration.environmentNames) == ["NUVIE_RATE_LIMT"])
+        #expect(EnvironmentSettings(["NUVIE_RATE_LIMT": "5", "NUVIE_PORT": "1", "SAVRY_PORT": "3000"]).unknownNames(prefix: "NUVIE", known: AppConfiguration.environmentNames) == ["NUVIE_RATE_LIMT"])
     }
 }

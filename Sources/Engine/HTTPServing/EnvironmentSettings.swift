@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `NUVIE_*` settings of a process environment, each checked when read: a value that cannot be
+/// A product's `<PRODUCT>_*` settings in a process environment, each checked when read: a value that cannot be
 /// used stops the start-up with a message naming the variable, instead of falling back to a default.
 public struct EnvironmentSettings: Sendable {
     public let values: [String: String]
@@ -53,9 +53,9 @@ public struct EnvironmentSettings: Sendable {
         }
     }
 
-    /// `NUVIE_*` variables nobody reads: most likely misspelt, worth a warning at start-up.
-    public func unknownNames(known: Set<String>) -> [String] {
-        values.keys.filter { $0.hasPrefix("NUVIE_") && !known.contains($0) }.sorted()
+    /// `<prefix>_*` variables nobody reads: most likely misspelt, worth a warning at start-up.
+    public func unknownNames(prefix: String, known: Set<String>) -> [String] {
+        values.keys.filter { $0.hasPrefix(prefix + "_") && !known.contains($0) }.sorted()
     }
 }
 

@@ -25,7 +25,7 @@ public enum Bootstrap {
 }
 
 public enum EngineMetrics {
-    /// `engine_log_append_duration` as `nuvie_log_append_duration` in Nuvie's process.
+    /// `engine_log_append_duration` as `<product>_log_append_duration` in that product's process.
     public static func name(_ name: String, for product: String) -> String {
         name.hasPrefix("engine_") ? product + name.dropFirst("engine".count) : name
     }
@@ -33,7 +33,7 @@ public enum EngineMetrics {
 
 /// swift-log's `StreamLogHandler` lines on standard error, with the metadata rendered when a line is
 /// written. `StreamLogHandler` renders all of it each time a key is set, which every request paid
-/// for its request id and user id even when nothing was logged (~2 % of a `GET /movies/{id}`).
+/// for its request id and user id even when nothing was logged (~2 % of a cheap read request).
 public struct StandardErrorLogHandler: LogHandler {
     let label: String
     public var logLevel: Logger.Level

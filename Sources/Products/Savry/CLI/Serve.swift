@@ -26,7 +26,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let logger = Bootstrap.logging(SavryProduct.self, level: global.logLevel)
         let settings = EnvironmentSettings()
-        for name in settings.unknownNames(known: SavryConfiguration.environmentNames) {
+        for name in settings.unknownNames(prefix: "SAVRY", known: SavryConfiguration.environmentNames) {
             logger.warning("ignoring an environment variable no setting reads (misspelt?)", metadata: ["variable": "\(name)"])
         }
         var configuration = SavryConfiguration(dataDirectory: global.dataDirectory)
