@@ -78,6 +78,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/Engine/HTTPServing",
@@ -318,7 +319,7 @@ let package = Package(
         .testTarget(
             name: "SavryTests",
             dependencies: [
-                "SavryDomain", "SavryCommands", "SavryProjections", "SavryAPI", "AppleSignIn", "EventLog", "EventSourcing", "ReadModels", "TestSupport",
+                "SavryDomain", "SavryCommands", "SavryProjections", "SavryAPI", "AppleSignIn", "HTTPServing", "EventLog", "EventSourcing", "ReadModels", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,3 +1,4 @@
+import HTTPServing
 import NuvieAPI
 import Foundation
 import Testing

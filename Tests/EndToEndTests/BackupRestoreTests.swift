@@ -23,17 +23,17 @@ import Testing
             }
         }
         try await Task.sleep(for: .milliseconds(300))
-        let backedUp = try runNuvie(["backup", "--data-dir", live.path, backup.path])
+        let backedUp = try await runNuvie(["backup", "--data-dir", live.path, backup.path])
         writes.cancel()
         await writes.value
         server.stop()
         #expect(backedUp.status == 0, "\(backedUp.output)")
-        #expect(try runNuvie(["backup", "--data-dir", live.path, backup.path]).status != 0, "a backup never overwrites another")
+        #expect(try await runNuvie(["backup", "--data-dir", live.path, backup.path]).status != 0, "a backup never overwrites another")
 
-        let restore = try runNuvie(["restore", "--data-dir", restored.path, backup.path])
+        let restore = try await runNuvie(["restore", "--data-dir", restored.path, backup.path])
         #expect(restore.status == 0, "\(restore.output)")
-        #expect(try runNuvie(["restore", "--data-dir", restored.path, backup.path]).status != 0, "restore refuses a data dir that has a log")
-        let verify = try runNuvie(["verify", "--data-dir", restored.path])
+        #expect(try await runNuvie(["restore", "--data-dir", restored.path, backup.path]).status != 0, "restore refuses a data dir that has a log")
+        let verify = try await runNuvie(["verify", "--data-dir", restored.path])
         #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")
 
         let original = try EventLog(configuration: .init(directory: live.appendingPathComponent("log")))
@@ -47,19 +47,19 @@ import Testing
 
 /// Runs the built `nuvie` with `arguments`; its exit status and what it printed. `logLevel` is for the
 /// commands that take `--log-level` (those with a data directory).
-func runNuvie(_ arguments: [String], logLevel: Bool = true) throws -> (status: Int32, output: String) {
-    try runProduct("nuvie", arguments, logLevel: logLevel)
+func runNuvie(_ arguments: [String], logLevel: Bool = true) async throws -> (status: Int32, output: String) {
+    try await runProduct("nuvie", arguments, logLevel: logLevel)
 }
 
 /// Runs a product's built binary, as `runNuvie` does.
-func runProduct(_ executable: String, _ arguments: [String], logLevel: Bool = true) throws -> (status: Int32, output: String) {
+func runProduct(_ executable: String, _ arguments: [String], logLevel: Bool = true) async throws -> (status: Int32, output: String) {
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("\(executable)-run-\(UUID().uuidString).log")
     defer { try? FileManager.default.removeItem(at: output) }
     let process = try ChildProcess(
         executable: ServerProcess.binary(executable), arguments: arguments + (logLevel ? ["--log-level", "warning"] : []),
         environment: ProcessInfo.processInfo.environment, output: output
     )
-    let status = process.waitUntilExit()
+    let status = await process.exited()
     return (status, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
 }
 
@@ -76,31 +76,31 @@ func runProduct(_ executable: String, _ arguments: [String], logLevel: Bool = tr
         _ = try await server.post("/movies/5/rate", #"{"rating":5}"#, token: token)
         defer { server.stop() }
 
-        func asOf(_ arguments: [String]) throws -> [String: Any]? {
-            let run = try runNuvie(["as-of", "--data-dir", data.path, "--user", "1"] + arguments)
+        func asOf(_ arguments: [String]) async throws -> [String: Any]? {
+            let run = try await runNuvie(["as-of", "--data-dir", data.path, "--user", "1"] + arguments)
             // The JSON on stdout, whatever stderr's progress line interleaves around it.
             guard let start = run.output.firstIndex(of: "{"), let end = run.output.lastIndex(of: "}") else { return nil }
             return try JSONSerialization.jsonObject(with: Data(run.output[start...end].utf8)) as? [String: Any]
         }
-        func ratingOfFilm5(_ arguments: [String]) throws -> Double? {
-            let ratings = try asOf(arguments)?["ratings"] as? [[String: Any]] ?? []
+        func ratingOfFilm5(_ arguments: [String]) async throws -> Double? {
+            let ratings = try await asOf(arguments)?["ratings"] as? [[String: Any]] ?? []
             return ratings.first { $0["movie_id"] as? Int == 5 }?["rating"] as? Double
         }
-        #expect(try ratingOfFilm5(["--position", "\(before)"]) == 2)
-        #expect(try ratingOfFilm5(["--time", "2999-01-01"]) == 5)
-        #expect(try ratingOfFilm5(["--time", "2001-01-01"]) == nil)
+        #expect(try await ratingOfFilm5(["--position", "\(before)"]) == 2)
+        #expect(try await ratingOfFilm5(["--time", "2999-01-01"]) == 5)
+        #expect(try await ratingOfFilm5(["--time", "2001-01-01"]) == nil)
         // What we would have recommended then: films not rated at that point, each with its reasons.
-        #expect(try asOf(["--position", "\(before)"])?["recommendations"] == nil)
-        let then = try #require(try asOf(["--position", "\(before)", "--recommendations"])?["recommendations"] as? [[String: Any]])
+        #expect(try await asOf(["--position", "\(before)"])?["recommendations"] == nil)
+        let then = try #require(try await asOf(["--position", "\(before)", "--recommendations"])?["recommendations"] as? [[String: Any]])
         #expect(!then.isEmpty && !then.contains { $0["movie_id"] as? Int == 5 })
         #expect(then.allSatisfy { ($0["reasons"] as? [String])?.isEmpty == false && $0["ai_score"] is Int })
-        #expect(try runNuvie(["as-of", "--data-dir", data.path, "--position", "1", "--time", "2020-01-01"]).status != 0)
+        #expect(try await runNuvie(["as-of", "--data-dir", data.path, "--position", "1", "--time", "2020-01-01"]).status != 0)
 
-        let audit = try runNuvie(["audit", "--data-dir", data.path, "--user", "1", "--format", "json"])
+        let audit = try await runNuvie(["audit", "--data-dir", data.path, "--user", "1", "--format", "json"])
         let lines = audit.output.split(separator: "\n").filter { $0.hasPrefix("{") }
         let types = lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["type"] as? String }
         #expect(audit.status == 0 && types.filter { $0 == "movie-rated" }.count == 4, "\(audit.output)")  // 2 imported + 2 here
-        let recent = try runNuvie(["audit", "--data-dir", data.path, "--user", "1", "--from", "2020-01-01"])
+        let recent = try await runNuvie(["audit", "--data-dir", data.path, "--user", "1", "--from", "2020-01-01"])
         #expect(recent.output.split(separator: "\n").filter { $0.contains("movie-rated") }.count == 2, "\(recent.output)")
     }
 }
@@ -142,15 +142,15 @@ extension AsOfTests {
         let login = try await server.post("/auth/login", #"{"provider":"dev","user_identifier":"movielens-2"}"#)
         _ = try await server.post("/movies/3/rate", #"{"rating":4}"#, token: try #require(login.json["access_token"] as? String))
 
-        let refused = try runNuvie(["replay", "--data-dir", data.path])
+        let refused = try await runNuvie(["replay", "--data-dir", data.path])
         #expect(refused.status != 0 && refused.output.contains("--server"), "\(refused.output)")
-        let online = try runNuvie(["replay", "--data-dir", data.path, "--server", server.baseURL, "--projection", "users"])
+        let online = try await runNuvie(["replay", "--data-dir", data.path, "--server", server.baseURL, "--projection", "users"])
         #expect(online.status == 0 && online.output.contains("swapped in by the server"), "\(online.output)")
         server.stop()
 
-        let offline = try runNuvie(["replay", "--data-dir", data.path])
+        let offline = try await runNuvie(["replay", "--data-dir", data.path])
         #expect(offline.status == 0 && offline.output.contains("rebuilt"), "\(offline.output)")
-        let verify = try runNuvie(["verify", "--data-dir", data.path])
+        let verify = try await runNuvie(["verify", "--data-dir", data.path])
         #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")
     }
 }

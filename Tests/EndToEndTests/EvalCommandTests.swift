@@ -5,9 +5,9 @@ import Testing
 @Suite(.timeLimit(.minutes(3))) struct EvalCommandTests {
     /// `nuvie eval --format json`: one object per model, with the contract of the keys.
     @Test(arguments: ["temporal", "random"])
-    func evalPrintsOneJSONObjectPerModel(split: String) throws {
+    func evalPrintsOneJSONObjectPerModel(split: String) async throws {
         let ratings = replayFixtures.appendingPathComponent("movielens-taste/ratings.csv").path
-        let run = try runNuvie(["eval", "--ratings", ratings, "--split", split, "--seed", "42", "--minimum-ratings", "2", "--format", "json"], logLevel: false)
+        let run = try await runNuvie(["eval", "--ratings", ratings, "--split", split, "--seed", "42", "--minimum-ratings", "2", "--format", "json"], logLevel: false)
         #expect(run.status == 0, "\(run.output)")
         let objects = run.output.split(separator: "\n").filter { $0.hasPrefix("{") }
             .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
@@ -19,19 +19,19 @@ import Testing
         }
     }
 
-    @Test func evalReadsTheClassicTabSeparatedFormatAndRefusesGarbage() throws {
+    @Test func evalReadsTheClassicTabSeparatedFormatAndRefusesGarbage() async throws {
         let directory = try TemporaryDirectory()
         let csv = try String(contentsOf: replayFixtures.appendingPathComponent("movielens-taste/ratings.csv"), encoding: .utf8)
         let tabbed = csv.split(separator: "\n").dropFirst().map { $0.replacingOccurrences(of: ",", with: "\t") }.joined(separator: "\n")
         let udata = directory.url.appendingPathComponent("u.data")
         try Data(tabbed.utf8).write(to: udata)
-        let run = try runNuvie(["eval", "--ratings", udata.path, "--minimum-ratings", "2"], logLevel: false)
+        let run = try await runNuvie(["eval", "--ratings", udata.path, "--minimum-ratings", "2"], logLevel: false)
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("served") && run.output.contains("ndcg@10"))
 
         let garbage = directory.url.appendingPathComponent("garbage.csv")
         try Data("userId,movieId,rating,timestamp\n1,2,three,4\n".utf8).write(to: garbage)
-        let refused = try runNuvie(["eval", "--ratings", garbage.path], logLevel: false)
+        let refused = try await runNuvie(["eval", "--ratings", garbage.path], logLevel: false)
         #expect(refused.status != 0 && refused.output.contains("line 2"), "\(refused.output)")
     }
 }

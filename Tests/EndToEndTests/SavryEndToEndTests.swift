@@ -88,7 +88,7 @@ import Testing
             #expect(served[id].map(allowed.contains) == true, "acknowledged recipe \(id) (\(name)) is \(served[id] ?? "missing")")
         }
         server.stop()
-        let verify = try runProduct("savry", ["verify", "--data-dir", data.path])
+        let verify = try await runProduct("savry", ["verify", "--data-dir", data.path])
         #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")
     }
 
@@ -96,14 +96,14 @@ import Testing
         let directory = try TemporaryDirectory()
         let savryData = directory.url.appendingPathComponent("savry")
         try await Self.serve(savryData).stop()
-        let nuvieOnSavry = try runNuvie(["serve", "--data-dir", savryData.path, "--port", "0"])
+        let nuvieOnSavry = try await runNuvie(["serve", "--data-dir", savryData.path, "--port", "0"])
         #expect(nuvieOnSavry.status != 0 && nuvieOnSavry.output.contains("holds savry data, not nuvie's"), "\(nuvieOnSavry.output)")
 
         let nuvieData = directory.url.appendingPathComponent("nuvie")
         try await ServerProcess.demo(dataDirectory: nuvieData).stop()
-        let savryOnNuvie = try runProduct("savry", ["serve", "--data-dir", nuvieData.path, "--port", "0"])
+        let savryOnNuvie = try await runProduct("savry", ["serve", "--data-dir", nuvieData.path, "--port", "0"])
         #expect(savryOnNuvie.status != 0 && savryOnNuvie.output.contains("holds nuvie data, not savry's"), "\(savryOnNuvie.output)")
-        let auditOnNuvie = try runProduct("savry", ["audit", "--user", "1", "--data-dir", nuvieData.path])
+        let auditOnNuvie = try await runProduct("savry", ["audit", "--user", "1", "--data-dir", nuvieData.path])
         #expect(auditOnNuvie.status != 0, "\(auditOnNuvie.output)")
     }
 
@@ -118,7 +118,7 @@ import Testing
         let headAfterFirstEdit = try #require(try await server.get("/health").json["logHeadPosition"] as? Int)
         #expect(try await server.patch("/api/app/recipes/\(id)", #"{"name":"Best pancakes"}"#, token: token).status == 200)
 
-        let audit = try runProduct("savry", ["audit", "--stream", "recipe-\(id)", "--format", "json", "--data-dir", data.path])
+        let audit = try await runProduct("savry", ["audit", "--stream", "recipe-\(id)", "--format", "json", "--data-dir", data.path])
         let events = audit.output.split(separator: "\n").compactMap { line in
             try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         }
@@ -126,9 +126,9 @@ import Testing
         let changes = events.dropFirst().map { Set((($0["payload"] as? [String: Any])?["changes"] as? [String: Any] ?? [:]).keys) }
         #expect(changes == [["name", "servings"], ["name"]], "an update records the changed fields only")
 
-        let then = try runProduct("savry", ["as-of", "--position", "\(headAfterFirstEdit)", "--recipe", id, "--data-dir", data.path])
+        let then = try await runProduct("savry", ["as-of", "--position", "\(headAfterFirstEdit)", "--recipe", id, "--data-dir", data.path])
         #expect(then.status == 0 && then.output.contains(#""name" : "Better pancakes""#), "\(then.output)")
-        let before = try runProduct("savry", ["as-of", "--position", "1", "--recipe", id, "--data-dir", data.path])
+        let before = try await runProduct("savry", ["as-of", "--position", "1", "--recipe", id, "--data-dir", data.path])
         #expect(before.status != 0 && before.output.contains("no recipe"), "\(before.output)")
 
         let admin = ["X-Admin-Token": try ServerProcess.adminToken(dataDirectory: data)]
@@ -138,13 +138,13 @@ import Testing
         #expect(refused.status == 401 && refused.json.keys.sorted() == ["message"])
 
         let backup = directory.url.appendingPathComponent("backup")
-        #expect(try runProduct("savry", ["backup", backup.path, "--data-dir", data.path]).status == 0)
+        #expect(try await runProduct("savry", ["backup", backup.path, "--data-dir", data.path]).status == 0)
         server.stop()
         let restored = directory.url.appendingPathComponent("restored")
-        #expect(try runProduct("savry", ["restore", backup.path, "--data-dir", restored.path]).status == 0)
-        let nuvieRestore = try runNuvie(["restore", backup.path, "--data-dir", directory.url.appendingPathComponent("other").path])
+        #expect(try await runProduct("savry", ["restore", backup.path, "--data-dir", restored.path]).status == 0)
+        let nuvieRestore = try await runNuvie(["restore", backup.path, "--data-dir", directory.url.appendingPathComponent("other").path])
         #expect(nuvieRestore.status != 0 && nuvieRestore.output.contains("is a backup of savry, not nuvie"), "\(nuvieRestore.output)")
-        let verify = try runProduct("savry", ["verify", "--data-dir", restored.path])
+        let verify = try await runProduct("savry", ["verify", "--data-dir", restored.path])
         #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")
         let again = try await Self.serve(restored)
         defer { again.stop() }

@@ -1,4 +1,5 @@
 import AppleSignIn
+import HTTPServing
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -20,14 +21,15 @@ struct SavryLiveServer {
     let client: SavryClient
 
     static func run(
-        devLoginEnabled: Bool = true, apple: AppleIdentityVerifier? = nil, _ body: @Sendable (SavryLiveServer) async throws -> Void
+        devLoginEnabled: Bool = true, apple: AppleIdentityVerifier? = nil, rateLimit: RateLimit? = nil, _ body: @Sendable (SavryLiveServer) async throws -> Void
     ) async throws {
         let storage = try SavryStorage()
         let tokens = await SavryTokens(secret: secret, isRegistered: storage.commands.userExists)
         let router = Router(context: SavryRequestContext.self)
         addSavryRoutes(to: router, dependencies: SavryAPIDependencies(
             commands: storage.commands, recipes: RecipeQueries(database: storage.database), tokens: tokens, apple: apple,
-            devLoginEnabled: devLoginEnabled, readYourWrites: ReadYourWrites(runner: storage.runner, timeout: .seconds(10))
+            devLoginEnabled: devLoginEnabled, readYourWrites: ReadYourWrites(runner: storage.runner, timeout: .seconds(10)),
+            rateLimit: rateLimit
         ))
         let (ports, reportPort) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "savry-test")

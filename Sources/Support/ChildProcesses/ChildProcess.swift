@@ -63,6 +63,14 @@ public final class ChildProcess: Sendable {
         if isRunning { kill(pid, signal) }
     }
 
+    /// Waits for the child to exit without holding a thread of Swift's cooperative pool (two on a
+    /// two-core machine: a test blocked in `waitpid` there stalls every server in the process).
+    @discardableResult
+    public func exited() async -> Int32 {
+        while isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+        return waitUntilExit()
+    }
+
     /// Blocks until the child exits; its exit code (128 + the signal for one killed by a signal).
     @discardableResult
     public func waitUntilExit() -> Int32 {

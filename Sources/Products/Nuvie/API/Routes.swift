@@ -82,7 +82,9 @@ extension Router<AppRequestContext> {
             ErrorMiddleware()
             AuthMiddleware(tokens: tokens)
         }
-        if let rateLimit { add(middleware: RateLimitMiddleware(rateLimit)) }
+        if let rateLimit {
+            add(middleware: RateLimitMiddleware<AppRequestContext, APIError>(rateLimit, user: { $0.userId }, refusal: APIError.rateLimited))
+        }
     }
 
     /// Every route, each group mounted behind the credentials it needs: sign-in routes open, the app's

@@ -26,9 +26,7 @@ extension AppConfiguration {
         if let timeout = try settings.integer("NUVIE_AI_TIMEOUT_MS", in: 1...600_000) { aiServiceTimeout = .milliseconds(timeout) }
         if let seconds = try settings.integer("NUVIE_MODEL_RETRAIN_SECONDS", in: 1...86_400) { modelRetrainInterval = .seconds(seconds) }
         if let ttl = try settings.integer("NUVIE_RECOMMENDATION_TTL_SECONDS", in: 1...86_400) { recommendationTTLSeconds = ttl }
-        let perMinute = try settings.integer("NUVIE_RATE_LIMIT_PER_MINUTE", in: 0...1_000_000) ?? Self.defaultRateLimit.requestsPerMinute
-        let burst = try settings.integer("NUVIE_RATE_LIMIT_BURST", in: 0...1_000_000) ?? Self.defaultRateLimit.burst
-        rateLimit = perMinute > 0 && burst > 0 ? RateLimit(requestsPerMinute: perMinute, burst: burst) : nil
+        rateLimit = try RateLimit(settings, prefix: "NUVIE", default: Self.defaultRateLimit)
         if let timeout = try settings.integer("NUVIE_READ_YOUR_WRITES_TIMEOUT_MS", in: 1...600_000) {
             readYourWritesTimeout = .milliseconds(timeout)
         }

@@ -14,11 +14,14 @@ public struct SavryAPIDependencies: Sendable {
     /// Opens `{"devUser": …}` sign-in (demo mode).
     public var devLoginEnabled: Bool
     public var readYourWrites: ReadYourWrites
+    /// Per signed-in cook on the recipes, per IP address on sign-in; nil turns it off.
+    public var rateLimit: RateLimit?
 
     public init(
         commands: SavryCommandService, recipes: RecipeQueries, tokens: SavryTokens, apple: AppleIdentityVerifier?, devLoginEnabled: Bool,
-        readYourWrites: ReadYourWrites
+        readYourWrites: ReadYourWrites, rateLimit: RateLimit?
     ) {
+        self.rateLimit = rateLimit
         self.commands = commands
         self.recipes = recipes
         self.tokens = tokens
@@ -41,9 +44,14 @@ public func addSavryRoutes(to router: Router<SavryRequestContext>, dependencies 
         SavryErrorMiddleware()
     }
     let app = router.group("/api/app")
-    app.post("/auth", use: AuthController(commands: d.commands, tokens: d.tokens, apple: d.apple, devLoginEnabled: d.devLoginEnabled).signIn)
-    app.group("/recipes")
-        .add(middleware: SavryAuthMiddleware(tokens: d.tokens))
+    let signIn = app.group("/auth")
+    let recipes = app.group("/recipes").add(middleware: SavryAuthMiddleware(tokens: d.tokens))
+    if let limit = d.rateLimit {
+        signIn.add(middleware: RateLimitMiddleware<SavryRequestContext, SavryAPIError>(limit, user: { $0.userId }, refusal: SavryAPIError.rateLimited))
+        recipes.add(middleware: RateLimitMiddleware<SavryRequestContext, SavryAPIError>(limit, user: { $0.userId }, refusal: SavryAPIError.rateLimited))
+    }
+    signIn.post(use: AuthController(commands: d.commands, tokens: d.tokens, apple: d.apple, devLoginEnabled: d.devLoginEnabled).signIn)
+    recipes
         .group(context: SignedInContext.self)
         .addRoutes(RecipesController(commands: d.commands, recipes: d.recipes, readYourWrites: d.readYourWrites).endpoints)
 }

@@ -62,7 +62,8 @@ private func savryRouter(
             configuration.appleKeySource.map { AppleIdentityVerifier(source: $0, bundleId: bundleId) }
         },
         devLoginEnabled: configuration.demoMode,
-        readYourWrites: ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
+        readYourWrites: ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout),
+        rateLimit: configuration.rateLimit
     ))
     HealthController<SavryRequestContext>(log: stores.log, runner: runner, registry: configuration.metricsRegistry).register(on: router)
     if let adminToken { addSavryOperatorRoutes(to: router, adminToken: adminToken, audit: AuditTrail(log: stores.log), replays: ReplayCoordinator(runner: runner)) }

@@ -18,6 +18,8 @@ public struct SavryConfiguration: Sendable {
     /// Opens `/admin/…` (header `X-Admin-Token`); demo mode generates one when unset.
     public var adminToken: String?
     public var readYourWritesTimeout: Duration = .seconds(5)
+    /// Per cook (per IP address on sign-in); nil turns rate limiting off.
+    public var rateLimit: RateLimit? = SavryConfiguration.defaultRateLimit
     public var initialLogMapSize = 64 << 20
     public var metricsRegistry: PrometheusCollectorRegistry?
     /// Serves a past state (`savry as-of --serve`): every write answers 405.
@@ -28,13 +30,18 @@ public struct SavryConfiguration: Sendable {
         self.dataDirectory = dataDirectory
     }
 
-    /// A demo-mode server on an ephemeral port, with a fixed JWT secret.
+    /// As Nuvie's: enough for a person using the app (10 requests a second on average, bursts of
+    /// 120), not for a script hammering one account.
+    public static let defaultRateLimit = RateLimit(requestsPerMinute: 600, burst: 120)
+
+    /// A demo-mode server on an ephemeral port, with a fixed JWT secret and no rate limit.
     public static func testing(dataDirectory: URL) -> SavryConfiguration {
         var configuration = SavryConfiguration(dataDirectory: dataDirectory)
         configuration.port = 0
         configuration.demoMode = true
         configuration.jwtSecret = "savry-test-secret-savry-test-secret"
         configuration.initialLogMapSize = 4 << 20
+        configuration.rateLimit = nil
         return configuration
     }
 
@@ -43,6 +50,7 @@ public struct SavryConfiguration: Sendable {
         "SAVRY_DATA_DIR", "SAVRY_LOG_LEVEL", "SAVRY_HOST", "SAVRY_PORT", "SAVRY_DEMO",
         "SAVRY_JWT_SECRET", "SAVRY_JWT_SECRET_FILE", "SAVRY_ADMIN_TOKEN", "SAVRY_ADMIN_TOKEN_FILE",
         "SAVRY_APPLE_BUNDLE_ID", "SAVRY_APPLE_JWKS", "SAVRY_READ_YOUR_WRITES_TIMEOUT_MS",
+        "SAVRY_RATE_LIMIT_PER_MINUTE", "SAVRY_RATE_LIMIT_BURST",
         "SAVRY_HTTP_IDLE_TIMEOUT_SECONDS", "SAVRY_HTTP_HEADER_TIMEOUT_SECONDS", "SAVRY_HTTP_BODY_TIMEOUT_SECONDS",
         "SAVRY_HTTP_MAX_CONNECTIONS",
     ]
@@ -56,6 +64,7 @@ public struct SavryConfiguration: Sendable {
         if let timeout = try settings.integer("SAVRY_READ_YOUR_WRITES_TIMEOUT_MS", in: 1...600_000) {
             readYourWritesTimeout = .milliseconds(timeout)
         }
+        rateLimit = try RateLimit(settings, prefix: "SAVRY", default: Self.defaultRateLimit)
         try connections.apply(settings, prefix: "SAVRY")
     }
 }

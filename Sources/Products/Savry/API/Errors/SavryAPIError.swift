@@ -30,6 +30,12 @@ public struct SavryAPIError: HTTPResponseError, Equatable {
 }
 
 extension SavryAPIError {
+    static func rateLimited(retryAfterSeconds: Int) -> SavryAPIError {
+        var error = SavryAPIError(.tooManyRequests, "Too many requests; retry after \(retryAfterSeconds) s")
+        error.headers[.retryAfter] = "\(retryAfterSeconds)"
+        return error
+    }
+
     static func badRequest(_ message: String) -> SavryAPIError { SavryAPIError(.badRequest, message) }
     static func unauthorized(_ message: String) -> SavryAPIError { SavryAPIError(.unauthorized, message) }
 
