@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks that every import is declared in Package.swift, builds everything (the nuvie binary
+# Checks that every import is declared in Package.swift, builds everything (every product's binary
 # included: the end-to-end tests run it) and runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
