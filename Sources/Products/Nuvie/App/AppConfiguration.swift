@@ -68,12 +68,17 @@ public struct AppConfiguration: Sendable {
     /// enough for a script hammering one account.
     public static let defaultRateLimit = RateLimit(requestsPerMinute: 600, burst: 120)
 
-    /// A demo-mode server on an ephemeral port over `dataDirectory`, with no dataset to import and no rate limit.
+    /// A demo-mode server on an ephemeral port over `dataDirectory`, with no dataset to import, no rate
+    /// limit, and read deadlines of minutes: a test client connects before its first request, and on
+    /// a loaded two-core machine the gap can pass the 10 s header deadline (the hardening tests set
+    /// their own).
     public static func testing(dataDirectory: URL) -> AppConfiguration {
-        AppConfiguration(
+        var configuration = AppConfiguration(
             dataDirectory: dataDirectory, port: 0, demoMode: true, jwtSecret: "test-secret-test-secret-test-secret",
             initialLogMapSize: 4 << 20, rateLimit: nil
         )
+        configuration.connections = ConnectionLimits(idleTimeout: .seconds(600), headerTimeout: .seconds(600), bodyTimeout: .seconds(600))
+        return configuration
     }
 
     var logDirectory: URL { DataDirectory(dataDirectory).log }
