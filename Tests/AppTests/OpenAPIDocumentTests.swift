@@ -45,7 +45,10 @@ import Testing
         defer { storage.close() }
         let runner = try ProjectionRunner(log: storage.log, database: storage.readDatabase, logger: logger)
         let recommender = Recommender(inputs: RecommendationInputQueries(database: storage.readDatabase), logger: logger)
-        let router = try await buildRouter(configuration: configuration, storage: storage, runner: runner, recommender: recommender, logger: logger)
+        let router = try await buildRouter(
+            configuration: configuration, storage: storage, runner: runner, replays: ReplayCoordinator(runner: runner), recommender: recommender,
+            logger: logger
+        )
         // Hummingbird writes a path's captures as OpenAPI does: `/movies/{movie_id}`.
         return Set(router.routes.map { "\($0.method.rawValue) \($0.path.description)" })
     }

@@ -122,7 +122,7 @@ private struct Generator: RandomNumberGenerator {
         let firstFile = database.path
 
         var reports: [RebuildProgress] = []
-        let partial = try runner.rebuild(["social"]) { reports.append($0) }
+        let partial = try runner.rebuild(["social"], progress: { reports.append($0) })
         #expect(partial.finished && partial.position == 3 && reports.last?.finished == true)
         #expect(database.path != firstFile && database.path == ReadModelFiles(directory: readDirectory).currentPath)
         #expect(try database.canonicalDump() == before)
@@ -137,5 +137,31 @@ private struct Generator: RandomNumberGenerator {
         #expect(try reopened.canonicalDump() == before)
         let files = try FileManager.default.contentsOfDirectory(atPath: readDirectory.path).filter { $0.hasSuffix(".sqlite") }
         #expect(files == [URL(fileURLWithPath: reopened.path).lastPathComponent], "older generations are removed on open")
+    }
+
+    /// A shutdown asks a rebuild to stop: it stops before the swap, the live generation keeps
+    /// serving unchanged, and the unfinished file is removed.
+    @Test func aRebuildAskedToStopLeavesTheLiveReadModelsAsTheyWere() async throws {
+        let directory = try TemporaryDirectory()
+        let log = try EventLog(configuration: .init(directory: directory.url.appendingPathComponent("log"), initialMapSize: 16 << 20))
+        defer { log.close() }
+        var films: [StreamAppend] = []
+        for id in 1...6_000 {
+            let film = MovieAdded(movieId: Int64(id), title: "Film \(id)", genres: ["Drama"], year: 2000, tmdbId: nil, imdbId: nil)
+            films.append(StreamAppend(streamId: "movie-\(id)", expectedVersion: .noStream, events: [try EventCodec.newEvent(.movieAdded(film))]))
+        }
+        _ = try await log.append(films)
+        let readDirectory = directory.url.appendingPathComponent("read")
+        let database = try ReadDatabase(directory: readDirectory)
+        defer { try? database.close() }
+        let runner = try ProjectionRunner(log: log, database: database, logger: Logger(label: "test"))
+        try runner.catchUp()
+        let (before, live) = (try database.canonicalDump(), database.path)
+
+        #expect(throws: RebuildError.cancelled) { try runner.rebuild(isCancelled: { true }) }
+        #expect(database.path == live)
+        #expect(try database.canonicalDump() == before)
+        let files = try FileManager.default.contentsOfDirectory(atPath: readDirectory.path).filter { $0.hasSuffix(".sqlite") }
+        #expect(files == [URL(fileURLWithPath: live).lastPathComponent], "the unfinished generation is removed")
     }
 }

@@ -39,7 +39,7 @@ public struct ReplayCommand<Product: EventSourcedProduct>: AsyncParsableCommand 
         let database = try ReadDatabase(directory: directory.read, projections: Product.projections)
         defer { try? database.close() }
         let runner = try ProjectionRunner<Product.Catalog>(log: log, database: database, projections: Product.projections, logger: logger)
-        let report = try runner.rebuild(names) { Self.show($0) }
+        let report = try runner.rebuild(names, progress: Self.show)
         print("\nrebuilt \(report.projections.joined(separator: ", ")) to position \(report.position) at \(report.eventsPerSecond) events/s")
     }
 

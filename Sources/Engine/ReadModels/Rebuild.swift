@@ -17,12 +17,15 @@ public enum RebuildError: Error, Equatable, CustomStringConvertible {
     case notDirectoryBacked
     /// A runner must fold exactly the read models its database holds.
     case projectionsDiffer(runner: [String], database: [String])
+    /// Stopped before the swap (the server shutting down); the live read models are untouched.
+    case cancelled
 
     public var description: String {
         switch self {
         case let .unknownProjection(name, known): "no projection named \(name) (known: \(known.joined(separator: ", ")))"
         case .notDirectoryBacked: "this read database was not opened from a data directory, so it has no generations to swap"
         case let .projectionsDiffer(runner, database): "the runner folds \(runner) but the read database holds \(database)"
+        case .cancelled: "stopped before the swap (the server was shutting down); the live read models are unchanged"
         }
     }
 }
@@ -33,7 +36,10 @@ extension ProjectionRunner {
     /// the live file is copied (SQLite online backup) and only the named projections are reset in
     /// the copy. The swap happens between two of this runner's batches, after the rebuild has
     /// caught up with the log, so readers see the old read models until the new ones are complete.
-    public func rebuild(_ names: [String]? = nil, progress: (RebuildProgress) -> Void = { _ in }) throws -> RebuildProgress {
+    /// `isCancelled` is asked between chunks of 50,000 events: true stops before the swap.
+    public func rebuild(
+        _ names: [String]? = nil, isCancelled: () -> Bool = { false }, progress: (RebuildProgress) -> Void = { _ in }
+    ) throws -> RebuildProgress {
         guard let files = database.files else { throw RebuildError.notDirectoryBacked }
         let known = Set(database.projections.map(\.name))
         if let unknown = names?.first(where: { !known.contains($0) }) { throw RebuildError.unknownProjection(unknown, known: database.projections.map(\.name)) }
@@ -59,6 +65,11 @@ extension ProjectionRunner {
             report.remaining = rate > 0 ? .seconds(Double(report.headPosition - min(report.position, report.headPosition)) / rate) : nil
         }
         while log.headPosition > rebuilder.appliedPosition + UInt64(rebuilder.batchSize) {
+            guard !isCancelled() else {
+                try? rebuilt.close()
+                try? FileManager.default.removeItem(atPath: path)
+                throw RebuildError.cancelled
+            }
             try rebuilder.catchUp(until: rebuilder.appliedPosition + 50_000)
             measure()
             progress(report)

@@ -1,8 +1,11 @@
 import Foundation
+import ServiceLifecycle
+import Synchronization
 
 /// Runs at most one rebuild at a time in the background for the admin endpoint, and remembers how
-/// the latest one went.
-public actor ReplayCoordinator {
+/// the latest one went. As a service, it holds a shutdown until a rebuild in flight has stopped
+/// (asked to stop at its next chunk), so the stores are not closed under it.
+public actor ReplayCoordinator: Service {
     public enum State: String, Sendable { case idle, running, finished, failed }
 
     public struct Status: Sendable {
@@ -19,12 +22,23 @@ public actor ReplayCoordinator {
     }
 
     private let projections: [String]
-    private let rebuild: @Sendable (_ names: [String]?, _ progress: @escaping @Sendable (RebuildProgress) -> Void) throws -> RebuildProgress
+    private let rebuild: @Sendable (
+        _ names: [String]?, _ isCancelled: @escaping @Sendable () -> Bool, _ progress: @escaping @Sendable (RebuildProgress) -> Void
+    ) throws -> RebuildProgress
+    private let stopping = StopRequest()
+    private var inFlight: Task<Void, Never>?
     public private(set) var status = Status()
 
     public init<Catalog>(runner: ProjectionRunner<Catalog>) {
         projections = runner.projections.map(\.name)
-        rebuild = { names, progress in try runner.rebuild(names, progress: progress) }
+        rebuild = { names, isCancelled, progress in try runner.rebuild(names, isCancelled: isCancelled, progress: progress) }
+    }
+
+    /// Waits for the shutdown, then stops a rebuild in flight and waits for it.
+    public func run() async throws {
+        try? await gracefulShutdown()
+        stopping.requested.store(true, ordering: .relaxed)
+        await inFlight?.value
     }
 
     /// Starts rebuilding `names` (all when nil) and returns at once.
@@ -33,9 +47,10 @@ public actor ReplayCoordinator {
         if let unknown = names?.first(where: { !projections.contains($0) }) { throw RebuildError.unknownProjection(unknown, known: projections) }
         status = Status(state: .running, projections: names ?? projections, startedAt: Date())
         let rebuild = rebuild
-        Task {
+        let isCancelled: @Sendable () -> Bool = { [stopping] in stopping.requested.load(ordering: .relaxed) }
+        inFlight = Task {
             do {
-                let report = try await BlockingWork.run { try rebuild(names) { progress in Task { await self.record(progress) } } }
+                let report = try await BlockingWork.run { try rebuild(names, isCancelled) { progress in Task { await self.record(progress) } } }
                 self.finish(report, error: nil)
             } catch {
                 self.finish(nil, error: error)
@@ -54,4 +69,9 @@ public actor ReplayCoordinator {
         status.error = error.map { String(describing: $0) }
         status.finishedAt = Date()
     }
+}
+
+/// Set once, when the server shuts down; read by a rebuild between its chunks.
+private final class StopRequest: Sendable {
+    let requested = Atomic<Bool>(false)
 }

@@ -36,7 +36,10 @@ public func buildApplication(configuration: AppConfiguration, logger: Logger = L
         // The first model is trained before serving, from whatever the read models hold now.
         let training = ModelTrainingService(recommender: recommender, interval: configuration.modelRetrainInterval, logger: logger)
         training.trainIfRatingsChanged()
-        let router = try await buildRouter(configuration: configuration, storage: storage, runner: runner, recommender: recommender, logger: logger)
+        let replays = ReplayCoordinator(runner: runner)
+        let router = try await buildRouter(
+            configuration: configuration, storage: storage, runner: runner, replays: replays, recommender: recommender, logger: logger
+        )
         return Application(
             router: router,
             server: .http1(configuration: configuration.connections.channelConfiguration(
@@ -46,7 +49,7 @@ public func buildApplication(configuration: AppConfiguration, logger: Logger = L
             configuration: configuration.connections.serverConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "nuvie", logger: logger
             ),
-            services: [StoresAndTheirWorkers(workers: [runner, training], close: storage.close)],
+            services: [StoresAndTheirWorkers(workers: [runner, training, replays], close: storage.close)],
             logger: logger
         )
     } catch {
@@ -56,7 +59,7 @@ public func buildApplication(configuration: AppConfiguration, logger: Logger = L
 }
 
 func buildRouter(
-    configuration: AppConfiguration, storage: Storage, runner: NuvieRunner, recommender: Recommender, logger: Logger
+    configuration: AppConfiguration, storage: Storage, runner: NuvieRunner, replays: ReplayCoordinator, recommender: Recommender, logger: Logger
 ) async throws -> Router<AppRequestContext> {
     let commands = CommandService(log: storage.log)
     let tokens = await TokenService(secret: try Secrets.jwtSecret(configuration), isRegistered: commands.userExists)
@@ -80,7 +83,7 @@ func buildRouter(
         devLoginEnabled: configuration.demoMode,
         readYourWrites: ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout),
         audit: AuditTrail(log: storage.log),
-        replays: ReplayCoordinator(runner: runner),
+        replays: replays,
         adminToken: try Secrets.adminToken(configuration),
         recommendations: try recommendationDependencies(configuration, storage: storage, recommender: recommender, logger: logger)
     ))

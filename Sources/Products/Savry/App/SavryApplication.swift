@@ -25,7 +25,8 @@ public func buildSavryApplication(configuration: SavryConfiguration, logger: Log
             if recorded > 0 { logger.info("seeded the demo cooks' recipes", metadata: ["events": "\(recorded)"]) }
             try runner.catchUp()
         }
-        let router = try await savryRouter(configuration: configuration, stores: stores, runner: runner, commands: commands)
+        let replays = ReplayCoordinator(runner: runner)
+        let router = try await savryRouter(configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands)
         return Application(
             router: router,
             server: .http1(configuration: configuration.connections.channelConfiguration(
@@ -34,7 +35,7 @@ public func buildSavryApplication(configuration: SavryConfiguration, logger: Log
             configuration: configuration.connections.serverConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "savry", logger: logger
             ),
-            services: [StoresAndTheirWorkers(workers: [runner], close: stores.close)],
+            services: [StoresAndTheirWorkers(workers: [runner, replays], close: stores.close)],
             logger: logger
         )
     } catch {
@@ -44,7 +45,8 @@ public func buildSavryApplication(configuration: SavryConfiguration, logger: Log
 }
 
 private func savryRouter(
-    configuration: SavryConfiguration, stores: ProductStores<SavryProduct>, runner: SavryRunner, commands: SavryCommandService
+    configuration: SavryConfiguration, stores: ProductStores<SavryProduct>, runner: SavryRunner, replays: ReplayCoordinator,
+    commands: SavryCommandService
 ) async throws -> Router<SavryRequestContext> {
     let directory = DataDirectory(configuration.dataDirectory)
     guard let secret = try GeneratedSecret.resolve(
@@ -66,7 +68,7 @@ private func savryRouter(
         rateLimit: configuration.rateLimit
     ))
     HealthController<SavryRequestContext>(log: stores.log, runner: runner, registry: configuration.metricsRegistry).register(on: router)
-    if let adminToken { addSavryOperatorRoutes(to: router, adminToken: adminToken, audit: AuditTrail(log: stores.log), replays: ReplayCoordinator(runner: runner)) }
+    if let adminToken { addSavryOperatorRoutes(to: router, adminToken: adminToken, audit: AuditTrail(log: stores.log), replays: replays) }
     return router
 }
 
