@@ -49,15 +49,25 @@ private func rated(_ rating: Double, review: Bool = false) -> DomainEvent {
 @Suite struct ReviewLikeTests {
     let review = ReviewRef(reviewId: 9, authorId: 1, movieId: 10)
 
-    @Test func likingTwiceRecordsOneLike() {
-        let first = ReviewLikeDecision.like(review, by: 2, state: ReviewLikeState())
+    @Test func likingTwiceRecordsOneLike() throws {
+        let first = try ReviewLikeDecision.like(review, by: 2, state: ReviewLikeState(), between: FriendshipState())
         #expect(first.count == 1)
-        #expect(ReviewLikeDecision.like(review, by: 2, state: ReviewLikeState.fold(first)).isEmpty)
+        #expect(try ReviewLikeDecision.like(review, by: 2, state: ReviewLikeState.fold(first), between: FriendshipState()).isEmpty)
     }
 
-    @Test func unlikingWhatIsNotLikedRecordsNothing() {
+    @Test func unlikingWhatIsNotLikedRecordsNothing() throws {
         #expect(ReviewLikeDecision.unlike(review, by: 2, state: ReviewLikeState()).isEmpty)
-        let liked = ReviewLikeDecision.like(review, by: 2, state: ReviewLikeState())
+        let liked = try ReviewLikeDecision.like(review, by: 2, state: ReviewLikeState(), between: FriendshipState())
+        #expect(ReviewLikeDecision.unlike(review, by: 2, state: ReviewLikeState.fold(liked)).count == 1)
+    }
+
+    @Test func aBlockEitherWayHidesTheReviewFromTheLikerButNotFromItsAuthor() throws {
+        let blocked = FriendshipState.fold([.userBlocked(UserBlocked(userId: 1, blockedUserId: 2))])
+        #expect(throws: DomainError.reviewNotFound(reviewId: 9)) {
+            try ReviewLikeDecision.like(review, by: 2, state: ReviewLikeState(), between: blocked)
+        }
+        #expect(try ReviewLikeDecision.like(review, by: 1, state: ReviewLikeState(), between: blocked).count == 1)
+        let liked = try ReviewLikeDecision.like(review, by: 2, state: ReviewLikeState(), between: FriendshipState())
         #expect(ReviewLikeDecision.unlike(review, by: 2, state: ReviewLikeState.fold(liked)).count == 1)
     }
 }

@@ -79,19 +79,15 @@ public struct CommandService: Sendable {
         return (rated, result)
     }
 
-    /// A review between users where either blocked the other is not there for the liker, as the
-    /// review lists do not show it.
     public func likeReview(_ reviewId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         try requireUser(userId)
         let review = try findReview(reviewId)
-        if review.authorId != userId {
-            let between = FriendshipState.fold(try log.readStream(StreamName.friendship(userId, review.authorId)).events.map(\.event))
-            guard !between.isBlocked else { throw DomainError.reviewNotFound(reviewId: reviewId) }
+        let between = FriendshipState.fold(try log.readStream(StreamName.friendship(userId, review.authorId)).events.map(\.event))
+        return try await changeLike(review, by: userId, eventId: eventId) { review, userId, state in
+            try ReviewLikeDecision.like(review, by: userId, state: state, between: between)
         }
-        return try await changeLike(review, by: userId, eventId: eventId, decide: ReviewLikeDecision.like)
     }
 
-    /// Taking a like back is always allowed, a block in between included.
     public func unlikeReview(_ reviewId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         try requireUser(userId)
         return try await changeLike(try findReview(reviewId), by: userId, eventId: eventId, decide: ReviewLikeDecision.unlike)
@@ -99,10 +95,10 @@ public struct CommandService: Sendable {
 
     private func changeLike(
         _ review: ReviewRef, by userId: Int64, eventId: UUID,
-        decide: @Sendable (ReviewRef, Int64, ReviewLikeState) -> [DomainEvent]
+        decide: @escaping @Sendable (ReviewRef, Int64, ReviewLikeState) throws -> [DomainEvent]
     ) async throws -> CommandResult {
         return try await decideAndAppend(StreamName.reviewLike(reviewId: review.reviewId, userId: userId), eventId: eventId) { events in
-            decide(review, userId, ReviewLikeState.fold(events.map(\.event)))
+            try decide(review, userId, ReviewLikeState.fold(events.map(\.event)))
         }
     }
 

@@ -29,11 +29,15 @@ public struct ReviewRef: Sendable, Equatable {
 }
 
 public enum ReviewLikeDecision {
-    /// Liking twice is not an error: the second like records nothing.
-    public static func like(_ review: ReviewRef, by userId: Int64, state: ReviewLikeState) -> [DomainEvent] {
-        state.isLiked ? [] : [.reviewLiked(ReviewLiked(reviewId: review.reviewId, userId: userId, reviewAuthorId: review.authorId, movieId: review.movieId))]
+    /// Liking twice is not an error: the second like records nothing. A review between users where
+    /// either blocked the other (`between`, their friendship's state) is not there for the liker, as
+    /// the review lists do not show it.
+    public static func like(_ review: ReviewRef, by userId: Int64, state: ReviewLikeState, between: FriendshipState) throws(DomainError) -> [DomainEvent] {
+        guard review.authorId == userId || !between.isBlocked else { throw .reviewNotFound(reviewId: review.reviewId) }
+        return state.isLiked ? [] : [.reviewLiked(ReviewLiked(reviewId: review.reviewId, userId: userId, reviewAuthorId: review.authorId, movieId: review.movieId))]
     }
 
+    /// Taking a like back is always allowed, a block in between included.
     public static func unlike(_ review: ReviewRef, by userId: Int64, state: ReviewLikeState) -> [DomainEvent] {
         state.isLiked ? [.reviewUnliked(ReviewUnliked(reviewId: review.reviewId, userId: userId, reviewAuthorId: review.authorId, movieId: review.movieId))] : []
     }
