@@ -69,6 +69,16 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "PersonalData",
+            dependencies: [
+                "EventSourcing",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/Engine/PersonalData",
+            swiftSettings: strict
+        ),
+        .target(
             name: "HTTPServing",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -269,6 +279,11 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ChildProcesses"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "CLMDB", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "DomainTests", dependencies: ["NuvieDomain", "EventSourcing"], swiftSettings: strict),
+        .testTarget(
+            name: "PersonalDataTests",
+            dependencies: ["PersonalData", "TestSupport", .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "EventSourcingTests", dependencies: ["EventSourcing"], swiftSettings: strict),
         .testTarget(name: "CommandsTests", dependencies: ["NuvieCommands", "NuvieDomain", "EventSourcing", "EventLog", "TestSupport"], swiftSettings: strict),
         .testTarget(

@@ -1,0 +1,48 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Files only their owner can read: created with mode 0600 rather than chmod-ed after, so there is
+/// no moment another user could open them.
+enum PrivateFile {
+    struct Failure: Error, CustomStringConvertible {
+        var operation: String
+        var path: String
+        var code: Int32
+
+        var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
+    }
+
+    /// Creates an empty file at `path`; false when something is there already.
+    static func createEmpty(at path: String) throws -> Bool {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor < 0 {
+            if errno == EEXIST { return false }
+            throw Failure(operation: "create", path: path, code: errno)
+        }
+        close(descriptor)
+        return true
+    }
+
+    /// Puts `contents` at `path` whole and synced, unless a file is there already (false): written
+    /// to a temporary file beside it, then linked into place, which fails rather than replaces.
+    static func publish(_ contents: Data, at path: String) throws -> Bool {
+        let temporary = "\(path).\(UUID().uuidString).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Failure(operation: "create", path: temporary, code: errno) }
+        defer { unlink(temporary) }
+        defer { close(descriptor) }
+        let written = contents.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == contents.count else { throw Failure(operation: "write", path: temporary, code: written < 0 ? errno : EIO) }
+        guard fsync(descriptor) == 0 else { throw Failure(operation: "sync", path: temporary, code: errno) }
+        if link(temporary, path) != 0 {
+            if errno == EEXIST { return false }
+            throw Failure(operation: "link", path: path, code: errno)
+        }
+        return true
+    }
+}
