@@ -1,3 +1,4 @@
+import ReadModels
 import AppleSignIn
 import HTTPServing
 import Foundation

@@ -1,3 +1,4 @@
+import ReadModels
 import EventSourcing
 import NuvieCommands
 import Hummingbird

@@ -1,3 +1,4 @@
+import ReadModels
 import NuvieCommands
 import NuvieDomain
 import Hummingbird

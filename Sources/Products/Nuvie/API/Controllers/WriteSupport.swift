@@ -1,3 +1,4 @@
+import HTTPServing
 import NuvieDomain
 import ReadModels
 import EventSourcing
@@ -7,21 +8,7 @@ import HTTPTypes
 import Hummingbird
 import NuvieProjections
 
-/// What every write endpoint needs after its append: to answer only once the projections show it.
-public struct ReadYourWrites: Sendable {
-    let runner: NuvieRunner
-    let timeout: Duration
-
-    public init(runner: NuvieRunner, timeout: Duration) {
-        self.runner = runner
-        self.timeout = timeout
-    }
-
-    /// Waits until the read models include `position`; 503 when they do not within the timeout.
-    func wait(for position: UInt64) async throws {
-        guard await runner.waitUntilApplied(position, timeout: timeout) else { throw APIError.projectionsBehind(position: position) }
-    }
-
+extension ReadYourWrites {
     /// `{"success": true, "timestamp": …}` once the read models show `result`.
     func success(_ result: CommandResult) async throws -> SuccessResponse {
         try await wait(for: result.position)
@@ -30,13 +17,10 @@ public struct ReadYourWrites: Sendable {
 }
 
 extension Request {
-    /// The client's `Idempotency-Key` names the event, so a retried request is recorded once. Keys are
-    /// per user and per endpoint. Without one, every request is a new event.
+    /// The event id of a write: named by the client's `Idempotency-Key` per user and endpoint, so a
+    /// retried request is recorded once; a new one without a key.
     func eventId(userId: Int64, action: String) throws -> UUID {
-        guard let key = headers.value(named: "Idempotency-Key") else { return .timeOrdered() }
-        guard (1...255).contains(key.utf8.count) else {
-            throw APIError.validation("Idempotency-Key must be 1–255 characters", field: "Idempotency-Key")
-        }
+        guard let key = try idempotencyKey() else { return .timeOrdered() }
         return EventCodec.derivedEventId(from: "request:\(userId):\(action):\(key)")
     }
 }
@@ -48,12 +32,5 @@ extension Parameters {
             throw APIError.validation("\(name) must be a positive integer", field: name)
         }
         return id
-    }
-}
-
-extension HTTPFields {
-    /// The first value of a header by case-insensitive name; for headers HTTPTypes has no constant for.
-    func value(named name: String) -> String? {
-        first { $0.name.canonicalName == name.lowercased() }?.value
     }
 }

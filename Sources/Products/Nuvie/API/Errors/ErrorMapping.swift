@@ -1,3 +1,5 @@
+import ReadModels
+import HTTPServing
 import NuvieCommands
 import NuvieDomain
 import Hummingbird
@@ -19,6 +21,10 @@ extension APIError {
             return mapping(error)
         case let error as OperatorRequestError:
             return mapping(error)
+        case let error as ReadModelsBehind:
+            return .projectionsBehind(position: error.position)
+        case let error as InvalidIdempotencyKey:
+            return .validation(error.description, field: "Idempotency-Key")
         case let error as HTTPError:
             return mapping(error)
         case is NIOTooManyBytesError:

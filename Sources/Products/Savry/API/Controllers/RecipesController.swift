@@ -1,3 +1,4 @@
+import ReadModels
 import HTTPTypes
 import Hummingbird
 import SavryCommands

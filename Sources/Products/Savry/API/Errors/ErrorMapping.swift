@@ -1,3 +1,5 @@
+import ReadModels
+import HTTPServing
 import EventLog
 import EventSourcing
 import Hummingbird
@@ -16,6 +18,10 @@ extension SavryAPIError {
             return mapping(error)
         case let error as OperatorRequestError:
             return mapping(error)
+        case is ReadModelsBehind:
+            return .projectionsBehind()
+        case let error as InvalidIdempotencyKey:
+            return .badRequest(error.description)
         case EventLogError.wrongExpectedVersion, CommandError.tooMuchContention:
             return SavryAPIError(.conflict, "The recipe changed while the request ran; retry it")
         case EventLogError.partialDuplicate, EventLogError.eventIdReused:

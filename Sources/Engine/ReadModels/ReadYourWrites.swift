@@ -1,0 +1,22 @@
+/// What every write needs after its append: to answer only once the read models show it, so a read
+/// right after a write sees it. A product answers `ReadModelsBehind` in its own shape (a 503: the
+/// change is saved, only not yet visible).
+public struct ReadYourWrites: Sendable {
+    private let applied: @Sendable (_ position: UInt64, _ timeout: Duration) async -> Bool
+    private let timeout: Duration
+
+    public init<Catalog>(runner: ProjectionRunner<Catalog>, timeout: Duration) {
+        applied = { position, timeout in await runner.waitUntilApplied(position, timeout: timeout) }
+        self.timeout = timeout
+    }
+
+    /// Waits until the read models include `position`.
+    public func wait(for position: UInt64) async throws(ReadModelsBehind) {
+        guard await applied(position, timeout) else { throw ReadModelsBehind(position: position) }
+    }
+}
+
+/// A recorded change the read models did not show within the read-your-writes timeout.
+public struct ReadModelsBehind: Error, Equatable {
+    public var position: UInt64
+}
