@@ -8,46 +8,29 @@ import Logging
 /// it was decided against, and retry from the start when another writer got there first.
 public struct CommandService: Sendable {
     public let log: DomainLog
-    private let userIds: UserIdAllocator
-    private static let maximumAttempts = 5
+    private let registration: UserRegistration<EventCodec>
 
     public init(log: EventLog) {
         self.log = DomainLog(log: log)
-        self.userIds = UserIdAllocator(log: log, userStreamPrefix: StreamName.userPrefix)
+        registration = UserRegistration(store: self.log, userStreamPrefix: StreamName.userPrefix) { event in
+            if case .identityClaimed(let claim) = event { claim.userId } else { nil }
+        }
     }
 
     // MARK: Identity
 
-    public struct SignIn: Sendable, Equatable {
-        public var userId: Int64
-        public var isNewUser: Bool
-        public var position: UInt64
-    }
+    public typealias SignIn = UserRegistration<EventCodec>.SignIn
 
     /// The user behind `identity`, registering a new one the first time it signs in.
     public func signIn(_ identity: Identity, name: String?, email: String?) async throws -> SignIn {
-        for _ in 0..<Self.maximumAttempts {
-            let identityStream = StreamName.identity(identity)
-            if let existing = try existingUser(identity) { return existing }
-            let userId = try await userIds.next()
+        try await registration.signIn(identityStream: StreamName.identity(identity)) { userId in
             let (claimed, registered) = try Registration.decide(identity: identity, userId: userId, name: name, email: email)
-            do {
-                let result = try await log.log.append([
-                    StreamAppend(streamId: identityStream, expectedVersion: .noStream, events: [try EventCodec.newEvent(.identityClaimed(claimed))]),
-                    StreamAppend(streamId: StreamName.user(userId), expectedVersion: .noStream, events: [try EventCodec.newEvent(.userRegistered(registered))]),
-                ])
-                return SignIn(userId: userId, isNewUser: true, position: result.lastPosition)
-            } catch EventLogError.wrongExpectedVersion(let stream, _, _) where stream != identityStream {
-                await userIds.reset()
-            } catch EventLogError.wrongExpectedVersion {
-                continue
-            }
+            return (.identityClaimed(claimed), .userRegistered(registered))
         }
-        throw CommandError.tooMuchContention
     }
 
     public func userExists(_ userId: Int64) throws -> Bool {
-        try log.streamExists(StreamName.user(userId))
+        try registration.userExists(userId)
     }
 
     /// Every command re-checks the user it acts for: a signed token is no proof that its user exists.
@@ -57,12 +40,7 @@ public struct CommandService: Sendable {
 
     /// The user who claimed `identity`, if anyone has.
     public func existingUser(_ identity: Identity) throws -> SignIn? {
-        for recorded in try log.readStream(StreamName.identity(identity)).events {
-            if case .identityClaimed(let claim) = recorded.event {
-                return SignIn(userId: claim.userId, isNewUser: false, position: recorded.position)
-            }
-        }
-        return nil
+        try registration.existingUser(identityStream: StreamName.identity(identity))
     }
 
     // MARK: Ratings and reviews

@@ -7,58 +7,34 @@ import SavryDomain
 /// was decided against, and retry from the load when another writer got there first.
 public struct SavryCommandService: Sendable {
     public let store: SavryStore
-    private let userIds: UserIdAllocator
-    private static let maximumAttempts = 5
+    private let registration: UserRegistration<SavryCatalog>
 
     public init(log: EventLog) {
         store = SavryStore(log: log)
-        userIds = UserIdAllocator(log: log, userStreamPrefix: SavryStreams.userPrefix)
+        registration = UserRegistration(store: store, userStreamPrefix: SavryStreams.userPrefix) { event in
+            if case .identityClaimed(let claim) = event { claim.userId } else { nil }
+        }
     }
 
     // MARK: Identity
 
-    public struct SignIn: Sendable, Equatable {
-        public var userId: Int64
-        public var isNewUser: Bool
-        public var position: UInt64
-    }
+    public typealias SignIn = UserRegistration<SavryCatalog>.SignIn
 
-    /// The user behind `identity`, registering a new one the first time it signs in. The identity's
-    /// stream takes one claim (`noStream`), so two first sign-ins at once register one user; the
-    /// new user's stream takes one registration, so two registrations never share an id.
+    /// The user behind `identity`, registering a new one the first time it signs in.
     public func signIn(_ identity: SavryIdentity) async throws -> SignIn {
-        let identityStream = SavryStreams.identity(identity)
-        for _ in 0..<Self.maximumAttempts {
-            if let existing = try existingUser(identity) { return existing }
-            let userId = try await userIds.next()
+        try await registration.signIn(identityStream: SavryStreams.identity(identity)) { userId in
             let (claimed, registered) = try Registration.decide(identity: identity, userId: userId)
-            do {
-                let result = try await store.log.append([
-                    StreamAppend(streamId: identityStream, expectedVersion: .noStream, events: [try SavryCatalog.newEvent(.identityClaimed(claimed))]),
-                    StreamAppend(streamId: SavryStreams.user(userId), expectedVersion: .noStream, events: [try SavryCatalog.newEvent(.userRegistered(registered))]),
-                ])
-                return SignIn(userId: userId, isNewUser: true, position: result.lastPosition)
-            } catch EventLogError.wrongExpectedVersion(let stream, _, _) where stream != identityStream {
-                await userIds.reset()
-            } catch EventLogError.wrongExpectedVersion {
-                continue
-            }
+            return (.identityClaimed(claimed), .userRegistered(registered))
         }
-        throw CommandError.tooMuchContention
     }
 
     /// The user who claimed `identity`, if anyone has.
     public func existingUser(_ identity: SavryIdentity) throws -> SignIn? {
-        for recorded in try store.readStream(SavryStreams.identity(identity)).events {
-            if case .identityClaimed(let claim) = recorded.event {
-                return SignIn(userId: claim.userId, isNewUser: false, position: recorded.position)
-            }
-        }
-        return nil
+        try registration.existingUser(identityStream: SavryStreams.identity(identity))
     }
 
     public func userExists(_ userId: Int64) throws -> Bool {
-        try store.streamExists(SavryStreams.user(userId))
+        try registration.userExists(userId)
     }
 
     // MARK: Recipes

@@ -1,6 +1,5 @@
 /// Stream ids. A stream is the consistency boundary a decision is checked against.
 public enum SavryStreams {
-    public static func user(_ userId: Int64) -> String { "user-\(userId)" }
     public static let userPrefix = "user-"
     /// One stream per sign-in identity makes "one user per identity" an expected-version check.
     public static func identity(_ identity: SavryIdentity) -> String { "identity-\(identity.provider.rawValue)-\(identity.subject)" }
