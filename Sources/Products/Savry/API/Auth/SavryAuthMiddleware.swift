@@ -1,4 +1,4 @@
-import Foundation
+import HTTPServing
 import Hummingbird
 
 /// Requires `Authorization: Bearer <token>` with a valid token of a registered user, and puts the
@@ -9,20 +9,12 @@ struct SavryAuthMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization] else { throw SavryAPIError.unauthorized("Unauthorized: send Authorization: Bearer <token>") }
-        guard let token = Self.bearerToken(header), let userId = try await tokens.userId(from: token) else {
+        guard let token = BearerToken.of(header), let userId = try await tokens.userId(from: token) else {
             throw SavryAPIError.unauthorized("Unauthorized: the token is invalid or expired; sign in again")
         }
         var context = context
         context.userId = userId
         context.logger[metadataKey: "user.id"] = .stringConvertible(userId)
         return try await next(request, context)
-    }
-
-    /// The token of `Bearer <token>`: the scheme in any case, blanks around the token ignored.
-    static func bearerToken(_ header: String) -> String? {
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
     }
 }
