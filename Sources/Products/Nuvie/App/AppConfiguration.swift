@@ -88,17 +88,11 @@ public struct AppConfiguration: Sendable {
 
 public enum ConfigurationError: Error, CustomStringConvertible {
     case missingJWTSecret
-    case weakJWTSecret
-    case weakAdminToken
-    case weakInternalToken
     case missingInternalToken
 
     public var description: String {
         switch self {
         case .missingJWTSecret: "No JWT secret: set NUVIE_JWT_SECRET_FILE (or NUVIE_JWT_SECRET), or run in demo mode"
-        case .weakJWTSecret: "The JWT secret must be at least 32 bytes"
-        case .weakAdminToken: "The admin token must be at least 32 bytes"
-        case .weakInternalToken: "The internal token must be at least 32 bytes"
         case .missingInternalToken: "An AI service URL needs the internal token it expects: set NUVIE_INTERNAL_TOKEN_FILE (or NUVIE_INTERNAL_TOKEN)"
         }
     }

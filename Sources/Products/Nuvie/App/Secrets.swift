@@ -1,36 +1,30 @@
 import Foundation
 import ProductHosting
 
+/// Nuvie's secrets: configured (at least 32 bytes), or in demo mode generated once into the data
+/// directory (`GeneratedSecret`).
 enum Secrets {
-    /// The configured JWT secret; in demo mode, one generated once and kept in the data directory.
+    /// The JWT secret; required outside demo mode.
     static func jwtSecret(_ configuration: AppConfiguration) throws -> String {
-        if let secret = configuration.jwtSecret, !secret.isEmpty {
-            guard secret.utf8.count >= 32 else { throw ConfigurationError.weakJWTSecret }
-            return secret
+        guard let secret = try resolve(configuration.jwtSecret, "NUVIE_JWT_SECRET", "jwt-secret", configuration) else {
+            throw ConfigurationError.missingJWTSecret
         }
-        guard configuration.demoMode else { throw ConfigurationError.missingJWTSecret }
-        return try GeneratedSecret.readOrCreate(configuration.dataDirectory.appendingPathComponent("jwt-secret"))
+        return secret
     }
 
-    /// The configured admin token; in demo mode, one generated into `<data-dir>/admin-token`;
-    /// otherwise none, and the admin endpoints are off.
+    /// Opens the admin endpoints; without one they are off.
     static func adminToken(_ configuration: AppConfiguration) throws -> String? {
-        if let token = configuration.adminToken, !token.isEmpty {
-            guard token.utf8.count >= 32 else { throw ConfigurationError.weakAdminToken }
-            return token
-        }
-        guard configuration.demoMode else { return nil }
-        return try GeneratedSecret.readOrCreate(configuration.dataDirectory.appendingPathComponent("admin-token"))
+        try resolve(configuration.adminToken, "NUVIE_ADMIN_TOKEN", "admin-token", configuration)
     }
 
-    /// The token shared with the AI service; in demo mode, one generated into `<data-dir>/internal-token`;
-    /// otherwise none, and `/ai/…` is off.
+    /// Shared with the AI service; without one `/ai/…` is off.
     static func internalToken(_ configuration: AppConfiguration) throws -> String? {
-        if let token = configuration.internalToken, !token.isEmpty {
-            guard token.utf8.count >= 32 else { throw ConfigurationError.weakInternalToken }
-            return token
-        }
-        guard configuration.demoMode else { return nil }
-        return try GeneratedSecret.readOrCreate(configuration.dataDirectory.appendingPathComponent("internal-token"))
+        try resolve(configuration.internalToken, "NUVIE_INTERNAL_TOKEN", "internal-token", configuration)
+    }
+
+    private static func resolve(_ configured: String?, _ name: String, _ file: String, _ configuration: AppConfiguration) throws -> String? {
+        try GeneratedSecret.resolve(
+            configured, named: name, demoMode: configuration.demoMode, file: configuration.dataDirectory.appendingPathComponent(file)
+        )
     }
 }
