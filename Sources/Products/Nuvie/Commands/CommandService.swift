@@ -60,7 +60,9 @@ public struct CommandService: Sendable {
     public func likeReview(_ reviewId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         try requireUser(userId)
         let review = try findReview(reviewId)
-        let between = FriendshipState.fold(try log.readStream(StreamName.friendship(userId, review.authorId)).events.map(\.event))
+        // A block between the liker and the author matters only when they are two people.
+        let between = review.authorId == userId
+            ? FriendshipState() : FriendshipState.fold(try log.readStream(StreamName.friendship(userId, review.authorId)).events.map(\.event))
         return try await changeLike(review, by: userId, eventId: eventId) { review, userId, state in
             try ReviewLikeDecision.like(review, by: userId, state: state, between: between)
         }
