@@ -97,7 +97,7 @@ let package = Package(
         .target(
             name: "ProductHosting",
             dependencies: [
-                "EventLog", "EventSourcing", "ReadModels", "HTTPServing",
+                "EventLog", "EventSourcing", "ReadModels", "HTTPServing", "PersonalData",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
@@ -110,11 +110,12 @@ let package = Package(
         .target(
             name: "OperatorCLI",
             dependencies: [
-                "ProductHosting", "EventLog", "ReadModels", "HTTPServing",
+                "ProductHosting", "EventLog", "EventSourcing", "ReadModels", "HTTPServing", "PersonalData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Sources/Engine/OperatorCLI",
             swiftSettings: strict

@@ -27,4 +27,8 @@ final class DecodedStreams<Event: Sendable & Equatable>: Sendable {
         guard events.count <= maximumStreamEvents else { return }
         streams.withLock { $0.set(events, for: streamId, cost: events.count) }
     }
+
+    func removeAll() {
+        streams.withLock { $0 = LRUCache(capacity: $0.capacity, maximumCost: $0.maximumCost) }
+    }
 }

@@ -13,8 +13,10 @@ public protocol EventPayload: Codable, Sendable, Equatable {
 public protocol EventCatalog: Sendable {
     associatedtype Event: Sendable & Equatable
 
-    static func encode(_ event: Event) throws -> EncodedEvent
-    static func decode(type: String, schemaVersion: UInt16, payload: Data) throws -> Event
+    /// `event`'s wire form, its payload written by `encoder` (which seals its `@Personal` fields).
+    static func encode(_ event: Event, with encoder: JSONEncoder) throws -> EncodedEvent
+    /// The event a wire form holds, its payload read by `decoder` (which opens its `@Personal` fields).
+    static func decode(type: String, schemaVersion: UInt16, payload: Data, with decoder: JSONDecoder) throws -> Event
     /// The user whose action this is, if any.
     static func actorUserId(of event: Event) -> Int64?
     /// Other users this event concerns.
@@ -22,6 +24,8 @@ public protocol EventCatalog: Sendable {
     /// The product's namespace for event ids derived from names (`EventIds`). Never change it: every
     /// id derived so far depends on it.
     static var eventIdNamespace: String { get }
+    /// The product's case for the engine's erasure event, which its catalog registers.
+    static func userErased(_ erasure: UserErased) -> Event
 }
 
 /// An event's wire form.
@@ -62,20 +66,40 @@ extension EventCatalog {
         EventIds.derived(from: name, namespace: eventIdNamespace)
     }
 
-    /// `event` ready for the log, under `id`.
-    public static func newEvent(_ event: Event, id: UUID = .timeOrdered(), recordedAt: Date? = nil) throws -> NewEvent {
-        let encoded = try encode(event)
+    /// `event` ready for the log, under `id`, its personal fields sealed by `personalData`.
+    public static func newEvent(
+        _ event: Event, id: UUID = .timeOrdered(), recordedAt: Date? = nil, personalData: any PersonalDataCipher
+    ) throws -> NewEvent {
+        let actor = actorUserId(of: event)
+        let encoded = try encode(event, with: personalData.encoder(owner: actor))
         return NewEvent(
-            id: id, type: encoded.type, schemaVersion: encoded.schemaVersion, actorUserId: actorUserId(of: event),
+            id: id, type: encoded.type, schemaVersion: encoded.schemaVersion, actorUserId: actor,
             userIds: subjectUserIds(of: event), recordedAt: recordedAt, payload: encoded.payload
         )
     }
 
-    public static func decode(_ recorded: RecordedEvent) throws -> Recorded<Event> {
+    /// `recorded` read back, its personal fields opened by `personalData`.
+    public static func decode(_ recorded: RecordedEvent, personalData: any PersonalDataCipher) throws -> Recorded<Event> {
         Recorded(
             position: recorded.position, eventId: recorded.id, streamId: recorded.streamId,
             streamVersion: recorded.streamVersion, recordedAt: recorded.recordedAt,
-            event: try decode(type: recorded.type, schemaVersion: recorded.schemaVersion, payload: recorded.payload)
+            event: try decode(
+                type: recorded.type, schemaVersion: recorded.schemaVersion, payload: recorded.payload,
+                with: personalData.decoder(owner: recorded.actorUserId)
+            )
         )
     }
+
+    /// `recorded`'s payload in its current schema as JSON, its personal fields opened by `opening`
+    /// and written as opened: what an audit (`WithheldPersonalData`) or an export shows.
+    public static func presentedPayload(of recorded: RecordedEvent, opening: any PersonalDataCipher) throws -> Data {
+        let event = try decode(recorded, personalData: opening).event
+        return try encode(event, with: PresentedPersonalData().encoder(owner: recorded.actorUserId)).payload
+    }
+}
+
+/// Writes personal values as given, for presenting an event already opened; never used for the log.
+private struct PresentedPersonalData: PersonalDataCipher {
+    func seal(_ value: String, owner: Int64, field: String) throws -> String { value }
+    func open(_ stored: String, owner: Int64, field: String) throws -> String? { stored }
 }

@@ -7,24 +7,42 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
     public typealias Event = Catalog.Event
 
     public let log: EventLog
+    /// Seals the personal fields of what is appended and opens those of what is read.
+    public let personalData: any PersonalDataCipher
     private let decodedStreams = DecodedStreams<Event>()
     private static var maximumAttempts: Int { 5 }
 
-    public init(log: EventLog) {
+    public init(log: EventLog, personalData: any PersonalDataCipher) {
         self.log = log
+        self.personalData = personalData
+    }
+
+    /// `event` ready for the log, its personal fields sealed.
+    public func newEvent(_ event: Event, id: UUID = .timeOrdered(), recordedAt: Date? = nil) throws -> NewEvent {
+        try Catalog.newEvent(event, id: id, recordedAt: recordedAt, personalData: personalData)
+    }
+
+    public func decode(_ recorded: RecordedEvent) throws -> Recorded<Event> {
+        try Catalog.decode(recorded, personalData: personalData)
+    }
+
+    /// Forgets every stream decoded so far: after an erasure, so that no command reads its user's
+    /// personal values as they were before.
+    public func forgetDecodedStreams() {
+        decodedStreams.removeAll()
     }
 
     /// The whole stream, decoded; events decoded for an earlier read of the stream are reused.
     public func readStream(_ streamId: String) throws -> (events: [Recorded<Event>], version: UInt64) {
         let known = decodedStreams.prefix(of: streamId)
-        let appended = try log.readStream(streamId, fromVersion: UInt64(known.count) + 1).map(Catalog.decode)
+        let appended = try log.readStream(streamId, fromVersion: UInt64(known.count) + 1).map(decode)
         let events = known + appended
         if !appended.isEmpty { decodedStreams.keep(events, of: streamId) }
         return (events, events.last?.streamVersion ?? 0)
     }
 
     public func event(at position: UInt64) throws -> Recorded<Event>? {
-        try log.event(at: position).map(Catalog.decode)
+        try log.event(at: position).map(decode)
     }
 
     public func streamExists(_ streamId: String) throws -> Bool {
@@ -50,7 +68,7 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
             guard !decided.isEmpty else { return try commandResult(log.headPosition) }
             let result = try await log.append(
                 to: stream, expectedVersion: version == 0 ? .noStream : .exact(version),
-                events: try decided.enumerated().map { try Catalog.newEvent($1, id: EventIds.nth($0, of: eventId, namespace: Catalog.eventIdNamespace)) }
+                events: try decided.enumerated().map { try newEvent($1, id: EventIds.nth($0, of: eventId, namespace: Catalog.eventIdNamespace)) }
             )
             return try commandResult(result.lastPosition)
         }
@@ -59,7 +77,7 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
     /// Appends `events` to `stream` whatever it holds (facts no decision depends on).
     public func append(_ events: [Event], to stream: String, eventId: UUID) async throws -> CommandResult {
         let result = try await log.append(
-            to: stream, expectedVersion: .any, events: try events.enumerated().map { try Catalog.newEvent($1, id: EventIds.nth($0, of: eventId, namespace: Catalog.eventIdNamespace)) }
+            to: stream, expectedVersion: .any, events: try events.enumerated().map { try newEvent($1, id: EventIds.nth($0, of: eventId, namespace: Catalog.eventIdNamespace)) }
         )
         return try commandResult(result.lastPosition)
     }

@@ -1,13 +1,17 @@
 import EventLog
 import Foundation
+import PersonalData
 import ReadModels
 
 /// Consistent online backups of a product's data directory, and restoring one.
 ///
 /// A backup holds `log/` (LMDB `mdb_env_copy2` with compaction: a consistent snapshot while appends go
-/// on), `read.sqlite` (SQLite's online backup API) and `manifest.json` (which names the product). The read models are copied
-/// first, so they never include an event the copied log lacks; after a restore the projection runner
-/// folds whatever the log has beyond their checkpoints.
+/// on), `read.sqlite` and `keys.sqlite` (SQLite's online backup API) and `manifest.json` (which names
+/// the product). The read models are copied first, so they never include an event the copied log
+/// lacks; after a restore the projection runner folds whatever the log has beyond their
+/// checkpoints. The key store is copied last, so it holds every key the copied log was sealed with
+/// (a key is stored before anything is sealed under it); the start after a restore re-applies the
+/// log's erasures to it (ops/privacy.md). The master key is never in a backup, except a demo's.
 public enum Backup {
     public struct Manifest: Codable, Sendable, Equatable {
         /// Absent in backups made before data directories were marked: the restored directory is then
@@ -35,6 +39,8 @@ public enum Backup {
         }
     }
 
+    static let keyStoreFile = "keys.sqlite"
+
     @discardableResult
     public static func create<Product: EventSourcedProduct>(_ product: Product.Type, from dataDirectory: URL, to destination: URL) throws -> Manifest {
         let files = FileManager.default
@@ -45,9 +51,16 @@ public enum Backup {
         let readModels = DataDirectory(dataDirectory).readDatabasePath
         let checkpoints = try ReadDatabase.checkpoints(ofFileAt: readModels)
         try ReadDatabase.backup(fileAt: readModels, to: destination.appendingPathComponent("read.sqlite").path)
-        let log = try EventLog(configuration: .init(directory: DataDirectory(dataDirectory).log))
+        let source = DataDirectory(dataDirectory)
+        let log = try EventLog(configuration: .init(directory: source.log))
         defer { log.close() }
         try log.backup(to: destination.appendingPathComponent("log"))
+        if files.fileExists(atPath: source.keyStorePath) {
+            try KeyStore.backup(fileAt: source.keyStorePath, to: destination.appendingPathComponent(Self.keyStoreFile).path)
+        }
+        if files.fileExists(atPath: source.demoMarker.path), files.fileExists(atPath: source.demoMasterKey.path) {
+            try files.copyItem(at: source.demoMasterKey, to: destination.appendingPathComponent(source.demoMasterKey.lastPathComponent))
+        }
         let manifest = Manifest(
             product: Product.name, createdAt: Date(), logHeadPosition: log.headPosition, checkpoints: checkpoints,
             demoMode: files.fileExists(atPath: DataDirectory(dataDirectory).demoMarker.path)
@@ -88,6 +101,16 @@ public enum Backup {
         try files.createDirectory(at: target.read, withIntermediateDirectories: true)
         try files.copyItem(at: backup.appendingPathComponent("log"), to: target.log)
         try files.copyItem(at: backup.appendingPathComponent("read.sqlite"), to: URL(fileURLWithPath: target.readDatabasePath))
+        try? files.removeItem(at: target.keys)
+        let keyStore = backup.appendingPathComponent(Self.keyStoreFile)
+        if files.fileExists(atPath: keyStore.path) {
+            try KeyStore.backup(fileAt: keyStore.path, to: target.keyStorePath)
+        }
+        let demoKey = backup.appendingPathComponent(target.demoMasterKey.lastPathComponent)
+        if manifest.demoMode, files.fileExists(atPath: demoKey.path) {
+            try? files.removeItem(at: target.demoMasterKey)
+            try files.copyItem(at: demoKey, to: target.demoMasterKey)
+        }
         if manifest.product != nil { try Data("\(Product.name)\n".utf8).write(to: target.productMarker, options: .atomic) }
         if manifest.demoMode { try Data().write(to: target.demoMarker) }
         return manifest

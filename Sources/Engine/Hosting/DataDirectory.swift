@@ -19,6 +19,11 @@ public struct DataDirectory: Sendable {
     public var read: URL { root.appendingPathComponent("read") }
     /// The read-model generation in force (see `ReadModelFiles`).
     public var readDatabasePath: String { ReadModelFiles(directory: read).currentPath }
+    /// The key store: every user's data key, wrapped (`KeyStore`).
+    public var keys: URL { root.appendingPathComponent("keys") }
+    public var keyStorePath: String { keys.appendingPathComponent("keys.sqlite").path }
+    /// In demo mode only, the master key, generated on first start (ops/privacy.md).
+    public var demoMasterKey: URL { root.appendingPathComponent("demo-master-key") }
     /// Names the product whose log this is, so another product's binary refuses it.
     public var productMarker: URL { root.appendingPathComponent("product") }
     /// Present when the directory was created in demo mode, so it stays a demo on restart.
@@ -72,7 +77,7 @@ public struct DataDirectory: Sendable {
         if FileManager.default.fileExists(atPath: log.appendingPathComponent("data.mdb").path) {
             let existing = try EventLog(configuration: .init(directory: log, readOnly: true))
             defer { existing.close() }
-            if let first = try existing.event(at: 1), (try? Product.Catalog.decode(first)) == nil {
+            if let first = try existing.event(at: 1), (try? Product.Catalog.decode(first, personalData: WithheldPersonalData())) == nil {
                 throw DataDirectoryError.belongsToAnotherProduct(root.path, marked: "an unmarked log whose events are not \(Product.name)'s", expected: Product.name)
             }
         }

@@ -10,21 +10,26 @@ import ReadModels
 /// concerns them; `GET /admin/streams/{stream_id}/events`: one stream's history; `GET
 /// /admin/events?from=&limit=`: the log itself, in order; `POST /admin/replay` `{"projections": [...]}`
 /// (optional: all when absent) rebuilds read models while serving, and `GET /admin/replay` shows
-/// how it goes.
+/// how it goes; `POST /admin/users/{user_id}/erase` erases an account for a support request, as the
+/// user's own deletion does (`UserErasure`).
 public struct OperatorController<Context: RequestContext>: Sendable {
     let audit: AuditTrail
     let replays: ReplayCoordinator
+    /// Erases a user and waits until the read models show it; returns the erasure's log position.
+    let erase: @Sendable (Int64) async throws -> UInt64
 
     static var maximumEventsPerPage: Int { 1000 }
 
-    public init(audit: AuditTrail, replays: ReplayCoordinator) {
+    public init(audit: AuditTrail, replays: ReplayCoordinator, erase: @escaping @Sendable (Int64) async throws -> UInt64) {
         self.audit = audit
         self.replays = replays
+        self.erase = erase
     }
 
     public var endpoints: RouteCollection<Context> {
         RouteCollection(context: Context.self)
             .get("users/:user_id/audit", use: userAudit)
+            .post("users/:user_id/erase", use: eraseUser)
             .get("streams/:stream_id/events", use: streamEvents)
             .get("events", use: events)
             .post("replay", use: startReplay)
@@ -32,14 +37,23 @@ public struct OperatorController<Context: RequestContext>: Sendable {
     }
 
     func userAudit(_ request: Request, context: Context) async throws -> AuditPage {
-        guard let userId = context.parameters.get("user_id").flatMap(Int64.init), userId > 0 else {
-            throw OperatorRequestError.invalid("user_id must be a positive integer", field: "user_id")
-        }
+        let userId = try Self.userId(context)
         let limit = try Self.integer(request, "limit", default: 20, range: 1...100)
         let offset = try Self.integer(request, "offset", default: 0, range: 0...Int(Int32.max))
         let entries = try audit.user(userId, from: try Self.time(request, "from"), to: try Self.time(request, "to"))
         let items = entries.dropFirst(offset).prefix(limit).map(AuditEntryDTO.init)
         return AuditPage(events: Array(items), totalCount: entries.count, limit: limit, offset: offset, hasMore: offset + items.count < entries.count)
+    }
+
+    func eraseUser(_ request: Request, context: Context) async throws -> ErasureDTO {
+        let userId = try Self.userId(context)
+        do {
+            return ErasureDTO(userId: userId, position: try await erase(userId))
+        } catch UserErasureFailure.unknownUser {
+            throw OperatorRequestError.notFound("No user \(userId)")
+        } catch UserErasureFailure.alreadyErased {
+            throw OperatorRequestError.conflict("User \(userId) is already erased")
+        }
     }
 
     func streamEvents(_ request: Request, context: Context) async throws -> LogPage {
@@ -95,6 +109,13 @@ public struct OperatorController<Context: RequestContext>: Sendable {
         }
     }
 
+    private static func userId(_ context: Context) throws -> Int64 {
+        guard let userId = context.parameters.get("user_id").flatMap(Int64.init), userId > 0 else {
+            throw OperatorRequestError.invalid("user_id must be a positive integer", field: "user_id")
+        }
+        return userId
+    }
+
     private static func integer(_ request: Request, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
         guard let raw = request.uri.queryParameters[name[...]] else { return value }
         guard let parsed = Int(raw), range.contains(parsed) else {
@@ -116,5 +137,6 @@ public struct OperatorController<Context: RequestContext>: Sendable {
 public enum OperatorRequestError: Error, Equatable {
     case invalid(String, field: String?)
     case conflict(String)
+    case notFound(String)
     case unsupportedMediaType(String)
 }

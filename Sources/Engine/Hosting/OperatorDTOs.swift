@@ -44,6 +44,12 @@ struct LogPage: ResponseEncodable, Sendable {
     var headPosition: UInt64
 }
 
+/// `POST /admin/users/{user_id}/erase`: the user erased, and where the log records it.
+struct ErasureDTO: ResponseEncodable, Sendable {
+    var userId: Int64
+    var position: UInt64
+}
+
 /// `POST /admin/replay` and `GET /admin/replay`: the latest rebuild and how far it got.
 struct ReplayStatusDTO: ResponseEncodable, Sendable {
     var state: String

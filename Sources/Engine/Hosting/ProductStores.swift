@@ -1,37 +1,78 @@
 import EventLog
+import EventSourcing
 import Foundation
 import Logging
+import PersonalData
 import ReadModels
 
-/// A product's log and read database, opened together over its own data directory (claimed for the
-/// product first) and closed together after everything that uses them (`StoresAndTheirWorkers`).
+/// A product's log, key store and read database, opened together over its own data directory
+/// (claimed for the product first) and closed together after everything that uses them
+/// (`StoresAndTheirWorkers`). Personal fields are sealed and opened with the key store's keys.
 public struct ProductStores<Product: EventSourcedProduct>: Sendable {
     public let directory: DataDirectory
     public let log: EventLog
+    public let keys: KeyStore
     public let readDatabase: ReadDatabase
+    /// The log in the product's terms, sealing and opening personal fields.
+    public let store: EventStore<Product.Catalog>
 
-    public init(directory: DataDirectory, initialLogMapSize: Int = 64 << 20, readOnly: Bool = false) throws {
+    public var personalData: KeyStoreCipher { KeyStoreCipher(keys: keys) }
+
+    /// Opens the stores and, unless `readOnly`, reconciles the key store with the log's erasures
+    /// before anything reads a personal field (`reconcileErasures`). `keyStore` is the directory's
+    /// own unless given (a past state served from a copy of the log reads the live keys, so that
+    /// an erasure since holds there too).
+    public static func open(
+        directory: DataDirectory, masterKey: MasterKey, keyStore: String? = nil, initialLogMapSize: Int = 64 << 20,
+        readOnly: Bool = false, logger: Logger
+    ) async throws -> ProductStores {
+        let stores = try ProductStores(
+            directory: directory, masterKey: masterKey, keyStore: keyStore, initialLogMapSize: initialLogMapSize, readOnly: readOnly
+        )
+        guard !readOnly else { return stores }
+        do {
+            try await stores.reconcileErasures(logger: logger)
+        } catch {
+            stores.close()
+            throw error
+        }
+        return stores
+    }
+
+    private init(directory: DataDirectory, masterKey: MasterKey, keyStore: String?, initialLogMapSize: Int, readOnly: Bool) throws {
         if !readOnly {
             try StorageFullError.checkRoom(for: .eventLog, at: directory.log.path)
             try StorageFullError.checkRoom(for: .readModels, at: directory.read.path)
+            try StorageFullError.checkRoom(for: .keyStore, at: directory.keys.path)
         }
         try directory.claim(for: Product.self)
         self.directory = directory
         log = try EventLog(configuration: .init(directory: directory.log, initialMapSize: initialLogMapSize, readOnly: readOnly))
         do {
-            readDatabase = try ReadDatabase(directory: directory.read, projections: Product.projections)
+            keys = try KeyStore(path: keyStore ?? directory.keyStorePath, masterKey: masterKey)
         } catch {
             log.close()
             throw error
         }
+        do {
+            readDatabase = try ReadDatabase(directory: directory.read, projections: Product.projections)
+        } catch {
+            log.close()
+            try? keys.close()
+            throw error
+        }
+        store = EventStore(log: log, personalData: KeyStoreCipher(keys: keys))
     }
 
     public func runner(batchSize: Int = 2000, logger: Logger) throws -> ProjectionRunner<Product.Catalog> {
-        try ProjectionRunner(log: log, database: readDatabase, projections: Product.projections, batchSize: batchSize, logger: logger)
+        try ProjectionRunner(
+            log: log, personalData: personalData, database: readDatabase, projections: Product.projections, batchSize: batchSize, logger: logger
+        )
     }
 
     public func close() {
         log.close()
+        try? keys.close()
         try? readDatabase.close()
     }
 }

@@ -1,9 +1,12 @@
 import EventLog
+import EventSourcing
 import Foundation
 import Logging
 import ReadModels
 
 /// Read models as they were: folded from the log's first `position` events into a separate file.
+/// Personal fields are opened with the live key store, never a copy of it: a user erased since
+/// reads as erased in every past state too.
 public enum TimeTravel {
     public enum TimeTravelError: Error, CustomStringConvertible {
         case notEmpty(String)
@@ -33,7 +36,8 @@ public enum TimeTravel {
     /// events (same ids, times and positions) and read models folded from them, which a read-only
     /// server can serve.
     public static func dataDirectory<Product: EventSourcedProduct>(
-        _ product: Product.Type, of log: EventLog, upTo position: UInt64, at directory: URL, logger: Logger
+        _ product: Product.Type, of log: EventLog, personalData: any PersonalDataCipher, upTo position: UInt64, at directory: URL,
+        logger: Logger
     ) async throws {
         let paths = DataDirectory(directory)
         let copy = try EventLog(configuration: .init(directory: paths.log, initialMapSize: max(log.mapSize, 64 << 20)))
@@ -52,16 +56,17 @@ public enum TimeTravel {
         let database = try ReadDatabase(directory: paths.read, projections: Product.projections)
         defer { try? database.close() }
         try ProjectionRunner<Product.Catalog>(
-            log: copy, database: database, projections: Product.projections, batchSize: 5000, logger: logger
+            log: copy, personalData: personalData, database: database, projections: Product.projections, batchSize: 5000, logger: logger
         ).catchUp()
     }
 
     /// Folds the log up to and including `position` into a new read database at `path`.
     public static func readModels<Product: EventSourcedProduct>(
-        _ product: Product.Type, of log: EventLog, upTo position: UInt64, at path: String, logger: Logger
+        _ product: Product.Type, of log: EventLog, personalData: any PersonalDataCipher, upTo position: UInt64, at path: String,
+        logger: Logger
     ) throws -> ReadDatabase {
         let database = try ReadDatabase(path: path, projections: Product.projections)
-        try ProjectionRunner<Product.Catalog>(log: log, database: database, projections: Product.projections, logger: logger)
+        try ProjectionRunner<Product.Catalog>(log: log, personalData: personalData, database: database, projections: Product.projections, logger: logger)
             .catchUp(until: position)
         return database
     }

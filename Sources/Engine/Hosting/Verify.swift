@@ -1,10 +1,12 @@
 import EventLog
 import Foundation
 import Logging
+import PersonalData
 import ReadModels
 
 /// Rebuilds every projection from the log into a temporary read database and compares it, table by
-/// table, with the live read models at the same log position.
+/// table, with the live read models at the same log position. The rebuild opens personal fields with
+/// the live key store, so an erased user's fold the same way in both.
 public enum Verify {
     public struct Report: Sendable {
         public var position: UInt64
@@ -26,7 +28,7 @@ public enum Verify {
     }
 
     public static func run<Product: EventSourcedProduct>(
-        _ product: Product.Type, dataDirectory: URL, scratch: URL, attempts: Int = 20
+        _ product: Product.Type, dataDirectory: URL, masterKey: MasterKey, scratch: URL, attempts: Int = 20
     ) async throws -> Report {
         let directory = DataDirectory(dataDirectory)
         var live = try ReadDatabase.tableDumps(ofFileAt: directory.readDatabasePath, projections: Product.projections)
@@ -39,10 +41,12 @@ public enum Verify {
         }
         let log = try EventLog(configuration: .init(directory: directory.log))
         defer { log.close() }
+        let keys = try KeyStore(path: directory.keyStorePath, masterKey: masterKey)
+        defer { try? keys.close() }
         let rebuilt = try ReadDatabase(path: scratch.appendingPathComponent("read.sqlite").path, projections: Product.projections)
         defer { try? rebuilt.close() }
         try ProjectionRunner<Product.Catalog>(
-            log: log, database: rebuilt, projections: Product.projections, logger: Logger(label: "\(Product.name).verify")
+            log: log, personalData: KeyStoreCipher(keys: keys), database: rebuilt, projections: Product.projections, logger: Logger(label: "\(Product.name).verify")
         ).catchUp(until: position)
         let fresh = try rebuilt.tableDumps()
         let differences = Set(fresh.keys).union(live.dumps.keys).filter { fresh[$0] != live.dumps[$0] }.sorted()

@@ -44,7 +44,7 @@ public struct AuditCommand<Product: EventSourcedProduct>: AsyncParsableCommand {
         _ = global.logger()
         let log = try EventLog(configuration: .init(directory: try global.productDirectory().log))
         defer { log.close() }
-        let trail = AuditTrail(log: log)
+        let trail = AuditTrail(log: log, catalog: Product.Catalog.self)
         let entries = try (user.map { try trail.user($0) } ?? trail.stream(stream ?? "")).filter { entry in
             from.map { entry.recordedAt >= $0 } ?? true && to.map { entry.recordedAt <= $0 } ?? true
         }

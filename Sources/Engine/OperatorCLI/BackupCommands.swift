@@ -3,12 +3,12 @@ import ArgumentParser
 import Foundation
 import ProductHosting
 
-/// `<product> backup DIR`: a consistent copy of the log and read models, taken while the server runs.
+/// `<product> backup DIR`: a consistent copy of the log, read models and key store, taken while the server runs.
 public struct BackupCommand<Product: EventSourcedProduct>: AsyncParsableCommand {
     public static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "backup",
-            abstract: "Copy the event log (LMDB, compacted) and the read models (SQLite online backup) into a new directory while the server runs."
+            abstract: "Copy the event log (LMDB, compacted), the read models and the key store (SQLite online backups) into a new directory while the server runs."
         )
     }
 
@@ -69,7 +69,7 @@ public struct VerifyCommand<Product: EventSourcedProduct>: AsyncParsableCommand 
         defer { try? FileManager.default.removeItem(at: scratch) }
         let started = ContinuousClock.now
         _ = try global.productDirectory()
-        let report = try await Verify.run(Product.self, dataDirectory: global.dataDirectory, scratch: scratch)
+        let report = try await Verify.run(Product.self, dataDirectory: global.dataDirectory, masterKey: try global.masterKey(), scratch: scratch)
         let elapsed = ContinuousClock.now - started
         if report.isIdentical {
             print("identical: \(report.tables) tables rebuilt from the log up to position \(report.position) match the live read models (\(elapsed))")

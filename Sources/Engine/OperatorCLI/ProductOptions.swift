@@ -1,8 +1,10 @@
-import ReadModels
 import ArgumentParser
 import Foundation
+import HTTPServing
 import Logging
+import PersonalData
 import ProductHosting
+import ReadModels
 
 /// The options every command of a product's executable takes: its data directory and log level,
 /// defaulting from `<PRODUCT>_DATA_DIR` and `<PRODUCT>_LOG_LEVEL`.
@@ -28,6 +30,19 @@ public struct ProductOptions<Product: EventSourcedProduct>: ParsableArguments {
             throw DataDirectoryError.belongsToAnotherProduct(dataDirectory.path, marked: marked, expected: Product.name)
         }
         return directory
+    }
+
+    /// The master key from `<PRODUCT>_MASTER_KEY(_FILE)`, or a demo directory's own.
+    public func masterKey() throws -> MasterKey {
+        let directory = try productDirectory()
+        return try directory.masterKey(
+            for: Product.self, configured: try EnvironmentSettings().secret("\(Product.environmentPrefix)_MASTER_KEY"), demoMode: directory.isDemo
+        )
+    }
+
+    /// The product's stores over the data directory, for a command that reads or writes them itself.
+    public func openStores(readOnly: Bool = false, logger: Logger) async throws -> ProductStores<Product> {
+        try await ProductStores.open(directory: try productDirectory(), masterKey: try masterKey(), readOnly: readOnly, logger: logger)
     }
 
     /// Bootstraps logging for a command that does not serve.

@@ -1,10 +1,7 @@
 import ArgumentParser
-import AsyncHTTPClient
 import EventLog
 import Foundation
-import HTTPServing
 import Logging
-import NIOCore
 import ProductHosting
 import ReadModels
 
@@ -34,42 +31,24 @@ public struct ReplayCommand<Product: EventSourcedProduct>: AsyncParsableCommand 
         if let pid = directory.runningServer {
             throw ValidationError("a server (pid \(pid)) is serving \(global.dataDirectory.path): use --server URL so it rebuilds while serving")
         }
-        let log = try EventLog(configuration: .init(directory: directory.log))
-        defer { log.close() }
-        let database = try ReadDatabase(directory: directory.read, projections: Product.projections)
-        defer { try? database.close() }
-        let runner = try ProjectionRunner<Product.Catalog>(log: log, database: database, projections: Product.projections, logger: logger)
+        let stores = try await global.openStores(logger: logger)
+        defer { stores.close() }
+        let runner = try stores.runner(logger: logger)
         let report = try runner.rebuild(names, progress: Self.show)
         print("\nrebuilt \(report.projections.joined(separator: ", ")) to position \(report.position) at \(report.eventsPerSecond) events/s")
     }
 
     private func remote(_ server: String, _ names: [String]?) async throws {
-        let token = try EnvironmentSettings().secret("\(Product.environmentPrefix)_ADMIN_TOKEN")
-            ?? String(contentsOf: global.dataDirectory.appendingPathComponent("admin-token"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        var start = HTTPClientRequest(url: server + "/admin/replay")
-        start.method = .POST
-        start.headers.add(name: "X-Admin-Token", value: token)
-        start.headers.add(name: "Content-Type", value: "application/json")
-        start.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: names.map { ["projections": $0] } ?? [:])))
-        var status = try await Self.send(start)
+        let admin = try AdminClient<Product>(server: server, dataDirectory: global.dataDirectory)
+        var status = try await admin.send(.POST, "/admin/replay", body: names.map { ["projections": $0] } ?? [:])
         while status["state"] as? String == "running" {
             try await Task.sleep(for: .seconds(1))
-            var poll = HTTPClientRequest(url: server + "/admin/replay")
-            poll.headers.add(name: "X-Admin-Token", value: token)
-            status = try await Self.send(poll)
+            status = try await admin.send(.GET, "/admin/replay")
             let position = status["position"] as? Int ?? 0, head = status["head_position"] as? Int ?? 0
             FileHandle.standardError.write(Data("\rreplaying: \(position)/\(head) events, \(status["events_per_second"] as? Int ?? 0)/s, ETA \(status["eta_seconds"] as? Int ?? 0) s   ".utf8))
         }
         guard status["state"] as? String == "finished" else { throw ValidationError("replay \(status["state"] ?? "?"): \(status["error"] ?? status)") }
         print("\nrebuilt and swapped in by the server at position \(status["position"] ?? "?")")
-    }
-
-    private static func send(_ request: HTTPClientRequest) async throws -> [String: Any] {
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        let json = (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:]
-        guard (200..<300).contains(response.status.code) else { throw ValidationError("server answered \(response.status.code): \(json)") }
-        return json
     }
 
     private static func show(_ progress: RebuildProgress) {

@@ -28,6 +28,12 @@ enum KeyStoreSchema {
                 CREATE TABLE master_key_check (id INTEGER PRIMARY KEY CHECK (id = 1), sealed BLOB NOT NULL);
                 """)
         }
+        migrator.registerMigration("keyStore.v2: erasures reconciled with the log") { db in
+            try db.execute(sql: """
+                ALTER TABLE destroyed_key ADD COLUMN log_position INTEGER;
+                CREATE TABLE reconciliation (id INTEGER PRIMARY KEY CHECK (id = 1), log_position INTEGER NOT NULL);
+                """)
+        }
         return migrator
     }
 

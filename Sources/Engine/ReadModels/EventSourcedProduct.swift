@@ -10,6 +10,8 @@ public protocol EventSourcedProduct: Sendable {
     /// metrics prefix and the log label.
     static var name: String { get }
     static var projections: [any Projection<Catalog.Event>] { get }
+    /// The stream of a user's own events (their registration, profile, erasure).
+    static func userStream(_ userId: Int64) -> String
 }
 
 extension EventSourcedProduct {

@@ -25,6 +25,8 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     }
 
     let log: EventLog
+    /// Opens the personal fields of what is folded; an erased user's read as absent.
+    let personalData: any PersonalDataCipher
     let database: ReadDatabase
     /// Folded in this order; their schemas are the read database's.
     public let projections: [any Projection<Event>]
@@ -39,11 +41,15 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     private let storageFull: StorageFullLatch
     private static var fullDiskRetry: Duration { .seconds(1) }
 
-    public init(log: EventLog, database: ReadDatabase, projections: [any Projection<Event>], batchSize: Int = 2000, logger: Logger) throws {
+    public init(
+        log: EventLog, personalData: any PersonalDataCipher, database: ReadDatabase, projections: [any Projection<Event>],
+        batchSize: Int = 2000, logger: Logger
+    ) throws {
         guard projections.map(\.name) == database.projections.map(\.name) else {
             throw RebuildError.projectionsDiffer(runner: projections.map(\.name), database: database.projections.map(\.name))
         }
         self.log = log
+        self.personalData = personalData
         self.database = database
         self.projections = projections
         self.batchSize = batchSize
@@ -132,11 +138,11 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
         let started = ContinuousClock.now
         let count: Int
         do {
-            let events = try ready?.batch(from: from, limit: limit) ?? Self.readDecoded(log, from: from, limit: limit)
+            let events = try ready?.batch(from: from, limit: limit) ?? Self.readDecoded(log, personalData, from: from, limit: limit)
             guard let last = events.last?.position else { return 0 }
             count = events.count
             if count == limit, last < target {
-                prefetch = Prefetch(log: log, from: last + 1, limit: min(batchSize, Int(clamping: target - last)))
+                prefetch = Prefetch(log: log, personalData: personalData, from: last + 1, limit: min(batchSize, Int(clamping: target - last)))
             }
             try writeReadModels { db in
                 // Projections own disjoint tables, so folding the batch one projection at a time
@@ -172,9 +178,9 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
         return count
     }
 
-    static func readDecoded(_ log: EventLog, from: UInt64, limit: Int) throws -> [Recorded<Event>] {
+    static func readDecoded(_ log: EventLog, _ personalData: any PersonalDataCipher, from: UInt64, limit: Int) throws -> [Recorded<Event>] {
         try log.read(from: from, limit: limit).map { record in
-            do { return try Catalog.decode(record) } catch { throw ProjectionFailure(projection: nil, position: record.position, error: error) }
+            do { return try Catalog.decode(record, personalData: personalData) } catch { throw ProjectionFailure(projection: nil, position: record.position, error: error) }
         }
     }
 
@@ -222,10 +228,10 @@ private struct Prefetch<Catalog: EventCatalog> {
     let limit: Int
     let events: Background<[Recorded<Catalog.Event>]>
 
-    init(log: EventLog, from: UInt64, limit: Int) {
+    init(log: EventLog, personalData: any PersonalDataCipher, from: UInt64, limit: Int) {
         self.from = from
         self.limit = limit
-        events = Background { try ProjectionRunner<Catalog>.readDecoded(log, from: from, limit: limit) }
+        events = Background { try ProjectionRunner<Catalog>.readDecoded(log, personalData, from: from, limit: limit) }
     }
 
     /// The prefetched events if they are the batch wanted, else nil; waits for the read either way,

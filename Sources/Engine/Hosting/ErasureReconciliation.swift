@@ -1,0 +1,67 @@
+import EventLog
+import EventSourcing
+import Foundation
+import Logging
+import PersonalData
+import ReadModels
+
+extension StorageFullError.Store {
+    public static let keyStore = StorageFullError.Store(rawValue: "key_store", title: "the key store (SQLite)")
+}
+
+extension ProductStores {
+    /// Brings the key store into agreement with the log before anything reads a personal field:
+    /// every `user-erased` the log records past the key store's last reconciliation destroys its
+    /// user's key (again: after a restore, the key store may be older than the erasure, or the
+    /// process stopped between recording an erasure and destroying the key). When the key store has
+    /// seen a longer log than this one (a log copied just before an erasure, restored with a key
+    /// store copied just after), each tombstone the log has no `user-erased` for gets one, so the
+    /// read models drop that user too.
+    func reconcileErasures(logger: Logger) async throws {
+        let head = log.headPosition
+        let reconciled = try keys.reconciledThrough()
+        let recorded = try Self.erasures(in: log, from: reconciled > head ? 1 : reconciled + 1, through: head)
+        var reRecorded: [KeyStore.Erasure] = []
+        if reconciled > head {
+            let inLog = Set(recorded.map(\.userId))
+            for tombstone in try keys.erasures() where !inLog.contains(tombstone.userId) {
+                let erasure = Product.Catalog.userErased(UserErased(userId: tombstone.userId, initiator: .keyStore))
+                let result = try await store.append([erasure], to: Product.userStream(tombstone.userId), eventId: .timeOrdered())
+                reRecorded.append(KeyStore.Erasure(userId: tombstone.userId, position: result.position))
+            }
+        }
+        let destroyed = try keys.applyErasures(recorded + reRecorded, reconciledThrough: log.headPosition)
+        if !destroyed.isEmpty || !reRecorded.isEmpty {
+            logger.notice("key store reconciled with the log's erasures", metadata: [
+                "keys_destroyed_again": "\(destroyed.count)", "erasures_recorded_again": "\(reRecorded.count)",
+            ])
+        }
+    }
+
+    /// The `user-erased` events in `from...through`, found by type name without decoding anything else.
+    static func erasures(in log: EventLog, from: UInt64, through head: UInt64) throws -> [KeyStore.Erasure] {
+        var erasures: [KeyStore.Erasure] = []
+        var next = from
+        while next <= head {
+            let batch = try log.read(from: next, limit: Int(min(head - next + 1, 10_000)))
+            guard let last = batch.last else { break }
+            for record in batch where record.type == UserErased.typeName {
+                let erased = try JSONDecoder().decode(UserErased.self, from: record.payload)
+                erasures.append(KeyStore.Erasure(userId: erased.userId, position: record.position))
+            }
+            next = last.position + 1
+        }
+        return erasures
+    }
+}
+
+extension DataDirectory {
+    /// The master key that wraps the key store's keys: `configured` (the product's
+    /// `<PRODUCT>_MASTER_KEY`, or the file `<PRODUCT>_MASTER_KEY_FILE` names), else in demo mode the
+    /// one generated once into this directory (`demoMasterKey`), else an error naming the setting.
+    public func masterKey<Product: EventSourcedProduct>(for product: Product.Type, configured: String?, demoMode: Bool) throws -> MasterKey {
+        try MasterKey.resolve(
+            value: configured, file: nil, named: "\(Product.environmentPrefix)_MASTER_KEY", demoMode: demoMode, demoFile: demoMasterKey
+        )
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import HTTPServing
+import NIOCore
+import NIOHTTP1
+import ReadModels
+
+/// A running server's admin endpoints, for commands that must go through the server serving a data
+/// directory. The token is `<PRODUCT>_ADMIN_TOKEN(_FILE)`, or the demo's `<data-dir>/admin-token`.
+struct AdminClient<Product: EventSourcedProduct> {
+    let server: String
+    let token: String
+
+    init(server: String, dataDirectory: URL) throws {
+        self.server = server
+        token = try EnvironmentSettings().secret("\(Product.environmentPrefix)_ADMIN_TOKEN")
+            ?? String(contentsOf: dataDirectory.appendingPathComponent("admin-token"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The JSON object answered; a non-2xx answer throws with what the server said.
+    func send(_ method: HTTPMethod, _ path: String, body: [String: Any]? = nil) async throws -> [String: Any] {
+        var request = HTTPClientRequest(url: server + path)
+        request.method = method
+        request.headers.add(name: "X-Admin-Token", value: token)
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: body)))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let bytes = try await response.body.collect(upTo: 1 << 20)
+        let json = (try? JSONSerialization.jsonObject(with: Data(buffer: bytes))) as? [String: Any] ?? [:]
+        guard (200..<300).contains(response.status.code) else { throw ValidationError("server answered \(response.status.code): \(json)") }
+        return json
+    }
+}
