@@ -233,6 +233,7 @@ let package = Package(
             name: "SavryApp",
             dependencies: [
                 "SavryAPI", "SavryCommands", "SavryProjections", "AppleSignIn", "HTTPServing", "ProductHosting", "ReadModels",
+                "EventSourcing", "PersonalData",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -243,7 +244,7 @@ let package = Package(
         .executableTarget(
             name: "SavryCLI",
             dependencies: [
-                "SavryApp", "SavryAPI", "SavryProjections", "OperatorCLI", "ProductHosting", "HTTPServing", "EventLog",
+                "SavryApp", "SavryAPI", "SavryProjections", "OperatorCLI", "ProductHosting", "HTTPServing", "EventLog", "EventSourcing", "PersonalData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -335,7 +336,8 @@ let package = Package(
         .testTarget(
             name: "SavryTests",
             dependencies: [
-                "SavryDomain", "SavryCommands", "SavryProjections", "SavryAPI", "AppleSignIn", "HTTPServing", "EventLog", "EventSourcing", "ReadModels", "TestSupport",
+                "SavryDomain", "SavryCommands", "SavryProjections", "SavryAPI", "SavryApp", "AppleSignIn", "HTTPServing", "EventLog", "EventSourcing", "ReadModels",
+                "ProductHosting", "PersonalData", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
