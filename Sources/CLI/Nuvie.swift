@@ -9,7 +9,7 @@ struct Nuvie: AsyncParsableCommand {
         subcommands: [
             Serve.self, Import.self, ReplayCommand<NuvieProduct>.self, AuditCommand<NuvieProduct>.self, AsOf.self,
             BackupCommand<NuvieProduct>.self, RestoreCommand<NuvieProduct>.self, VerifyCommand<NuvieProduct>.self,
-            EraseCommand<NuvieProduct>.self, SealLogCommand<NuvieProduct>.self, Eval.self,
+            BackupKeysCommand<NuvieProduct>.self, EraseCommand<NuvieProduct>.self, SealLogCommand<NuvieProduct>.self, Eval.self,
         ],
         defaultSubcommand: Serve.self
     )

@@ -84,7 +84,10 @@ func buildRouter(
         devLoginEnabled: configuration.demoMode,
         readYourWrites: ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout),
         audit: AuditTrail(log: storage.log, catalog: EventCodec.self),
-        accounts: Accounts(erasure: UserErasure(stores: storage.stores), export: PersonalDataExport(stores: storage.stores)),
+        accounts: Accounts(
+            erasure: UserErasure(stores: storage.stores), export: PersonalDataExport(stores: storage.stores),
+            recommendationCache: storage.recommendationCache
+        ),
         replays: replays,
         adminToken: try Secrets.adminToken(configuration),
         recommendations: try recommendationDependencies(configuration, storage: storage, recommender: recommender, logger: logger)

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import NuvieCommands
 import NuvieProjections
+import NuvieRecommendations
 import ProductHosting
 import ReadModels
 
@@ -10,10 +11,13 @@ import ReadModels
 public struct Accounts: Sendable {
     public var erasure: UserErasure<NuvieProduct>
     public var export: PersonalDataExport<NuvieProduct>
+    /// Holds each user's last recommendation list, their friends' names in its reasons.
+    public var recommendationCache: RecommendationFeedCache
 
-    public init(erasure: UserErasure<NuvieProduct>, export: PersonalDataExport<NuvieProduct>) {
+    public init(erasure: UserErasure<NuvieProduct>, export: PersonalDataExport<NuvieProduct>, recommendationCache: RecommendationFeedCache) {
         self.erasure = erasure
         self.export = export
+        self.recommendationCache = recommendationCache
     }
 }
 
@@ -52,12 +56,14 @@ struct AccountController: Sendable {
         return accounts.export.response(for: context.userId, account: account)
     }
 
-    /// Erases `userId`, drops their cached tokens, and waits until the read models show it.
+    /// Erases `userId`, drops their cached tokens and recommendations, and waits until the read
+    /// models show it. (Their friends' cached lists are stale from then on: the friendship is in their stamp.)
     static func erase(
         _ userId: Int64, initiator: UserErased.Initiator, accounts: Accounts, tokens: TokenService, readYourWrites: ReadYourWrites
     ) async throws -> UInt64 {
         let result = try await accounts.erasure.erase(userId, initiator: initiator)
         tokens.forget(userId: userId)
+        try accounts.recommendationCache.forget(userId: userId)
         try await readYourWrites.wait(for: result.position)
         return result.position
     }

@@ -57,7 +57,10 @@ struct AuthController: Sendable {
             session = try await commands.refreshSession(userId: grant.userId, sessionId: grant.sessionId, tokenId: tokenId)
         } catch is CommandService.RefreshTokenReused {
             tokens.forget(userId: grant.userId, sessionId: grant.sessionId)
-            throw APIError.authenticationRequired("This refresh token was already used: the session is ended on every device that shared it; sign in again")
+            throw APIError(
+                .unauthorized, code: "REFRESH_TOKEN_REUSED",
+                message: "This refresh token was already used: its session is ended on every device that shared it; sign in again"
+            )
         }
         guard let session else { throw APIError.authenticationRequired("The refresh token is invalid, expired or signed out; sign in again") }
         return try await response(for: grant.userId, session: session, authenticatedAt: grant.authenticatedAt)
