@@ -268,7 +268,7 @@ let package = Package(
             name: "NuvieBench",
             dependencies: [
                 "NuvieApp", "NuvieCommands", "NuvieDomain", "NuvieMovieLens", "NuvieProjections", "NuvieRecommendations",
-                "EventLog", "EventSourcing", "ReadModels", "ChildProcesses", "ProductHosting",
+                "EventLog", "EventSourcing", "ReadModels", "ChildProcesses", "ProductHosting", "PersonalData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -278,9 +278,9 @@ let package = Package(
             path: "Sources/Benchmarks/NuvieBench",
             swiftSettings: strict
         ),
-        .target(name: "TestSupport", dependencies: ["ChildProcesses"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["ChildProcesses", "PersonalData"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "CLMDB", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "DomainTests", dependencies: ["NuvieDomain", "EventSourcing"], swiftSettings: strict),
+        .testTarget(name: "DomainTests", dependencies: ["NuvieDomain", "EventSourcing", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "PersonalDataTests",
             dependencies: ["PersonalData", "TestSupport", .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")],

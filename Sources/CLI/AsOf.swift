@@ -43,13 +43,14 @@ struct AsOf: AsyncParsableCommand {
 
     func run() async throws {
         let logger = Bootstrap.logging(level: global.logLevel)
-        let log = try EventLog(configuration: .init(directory: try global.productDirectory().log))
-        defer { log.close() }
+        let stores = try await global.openStores(readOnly: true, logger: logger)
+        defer { stores.close() }
+        let log = stores.log
         let (target, at) = try when.resolve(in: log)
-        if let port = serve { return try await serveReadOnly(log, at: target, port: port, logger: logger) }
+        if let port = serve { return try await serveReadOnly(stores, at: target, port: port, logger: logger) }
         if let user, !recommendations, output == nil {
             let started = ContinuousClock.now
-            let database = try UserAsOf.readModels(of: user, at: target, in: log)
+            let database = try UserAsOf.readModels(of: user, at: target, in: log, personalData: stores.personalData)
             defer { try? database.close() }
             let snapshot = try UserSnapshot.json(user: user, database: database, position: target, recommendations: nil)
             FileHandle.standardError.write(Data("user \(user) as of position \(target) (\(at)), from their own and their friends' events, in \(Int((ContinuousClock.now - started).seconds * 1000)) ms\n".utf8))
@@ -59,7 +60,7 @@ struct AsOf: AsyncParsableCommand {
         let directory = output.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-as-of-\(UUID().uuidString)")
         defer { if output == nil { try? FileManager.default.removeItem(at: directory) } }
-        let database = try TimeTravel.readModels(NuvieProduct.self, of: log, upTo: target, at: directory.appendingPathComponent("read.sqlite").path, logger: logger)
+        let database = try TimeTravel.readModels(NuvieProduct.self, of: log, personalData: stores.personalData, upTo: target, at: directory.appendingPathComponent("read.sqlite").path, logger: logger)
         defer { try? database.close() }
         FileHandle.standardError.write(Data("read models as of position \(target) (\(at))\(output.map { " kept in \($0)/read.sqlite" } ?? "")\n".utf8))
         guard let user else { return }
@@ -70,18 +71,24 @@ struct AsOf: AsyncParsableCommand {
 
 extension AsOf {
     /// Copies the log up to `position` and its read models into a data directory and serves it
-    /// with every write refused: the whole API as it answered then.
-    private func serveReadOnly(_ log: EventLog, at position: UInt64, port: Int, logger: Logger) async throws {
+    /// with every write refused: the whole API as it answered then. Personal fields are read with the
+    /// live key store, so a user erased since stays erased in the past too.
+    private func serveReadOnly(_ stores: ProductStores<NuvieProduct>, at position: UInt64, port: Int, logger: Logger) async throws {
         let directory = output.map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-as-of-\(UUID().uuidString)")
         defer { if output == nil { try? FileManager.default.removeItem(at: directory) } }
-        try await TimeTravel.dataDirectory(NuvieProduct.self, of: log, upTo: position, at: directory, logger: logger)
-        let demo = FileManager.default.fileExists(atPath: DataDirectory(global.dataDirectory).demoMarker.path)
+        try await TimeTravel.dataDirectory(
+            NuvieProduct.self, of: stores.log, personalData: stores.personalData, upTo: position, at: directory, logger: logger
+        )
+        let source = DataDirectory(global.dataDirectory)
+        let demo = source.isDemo
+        if demo { try FileManager.default.copyItem(at: source.demoMasterKey, to: DataDirectory(directory).demoMasterKey) }
         let host = host ?? EnvironmentSettings().text("NUVIE_HOST") ?? "127.0.0.1"
         var configuration = try Serve.configuration(
             dataDirectory: directory, host: host, port: port, demoMode: demo, demoDataset: nil, registry: Bootstrap.metrics()
         )
         configuration.readOnly = true
+        configuration.keyStorePath = source.keyStorePath
         logger.info("serving the state as of a log position, read-only", metadata: [
             "position": "\(position)", "address": "\(host):\(port)", "data_dir": "\(directory.path)",
         ])

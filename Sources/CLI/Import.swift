@@ -1,6 +1,5 @@
 import ArgumentParser
 import NuvieCommands
-import EventLog
 import Foundation
 import NuvieProjections
 
@@ -19,10 +18,9 @@ struct Import: AsyncParsableCommand {
         var directory: String
 
         func run() async throws {
-            _ = Bootstrap.logging(level: global.logLevel)
-            let log = try EventLog(configuration: .init(directory: global.dataDirectory.appendingPathComponent("log")))
-            defer { log.close() }
-            let summary = try await MovieLensImporter(log: log).importDirectory(URL(fileURLWithPath: directory)) { progress in
+            let stores = try await global.openStores(logger: Bootstrap.logging(level: global.logLevel))
+            defer { stores.close() }
+            let summary = try await MovieLensImporter(store: stores.store).importDirectory(URL(fileURLWithPath: directory)) { progress in
                 let seconds = progress.elapsed.seconds
                 let rate = seconds > 0 ? Int(Double(progress.appended) / seconds) : 0
                 FileHandle.standardError.write(Data("\rimported \(progress.appended)/\(progress.total) events (\(rate)/s)".utf8))

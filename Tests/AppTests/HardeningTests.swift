@@ -15,9 +15,9 @@ import Testing
         try await withLiveServer { client in
             let real = try await client.devLogin("movielens-1")
             let head = try await client.headPosition()
-            let signer = await TokenService(secret: Self.testSecret, isRegistered: { _ in true })
+            let signer = await TokenService(secret: Self.testSecret, isLive: { _, _ in true })
             for ghost: Int64 in [999_999, 0, -1, .max] {
-                let pair = try await signer.issue(for: ghost)
+                let pair = try await signer.issue(for: ghost, sessionId: UUID(), refreshTokenId: UUID(), authenticatedAt: Date())
                 for (method, path, body) in [
                     (HTTPRequest.Method.post, "/movies/1/rate", #"{"rating":5}"#),
                     (.post, "/movies/1/watchlist", #"{"action":"add"}"#),

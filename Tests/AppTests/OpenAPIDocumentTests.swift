@@ -41,9 +41,9 @@ import Testing
         let directory = try TemporaryDirectory()
         let configuration = AppConfiguration.testing(dataDirectory: directory.url)
         let logger = Logger(label: "openapi-test")
-        let storage = try Storage(configuration: configuration)
+        let storage = try await Storage(configuration: configuration, logger: logger)
         defer { storage.close() }
-        let runner = try ProjectionRunner(log: storage.log, database: storage.readDatabase, logger: logger)
+        let runner = try storage.stores.runner(logger: logger)
         let recommender = Recommender(inputs: RecommendationInputQueries(database: storage.readDatabase), logger: logger)
         let router = try await buildRouter(
             configuration: configuration, storage: storage, runner: runner, replays: ReplayCoordinator(runner: runner), recommender: recommender,

@@ -11,12 +11,14 @@ import Testing
 final class CommandScenario {
     let directory: TemporaryDirectory
     let log: EventLog
+    let store: DomainLog
     let commands: CommandService
 
     init() throws {
         directory = try TemporaryDirectory()
         log = try EventLog(configuration: .init(directory: directory.url.appendingPathComponent("log"), initialMapSize: 1 << 20))
-        commands = CommandService(log: log)
+        store = DomainLog(log: log, personalData: try testKeyStore(in: directory))
+        commands = CommandService(store: store)
     }
 
     deinit { log.close() }
@@ -24,7 +26,7 @@ final class CommandScenario {
     /// Given these events, each on its stream.
     func given(_ events: [(stream: String, event: DomainEvent)]) async throws {
         for (stream, event) in events {
-            _ = try await log.append(to: stream, expectedVersion: .any, events: [try EventCodec.newEvent(event)])
+            _ = try await log.append(to: stream, expectedVersion: .any, events: [try store.newEvent(event)])
         }
     }
 
@@ -38,7 +40,7 @@ final class CommandScenario {
     func when(_ command: (CommandService) async throws -> Void) async throws -> [DomainEvent] {
         let head = log.headPosition
         try await command(commands)
-        return try log.read(from: head + 1, limit: .max).map { try EventCodec.decode($0).event }
+        return try log.read(from: head + 1, limit: .max).map { try store.decode($0).event }
     }
 
     /// When the command runs, it is refused with `expected`, and records nothing.

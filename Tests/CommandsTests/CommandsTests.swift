@@ -74,7 +74,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct DecisionTests {
     @Test func aDecisionOfSeveralEventsRecordsEachUnderItsOwnIdAndARetryRecordsNone() async throws {
         let scenario = try CommandScenario()
-        let store = DomainLog(log: scenario.log)
+        let store = scenario.store
         let id = UUID()
         let decided: [DomainEvent] = [.watchlistAdded(WatchlistAdded(userId: 1, movieId: 10)), .watchlistRemoved(WatchlistRemoved(userId: 1, movieId: 10))]
         let first = try await scenario.when { _ in _ = try await store.decideAndAppend("s", eventId: id) { _ in decided } }

@@ -1,6 +1,7 @@
 import EventSourcing
 @testable import NuvieDomain
 import Foundation
+import TestSupport
 import Testing
 
 private func recorded(_ event: DomainEvent, at position: UInt64) -> Recorded<DomainEvent> {
@@ -94,6 +95,10 @@ private func rated(_ rating: Double, review: Bool = false) -> DomainEvent {
         .movieRecommended(MovieRecommended(fromUserId: 1, movieId: 10, toUserIds: [2, 3])),
         .profileUpdated(ProfileUpdated(userId: 1, name: "Sam", bio: nil, avatarUrl: "https://x/y.png", favoriteGenres: ["Drama"])),
         .termsAccepted(TermsAccepted(userId: 1, termsVersion: "2024-01")),
+        .userErased(UserErased(userId: 1, initiator: .user)),
+        .sessionStarted(SessionStarted(userId: 1, sessionId: UUID(), refreshTokenId: UUID())),
+        .sessionRefreshed(SessionRefreshed(userId: 1, sessionId: UUID(), replacedTokenId: UUID(), refreshTokenId: UUID())),
+        .sessionsEnded(SessionsEnded(userId: 1, sessionId: nil, reason: .refreshTokenReused)),
     ]
 
     /// Which case `event` is. No default: a new DomainEvent case stops this file compiling until it
@@ -119,6 +124,10 @@ private func rated(_ rating: Double, review: Bool = false) -> DomainEvent {
         case .movieRecommended: "movieRecommended"
         case .profileUpdated: "profileUpdated"
         case .termsAccepted: "termsAccepted"
+        case .userErased: "userErased"
+        case .sessionStarted: "sessionStarted"
+        case .sessionRefreshed: "sessionRefreshed"
+        case .sessionsEnded: "sessionsEnded"
         }
     }
 
@@ -144,14 +153,44 @@ private func rated(_ rating: Double, review: Bool = false) -> DomainEvent {
         #expect(Set(wireNames).count == wireNames.count)
     }
 
-    @Test func everyCaseRoundTripsThroughItsWireForm() throws {
+    @Test func everyCaseRoundTripsThroughItsWireFormWithItsPersonalFieldsSealed() throws {
+        let directory = try TemporaryDirectory()
+        let keys = try testKeyStore(in: directory)
         for event in Self.everyCase {
-            let encoded = try EventCodec.encode(event)
-            #expect(try EventCodec.decode(type: encoded.type, schemaVersion: encoded.schemaVersion, payload: encoded.payload) == event, "\(Self.caseName(event))")
+            let encoded = try EventCodec.encode(event, with: keys.encoder(owner: event.actorUserId))
+            let decoded = try EventCodec.decode(
+                type: encoded.type, schemaVersion: encoded.schemaVersion, payload: encoded.payload, with: keys.decoder(owner: event.actorUserId)
+            )
+            #expect(decoded == event, "\(Self.caseName(event))")
         }
         #expect(throws: EventCodec.DecodingFailure.unknownType("movie-rated", schemaVersion: 9)) {
-            try EventCodec.decode(type: "movie-rated", schemaVersion: 9, payload: Data("{}".utf8))
+            try EventCodec.decode(type: "movie-rated", schemaVersion: 9, payload: Data("{}".utf8), with: keys.decoder(owner: nil))
         }
+    }
+
+    @Test func personalFieldsAreSealedInTheWireFormAndReadAsAbsentOnceTheirOwnerIsErased() throws {
+        let directory = try TemporaryDirectory()
+        let keys = try testKeyStore(in: directory)
+        let events: [DomainEvent] = [
+            .identityClaimed(IdentityClaimed(identity: Identity(provider: .apple, subject: "001234.apple-subject"), userId: 7)),
+            .userRegistered(UserRegistered(userId: 7, name: "Ada Lovelace", email: "ada@example.com", avatarUrl: "https://x/ada.png", provider: .apple)),
+            .profileUpdated(ProfileUpdated(userId: 7, name: "Ada L.", bio: "Analytical engines", avatarUrl: nil, favoriteGenres: ["Drama"])),
+            .movieRated(MovieRated(userId: 7, movieId: 2, rating: 5, previousRating: nil, comment: "A secret opinion", isReview: true)),
+        ]
+        let encoded = try events.map { try EventCodec.encode($0, with: keys.encoder(owner: 7)) }
+        let wire = encoded.map { String(decoding: $0.payload, as: UTF8.self) }.joined()
+        for secret in ["001234.apple-subject", "Ada", "ada@example.com", "ada.png", "Analytical", "secret opinion"] {
+            #expect(!wire.contains(secret), "\(secret) in clear")
+        }
+        #expect(wire.contains("Drama") && wire.contains(#""rating":5"#), "what is not personal stays readable")
+        try keys.keys.destroy(7)
+        let erased = try encoded.map { try EventCodec.decode(type: $0.type, schemaVersion: $0.schemaVersion, payload: $0.payload, with: keys.decoder(owner: 7)) }
+        guard case .userRegistered(let user) = erased[1], case .movieRated(let rated) = erased[3], case .identityClaimed(let claim) = erased[0] else {
+            Issue.record("not the events encoded")
+            return
+        }
+        #expect(user.name == nil && user.email == nil && user.avatarUrl == nil && rated.comment == nil && claim.subject == nil)
+        #expect(user.userId == 7 && rated.rating == 5 && claim.userId == 7)
     }
 
     @Test func theActingAndConcernedUsersAreThePayloads() {
@@ -163,14 +202,16 @@ private func rated(_ rating: Double, review: Bool = false) -> DomainEvent {
 
     @Test func aSchemaOneRatingIsUpcastWithTheStarsItWasShownAs() throws {
         let v1 = Data(#"{"userId":1,"movieId":2,"rating":3.5,"previousRating":null,"comment":null,"isReview":false}"#.utf8)
-        guard case .movieRated(let rated) = try EventCodec.decode(type: "movie-rated", schemaVersion: 1, payload: v1) else {
+        let directory = try TemporaryDirectory()
+        let keys = try testKeyStore(in: directory)
+        guard case .movieRated(let rated) = try EventCodec.decode(type: "movie-rated", schemaVersion: 1, payload: v1, with: keys.decoder(owner: 1)) else {
             Issue.record("not a rating")
             return
         }
         #expect(rated.stars == 4 && rated.rating == 3.5)
-        let current = try EventCodec.encode(.movieRated(rated))
+        let current = try EventCodec.encode(.movieRated(rated), with: keys.encoder(owner: 1))
         #expect(current.schemaVersion == 2)
         #expect(String(decoding: current.payload, as: UTF8.self).contains(#""stars":4"#))
-        #expect(throws: (any Error).self) { try EventCodec.decode(type: "movie-rated", schemaVersion: 2, payload: v1) }
+        #expect(throws: (any Error).self) { try EventCodec.decode(type: "movie-rated", schemaVersion: 2, payload: v1, with: keys.decoder(owner: 1)) }
     }
 }

@@ -114,8 +114,9 @@ import Testing
         defer { log.close() }
         let served = try ReadDatabase(directory: readDirectory)
         let rebuilt = try ReadDatabase(path: directory.url.appendingPathComponent("rebuild/read.sqlite").path)
-        try ProjectionRunner(log: log, database: served, logger: Logger(label: "test")).catchUp()
-        try ProjectionRunner(log: log, database: rebuilt, logger: Logger(label: "test")).catchUp()
+        let keys = try demoKeyStore(of: dataDirectory)
+        try ProjectionRunner(log: log, personalData: keys, database: served, logger: Logger(label: "test")).catchUp()
+        try ProjectionRunner(log: log, personalData: keys, database: rebuilt, logger: Logger(label: "test")).catchUp()
         #expect(try served.canonicalDump() == rebuilt.canonicalDump())
         print("""
             crash test: seed \(schedule.seed), \(Self.cycles) kills in \(Int((ContinuousClock.now - started).seconds)) s: \

@@ -64,8 +64,10 @@ import Testing
 
     /// The log head of the same dataset imported whole into an empty log.
     static func completeImportHead(of dataset: URL, in directory: URL) async throws -> UInt64 {
-        let log = try EventLog(configuration: .init(directory: directory, initialMapSize: 64 << 20))
+        let log = try EventLog(configuration: .init(directory: directory.appendingPathComponent("log"), initialMapSize: 64 << 20))
         defer { log.close() }
-        return try await MovieLensImporter(log: log).importDirectory(dataset).headPosition
+        let scratch = try TemporaryDirectory()
+        let keys = try testKeyStore(in: scratch)
+        return try await MovieLensImporter(store: DomainLog(log: log, personalData: keys)).importDirectory(dataset).headPosition
     }
 }

@@ -123,8 +123,9 @@ import Testing
         defer { try? served.close() }
         let rebuilt = try ReadDatabase(path: scratch.appendingPathComponent("read.sqlite").path)
         defer { try? rebuilt.close() }
-        try ProjectionRunner(log: log, database: served, logger: Logger(label: "test")).catchUp()
-        try ProjectionRunner(log: log, database: rebuilt, logger: Logger(label: "test")).catchUp()
+        let keys = try demoKeyStore(of: dataDirectory)
+        try ProjectionRunner(log: log, personalData: keys, database: served, logger: Logger(label: "test")).catchUp()
+        try ProjectionRunner(log: log, personalData: keys, database: rebuilt, logger: Logger(label: "test")).catchUp()
         #expect(try served.canonicalDump() == rebuilt.canonicalDump())
     }
 }

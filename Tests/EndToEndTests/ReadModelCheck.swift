@@ -2,6 +2,7 @@ import ReadModels
 import EventLog
 import Foundation
 import Logging
+import TestSupport
 import NuvieProjections
 
 /// Compares the read models a server serves with a clean fold of the same log. The reference is a
@@ -30,7 +31,8 @@ final class ReadModelCheck {
         }
         let log = try EventLog(configuration: .init(directory: dataDirectory.appendingPathComponent("log")))
         defer { log.close() }
-        try ProjectionRunner(log: log, database: reference, logger: Logger(label: "crash-test")).catchUp(until: position)
+        try ProjectionRunner(log: log, personalData: try demoKeyStore(of: dataDirectory), database: reference, logger: Logger(label: "crash-test"))
+            .catchUp(until: position)
         let fresh = try reference.tableDumps()
         let differing = Set(fresh.keys).union(live.dumps.keys).filter { fresh[$0] != live.dumps[$0] }.sorted()
         guard differing.isEmpty else { throw Mismatch(description: "at position \(position) these tables differ from a clean fold: \(differing)") }

@@ -127,6 +127,7 @@ final class ServerProcess: Sendable {
         var json: [String: Any]
         /// Header names in lower case.
         var headers: [String: String] = [:]
+        var text = ""
     }
 
     func get(_ path: String, token: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
@@ -158,6 +159,6 @@ final class ServerProcess: Sendable {
         let bytes = try await response.body.collect(upTo: 1 << 20)
         let json = (try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView))) as? [String: Any] ?? [:]
         let headers = Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }) { first, _ in first }
-        return Reply(status: response.status.code, json: json, headers: headers)
+        return Reply(status: response.status.code, json: json, headers: headers, text: String(buffer: bytes))
     }
 }

@@ -15,7 +15,7 @@ private let later = Date(timeIntervalSince1970: 1_705_314_600)  // 2024-01-15T10
     @Test(arguments: [2, 7, 50, 10_000])
     func aBatchLeavesWhatOneEventAtATimeLeaves(batchSize: Int) async throws {
         let harness = try ProjectionHarness()
-        _ = try await MovieLensImporter(log: harness.log).importDirectory(replayFixtures.appendingPathComponent("movielens-taste"))
+        _ = try await MovieLensImporter(store: harness.store).importDirectory(replayFixtures.appendingPathComponent("movielens-taste"))
         try await harness.given([
             ("movie-3", .movieTagged(MovieTagged(userId: 1, movieId: 3, tag: "space")), later),
             ("rating-1-3", .movieRated(MovieRated(userId: 1, movieId: 3, rating: 2, previousRating: 4.5, comment: nil, isReview: false)), later),
@@ -28,9 +28,9 @@ private let later = Date(timeIntervalSince1970: 1_705_314_600)  // 2024-01-15T10
         ])
 
         let oneByOne = try ReadDatabase(path: harness.directory.url.appendingPathComponent("one/read.sqlite").path)
-        try ProjectionRunner(log: harness.log, database: oneByOne, batchSize: 1, logger: Logger(label: "test")).catchUp()
+        try ProjectionRunner(log: harness.log, personalData: harness.keys, database: oneByOne, batchSize: 1, logger: Logger(label: "test")).catchUp()
         let batched = try ReadDatabase(path: harness.directory.url.appendingPathComponent("batched/read.sqlite").path)
-        try ProjectionRunner(log: harness.log, database: batched, batchSize: batchSize, logger: Logger(label: "test")).catchUp()
+        try ProjectionRunner(log: harness.log, personalData: harness.keys, database: batched, batchSize: batchSize, logger: Logger(label: "test")).catchUp()
 
         #expect(try batched.tableDumps() == (try oneByOne.tableDumps()))
         let stats = try #require(try MovieQueries(database: batched).movie(id: 3, viewer: 1))

@@ -17,7 +17,8 @@ import Testing
         let directory = try TemporaryDirectory()
         let log = try EventLog(configuration: .init(directory: directory.url.appendingPathComponent("log"), initialMapSize: 64 << 20))
         defer { log.close() }
-        _ = try await MovieLensImporter(log: log).importDirectory(try movieLensSubset(ratings: 4_000, in: directory.url))
+        let keys = try testKeyStore(in: directory)
+        _ = try await MovieLensImporter(store: DomainLog(log: log, personalData: keys)).importDirectory(try movieLensSubset(ratings: 4_000, in: directory.url))
 
         let disk = try TmpfsMount(at: directory.url.appendingPathComponent("disk"), megabytes: 32)
         defer { disk.unmount() }
@@ -26,7 +27,7 @@ import Testing
         let filler = disk.url.appendingPathComponent("filler")
         try disk.fill(with: filler)
 
-        let runner = try ProjectionRunner(log: log, database: database, logger: Logger(label: "test"))
+        let runner = try ProjectionRunner(log: log, personalData: keys, database: database, logger: Logger(label: "test"))
         let stopped = StoppedFlag()
         let running = Task {
             defer { stopped.value.withLock { $0 = true } }
@@ -49,7 +50,7 @@ import Testing
 
         let rebuilt = try ReadDatabase(path: directory.url.appendingPathComponent("rebuild/read.sqlite").path)
         defer { try? rebuilt.close() }
-        try ProjectionRunner(log: log, database: rebuilt, logger: Logger(label: "test")).catchUp()
+        try ProjectionRunner(log: log, personalData: keys, database: rebuilt, logger: Logger(label: "test")).catchUp()
         #expect(try database.canonicalDump() == rebuilt.canonicalDump())
     }
 

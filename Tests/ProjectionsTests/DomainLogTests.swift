@@ -8,16 +8,17 @@ import Testing
 
 /// Commands read their streams through `DomainLog`, which keeps decoded streams between reads.
 @Suite(.timeLimit(.minutes(3))) struct DomainLogTests {
-    private func rated(_ stars: Double, review: Bool = false) throws -> NewEvent {
-        try EventCodec.newEvent(.movieRated(MovieRated(userId: 1, movieId: 2, rating: stars, previousRating: nil, comment: nil, isReview: review)))
+    private func rated(_ stars: Double, review: Bool = false, in store: DomainLog) throws -> NewEvent {
+        try store.newEvent(.movieRated(MovieRated(userId: 1, movieId: 2, rating: stars, previousRating: nil, comment: nil, isReview: review)))
     }
 
     @Test func aStreamReadAgainIsTheStreamTheLogHolds() async throws {
         let directory = try TemporaryDirectory()
         let log = try EventLog(configuration: .init(directory: directory.url.appendingPathComponent("log"), initialMapSize: 1 << 20))
         defer { log.close() }
-        let domain = DomainLog(log: log)
-        func fresh(_ stream: String) throws -> [Recorded<DomainEvent>] { try log.readStream(stream).map(EventCodec.decode) }
+        let domain = DomainLog(log: log, personalData: try testKeyStore(in: directory))
+        func fresh(_ stream: String) throws -> [Recorded<DomainEvent>] { try log.readStream(stream).map(domain.decode) }
+        func rated(_ stars: Double, review: Bool = false) throws -> NewEvent { try self.rated(stars, review: review, in: domain) }
 
         _ = try await log.append(to: "rating-1-2", expectedVersion: .noStream, events: [try rated(3), try rated(4, review: true)])
         #expect(try domain.readStream("rating-1-2").events == fresh("rating-1-2"))

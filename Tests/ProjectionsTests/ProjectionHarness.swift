@@ -2,6 +2,7 @@ import ReadModels
 import EventSourcing
 import NuvieCommands
 import NuvieDomain
+import PersonalData
 import EventLog
 import Foundation
 import TestSupport
@@ -13,6 +14,8 @@ import Logging
 final class ProjectionHarness {
     let directory: TemporaryDirectory
     let log: EventLog
+    let keys: KeyStoreCipher
+    let store: DomainLog
     private(set) var database: ReadDatabase
     private(set) var runner: NuvieRunner
     let projections: [any Projection<DomainEvent>]
@@ -21,8 +24,10 @@ final class ProjectionHarness {
         self.directory = try directory ?? TemporaryDirectory()
         self.projections = projections
         log = try EventLog(configuration: .init(directory: self.directory.url.appendingPathComponent("log"), initialMapSize: 4 << 20))
+        keys = try testKeyStore(in: self.directory)
+        store = DomainLog(log: log, personalData: keys)
         database = try ReadDatabase(path: self.directory.url.appendingPathComponent("read/read.sqlite").path, projections: projections)
-        runner = try NuvieRunner(log: log, database: database, projections: projections, batchSize: 3, logger: Logger(label: "test"))
+        runner = try NuvieRunner(log: log, personalData: keys, database: database, projections: projections, batchSize: 3, logger: Logger(label: "test"))
     }
 
     deinit {
@@ -33,7 +38,7 @@ final class ProjectionHarness {
     /// Given these events (each appended to its own stream, at its own time)…
     func given(_ events: [(stream: String, event: DomainEvent, at: Date)]) async throws {
         for (stream, event, at) in events {
-            _ = try await log.append(to: stream, expectedVersion: .any, events: [try EventCodec.newEvent(event, recordedAt: at)])
+            _ = try await log.append(to: stream, expectedVersion: .any, events: [try store.newEvent(event, recordedAt: at)])
         }
     }
 
@@ -44,10 +49,10 @@ final class ProjectionHarness {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let recordedAt = try Date(try #require(object["recorded_at"] as? String), strategy: .iso8601)
             let payload = try JSONSerialization.data(withJSONObject: try #require(object["payload"]), options: [.sortedKeys])
-            let event = NewEvent(
-                type: try #require(object["type"] as? String), schemaVersion: UInt16(try #require(object["schema_version"] as? Int)),
-                recordedAt: recordedAt, payload: payload
-            )
+            let type = try #require(object["type"] as? String), schemaVersion = UInt16(try #require(object["schema_version"] as? Int))
+            // The lines do not say whose each event is; the payload does, as it did when it was recorded.
+            let actor = try EventCodec.decode(type: type, schemaVersion: schemaVersion, payload: payload, with: WithheldPersonalData().decoder(owner: 0)).actorUserId
+            let event = NewEvent(type: type, schemaVersion: schemaVersion, actorUserId: actor, recordedAt: recordedAt, payload: payload)
             _ = try await log.append(to: try #require(object["stream"] as? String), expectedVersion: .any, events: [event])
         }
     }
@@ -56,7 +61,7 @@ final class ProjectionHarness {
     func restart() throws {
         try database.close()
         database = try ReadDatabase(path: directory.url.appendingPathComponent("read/read.sqlite").path, projections: projections)
-        runner = try NuvieRunner(log: log, database: database, projections: projections, batchSize: 3, logger: Logger(label: "test"))
+        runner = try NuvieRunner(log: log, personalData: keys, database: database, projections: projections, batchSize: 3, logger: Logger(label: "test"))
     }
 
     /// …then the read model is: every row of every projection table, as canonical JSON.
@@ -69,7 +74,7 @@ final class ProjectionHarness {
     func readModel(asOf position: UInt64) throws -> ReadDatabase {
         let path = directory.url.appendingPathComponent("as-of-\(position)/read.sqlite").path
         let past = try ReadDatabase(path: path, projections: projections)
-        try NuvieRunner(log: log, database: past, projections: projections, logger: Logger(label: "test")).catchUp(until: position)
+        try NuvieRunner(log: log, personalData: keys, database: past, projections: projections, logger: Logger(label: "test")).catchUp(until: position)
         return past
     }
 }

@@ -62,12 +62,12 @@ private func rated(_ user: Int64, _ movie: Int64, _ rating: Double, previous: Do
 
     @Test func importingTheTinyMovieLensSetProducesTheRecordedReadModel() async throws {
         let harness = try ProjectionHarness()
-        let summary = try await MovieLensImporter(log: harness.log).importDirectory(replayFixtures.appendingPathComponent("movielens-tiny"))
+        let summary = try await MovieLensImporter(store: harness.store).importDirectory(replayFixtures.appendingPathComponent("movielens-tiny"))
         #expect(summary.movies == 5 && summary.users == 3 && summary.ratings == 6 && summary.tags == 2)
         try harness.runner.catchUp()
         try expectMatchesFixture(try harness.readModel(), "movielens-tiny.expected.json")
 
-        let again = try await MovieLensImporter(log: harness.log).importDirectory(replayFixtures.appendingPathComponent("movielens-tiny"))
+        let again = try await MovieLensImporter(store: harness.store).importDirectory(replayFixtures.appendingPathComponent("movielens-tiny"))
         #expect(again.newEvents == 0)
     }
 

@@ -106,17 +106,18 @@ private struct Generator: RandomNumberGenerator {
         let directory = try TemporaryDirectory()
         let log = try EventLog(configuration: .init(directory: directory.url.appendingPathComponent("log"), initialMapSize: 4 << 20))
         defer { log.close() }
+        let keys = try testKeyStore(in: directory)
         let t = Date(timeIntervalSince1970: 1_700_000_000)
         for (stream, event) in [
             ("movie-1", DomainEvent.movieAdded(MovieAdded(movieId: 1, title: "Heat", genres: ["Action"], year: 1995, tmdbId: nil, imdbId: nil))),
             ("friendship-1-2", .friendRequestAnswered(FriendRequestAnswered(fromUserId: 1, toUserId: 2, answer: .accepted))),
             ("rating-2-1", .movieRated(MovieRated(userId: 2, movieId: 1, rating: 4, previousRating: nil, comment: nil, isReview: false))),
         ] {
-            _ = try await log.append(to: stream, expectedVersion: .any, events: [try EventCodec.newEvent(event, recordedAt: t)])
+            _ = try await log.append(to: stream, expectedVersion: .any, events: [try DomainLog(log: log, personalData: keys).newEvent(event, recordedAt: t)])
         }
         let readDirectory = directory.url.appendingPathComponent("read")
         let database = try ReadDatabase(directory: readDirectory)
-        let runner = try ProjectionRunner(log: log, database: database, logger: Logger(label: "test"))
+        let runner = try ProjectionRunner(log: log, personalData: keys, database: database, logger: Logger(label: "test"))
         try runner.catchUp()
         let before = try database.canonicalDump()
         let firstFile = database.path
@@ -145,16 +146,17 @@ private struct Generator: RandomNumberGenerator {
         let directory = try TemporaryDirectory()
         let log = try EventLog(configuration: .init(directory: directory.url.appendingPathComponent("log"), initialMapSize: 16 << 20))
         defer { log.close() }
+        let keys = try testKeyStore(in: directory)
         var films: [StreamAppend] = []
         for id in 1...6_000 {
             let film = MovieAdded(movieId: Int64(id), title: "Film \(id)", genres: ["Drama"], year: 2000, tmdbId: nil, imdbId: nil)
-            films.append(StreamAppend(streamId: "movie-\(id)", expectedVersion: .noStream, events: [try EventCodec.newEvent(.movieAdded(film))]))
+            films.append(StreamAppend(streamId: "movie-\(id)", expectedVersion: .noStream, events: [try DomainLog(log: log, personalData: keys).newEvent(.movieAdded(film))]))
         }
         _ = try await log.append(films)
         let readDirectory = directory.url.appendingPathComponent("read")
         let database = try ReadDatabase(directory: readDirectory)
         defer { try? database.close() }
-        let runner = try ProjectionRunner(log: log, database: database, logger: Logger(label: "test"))
+        let runner = try ProjectionRunner(log: log, personalData: keys, database: database, logger: Logger(label: "test"))
         try runner.catchUp()
         let (before, live) = (try database.canonicalDump(), database.path)
 

@@ -1,6 +1,7 @@
 import ReadModels
 import NuvieCommands
 import NuvieDomain
+import EventSourcing
 import Foundation
 import GRDB
 import TestSupport
@@ -13,7 +14,7 @@ private let later = Date(timeIntervalSince1970: 1_705_314_600)  // 2024-01-15T10
 @Suite(.timeLimit(.minutes(3))) struct UserAsOfTests {
     @Test func oneUsersViewAtAnyPositionIsTheFullFoldsView() async throws {
         let harness = try ProjectionHarness()
-        _ = try await MovieLensImporter(log: harness.log).importDirectory(replayFixtures.appendingPathComponent("movielens-taste"))
+        _ = try await MovieLensImporter(store: harness.store).importDirectory(replayFixtures.appendingPathComponent("movielens-taste"))
         try harness.runner.catchUp()
         let friendships = try await harness.database.pool.read { db in
             try Row.fetchAll(db, sql: "SELECT userId, friendId FROM friendship WHERE userId < friendId ORDER BY userId, friendId").map { ($0[0] as Int64, $0[1] as Int64) }
@@ -31,12 +32,13 @@ private let later = Date(timeIntervalSince1970: 1_705_314_600)  // 2024-01-15T10
             ("rating-\(strangers.1)-4", .movieRated(MovieRated(userId: strangers.1, movieId: 4, rating: 5, previousRating: nil, comment: "yes", isReview: true)), later),
             ("friendship-\(friendA)-\(friendB)", .userBlocked(UserBlocked(userId: friendA, blockedUserId: friendB)), later),
             ("watch-\(friendB)-1", .watchProgressed(WatchProgressed(userId: friendB, movieId: 1, eventType: .completed, progressPercent: 100)), later),
+            ("user-\(strangers.1)", .userErased(UserErased(userId: strangers.1, initiator: .user)), later),
         ])
         let head = harness.log.headPosition
         for position in [1, head / 3, head / 2, head - 5, head - 2, head] {
             let full = try harness.readModel(asOf: position)
             for user in Int64(1)...36 {
-                let fast = try UserAsOf.readModels(of: user, at: position, in: harness.log)
+                let fast = try UserAsOf.readModels(of: user, at: position, in: harness.log, personalData: harness.keys)
                 #expect(try View(fast, user) == View(full, user), "user \(user) at \(position)")
                 try fast.close()
             }

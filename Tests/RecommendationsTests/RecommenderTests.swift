@@ -14,6 +14,7 @@ import Testing
 final class ImportedTaste: Sendable {
     let directory: TemporaryDirectory
     let log: EventLog
+    let store: DomainLog
     let database: ReadDatabase
     let runner: NuvieRunner
     let recommender: Recommender
@@ -22,14 +23,15 @@ final class ImportedTaste: Sendable {
     init() async throws {
         directory = try TemporaryDirectory()
         log = try EventLog(configuration: .init(directory: directory.url.appendingPathComponent("log"), initialMapSize: 8 << 20))
-        _ = try await MovieLensImporter(log: log).importDirectory(replayFixtures.appendingPathComponent("movielens-taste"))
-        (database, runner) = try Self.fold(log, into: directory.url.appendingPathComponent("read/read.sqlite"))
+        store = DomainLog(log: log, personalData: try testKeyStore(in: directory))
+        _ = try await MovieLensImporter(store: store).importDirectory(replayFixtures.appendingPathComponent("movielens-taste"))
+        (database, runner) = try Self.fold(store, into: directory.url.appendingPathComponent("read/read.sqlite"))
         recommender = Recommender(inputs: RecommendationInputQueries(database: database), parameters: Self.parameters, logger: Logger(label: "test"))
     }
 
-    static func fold(_ log: EventLog, into file: URL) throws -> (ReadDatabase, NuvieRunner) {
+    static func fold(_ store: DomainLog, into file: URL) throws -> (ReadDatabase, NuvieRunner) {
         let database = try ReadDatabase(path: file.path)
-        let runner = try ProjectionRunner(log: log, database: database, logger: Logger(label: "test"))
+        let runner = try ProjectionRunner(log: store.log, personalData: store.personalData, database: database, logger: Logger(label: "test"))
         _ = try runner.catchUp()
         return (database, runner)
     }
@@ -55,7 +57,7 @@ final class ImportedTaste: Sendable {
     @Test func aRebuildFromTheLogReproducesTheInputsAndTheRecommendationsExactly() async throws {
         let taste = try await ImportedTaste()
         let live = try taste.recommender.train()
-        let (rebuilt, _) = try ImportedTaste.fold(taste.log, into: taste.directory.url.appendingPathComponent("rebuilt/read.sqlite"))
+        let (rebuilt, _) = try ImportedTaste.fold(taste.store, into: taste.directory.url.appendingPathComponent("rebuilt/read.sqlite"))
         defer { try? rebuilt.close() }
         let again = Recommender(inputs: RecommendationInputQueries(database: rebuilt), parameters: ImportedTaste.parameters, logger: Logger(label: "test"))
         let replayed = try again.train()
@@ -76,7 +78,7 @@ final class ImportedTaste: Sendable {
         let query = RecommendQuery(requestId: "r", userId: 1, limit: 5)
         let top = try #require(try await taste.recommender.recommend(query).items.first)
 
-        let (_, result) = try await CommandService(log: taste.log).rate(RateMovie(userId: 1, movieId: top.movieId, rating: 5, comment: nil, isReview: false))
+        let (_, result) = try await CommandService(store: taste.store).rate(RateMovie(userId: 1, movieId: top.movieId, rating: 5, comment: nil, isReview: false))
         _ = try taste.runner.catchUp()
         training.trainIfRatingsChanged()
 

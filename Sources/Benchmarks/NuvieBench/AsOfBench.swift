@@ -1,3 +1,4 @@
+import NuvieCommands
 import ArgumentParser
 import NuvieApp
 import NuvieDomain
@@ -24,10 +25,11 @@ struct AsOfBench: AsyncParsableCommand {
 
     func run() async throws {
         NuvieBench.bootstrapLogging()
-        try await demoLog.withLog { log, _ in try timeViews(in: log) }
+        try await demoLog.withLog { store, _ in try timeViews(in: store) }
     }
 
-    private func timeViews(in log: EventLog) throws {
+    private func timeViews(in store: DomainLog) throws {
+        let log = store.log
         let users = try log.streamIds(withPrefix: StreamName.userPrefix).compactMap { Int64($0.dropFirst(StreamName.userPrefix.count)) }
         guard !users.isEmpty else { throw ValidationError("the log has no users") }
         var medians: [Double] = []
@@ -39,7 +41,7 @@ struct AsOfBench: AsyncParsableCommand {
                 let user = users[Int.random(in: 0..<users.count, using: &random)]
                 let position = UInt64.random(in: 1...log.headPosition, using: &random)
                 let started = ContinuousClock.now
-                let database = try UserAsOf.readModels(of: user, at: position, in: log)
+                let database = try UserAsOf.readModels(of: user, at: position, in: log, personalData: store.personalData)
                 _ = try UserSnapshot.json(user: user, database: database, position: position, recommendations: nil)
                 milliseconds.append((ContinuousClock.now - started).seconds * 1000)
                 try database.close()

@@ -1,3 +1,4 @@
+import PersonalData
 import ReadModels
 import EventSourcing
 import NuvieApp
@@ -41,16 +42,18 @@ struct RebuildBench: AsyncParsableCommand {
 
     func run() async throws {
         NuvieBench.bootstrapLogging()
-        try await demoLog.withLog { log, scratch in try timeRebuilds(of: log, in: scratch) }
+        try await demoLog.withLog { store, scratch in try timeRebuilds(of: store, in: scratch) }
     }
 
-    private func timeRebuilds(of log: EventLog, in scratch: URL) throws {
+    private func timeRebuilds(of store: DomainLog, in scratch: URL) throws {
+        let log = store.log
         let total = log.headPosition
         var rates: [Double] = []
         for run in 1...runs {
             let database = try ReadDatabase(path: scratch.appendingPathComponent("run-\(run)/read.sqlite").path)
             let started = ContinuousClock.now
-            try ProjectionRunner(log: log, database: database, batchSize: 5000, logger: Logger(label: "bench")).catchUp()
+            try ProjectionRunner(log: log, personalData: store.personalData, database: database, batchSize: 5000, logger: Logger(label: "bench"))
+                .catchUp()
             let seconds = (ContinuousClock.now - started).seconds
             try database.close()
             rates.append(Double(total) / seconds)
@@ -81,33 +84,36 @@ struct DemoLogOptions: ParsableArguments {
 
     /// Runs `body` with the log and a scratch directory, which is removed afterwards (with the log,
     /// unless `--log-dir` keeps it elsewhere).
-    func withLog(_ body: (EventLog, URL) async throws -> Void) async throws {
+    func withLog(_ body: (DomainLog, URL) async throws -> Void) async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let log = try await SyntheticRatings.demoLog(padding: events, dataset: dataset, in: logDir.map { URL(fileURLWithPath: $0) } ?? scratch)
-        defer { log.close() }
-        try await body(log, scratch)
+        let store = try await SyntheticRatings.demoLog(padding: events, dataset: dataset, in: logDir.map { URL(fileURLWithPath: $0) } ?? scratch)
+        defer { store.log.close() }
+        try await body(store, scratch)
     }
 }
 
 /// Appends re-ratings by the demo's users of the demo's films, with a fixed seed, until the log
 /// holds the wanted number of events: the same shape of load the demo has, only more of it.
 struct SyntheticRatings {
-    let log: EventLog
+    let store: DomainLog
+    var log: EventLog { store.log }
 
     /// The bundled demo imported into the log in `directory`, padded up to `events` events (a log
-    /// already there is reused as it is).
-    static func demoLog(padding events: Int, dataset: String?, in directory: URL) async throws -> EventLog {
+    /// already there is reused as it is), with its key store beside it under a master key kept there.
+    static func demoLog(padding events: Int, dataset: String?, in directory: URL) async throws -> DomainLog {
         let log = try EventLog(configuration: .init(directory: directory.appendingPathComponent("log"), initialMapSize: 1 << 30))
         do {
+            let keys = try KeyStore(dataDirectory: directory, masterKey: try MasterKey.demo(file: directory.appendingPathComponent("demo-master-key")))
+            let store = DomainLog(log: log, personalData: KeyStoreCipher(keys: keys))
             if log.headPosition == 0 {
                 BenchFigures.progress("importing the demo dataset")
-                _ = try await MovieLensImporter(log: log).importDirectory(try DemoDataset.locate(dataset))
+                _ = try await MovieLensImporter(store: store).importDirectory(try DemoDataset.locate(dataset))
             } else {
                 BenchFigures.progress("reusing the log in \(directory.path): \(log.headPosition) events")
             }
-            if events > Int(log.headPosition) { try await SyntheticRatings(log: log).pad(to: events) { BenchFigures.progress("synthetic events: \($0)/\(events)") } }
-            return log
+            if events > Int(log.headPosition) { try await SyntheticRatings(store: store).pad(to: events) { BenchFigures.progress("synthetic events: \($0)/\(events)") } }
+            return store
         } catch {
             log.close()
             throw error
@@ -115,7 +121,6 @@ struct SyntheticRatings {
     }
 
     func pad(to target: Int, progress: (Int) -> Void) async throws {
-        let domain = DomainLog(log: log)
         var movies: [Int64] = []
         var users = Set<Int64>()
         var position: UInt64 = 1
@@ -123,7 +128,7 @@ struct SyntheticRatings {
             let batch = try log.read(from: position, limit: 20_000)
             guard let last = batch.last else { break }
             for event in batch {
-                switch try EventCodec.decode(event).event {
+                switch try store.decode(event).event {
                 case .movieAdded(let movie): movies.append(movie.movieId)
                 case .userRegistered(let user): users.insert(user.userId)
                 default: break
@@ -147,9 +152,9 @@ struct SyntheticRatings {
                 at += 1
                 let rated = MovieRated(userId: user, movieId: movie, rating: rating, previousRating: ratings[stream], comment: nil, isReview: false)
                 ratings[stream] = rating
-                appends.append(StreamAppend(streamId: stream, expectedVersion: .any, events: [try EventCodec.newEvent(.movieRated(rated), recordedAt: at)]))
+                appends.append(StreamAppend(streamId: stream, expectedVersion: .any, events: [try store.newEvent(.movieRated(rated), recordedAt: at)]))
             }
-            _ = try await domain.log.append(appends)
+            _ = try await log.append(appends)
             progress(Int(log.headPosition))
         }
     }

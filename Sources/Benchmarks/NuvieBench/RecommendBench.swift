@@ -28,11 +28,12 @@ struct RecommendBench: AsyncParsableCommand {
         NuvieBench.bootstrapLogging()
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-recommend-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let log = try await SyntheticRatings.demoLog(padding: 0, dataset: nil, in: scratch)
-        defer { log.close() }
+        let store = try await SyntheticRatings.demoLog(padding: 0, dataset: nil, in: scratch)
+        defer { store.log.close() }
         let database = try ReadDatabase(path: scratch.appendingPathComponent("read/read.sqlite").path)
         defer { try? database.close() }
-        try ProjectionRunner(log: log, database: database, batchSize: 5000, logger: Logger(label: "bench")).catchUp()
+        try ProjectionRunner(log: store.log, personalData: store.personalData, database: database, batchSize: 5000, logger: Logger(label: "bench"))
+            .catchUp()
         let recommender = Recommender(inputs: RecommendationInputQueries(database: database), logger: Logger(label: "bench"))
 
         var training: [Double] = [], p50: [Double] = [], p99: [Double] = [], worst: [Double] = []

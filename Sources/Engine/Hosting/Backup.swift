@@ -6,12 +6,16 @@ import ReadModels
 /// Consistent online backups of a product's data directory, and restoring one.
 ///
 /// A backup holds `log/` (LMDB `mdb_env_copy2` with compaction: a consistent snapshot while appends go
-/// on), `read.sqlite` and `keys.sqlite` (SQLite's online backup API) and `manifest.json` (which names
-/// the product). The read models are copied first, so they never include an event the copied log
-/// lacks; after a restore the projection runner folds whatever the log has beyond their
-/// checkpoints. The key store is copied last, so it holds every key the copied log was sealed with
-/// (a key is stored before anything is sealed under it); the start after a restore re-applies the
-/// log's erasures to it (ops/privacy.md). The master key is never in a backup, except a demo's.
+/// on) and `manifest.json` (which names the product). Nothing else, on purpose: the read models hold
+/// personal data decrypted, so a copy of them would outlive an erasure; a restore folds them again
+/// from the log instead (the first start catches up from position 0, `/health` says `catching_up`).
+///
+/// The key store is not in it either: it is backed up on its own (`<product> backup-keys`), kept no
+/// longer than the erasure deadline, and a restore takes the newest key store there is (the live
+/// one, or its latest backup). So a backup from before an erasure, restored, reads with a key store
+/// that has the erasure: the user's fields stay sealed, and the first start records their erasure
+/// again in the restored log (ops/privacy.md). A demo's backup carries its generated master key, a
+/// demo having nowhere else to keep it.
 public enum Backup {
     public struct Manifest: Codable, Sendable, Equatable {
         /// Absent in backups made before data directories were marked: the restored directory is then
@@ -19,7 +23,6 @@ public enum Backup {
         public var product: String?
         public var createdAt: Date
         public var logHeadPosition: UInt64
-        public var checkpoints: [String: UInt64]
         public var demoMode: Bool
     }
 
@@ -28,18 +31,19 @@ public enum Backup {
         case notABackup(String)
         case dataDirectoryInUse(String)
         case anotherProduct(String, backup: String, expected: String)
+        case noKeyStore(String)
 
         public var description: String {
             switch self {
             case .destinationNotEmpty(let path): "\(path) exists and is not empty; back up into a new directory"
-            case .notABackup(let path): "\(path) has no manifest.json, log/ and read.sqlite: not a backup"
+            case .notABackup(let path): "\(path) has no manifest.json and log/: not a backup"
             case .anotherProduct(let path, let backup, let expected): "\(path) is a backup of \(backup), not \(expected)"
             case .dataDirectoryInUse(let path): "\(path) already holds a log; restore into an empty data directory (or pass --force with the server stopped)"
+            case .noKeyStore(let path):
+                "no key store at \(path): pass --key-store with the newest one there is (the live keys/keys.sqlite, or the latest backup-keys copy)"
             }
         }
     }
-
-    static let keyStoreFile = "keys.sqlite"
 
     @discardableResult
     public static func create<Product: EventSourcedProduct>(_ product: Product.Type, from dataDirectory: URL, to destination: URL) throws -> Manifest {
@@ -48,23 +52,14 @@ public enum Backup {
             throw Failure.destinationNotEmpty(destination.path)
         }
         try files.createDirectory(at: destination.appendingPathComponent("log"), withIntermediateDirectories: true)
-        let readModels = DataDirectory(dataDirectory).readDatabasePath
-        let checkpoints = try ReadDatabase.checkpoints(ofFileAt: readModels)
-        try ReadDatabase.backup(fileAt: readModels, to: destination.appendingPathComponent("read.sqlite").path)
         let source = DataDirectory(dataDirectory)
         let log = try EventLog(configuration: .init(directory: source.log))
         defer { log.close() }
         try log.backup(to: destination.appendingPathComponent("log"))
-        if files.fileExists(atPath: source.keyStorePath) {
-            try KeyStore.backup(fileAt: source.keyStorePath, to: destination.appendingPathComponent(Self.keyStoreFile).path)
-        }
-        if files.fileExists(atPath: source.demoMarker.path), files.fileExists(atPath: source.demoMasterKey.path) {
+        if source.isDemo, files.fileExists(atPath: source.demoMasterKey.path) {
             try files.copyItem(at: source.demoMasterKey, to: destination.appendingPathComponent(source.demoMasterKey.lastPathComponent))
         }
-        let manifest = Manifest(
-            product: Product.name, createdAt: Date(), logHeadPosition: log.headPosition, checkpoints: checkpoints,
-            demoMode: files.fileExists(atPath: DataDirectory(dataDirectory).demoMarker.path)
-        )
+        let manifest = Manifest(product: Product.name, createdAt: Date(), logHeadPosition: log.headPosition, demoMode: source.isDemo)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
@@ -72,16 +67,17 @@ public enum Backup {
         return manifest
     }
 
-    /// Copies a backup into `dataDirectory`, which must not hold a log unless `force` (server stopped).
+    /// Copies a backup's log into `dataDirectory`, which must not hold a log unless `force` (server
+    /// stopped); its read models are removed, to be folded again. `keyStore` (a key-store file: the
+    /// live one or its newest backup) is put in place; without one the directory must already have
+    /// its key store (a restore over the live directory keeps it).
     @discardableResult
     public static func restore<Product: EventSourcedProduct>(
-        _ product: Product.Type, from backup: URL, to dataDirectory: URL, force: Bool = false
+        _ product: Product.Type, from backup: URL, to dataDirectory: URL, keyStore: URL?, force: Bool = false
     ) throws -> Manifest {
         let files = FileManager.default
-        let manifestURL = backup.appendingPathComponent("manifest.json")
-        guard let data = try? Data(contentsOf: manifestURL),
-              files.fileExists(atPath: backup.appendingPathComponent("log/data.mdb").path),
-              files.fileExists(atPath: backup.appendingPathComponent("read.sqlite").path)
+        guard let data = try? Data(contentsOf: backup.appendingPathComponent("manifest.json")),
+              files.fileExists(atPath: backup.appendingPathComponent("log/data.mdb").path)
         else { throw Failure.notABackup(backup.path) }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
@@ -90,6 +86,8 @@ public enum Backup {
             throw Failure.anotherProduct(backup.path, backup: backedUp, expected: Product.name)
         }
         let target = DataDirectory(dataDirectory)
+        if keyStore == nil, !files.fileExists(atPath: target.keyStorePath) { throw Failure.noKeyStore(target.keyStorePath) }
+        if let keyStore, !files.fileExists(atPath: keyStore.path) { throw Failure.noKeyStore(keyStore.path) }
         if let marked = target.markedProduct, marked != Product.name {
             throw DataDirectoryError.belongsToAnotherProduct(dataDirectory.path, marked: marked, expected: Product.name)
         }
@@ -98,17 +96,13 @@ public enum Backup {
             try files.removeItem(at: target.log)
         }
         try? files.removeItem(at: target.read)
-        try files.createDirectory(at: target.read, withIntermediateDirectories: true)
         try files.copyItem(at: backup.appendingPathComponent("log"), to: target.log)
-        try files.copyItem(at: backup.appendingPathComponent("read.sqlite"), to: URL(fileURLWithPath: target.readDatabasePath))
-        try? files.removeItem(at: target.keys)
-        let keyStore = backup.appendingPathComponent(Self.keyStoreFile)
-        if files.fileExists(atPath: keyStore.path) {
+        if let keyStore, keyStore.standardizedFileURL.path != URL(fileURLWithPath: target.keyStorePath).standardizedFileURL.path {
+            try? files.removeItem(at: target.keys)
             try KeyStore.backup(fileAt: keyStore.path, to: target.keyStorePath)
         }
         let demoKey = backup.appendingPathComponent(target.demoMasterKey.lastPathComponent)
-        if manifest.demoMode, files.fileExists(atPath: demoKey.path) {
-            try? files.removeItem(at: target.demoMasterKey)
+        if manifest.demoMode, files.fileExists(atPath: demoKey.path), !files.fileExists(atPath: target.demoMasterKey.path) {
             try files.copyItem(at: demoKey, to: target.demoMasterKey)
         }
         if manifest.product != nil { try Data("\(Product.name)\n".utf8).write(to: target.productMarker, options: .atomic) }

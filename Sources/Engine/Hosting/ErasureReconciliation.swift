@@ -25,6 +25,8 @@ extension ProductStores {
         if reconciled > head {
             let inLog = Set(recorded.map(\.userId))
             for tombstone in try keys.erasures() where !inLog.contains(tombstone.userId) {
+                // A user this log never had (registered and erased after it was copied) has nothing to fold.
+                guard try log.streamVersion(Product.userStream(tombstone.userId)) > 0 else { continue }
                 let erasure = Product.Catalog.userErased(UserErased(userId: tombstone.userId, initiator: .keyStore))
                 let result = try await store.append([erasure], to: Product.userStream(tombstone.userId), eventId: .timeOrdered())
                 reRecorded.append(KeyStore.Erasure(userId: tombstone.userId, position: result.position))

@@ -1,14 +1,17 @@
 import ReadModels
 import ArgumentParser
 import Foundation
+import PersonalData
 import ProductHosting
 
-/// `<product> backup DIR`: a consistent copy of the log, read models and key store, taken while the server runs.
+/// `<product> backup DIR`: a consistent copy of the log, taken while the server runs. The read models
+/// are not copied (they hold personal data decrypted; a restore folds them again) and the key store
+/// is backed up on its own (`backup-keys`), on the erasure deadline's schedule.
 public struct BackupCommand<Product: EventSourcedProduct>: AsyncParsableCommand {
     public static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "backup",
-            abstract: "Copy the event log (LMDB, compacted), the read models and the key store (SQLite online backups) into a new directory while the server runs."
+            abstract: "Copy the event log (LMDB, compacted) into a new directory while the server runs. Read models are folded again on restore; the key store is backed up apart (backup-keys)."
         )
     }
 
@@ -23,7 +26,7 @@ public struct BackupCommand<Product: EventSourcedProduct>: AsyncParsableCommand 
         _ = global.logger()
         _ = try global.productDirectory()
         let manifest = try Backup.create(Product.self, from: global.dataDirectory, to: URL(fileURLWithPath: directory))
-        print("backed up log to position \(manifest.logHeadPosition) and read models at \(manifest.checkpoints.values.min() ?? 0) into \(directory)")
+        print("backed up the log to position \(manifest.logHeadPosition) into \(directory); back the key store up apart (backup-keys)")
     }
 }
 
@@ -41,12 +44,20 @@ public struct RestoreCommand<Product: EventSourcedProduct>: AsyncParsableCommand
     @Flag(help: "Replace an existing log and read models (the server must be stopped).")
     var force = false
 
+    @Option(help: "The key store to restore with: the newest there is (the live data directory's keys/keys.sqlite, or the latest backup-keys copy). Without it the data directory's own is kept.")
+    var keyStore: String?
+
     public init() {}
 
     public func run() async throws {
-        _ = global.logger()
-        let manifest = try Backup.restore(Product.self, from: URL(fileURLWithPath: directory), to: global.dataDirectory, force: force)
-        print("restored log to position \(manifest.logHeadPosition) (backup of \(manifest.createdAt.formatted(.iso8601))) into \(global.dataDirectory.path)")
+        let manifest = try Backup.restore(
+            Product.self, from: URL(fileURLWithPath: directory), to: global.dataDirectory, keyStore: keyStore.map { URL(fileURLWithPath: $0) }, force: force
+        )
+        let logger = global.logger()
+        let stores = try await global.openStores(logger: logger)
+        defer { stores.close() }
+        try stores.runner(batchSize: 5000, logger: logger).catchUp()
+        print("restored the log to position \(manifest.logHeadPosition) (backup of \(manifest.createdAt.formatted(.iso8601))) into \(global.dataDirectory.path), and folded the read models from it")
     }
 }
 
@@ -77,5 +88,29 @@ public struct VerifyCommand<Product: EventSourcedProduct>: AsyncParsableCommand 
             print("DIFFERENT at position \(report.position): \(report.differences.joined(separator: ", "))")
             throw ExitCode(1)
         }
+    }
+}
+
+/// `<product> backup-keys FILE`: an online copy of the key store, kept apart from the data backups and
+/// no longer than the erasure deadline (ops/privacy.md).
+public struct BackupKeysCommand<Product: EventSourcedProduct>: AsyncParsableCommand {
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "backup-keys",
+            abstract: "Copy the key store (SQLite online backup, keys still wrapped) into a new file, while the server runs. Keep it apart from the data backups, no longer than the erasure deadline."
+        )
+    }
+
+    @OptionGroup var global: ProductOptions<Product>
+
+    @Argument(help: "A new file for the copy.")
+    var file: String
+
+    public init() {}
+
+    public func run() async throws {
+        _ = global.logger()
+        try KeyStore.backup(fileAt: try global.productDirectory().keyStorePath, to: file)
+        print("backed up the key store into \(file) (mode 0600); keep it apart from the data backups, and no longer than the erasure deadline")
     }
 }

@@ -27,4 +27,8 @@ public struct Memo<Id: Hashable & Sendable, Value: Sendable>: Sendable {
     public mutating func put(_ id: Id, key: String, _ value: Value, expiresAt: Double = .infinity) {
         entries.set(Entry(key: key, value: value, expiresAt: expiresAt), for: id)
     }
+
+    public mutating func remove(_ id: Id) {
+        entries.removeValue(for: id)
+    }
 }

@@ -97,6 +97,9 @@ public final class ReadDatabase: Sendable {
             // The log is the truth: losing the last commits on power loss loses the checkpoint with
             // them, and the runner refolds those events. So the read side need not fsync every commit.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Read models hold personal data decrypted: a row an erasure deletes is overwritten with
+            // zeros, not left readable in a free page of the file.
+            try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         return configuration
     }

@@ -21,6 +21,7 @@ public struct APIDependencies: Sendable {
     public var devLoginEnabled: Bool
     public var readYourWrites: ReadYourWrites
     public var audit: AuditTrail
+    public var accounts: Accounts
     public var replays: ReplayCoordinator
     /// Opens `/admin/…`; without one those routes do not exist.
     public var adminToken: String?
@@ -29,11 +30,12 @@ public struct APIDependencies: Sendable {
     public init(
         commands: CommandService, movies: MovieQueries, reviews: ReviewQueries, users: UserQueries, social: SocialQueries, search: SearchQueries,
         activity: ActivityQueries, tokens: TokenService,
-        apple: AppleIdentityVerifier?, devLoginEnabled: Bool, readYourWrites: ReadYourWrites, audit: AuditTrail,
+        apple: AppleIdentityVerifier?, devLoginEnabled: Bool, readYourWrites: ReadYourWrites, audit: AuditTrail, accounts: Accounts,
         replays: ReplayCoordinator, adminToken: String?, recommendations: RecommendationDependencies
     ) {
         self.recommendations = recommendations
         self.audit = audit
+        self.accounts = accounts
         self.replays = replays
         self.adminToken = adminToken
         self.commands = commands
@@ -103,6 +105,8 @@ extension Router<AppRequestContext> {
             discovery: DiscoveryController(search: d.search), recommendations: d.recommendations
         ).endpoints, atPath: "/movies")
         signedIn.addRoutes(UsersController(commands: d.commands, users: d.users, social: d.social, movies: d.movies, readYourWrites: d.readYourWrites).endpoints, atPath: "/users")
+        signedIn.addRoutes(SessionsController(commands: d.commands, tokens: d.tokens).endpoints, atPath: "/auth")
+        signedIn.addRoutes(AccountController(accounts: d.accounts, users: d.users, tokens: d.tokens, readYourWrites: d.readYourWrites).endpoints, atPath: "/users/me")
         signedIn.addRoutes(FriendsController(commands: d.commands, social: d.social, readYourWrites: d.readYourWrites).endpoints, atPath: "/friends")
         signedIn.addRoutes(FeedController(activity: d.activity, movies: d.movies, recommendations: d.recommendations).endpoints, atPath: "/feed")
         signedIn.get("/genres", use: GenresController(movies: d.movies).list)
@@ -122,7 +126,9 @@ extension Router<AppRequestContext> {
                     header: "X-Admin-Token", token: adminToken,
                     refusal: APIError(.unauthorized, code: "ADMIN_TOKEN_REQUIRED", message: "This endpoint needs the operator's X-Admin-Token")
                 ))
-                .addRoutes(OperatorController<AppRequestContext>(audit: d.audit, replays: d.replays).endpoints)
+                .addRoutes(OperatorController<AppRequestContext>(audit: d.audit, replays: d.replays) { userId in
+                    try await AccountController.erase(userId, initiator: .operator, accounts: d.accounts, tokens: d.tokens, readYourWrites: d.readYourWrites)
+                }.endpoints)
         }
     }
 }

@@ -12,13 +12,14 @@ extension AppConfiguration {
         "NUVIE_AI_SERVICE_URL", "NUVIE_AI_TIMEOUT_MS", "NUVIE_MODEL_RETRAIN_SECONDS", "NUVIE_RECOMMENDATION_TTL_SECONDS",
         "NUVIE_RATE_LIMIT_PER_MINUTE", "NUVIE_RATE_LIMIT_BURST", "NUVIE_READ_YOUR_WRITES_TIMEOUT_MS",
         "NUVIE_HTTP_IDLE_TIMEOUT_SECONDS", "NUVIE_HTTP_HEADER_TIMEOUT_SECONDS", "NUVIE_HTTP_BODY_TIMEOUT_SECONDS",
-        "NUVIE_HTTP_MAX_CONNECTIONS",
+        "NUVIE_HTTP_MAX_CONNECTIONS", "NUVIE_MASTER_KEY", "NUVIE_MASTER_KEY_FILE",
     ]
 
     /// The rest of the configuration from the environment, every value checked (`InvalidSetting`).
     public mutating func apply(_ settings: EnvironmentSettings) throws {
         jwtSecret = try settings.secret("NUVIE_JWT_SECRET")
         adminToken = try settings.secret("NUVIE_ADMIN_TOKEN")
+        masterKey = try settings.secret("NUVIE_MASTER_KEY")
         internalToken = try settings.secret("NUVIE_INTERNAL_TOKEN")
         appleBundleId = settings.text("NUVIE_APPLE_BUNDLE_ID")
         appleKeySource = try settings.appleKeySource("NUVIE_APPLE_JWKS")

@@ -41,6 +41,12 @@ public struct AppConfiguration: Sendable {
     /// Serves the data directory as it is and records nothing: every write answers 405
     /// `METHOD_NOT_ALLOWED` (`nuvie as-of --serve`).
     public var readOnly = false
+    /// Wraps every user's data key (env `NUVIE_MASTER_KEY` or `NUVIE_MASTER_KEY_FILE`, base64 of 32
+    /// bytes); demo mode generates one into the data directory when unset (ops/privacy.md).
+    public var masterKey: String?
+    /// The key store to read personal fields with, when not the data directory's own: a past state
+    /// served from a copy of the log reads the live one (`nuvie as-of --serve`).
+    public var keyStorePath: String?
     /// Timeouts and the connection limit of the HTTP server (env `NUVIE_HTTP_*`).
     public var connections = ConnectionLimits()
 

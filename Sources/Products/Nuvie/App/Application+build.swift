@@ -2,6 +2,7 @@ import AppleSignIn
 import ReadModels
 import NuvieAPI
 import NuvieCommands
+import NuvieDomain
 import EventLog
 import Foundation
 import Hummingbird
@@ -14,12 +15,12 @@ import ProductHosting
 /// an import that stopped part-way), and returns the server with the projection runner as a
 /// service. Nothing here bootstraps logging or metrics: that is the executable's job, done once.
 public func buildApplication(configuration: AppConfiguration, logger: Logger = Logger(label: "nuvie")) async throws -> some ApplicationProtocol {
-    let storage = try Storage(configuration: configuration)
+    let storage = try await Storage(configuration: configuration, logger: logger)
     do {
         let demo = DemoImport(directory: DataDirectory(configuration.dataDirectory))
         let importing = configuration.demoMode && demo.isDue(logHead: storage.log.headPosition)
         if importing, let dataset = configuration.demoDataset {
-            try await demo.run(dataset, into: storage.log, logger: logger)
+            try await demo.run(dataset, into: storage.store, logger: logger)
         }
         let runner = try storage.stores.runner(logger: logger)
         if importing {
@@ -61,8 +62,8 @@ public func buildApplication(configuration: AppConfiguration, logger: Logger = L
 func buildRouter(
     configuration: AppConfiguration, storage: Storage, runner: NuvieRunner, replays: ReplayCoordinator, recommender: Recommender, logger: Logger
 ) async throws -> Router<AppRequestContext> {
-    let commands = CommandService(log: storage.log)
-    let tokens = await TokenService(secret: try Secrets.jwtSecret(configuration), isRegistered: commands.userExists)
+    let commands = CommandService(store: storage.store)
+    let tokens = await TokenService(secret: try Secrets.jwtSecret(configuration), isLive: commands.sessionIsLive)
     let router = Router(context: AppRequestContext.self)
     router.addAPIMiddleware(tokens: tokens, rateLimit: configuration.rateLimit)
     HealthController<AppRequestContext>(
@@ -82,7 +83,11 @@ func buildRouter(
         apple: zip(configuration.appleKeySource, configuration.appleBundleId).map { AppleIdentityVerifier(source: $0, bundleId: $1) },
         devLoginEnabled: configuration.demoMode,
         readYourWrites: ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout),
-        audit: AuditTrail(log: storage.log),
+        audit: AuditTrail(log: storage.log, catalog: EventCodec.self),
+        accounts: Accounts(
+            erasure: UserErasure(stores: storage.stores), export: PersonalDataExport(stores: storage.stores),
+            recommendationCache: storage.recommendationCache
+        ),
         replays: replays,
         adminToken: try Secrets.adminToken(configuration),
         recommendations: try recommendationDependencies(configuration, storage: storage, recommender: recommender, logger: logger)

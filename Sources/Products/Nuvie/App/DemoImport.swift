@@ -29,11 +29,11 @@ struct DemoImport {
     }
 
     /// Imports `dataset`, or the rest of it after an interrupted import.
-    func run(_ dataset: URL, into log: EventLog, logger: Logger) async throws {
-        let resuming = log.headPosition > 0
+    func run(_ dataset: URL, into store: DomainLog, logger: Logger) async throws {
+        let resuming = store.log.headPosition > 0
         if resuming {
             logger.warning("the demo import stopped part-way last time; resuming it before serving", metadata: [
-                "log.head": "\(log.headPosition)", "dataset": "\(dataset.path)",
+                "log.head": "\(store.log.headPosition)", "dataset": "\(dataset.path)",
             ])
         } else {
             logger.info("empty log in demo mode: importing the demo dataset", metadata: ["dataset": "\(dataset.path)"])
@@ -41,7 +41,7 @@ struct DemoImport {
         try record(.started)
         let summary: MovieLensImporter.Summary
         do {
-            summary = try await MovieLensImporter(log: log).importDirectory(dataset) { progress in
+            summary = try await MovieLensImporter(store: store).importDirectory(dataset) { progress in
                 logger.info("importing", metadata: ["events": "\(progress.appended)/\(progress.total)"])
             }
         } catch let error where resuming && !(error is StorageFullError) {

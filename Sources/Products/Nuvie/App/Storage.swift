@@ -1,5 +1,7 @@
 import EventLog
 import Foundation
+import Logging
+import NuvieCommands
 import NuvieProjections
 import NuvieRecommendations
 import ProductHosting
@@ -15,13 +17,18 @@ struct Storage: Sendable {
     var log: EventLog { stores.log }
     var readDatabase: ReadDatabase { stores.readDatabase }
 
-    init(configuration: AppConfiguration) throws {
+    var store: DomainLog { stores.store }
+
+    init(configuration: AppConfiguration, logger: Logger) async throws {
         if !configuration.readOnly {
             try StorageFullError.checkRoom(for: .recommendationCache, at: configuration.recommendationCachePath)
         }
-        stores = try ProductStores(
-            directory: DataDirectory(configuration.dataDirectory), initialLogMapSize: configuration.initialLogMapSize,
-            readOnly: configuration.readOnly
+        let directory = DataDirectory(configuration.dataDirectory)
+        stores = try await ProductStores.open(
+            directory: directory,
+            masterKey: try directory.masterKey(for: NuvieProduct.self, configured: configuration.masterKey, demoMode: configuration.demoMode),
+            keyStore: configuration.keyStorePath, initialLogMapSize: configuration.initialLogMapSize, readOnly: configuration.readOnly,
+            logger: logger
         )
         do {
             recommendationCache = try RecommendationFeedCache(path: configuration.recommendationCachePath)

@@ -10,8 +10,8 @@ public struct CommandService: Sendable {
     public let log: DomainLog
     private let registration: UserRegistration<EventCodec>
 
-    public init(log: EventLog) {
-        self.log = DomainLog(log: log)
+    public init(store: DomainLog) {
+        self.log = store
         registration = UserRegistration(store: self.log, userStreamPrefix: StreamName.userPrefix) { event in
             if case .identityClaimed(let claim) = event { claim.userId } else { nil }
         }
@@ -23,24 +23,26 @@ public struct CommandService: Sendable {
 
     /// The user behind `identity`, registering a new one the first time it signs in.
     public func signIn(_ identity: Identity, name: String?, email: String?) async throws -> SignIn {
-        try await registration.signIn(identityStream: StreamName.identity(identity)) { userId in
+        try await registration.signIn(identity.signIn) { userId in
             let (claimed, registered) = try Registration.decide(identity: identity, userId: userId, name: name, email: email)
             return (.identityClaimed(claimed), .userRegistered(registered))
         }
     }
 
+    /// Registered and not erased.
     public func userExists(_ userId: Int64) throws -> Bool {
-        try registration.userExists(userId)
+        try registration.isActive(userId)
     }
 
-    /// Every command re-checks the user it acts for: a signed token is no proof that its user exists.
+    /// Every command re-checks the user it acts for: a signed token is no proof that its user exists,
+    /// or was not erased since.
     func requireUser(_ userId: Int64) throws {
         guard try userExists(userId) else { throw DomainError.userNotFound(userId: userId) }
     }
 
     /// The user who claimed `identity`, if anyone has.
     public func existingUser(_ identity: Identity) throws -> SignIn? {
-        try registration.existingUser(identityStream: StreamName.identity(identity))
+        try registration.existingUser(identity.signIn)
     }
 
     // MARK: Ratings and reviews

@@ -23,6 +23,10 @@ public enum DomainEvent: Sendable, Equatable {
     case movieRecommended(MovieRecommended)
     case profileUpdated(ProfileUpdated)
     case termsAccepted(TermsAccepted)
+    case userErased(UserErased)
+    case sessionStarted(SessionStarted)
+    case sessionRefreshed(SessionRefreshed)
+    case sessionsEnded(SessionsEnded)
 
     /// What this case carries. No default: a new case does not compile until it is listed here.
     public var payload: any DomainEventPayload {
@@ -46,6 +50,10 @@ public enum DomainEvent: Sendable, Equatable {
         case .movieRecommended(let payload): payload
         case .profileUpdated(let payload): payload
         case .termsAccepted(let payload): payload
+        case .userErased(let payload): payload
+        case .sessionStarted(let payload): payload
+        case .sessionRefreshed(let payload): payload
+        case .sessionsEnded(let payload): payload
         }
     }
 

@@ -31,11 +31,16 @@ public enum EventCodec: EventCatalog {
         Registration(MovieRecommended.self, as: DomainEvent.movieRecommended),
         Registration(ProfileUpdated.self, as: DomainEvent.profileUpdated),
         Registration(TermsAccepted.self, as: DomainEvent.termsAccepted),
+        Registration(UserErased.self, as: DomainEvent.userErased),
+        Registration(SessionStarted.self, as: DomainEvent.sessionStarted),
+        Registration(SessionRefreshed.self, as: DomainEvent.sessionRefreshed),
+        Registration(SessionsEnded.self, as: DomainEvent.sessionsEnded),
     ]
 
     public static func actorUserId(of event: DomainEvent) -> Int64? { event.actorUserId }
     public static func subjectUserIds(of event: DomainEvent) -> [Int64] { event.subjectUserIds }
     public static let eventIdNamespace = "nuvie"
+    public static func userErased(_ erasure: UserErased) -> DomainEvent { .userErased(erasure) }
 
     public enum DecodingFailure: Error, Equatable, Sendable {
         case unknownType(String, schemaVersion: UInt16)
@@ -46,18 +51,18 @@ public enum EventCodec: EventCatalog {
         case unregistered(String, schemaVersion: UInt16)
     }
 
-    public static func encode(_ event: DomainEvent) throws -> EncodedEvent {
-        try encoded(event.payload)
+    public static func encode(_ event: DomainEvent, with encoder: JSONEncoder) throws -> EncodedEvent {
+        try encoded(event.payload, with: encoder)
     }
 
-    public static func decode(type: String, schemaVersion: UInt16, payload: Data) throws -> DomainEvent {
+    public static func decode(type: String, schemaVersion: UInt16, payload: Data, with decoder: JSONDecoder) throws -> DomainEvent {
         guard let registration = byWireName[WireName(type: type, schemaVersion: schemaVersion)] else {
             throw DecodingFailure.unknownType(type, schemaVersion: schemaVersion)
         }
-        return try registration.decode(payload)
+        return try registration.decode(payload, decoder)
     }
 
-    private static func encoded<Payload: DomainEventPayload>(_ payload: Payload) throws -> EncodedEvent {
+    private static func encoded<Payload: DomainEventPayload>(_ payload: Payload, with encoder: JSONEncoder) throws -> EncodedEvent {
         guard byWireName[WireName(type: Payload.typeName, schemaVersion: Payload.schemaVersion)] != nil else {
             throw EncodingFailure.unregistered(Payload.typeName, schemaVersion: Payload.schemaVersion)
         }
@@ -65,12 +70,6 @@ public enum EventCodec: EventCatalog {
     }
 
     private static let byWireName = Dictionary(registered.map { ($0.wireName, $0) }, uniquingKeysWith: { first, _ in first })
-
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
 }
 
 extension EventCodec {
@@ -83,11 +82,11 @@ extension EventCodec {
     /// One payload the log may hold and the case it becomes when read back.
     struct Registration: Sendable {
         let wireName: WireName
-        let decode: @Sendable (Data) throws -> DomainEvent
+        let decode: @Sendable (Data, JSONDecoder) throws -> DomainEvent
 
         init<Payload: EventPayload>(_ payload: Payload.Type, as event: @escaping @Sendable (Payload) -> DomainEvent) {
             wireName = WireName(type: Payload.typeName, schemaVersion: Payload.schemaVersion)
-            decode = { event(try JSONDecoder().decode(Payload.self, from: $0)) }
+            decode = { event(try $1.decode(Payload.self, from: $0)) }
         }
     }
 }

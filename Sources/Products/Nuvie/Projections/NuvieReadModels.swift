@@ -1,5 +1,6 @@
 import NuvieDomain
 import EventLog
+import EventSourcing
 import Foundation
 import Logging
 import ReadModels
@@ -20,8 +21,8 @@ extension ReadDatabase {
 
 extension ProjectionRunner where Catalog == EventCodec {
     /// Folds Nuvie's events into Nuvie's read models.
-    public convenience init(log: EventLog, database: ReadDatabase, batchSize: Int = 2000, logger: Logger) throws {
-        try self.init(log: log, database: database, projections: Projections.all, batchSize: batchSize, logger: logger)
+    public convenience init(log: EventLog, personalData: any PersonalDataCipher, database: ReadDatabase, batchSize: Int = 2000, logger: Logger) throws {
+        try self.init(log: log, personalData: personalData, database: database, projections: Projections.all, batchSize: batchSize, logger: logger)
     }
 }
 
@@ -30,4 +31,5 @@ public enum NuvieProduct: EventSourcedProduct {
     public typealias Catalog = EventCodec
     public static let name = "nuvie"
     public static var projections: [any Projection<DomainEvent>] { Projections.all }
+    public static func userStream(_ userId: Int64) -> String { StreamName.user(userId) }
 }

@@ -4,7 +4,11 @@ import JWTKit
 import Synchronization
 
 /// Issues and checks the backend's own tokens: HS256 JWTs, an access token (24 h) and a refresh
-/// token (30 days) that can only be exchanged for a new pair.
+/// token (30 days) that can only be exchanged for a new pair. Both name their session (`sid`), and
+/// a token opens nothing once its session has ended (logout, reuse of a spent refresh token) or its
+/// user is erased: `isLive` reads the session's stream, and `forget` drops what was cached for it.
+/// The refresh token also names itself (`jti`), for rotation; `auth_time` is when the user last
+/// signed in (not refreshed), for actions that need a recent sign-in.
 public struct TokenService: Sendable {
     public static let accessLifetime: TimeInterval = 24 * 3600
     public static let refreshLifetime: TimeInterval = 30 * 24 * 3600
@@ -15,6 +19,14 @@ public struct TokenService: Sendable {
         var iat: IssuedAtClaim
         var exp: ExpirationClaim
         var use: Use
+        var sid: UUID
+        var jti: UUID?
+        var authTime: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case sub, iat, exp, use, sid, jti
+            case authTime = "auth_time"
+        }
 
         func verify(using algorithm: some JWTAlgorithm) async throws {
             try exp.verifyNotExpired()
@@ -26,70 +38,109 @@ public struct TokenService: Sendable {
         public var refreshToken: String
     }
 
+    /// What a valid token says: whose, which session, and when they last signed in.
+    public struct Grant: Sendable, Equatable {
+        public var userId: Int64
+        public var sessionId: UUID
+        public var authenticatedAt: Date
+        /// The refresh token's own id (nil in an access token).
+        public var tokenId: UUID?
+    }
+
     private let keys: JWTKeyCollection
     private let verified = VerifiedTokens()
     private let header = JWTHeaderCheck.algorithm("HS256")
-    /// Whether a user id is registered: a correctly signed token for anyone else opens nothing.
-    private let isRegistered: @Sendable (Int64) throws -> Bool
+    /// Whether a session may still open anything (its user registered, not erased; it not ended).
+    private let isLive: @Sendable (_ userId: Int64, _ sessionId: UUID) throws -> Bool
 
-    public init(secret: String, isRegistered: @escaping @Sendable (Int64) throws -> Bool) async {
+    public init(secret: String, isLive: @escaping @Sendable (_ userId: Int64, _ sessionId: UUID) throws -> Bool) async {
         keys = await JWTKeyCollection().add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
-        self.isRegistered = isRegistered
+        self.isLive = isLive
     }
 
-    public func issue(for userId: Int64, now: Date = Date()) async throws -> Pair {
-        Pair(
-            accessToken: try await sign(userId, .access, now: now, lifetime: Self.accessLifetime),
-            refreshToken: try await sign(userId, .refresh, now: now, lifetime: Self.refreshLifetime)
+    /// A pair for `refreshTokenId` of session `sessionId`, signed in at `authenticatedAt`.
+    public func issue(
+        for userId: Int64, sessionId: UUID, refreshTokenId: UUID, authenticatedAt: Date, now: Date = Date()
+    ) async throws -> Pair {
+        let authTime = Int64(authenticatedAt.timeIntervalSince1970)
+        return Pair(
+            accessToken: try await keys.sign(Claims(
+                sub: .init(value: "\(userId)"), iat: .init(value: now), exp: .init(value: now.addingTimeInterval(Self.accessLifetime)),
+                use: .access, sid: sessionId, jti: nil, authTime: authTime
+            )),
+            refreshToken: try await keys.sign(Claims(
+                sub: .init(value: "\(userId)"), iat: .init(value: now), exp: .init(value: now.addingTimeInterval(Self.refreshLifetime)),
+                use: .refresh, sid: sessionId, jti: refreshTokenId, authTime: authTime
+            ))
         )
     }
 
-    /// The registered user of a valid, unexpired access token; nil otherwise.
-    public func userId(fromAccessToken token: String) async throws -> Int64? {
-        if let known = verified.userId(token, now: Date()) { return known }
-        guard let claims = try await claims(from: token, use: .access), let userId = Int64(claims.sub.value) else { return nil }
-        verified.remember(token, userId: userId, expiresAt: claims.exp.value)
-        return userId
+    /// The grant of a valid, unexpired access token of a live session; nil otherwise.
+    public func grant(fromAccessToken token: String) async throws -> Grant? {
+        if let known = verified.grant(token, now: Date()) { return known }
+        let forgotten = verified.forgotten
+        guard let (grant, expiresAt) = try await verify(token, use: .access) else { return nil }
+        verified.remember(token, grant: grant, expiresAt: expiresAt, verifiedBefore: forgotten)
+        return grant
     }
 
-    public func userId(fromRefreshToken token: String) async throws -> Int64? {
-        try await claims(from: token, use: .refresh).flatMap { Int64($0.sub.value) }
+    /// The grant of a valid, unexpired refresh token of a live session (spent or not: the session's
+    /// stream tells); nil otherwise.
+    public func grant(fromRefreshToken token: String) async throws -> Grant? {
+        try await verify(token, use: .refresh)?.grant
     }
 
-    private func sign(_ userId: Int64, _ use: Claims.Use, now: Date, lifetime: TimeInterval) async throws -> String {
-        let claims = Claims(sub: .init(value: "\(userId)"), iat: .init(value: now), exp: .init(value: now.addingTimeInterval(lifetime)), use: use)
-        return try await keys.sign(claims)
+    /// Drops cached grants of `userId` (of one session, or all), after their session ended or the
+    /// user was erased: the next request checks the stream again.
+    public func forget(userId: Int64, sessionId: UUID? = nil) {
+        verified.forget { $0.userId == userId && (sessionId == nil || $0.sessionId == sessionId) }
     }
 
-    private func claims(from token: String, use: Claims.Use) async throws -> Claims? {
+    private func verify(_ token: String, use: Claims.Use) async throws -> (grant: Grant, expiresAt: Date)? {
         guard header.accepts(token), let claims = try? await keys.verify(token, as: Claims.self), claims.use == use,
-              let userId = Int64(claims.sub.value), try isRegistered(userId)
+              let userId = Int64(claims.sub.value), try isLive(userId, claims.sid)
         else { return nil }
-        return claims
+        let grant = Grant(
+            userId: userId, sessionId: claims.sid, authenticatedAt: Date(timeIntervalSince1970: TimeInterval(claims.authTime)), tokenId: claims.jti
+        )
+        return (grant, claims.exp.value)
     }
 }
 
-/// Access tokens already verified, until they expire: a signed-in client sends the same token with
-/// every request, and checking its signature and claims each time is a good part of a cheap request.
+/// Access tokens already verified, until they expire or their session ends: a signed-in client sends
+/// the same token with every request, and checking its signature, claims and session each time is a
+/// good part of a cheap request.
 private final class VerifiedTokens: Sendable {
     static let capacity = 10_000
-    private let tokens = Mutex<[String: (userId: Int64, expiresAt: Date)]>([:])
+    private let tokens = Mutex<(byToken: [String: (grant: TokenService.Grant, expiresAt: Date)], forgotten: UInt64)>(([:], 0))
 
-    func userId(_ token: String, now: Date) -> Int64? {
+    /// Counts `forget`s, so a token verified before one is not remembered after it: its session may
+    /// have ended between the check and the remembering.
+    var forgotten: UInt64 { tokens.withLock { $0.forgotten } }
+
+    func grant(_ token: String, now: Date) -> TokenService.Grant? {
         tokens.withLock { tokens in
-            guard let known = tokens[token] else { return nil }
+            guard let known = tokens.byToken[token] else { return nil }
             guard known.expiresAt > now else {
-                tokens[token] = nil
+                tokens.byToken[token] = nil
                 return nil
             }
-            return known.userId
+            return known.grant
         }
     }
 
-    func remember(_ token: String, userId: Int64, expiresAt: Date) {
+    func remember(_ token: String, grant: TokenService.Grant, expiresAt: Date, verifiedBefore forgotten: UInt64) {
         tokens.withLock { tokens in
-            if tokens.count >= Self.capacity { tokens.removeAll(keepingCapacity: true) }
-            tokens[token] = (userId, expiresAt)
+            guard tokens.forgotten == forgotten else { return }
+            if tokens.byToken.count >= Self.capacity { tokens.byToken.removeAll(keepingCapacity: true) }
+            tokens.byToken[token] = (grant, expiresAt)
+        }
+    }
+
+    func forget(where matches: (TokenService.Grant) -> Bool) {
+        tokens.withLock { tokens in
+            tokens.forgotten += 1
+            tokens.byToken = tokens.byToken.filter { !matches($0.value.grant) }
         }
     }
 }

@@ -6,12 +6,13 @@ import Hummingbird
 /// valid bearer token, 401 `AUTHENTICATION_REQUIRED` before any handler runs.
 public struct SignedInRequestContext: ChildRequestContext {
     public var coreContext: CoreRequestContextStorage
-    public let userId: Int64
+    public let grant: TokenService.Grant
+    public var userId: Int64 { grant.userId }
 
     public init(context: AppRequestContext) throws {
-        guard let userId = context.userId else { throw APIError.authenticationRequired("Sign in to use this endpoint") }
+        guard let grant = context.grant else { throw APIError.authenticationRequired("Sign in to use this endpoint") }
         coreContext = context.coreContext
-        self.userId = userId
+        self.grant = grant
     }
 
     public var maxUploadSize: Int { AppRequestContext.maximumBodySize }

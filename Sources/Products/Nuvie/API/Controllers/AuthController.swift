@@ -4,8 +4,11 @@ import NuvieCommands
 import NuvieDomain
 import Hummingbird
 import NuvieProjections
+import Foundation
 
-/// `POST /auth/login` (providers `apple`, and `dev` in demo mode) and `POST /auth/refresh`.
+/// `POST /auth/login` (providers `apple`, and `dev` in demo mode) starts a session; `POST
+/// /auth/refresh` rotates its refresh token: the token presented is spent, and presenting a spent one
+/// again ends the session (reuse detection, OAuth 2.0 Security BCP).
 struct AuthController: Sendable {
     let commands: CommandService
     let users: UserQueries
@@ -40,15 +43,27 @@ struct AuthController: Sendable {
             throw APIError.validation("provider must be \"apple\" or \"dev\"", field: "provider")
         }
         try await readYourWrites.wait(for: signIn.position)
-        return try await response(for: signIn.userId)
+        let session = try await commands.startSession(for: signIn.userId)
+        return try await response(for: signIn.userId, session: session, authenticatedAt: Date())
     }
 
     func refresh(_ request: Request, context: AppRequestContext) async throws -> LoginResponse {
         let body = try await JSONBody.decode(request, context: context, fields: ["refresh_token"])
-        guard let userId = try await tokens.userId(fromRefreshToken: try body.requiredString("refresh_token", maxLength: 8192)) else {
-            throw APIError.authenticationRequired("The refresh token is invalid or expired; sign in again")
+        guard let grant = try await tokens.grant(fromRefreshToken: try body.requiredString("refresh_token", maxLength: 8192)),
+              let tokenId = grant.tokenId
+        else { throw APIError.authenticationRequired("The refresh token is invalid, expired or signed out; sign in again") }
+        let session: CommandService.SessionGrant?
+        do {
+            session = try await commands.refreshSession(userId: grant.userId, sessionId: grant.sessionId, tokenId: tokenId)
+        } catch is CommandService.RefreshTokenReused {
+            tokens.forget(userId: grant.userId, sessionId: grant.sessionId)
+            throw APIError(
+                .unauthorized, code: "REFRESH_TOKEN_REUSED",
+                message: "This refresh token was already used: its session is ended on every device that shared it; sign in again"
+            )
         }
-        return try await response(for: userId)
+        guard let session else { throw APIError.authenticationRequired("The refresh token is invalid, expired or signed out; sign in again") }
+        return try await response(for: grant.userId, session: session, authenticatedAt: grant.authenticatedAt)
     }
 
     /// `movielens-N` is demo user N; any other identifier is a dev account, registered on first use.
@@ -62,8 +77,11 @@ struct AuthController: Sendable {
         return try await commands.signIn(Identity(provider: .dev, subject: identifier), name: name, email: nil)
     }
 
-    private func response(for userId: Int64) async throws -> LoginResponse {
+    private func response(for userId: Int64, session: CommandService.SessionGrant, authenticatedAt: Date) async throws -> LoginResponse {
         guard let user = try users.user(id: userId) else { throw APIError.userNotFound("User with ID \(userId) not found") }
-        return LoginResponse(tokens: try await tokens.issue(for: userId), user: user)
+        let pair = try await tokens.issue(
+            for: userId, sessionId: session.sessionId, refreshTokenId: session.refreshTokenId, authenticatedAt: authenticatedAt
+        )
+        return LoginResponse(tokens: pair, user: user)
     }
 }

@@ -62,6 +62,7 @@ extension APIError {
         switch error {
         case .invalid(let message, let field): .validation(message, field: field)
         case .conflict(let message): .conflict(message)
+        case .notFound(let message): .userNotFound(message)
         case .unsupportedMediaType(let message): APIError(.unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE", message: message)
         }
     }

@@ -19,6 +19,7 @@ struct DemoSocialGraph {
 
     let dataset: MovieLensDataset
     let start: Date
+    let store: DomainLog
 
     func appends() throws -> [StreamAppend] {
         var random = SplitMix64(seed: Self.seed)
@@ -26,7 +27,7 @@ struct DemoSocialGraph {
         var appends: [StreamAppend] = []
         func record(_ stream: String, _ event: DomainEvent, key: String) throws {
             clock += 60
-            appends.append(try MovieLensImporter.single(stream, event, key: "demo-social:\(key)", at: clock, expected: .any))
+            appends.append(try MovieLensImporter.single(stream, event, key: "demo-social:\(key)", at: clock, expected: .any, store: store))
         }
 
         let users = Array(Set(dataset.ratings.map(\.userId))).sorted()

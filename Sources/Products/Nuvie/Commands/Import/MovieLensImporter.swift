@@ -30,17 +30,19 @@ public struct MovieLensImporter: Sendable {
         public var headPosition: UInt64
     }
 
-    let log: EventLog
+    let store: DomainLog
     let batchSize: Int
+    var log: EventLog { store.log }
 
-    public init(log: EventLog, batchSize: Int = 5000) {
-        self.log = log
+    public init(store: DomainLog, batchSize: Int = 5000) {
+        self.store = store
         self.batchSize = batchSize
     }
 
     public func importDirectory(_ directory: URL, progress: @Sendable (Progress) -> Void = { _ in }) async throws -> Summary {
         let dataset = try MovieLensDataset(directory: directory)
-        let appends = try Self.appends(for: dataset)
+        try store.personalData.prepareKeys(for: Set(dataset.ratings.map(\.userId) + dataset.tags.map(\.userId)))
+        let appends = try Self.appends(for: dataset, store: store)
         let started = ContinuousClock.now
         var newEvents = 0
         for start in stride(from: 0, to: appends.count, by: batchSize) {
@@ -55,7 +57,10 @@ public struct MovieLensImporter: Sendable {
         )
     }
 
-    private static func appends(for dataset: MovieLensDataset) throws -> [StreamAppend] {
+    private static func appends(for dataset: MovieLensDataset, store: DomainLog) throws -> [StreamAppend] {
+        func single(_ stream: String, _ event: DomainEvent, key: String, at: Date, expected: ExpectedVersion = .noStream) throws -> StreamAppend {
+            try MovieLensImporter.single(stream, event, key: key, at: at, expected: expected, store: store)
+        }
         enum Activity { case rating(RatingRecord), tag(MovieLensDataset.Tag) }
         let activities = (dataset.ratings.map { ($0.timestamp, Activity.rating($0)) } + dataset.tags.map { ($0.timestamp, Activity.tag($0)) })
             .enumerated()
@@ -109,11 +114,11 @@ public struct MovieLensImporter: Sendable {
             }
         }
         let lastActivity = activities.last.map { Date(timeIntervalSince1970: TimeInterval($0.0)) } ?? epoch
-        appends += try DemoSocialGraph(dataset: dataset, start: lastActivity).appends()
+        appends += try DemoSocialGraph(dataset: dataset, start: lastActivity, store: store).appends()
         return appends
     }
 
-    static func single(_ stream: String, _ event: DomainEvent, key: String, at: Date, expected: ExpectedVersion = .noStream) throws -> StreamAppend {
-        StreamAppend(streamId: stream, expectedVersion: expected, events: [try EventCodec.newEvent(event, id: EventCodec.derivedEventId(from: "movielens:\(key)"), recordedAt: at)])
+    static func single(_ stream: String, _ event: DomainEvent, key: String, at: Date, expected: ExpectedVersion, store: DomainLog) throws -> StreamAppend {
+        StreamAppend(streamId: stream, expectedVersion: expected, events: [try store.newEvent(event, id: EventCodec.derivedEventId(from: "movielens:\(key)"), recordedAt: at)])
     }
 }

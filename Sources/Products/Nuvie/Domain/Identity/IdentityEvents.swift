@@ -16,6 +16,8 @@ public struct Identity: Hashable, Sendable {
         self.provider = provider
         self.subject = subject
     }
+
+    public var signIn: SignInIdentity { SignInIdentity(provider: provider.rawValue, subject: subject) }
 }
 
 /// A sign-in identity now belongs to a user. At most one per identity, enforced by its stream.
@@ -26,7 +28,8 @@ public struct IdentityClaimed: DomainEventPayload {
     public var subjectUserIds: [Int64] { [] }
 
     public var provider: IdentityProvider
-    public var subject: String
+    /// The identity provider's id for the user: personal, and nil once they are erased.
+    @Personal public var subject: String?
     public var userId: Int64
 
     public init(identity: Identity, userId: Int64) {
@@ -44,9 +47,10 @@ public struct UserRegistered: DomainEventPayload {
     public var subjectUserIds: [Int64] { [] }
 
     public var userId: Int64
-    public var name: String
-    public var email: String?
-    public var avatarUrl: String?
+    /// Personal, as `email` and `avatarUrl`: nil once the user is erased.
+    @Personal public var name: String?
+    @Personal public var email: String?
+    @Personal public var avatarUrl: String?
     public var provider: IdentityProvider
 
     public init(userId: Int64, name: String, email: String?, avatarUrl: String?, provider: IdentityProvider) {
@@ -56,4 +60,10 @@ public struct UserRegistered: DomainEventPayload {
         self.avatarUrl = avatarUrl
         self.provider = provider
     }
+}
+
+/// The engine's erasure event in Nuvie's terms: the user did it, or an operator did it to them.
+extension UserErased: DomainEventPayload {
+    public var actorUserId: Int64? { initiator == .user ? userId : nil }
+    public var subjectUserIds: [Int64] { initiator == .user ? [] : [userId] }
 }

@@ -1,8 +1,9 @@
 import Foundation
 
-/// A user's profile as their `user-{id}` stream has it.
+/// A user's profile as their `user-{id}` stream has it; none once they are erased. `name` is nil
+/// only while the stream is read with the user's key destroyed, which their erasure ends anyway.
 public struct ProfileState: Sendable, Equatable {
-    public var name: String
+    public var name: String?
     public var bio: String?
     public var avatarUrl: String?
     public var favoriteGenres: [String]?
@@ -20,6 +21,8 @@ public struct ProfileState: Sendable, Equatable {
                 state?.favoriteGenres = e.favoriteGenres
             case .termsAccepted(let e):
                 state?.acceptedTerms.insert(e.termsVersion)
+            case .userErased:
+                state = nil
             default:
                 break
             }

@@ -8,12 +8,13 @@ public struct ProfileUpdated: DomainEventPayload {
     public var subjectUserIds: [Int64] { [] }
 
     public var userId: Int64
-    public var name: String
-    public var bio: String?
-    public var avatarUrl: String?
+    /// Personal, as `bio` and `avatarUrl`: nil once the user is erased.
+    @Personal public var name: String?
+    @Personal public var bio: String?
+    @Personal public var avatarUrl: String?
     public var favoriteGenres: [String]?
 
-    public init(userId: Int64, name: String, bio: String?, avatarUrl: String?, favoriteGenres: [String]?) {
+    public init(userId: Int64, name: String?, bio: String?, avatarUrl: String?, favoriteGenres: [String]?) {
         self.userId = userId
         self.name = name
         self.bio = bio

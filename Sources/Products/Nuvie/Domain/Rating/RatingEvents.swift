@@ -16,7 +16,8 @@ public struct MovieRated: DomainEventPayload {
     public var movieId: Int64
     public var rating: Double
     public var previousRating: Double?
-    public var comment: String?
+    /// The review's text: personal, nil once the user is erased.
+    @Personal public var comment: String?
     public var isReview: Bool
     /// The rating as the app showed it: whole stars 1–5.
     public var stars: Int
@@ -52,7 +53,7 @@ struct MovieRatedV1: EventPayload {
     var movieId: Int64
     var rating: Double
     var previousRating: Double?
-    var comment: String?
+    @Personal var comment: String?
     var isReview: Bool
 
     var upcast: MovieRated {

@@ -102,7 +102,7 @@ public struct RecommendationInputQueries: Sendable {
     /// nil when there is no such user.
     public func inputs(userId: Int64) throws -> RecommendationInputs? {
         try database.read { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE userId = ?", arguments: [userId]) != nil else { return nil }
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE userId = ? AND erasedAt IS NULL", arguments: [userId]) != nil else { return nil }
             let ratings = try Row.fetchAll(db, sql: "SELECT movieId, rating, position FROM userRating WHERE userId = ?", arguments: [userId])
                 .map { RecommendationInputs.Rated(movieId: $0["movieId"], rating: $0["rating"], position: $0["position"]) }
             let completed = try Int64.fetchAll(db, sql: "SELECT movieId FROM watchStatus WHERE userId = ? AND status = 'completed'", arguments: [userId])

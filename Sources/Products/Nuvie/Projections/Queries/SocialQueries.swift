@@ -196,7 +196,7 @@ public struct SocialQueries: Sendable {
     private static func eligible(_ column: String) -> String {
         """
         \(column) != ?1
-        AND \(column) IN (SELECT userId FROM user)
+        AND \(column) IN (SELECT userId FROM user WHERE erasedAt IS NULL)
         AND NOT EXISTS (SELECT 1 FROM friendship WHERE userId = ?1 AND friendId = \(column))
         AND NOT EXISTS (SELECT 1 FROM friendRequest WHERE (fromUserId = ?1 AND toUserId = \(column)) OR (fromUserId = \(column) AND toUserId = ?1))
         AND NOT EXISTS (SELECT 1 FROM userBlock WHERE (userId = ?1 AND blockedUserId = \(column)) OR (userId = \(column) AND blockedUserId = ?1))

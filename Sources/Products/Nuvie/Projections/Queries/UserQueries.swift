@@ -44,7 +44,7 @@ public struct UserQueries: Sendable {
 
     public func user(id userId: Int64) throws -> UserSummary? {
         try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT userId, name, email, avatarUrl FROM user WHERE userId = ?", arguments: [userId]).map {
+            try Row.fetchOne(db, sql: "SELECT userId, name, email, avatarUrl FROM user WHERE userId = ? AND erasedAt IS NULL", arguments: [userId]).map {
                 UserSummary(userId: $0["userId"], name: $0["name"], email: $0["email"], avatarUrl: $0["avatarUrl"])
             }
         }
@@ -52,7 +52,7 @@ public struct UserQueries: Sendable {
 
     public func profile(id userId: Int64) throws -> UserProfile? {
         try database.read { db in
-            guard let user = try Row.fetchOne(db, sql: "SELECT * FROM user WHERE userId = ?", arguments: [userId]) else { return nil }
+            guard let user = try Row.fetchOne(db, sql: "SELECT * FROM user WHERE userId = ? AND erasedAt IS NULL", arguments: [userId]) else { return nil }
             let ratings = try Row.fetchOne(db, sql: """
                 SELECT COUNT(*) AS n, COALESCE(SUM(rating >= ?), 0) AS liked, AVG(rating) AS average FROM userRating WHERE userId = ?
                 """, arguments: [MovieRated.likedThreshold, userId])

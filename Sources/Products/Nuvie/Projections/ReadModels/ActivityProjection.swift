@@ -42,6 +42,12 @@ struct ActivityProjection: Projection {
     func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws {
         var counts = OrderedDictionary<UserActivityType, Int>()
         for recorded in events {
+            if case .userErased(let erased) = recorded.event {
+                counts.removeAll { $0.key.userId == erased.userId }
+                try db.run("DELETE FROM activity WHERE userId = ?", [erased.userId])
+                try db.run("DELETE FROM activityCount WHERE userId = ?", [erased.userId])
+                continue
+            }
             guard let row = Self.row(for: recorded.event) else { continue }
             try FoldFailure.at(recorded.position) {
                 try db.run(

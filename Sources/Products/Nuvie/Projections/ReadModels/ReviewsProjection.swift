@@ -5,7 +5,8 @@ import GRDB
 
 /// Reviews and their likes. A review's id is the log position of the first rating that was a review;
 /// later reviews of the same film by the same user edit it, and any later rating updates its stars.
-/// Folds `movie-rated`, `review-liked`, `review-unliked`.
+/// Folds `movie-rated`, `review-liked`, `review-unliked`; `user-erased` removes the user's reviews
+/// and their likes of others' (whose counts drop).
 struct ReviewsProjection: Projection {
     let name = "reviews"
     let version = 1
@@ -53,6 +54,12 @@ struct ReviewsProjection: Projection {
             if db.changesCount > 0 {
                 try db.run("UPDATE review SET likeCount = likeCount - 1 WHERE reviewId = ?", [unliked.reviewId])
             }
+        case .userErased(let erased):
+            try db.run(
+                "UPDATE review SET likeCount = likeCount - 1 WHERE reviewId IN (SELECT reviewId FROM reviewLike WHERE userId = ?)", [erased.userId]
+            )
+            try db.run("DELETE FROM reviewLike WHERE userId = ?1 OR reviewId IN (SELECT reviewId FROM review WHERE userId = ?1)", [erased.userId])
+            try db.run("DELETE FROM review WHERE userId = ?", [erased.userId])
         default:
             break
         }

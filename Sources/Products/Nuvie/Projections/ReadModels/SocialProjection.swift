@@ -5,7 +5,8 @@ import GRDB
 
 /// The social graph: friendships (a row each way), pending requests, blocks, mutual-friend counts
 /// kept exact on every change, and films friends recommended.
-/// Folds the friendship events and `movie-recommended`.
+/// Folds the friendship events and `movie-recommended`; `user-erased` ends every friendship, request,
+/// block and recommendation of the user.
 struct SocialProjection: Projection {
     let name = "social"
     let version = 1
@@ -64,9 +65,20 @@ struct SocialProjection: Projection {
                     VALUES (?, ?, ?, ?, ?)
                     """, [recipient, e.movieId, e.fromUserId, at, recorded.position])
             }
+        case .userErased(let erased):
+            try forget(erased.userId, db)
         default:
             break
         }
+    }
+
+    private func forget(_ userId: Int64, _ db: Database) throws {
+        for friend in try Int64.fetchAll(db, sql: "SELECT friendId FROM friendship WHERE userId = ?", arguments: [userId]) {
+            try unfriend(userId, friend, db)
+        }
+        try db.run("DELETE FROM friendRequest WHERE fromUserId = ?1 OR toUserId = ?1", [userId])
+        try db.run("DELETE FROM userBlock WHERE userId = ?1 OR blockedUserId = ?1", [userId])
+        try db.run("DELETE FROM movieRecommendation WHERE fromUserId = ?1 OR toUserId = ?1", [userId])
     }
 
     private func deleteRequests(_ a: Int64, _ b: Int64, _ db: Database) throws {

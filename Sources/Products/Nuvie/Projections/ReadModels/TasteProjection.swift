@@ -34,6 +34,8 @@ struct TasteProjection: Projection {
             }
         case .movieRated(let rated):
             try addRatings([rated], db)
+        case .userErased(let erased):
+            try db.run("DELETE FROM userGenre WHERE userId = ?", [erased.userId])
         default:
             break
         }
@@ -44,7 +46,7 @@ struct TasteProjection: Projection {
     func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws {
         try apply(events, db, gathering: { recorded -> Gathered<MovieRated> in
             switch recorded.event {
-            case .movieAdded: .alone
+            case .movieAdded, .userErased: .alone
             case .movieRated(let rated): .item(rated)
             default: .nothing
             }

@@ -4,7 +4,8 @@ import NuvieDomain
 import GRDB
 
 /// Each user's current rating of each film, with its comment and when it was given.
-/// Folds `movie-rated` (a re-rating replaces the row). Version 2 adds the index that finds a user's
+/// Folds `movie-rated` (a re-rating replaces the row) and `user-erased` (the user's rows go; the
+/// films' averages keep their ratings, anonymous). Version 2 adds the index that finds a user's
 /// latest rating with one seek (the recommendation feed's cache stamp).
 struct UserRatingsProjection: Projection {
     let name = "user-ratings"
@@ -24,6 +25,9 @@ struct UserRatingsProjection: Projection {
     }
 
     func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
+        if case .userErased(let erased) = recorded.event {
+            return try db.run("DELETE FROM userRating WHERE userId = ?", [erased.userId])
+        }
         guard case .movieRated(let rated) = recorded.event else { return }
         try db.run("INSERT OR REPLACE INTO userRating (userId, movieId, rating, comment, ratedAt, position) VALUES (?, ?, ?, ?, ?, ?)", [rated.userId, rated.movieId, rated.rating, rated.comment, recorded.epochSeconds, recorded.position]
         )

@@ -6,10 +6,13 @@ import GRDB
 
 /// User profiles: name, email, avatar, bio, chosen favourite genres, accepted terms, when they
 /// joined and when they last did anything. Folds `user-registered`, `profile-updated`,
-/// `terms-accepted`, and the time of every event a user caused.
+/// `terms-accepted`, `user-erased`, and the time of every event a user caused. An erased user keeps
+/// a row, named `Deleted user` with nothing else personal, so that anything still pointing at them
+/// has a name to show; queries of users skip it (`erasedAt`).
 struct UsersProjection: Projection {
+    static let erasedName = "Deleted user"
     let name = "users"
-    let version = 2
+    let version = 3
     let tables = ["user"]
 
     func createSchema(_ db: Database) throws {
@@ -24,6 +27,7 @@ struct UsersProjection: Projection {
             t.column("termsAcceptedAt", .integer)
             t.column("registeredAt", .integer).notNull()
             t.column("lastActiveAt", .integer).notNull()
+            t.column("erasedAt", .integer)
         }
     }
 
@@ -33,12 +37,17 @@ struct UsersProjection: Projection {
         case .userRegistered(let user):
             try db.run("""
                 INSERT OR REPLACE INTO user (userId, name, email, avatarUrl, registeredAt, lastActiveAt) VALUES (?, ?, ?, ?, ?, ?)
-                """, [user.userId, user.name, user.email, user.avatarUrl, at, at])
+                """, [user.userId, user.name ?? Self.erasedName, user.email, user.avatarUrl, at, at])
         case .profileUpdated(let profile):
             let genres = try profile.favoriteGenres.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
             try db.run(
                 "UPDATE user SET name = ?, bio = ?, avatarUrl = ?, favoriteGenres = ? WHERE userId = ?",
-                [profile.name, profile.bio, profile.avatarUrl, genres, profile.userId]
+                [profile.name ?? Self.erasedName, profile.bio, profile.avatarUrl, genres, profile.userId]
+            )
+        case .userErased(let erased):
+            try db.run(
+                "UPDATE user SET name = ?, email = NULL, avatarUrl = NULL, bio = NULL, favoriteGenres = NULL, erasedAt = ? WHERE userId = ?",
+                [Self.erasedName, at, erased.userId]
             )
         case .termsAccepted(let terms):
             try db.run("UPDATE user SET termsVersion = ?, termsAcceptedAt = ? WHERE userId = ?", [terms.termsVersion, at, terms.userId])
@@ -53,7 +62,7 @@ struct UsersProjection: Projection {
     func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws {
         try apply(events, db, gathering: { recorded -> Gathered<(userId: Int64, at: Int64)> in
             switch recorded.event {
-            case .userRegistered, .profileUpdated, .termsAccepted: .alone
+            case .userRegistered, .profileUpdated, .termsAccepted, .userErased: .alone
             default: recorded.event.actorUserId.map { .item(($0, recorded.epochSeconds)) } ?? .nothing
             }
         }, flush: markActive)

@@ -4,7 +4,7 @@ import NuvieDomain
 import GRDB
 
 /// Each user's watchlist and the latest watch event per film.
-/// Folds `watchlist-added`, `watchlist-removed`, `watch-progressed`.
+/// Folds `watchlist-added`, `watchlist-removed`, `watch-progressed`, and `user-erased` (the user's rows go).
 struct WatchProjection: Projection {
     let name = "watch"
     let version = 1
@@ -38,6 +38,9 @@ struct WatchProjection: Projection {
                 "INSERT OR REPLACE INTO watchStatus (userId, movieId, status, progressPercent, updatedAt) VALUES (?, ?, ?, ?, ?)",
                 [watched.userId, watched.movieId, watched.eventType.rawValue, watched.progressPercent, recorded.epochSeconds]
             )
+        case .userErased(let erased):
+            try db.run("DELETE FROM watchlistEntry WHERE userId = ?", [erased.userId])
+            try db.run("DELETE FROM watchStatus WHERE userId = ?", [erased.userId])
         default:
             break
         }

@@ -16,30 +16,40 @@ import Synchronization
 /// one for every user at several positions). Other rows (film averages, other users' profiles, the
 /// feed's total count) are partial here and not to be read.
 public enum UserAsOf {
-    public static func readModels(of userId: Int64, at position: UInt64, in log: EventLog, feedSize: Int = 20) throws -> ReadDatabase {
-        let own = try decoded(log.readUser(userId, through: position))
+    public static func readModels(
+        of userId: Int64, at position: UInt64, in log: EventLog, personalData: any PersonalDataCipher, feedSize: Int = 20
+    ) throws -> ReadDatabase {
+        let decode: @Sendable (RecordedEvent) throws -> Recorded<DomainEvent> = { try EventCodec.decode($0, personalData: personalData) }
+        let own = try decoded(log.readUser(userId, through: position), decode)
         let ratedFilms = own.compactMap { if case .movieRated(let rated) = $0.event { rated.movieId } else { nil } }
         // Taste needs the genres of every film rated: read and decoded on the other core meanwhile.
-        let ratedFilmEvents = Background { try filmEvents(ratedFilms, through: position, in: log) }
+        let ratedFilmEvents = Background { try filmEvents(ratedFilms, through: position, in: log, decode) }
         defer { _ = try? ratedFilmEvents.value() }
         let database = try ReadDatabase.inMemory(projections: Projections.all.filter { shown.contains($0.name) })
         do {
             try database.fold(["social": own])
-            let friends = try database.pool.read { db in
-                try Int64.fetchAll(db, sql: "SELECT friendId FROM friendship WHERE userId = ? ORDER BY friendId", arguments: [userId])
+            func friends() throws -> [Int64] {
+                try database.pool.read { db in
+                    try Int64.fetchAll(db, sql: "SELECT friendId FROM friendship WHERE userId = ? ORDER BY friendId", arguments: [userId])
+                }
             }
             var friendProfiles: [Recorded<DomainEvent>] = []
+            for friend in try friends() {
+                friendProfiles += try log.readStream(StreamName.user(friend)).prefix { $0.position <= position }.map(decode)
+            }
+            // A friend's erasure is in their history, not the user's, and ends the friendship.
+            let erasures = friendProfiles.filter { if case .userErased = $0.event { true } else { false } }
+            if !erasures.isEmpty { try database.fold(["social": erasures]) }
             var friendActivity: [Recorded<DomainEvent>] = []
-            for friend in friends {
-                friendProfiles += try log.readStream(StreamName.user(friend)).prefix { $0.position <= position }.map(EventCodec.decode)
-                friendActivity += try latestActivity(of: friend, through: position, count: feedSize, in: log)
+            for friend in try friends() {
+                friendActivity += try latestActivity(of: friend, through: position, count: feedSize, in: log, decode)
             }
             let feedFilms = friendActivity.compactMap { ActivityProjection.row(for: $0.event)?.movieId }
             try database.fold([
                 "user-ratings": own, "watch": own,
                 "users": inLogOrder(own + friendProfiles),
                 "activity": inLogOrder(friendActivity),
-                "catalog": try filmEvents(feedFilms, through: position, in: log),
+                "catalog": try filmEvents(feedFilms, through: position, in: log, decode),
             ])
             try database.fold(["taste": inLogOrder(own + ratedFilmEvents.value())])
             return database
@@ -53,12 +63,14 @@ public enum UserAsOf {
     private static let shown: Set = ["catalog", "user-ratings", "users", "watch", "social", "activity", "taste"]
 
     /// The friend's newest `count` events that make a feed row, newest last.
-    private static func latestActivity(of friend: Int64, through position: UInt64, count: Int, in log: EventLog) throws -> [Recorded<DomainEvent>] {
+    private static func latestActivity(
+        of friend: Int64, through position: UInt64, count: Int, in log: EventLog, _ decode: (RecordedEvent) throws -> Recorded<DomainEvent>
+    ) throws -> [Recorded<DomainEvent>] {
         let types: Set = [MovieRated.typeName, WatchProgressed.typeName, WatchlistAdded.typeName]
         var latest: [Recorded<DomainEvent>] = []
         try log.readUserBackward(friend, through: position) { record in
             guard types.contains(record.type) else { return true }
-            let event = try EventCodec.decode(record)
+            let event = try decode(record)
             if ActivityProjection.row(for: event.event)?.userId == friend { latest.append(event) }
             return latest.count < count
         }
@@ -66,21 +78,25 @@ public enum UserAsOf {
     }
 
     /// Every event of the films' streams (their `movie-added`s) up to `position`, in log order.
-    private static func filmEvents(_ movieIds: [Int64], through position: UInt64, in log: EventLog) throws -> [Recorded<DomainEvent>] {
+    private static func filmEvents(
+        _ movieIds: [Int64], through position: UInt64, in log: EventLog, _ decode: @Sendable (RecordedEvent) throws -> Recorded<DomainEvent>
+    ) throws -> [Recorded<DomainEvent>] {
         inLogOrder(try decoded(Set(movieIds).flatMap { movieId in
             try log.readStream(StreamName.movie(movieId)).prefix { $0.position <= position }
-        }))
+        }, decode))
     }
 
     /// Decoded on two threads when there are many: JSON decoding is most of a long history's time.
-    private static func decoded(_ records: [RecordedEvent]) throws -> [Recorded<DomainEvent>] {
-        guard records.count >= 256 else { return try records.map(EventCodec.decode) }
+    private static func decoded(
+        _ records: [RecordedEvent], _ decode: @Sendable (RecordedEvent) throws -> Recorded<DomainEvent>
+    ) throws -> [Recorded<DomainEvent>] {
+        guard records.count >= 256 else { return try records.map(decode) }
         // concurrentPerform runs one half on the calling thread: no thread of the global queue
         // blocks waiting for another (this also runs inside a Background).
         let halves = [records[..<(records.count / 2)], records[(records.count / 2)...]]
         let results = Mutex<[Int: Result<[Recorded<DomainEvent>], any Error>]>([:])
         DispatchQueue.concurrentPerform(iterations: halves.count) { half in
-            let result = Result { try halves[half].map(EventCodec.decode) }
+            let result = Result { try halves[half].map(decode) }
             results.withLock { $0[half] = result }
         }
         return try results.withLock { results in try halves.indices.flatMap { try results[$0]?.get() ?? [] } }

@@ -21,7 +21,10 @@ public final class RecommendationFeedCache: Sendable {
         try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
         self.path = path
         pool = try StorageFullError.mappingSQLite(store: .recommendationCache, path: path) {
-            let pool = try DatabasePool(path: path)
+            var configuration = Configuration()
+            // An erased user's entry (their taste, their friends' names) is zeroed, not left in a free page.
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
+            let pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
             return pool
         }
@@ -77,6 +80,12 @@ public final class RecommendationFeedCache: Sendable {
             storageFull.record(full)
         }
         memory.withLock { $0.put(list.userId, key: stamp, list, expiresAt: Double(generated + Int64(list.ttlSeconds))) }
+    }
+
+    /// Drops the user's entry, from the file and from memory: after their erasure.
+    public func forget(userId: Int64) throws {
+        memory.withLock { $0.remove(userId) }
+        try pool.write { db in try db.execute(sql: "DELETE FROM recommendation_feed WHERE user_id = ?", arguments: [userId]) }
     }
 
     public func close() throws {

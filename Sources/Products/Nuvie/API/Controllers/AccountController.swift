@@ -1,0 +1,70 @@
+import EventSourcing
+import Foundation
+import Hummingbird
+import NuvieCommands
+import NuvieProjections
+import NuvieRecommendations
+import ProductHosting
+import ReadModels
+
+/// What account deletion and export are built from: the engine's, over Nuvie's stores.
+public struct Accounts: Sendable {
+    public var erasure: UserErasure<NuvieProduct>
+    public var export: PersonalDataExport<NuvieProduct>
+    /// Holds each user's last recommendation list, their friends' names in its reasons.
+    public var recommendationCache: RecommendationFeedCache
+
+    public init(erasure: UserErasure<NuvieProduct>, export: PersonalDataExport<NuvieProduct>, recommendationCache: RecommendationFeedCache) {
+        self.erasure = erasure
+        self.export = export
+        self.recommendationCache = recommendationCache
+    }
+}
+
+/// `DELETE /users/me` erases the caller's account (App Store Review Guideline 5.1.1(v), GDPR Art.
+/// 17): it needs a sign-in of the last ten minutes, then answers 204, and every token of the account
+/// is refused from then on. `GET /users/me/export` answers everything held about the caller
+/// (GDPR Art. 15 and 20), streamed: their profile, then every event of theirs, decrypted.
+struct AccountController: Sendable {
+    static let reauthenticationWindow: TimeInterval = 600
+
+    let accounts: Accounts
+    let users: UserQueries
+    let tokens: TokenService
+    let readYourWrites: ReadYourWrites
+
+    var endpoints: RouteCollection<SignedInRequestContext> {
+        RouteCollection(context: SignedInRequestContext.self)
+            .delete(use: delete)
+            .get("export", use: export)
+    }
+
+    func delete(_ request: Request, context: SignedInRequestContext) async throws -> HTTPResponse.Status {
+        guard Date().timeIntervalSince(context.grant.authenticatedAt) <= Self.reauthenticationWindow else {
+            throw APIError(
+                .unauthorized, code: "REAUTHENTICATION_REQUIRED",
+                message: "Deleting the account needs a sign-in of the last 10 minutes: sign in again (POST /auth/login), then retry"
+            )
+        }
+        _ = try await Self.erase(context.userId, initiator: .user, accounts: accounts, tokens: tokens, readYourWrites: readYourWrites)
+        return .noContent
+    }
+
+    func export(_ request: Request, context: SignedInRequestContext) async throws -> Response {
+        guard let profile = try users.profile(id: context.userId) else { throw APIError.userNotFound("User with ID \(context.userId) not found") }
+        let account = try ContractJSON.encoder().encode(ProfileDTO(profile, relationship: nil, mutualFriends: nil))
+        return accounts.export.response(for: context.userId, account: account)
+    }
+
+    /// Erases `userId`, drops their cached tokens and recommendations, and waits until the read
+    /// models show it. (Their friends' cached lists are stale from then on: the friendship is in their stamp.)
+    static func erase(
+        _ userId: Int64, initiator: UserErased.Initiator, accounts: Accounts, tokens: TokenService, readYourWrites: ReadYourWrites
+    ) async throws -> UInt64 {
+        let result = try await accounts.erasure.erase(userId, initiator: initiator)
+        tokens.forget(userId: userId)
+        try accounts.recommendationCache.forget(userId: userId)
+        try await readYourWrites.wait(for: result.position)
+        return result.position
+    }
+}

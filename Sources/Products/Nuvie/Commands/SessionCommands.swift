@@ -1,0 +1,65 @@
+import EventSourcing
+import Foundation
+import NuvieDomain
+
+/// Sessions: signing in starts one, a refresh rotates its token, logging out ends it; all recorded
+/// in the user's `sessions-{id}` stream, which token checks read directly (no read model lags them).
+extension CommandService {
+    public struct SessionGrant: Sendable, Equatable {
+        public var sessionId: UUID
+        public var refreshTokenId: UUID
+    }
+
+    /// The refresh token presented was spent before: its session is ended (recorded) and the caller refused.
+    public struct RefreshTokenReused: Error, Equatable {}
+
+    public func startSession(for userId: Int64) async throws -> SessionGrant {
+        let grant = SessionGrant(sessionId: UUID(), refreshTokenId: UUID())
+        _ = try await log.append(
+            [.sessionStarted(SessionStarted(userId: userId, sessionId: grant.sessionId, refreshTokenId: grant.refreshTokenId))],
+            to: StreamName.sessions(userId), eventId: .timeOrdered()
+        )
+        return grant
+    }
+
+    /// The session's next refresh token, or nil when the session is ended or the token unknown;
+    /// throws `RefreshTokenReused` after ending the session when the token was already spent.
+    public func refreshSession(userId: Int64, sessionId: UUID, tokenId: UUID) async throws -> SessionGrant? {
+        guard try userExists(userId) else { return nil }
+        let newTokenId = UUID()
+        var decision = SessionDecisions.Refresh.refused
+        _ = try await decideAndAppend(StreamName.sessions(userId), eventId: .timeOrdered()) { events in
+            decision = SessionDecisions.refresh(
+                userId: userId, sessionId: sessionId, tokenId: tokenId, newTokenId: newTokenId, state: SessionsState.fold(events.map(\.event))
+            )
+            switch decision {
+            case .exchanged(let refreshed): return [.sessionRefreshed(refreshed)]
+            case .reused(let ended): return [.sessionsEnded(ended)]
+            case .refused: return []
+            }
+        }
+        switch decision {
+        case .exchanged: return SessionGrant(sessionId: sessionId, refreshTokenId: newTokenId)
+        case .reused: throw RefreshTokenReused()
+        case .refused: return nil
+        }
+    }
+
+    public func logout(userId: Int64, sessionId: UUID) async throws -> CommandResult {
+        try await decideAndAppend(StreamName.sessions(userId), eventId: .timeOrdered()) { events in
+            SessionDecisions.logout(userId: userId, sessionId: sessionId, state: SessionsState.fold(events.map(\.event)))
+        }
+    }
+
+    public func logoutEverywhere(userId: Int64) async throws -> CommandResult {
+        try await decideAndAppend(StreamName.sessions(userId), eventId: .timeOrdered()) { events in
+            SessionDecisions.logoutEverywhere(userId: userId, state: SessionsState.fold(events.map(\.event)))
+        }
+    }
+
+    /// Whether a token of this session may open anything: its user registered and not erased, and
+    /// the session not ended.
+    public func sessionIsLive(userId: Int64, sessionId: UUID) throws -> Bool {
+        try userExists(userId) && SessionsState.fold(log.readStream(StreamName.sessions(userId)).events.map(\.event)).isLive(sessionId)
+    }
+}

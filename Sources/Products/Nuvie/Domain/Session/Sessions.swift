@@ -1,0 +1,56 @@
+import Foundation
+
+/// A user's sessions as their `sessions-{id}` stream has them: each live one with its current
+/// refresh token, and every token ever spent (to recognise reuse).
+public struct SessionsState: Sendable, Equatable {
+    public private(set) var live: [UUID: UUID] = [:]
+    public private(set) var spent: [UUID: UUID] = [:]
+
+    public static func fold(_ events: [DomainEvent]) -> SessionsState {
+        events.reduce(into: SessionsState()) { state, event in
+            switch event {
+            case .sessionStarted(let e):
+                state.live[e.sessionId] = e.refreshTokenId
+            case .sessionRefreshed(let e):
+                state.live[e.sessionId] = e.refreshTokenId
+                state.spent[e.replacedTokenId] = e.sessionId
+            case .sessionsEnded(let e):
+                if let sessionId = e.sessionId { state.live[sessionId] = nil } else { state.live.removeAll() }
+            default:
+                break
+            }
+        }
+    }
+
+    public func isLive(_ sessionId: UUID) -> Bool { live[sessionId] != nil }
+}
+
+public enum SessionDecisions {
+    /// What presenting a refresh token decides.
+    public enum Refresh: Equatable, Sendable {
+        /// The current token of a live session: exchanged for `refreshTokenId`.
+        case exchanged(SessionRefreshed)
+        /// A spent token of a live session: the session ends, and the caller is refused.
+        case reused(SessionsEnded)
+        /// A token of an ended session, or one never issued: refused, nothing recorded.
+        case refused
+    }
+
+    public static func refresh(userId: Int64, sessionId: UUID, tokenId: UUID, newTokenId: UUID, state: SessionsState) -> Refresh {
+        guard let current = state.live[sessionId] else { return .refused }
+        if current == tokenId {
+            return .exchanged(SessionRefreshed(userId: userId, sessionId: sessionId, replacedTokenId: tokenId, refreshTokenId: newTokenId))
+        }
+        guard state.spent[tokenId] == sessionId else { return .refused }
+        return .reused(SessionsEnded(userId: userId, sessionId: sessionId, reason: .refreshTokenReused))
+    }
+
+    /// Ending a session already ended records nothing.
+    public static func logout(userId: Int64, sessionId: UUID, state: SessionsState) -> [DomainEvent] {
+        state.isLive(sessionId) ? [.sessionsEnded(SessionsEnded(userId: userId, sessionId: sessionId, reason: .logout))] : []
+    }
+
+    public static func logoutEverywhere(userId: Int64, state: SessionsState) -> [DomainEvent] {
+        state.live.isEmpty ? [] : [.sessionsEnded(SessionsEnded(userId: userId, sessionId: nil, reason: .logoutEverywhere))]
+    }
+}
