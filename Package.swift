@@ -298,13 +298,14 @@ let package = Package(
         ),
         .testTarget(
             name: "ProjectionsTests",
-            dependencies: ["NuvieProjections", "ReadModels", "NuvieCommands", "EventSourcing", "EventLog", "NuvieDomain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["NuvieProjections", "ReadModels", "NuvieCommands", "EventSourcing", "EventLog", "NuvieDomain", "PersonalData", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "AppleSignIn", "NuvieApp", "NuvieAPI", "ReadModels", "HTTPServing", "NuvieProjections", "ProductHosting", "TestSupport", "NuvieRecommendations",
+                "AppleSignIn", "NuvieApp", "NuvieAPI", "NuvieCommands", "NuvieDomain", "EventSourcing", "ReadModels", "HTTPServing", "NuvieProjections",
+                "ProductHosting", "TestSupport", "NuvieRecommendations",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -325,7 +326,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "NuvieProjections", "ReadModels", "EventLog", "NuvieCommands", "NuvieDomain", "ChildProcesses", "TestSupport",
+                "NuvieProjections", "ReadModels", "EventLog", "EventSourcing", "NuvieCommands", "NuvieDomain", "ChildProcesses", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,6 +1,7 @@
 import EventSourcing
 import ReadModels
 import Foundation
+import Metrics
 import PersonalData
 
 /// Erasing a user's account: a `user-erased` event on their stream, durable, then their data key
@@ -12,6 +13,7 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
 
     let store: EventStore<Product.Catalog>
     let keys: KeyStore
+    private let erasures = Counter(label: "engine_user_erasures_total")
 
     public init(stores: ProductStores<Product>) {
         store = stores.store
@@ -29,6 +31,7 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
         }
         try keys.applyErasures([KeyStore.Erasure(userId: userId, position: result.position)])
         store.forgetDecodedStreams()
+        erasures.increment()
         return result
     }
 }
