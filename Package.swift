@@ -233,7 +233,6 @@ let package = Package(
             name: "SavryApp",
             dependencies: [
                 "SavryAPI", "SavryCommands", "SavryProjections", "AppleSignIn", "HTTPServing", "ProductHosting", "ReadModels",
-                "EventSourcing", "PersonalData",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -244,7 +243,7 @@ let package = Package(
         .executableTarget(
             name: "SavryCLI",
             dependencies: [
-                "SavryApp", "SavryAPI", "SavryProjections", "OperatorCLI", "ProductHosting", "HTTPServing", "EventLog", "EventSourcing", "PersonalData",
+                "SavryApp", "SavryAPI", "SavryProjections", "OperatorCLI", "ProductHosting", "HTTPServing", "EventLog", "PersonalData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -337,7 +336,7 @@ let package = Package(
         .testTarget(
             name: "SavryTests",
             dependencies: [
-                "SavryDomain", "SavryCommands", "SavryProjections", "SavryAPI", "SavryApp", "AppleSignIn", "HTTPServing", "EventLog", "EventSourcing", "ReadModels",
+                "SavryDomain", "SavryCommands", "SavryProjections", "SavryAPI", "AppleSignIn", "HTTPServing", "EventLog", "EventSourcing", "ReadModels",
                 "ProductHosting", "PersonalData", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
