@@ -88,4 +88,13 @@ import Testing
         }
         #expect(Dictionary(grouping: recipes, by: \.userId).mapValues(\.count) == [1: 4, 2: 4, 3: 4])
     }
+
+    @Test func aDemoCookWhoDeletedTheirAccountIsNotSeededAgain() async throws {
+        let storage = try await SavryStorage()
+        try await SavryDemoSeed.run(into: storage.commands)
+        let ana = try #require(try storage.commands.existingUser(SavryIdentity(provider: .dev, subject: "ana"))).userId
+        _ = try await UserErasure(stores: storage.stores).erase(ana, initiator: .user)
+        #expect(try await SavryDemoSeed.run(into: storage.commands) == 0)
+        #expect(try storage.commands.existingUser(SavryIdentity(provider: .dev, subject: "ana")) == nil)
+    }
 }
