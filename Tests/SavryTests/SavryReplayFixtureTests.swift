@@ -60,6 +60,20 @@ import Testing
         #expect(rows == (try String(contentsOf: Self.expected, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    /// The operator's audit shows no personal field of a log written in clear either (ops/privacy.md:
+    /// "Audits never show them").
+    @Test func theAuditOfTheRecordedLogShowsNoRecipeOrSubject() async throws {
+        let storage = try await SavryStorage()
+        _ = try await Self.appendRecordedLog(to: storage)
+        let audit = AuditTrail(log: storage.log, catalog: SavryProduct.Catalog.self)
+        let shown = try audit.events(from: 1, limit: 100).map { String(decoding: $0.payload, as: UTF8.self) }
+        #expect(shown.count == 16)
+        #expect(!shown.contains { $0.contains("\"subject\"") }, "a subject in clear is withheld")
+        withKnownIssue("engine: PersonalValue decodes a value written in clear without asking the cipher to open it, so WithheldPersonalData shows it") {
+            #expect(!shown.contains { $0.contains("Chicken Stir Fry") || $0.contains("\"fields\"") || $0.contains("\"changes\"") }, "\(shown)")
+        }
+    }
+
     /// `savry seal-log`: the recorded log, upgraded, keeps every position and row, and holds none of
     /// its recipes or subjects in clear.
     @Test func sealingTheRecordedLogKeepsItsRowsAndLeavesNothingPersonalInClear() async throws {
