@@ -243,7 +243,7 @@ let package = Package(
         .executableTarget(
             name: "SavryCLI",
             dependencies: [
-                "SavryApp", "SavryAPI", "SavryProjections", "OperatorCLI", "ProductHosting", "HTTPServing", "EventLog",
+                "SavryApp", "SavryAPI", "SavryProjections", "OperatorCLI", "ProductHosting", "HTTPServing", "EventLog", "PersonalData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -336,7 +336,8 @@ let package = Package(
         .testTarget(
             name: "SavryTests",
             dependencies: [
-                "SavryDomain", "SavryCommands", "SavryProjections", "SavryAPI", "AppleSignIn", "HTTPServing", "EventLog", "EventSourcing", "ReadModels", "TestSupport",
+                "SavryDomain", "SavryCommands", "SavryProjections", "SavryAPI", "AppleSignIn", "HTTPServing", "EventLog", "EventSourcing", "ReadModels",
+                "ProductHosting", "PersonalData", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

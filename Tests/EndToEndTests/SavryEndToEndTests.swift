@@ -123,8 +123,9 @@ import Testing
             try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         }
         #expect(events.map { $0["type"] as? String } == ["recipe-created", "recipe-updated", "recipe-updated"], "\(audit.output)")
-        let changes = events.dropFirst().map { Set((($0["payload"] as? [String: Any])?["changes"] as? [String: Any] ?? [:]).keys) }
-        #expect(changes == [["name", "servings"], ["name"]], "an update records the changed fields only")
+        // The audit shows what happened, never what the cook wrote: the recipe's content is personal.
+        #expect(events.allSatisfy { Set(($0["payload"] as? [String: Any] ?? [:]).keys) == ["recipeId", "userId"] }, "\(audit.output)")
+        #expect(!audit.output.contains("pancakes"))
 
         let then = try await runProduct("savry", ["as-of", "--position", "\(headAfterFirstEdit)", "--recipe", id, "--data-dir", data.path])
         #expect(then.status == 0 && then.output.contains(#""name" : "Better pancakes""#), "\(then.output)")
@@ -141,7 +142,9 @@ import Testing
         #expect(try await runProduct("savry", ["backup", backup.path, "--data-dir", data.path]).status == 0)
         server.stop()
         let restored = directory.url.appendingPathComponent("restored")
-        #expect(try await runProduct("savry", ["restore", backup.path, "--data-dir", restored.path]).status == 0)
+        let keyStore = data.appendingPathComponent("keys/keys.sqlite").path
+        #expect(try await runProduct("savry", ["restore", backup.path, "--data-dir", restored.path]).status != 0, "no key store, no restore")
+        #expect(try await runProduct("savry", ["restore", backup.path, "--data-dir", restored.path, "--key-store", keyStore]).status == 0)
         let nuvieRestore = try await runNuvie(["restore", backup.path, "--data-dir", directory.url.appendingPathComponent("other").path])
         #expect(nuvieRestore.status != 0 && nuvieRestore.output.contains("is a backup of savry, not nuvie"), "\(nuvieRestore.output)")
         let verify = try await runProduct("savry", ["verify", "--data-dir", restored.path])
@@ -150,6 +153,71 @@ import Testing
         defer { again.stop() }
         let recipe = try await again.get("/api/app/recipes/\(id)", token: try await Self.signIn(again, "historian"))
         #expect((recipe.json["recipe"] as? [String: Any])?["name"] as? String == "Best pancakes")
+    }
+}
+
+/// Account deletion through the real `savry` binary and its operator tools: the deleted cook's
+/// recipes are in no read, no past state (`as-of`), no audit, no byte of the log, and not in a backup
+/// from before the deletion restored with the newest key store.
+@Suite(.timeLimit(.minutes(5))) struct SavryPrivacyTests {
+    static let secrets = ["Quince Paste of Doom", "Stir the quince for ninety-one minutes", "savry-privacy-cook-9"]
+
+    static func expectNoneInClear(in dataDirectory: URL, _ when: String) throws {
+        let bytes = try Data(contentsOf: dataDirectory.appendingPathComponent("log/data.mdb"))
+        for secret in secrets { #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) in clear in the log \(when)") }
+    }
+
+    @Test func aDeletedAccountIsGoneFromEveryReadEveryToolAndAnOldBackup() async throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.url.appendingPathComponent("data"), backup = directory.url.appendingPathComponent("backup")
+        var server = try await SavryEndToEndTests.serve(data)
+        let admin = ["X-Admin-Token": try ServerProcess.adminToken(dataDirectory: data)]
+        let token = try await SavryEndToEndTests.signIn(server, Self.secrets[2])
+        let created = try await server.post("/api/app/recipes", #"{"name":"\#(Self.secrets[0])","ingredients":[{"name":"quince"}],"instructions":["\#(Self.secrets[1])"]}"#, token: token)
+        let id = try #require(created.json["recipeId"] as? String)
+        let cook = try #require(((created.json["recipe"] as? [String: Any])?["userId"] as? String).flatMap { Int($0) })
+        let export = try await server.get("/api/app/account/export", token: token)
+        #expect(export.status == 200 && Self.secrets.allSatisfy(export.text.contains), "the export holds everything, decrypted")
+        try Self.expectNoneInClear(in: data, "while the account lives")
+        let beforeDeletion = try #require(try await server.get("/health").json["logHeadPosition"] as? Int)
+        #expect(try await runProduct("savry", ["backup", backup.path, "--data-dir", data.path]).status == 0)
+
+        #expect(try await server.delete("/api/app/account", token: token).status == 204)
+        #expect(try await server.get("/api/app/recipes", token: token).status == 401)
+        let ben = try await SavryEndToEndTests.signIn(server, "ben")
+        #expect(try await server.get("/api/app/recipes/\(id)", token: ben).status == 404)
+        let again = try await SavryEndToEndTests.signIn(server, Self.secrets[2])
+        #expect((try await server.get("/api/app/recipes", token: again).json["recipes"] as? [Any])?.isEmpty == true)
+        try Self.expectNoneInClear(in: data, "after the deletion")
+
+        // The past, read with the live key store, no longer holds the recipe either.
+        let past = try await runProduct("savry", ["as-of", "--position", "\(beforeDeletion)", "--recipe", id, "--data-dir", data.path])
+        #expect(past.status != 0 && past.output.contains("no recipe"), "\(past.output)")
+        let audit = try await runProduct("savry", ["audit", "--user", "\(cook)", "--format", "json", "--data-dir", data.path])
+        #expect(audit.output.contains("user-erased") && !Self.secrets.contains { audit.output.contains($0) }, "\(audit.output)")
+
+        // A support-desk erasure through the running server, audited as the operator's.
+        let erase = try await runProduct("savry", ["erase", "--user", "2", "--server", server.baseURL, "--data-dir", data.path])
+        #expect(erase.status == 0 && erase.output.contains("erased user 2"), "\(erase.output)")
+        #expect(try await server.get("/api/app/recipes", token: ben).status == 401)
+        #expect(try await server.post("/admin/users/2/erase", "{}", headers: admin).status == 409)
+        server.stop()
+        let verify = try await runProduct("savry", ["verify", "--data-dir", data.path])
+        #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")
+
+        // The backup from before the deletion, restored with the newest key store, and served.
+        let restored = directory.url.appendingPathComponent("restored")
+        let keyStore = data.appendingPathComponent("keys/keys.sqlite").path
+        let restore = try await runProduct("savry", ["restore", backup.path, "--data-dir", restored.path, "--key-store", keyStore])
+        #expect(restore.status == 0, "\(restore.output)")
+        server = try await SavryEndToEndTests.serve(restored)
+        defer { server.stop() }
+        let chloe = try await SavryEndToEndTests.signIn(server, "chloe")
+        #expect((try await server.get("/api/app/recipes", token: chloe).json["recipes"] as? [Any])?.count == 4, "others' recipes are back")
+        let returning = try await SavryEndToEndTests.signIn(server, Self.secrets[2])
+        #expect((try await server.get("/api/app/recipes", token: returning).json["recipes"] as? [Any])?.isEmpty == true, "the cook's are not")
+        #expect(try await server.get("/api/app/recipes/\(id)", token: returning).status == 404)
+        try Self.expectNoneInClear(in: backup, "in the backup")
     }
 }
 

@@ -52,6 +52,21 @@ import Testing
         }
     }
 
+    @Test func givenARecipeWhoseOwnerWasErasedWhenChangedDeletedOrCreatedAgainThenRefused() {
+        // Its content reads as absent once the owner's key is destroyed.
+        let erased = RecipeState.fold([
+            .recipeCreated(RecipeCreated(recipeId: "r1", userId: 1, fields: nil)),
+            .recipeUpdated(RecipeUpdated(recipeId: "r1", userId: 1, changes: nil)),
+        ])
+        #expect(erased == .erased(owner: 1))
+        for user: Int64 in [1, 2] {
+            #expect(throws: SavryDomainError.recipeNotFound(recipeId: "r1")) { try RecipeDecisions.update("r1", by: user, changes: RecipeChanges(name: "X"), state: erased) }
+            #expect(throws: SavryDomainError.recipeNotFound(recipeId: "r1")) { try RecipeDecisions.delete("r1", by: user, state: erased) }
+        }
+        #expect(throws: SavryDomainError.recipeExists(recipeId: "r1")) { try RecipeDecisions.create("r1", by: 2, fields: Self.soup, state: erased) }
+        #expect(RecipeState.fold(Self.created + [.recipeUpdated(RecipeUpdated(recipeId: "r1", userId: 1, changes: nil))]) == .erased(owner: 1))
+    }
+
     @Test func givenARecipeWhenDeletedByItsOwnerThenDeleted() throws {
         #expect(try RecipeDecisions.delete("r1", by: 1, state: RecipeState.fold(Self.created)) == [.recipeDeleted(RecipeDeleted(recipeId: "r1", userId: 1))])
     }

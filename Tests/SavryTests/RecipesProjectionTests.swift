@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func eventsSharingATimeGetEachUsersStampsOneMillisecondApart() async throws {
-        let storage = try SavryStorage()
+        let storage = try await SavryStorage()
         for id in ["a", "b", "c"] { try await storage.append(Self.created(id, by: 1), to: "recipe-\(id)", at: Self.at) }
         try await storage.append(Self.created("x", by: 2), to: "recipe-x", at: Self.at)
         try await storage.append(.recipeUpdated(RecipeUpdated(recipeId: "a", userId: 1, changes: RecipeChanges(description: .some("Fluffy")))), to: "recipe-a", at: Self.at)
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func aPageEndsWithACursorOnlyWhenOlderRecipesFollow() async throws {
-        let storage = try SavryStorage()
+        let storage = try await SavryStorage()
         for id in ["a", "b", "c", "d"] { try await storage.append(Self.created(id, by: 1), to: "recipe-\(id)", at: Self.at) }
         try storage.runner.catchUp()
         let queries = RecipeQueries(database: storage.database)
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func foldingTheLogAgainFromTheStartGivesTheSameRows() async throws {
-        let storage = try SavryStorage()
+        let storage = try await SavryStorage()
         try await SavryDemoSeed.run(into: storage.commands)
         for id in ["a", "b"] { try await storage.append(Self.created(id, by: 1), to: "recipe-\(id)", at: Self.at) }
         try await storage.append(.recipeUpdated(RecipeUpdated(recipeId: "a", userId: 1, changes: RecipeChanges(name: "A", dietaryTags: .some(nil)))), to: "recipe-a", at: Self.at)

@@ -1,13 +1,14 @@
 import EventLog
 import EventSourcing
 import Foundation
+import ProductHosting
 import SavryCommands
 import SavryDomain
 import Testing
 
 @Suite(.timeLimit(.minutes(3))) struct SavryCommandTests {
     @Test func anIdentityIsOneUserHoweverManySignInsRaceForIt() async throws {
-        let storage = try SavryStorage()
+        let storage = try await SavryStorage()
         let commands = storage.commands
         let identities = ["ana", "ben", "chloe"].map { SavryIdentity(provider: .dev, subject: $0) }
         let signIns = try await withThrowingTaskGroup(of: (SavryIdentity, Int64).self) { group in
@@ -24,7 +25,7 @@ import Testing
     }
 
     @Test func aCreateRetriedUnderItsEventIdRecordsOnceAndADifferentOneUnderItIsRefused() async throws {
-        let storage = try SavryStorage()
+        let storage = try await SavryStorage()
         let user = try await storage.commands.signIn(SavryIdentity(provider: .dev, subject: "ana")).userId
         let id = UUID()
         let first = try await storage.commands.createRecipe(RecipeFields(name: "Toast"), by: user, eventId: id)
@@ -37,13 +38,48 @@ import Testing
     }
 
     @Test func anUnregisteredUserCannotWrite() async throws {
-        let storage = try SavryStorage()
+        let storage = try await SavryStorage()
         await #expect(throws: SavryDomainError.userNotFound(userId: 7)) { try await storage.commands.createRecipe(RecipeFields(name: "Toast"), by: 7) }
         #expect(storage.log.headPosition == 0)
     }
 
+    @Test func anErasedUserCannotWriteAndTheirIdentitySignsInAsANewUser() async throws {
+        let storage = try await SavryStorage()
+        let identity = SavryIdentity(provider: .apple, subject: "001.erased")
+        let user = try await storage.commands.signIn(identity).userId
+        let (recipeId, _) = try await storage.commands.createRecipe(RecipeFields(name: "Toast"), by: user)
+        _ = try await UserErasure(stores: storage.stores).erase(user, initiator: .user)
+        #expect(try !storage.commands.isActive(user) && storage.commands.userExists(user))
+        await #expect(throws: SavryDomainError.userNotFound(userId: user)) { try await storage.commands.createRecipe(RecipeFields(name: "Jam"), by: user) }
+        await #expect(throws: SavryDomainError.userNotFound(userId: user)) {
+            try await storage.commands.updateRecipe(recipeId, changes: RecipeChanges(name: "Jam"), by: user)
+        }
+        #expect(try storage.commands.existingUser(identity) == nil)
+        let again = try await storage.commands.signIn(identity)
+        #expect(again.isNewUser && again.userId != user)
+        // Nobody can act on the erased user's recipe any more: it has no content and no owner.
+        await #expect(throws: SavryDomainError.recipeNotFound(recipeId: recipeId)) {
+            try await storage.commands.deleteRecipe(recipeId, by: again.userId)
+        }
+    }
+
+    @Test func aRetriedUpdateAnswersAsTheFirstAndRecordsNothing() async throws {
+        let storage = try await SavryStorage()
+        let user = try await storage.commands.signIn(SavryIdentity(provider: .dev, subject: "ana")).userId
+        let (recipeId, _) = try await storage.commands.createRecipe(RecipeFields(name: "Toast"), by: user)
+        let id = UUID()
+        let first = try await storage.commands.updateRecipe(recipeId, changes: RecipeChanges(description: .some("Crisp")), by: user, eventId: id)
+        let head = storage.log.headPosition
+        let again = try await storage.commands.updateRecipe(recipeId, changes: RecipeChanges(description: .some("Crisp")), by: user, eventId: id)
+        #expect(again.position == first.position && storage.log.headPosition == head)
+        await #expect(throws: EventLogError.self) {
+            try await storage.commands.updateRecipe(recipeId, changes: RecipeChanges(description: .some("Soggy")), by: user, eventId: id)
+        }
+        #expect(storage.log.headPosition == head)
+    }
+
     @Test func seedingTwiceRecordsTheDemoOnce() async throws {
-        let storage = try SavryStorage()
+        let storage = try await SavryStorage()
         let first = try await SavryDemoSeed.run(into: storage.commands)
         #expect(first == 3 * 2 + 12)
         #expect(try await SavryDemoSeed.run(into: storage.commands) == 0)
@@ -51,5 +87,14 @@ import Testing
             if case .recipeCreated(let created) = event { created } else { nil }
         }
         #expect(Dictionary(grouping: recipes, by: \.userId).mapValues(\.count) == [1: 4, 2: 4, 3: 4])
+    }
+
+    @Test func aDemoCookWhoDeletedTheirAccountIsNotSeededAgain() async throws {
+        let storage = try await SavryStorage()
+        try await SavryDemoSeed.run(into: storage.commands)
+        let ana = try #require(try storage.commands.existingUser(SavryIdentity(provider: .dev, subject: "ana"))).userId
+        _ = try await UserErasure(stores: storage.stores).erase(ana, initiator: .user)
+        #expect(try await SavryDemoSeed.run(into: storage.commands) == 0)
+        #expect(try storage.commands.existingUser(SavryIdentity(provider: .dev, subject: "ana")) == nil)
     }
 }

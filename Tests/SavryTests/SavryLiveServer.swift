@@ -7,53 +7,70 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import ProductHosting
 import SavryAPI
 import SavryProjections
 import ServiceLifecycle
 import Testing
 
-/// Savry's routes served by a real Hummingbird server on 127.0.0.1 (an ephemeral port), over a real
-/// log and read database in a temp dir, with the projection runner running as the server's service.
+/// Savry's routes served by a real Hummingbird server on 127.0.0.1 (an ephemeral port), over the real
+/// stores in a temp dir (`SavryStorage`), with the projection runner and the replay coordinator
+/// running as the server's services, and the operator routes behind `adminToken`.
 struct SavryLiveServer {
     static let secret = "savry-test-secret-savry-test-secret-savry-test-secret-savry-test"
+    static let adminToken = "savry-test-admin-token-savry-test-admin-token"
 
     let storage: SavryStorage
     let tokens: SavryTokens
     let client: SavryClient
 
-    static func run(
-        devLoginEnabled: Bool = true, apple: AppleIdentityVerifier? = nil, rateLimit: RateLimit? = nil, _ body: @Sendable (SavryLiveServer) async throws -> Void
-    ) async throws {
-        let storage = try SavryStorage()
-        let tokens = await SavryTokens(secret: secret, isRegistered: storage.commands.userExists)
+    /// Serves `storage` (fresh stores when nil) until `body` returns, and returns what it returns;
+    /// the stores stay open after.
+    @discardableResult
+    static func run<T: Sendable>(
+        storage given: SavryStorage? = nil, devLoginEnabled: Bool = true, apple: AppleIdentityVerifier? = nil, rateLimit: RateLimit? = nil,
+        _ body: @Sendable (SavryLiveServer) async throws -> T
+    ) async throws -> T {
+        let storage = if let given { given } else { try await SavryStorage() }
+        let tokens = await SavryTokens(secret: secret, isActive: storage.commands.isActive)
         let router = Router(context: SavryRequestContext.self)
+        let readYourWrites = ReadYourWrites(runner: storage.runner, timeout: .seconds(10))
+        let accounts = SavryAccounts(stores: storage.stores, readYourWrites: readYourWrites)
+        let replays = ReplayCoordinator(runner: storage.runner)
         addSavryRoutes(to: router, dependencies: SavryAPIDependencies(
             commands: storage.commands, recipes: RecipeQueries(database: storage.database), tokens: tokens, apple: apple,
-            devLoginEnabled: devLoginEnabled, readYourWrites: ReadYourWrites(runner: storage.runner, timeout: .seconds(10)),
-            rateLimit: rateLimit
+            devLoginEnabled: devLoginEnabled, readYourWrites: readYourWrites, accounts: accounts, rateLimit: rateLimit
         ))
+        addSavryOperatorRoutes(
+            to: router, adminToken: adminToken, audit: AuditTrail(log: storage.log, catalog: SavryProduct.Catalog.self), replays: replays,
+            accounts: accounts
+        )
         let (ports, reportPort) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "savry-test")
         logger.logLevel = .warning
         let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: [storage.runner],
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: [storage.runner, replays],
             onServerRunning: { channel in
                 if let port = channel.localAddress?.port { reportPort.yield(port) }
             },
             logger: logger
         )
         let services = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
                 defer { reportPort.finish() }
                 try await services.run()
             }
             var reported = ports.makeAsyncIterator()
-            guard let port = await reported.next() else { return try await tasks.waitForAll() }
+            guard let port = await reported.next() else {
+                try await tasks.waitForAll()
+                throw CancellationError()
+            }
             let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(30)))
             client.connect()
+            let result: T
             do {
-                try await body(SavryLiveServer(storage: storage, tokens: tokens, client: SavryClient(client: client)))
+                result = try await body(SavryLiveServer(storage: storage, tokens: tokens, client: SavryClient(client: client)))
             } catch {
                 try? await client.shutdown()
                 await services.triggerGracefulShutdown()
@@ -62,6 +79,7 @@ struct SavryLiveServer {
             try await client.shutdown()
             await services.triggerGracefulShutdown()
             try await tasks.waitForAll()
+            return result
         }
     }
 }
@@ -88,6 +106,11 @@ struct SavryClient: Sendable {
         return Reply(status: response.status, headers: response.headers, text: response.body.map { String(buffer: $0) } ?? "")
     }
 
+    /// An operator's request to `/admin/…`, with the admin token.
+    func admin(_ method: HTTPRequest.Method, _ uri: String, body: String? = nil) async throws -> Reply {
+        try await send(method, uri, body: body, headers: [.adminToken: SavryLiveServer.adminToken])
+    }
+
     /// Signs in as a dev user (registered on first use) and returns the token.
     func token(_ devUser: String) async throws -> String {
         let reply = try await send(.post, "/api/app/auth", body: #"{"devUser":"\#(devUser)"}"#)
@@ -107,4 +130,5 @@ extension HTTPField.Name {
     static let listHead = HTTPField.Name("X-List-Head")!
     static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
     static let requestId = HTTPField.Name("X-Request-Id")!
+    static let adminToken = HTTPField.Name("X-Admin-Token")!
 }

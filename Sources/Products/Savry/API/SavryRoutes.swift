@@ -15,14 +15,17 @@ public struct SavryAPIDependencies: Sendable {
     /// Opens `{"devUser": …}` sign-in (demo mode).
     public var devLoginEnabled: Bool
     public var readYourWrites: ReadYourWrites
-    /// Per signed-in cook on the recipes, per IP address on sign-in; nil turns it off.
+    /// Account deletion and export.
+    public var accounts: SavryAccounts
+    /// Per signed-in cook on the recipes and their account, per IP address on sign-in; nil turns it off.
     public var rateLimit: RateLimit?
 
     public init(
         commands: SavryCommandService, recipes: RecipeQueries, tokens: SavryTokens, apple: AppleIdentityVerifier?, devLoginEnabled: Bool,
-        readYourWrites: ReadYourWrites, rateLimit: RateLimit?
+        readYourWrites: ReadYourWrites, accounts: SavryAccounts, rateLimit: RateLimit?
     ) {
         self.rateLimit = rateLimit
+        self.accounts = accounts
         self.commands = commands
         self.recipes = recipes
         self.tokens = tokens
@@ -33,8 +36,9 @@ public struct SavryAPIDependencies: Sendable {
 }
 
 /// Savry's middleware and routes on `router`: request ids, request logs and metrics, the error shape
-/// (`{"message": …}` for every error, unknown routes included), then `POST /api/app/auth` open and
-/// `/api/app/recipes` behind a bearer token (`SavryAuthMiddleware`, `SignedInContext`). Routes added
+/// (`{"message": …}` for every error, unknown routes included), then `POST /api/app/auth` open, and
+/// `/api/app/recipes` and `/api/app/account` behind a bearer token (`SavryAuthMiddleware`,
+/// `SignedInContext`). Routes added
 /// to `router` before this call get none of the middleware; those added after get all of it.
 public func addSavryRoutes(to router: Router<SavryRequestContext>, dependencies d: SavryAPIDependencies) {
     router.addMiddleware {
@@ -47,12 +51,17 @@ public func addSavryRoutes(to router: Router<SavryRequestContext>, dependencies 
     let app = router.group("/api/app")
     let signIn = app.group("/auth")
     let recipes = app.group("/recipes").add(middleware: SavryAuthMiddleware(tokens: d.tokens))
+    let account = app.group("/account").add(middleware: SavryAuthMiddleware(tokens: d.tokens))
     if let limit = d.rateLimit {
         signIn.add(middleware: RateLimitMiddleware<SavryRequestContext, SavryAPIError>(limit, user: { $0.userId }, refusal: SavryAPIError.rateLimited))
         recipes.add(middleware: RateLimitMiddleware<SavryRequestContext, SavryAPIError>(limit, user: { $0.userId }, refusal: SavryAPIError.rateLimited))
+        account.add(middleware: RateLimitMiddleware<SavryRequestContext, SavryAPIError>(limit, user: { $0.userId }, refusal: SavryAPIError.rateLimited))
     }
     signIn.post(use: AuthController(commands: d.commands, tokens: d.tokens, apple: d.apple, devLoginEnabled: d.devLoginEnabled).signIn)
     recipes
         .group(context: SignedInContext.self)
         .addRoutes(RecipesController(commands: d.commands, recipes: d.recipes, readYourWrites: d.readYourWrites).endpoints)
+    account
+        .group(context: SignedInContext.self)
+        .addRoutes(AccountController(accounts: d.accounts, recipes: d.recipes).endpoints)
 }

@@ -9,17 +9,15 @@ import SavryAPI
 import SavryCommands
 import SavryProjections
 
-/// Opens Savry's stores over its own data directory, seeds the demo cooks in demo mode, and returns
-/// the server with the projection runner as a service. Logging and metrics are bootstrapped by the
-/// executable, once.
+/// Opens Savry's stores over its own data directory (the log, the key store that seals personal
+/// fields, the read models; erasures reconciled first), seeds the demo cooks in demo mode, and
+/// returns the server with the projection runner as a service. Logging and metrics are bootstrapped
+/// by the executable, once.
 public func buildSavryApplication(configuration: SavryConfiguration, logger: Logger = Logger(label: "savry")) async throws -> some ApplicationProtocol {
-    let stores = try ProductStores<SavryProduct>(
-        directory: DataDirectory(configuration.dataDirectory), initialLogMapSize: configuration.initialLogMapSize,
-        readOnly: configuration.readOnly
-    )
+    let stores = try await openSavryStores(configuration: configuration, logger: logger)
     do {
         let runner = try stores.runner(logger: logger)
-        let commands = SavryCommandService(log: stores.log)
+        let commands = SavryCommandService(store: stores.store)
         if configuration.demoMode && !configuration.readOnly {
             let recorded = try await SavryDemoSeed.run(into: commands)
             if recorded > 0 { logger.info("seeded the demo cooks' recipes", metadata: ["events": "\(recorded)"]) }
@@ -56,20 +54,41 @@ private func savryRouter(
         configuration.adminToken, named: "SAVRY_ADMIN_TOKEN", demoMode: configuration.demoMode, file: directory.root.appendingPathComponent("admin-token")
     )
     let router = Router(context: SavryRequestContext.self)
+    let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
+    let accounts = SavryAccounts(stores: stores, readYourWrites: readYourWrites)
     addSavryRoutes(to: router, dependencies: SavryAPIDependencies(
         commands: commands,
         recipes: RecipeQueries(database: stores.readDatabase),
-        tokens: await SavryTokens(secret: secret, isRegistered: commands.userExists),
+        tokens: await SavryTokens(secret: secret, isActive: commands.isActive),
         apple: configuration.appleBundleId.flatMap { bundleId in
             configuration.appleKeySource.map { AppleIdentityVerifier(source: $0, bundleId: bundleId) }
         },
         devLoginEnabled: configuration.demoMode,
-        readYourWrites: ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout),
+        readYourWrites: readYourWrites,
+        accounts: accounts,
         rateLimit: configuration.rateLimit
     ))
     HealthController<SavryRequestContext>(log: stores.log, runner: runner, registry: configuration.metricsRegistry).register(on: router)
-    if let adminToken { addSavryOperatorRoutes(to: router, adminToken: adminToken, audit: AuditTrail(log: stores.log), replays: replays) }
+    if let adminToken {
+        addSavryOperatorRoutes(
+            to: router, adminToken: adminToken, audit: AuditTrail(log: stores.log, catalog: SavryProduct.Catalog.self), replays: replays, accounts: accounts
+        )
+    }
     return router
+}
+
+/// Savry's stores over the configured data directory, personal fields sealed and opened with the
+/// key store of `keysFrom` (the live one, for a past state) or the directory's own, under the master
+/// key from `SAVRY_MASTER_KEY(_FILE)`, or in demo mode the one generated into that directory.
+public func openSavryStores(configuration: SavryConfiguration, logger: Logger) async throws -> ProductStores<SavryProduct> {
+    let directory = DataDirectory(configuration.dataDirectory)
+    let keys = configuration.keysFrom.map(DataDirectory.init) ?? directory
+    return try await ProductStores<SavryProduct>.open(
+        directory: directory,
+        masterKey: try keys.masterKey(for: SavryProduct.self, configured: configuration.masterKey, demoMode: configuration.demoMode),
+        keyStore: configuration.keysFrom.map { DataDirectory($0).keyStorePath },
+        initialLogMapSize: configuration.initialLogMapSize, readOnly: configuration.readOnly, logger: logger
+    )
 }
 
 public enum SavryConfigurationError: Error, CustomStringConvertible {

@@ -17,6 +17,14 @@ public struct SavryConfiguration: Sendable {
     public var appleKeySource: AppleIdentityVerifier.KeySource?
     /// Opens `/admin/…` (header `X-Admin-Token`); demo mode generates one when unset.
     public var adminToken: String?
+    /// The master key wrapping the key store's data keys (base64 of 32 bytes, `SAVRY_MASTER_KEY` or
+    /// the file `SAVRY_MASTER_KEY_FILE` names); demo mode generates one into the data directory when
+    /// unset. Required otherwise.
+    public var masterKey: String?
+    /// A data directory whose key store (and demo master key) personal fields are opened with, in
+    /// place of the served directory's own: `savry as-of --serve` serves a copy of the log with the
+    /// live keys, so an erasure since holds in the past state too. nil: the data directory's own.
+    public var keysFrom: URL?
     public var readYourWritesTimeout: Duration = .seconds(5)
     /// Per cook (per IP address on sign-in); nil turns rate limiting off.
     public var rateLimit: RateLimit? = SavryConfiguration.defaultRateLimit
@@ -48,7 +56,7 @@ public struct SavryConfiguration: Sendable {
     /// Every `SAVRY_*` variable the server reads; others are reported as unknown at start-up.
     public static let environmentNames: Set<String> = [
         "SAVRY_DATA_DIR", "SAVRY_LOG_LEVEL", "SAVRY_HOST", "SAVRY_PORT", "SAVRY_DEMO",
-        "SAVRY_JWT_SECRET", "SAVRY_JWT_SECRET_FILE", "SAVRY_ADMIN_TOKEN", "SAVRY_ADMIN_TOKEN_FILE",
+        "SAVRY_JWT_SECRET", "SAVRY_JWT_SECRET_FILE", "SAVRY_ADMIN_TOKEN", "SAVRY_ADMIN_TOKEN_FILE", "SAVRY_MASTER_KEY", "SAVRY_MASTER_KEY_FILE",
         "SAVRY_APPLE_BUNDLE_ID", "SAVRY_APPLE_JWKS", "SAVRY_READ_YOUR_WRITES_TIMEOUT_MS",
         "SAVRY_RATE_LIMIT_PER_MINUTE", "SAVRY_RATE_LIMIT_BURST",
         "SAVRY_HTTP_IDLE_TIMEOUT_SECONDS", "SAVRY_HTTP_HEADER_TIMEOUT_SECONDS", "SAVRY_HTTP_BODY_TIMEOUT_SECONDS",
@@ -59,6 +67,7 @@ public struct SavryConfiguration: Sendable {
     public mutating func apply(_ settings: EnvironmentSettings) throws {
         jwtSecret = try settings.secret("SAVRY_JWT_SECRET")
         adminToken = try settings.secret("SAVRY_ADMIN_TOKEN")
+        masterKey = try settings.secret("SAVRY_MASTER_KEY")
         appleBundleId = settings.text("SAVRY_APPLE_BUNDLE_ID")
         appleKeySource = try settings.appleKeySource("SAVRY_APPLE_JWKS")
         if let timeout = try settings.integer("SAVRY_READ_YOUR_WRITES_TIMEOUT_MS", in: 1...600_000) {

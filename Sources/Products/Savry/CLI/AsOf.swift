@@ -4,6 +4,7 @@ import Foundation
 import HTTPServing
 import OperatorCLI
 import Logging
+import PersonalData
 import ProductHosting
 import SavryAPI
 import SavryApp
@@ -32,17 +33,25 @@ struct AsOf: AsyncParsableCommand {
         guard (recipe == nil) != (serve == nil) else { throw ValidationError("give exactly one of --recipe and --serve") }
     }
 
+    /// Personal fields are opened with the live key store, never a copy: a user erased since reads as
+    /// erased in every past state too (their recipes are not there).
     func run() async throws {
         let logger = Bootstrap.logging(SavryProduct.self, level: global.logLevel)
-        let log = try EventLog(configuration: .init(directory: try global.productDirectory().log))
+        let source = try global.productDirectory()
+        let log = try EventLog(configuration: .init(directory: source.log, readOnly: true))
         defer { log.close() }
+        let keys = try KeyStore(path: source.keyStorePath, masterKey: try global.masterKey())
+        defer { try? keys.close() }
         let (target, at) = try when.resolve(in: log)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("savry-as-of-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        if let port = serve { return try await serveReadOnly(log, at: target, directory: scratch, port: port, logger: logger) }
+        if let port = serve {
+            return try await serveReadOnly(log, personalData: KeyStoreCipher(keys: keys), at: target, directory: scratch, port: port, logger: logger)
+        }
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         let database = try TimeTravel.readModels(
-            SavryProduct.self, of: log, upTo: target, at: scratch.appendingPathComponent("read.sqlite").path, logger: logger
+            SavryProduct.self, of: log, personalData: KeyStoreCipher(keys: keys), upTo: target,
+            at: scratch.appendingPathComponent("read.sqlite").path, logger: logger
         )
         defer { try? database.close() }
         guard let found = try RecipeQueries(database: database).recipe(id: recipe ?? "") else {
@@ -53,11 +62,14 @@ struct AsOf: AsyncParsableCommand {
     }
 
     /// Copies the log up to `position` and its read models into a data directory and serves it with
-    /// every write refused.
-    private func serveReadOnly(_ log: EventLog, at position: UInt64, directory: URL, port: Int, logger: Logger) async throws {
-        try await TimeTravel.dataDirectory(SavryProduct.self, of: log, upTo: position, at: directory, logger: logger)
+    /// every write refused, its personal fields opened with the live key store.
+    private func serveReadOnly(
+        _ log: EventLog, personalData: KeyStoreCipher, at position: UInt64, directory: URL, port: Int, logger: Logger
+    ) async throws {
+        try await TimeTravel.dataDirectory(SavryProduct.self, of: log, personalData: personalData, upTo: position, at: directory, logger: logger)
         var configuration = SavryConfiguration(dataDirectory: directory)
         try configuration.apply(EnvironmentSettings())
+        configuration.keysFrom = global.dataDirectory
         configuration.demoMode = DataDirectory(global.dataDirectory).isDemo
         configuration.host = host ?? EnvironmentSettings().text("SAVRY_HOST") ?? "127.0.0.1"
         configuration.port = port

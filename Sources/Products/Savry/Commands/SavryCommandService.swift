@@ -4,13 +4,14 @@ import Foundation
 import SavryDomain
 
 /// Runs Savry's commands: load the stream a decision depends on, decide, append with the version it
-/// was decided against, and retry from the load when another writer got there first.
+/// was decided against, and retry from the load when another writer got there first. The store seals
+/// what is appended and opens what is read with the key store's keys.
 public struct SavryCommandService: Sendable {
     public let store: SavryStore
     private let registration: UserRegistration<SavryCatalog>
 
-    public init(log: EventLog) {
-        store = SavryStore(log: log)
+    public init(store: SavryStore) {
+        self.store = store
         registration = UserRegistration(store: store, userStreamPrefix: SavryStreams.userPrefix) { event in
             if case .identityClaimed(let claim) = event { claim.userId } else { nil }
         }
@@ -20,21 +21,28 @@ public struct SavryCommandService: Sendable {
 
     public typealias SignIn = UserRegistration<SavryCatalog>.SignIn
 
-    /// The user behind `identity`, registering a new one the first time it signs in.
+    /// The user behind `identity`, registering a new one the first time it signs in, and again after
+    /// its user was erased (a new id, nothing of the old account).
     public func signIn(_ identity: SavryIdentity) async throws -> SignIn {
-        try await registration.signIn(identityStream: SavryStreams.identity(identity)) { userId in
+        try await registration.signIn(identity.signInIdentity) { userId in
             let (claimed, registered) = try Registration.decide(identity: identity, userId: userId)
             return (.identityClaimed(claimed), .userRegistered(registered))
         }
     }
 
-    /// The user who claimed `identity`, if anyone has.
+    /// The user who holds `identity`, if anyone does (an erased user holds nothing).
     public func existingUser(_ identity: SavryIdentity) throws -> SignIn? {
-        try registration.existingUser(identityStream: SavryStreams.identity(identity))
+        try registration.existingUser(identity.signInIdentity)
     }
 
+    /// Registered, erased or not.
     public func userExists(_ userId: Int64) throws -> Bool {
         try registration.userExists(userId)
+    }
+
+    /// Registered and not erased: the users whose tokens open anything.
+    public func isActive(_ userId: Int64) throws -> Bool {
+        try registration.isActive(userId)
     }
 
     // MARK: Recipes
@@ -42,31 +50,66 @@ public struct SavryCommandService: Sendable {
     /// A new recipe, named after `eventId`: a create retried under the same id records nothing new
     /// and answers the same recipe.
     public func createRecipe(_ fields: RecipeFields, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> (recipeId: String, result: CommandResult) {
-        try requireUser(userId)
         let recipeId = RecipeId.of(creation: eventId)
-        let result = try await store.decideAndAppend(SavryStreams.recipe(recipeId), eventId: eventId) { events in
-            try RecipeDecisions.create(recipeId, by: userId, fields: fields, state: RecipeState.fold(events))
+        let result = try await asActiveUser(userId) {
+            try await decideAndAppend(SavryStreams.recipe(recipeId), eventId: eventId) { events in
+                try RecipeDecisions.create(recipeId, by: userId, fields: fields, state: RecipeState.fold(events))
+            }
         }
         return (recipeId, result)
     }
 
     public func updateRecipe(_ recipeId: String, changes: RecipeChanges, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
-        try requireUser(userId)
-        return try await store.decideAndAppend(try stream(of: recipeId), eventId: eventId) { events in
-            try RecipeDecisions.update(recipeId, by: userId, changes: changes, state: RecipeState.fold(events))
+        let stream = try stream(of: recipeId)
+        return try await asActiveUser(userId) {
+            try await decideAndAppend(stream, eventId: eventId) { events in
+                try RecipeDecisions.update(recipeId, by: userId, changes: changes, state: RecipeState.fold(events))
+            }
         }
     }
 
     public func deleteRecipe(_ recipeId: String, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
-        try requireUser(userId)
-        return try await store.decideAndAppend(try stream(of: recipeId), eventId: eventId) { events in
-            try RecipeDecisions.delete(recipeId, by: userId, state: RecipeState.fold(events))
+        let stream = try stream(of: recipeId)
+        return try await asActiveUser(userId) {
+            try await decideAndAppend(stream, eventId: eventId) { events in
+                try RecipeDecisions.delete(recipeId, by: userId, state: RecipeState.fold(events))
+            }
         }
     }
 
-    /// A signed token is no proof that its user exists: every command checks.
-    private func requireUser(_ userId: Int64) throws {
-        guard try userExists(userId) else { throw SavryDomainError.userNotFound(userId: userId) }
+    /// The store's `decideAndAppend`, except for a retry (its event id already recorded): the decision
+    /// is made again against the stream as it stood before, and when it decides the very events
+    /// recorded under that id (compared decoded) the recorded result is the answer; anything else is
+    /// a different request under a used id (`eventIdReused`). The log's own check compares payload
+    /// bytes, and sealing makes them differ on every encoding (a fresh nonce each time), so a retried
+    /// create or update would otherwise be refused as a different request.
+    private func decideAndAppend(
+        _ stream: String, eventId: UUID, decide: ([Recorded<SavryEvent>]) throws -> [SavryEvent]
+    ) async throws -> CommandResult {
+        guard let original = try store.log.position(ofEvent: eventId) else {
+            return try await store.decideAndAppend(stream, eventId: eventId, decide: decide)
+        }
+        let events = try store.readStream(stream).events
+        let decided = try decide(events.filter { $0.position < original })
+        let ids = decided.indices.map { EventIds.nth($0, of: eventId, namespace: SavryCatalog.eventIdNamespace) }
+        let recorded = ids.map { id in events.first { $0.eventId == id } }
+        guard !decided.isEmpty, recorded.map({ $0?.event }) == decided.map(Optional.some), let last = recorded.last??.position else {
+            throw EventLogError.eventIdReused(eventId: eventId, position: original)
+        }
+        return try store.commandResult(last)
+    }
+
+    /// A signed token is no proof that its user exists or was not erased since: every command checks
+    /// first. An erasure landing while the command runs makes sealing its content fail (an erased
+    /// user's key is never made again); that, too, answers that the user is gone.
+    private func asActiveUser<T>(_ userId: Int64, _ command: () async throws -> T) async throws -> T {
+        guard try isActive(userId) else { throw SavryDomainError.userNotFound(userId: userId) }
+        do {
+            return try await command()
+        } catch let error where !(error is SavryDomainError) {
+            if try !isActive(userId) { throw SavryDomainError.userNotFound(userId: userId) }
+            throw error
+        }
     }
 
     /// An id that could not be a recipe's names none; it is not looked up.

@@ -5,8 +5,13 @@ import ReadModels
 import SavryDomain
 
 /// One row per live recipe with every field, its owner, and when it was created and last changed
-/// (epoch milliseconds). Lists are stored as JSON text. Folds `recipe-created`, `recipe-updated`
-/// and `recipe-deleted`.
+/// (epoch milliseconds). Lists are stored as JSON text. Folds `recipe-created`, `recipe-updated`,
+/// `recipe-deleted` and `user-erased`.
+///
+/// An erased user's recipes are gone: `user-erased` deletes their rows and their clock, and a
+/// recipe whose content reads as absent (its owner's key is destroyed: a fold from position 0 after
+/// the erasure) gets no row and no stamp. Folding live and folding again after the erasure leave the
+/// same rows.
 ///
 /// A user's recipes are listed newest `updatedAt` first and paged by `updatedAt`, so no two of them
 /// may share one: each stamp is the event's time in milliseconds, or one past the latest stamp this
@@ -47,17 +52,23 @@ struct RecipesProjection: Projection {
     func apply(_ recorded: Recorded<SavryEvent>, _ db: Database) throws {
         switch recorded.event {
         case .recipeCreated(let created):
+            guard let fields = created.fields else { return }
             let stamp = try nextStamp(for: created.userId, recordedAt: recorded.recordedAt, db)
-            try write(created.recipeId, owner: created.userId, fields: created.fields, createdAt: stamp, updatedAt: stamp, db)
+            try write(created.recipeId, owner: created.userId, fields: fields, createdAt: stamp, updatedAt: stamp, db)
         case .recipeUpdated(let updated):
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM recipe WHERE recipeId = ?", arguments: [updated.recipeId]) else { return }
+            guard let changes = updated.changes,
+                  let row = try Row.fetchOne(db, sql: "SELECT * FROM recipe WHERE recipeId = ?", arguments: [updated.recipeId])
+            else { return }
             let stored = try RecipeRow.decode(row)
             let stamp = try nextStamp(for: stored.userId, recordedAt: recorded.recordedAt, db)
             try write(
-                stored.id, owner: stored.userId, fields: updated.changes.applied(to: stored.fields), createdAt: stored.createdAt, updatedAt: stamp, db
+                stored.id, owner: stored.userId, fields: changes.applied(to: stored.fields), createdAt: stored.createdAt, updatedAt: stamp, db
             )
         case .recipeDeleted(let deleted):
             try db.run("DELETE FROM recipe WHERE recipeId = ?", [deleted.recipeId])
+        case .userErased(let erased):
+            try db.run("DELETE FROM recipe WHERE userId = ?", [erased.userId])
+            try db.run("DELETE FROM recipeClock WHERE userId = ?", [erased.userId])
         case .identityClaimed, .userRegistered:
             break
         }

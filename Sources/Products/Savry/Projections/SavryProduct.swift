@@ -6,4 +6,5 @@ public enum SavryProduct: EventSourcedProduct {
     public typealias Catalog = SavryCatalog
     public static let name = "savry"
     public static var projections: [any Projection<SavryEvent>] { SavryReadModels.all }
+    public static func userStream(_ userId: Int64) -> String { SavryStreams.user(userId) }
 }

@@ -1,8 +1,8 @@
 import HTTPServing
 import Hummingbird
 
-/// Requires `Authorization: Bearer <token>` with a valid token of a registered user, and puts the
-/// user in the context; anything else is a 401 before any handler runs.
+/// Requires `Authorization: Bearer <token>` with a valid token of an active (registered, not erased)
+/// user, and puts the user in the context; anything else is a 401 before any handler runs.
 struct SavryAuthMiddleware: RouterMiddleware {
     typealias Context = SavryRequestContext
     let tokens: SavryTokens

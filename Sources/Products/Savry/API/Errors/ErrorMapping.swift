@@ -47,7 +47,8 @@ extension SavryAPIError {
         switch error {
         case .recipeNotFound(let recipeId): .recipeNotFound(recipeId)
         case .notOwner: .forbidden
-        // Only a token for a user since gone could get here: the token no longer opens anything.
+        // Only a token for a user since gone (erased while the request ran) could get here: the
+        // token no longer opens anything.
         case .userNotFound: .unauthorized("Unauthorized: this token's user is not registered")
         case .recipeExists: SavryAPIError(.conflict, "A recipe with this id already exists")
         case .invalid(let field, let reason): .badRequest("\(field) \(reason)")
@@ -58,6 +59,7 @@ extension SavryAPIError {
         switch error {
         case .invalid(let message, _): .badRequest(message)
         case .conflict(let message): SavryAPIError(.conflict, message)
+        case .notFound(let message): SavryAPIError(.notFound, message)
         case .unsupportedMediaType(let message): SavryAPIError(.unsupportedMediaType, message)
         }
     }

@@ -15,15 +15,24 @@ public struct SavryIdentity: Hashable, Sendable {
         self.provider = provider
         self.subject = subject
     }
+
+    /// The identity as the engine's registration knows it: the provider's raw value (`apple`, `dev`)
+    /// and the subject, whose stream is named by a hash of it.
+    public var signInIdentity: SignInIdentity {
+        SignInIdentity(provider: provider.rawValue, subject: subject)
+    }
 }
 
-/// A sign-in identity now belongs to a user. At most one per identity, enforced by its stream.
+/// A sign-in identity now belongs to a user. At most one per identity, enforced by its stream; a
+/// claim by a user since erased no longer counts (the identity signs in as a new user).
 public struct IdentityClaimed: SavryEventPayload {
     public static let typeName = "identity-claimed"
     public static let schemaVersion: UInt16 = 1
 
     public var provider: IdentityProvider
-    public var subject: String
+    /// The identity provider's subject (an Apple user id, a dev name): personal, sealed under the
+    /// user's key; nil once they are erased.
+    @Personal public var subject: String?
     public var userId: Int64
 
     public init(identity: SavryIdentity, userId: Int64) {

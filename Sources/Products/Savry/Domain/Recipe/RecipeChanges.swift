@@ -1,7 +1,7 @@
 /// A change to some of a recipe's fields. A nil property leaves the field as it is; for the fields
 /// that may be empty, `.some(nil)` clears it. In the log an unchanged field is absent and a cleared
 /// one is `null`, so a `recipe-updated` event holds exactly what changed.
-public struct RecipeChanges: Codable, Sendable, Equatable {
+public struct RecipeChanges: Codable, Sendable, Hashable {
     public var name: String?
     public var description: String??
     public var ingredients: [RecipeIngredient]?

@@ -18,11 +18,11 @@ public enum RecipeDecisions {
         return [.recipeDeleted(RecipeDeleted(recipeId: recipeId, userId: userId))]
     }
 
-    /// A missing or deleted recipe is not found, whoever asks; a live one of another user's is
-    /// forbidden (the contract's 403).
+    /// A missing or deleted recipe is not found, whoever asks, nor one whose owner was erased (it is
+    /// gone from every read); a live one of another user's is forbidden (the contract's 403).
     private static func ownedFields(_ recipeId: String, by userId: Int64, state: RecipeState) throws(SavryDomainError) -> RecipeFields {
         switch state {
-        case .none, .deleted: throw .recipeNotFound(recipeId: recipeId)
+        case .none, .deleted, .erased: throw .recipeNotFound(recipeId: recipeId)
         case .live(let owner, _) where owner != userId: throw .notOwner(recipeId: recipeId)
         case .live(_, let fields): return fields
         }

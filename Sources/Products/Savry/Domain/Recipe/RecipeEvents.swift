@@ -7,9 +7,11 @@ public struct RecipeCreated: SavryEventPayload {
 
     public var recipeId: String
     public var userId: Int64
-    public var fields: RecipeFields
+    /// Everything the owner wrote: personal, sealed whole under the owner's key; nil once the owner
+    /// is erased (the recipe then has no content).
+    @PersonalValue public var fields: RecipeFields?
 
-    public init(recipeId: String, userId: Int64, fields: RecipeFields) {
+    public init(recipeId: String, userId: Int64, fields: RecipeFields?) {
         self.recipeId = recipeId
         self.userId = userId
         self.fields = fields
@@ -25,9 +27,10 @@ public struct RecipeUpdated: SavryEventPayload {
 
     public var recipeId: String
     public var userId: Int64
-    public var changes: RecipeChanges
+    /// Personal, sealed whole under the owner's key; nil once the owner is erased.
+    @PersonalValue public var changes: RecipeChanges?
 
-    public init(recipeId: String, userId: Int64, changes: RecipeChanges) {
+    public init(recipeId: String, userId: Int64, changes: RecipeChanges?) {
         self.recipeId = recipeId
         self.userId = userId
         self.changes = changes

@@ -1,5 +1,5 @@
 /// One line of a recipe's ingredient list: every field of the contract's `RecipeIngredient`.
-public struct RecipeIngredient: Codable, Sendable, Equatable {
+public struct RecipeIngredient: Codable, Sendable, Hashable {
     public var name: String
     public var quantity: String?
     public var unit: String?
@@ -26,7 +26,7 @@ public struct RecipeIngredient: Codable, Sendable, Equatable {
 
 /// Everything a user writes about a recipe. `ingredients` and `instructions` are always lists
 /// (possibly empty); the other optionals are nil when not given or cleared.
-public struct RecipeFields: Codable, Sendable, Equatable {
+public struct RecipeFields: Codable, Sendable, Hashable {
     public var name: String
     public var description: String?
     public var ingredients: [RecipeIngredient]

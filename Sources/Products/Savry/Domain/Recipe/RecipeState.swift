@@ -1,9 +1,13 @@
 import EventSourcing
 
-/// A recipe as its stream leaves it: nothing yet, live with its owner and fields, or deleted.
+/// A recipe as its stream leaves it: nothing yet, live with its owner and fields, without content
+/// because its owner was erased, or deleted.
 public enum RecipeState: Sendable, Equatable {
     case none
     case live(owner: Int64, fields: RecipeFields)
+    /// Its owner was erased: its content reads as absent, and it is gone from every read. Nothing can
+    /// be done to it (no one is its owner any more).
+    case erased(owner: Int64)
     case deleted(owner: Int64)
 
     public static func fold(_ events: [Recorded<SavryEvent>]) -> RecipeState {
@@ -13,10 +17,14 @@ public enum RecipeState: Sendable, Equatable {
     public static func fold(_ events: [SavryEvent]) -> RecipeState {
         events.reduce(.none) { state, event in
             switch (state, event) {
-            case (.none, .recipeCreated(let created)): .live(owner: created.userId, fields: created.fields)
-            case (.live(let owner, let fields), .recipeUpdated(let updated)): .live(owner: owner, fields: updated.changes.applied(to: fields))
-            case (.live(let owner, _), .recipeDeleted): .deleted(owner: owner)
-            default: state
+            case (.none, .recipeCreated(let created)):
+                created.fields.map { .live(owner: created.userId, fields: $0) } ?? .erased(owner: created.userId)
+            case (.live(let owner, let fields), .recipeUpdated(let updated)):
+                updated.changes.map { .live(owner: owner, fields: $0.applied(to: fields)) } ?? .erased(owner: owner)
+            case (.live(let owner, _), .recipeDeleted), (.erased(let owner), .recipeDeleted):
+                .deleted(owner: owner)
+            default:
+                state
             }
         }
     }

@@ -24,6 +24,13 @@ public struct RecipeQueries: Sendable {
         }
     }
 
+    /// Every recipe of the user's, newest `updatedAt` first: what their data export lists.
+    public func all(of userId: Int64) throws -> [StoredRecipe] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM recipe WHERE userId = ? ORDER BY updatedAt DESC", arguments: [userId]).map(RecipeRow.decode)
+        }
+    }
+
     /// Up to `limit` of the user's recipes changed before `before` (epoch milliseconds, exclusive),
     /// newest first. One more is read to know whether another page follows.
     public func page(of userId: Int64, before: Int64?, limit: Int) throws -> RecipePage {
