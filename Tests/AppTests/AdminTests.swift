@@ -15,12 +15,12 @@ import Testing
 
             let audit = try await client.send(.get, "/admin/users/\(alice.id)/audit", headers: admin).json
             let events = try #require(audit["events"] as? [[String: Any]])
-            #expect(events.map { $0["type"] as? String } == ["identity-claimed", "user-registered", "movie-rated", "profile-updated", "friend-requested"])
-            #expect(events.map { $0["role"] as? String } == ["actor", "actor", "actor", "actor", "subject"])
+            #expect(events.map { $0["type"] as? String } == ["identity-claimed", "user-registered", "session-started", "movie-rated", "profile-updated", "friend-requested"])
+            #expect(events.map { $0["role"] as? String } == ["actor", "actor", "actor", "actor", "actor", "subject"])
             let request = try #require(events.last)
             #expect((request["payload"] as? [String: Any])?["fromUserId"] as? Int == bob.id && request["actor_user_id"] as? Int == bob.id)
             #expect(Set(request.keys) == ["position", "event_id", "type", "schema_version", "stream", "recorded_at", "actor_user_id", "role", "payload"])
-            #expect(isContractTimestamp(request["recorded_at"]) && audit["total_count"] as? Int == 5)
+            #expect(isContractTimestamp(request["recorded_at"]) && audit["total_count"] as? Int == 6)
             let positions = events.compactMap { $0["position"] as? Int }
             #expect(positions == positions.sorted())
 

@@ -54,7 +54,7 @@ func withAppleSignIn(_ body: @Sendable (FakeApple, LiveClient) async throws -> V
 
             let again = try await client.send(.post, "/auth/login", body: #"{"provider":"apple","token":"\#(try await apple.token(subject: "001234.abcdef"))"}"#)
             #expect((again.json["user"] as? [String: Any])?["user_id"] as? Int == 4)
-            #expect(try await client.headPosition() == head)
+            #expect(try await client.headPosition() == head + 1, "signing in again registers nobody: it starts a session")
 
             let other = FakeAppleOtherKey.self
             for bad in [
@@ -68,7 +68,7 @@ func withAppleSignIn(_ body: @Sendable (FakeApple, LiveClient) async throws -> V
                 #expect(reply.status == .unauthorized)
                 #expect(reply.errorCode == "AUTHENTICATION_REQUIRED")
             }
-            #expect(try await client.headPosition() == head)
+            #expect(try await client.headPosition() == head + 1)
         }
     }
 

@@ -39,7 +39,7 @@ import Testing
         let logCopy = directory.url.appendingPathComponent("log-copy")
         try FileManager.default.createDirectory(at: logCopy, withIntermediateDirectories: true)
         try storage.log.backup(to: logCopy)
-        _ = try await storage.stores.keys.applyErasures([.init(userId: signIn.userId, position: nil)], reconciledThrough: storage.log.headPosition + 1)
+        _ = try storage.stores.keys.applyErasures([.init(userId: signIn.userId, position: nil)], reconciledThrough: storage.log.headPosition + 1)
         storage.close()
         // The log from before the erasure, with the key store from after it.
         let log = directory.url.appendingPathComponent("log")

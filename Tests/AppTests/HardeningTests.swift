@@ -115,7 +115,11 @@ import Testing
             let valid = try await client.devLogin("movielens-1")
             #expect(try await client.send(.get, "/movies/1", token: valid).status == .ok)
             let now = Date()
-            let claims = OwnTokenClaims(sub: .init(value: "1"), iat: .init(value: now), exp: .init(value: now.addingTimeInterval(600)), use: "access")
+            let session = try #require(SessionTests.claims(of: valid)?["sid"] as? String)
+            let claims = OwnTokenClaims(
+                sub: .init(value: "1"), iat: .init(value: now), exp: .init(value: now.addingTimeInterval(600)), use: "access", sid: session,
+                auth_time: Int(now.timeIntervalSince1970)
+            )
             let server = await JWTKeyCollection().add(hmac: HMACKey(from: Self.testSecret), digestAlgorithm: .sha256)
             #expect(try await client.send(.get, "/movies/1", token: try await server.sign(claims)).status == .ok)
             // Signed with the server's own key and algorithm, but the header claims another one.
@@ -160,6 +164,8 @@ struct OwnTokenClaims: JWTPayload {
     var iat: IssuedAtClaim
     var exp: ExpirationClaim
     var use: String
+    var sid: String
+    var auth_time: Int
     func verify(using algorithm: some JWTAlgorithm) throws {}
 }
 

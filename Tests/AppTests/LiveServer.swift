@@ -23,6 +23,8 @@ func withLiveServer(
     var configuration = AppConfiguration.testing(dataDirectory: directory.url)
     configuration.demoDataset = replayFixtures.appendingPathComponent("movielens-tiny")
     configuration.metricsRegistry = metricsRegistry
+    // Outside demo mode a master key must be configured; any will do for a test's fresh key store.
+    configuration.masterKey = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString()
     configure(&configuration)
     let app = try await buildApplication(configuration: configuration)
     try await app.test(.live) { client in

@@ -70,7 +70,8 @@ import Testing
         server = try await ServerProcess.demo(dataDirectory: restored)
         defer { server.stop() }
         let friendAgain = try #require(try await server.post("/auth/login", #"{"provider":"dev","user_identifier":"movielens-1"}"#).json["access_token"] as? String)
-        try await expectErased(anaId, on: server, friendToken: friendAgain, admin: admin)
+        let restoredAdmin = ["X-Admin-Token": try String(contentsOf: restored.appendingPathComponent("admin-token"), encoding: .utf8)]
+        try await expectErased(anaId, on: server, friendToken: friendAgain, admin: restoredAdmin)
         // …and the backup's own log, before the deletion, holds nothing it could show without the key.
         try expectNoneInClear(in: backup, "in the backup")
     }

@@ -9,7 +9,9 @@ import Testing
         let fields = KeyStoreCipher(keys: try KeyStore(path: keyStorePath(in: directory), masterKey: randomMasterKey()))
         let sealed = try fields.seal("Ada Lovelace ✨", owner: 7, field: "user-registered.name")
         #expect(sealed.hasPrefix("pd1:") && !sealed.contains("Ada"))
-        #expect(try fields.seal("Ada Lovelace ✨", owner: 7, field: "user-registered.name") != sealed, "a fresh nonce each time")
+        #expect(try fields.seal("Ada Lovelace ✨", owner: 7, field: "user-registered.name") == sealed, "the same value seals the same: a retry is the same event")
+        #expect(try fields.seal("Ada Lovelace ✩", owner: 7, field: "user-registered.name").prefix(20) != sealed.prefix(20), "another value, another nonce")
+        #expect(try fields.seal("Ada Lovelace ✨", owner: 7, field: "profile-updated.name") != sealed, "another field, other bytes")
         #expect(try fields.open(sealed, owner: 7, field: "user-registered.name") == "Ada Lovelace ✨")
         #expect(try fields.open(try fields.seal("", owner: 7, field: "c"), owner: 7, field: "c") == "")
 

@@ -134,9 +134,7 @@ import Testing
             try await Self.expectErased(before, server)
             let audit = try await server.client.admin(.get, "/admin/users/\(before.cookId)/audit?limit=100")
             for secret in Self.secrets { #expect(!audit.text.contains(secret), "the audit shows \(secret)") }
-            withKnownIssue("engine: reconcileErasures re-records a tombstone only when the key store's reconciledThrough is past the restored head, which an erasure does not advance") {
-                #expect(audit.text.contains("user-erased"), "the restored log records the erasure again")
-            }
+            #expect(audit.text.contains("user-erased"), "the restored log records the erasure again")
             let again = try await server.client.token(Self.cook)
             #expect(try await server.tokens.userId(from: again) != before.cookId)
             #expect((try await server.client.send(.get, "/api/app/recipes", token: again).json["recipes"] as? [Any])?.isEmpty == true)

@@ -48,7 +48,7 @@ import Testing
         let identity = SavryIdentity(provider: .apple, subject: "001.erased")
         let user = try await storage.commands.signIn(identity).userId
         let (recipeId, _) = try await storage.commands.createRecipe(RecipeFields(name: "Toast"), by: user)
-        _ = try await UserErasure(stores: storage.stores).erase(user, initiator: .user)
+        _ = try await UserErasure(stores: storage.stores, runner: storage.runner).erase(user, initiator: .user)
         #expect(try !storage.commands.isActive(user) && storage.commands.userExists(user))
         await #expect(throws: SavryDomainError.userNotFound(userId: user)) { try await storage.commands.createRecipe(RecipeFields(name: "Jam"), by: user) }
         await #expect(throws: SavryDomainError.userNotFound(userId: user)) {
@@ -93,7 +93,7 @@ import Testing
         let storage = try await SavryStorage()
         try await SavryDemoSeed.run(into: storage.commands)
         let ana = try #require(try storage.commands.existingUser(SavryIdentity(provider: .dev, subject: "ana"))).userId
-        _ = try await UserErasure(stores: storage.stores).erase(ana, initiator: .user)
+        _ = try await UserErasure(stores: storage.stores, runner: storage.runner).erase(ana, initiator: .user)
         #expect(try await SavryDemoSeed.run(into: storage.commands) == 0)
         #expect(try storage.commands.existingUser(SavryIdentity(provider: .dev, subject: "ana")) == nil)
     }

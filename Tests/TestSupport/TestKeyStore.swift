@@ -1,10 +1,10 @@
 import Foundation
 import PersonalData
 
-/// A real key store in `directory` (`keys/keys.sqlite`) under a random master key: what tests seal
-/// and open personal fields with. Closed when the directory goes.
+/// A real key store in `directory` (`keys/keys.sqlite`) under a random master key kept beside it (so
+/// opening it again finds the same keys): what tests seal and open personal fields with.
 public func testKeyStore(in directory: TemporaryDirectory) throws -> KeyStoreCipher {
-    let masterKey = try MasterKey(base64: Data((0..<MasterKey.byteCount).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString(), source: "test")
+    let masterKey = try MasterKey.demo(file: directory.url.appendingPathComponent("test-master-key"))
     return KeyStoreCipher(keys: try KeyStore(dataDirectory: directory.url, masterKey: masterKey))
 }
 

@@ -100,6 +100,7 @@ extension EventCatalog {
 
 /// Writes personal values as given, for presenting an event already opened; never used for the log.
 private struct PresentedPersonalData: PersonalDataCipher {
+    var presentsInClear: Bool { true }
     func seal(_ value: String, owner: Int64, field: String) throws -> String { value }
     func open(_ stored: String, owner: Int64, field: String) throws -> String? { stored }
 }

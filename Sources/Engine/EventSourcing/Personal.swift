@@ -64,11 +64,9 @@ public struct PersonalValue<Value: Codable & Sendable & Hashable>: Codable, Send
             return
         }
         let (coding, owner, field) = try PersonalDataCoding.of(decoder.userInfo, codingPath: decoder.codingPath)
-        guard let stored = try? container.decode(String.self) else {
-            let inClear = try container.decode(Value.self)
-            wrappedValue = try coding.cipher.isErased(owner) ? nil : inClear
-            return
-        }
+        // Written in clear before sealing: the JSON itself, which the cipher opens as it opens any
+        // clear value (as itself, or absent once its owner is erased, or withheld).
+        let stored = try (try? container.decode(String.self)) ?? Self.json(try container.decode(Value.self))
         wrappedValue = try coding.cipher.open(stored, owner: owner, field: field).map { try JSONDecoder().decode(Value.self, from: Data($0.utf8)) }
     }
 
@@ -76,10 +74,14 @@ public struct PersonalValue<Value: Codable & Sendable & Hashable>: Codable, Send
         var container = encoder.singleValueContainer()
         guard let wrappedValue else { return try container.encodeNil() }
         let (coding, owner, field) = try PersonalDataCoding.of(encoder.userInfo, codingPath: encoder.codingPath)
+        guard !coding.cipher.presentsInClear else { return try container.encode(wrappedValue) }
+        try container.encode(try coding.cipher.seal(try Self.json(wrappedValue), owner: owner, field: field))
+    }
+
+    private static func json(_ value: Value) throws -> String {
         let json = JSONEncoder()
         json.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let plaintext = String(decoding: try json.encode(wrappedValue), as: UTF8.self)
-        try container.encode(try coding.cipher.seal(plaintext, owner: owner, field: field))
+        return String(decoding: try json.encode(value), as: UTF8.self)
     }
 }
 

@@ -14,11 +14,15 @@ public protocol PersonalDataCipher: Sendable {
     func prepareKeys(for owners: Set<Int64>) throws
     /// Whether `user` was erased (their data key destroyed).
     func isErased(_ user: Int64) throws -> Bool
+    /// Writes values as they are, for showing an event already opened, never for the log: a
+    /// structured value (`@PersonalValue`) as its JSON rather than a string.
+    var presentsInClear: Bool { get }
 }
 
 extension PersonalDataCipher {
     public func prepareKeys(for owners: Set<Int64>) throws {}
     public func isErased(_ user: Int64) throws -> Bool { false }
+    public var presentsInClear: Bool { false }
 }
 
 /// Opens every personal value as absent and seals nothing: for showing an event to someone who must

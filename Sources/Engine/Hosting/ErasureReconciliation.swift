@@ -14,15 +14,17 @@ extension ProductStores {
     /// every `user-erased` the log records past the key store's last reconciliation destroys its
     /// user's key (again: after a restore, the key store may be older than the erasure, or the
     /// process stopped between recording an erasure and destroying the key). When the key store has
-    /// seen a longer log than this one (a log copied just before an erasure, restored with a key
-    /// store copied just after), each tombstone the log has no `user-erased` for gets one, so the
+    /// seen a longer log than this one (a log restored from before an erasure, with the newest key
+    /// store), each tombstone of a user the log knows and has no `user-erased` for gets one, so the
     /// read models drop that user too.
     func reconcileErasures(logger: Logger) async throws {
         let head = log.headPosition
         let reconciled = try keys.reconciledThrough()
-        let recorded = try Self.erasures(in: log, from: reconciled > head ? 1 : reconciled + 1, through: head)
+        // A tombstone recorded past this log's head: the log was restored from before that erasure.
+        let keyStoreIsAhead = try reconciled > head || keys.erasures().contains { ($0.position ?? 0) > head }
+        let recorded = try Self.erasures(in: log, from: keyStoreIsAhead ? 1 : reconciled + 1, through: head)
         var reRecorded: [KeyStore.Erasure] = []
-        if reconciled > head {
+        if keyStoreIsAhead {
             let inLog = Set(recorded.map(\.userId))
             for tombstone in try keys.erasures() where !inLog.contains(tombstone.userId) {
                 // A user this log never had (registered and erased after it was copied) has nothing to fold.

@@ -1,27 +1,47 @@
 import EventSourcing
-import ReadModels
 import Foundation
 import Metrics
 import PersonalData
+import ReadModels
 
 /// Erasing a user's account: a `user-erased` event on their stream, durable, then their data key
 /// destroyed, so everything personal they ever wrote reads as absent: in the log, in every copy and
 /// backup of it, in every read model folded from it. The event comes first: if the process stops
 /// before the key is gone, the next start destroys it (`ProductStores.reconcileErasures`).
+///
+/// It answers once the read models show the erasure, and then truncates the read database's WAL:
+/// the deleted rows are zeroed in the file (`secure_delete`), but until a checkpoint the WAL still
+/// holds their pages as they were, in clear. When readers hold it off past the busy timeout the
+/// erasure stands all the same: the WAL is overwritten as the runner goes on.
 public struct UserErasure<Product: EventSourcedProduct>: Sendable {
     public typealias Failure = UserErasureFailure
 
     let store: EventStore<Product.Catalog>
     let keys: KeyStore
+    let readDatabase: ReadDatabase
+    /// Returns once the read models have folded up to the position given.
+    let readModelsReach: @Sendable (UInt64) async throws -> Void
     private let erasures = Counter(label: "engine_user_erasures_total")
 
-    public init(stores: ProductStores<Product>) {
-        store = stores.store
-        keys = stores.keys
+    /// In a server: waits for its runner (read-your-writes).
+    public init(stores: ProductStores<Product>, readYourWrites: ReadYourWrites) {
+        self.init(stores: stores) { try await readYourWrites.wait(for: $0) }
     }
 
-    /// Appends the erasure and destroys the key; returns where the erasure is in the log, for
-    /// read-your-writes.
+    /// Offline: folds with `runner` itself.
+    public init(stores: ProductStores<Product>, runner: ProjectionRunner<Product.Catalog>) {
+        self.init(stores: stores) { _ in try runner.catchUp() }
+    }
+
+    private init(stores: ProductStores<Product>, readModelsReach: @escaping @Sendable (UInt64) async throws -> Void) {
+        store = stores.store
+        keys = stores.keys
+        readDatabase = stores.readDatabase
+        self.readModelsReach = readModelsReach
+    }
+
+    /// Appends the erasure, destroys the key and waits for the read models; returns where the
+    /// erasure is in the log.
     public func erase(_ userId: Int64, initiator: UserErased.Initiator) async throws -> CommandResult {
         guard try !keys.isDestroyed(userId) else { throw Failure.alreadyErased(userId) }
         let erasure = Product.Catalog.userErased(UserErased(userId: userId, initiator: initiator))
@@ -32,6 +52,8 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
         try keys.applyErasures([KeyStore.Erasure(userId: userId, position: result.position)])
         store.forgetDecodedStreams()
         erasures.increment()
+        try await readModelsReach(result.position)
+        try? await readDatabase.truncateWAL()
         return result
     }
 }

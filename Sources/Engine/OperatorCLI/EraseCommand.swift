@@ -41,8 +41,7 @@ public struct EraseCommand<Product: EventSourcedProduct>: AsyncParsableCommand {
         let stores = try await global.openStores(logger: logger)
         defer { stores.close() }
         do {
-            let result = try await UserErasure(stores: stores).erase(user, initiator: .operator)
-            try stores.runner(logger: logger).catchUp()
+            let result = try await UserErasure(stores: stores, runner: try stores.runner(logger: logger)).erase(user, initiator: .operator)
             print("erased user \(user) (user-erased at position \(result.position)); their personal fields now read as absent everywhere")
         } catch UserErasureFailure.unknownUser {
             throw ValidationError("no user \(user)")

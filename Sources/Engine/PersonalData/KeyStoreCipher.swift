@@ -6,6 +6,10 @@ import Foundation
 /// to it but not stored, so a sealed value moved into another field does not open. Once the owner's
 /// key is destroyed the value opens as nil: the field reads as absent, in the log, its copies and
 /// its backups alike.
+///
+/// Sealing is deterministic (`SealedBytes.sealDeterministically`): the same value of the same user in
+/// the same field seals to the same bytes, so an event retried under its idempotency key, or imported
+/// again, is the same event to the log, which recognises repeats by their bytes.
 public struct KeyStoreCipher: PersonalDataCipher {
     public enum Failure: Error, Equatable, CustomStringConvertible {
         case notSealed(field: String)
@@ -34,7 +38,7 @@ public struct KeyStoreCipher: PersonalDataCipher {
     /// Creates the owner's key on first use; throws `KeyStore.Failure.keyDestroyed` for an erased user.
     public func seal(_ value: String, owner: Int64, field: String) throws -> String {
         guard let key = try keys.key(for: owner, creating: true) else { throw KeyStore.Failure.keyDestroyed(userId: owner) }
-        let sealed = try SealedBytes.seal(Data(value.utf8), with: key, authenticating: Self.prefix + field)
+        let sealed = try SealedBytes.sealDeterministically(Data(value.utf8), with: key, authenticating: Self.prefix + field)
         return Self.prefix + sealed.base64EncodedString()
     }
 

@@ -137,6 +137,12 @@ public final class ReadDatabase: Sendable {
         try pool.read { try Checkpoint.fetchAll($0) }
     }
 
+    /// Checkpoints the WAL into the file and truncates it, so no page image older than the file's
+    /// (a row since deleted, say) is left in it. Throws when readers hold it off past the busy timeout.
+    public func truncateWAL() async throws {
+        _ = try await pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+    }
+
     /// Closes the pool's connections and the read-only ones. Later reads fail.
     public func close() throws {
         let (pool, readers) = current.withLock { ($0.pool, $0.readers) }

@@ -106,7 +106,7 @@ extension Router<AppRequestContext> {
         ).endpoints, atPath: "/movies")
         signedIn.addRoutes(UsersController(commands: d.commands, users: d.users, social: d.social, movies: d.movies, readYourWrites: d.readYourWrites).endpoints, atPath: "/users")
         signedIn.addRoutes(SessionsController(commands: d.commands, tokens: d.tokens).endpoints, atPath: "/auth")
-        signedIn.addRoutes(AccountController(accounts: d.accounts, users: d.users, tokens: d.tokens, readYourWrites: d.readYourWrites).endpoints, atPath: "/users/me")
+        signedIn.addRoutes(AccountController(accounts: d.accounts, users: d.users, tokens: d.tokens).endpoints, atPath: "/users/me")
         signedIn.addRoutes(FriendsController(commands: d.commands, social: d.social, readYourWrites: d.readYourWrites).endpoints, atPath: "/friends")
         signedIn.addRoutes(FeedController(activity: d.activity, movies: d.movies, recommendations: d.recommendations).endpoints, atPath: "/feed")
         signedIn.get("/genres", use: GenresController(movies: d.movies).list)
@@ -127,7 +127,7 @@ extension Router<AppRequestContext> {
                     refusal: APIError(.unauthorized, code: "ADMIN_TOKEN_REQUIRED", message: "This endpoint needs the operator's X-Admin-Token")
                 ))
                 .addRoutes(OperatorController<AppRequestContext>(audit: d.audit, replays: d.replays) { userId in
-                    try await AccountController.erase(userId, initiator: .operator, accounts: d.accounts, tokens: d.tokens, readYourWrites: d.readYourWrites)
+                    try await AccountController.erase(userId, initiator: .operator, accounts: d.accounts, tokens: d.tokens)
                 }.endpoints)
         }
     }

@@ -63,8 +63,9 @@ func buildRouter(
     configuration: AppConfiguration, storage: Storage, runner: NuvieRunner, replays: ReplayCoordinator, recommender: Recommender, logger: Logger
 ) async throws -> Router<AppRequestContext> {
     let commands = CommandService(store: storage.store)
-    let tokens = await TokenService(secret: try Secrets.jwtSecret(configuration), isLive: commands.sessionIsLive)
+    let tokens = await TokenService(secret: try Secrets.jwtSecret(configuration), isLive: liveSessions(commands, readOnly: configuration.readOnly))
     let router = Router(context: AppRequestContext.self)
+    let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
     router.addAPIMiddleware(tokens: tokens, rateLimit: configuration.rateLimit)
     HealthController<AppRequestContext>(
         log: storage.log, runner: runner, registry: configuration.metricsRegistry,
@@ -82,10 +83,10 @@ func buildRouter(
         tokens: tokens,
         apple: zip(configuration.appleKeySource, configuration.appleBundleId).map { AppleIdentityVerifier(source: $0, bundleId: $1) },
         devLoginEnabled: configuration.demoMode,
-        readYourWrites: ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout),
+        readYourWrites: readYourWrites,
         audit: AuditTrail(log: storage.log, catalog: EventCodec.self),
         accounts: Accounts(
-            erasure: UserErasure(stores: storage.stores), export: PersonalDataExport(stores: storage.stores),
+            erasure: UserErasure(stores: storage.stores, readYourWrites: readYourWrites), export: PersonalDataExport(stores: storage.stores),
             recommendationCache: storage.recommendationCache
         ),
         replays: replays,
@@ -111,6 +112,13 @@ private func recommendationDependencies(
         engine: engine, local: recommender, inputs: RecommendationInputQueries(database: storage.readDatabase),
         cache: storage.recommendationCache, internalToken: internalToken
     )
+}
+
+/// Whether a token's session opens anything. A past state served read-only records no sessions:
+/// there a token needs only a registered user.
+private func liveSessions(_ commands: CommandService, readOnly: Bool) -> @Sendable (Int64, UUID) throws -> Bool {
+    guard !readOnly else { return { userId, _ in try commands.userExists(userId) } }
+    return { userId, sessionId in try commands.sessionIsLive(userId: userId, sessionId: sessionId) }
 }
 
 private func zip<A, B>(_ a: A?, _ b: B?) -> (A, B)? {

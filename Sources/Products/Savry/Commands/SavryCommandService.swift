@@ -52,7 +52,7 @@ public struct SavryCommandService: Sendable {
     public func createRecipe(_ fields: RecipeFields, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> (recipeId: String, result: CommandResult) {
         let recipeId = RecipeId.of(creation: eventId)
         let result = try await asActiveUser(userId) {
-            try await decideAndAppend(SavryStreams.recipe(recipeId), eventId: eventId) { events in
+            try await store.decideAndAppend(SavryStreams.recipe(recipeId), eventId: eventId) { events in
                 try RecipeDecisions.create(recipeId, by: userId, fields: fields, state: RecipeState.fold(events))
             }
         }
@@ -62,7 +62,7 @@ public struct SavryCommandService: Sendable {
     public func updateRecipe(_ recipeId: String, changes: RecipeChanges, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         let stream = try stream(of: recipeId)
         return try await asActiveUser(userId) {
-            try await decideAndAppend(stream, eventId: eventId) { events in
+            try await store.decideAndAppend(stream, eventId: eventId) { events in
                 try RecipeDecisions.update(recipeId, by: userId, changes: changes, state: RecipeState.fold(events))
             }
         }
@@ -71,32 +71,10 @@ public struct SavryCommandService: Sendable {
     public func deleteRecipe(_ recipeId: String, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         let stream = try stream(of: recipeId)
         return try await asActiveUser(userId) {
-            try await decideAndAppend(stream, eventId: eventId) { events in
+            try await store.decideAndAppend(stream, eventId: eventId) { events in
                 try RecipeDecisions.delete(recipeId, by: userId, state: RecipeState.fold(events))
             }
         }
-    }
-
-    /// The store's `decideAndAppend`, except for a retry (its event id already recorded): the decision
-    /// is made again against the stream as it stood before, and when it decides the very events
-    /// recorded under that id (compared decoded) the recorded result is the answer; anything else is
-    /// a different request under a used id (`eventIdReused`). The log's own check compares payload
-    /// bytes, and sealing makes them differ on every encoding (a fresh nonce each time), so a retried
-    /// create or update would otherwise be refused as a different request.
-    private func decideAndAppend(
-        _ stream: String, eventId: UUID, decide: ([Recorded<SavryEvent>]) throws -> [SavryEvent]
-    ) async throws -> CommandResult {
-        guard let original = try store.log.position(ofEvent: eventId) else {
-            return try await store.decideAndAppend(stream, eventId: eventId, decide: decide)
-        }
-        let events = try store.readStream(stream).events
-        let decided = try decide(events.filter { $0.position < original })
-        let ids = decided.indices.map { EventIds.nth($0, of: eventId, namespace: SavryCatalog.eventIdNamespace) }
-        let recorded = ids.map { id in events.first { $0.eventId == id } }
-        guard !decided.isEmpty, recorded.map({ $0?.event }) == decided.map(Optional.some), let last = recorded.last??.position else {
-            throw EventLogError.eventIdReused(eventId: eventId, position: original)
-        }
-        return try store.commandResult(last)
     }
 
     /// A signed token is no proof that its user exists or was not erased since: every command checks

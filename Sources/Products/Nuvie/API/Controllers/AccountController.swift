@@ -31,7 +31,6 @@ struct AccountController: Sendable {
     let accounts: Accounts
     let users: UserQueries
     let tokens: TokenService
-    let readYourWrites: ReadYourWrites
 
     var endpoints: RouteCollection<SignedInRequestContext> {
         RouteCollection(context: SignedInRequestContext.self)
@@ -46,7 +45,7 @@ struct AccountController: Sendable {
                 message: "Deleting the account needs a sign-in of the last 10 minutes: sign in again (POST /auth/login), then retry"
             )
         }
-        _ = try await Self.erase(context.userId, initiator: .user, accounts: accounts, tokens: tokens, readYourWrites: readYourWrites)
+        _ = try await Self.erase(context.userId, initiator: .user, accounts: accounts, tokens: tokens)
         return .noContent
     }
 
@@ -56,15 +55,12 @@ struct AccountController: Sendable {
         return accounts.export.response(for: context.userId, account: account)
     }
 
-    /// Erases `userId`, drops their cached tokens and recommendations, and waits until the read
-    /// models show it. (Their friends' cached lists are stale from then on: the friendship is in their stamp.)
-    static func erase(
-        _ userId: Int64, initiator: UserErased.Initiator, accounts: Accounts, tokens: TokenService, readYourWrites: ReadYourWrites
-    ) async throws -> UInt64 {
+    /// Erases `userId` (answering once the read models show it) and drops their cached tokens and
+    /// recommendations. Their friends' cached lists are stale from then on: the friendship is in their stamp.
+    static func erase(_ userId: Int64, initiator: UserErased.Initiator, accounts: Accounts, tokens: TokenService) async throws -> UInt64 {
         let result = try await accounts.erasure.erase(userId, initiator: initiator)
         tokens.forget(userId: userId)
         try accounts.recommendationCache.forget(userId: userId)
-        try await readYourWrites.wait(for: result.position)
         return result.position
     }
 }

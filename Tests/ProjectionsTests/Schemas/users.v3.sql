@@ -1,0 +1,1 @@
+CREATE TABLE "user" ("userId" INTEGER PRIMARY KEY, "name" TEXT NOT NULL, "email" TEXT, "avatarUrl" TEXT, "bio" TEXT, "favoriteGenres" TEXT, "termsVersion" TEXT, "termsAcceptedAt" INTEGER, "registeredAt" INTEGER NOT NULL, "lastActiveAt" INTEGER NOT NULL, "erasedAt" INTEGER);
