@@ -110,7 +110,7 @@ let package = Package(
         .target(
             name: "OperatorCLI",
             dependencies: [
-                "ProductHosting", "EventLog", "EventSourcing", "ReadModels", "HTTPServing", "PersonalData",
+                "ProductHosting", "EventLog", "ReadModels", "HTTPServing", "PersonalData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),

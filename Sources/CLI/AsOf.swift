@@ -43,7 +43,7 @@ struct AsOf: AsyncParsableCommand {
 
     func run() async throws {
         let logger = Bootstrap.logging(level: global.logLevel)
-        let stores = try await global.openStores(readOnly: true, logger: logger)
+        let stores = try global.openLogAndKeys()
         defer { stores.close() }
         let log = stores.log
         let (target, at) = try when.resolve(in: log)
@@ -73,7 +73,7 @@ extension AsOf {
     /// Copies the log up to `position` and its read models into a data directory and serves it
     /// with every write refused: the whole API as it answered then. Personal fields are read with the
     /// live key store, so a user erased since stays erased in the past too.
-    private func serveReadOnly(_ stores: ProductStores<NuvieProduct>, at position: UInt64, port: Int, logger: Logger) async throws {
+    private func serveReadOnly(_ stores: LiveLogAndKeys, at position: UInt64, port: Int, logger: Logger) async throws {
         let directory = output.map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-as-of-\(UUID().uuidString)")
         defer { if output == nil { try? FileManager.default.removeItem(at: directory) } }

@@ -11,12 +11,12 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct ErasureReconciliationTests {
     let logger = Logger(label: "reconciliation-test")
 
-    @Test func anErasureRecordedWhoseKeySurvivedIsCompletedOnTheNextOpen() async throws {
+    /// A key store older than the erasure (restored from a backup) next to a log that records it.
+    @Test func anErasureTheLogRecordsAndTheKeyStoreDoesNotIsAppliedOnOpen() async throws {
         let directory = try TemporaryDirectory()
         let configuration = AppConfiguration.testing(dataDirectory: directory.url)
         var storage = try await Storage(configuration: configuration, logger: logger)
         let signIn = try await CommandService(store: storage.store).signIn(Identity(provider: .dev, subject: "ghost"), name: "Ghost Writer", email: nil)
-        // The event durable and the key not yet destroyed: the process stopped between the two.
         _ = try await storage.store.append(
             [.userErased(UserErased(userId: signIn.userId, initiator: .user))], to: StreamName.user(signIn.userId), eventId: UUID()
         )
@@ -51,5 +51,21 @@ import Testing
         let events = try storage.store.readStream(StreamName.user(signIn.userId)).events.map(\.event)
         #expect(events.last == .userErased(UserErased(userId: signIn.userId, initiator: .keyStore)))
         #expect(try storage.stores.keys.reconciledThrough() == storage.log.headPosition)
+    }
+
+    /// The key destroyed and the process stopped before the erasure was recorded.
+    @Test func aKeyDestroyedWhoseErasureWasNotRecordedGetsItsEventOnOpen() async throws {
+        let directory = try TemporaryDirectory()
+        let configuration = AppConfiguration.testing(dataDirectory: directory.url)
+        var storage = try await Storage(configuration: configuration, logger: logger)
+        let signIn = try await CommandService(store: storage.store).signIn(Identity(provider: .dev, subject: "halfway"), name: "Half Way", email: nil)
+        try storage.stores.keys.applyErasures([.init(userId: signIn.userId, position: nil)])
+        storage.close()
+
+        storage = try await Storage(configuration: configuration, logger: logger)
+        defer { storage.close() }
+        let last = try #require(try storage.store.readStream(StreamName.user(signIn.userId)).events.last)
+        #expect(last.event == .userErased(UserErased(userId: signIn.userId, initiator: .keyStore)))
+        #expect(try storage.stores.keys.erasures() == [.init(userId: signIn.userId, position: last.position)])
     }
 }

@@ -11,33 +11,42 @@ extension StorageFullError.Store {
 
 extension ProductStores {
     /// Brings the key store into agreement with the log before anything reads a personal field:
-    /// every `user-erased` the log records past the key store's last reconciliation destroys its
-    /// user's key (again: after a restore, the key store may be older than the erasure, or the
-    /// process stopped between recording an erasure and destroying the key). When the key store has
-    /// seen a longer log than this one (a log restored from before an erasure, with the newest key
-    /// store), each tombstone of a user the log knows and has no `user-erased` for gets one, so the
-    /// read models drop that user too.
+    /// - every `user-erased` the log records past the key store's last reconciliation destroys its
+    ///   user's key (again: after a restore, the key store may be older than the erasure);
+    /// - a tombstone without a log position (the process stopped after destroying the key, before
+    ///   recording the erasure: `UserErasure`) gets its `user-erased`, or the position of the one
+    ///   already there;
+    /// - when the key store has seen a longer log than this one (a log restored from before an
+    ///   erasure, with the newest key store), every tombstone of a user the log knows and has no
+    ///   `user-erased` for gets one, so the read models drop that user too.
     func reconcileErasures(logger: Logger) async throws {
         let head = log.headPosition
         let reconciled = try keys.reconciledThrough()
-        // A tombstone recorded past this log's head: the log was restored from before that erasure.
-        let keyStoreIsAhead = try reconciled > head || keys.erasures().contains { ($0.position ?? 0) > head }
+        let tombstones = try keys.erasures()
+        // A tombstone past this log's head: the log was restored from before that erasure.
+        let keyStoreIsAhead = reconciled > head || tombstones.contains { ($0.position ?? 0) > head }
         let recorded = try Self.erasures(in: log, from: keyStoreIsAhead ? 1 : reconciled + 1, through: head)
-        var reRecorded: [KeyStore.Erasure] = []
-        if keyStoreIsAhead {
-            let inLog = Set(recorded.map(\.userId))
-            for tombstone in try keys.erasures() where !inLog.contains(tombstone.userId) {
-                // A user this log never had (registered and erased after it was copied) has nothing to fold.
-                guard try log.streamVersion(Product.userStream(tombstone.userId)) > 0 else { continue }
-                let erasure = Product.Catalog.userErased(UserErased(userId: tombstone.userId, initiator: .keyStore))
-                let result = try await store.append([erasure], to: Product.userStream(tombstone.userId), eventId: .timeOrdered())
-                reRecorded.append(KeyStore.Erasure(userId: tombstone.userId, position: result.position))
+        let inLog = Set(recorded.map(\.userId))
+        var settled: [KeyStore.Erasure] = []
+        var reRecorded = 0
+        for tombstone in tombstones where (keyStoreIsAhead || tombstone.position == nil) && !inLog.contains(tombstone.userId) {
+            let stream = Product.userStream(tombstone.userId)
+            // A user this log never had (registered and erased after it was copied) has nothing to fold.
+            guard try log.streamVersion(stream) > 0 else { continue }
+            if let earlier = try log.readStream(stream).last(where: { $0.type == UserErased.typeName }) {
+                settled.append(KeyStore.Erasure(userId: tombstone.userId, position: earlier.position))
+                continue
             }
+            let erasure = Product.Catalog.userErased(UserErased(userId: tombstone.userId, initiator: .keyStore))
+            let result = try await store.append([erasure], to: stream, eventId: .timeOrdered())
+            settled.append(KeyStore.Erasure(userId: tombstone.userId, position: result.position))
+            reRecorded += 1
         }
-        let destroyed = try keys.applyErasures(recorded + reRecorded, reconciledThrough: log.headPosition)
-        if !destroyed.isEmpty || !reRecorded.isEmpty {
+        let destroyed = try keys.applyErasures(recorded, reconciledThrough: log.headPosition)
+        try keys.recordErasurePositions(recorded + settled)
+        if !destroyed.isEmpty || !settled.isEmpty {
             logger.notice("key store reconciled with the log's erasures", metadata: [
-                "keys_destroyed_again": "\(destroyed.count)", "erasures_recorded_again": "\(reRecorded.count)",
+                "keys_destroyed_again": "\(destroyed.count)", "erasures_recorded_again": "\(reRecorded)",
             ])
         }
     }

@@ -4,10 +4,15 @@ import Metrics
 import PersonalData
 import ReadModels
 
-/// Erasing a user's account: a `user-erased` event on their stream, durable, then their data key
-/// destroyed, so everything personal they ever wrote reads as absent: in the log, in every copy and
-/// backup of it, in every read model folded from it. The event comes first: if the process stops
-/// before the key is gone, the next start destroys it (`ProductStores.reconcileErasures`).
+/// Erasing a user's account: their data key destroyed, so everything personal they ever wrote reads
+/// as absent (in the log, in every copy and backup of it, in every read model folded from it), and
+/// a `user-erased` event on their stream, durable, for the projections and the audit.
+///
+/// The key goes first. A command of the user's racing the erasure either seals after it and is
+/// refused (no key is made again for an erased user), or sealed before it and is folded, whenever it
+/// lands, with its personal fields already unreadable: no read model ever holds them after the
+/// erasure, and a replay folds the same. If the process stops between the two, the tombstone has no
+/// log position yet, and the next start records the event (`ProductStores.reconcileErasures`).
 ///
 /// It answers once the read models show the erasure, and then truncates the read database's WAL:
 /// the deleted rows are zeroed in the file (`secure_delete`), but until a checkpoint the WAL still
@@ -44,13 +49,13 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
     /// erasure is in the log.
     public func erase(_ userId: Int64, initiator: UserErased.Initiator) async throws -> CommandResult {
         guard try !keys.isDestroyed(userId) else { throw Failure.alreadyErased(userId) }
-        let erasure = Product.Catalog.userErased(UserErased(userId: userId, initiator: initiator))
-        let result = try await store.decideAndAppend(Product.userStream(userId), eventId: .timeOrdered()) { events in
-            guard !events.isEmpty else { throw Failure.unknownUser(userId) }
-            return [erasure]
-        }
-        try keys.applyErasures([KeyStore.Erasure(userId: userId, position: result.position)])
+        guard try store.streamExists(Product.userStream(userId)) else { throw Failure.unknownUser(userId) }
+        try keys.applyErasures([KeyStore.Erasure(userId: userId, position: nil)])
         store.forgetDecodedStreams()
+        let result = try await store.append(
+            [Product.Catalog.userErased(UserErased(userId: userId, initiator: initiator))], to: Product.userStream(userId), eventId: .timeOrdered()
+        )
+        try keys.recordErasurePositions([KeyStore.Erasure(userId: userId, position: result.position)])
         erasures.increment()
         try await readModelsReach(result.position)
         try? await readDatabase.truncateWAL()

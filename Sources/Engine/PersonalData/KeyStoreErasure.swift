@@ -63,6 +63,20 @@ extension KeyStore {
         return newlyDestroyed
     }
 
+    /// Records where the log holds these users' erasures: for a tombstone made before its event was
+    /// appended (`UserErasure`), or one whose event a restored log records elsewhere.
+    public func recordErasurePositions(_ erasures: [Erasure]) throws {
+        guard !erasures.isEmpty else { return }
+        try pool.write { db in
+            for erasure in erasures {
+                try db.execute(
+                    sql: "UPDATE destroyed_key SET log_position = ? WHERE user_id = ?",
+                    arguments: [erasure.position.map(Int64.init), erasure.userId]
+                )
+            }
+        }
+    }
+
     /// The log position up to which every erasure is applied here (0 for a new store).
     public func reconciledThrough() throws -> UInt64 {
         try pool.read { db in try Int64.fetchOne(db, sql: "SELECT log_position FROM reconciliation WHERE id = 1") }.map(UInt64.init) ?? 0

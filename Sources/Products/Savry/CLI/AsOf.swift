@@ -37,20 +37,18 @@ struct AsOf: AsyncParsableCommand {
     /// erased in every past state too (their recipes are not there).
     func run() async throws {
         let logger = Bootstrap.logging(SavryProduct.self, level: global.logLevel)
-        let source = try global.productDirectory()
-        let log = try EventLog(configuration: .init(directory: source.log, readOnly: true))
-        defer { log.close() }
-        let keys = try KeyStore(path: source.keyStorePath, masterKey: try global.masterKey())
-        defer { try? keys.close() }
+        let live = try global.openLogAndKeys()
+        defer { live.close() }
+        let log = live.log
         let (target, at) = try when.resolve(in: log)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("savry-as-of-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         if let port = serve {
-            return try await serveReadOnly(log, personalData: KeyStoreCipher(keys: keys), at: target, directory: scratch, port: port, logger: logger)
+            return try await serveReadOnly(log, personalData: live.personalData, at: target, directory: scratch, port: port, logger: logger)
         }
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         let database = try TimeTravel.readModels(
-            SavryProduct.self, of: log, personalData: KeyStoreCipher(keys: keys), upTo: target,
+            SavryProduct.self, of: log, personalData: live.personalData, upTo: target,
             at: scratch.appendingPathComponent("read.sqlite").path, logger: logger
         )
         defer { try? database.close() }
