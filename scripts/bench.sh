@@ -22,4 +22,5 @@ log1m=$(mktemp -d)
 $bench rebuild --events 1000000 --runs 3 --log-dir "$log1m"
 $bench as-of --runs 3 --samples 50
 $bench as-of --events 1000000 --runs 3 --samples 30 --log-dir "$log1m"
+$bench personal-data --runs 3
 rm -rf "$log1m"

@@ -36,7 +36,12 @@ import Testing
         try expectNoneInClear(in: data, "while the account lives")
 
         #expect(try await runNuvie(["backup", "--data-dir", data.path, backup.path]).status == 0)
+        let beforeDeletion = try #require(try await server.get("/health").json["log_head_position"] as? Int)
         #expect(try await server.delete("/users/me", token: token).status == 204)
+        // The past is read with today's key store: as of before the deletion, nothing personal either.
+        let past = try await runNuvie(["as-of", "--data-dir", data.path, "--position", "\(beforeDeletion)", "--user", "\(anaId)"])
+        #expect(past.status == 0 && past.output.contains("\"ratings\""), "\(past.output)")
+        for secret in Self.secrets { #expect(!past.output.contains(secret), "\(secret) as of before the deletion") }
 
         #expect(try await server.get("/users/me", token: token).status == 401, "the access token is dead")
         #expect(try await server.post("/auth/refresh", #"{"refresh_token":"\#(refresh)"}"#).status == 401, "and the refresh token")
