@@ -37,9 +37,16 @@ struct Eval: AsyncParsableCommand {
     @Option(help: "table (default) or json (one object per line).")
     var format: Format = .table
 
+    @Flag(help: "Any rejected row (ids ≤ 0, a rating off 0.5–5.0 in half stars, a bad timestamp) fails the run before anything is learned.")
+    var strict = false
+
     func run() async throws {
         let ratingsURL = URL(fileURLWithPath: ratings)
-        let records = try RatingsFile.read(ratingsURL)
+        let (records, rejected) = try RatingsFile.read(ratingsURL)
+        if !rejected.isEmpty {
+            if strict { throw RowsRejected(rejected) }
+            FileHandle.standardError.write(Data("eval: rejected, not learned from or evaluated:\n\(rejected.report)\n".utf8))
+        }
         let moviesURL = movies.map(URL.init(fileURLWithPath:))
             ?? ratingsURL.deletingLastPathComponent().appendingPathComponent("movies.csv")
         let catalog = FileManager.default.fileExists(atPath: moviesURL.path) ? try RatingsFile.readMovies(moviesURL) : ([:], [:])
@@ -54,7 +61,7 @@ struct Eval: AsyncParsableCommand {
         case .json:
             for result in results { print(try Self.jsonLine(result)) }
         case .table:
-            print("split: \(split.rawValue) (seed \(seed)), \(records.count) ratings, \(evaluation.split.test.count) users evaluated, top \(OfflineEvaluation.cutoff)")
+            print("split: \(split.rawValue) (seed \(seed)), \(records.count) ratings (\(rejected.count) rows rejected), \(evaluation.split.test.count) users evaluated, top \(OfflineEvaluation.cutoff)")
             print(["model", "precision@10", "recall@10", "ndcg@10", "hitrate@10", "coverage@10", "ms/user"].joined(separator: "\t"))
             for r in results {
                 print([r.model, f(r.precision), f(r.recall), f(r.ndcg), f(r.hitRate), f(r.coverage), String(format: "%.3f", r.millisecondsPerUser)].joined(separator: "\t"))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import NuvieCommands
+import NuvieMovieLens
 import Foundation
 import NuvieProjections
 
@@ -17,18 +18,27 @@ struct Import: AsyncParsableCommand {
         @Argument(help: "The directory holding movies.csv, links.csv, ratings.csv and tags.csv.")
         var directory: String
 
+        @Flag(help: "Any rejected row (not a film, rating or tag, or of a film movies.csv lacks) fails the import, and nothing is written.")
+        var strict = false
+
         func run() async throws {
-            let stores = try await global.openStores(logger: Bootstrap.logging(level: global.logLevel))
+            let logger = Bootstrap.logging(level: global.logLevel)
+            let dataset = try MovieLensDataset(directory: URL(fileURLWithPath: directory))
+            if strict, !dataset.rejected.isEmpty { throw RowsRejected(dataset.rejected) }
+            let stores = try await global.openStores(logger: logger)
             defer { stores.close() }
-            let summary = try await MovieLensImporter(store: stores.store).importDirectory(URL(fileURLWithPath: directory)) { progress in
+            let summary = try await MovieLensImporter(store: stores.store).importDataset(dataset) { progress in
                 let seconds = progress.elapsed.seconds
                 let rate = seconds > 0 ? Int(Double(progress.appended) / seconds) : 0
                 FileHandle.standardError.write(Data("\rimported \(progress.appended)/\(progress.total) events (\(rate)/s)".utf8))
             }
             FileHandle.standardError.write(Data("\n".utf8))
+            if !summary.rejected.isEmpty {
+                FileHandle.standardError.write(Data("rejected, not imported:\n\(summary.rejected.report)\n".utf8))
+            }
             print("""
                 movies: \(summary.movies), users: \(summary.users), ratings: \(summary.ratings), tags: \(summary.tags)
-                new events: \(summary.newEvents), log head: \(summary.headPosition)
+                new events: \(summary.newEvents), log head: \(summary.headPosition), rows rejected: \(summary.rejected.count)
                 """)
         }
     }

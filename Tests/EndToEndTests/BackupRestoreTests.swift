@@ -52,17 +52,19 @@ import Testing
 
 /// Runs the built `nuvie` with `arguments`; its exit status and what it printed. `logLevel` is for the
 /// commands that take `--log-level` (those with a data directory).
-func runNuvie(_ arguments: [String], logLevel: Bool = true) async throws -> (status: Int32, output: String) {
-    try await runProduct("nuvie", arguments, logLevel: logLevel)
+func runNuvie(_ arguments: [String], logLevel: Bool = true, environment: [String: String] = [:]) async throws -> (status: Int32, output: String) {
+    try await runProduct("nuvie", arguments, logLevel: logLevel, environment: environment)
 }
 
 /// Runs a product's built binary, as `runNuvie` does.
-func runProduct(_ executable: String, _ arguments: [String], logLevel: Bool = true) async throws -> (status: Int32, output: String) {
+func runProduct(
+    _ executable: String, _ arguments: [String], logLevel: Bool = true, environment: [String: String] = [:]
+) async throws -> (status: Int32, output: String) {
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("\(executable)-run-\(UUID().uuidString).log")
     defer { try? FileManager.default.removeItem(at: output) }
     let process = try ChildProcess(
         executable: ServerProcess.binary(executable), arguments: arguments + (logLevel ? ["--log-level", "warning"] : []),
-        environment: ProcessInfo.processInfo.environment, output: output
+        environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, output: output
     )
     let status = await process.exited()
     return (status, (try? String(contentsOf: output, encoding: .utf8)) ?? "")

@@ -32,6 +32,37 @@ import Testing
         let garbage = directory.url.appendingPathComponent("garbage.csv")
         try Data("userId,movieId,rating,timestamp\n1,2,three,4\n".utf8).write(to: garbage)
         let refused = try await runNuvie(["eval", "--ratings", garbage.path], logLevel: false)
-        #expect(refused.status != 0 && refused.output.contains("line 2"), "\(refused.output)")
+        #expect(refused.status != 0 && refused.output.contains("holds no ratings") && refused.output.contains("garbage.csv:2: rating three"), "\(refused.output)")
+    }
+
+    /// Rows that are not ratings are reported with their file and line and left out; `--strict`
+    /// refuses the file and evaluates nothing.
+    @Test func evalReportsEveryBadRowAndStrictRefusesTheFile() async throws {
+        let directory = try TemporaryDirectory()
+        let good = try String(contentsOf: replayFixtures.appendingPathComponent("movielens-taste/ratings.csv"), encoding: .utf8)
+        let goodLines = good.split(separator: "\n").count
+        let bad = ["0,3,4.0,1500000000", "1,3,0,1500000000", "1,3,7,1500000000", "1,3,4.25,1500000000", "1,3,4.0,-1", "1,-3,4.0,1500000000"]
+        let file = directory.url.appendingPathComponent("ratings.csv")
+        try Data((good + bad.joined(separator: "\n") + "\n").utf8).write(to: file)
+
+        let movies = replayFixtures.appendingPathComponent("movielens-taste/movies.csv").path
+        let run = try await runNuvie(["eval", "--ratings", file.path, "--movies", movies, "--minimum-ratings", "2", "--format", "json"], logLevel: false)
+        #expect(run.status == 0, "\(run.output)")
+        for (offset, row) in bad.enumerated() {
+            #expect(run.output.contains("ratings.csv:\(goodLines + offset + 1): "), "line of \(row) reported: \(run.output)")
+        }
+        func quality(_ output: String) -> [String] {
+            output.split(separator: "\n").filter { $0.hasPrefix("{") }
+                .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                .map { "\($0["model"] ?? "") \($0["ndcg@10"] ?? "") \($0["recall@10"] ?? "") \($0["users"] ?? "")" }
+        }
+        let clean = try await runNuvie(
+            ["eval", "--ratings", replayFixtures.appendingPathComponent("movielens-taste/ratings.csv").path, "--movies", movies, "--minimum-ratings", "2", "--format", "json"],
+            logLevel: false
+        )
+        #expect(quality(run.output).count == 3 && quality(run.output) == quality(clean.output), "nothing learned from the bad rows")
+
+        let strict = try await runNuvie(["eval", "--ratings", file.path, "--strict"], logLevel: false)
+        #expect(strict.status != 0 && strict.output.contains("6 rows rejected") && !strict.output.contains("ndcg"), "\(strict.output)")
     }
 }

@@ -6,12 +6,27 @@ import Testing
 
 @Suite(.timeLimit(.minutes(3))) struct EvaluationTests {
     @Test func readsBothMovieLensFormats() throws {
-        let csv = try RatingsFile.parse("userId,movieId,rating,timestamp\n1,10,4.5,100\n2,20,3.0,200\n")
-        let tsv = try RatingsFile.parse("1\t10\t4.5\t100\n2\t20\t3\t200\n")
+        let csv = try RatingsFile.parse("userId,movieId,rating,timestamp\n1,10,4.5,100\n2,20,3.0,200\n").ratings
+        let tsv = try RatingsFile.parse("1\t10\t4.5\t100\n2\t20\t3\t200\n").ratings
         #expect(csv == tsv)
         #expect(csv == [RatingRecord(userId: 1, movieId: 10, rating: 4.5, timestamp: 100), RatingRecord(userId: 2, movieId: 20, rating: 3, timestamp: 200)])
         #expect(throws: RatingsFileError.self) { try RatingsFile.parse("1,10,four,100\n") }
         #expect(throws: RatingsFileError.self) { try RatingsFile.parse("userId,movieId,rating,timestamp\n") }
+    }
+
+    @Test func rowsThatAreNotRatingsAreRejectedWithTheirLineAndWhy() throws {
+        let text = [
+            "1\t10\t4\t100", "0\t10\t4\t100", "2\t-3\t4\t100", "2\t10\t0\t100", "2\t11\t3.7\t100", "2\t12\t5.5\t100",
+            "3\t12\t4\t-5", "3\t13\tx\t100", "3\t14\t4", "", "4\t15\t0.5\t0",
+        ].joined(separator: "\n")
+        let (ratings, rejected) = try RatingsFile.parse(text, file: "u.data")
+        #expect(ratings == [RatingRecord(userId: 1, movieId: 10, rating: 4, timestamp: 100), RatingRecord(userId: 4, movieId: 15, rating: 0.5, timestamp: 0)])
+        #expect(rejected.count == 8 && rejected.rows.map(\.line) == [2, 3, 4, 5, 6, 7, 8, 9])
+        #expect(rejected.rows.map(\.file) == Array(repeating: "u.data", count: 8))
+        #expect(rejected.rows[0].reason.contains("user id 0") && rejected.rows[3].reason.contains("rating 3.7"))
+        let many = (1...30).map { "0\t\($0)\t4\t100" }.joined(separator: "\n") + "\n1\t1\t4\t1"
+        let lots = try RatingsFile.parse(many, file: "u.data").rejected
+        #expect(lots.count == 30 && lots.rows.count == RejectedRows.shown && lots.report.hasSuffix("… and 10 more rejected rows (30 in all)"))
     }
 
     @Test func temporalSplitHoldsOutEachUsersLatestFifth() {
@@ -33,7 +48,7 @@ import Testing
     @Test func theServedModelFindsTasteWherePopularityCannot() throws {
         let directory = replayFixtures.appendingPathComponent("movielens-taste")
         let evaluation = OfflineEvaluation(
-            ratings: try RatingsFile.read(directory.appendingPathComponent("ratings.csv")), split: .random, seed: 42,
+            ratings: try RatingsFile.read(directory.appendingPathComponent("ratings.csv")).ratings, split: .random, seed: 42,
             movies: try RatingsFile.readMovies(directory.appendingPathComponent("movies.csv")),
             parameters: .init(minimumRatings: 2, lambda: 10)
         )

@@ -170,7 +170,7 @@ struct HTTPBench: AsyncParsableCommand {
     }
 
     static func movieIds(_ dataset: URL) throws -> [Int64] {
-        try MovieLensDataset.movieRows(dataset.appendingPathComponent("movies.csv")).map(\.movieId)
+        try MovieLensDataset.movieRows(dataset.appendingPathComponent("movies.csv")).movies.map(\.movieId)
     }
 }
 

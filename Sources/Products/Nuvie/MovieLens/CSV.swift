@@ -1,7 +1,13 @@
 /// RFC 4180 rows: comma-separated fields, double-quoted when they hold commas, quotes or newlines.
 public enum CSV {
     public static func rows(_ text: String) -> [[String]] {
-        var rows: [[String]] = []
+        numberedRows(text).map(\.fields)
+    }
+
+    /// Each row with the line of the file it starts on (1 for the first).
+    public static func numberedRows(_ text: String) -> [(line: Int, fields: [String])] {
+        var rows: [(line: Int, fields: [String])] = []
+        var line = 1, rowStart = 1
         var row: [String] = []
         var field: [UInt8] = []
         var inQuotes = false
@@ -14,6 +20,7 @@ public enum CSV {
         }
         while let byte = pending ?? iterator.next() {
             pending = nil
+            if byte == UInt8(ascii: "\n") { line += 1 }
             if inQuotes {
                 if byte == UInt8(ascii: "\"") {
                     let next = iterator.next()
@@ -29,14 +36,15 @@ public enum CSV {
             case UInt8(ascii: "\r"): break
             case UInt8(ascii: "\n"):
                 endField()
-                rows.append(row)
+                rows.append((rowStart, row))
                 row = []
+                rowStart = line
             default: field.append(byte)
             }
         }
         if !field.isEmpty || !row.isEmpty {
             endField()
-            rows.append(row)
+            rows.append((rowStart, row))
         }
         return rows
     }

@@ -28,6 +28,8 @@ public struct MovieLensImporter: Sendable {
         /// Events the log did not have yet (0 when the same files were imported before).
         public var newEvents: Int
         public var headPosition: UInt64
+        /// Rows that were not films, ratings or tags, or of films the catalog lacks: not imported.
+        public var rejected: RejectedRows
     }
 
     let store: DomainLog
@@ -40,7 +42,11 @@ public struct MovieLensImporter: Sendable {
     }
 
     public func importDirectory(_ directory: URL, progress: @Sendable (Progress) -> Void = { _ in }) async throws -> Summary {
-        let dataset = try MovieLensDataset(directory: directory)
+        try await importDataset(try MovieLensDataset(directory: directory), progress: progress)
+    }
+
+    /// Imports what `dataset` read; its rejected rows are not in it (`Summary.rejected` says which).
+    public func importDataset(_ dataset: MovieLensDataset, progress: @Sendable (Progress) -> Void = { _ in }) async throws -> Summary {
         try store.personalData.prepareKeys(for: Set(dataset.ratings.map(\.userId) + dataset.tags.map(\.userId)))
         let appends = try Self.appends(for: dataset, store: store)
         let started = ContinuousClock.now
@@ -53,7 +59,8 @@ public struct MovieLensImporter: Sendable {
         }
         return Summary(
             movies: dataset.movies.count, users: Set(dataset.ratings.map(\.userId) + dataset.tags.map(\.userId)).count,
-            ratings: dataset.ratings.count, tags: dataset.tags.count, newEvents: newEvents, headPosition: log.headPosition
+            ratings: dataset.ratings.count, tags: dataset.tags.count, newEvents: newEvents, headPosition: log.headPosition,
+            rejected: dataset.rejected
         )
     }
 
