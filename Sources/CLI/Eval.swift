@@ -3,17 +3,21 @@ import Foundation
 import NuvieMovieLens
 import NuvieRecommendations
 
-/// `nuvie eval --ratings FILE`: offline top-10 quality of most-popular, plain item-kNN and the model
-/// we serve, on one split of a MovieLens ratings file.
+/// `nuvie eval --ratings FILE [--tune]`: offline top-10 quality of most-popular, plain item-kNN,
+/// plain EASE and the model we serve, on one split of a MovieLens ratings file, and the cold start.
+/// With `--tune` the served model's constants are chosen on a validation split of the training
+/// part first (`Tuning`), and the test part is measured once, with them.
 struct Eval: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Evaluate the served recommender against most-popular and item-kNN on a MovieLens ratings file.",
+        abstract: "Evaluate the served recommender against most-popular, item-kNN and plain EASE on a MovieLens ratings file.",
         discussion: """
             FILE is ml-latest's ratings.csv (userId,movieId,rating,timestamp) or the classic u.data \
             (user item rating timestamp). Each user's ratings are split 80/20: temporal holds out each \
             user's latest 20 % (by timestamp, then film id), random a seeded shuffle's 20 %. A held-out \
             film is relevant whatever its rating. Genres for the served model's genre term come from \
-            movies.csv beside FILE when there is one (or --movies).
+            movies.csv beside FILE when there is one (or --movies). --tune chooses λ, the minimum \
+            ratings per film and the genre share on a validation split carved from the training part \
+            only (the same kind of split, applied to it), then measures the test part once.
             """
     )
 
@@ -31,8 +35,11 @@ struct Eval: AsyncParsableCommand {
     @Option(help: "Seed for the random split.")
     var seed: UInt64 = 42
 
-    @Option(help: "Films rated fewer times are left out of the item–item weights.")
+    @Option(help: "Films rated fewer times are left out of the item–item weights (without --tune).")
     var minimumRatings: Int = ItemSimilarityModel.Parameters().minimumRatings
+
+    @Flag(help: "Choose the served model's constants on a validation split of the training part, then measure the test part once.")
+    var tune = false
 
     @Option(help: "table (default) or json (one object per line).")
     var format: Format = .table
@@ -50,26 +57,49 @@ struct Eval: AsyncParsableCommand {
         let moviesURL = movies.map(URL.init(fileURLWithPath:))
             ?? ratingsURL.deletingLastPathComponent().appendingPathComponent("movies.csv")
         let catalog = FileManager.default.fileExists(atPath: moviesURL.path) ? try RatingsFile.readMovies(moviesURL) : ([:], [:])
-        let evaluation = OfflineEvaluation(
-            ratings: records, split: split, seed: seed, movies: catalog,
-            parameters: .init(minimumRatings: minimumRatings)
+        let progress = { (step: String) in FileHandle.standardError.write(Data("eval: \(step)\n".utf8)) }
+        var evaluation = OfflineEvaluation(
+            ratings: records, split: split, seed: seed, movies: catalog, constants: .init(minimumRatings: minimumRatings)
         )
-        let results = try evaluation.run { step in
-            FileHandle.standardError.write(Data("eval: \(step)\n".utf8))
+        let choice = try tune ? Tuning.choose(for: evaluation, kind: split, seed: seed, progress: progress) : nil
+        if let choice {
+            evaluation = OfflineEvaluation(ratings: records, split: split, seed: seed, movies: catalog, constants: choice.constants)
         }
+        let results = try evaluation.run(progress: progress)
         switch format {
         case .json:
             for result in results { print(try Self.jsonLine(result)) }
+            if let choice { print(try Self.jsonLine(choice)) }
         case .table:
             print("split: \(split.rawValue) (seed \(seed)), \(records.count) ratings (\(rejected.count) rows rejected), \(evaluation.split.test.count) users evaluated, top \(OfflineEvaluation.cutoff)")
             print(["model", "precision@10", "recall@10", "ndcg@10", "hitrate@10", "coverage@10", "ms/user"].joined(separator: "\t"))
             for r in results {
                 print([r.model, f(r.precision), f(r.recall), f(r.ndcg), f(r.hitRate), f(r.coverage), String(format: "%.3f", r.millisecondsPerUser)].joined(separator: "\t"))
             }
+            if let choice {
+                let c = choice.constants
+                print("""
+                    tuned on validation (\(choice.candidates) candidates): served λ \(c.lambda), minimum ratings \(c.minimumRatings), \
+                    genre share \(c.genreShare) (validation NDCG@10 \(f(choice.validationNDCG))); plain EASE λ \(c.ease.lambda), \
+                    minimum ratings \(c.ease.minimumRatings) (validation NDCG@10 \(f(choice.easeValidationNDCG)))
+                    """)
+            }
         }
     }
 
     private func f(_ value: Double) -> String { String(format: "%.4f", value) }
+
+    static func jsonLine(_ choice: Tuning.Choice) throws -> String {
+        let object: [String: Any] = [
+            "tuning": [
+                "lambda": choice.constants.lambda, "minimum_ratings": choice.constants.minimumRatings,
+                "genre_share": choice.constants.genreShare, "validation_ndcg@10": choice.validationNDCG, "candidates": choice.candidates,
+                "ease_lambda": choice.constants.ease.lambda, "ease_minimum_ratings": choice.constants.ease.minimumRatings,
+                "ease_validation_ndcg@10": choice.easeValidationNDCG,
+            ] as [String: Any],
+        ]
+        return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    }
 
     static func jsonLine(_ r: OfflineEvaluation.Result) throws -> String {
         let object: [String: Any] = [

@@ -3,15 +3,19 @@ import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(3))) struct EvalCommandTests {
-    /// `nuvie eval --format json`: one object per model, with the contract of the keys.
+    /// `nuvie eval --tune --format json`: one object per model, then the constants chosen on validation.
     @Test(arguments: ["temporal", "random"])
     func evalPrintsOneJSONObjectPerModel(split: String) async throws {
         let ratings = replayFixtures.appendingPathComponent("movielens-taste/ratings.csv").path
-        let run = try await runNuvie(["eval", "--ratings", ratings, "--split", split, "--seed", "42", "--minimum-ratings", "2", "--format", "json"], logLevel: false)
+        let run = try await runNuvie(["eval", "--ratings", ratings, "--split", split, "--seed", "42", "--tune", "--format", "json"], logLevel: false)
         #expect(run.status == 0, "\(run.output)")
-        let objects = run.output.split(separator: "\n").filter { $0.hasPrefix("{") }
+        let lines = run.output.split(separator: "\n").filter { $0.hasPrefix("{") }
             .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(objects.compactMap { $0["model"] as? String } == ["popular", "item-knn", "served"])
+        let objects = lines.filter { $0["model"] != nil }
+        #expect(objects.compactMap { $0["model"] as? String }.prefix(4) == ["popular", "item-knn", "ease", "served"])
+        #expect(objects.count == 4 + 2 * 3, "popular and served for users cut to their first 3, 5 and 10 ratings")
+        let tuning = try #require(lines.last?["tuning"] as? [String: Any])
+        #expect(["lambda", "minimum_ratings", "genre_share", "validation_ndcg@10", "ease_lambda", "ease_minimum_ratings"].allSatisfy { tuning[$0] != nil })
         for object in objects {
             for key in ["precision@10", "recall@10", "ndcg@10", "hitrate@10", "coverage@10"] {
                 #expect((0...1).contains(object[key] as? Double ?? -1), "\(key) in \(object)")
@@ -60,7 +64,7 @@ import Testing
             ["eval", "--ratings", replayFixtures.appendingPathComponent("movielens-taste/ratings.csv").path, "--movies", movies, "--minimum-ratings", "2", "--format", "json"],
             logLevel: false
         )
-        #expect(quality(run.output).count == 3 && quality(run.output) == quality(clean.output), "nothing learned from the bad rows")
+        #expect(quality(run.output).count == 10 && quality(run.output) == quality(clean.output), "nothing learned from the bad rows")
 
         let strict = try await runNuvie(["eval", "--ratings", file.path, "--strict"], logLevel: false)
         #expect(strict.status != 0 && strict.output.contains("6 rows rejected") && !strict.output.contains("ndcg"), "\(strict.output)")

@@ -50,14 +50,36 @@ import Testing
         let evaluation = OfflineEvaluation(
             ratings: try RatingsFile.read(directory.appendingPathComponent("ratings.csv")).ratings, split: .random, seed: 42,
             movies: try RatingsFile.readMovies(directory.appendingPathComponent("movies.csv")),
-            parameters: .init(minimumRatings: 2, lambda: 10)
+            constants: .init(lambda: 10, minimumRatings: 2)
         )
         let results = try evaluation.run()
-        #expect(results.map(\.model) == ["popular", "item-knn", "served"])
+        #expect(results.map(\.model) == [
+            "popular", "item-knn", "ease", "served", "popular (first 3)", "served (first 3)", "popular (first 5)", "served (first 5)",
+            "popular (first 10)", "served (first 10)",
+        ])
         for result in results {
             for metric in [result.precision, result.recall, result.ndcg, result.hitRate, result.coverage] { #expect((0...1).contains(metric)) }
-            #expect(result.users == evaluation.split.test.count)
         }
-        #expect(results[2].ndcg > results[0].ndcg)
+        for result in results.prefix(4) { #expect(result.users == evaluation.split.test.count) }
+        #expect(results[3].ndcg > results[0].ndcg)
+    }
+
+    /// Tuning reads the training part only: changing what the test part holds changes no choice.
+    @Test func tuningNeverSeesTheTestPart() throws {
+        let directory = replayFixtures.appendingPathComponent("movielens-taste")
+        let ratings = try RatingsFile.read(directory.appendingPathComponent("ratings.csv")).ratings
+        let movies = try RatingsFile.readMovies(directory.appendingPathComponent("movies.csv"))
+        let original = OfflineEvaluation(ratings: ratings, split: .temporal, movies: movies)
+        let heldOut = Set(original.split.test.flatMap { user, films in films.map { "\(user)-\($0)" } })
+        // The same training part, every held-out rating flipped and moved to another film.
+        let altered = ratings.map { rating -> RatingRecord in
+            guard heldOut.contains("\(rating.userId)-\(rating.movieId)") else { return rating }
+            return RatingRecord(userId: rating.userId, movieId: rating.movieId + 1_000, rating: 5.5 - rating.rating, timestamp: rating.timestamp)
+        }
+        let changed = OfflineEvaluation(ratings: altered, split: .temporal, movies: movies)
+        #expect(changed.split.train == original.split.train && changed.split.test != original.split.test)
+        let choice = try Tuning.choose(for: original, kind: .temporal, seed: 42)
+        #expect(try Tuning.choose(for: changed, kind: .temporal, seed: 42) == choice)
+        #expect(choice.candidates == Tuning.lambdas.count * Tuning.minimumRatings.count * (Tuning.genreShares.count + 1))
     }
 }

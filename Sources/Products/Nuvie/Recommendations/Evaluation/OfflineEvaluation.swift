@@ -2,9 +2,11 @@ import Foundation
 import NuvieMovieLens
 import NuvieProjections
 
-/// Top-10 quality of three recommenders on one split: most popular, plain item-kNN (cosine, k = 20)
-/// and the served model (`Scorer` over `ItemSimilarityModel`, without social signals: the ratings
-/// file has no friends).
+/// Top-10 quality on one split: most popular, plain item-kNN (cosine, k = 20), plain EASE (every
+/// item–item weight, negatives included, every rated film a seed) and the served model (`Scorer`
+/// over `ItemSimilarityModel`, without social signals: the ratings file has no friends). Then the
+/// cold start: each evaluated user cut to their first 3, 5 and 10 training ratings, popular against
+/// served.
 public struct OfflineEvaluation: Sendable {
     public struct Result: Sendable, Equatable {
         public var model: String
@@ -19,62 +21,100 @@ public struct OfflineEvaluation: Sendable {
         public var millisecondsPerUser: Double
     }
 
+    /// The constants of the served model, and plain EASE's own (searched the same way).
+    public struct Constants: Sendable, Equatable {
+        public var lambda: Double
+        public var minimumRatings: Int
+        public var genreShare: Double
+        public var ease: ItemSimilarityModel.Parameters
+
+        public init(lambda: Double = ItemSimilarityModel.Parameters().lambda,
+                    minimumRatings: Int = ItemSimilarityModel.Parameters().minimumRatings,
+                    genreShare: Double = Scorer.defaultGenreShare, ease: ItemSimilarityModel.Parameters? = nil) {
+            self.lambda = lambda
+            self.minimumRatings = minimumRatings
+            self.genreShare = genreShare
+            self.ease = ease ?? .init(minimumRatings: minimumRatings, lambda: lambda, keepsNegativeWeights: true)
+        }
+
+        var model: ItemSimilarityModel.Parameters { .init(minimumRatings: minimumRatings, lambda: lambda) }
+    }
+
     public static let cutoff = 10
+    public static let coldStartHistories = [3, 5, 10]
 
     public let split: Split
     public let movies: (titles: [Int64: String], genres: [Int64: [String]])
-    public let parameters: ItemSimilarityModel.Parameters
+    public let constants: Constants
     let catalogSize: Int
 
     public init(ratings: [RatingRecord], split kind: Split.Kind, seed: UInt64 = 42,
-                movies: (titles: [Int64: String], genres: [Int64: [String]]) = ([:], [:]),
-                parameters: ItemSimilarityModel.Parameters = .init()) {
-        split = Split(ratings, kind: kind, seed: seed)
-        self.movies = movies
-        self.parameters = parameters
-        catalogSize = Set(ratings.map(\.movieId)).count
+                movies: (titles: [Int64: String], genres: [Int64: [String]]) = ([:], [:]), constants: Constants = .init()) {
+        self.init(split: Split(ratings, kind: kind, seed: seed), movies: movies, constants: constants, catalogSize: Set(ratings.map(\.movieId)).count)
     }
 
+    init(split: Split, movies: (titles: [Int64: String], genres: [Int64: [String]]), constants: Constants, catalogSize: Int) {
+        self.split = split
+        self.movies = movies
+        self.constants = constants
+        self.catalogSize = catalogSize
+    }
+
+    /// popular, item-knn, ease, served, then the cold-start rows.
     public func run(progress: (String) -> Void = { _ in }) throws -> [Result] {
-        var userMovies: [Int64: [Int64]] = [:]
-        var counts: [Int64: Int] = [:]
-        for rating in split.train {
-            userMovies[rating.userId, default: []].append(rating.movieId)
-            counts[rating.movieId, default: 0] += 1
-        }
+        let history = History(split.train)
         let users = split.test.keys.sorted()
 
         progress("popular")
-        let byPopularity = counts.keys.sorted { (counts[$0] ?? 0, $1) > (counts[$1] ?? 0, $0) }
-        let popular = measure("popular", users) { userId in
-            let own = Set(userMovies[userId] ?? [])
-            return Array(byPopularity.lazy.filter { !own.contains($0) }.prefix(Self.cutoff))
-        }
+        let popular = measure("popular", users) { history.popular(excluding: history.moviesOf($0)) }
 
         progress("item-knn: similarities")
-        let knn = ItemKNN(userMovies: userMovies, movieIds: counts.keys.sorted())
+        let knn = ItemKNN(userMovies: history.userMovies, movieIds: history.counts.keys.sorted())
         progress("item-knn: ranking")
-        let itemKNN = measure("item-knn", users) { knn.top(userMovies[$0] ?? [], limit: Self.cutoff) }
+        let itemKNN = measure("item-knn", users) { knn.top(history.userMovies[$0] ?? [], limit: Self.cutoff) }
+
+        progress("ease: training")
+        let ease = try ItemSimilarityModel.train(split.train.map { ($0.userId, $0.movieId) }, parameters: constants.ease)
+        progress("ease: ranking")
+        let plainEASE = measure("ease", users) { ease.top(seeds: history.userMovies[$0] ?? [], limit: Self.cutoff) }
 
         progress("served: training")
-        let model = try ItemSimilarityModel.train(split.train.map { ($0.userId, $0.movieId) }, parameters: parameters)
-        let scorer = Scorer(model: model, catalog: CatalogSnapshot(titles: movies.titles, genres: movies.genres, ratingCounts: counts))
-        let profiles = profiles()
+        let scorer = try servedScorer(history)
         progress("served: ranking")
-        let served = measure("served", users) { scorer.topMovieIds(profiles[$0] ?? TasteProfile(ratings: [:], likedByGenre: [:]), limit: Self.cutoff) }
-        return [popular, itemKNN, served]
+        let served = measure("served", users) { scorer.topMovieIds(history.profile($0, genres: movies.genres), limit: Self.cutoff) }
+
+        var coldStart: [Result] = []
+        for first in Self.coldStartHistories {
+            progress("cold start: first \(first) ratings")
+            let cut = users.filter { history.ratingsOf($0).count > first }
+            coldStart.append(measure("popular (first \(first))", cut) { history.popular(excluding: Set(history.ratingsOf($0).prefix(first).map(\.movieId))) })
+            coldStart.append(measure("served (first \(first))", cut) { userId in
+                scorer.topMovieIds(history.profile(userId, genres: movies.genres, first: first), limit: Self.cutoff)
+            })
+        }
+        return [popular, itemKNN, plainEASE, served] + coldStart
     }
 
-    private func profiles() -> [Int64: TasteProfile] {
-        var byUser: [Int64: TasteProfile] = [:]
-        for rating in split.train {
-            var profile = byUser[rating.userId] ?? TasteProfile(ratings: [:], likedByGenre: [:])
-            let rated = TasteProfile.Rated(rating: rating.rating, position: 0)
-            profile.ratings[rating.movieId] = rated
-            if rated.liked { for genre in movies.genres[rating.movieId] ?? [] { profile.likedByGenre[genre, default: 0] += 1 } }
-            byUser[rating.userId] = profile
-        }
-        return byUser
+    /// Plain EASE's NDCG@10 alone, under `parameters`: what its tuning compares.
+    func easeNDCG(_ parameters: ItemSimilarityModel.Parameters) throws -> Double {
+        let history = History(split.train)
+        let ease = try ItemSimilarityModel.train(split.train.map { ($0.userId, $0.movieId) }, parameters: parameters)
+        return measure("ease", split.test.keys.sorted()) { ease.top(seeds: history.userMovies[$0] ?? [], limit: Self.cutoff) }.ndcg
+    }
+
+    /// The served model's NDCG@10 alone: what tuning compares.
+    func servedNDCG() throws -> Double {
+        let history = History(split.train)
+        let scorer = try servedScorer(history)
+        return measure("served", split.test.keys.sorted()) { scorer.topMovieIds(history.profile($0, genres: movies.genres), limit: Self.cutoff) }.ndcg
+    }
+
+    private func servedScorer(_ history: History) throws -> Scorer {
+        let model = try ItemSimilarityModel.train(split.train.map { ($0.userId, $0.movieId) }, parameters: constants.model)
+        return Scorer(
+            model: model, catalog: CatalogSnapshot(titles: movies.titles, genres: movies.genres, ratingCounts: history.counts),
+            genreShare: constants.genreShare
+        )
     }
 
     private func measure(_ name: String, _ users: [Int64], top: (Int64) -> [Int64]) -> Result {
@@ -102,5 +142,55 @@ public struct OfflineEvaluation: Sendable {
             coverage: Double(recommended.count) / Double(max(catalogSize, 1)), users: users.count,
             millisecondsPerUser: elapsed.seconds * 1000 / n
         )
+    }
+}
+
+/// The training ratings, by user (in time order) and by film.
+struct History {
+    let byUser: [Int64: [RatingRecord]]
+    let userMovies: [Int64: [Int64]]
+    let counts: [Int64: Int]
+    let byPopularity: [Int64]
+
+    init(_ train: [RatingRecord]) {
+        var byUser: [Int64: [RatingRecord]] = [:], counts: [Int64: Int] = [:]
+        for rating in train {
+            byUser[rating.userId, default: []].append(rating)
+            counts[rating.movieId, default: 0] += 1
+        }
+        self.byUser = byUser.mapValues { $0.sorted { ($0.timestamp, $0.movieId) < ($1.timestamp, $1.movieId) } }
+        userMovies = self.byUser.mapValues { $0.map(\.movieId) }
+        self.counts = counts
+        byPopularity = counts.keys.sorted { (counts[$0] ?? 0, $1) > (counts[$1] ?? 0, $0) }
+    }
+
+    func ratingsOf(_ userId: Int64) -> [RatingRecord] { byUser[userId] ?? [] }
+    func moviesOf(_ userId: Int64) -> Set<Int64> { Set(userMovies[userId] ?? []) }
+
+    func popular(excluding own: Set<Int64>) -> [Int64] {
+        Array(byPopularity.lazy.filter { !own.contains($0) }.prefix(OfflineEvaluation.cutoff))
+    }
+
+    /// The user's taste from their training ratings, or only their `first` ones.
+    func profile(_ userId: Int64, genres: [Int64: [String]], first: Int? = nil) -> TasteProfile {
+        var profile = TasteProfile(ratings: [:], likedByGenre: [:])
+        for rating in ratingsOf(userId).prefix(first ?? .max) {
+            let rated = TasteProfile.Rated(rating: rating.rating, position: 0)
+            profile.ratings[rating.movieId] = rated
+            if rated.liked { for genre in genres[rating.movieId] ?? [] { profile.likedByGenre[genre, default: 0] += 1 } }
+        }
+        return profile
+    }
+}
+
+extension ItemSimilarityModel {
+    /// Plain EASE's top films: the sum of every seed's row, the seeds left out.
+    func top(seeds: [Int64], limit: Int) -> [Int64] {
+        var scores = [Double](repeating: 0, count: count)
+        for seed in seeds { accumulate(seed: seed, into: &scores) }
+        let own = Set(seeds)
+        return movieIds.indices.filter { !own.contains(movieIds[$0]) }
+            .sorted { (scores[$0], movieIds[$1]) > (scores[$1], movieIds[$0]) }
+            .prefix(limit).map { movieIds[$0] }
     }
 }

@@ -15,10 +15,15 @@ public struct ItemSimilarityModel: Sendable, Equatable {
         public var minimumRatings: Int
         /// EASE's L2 regulariser.
         public var lambda: Double
+        /// Keep negative weights (plain EASE, the evaluation's baseline). The served model drops them:
+        /// a reason "because you rated" is only ever in the film's favour.
+        public var keepsNegativeWeights: Bool
 
-        public init(minimumRatings: Int = 10, lambda: Double = 250) {
+        /// The defaults are what `nuvie eval --tune` chose on the bundled data's validation split (BENCHMARKS.md).
+        public init(minimumRatings: Int = 10, lambda: Double = 500, keepsNegativeWeights: Bool = false) {
             self.minimumRatings = minimumRatings
             self.lambda = lambda
+            self.keepsNegativeWeights = keepsNegativeWeights
         }
     }
 
@@ -83,7 +88,7 @@ public struct ItemSimilarityModel: Sendable, Equatable {
         for i in 0..<n {
             for j in 0..<n {
                 let b = i == j ? 0 : -matrix[i * n + j] / diagonal[j]
-                matrix[i * n + j] = max(0, b)
+                matrix[i * n + j] = parameters.keepsNegativeWeights ? b : max(0, b)
             }
         }
         return ItemSimilarityModel(parameters: parameters, movieIds: movieIds, index: index, weights: matrix)

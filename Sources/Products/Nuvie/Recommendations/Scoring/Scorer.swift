@@ -3,15 +3,17 @@ import Foundation
 /// The served model: a film's score is a sum of four non-negative terms, each the product of a fixed
 /// share and a signal in [0, 1], so the score is in [0, 1] and each factor's weight is its exact share.
 ///
-///     score = (1 − σ)·c·0.85·personal      because_you_rated: Σ item–item weights from the films you liked,
+///     score = (1 − σ)·c·(1 − g)·personal   because_you_rated: Σ item–item weights from the films you liked,
 ///                                          divided by the largest such sum among your candidates
-///           + (1 − σ)·c·0.15·genre         genre_match: mean of your liking for the film's genres
+///           + (1 − σ)·c·g·genre            genre_match: mean of your liking for the film's genres
 ///           + (1 − σ)·(1 − c)·popularity   popular: ratings of the film / ratings of the most rated film
 ///           + σ·social                     friend_activity: min(1, friends who gave it 4+ stars or recommended it / 3)
 ///
 /// c = min(1, your ratings / 30), 0 under 3 ratings or with no film liked yet (cold start: popularity
 /// until we know your taste);
-/// σ = 0.2 when social signals are used and you have friends, else 0.
+/// σ = 0.2 when social signals are used and you have friends, else 0; g, the genre share, is 0.3
+/// (with λ and the minimum ratings per film, chosen by `nuvie eval --tune` on a validation split of
+/// the bundled data's training part: BENCHMARKS.md).
 public struct Scorer: Sendable {
     public struct Options: Sendable {
         public var useSocial: Bool
@@ -26,8 +28,7 @@ public struct Scorer: Sendable {
         }
     }
 
-    static let personalShare = 0.85
-    static let genreShare = 0.15
+    public static let defaultGenreShare = 0.3
     static let socialShare = 0.2
     static let fullHistory = 30.0
     static let minimumHistory = 3
@@ -35,11 +36,14 @@ public struct Scorer: Sendable {
 
     public let model: ItemSimilarityModel
     public let catalog: CatalogSnapshot
+    /// g above; `1 − g` is because_you_rated's share of the personal part.
+    public let genreShare: Double
     let mostRatings: Int
 
-    public init(model: ItemSimilarityModel, catalog: CatalogSnapshot) {
+    public init(model: ItemSimilarityModel, catalog: CatalogSnapshot, genreShare: Double = Scorer.defaultGenreShare) {
         self.model = model
         self.catalog = catalog
+        self.genreShare = genreShare
         mostRatings = catalog.ratingCounts.values.max() ?? 0
     }
 
@@ -146,9 +150,9 @@ public struct UserScoring: Sendable {
         let c = personalisation, own = 1 - social
         var terms = Terms()
         if let j = scorer.model.index[movieId], largestPersonal > 0 {
-            terms.personal = own * c * Scorer.personalShare * min(1, personal[j] / largestPersonal)
+            terms.personal = own * c * (1 - scorer.genreShare) * min(1, personal[j] / largestPersonal)
         }
-        terms.genre = own * c * Scorer.genreShare * genreMatch(movieId)
+        terms.genre = own * c * scorer.genreShare * genreMatch(movieId)
         if scorer.mostRatings > 0 {
             terms.popular = own * (1 - c) * Double(scorer.catalog.ratingCounts[movieId] ?? 0) / Double(scorer.mostRatings)
         }
