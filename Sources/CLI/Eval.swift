@@ -80,7 +80,8 @@ struct Eval: AsyncParsableCommand {
                 let c = choice.constants
                 print("""
                     tuned on validation (\(choice.candidates) candidates): served λ \(c.lambda), minimum ratings \(c.minimumRatings), \
-                    genre share \(c.genreShare) (validation NDCG@10 \(f(choice.validationNDCG))); plain EASE λ \(c.ease.lambda), \
+                    genre share \(c.genreShare), recency half-life \(c.recencyHalfLife.map { "\($0) ratings" } ?? "none") \
+                    (validation NDCG@10 \(f(choice.validationNDCG))); plain EASE λ \(c.ease.lambda), \
                     minimum ratings \(c.ease.minimumRatings) (validation NDCG@10 \(f(choice.easeValidationNDCG)))
                     """)
             }
@@ -94,6 +95,7 @@ struct Eval: AsyncParsableCommand {
             "tuning": [
                 "lambda": choice.constants.lambda, "minimum_ratings": choice.constants.minimumRatings,
                 "genre_share": choice.constants.genreShare, "validation_ndcg@10": choice.validationNDCG, "candidates": choice.candidates,
+                "recency_half_life": choice.constants.recencyHalfLife.map { $0 as Any } ?? NSNull(),
                 "ease_lambda": choice.constants.ease.lambda, "ease_minimum_ratings": choice.constants.ease.minimumRatings,
                 "ease_validation_ndcg@10": choice.easeValidationNDCG,
             ] as [String: Any],

@@ -80,6 +80,6 @@ import Testing
         #expect(changed.split.train == original.split.train && changed.split.test != original.split.test)
         let choice = try Tuning.choose(for: original, kind: .temporal, seed: 42)
         #expect(try Tuning.choose(for: changed, kind: .temporal, seed: 42) == choice)
-        #expect(choice.candidates == Tuning.lambdas.count * Tuning.minimumRatings.count * (Tuning.genreShares.count + 1))
+        #expect(choice.candidates == Tuning.lambdas.count * Tuning.minimumRatings.count * (Tuning.genreShares.count * Tuning.recencyHalfLives.count + 1))
     }
 }

@@ -60,6 +60,34 @@ private func profile(_ ratings: [Int64: Double], friends: [Int64: [TasteProfile.
         scorer = Scorer(model: try ItemSimilarityModel.train(interactions, parameters: .init(minimumRatings: 1, lambda: 1)), catalog: catalog)
     }
 
+    /// What comes next follows what the user rated last: of two liked films, the newer one's
+    /// neighbours score higher, and which do flips with the order they were rated in.
+    @Test func theNewestLikedFilmsCountMost() throws {
+        // Two clusters that mirror each other: films 1–3 (Sci-Fi) and 5–7 (Drama), 2 mirroring 6.
+        var pairs: [(userId: Int64, movieId: Int64)] = []
+        for user in Int64(1)...12 {
+            for film: Int64 in user <= 6 ? [1, 2, 3] : [5, 6, 7] { pairs.append((user, film)) }
+        }
+        let counts = Dictionary(grouping: pairs.map(\.movieId), by: { $0 }).mapValues(\.count)
+        let mirrored = Scorer(
+            model: try ItemSimilarityModel.train(pairs, parameters: .init(minimumRatings: 1, lambda: 1)),
+            catalog: CatalogSnapshot(titles: [:], genres: [:], ratingCounts: counts)
+        )
+        func aiScores(sciFiFirst: Bool) -> (sciFi: Int, drama: Int) {
+            let (older, newer): (Int64, Int64) = sciFiFirst ? (1, 5) : (5, 1)
+            let ratings: [Int64: TasteProfile.Rated] = [
+                older: .init(rating: 5, position: 10), 3: .init(rating: 2, position: 15), 7: .init(rating: 2, position: 20),
+                newer: .init(rating: 5, position: 30),
+            ]
+            let scoring = mirrored.prepare(TasteProfile(ratings: ratings, likedByGenre: [:]), options: .init(useSocial: false))
+            return (scoring.scores(2).aiScore, scoring.scores(6).aiScore)
+        }
+        let dramaLast = aiScores(sciFiFirst: true), sciFiLast = aiScores(sciFiFirst: false)
+        #expect(dramaLast.drama > dramaLast.sciFi, "Drama was liked last: \(dramaLast)")
+        #expect(sciFiLast.sciFi > sciFiLast.drama, "Sci-Fi was liked last: \(sciFiLast)")
+        #expect(dramaLast.drama == sciFiLast.sciFi && dramaLast.sciFi == sciFiLast.drama, "mirror images")
+    }
+
     @Test func weightsAreSharesOfTheScoreAndSumToOne() {
         let user = profile([1: 5, 2: 4, 3: 5, 5: 2])
         let page = scorer.recommend(user, limit: 10)

@@ -26,14 +26,17 @@ public struct OfflineEvaluation: Sendable {
         public var lambda: Double
         public var minimumRatings: Int
         public var genreShare: Double
+        public var recencyHalfLife: Double?
         public var ease: ItemSimilarityModel.Parameters
 
         public init(lambda: Double = ItemSimilarityModel.Parameters().lambda,
                     minimumRatings: Int = ItemSimilarityModel.Parameters().minimumRatings,
-                    genreShare: Double = Scorer.defaultGenreShare, ease: ItemSimilarityModel.Parameters? = nil) {
+                    genreShare: Double = Scorer.defaultGenreShare, recencyHalfLife: Double? = Scorer.defaultRecencyHalfLife,
+                    ease: ItemSimilarityModel.Parameters? = nil) {
             self.lambda = lambda
             self.minimumRatings = minimumRatings
             self.genreShare = genreShare
+            self.recencyHalfLife = recencyHalfLife
             self.ease = ease ?? .init(minimumRatings: minimumRatings, lambda: lambda, keepsNegativeWeights: true)
         }
 
@@ -113,7 +116,7 @@ public struct OfflineEvaluation: Sendable {
         let model = try ItemSimilarityModel.train(split.train.map { ($0.userId, $0.movieId) }, parameters: constants.model)
         return Scorer(
             model: model, catalog: CatalogSnapshot(titles: movies.titles, genres: movies.genres, ratingCounts: history.counts),
-            genreShare: constants.genreShare
+            genreShare: constants.genreShare, recencyHalfLife: constants.recencyHalfLife
         )
     }
 
@@ -174,8 +177,9 @@ struct History {
     /// The user's taste from their training ratings, or only their `first` ones.
     func profile(_ userId: Int64, genres: [Int64: [String]], first: Int? = nil) -> TasteProfile {
         var profile = TasteProfile(ratings: [:], likedByGenre: [:])
-        for rating in ratingsOf(userId).prefix(first ?? .max) {
-            let rated = TasteProfile.Rated(rating: rating.rating, position: 0)
+        // Positions in time order, as the log's would be: what recency weighting reads.
+        for (order, rating) in ratingsOf(userId).prefix(first ?? .max).enumerated() {
+            let rated = TasteProfile.Rated(rating: rating.rating, position: UInt64(order + 1))
             profile.ratings[rating.movieId] = rated
             if rated.liked { for genre in genres[rating.movieId] ?? [] { profile.likedByGenre[genre, default: 0] += 1 } }
         }

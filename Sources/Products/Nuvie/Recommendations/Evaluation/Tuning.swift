@@ -14,7 +14,7 @@ public enum Tuning {
         public var candidates: Int
     }
 
-    public static let lambdas: [Double] = [50, 100, 250, 500, 1000]
+    public static let lambdas: [Double] = [100, 250, 500, 1000]
     /// Not below 10: the weights are an n × n matrix of the films kept, and on the bundled data 5
     /// keeps 1.6 times the films of 10 (2.6 times the memory, 4 times the training) for a validation
     /// NDCG@10 within 0.0001 of it.
@@ -22,6 +22,8 @@ public enum Tuning {
     /// Never 0: a recommendation that can say "a match with your taste in Drama" is the product's
     /// (README), so the search is over how much, not whether.
     public static let genreShares = [0.05, 0.15, 0.3]
+    /// In ratings; nil: no decay.
+    public static let recencyHalfLives: [Double?] = [nil, 30, 10, 5, 3]
 
     public static func choose(
         for evaluation: OfflineEvaluation, kind: Split.Kind, seed: UInt64, progress: (String) -> Void = { _ in }
@@ -32,13 +34,15 @@ public enum Tuning {
         for lambda in lambdas {
             for minimum in minimumRatings {
                 for genreShare in genreShares {
-                    let constants = OfflineEvaluation.Constants(lambda: lambda, minimumRatings: minimum, genreShare: genreShare)
-                    let ndcg = try OfflineEvaluation(
-                        split: validation, movies: evaluation.movies, constants: constants, catalogSize: evaluation.catalogSize
-                    ).servedNDCG()
-                    tried += 1
-                    progress("tune: λ \(lambda), ≥ \(minimum) ratings, genre share \(genreShare): validation NDCG@10 \(ndcg)")
-                    if ndcg > best?.1 ?? -1 { best = (constants, ndcg) }
+                    for halfLife in recencyHalfLives {
+                        let constants = OfflineEvaluation.Constants(lambda: lambda, minimumRatings: minimum, genreShare: genreShare, recencyHalfLife: halfLife)
+                        let ndcg = try OfflineEvaluation(
+                            split: validation, movies: evaluation.movies, constants: constants, catalogSize: evaluation.catalogSize
+                        ).servedNDCG()
+                        tried += 1
+                        progress("tune: λ \(lambda), ≥ \(minimum) ratings, genre share \(genreShare), half-life \(halfLife.map { "\($0)" } ?? "none"): validation NDCG@10 \(ndcg)")
+                        if ndcg > best?.1 ?? -1 { best = (constants, ndcg) }
+                    }
                 }
             }
         }

@@ -20,7 +20,7 @@ public struct ItemSimilarityModel: Sendable, Equatable {
         public var keepsNegativeWeights: Bool
 
         /// The defaults are what `nuvie eval --tune` chose on the bundled data's validation split (BENCHMARKS.md).
-        public init(minimumRatings: Int = 10, lambda: Double = 500, keepsNegativeWeights: Bool = false) {
+        public init(minimumRatings: Int = 10, lambda: Double = 250, keepsNegativeWeights: Bool = false) {
             self.minimumRatings = minimumRatings
             self.lambda = lambda
             self.keepsNegativeWeights = keepsNegativeWeights
@@ -43,13 +43,13 @@ public struct ItemSimilarityModel: Sendable, Equatable {
         return Double(weights[i * count + j])
     }
 
-    /// Adds `seed`'s row into `scores` (indexed like `movieIds`).
-    func accumulate(seed: Int64, into scores: inout [Double]) {
+    /// Adds `seed`'s row, times `weight`, into `scores` (indexed like `movieIds`).
+    func accumulate(seed: Int64, weight: Double = 1, into scores: inout [Double]) {
         guard let i = index[seed] else { return }
         let n = count
         weights.withUnsafeBufferPointer { w in
             let row = UnsafeBufferPointer(rebasing: w[(i * n)..<(i * n + n)])
-            for j in 0..<n { scores[j] += Double(row[j]) }
+            for j in 0..<n { scores[j] += weight * Double(row[j]) }
         }
     }
 

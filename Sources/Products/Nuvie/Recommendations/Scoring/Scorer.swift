@@ -11,9 +11,13 @@ import Foundation
 ///
 /// c = min(1, your ratings / 30), 0 under 3 ratings or with no film liked yet (cold start: popularity
 /// until we know your taste);
-/// σ = 0.2 when social signals are used and you have friends, else 0; g, the genre share, is 0.3
-/// (with λ and the minimum ratings per film, chosen by `nuvie eval --tune` on a validation split of
-/// the bundled data's training part: BENCHMARKS.md).
+/// Each liked film's weights count for 0.5^(k / h), k the number of the user's ratings newer than it
+/// and h the recency half-life (none: every liked film counts fully): what comes next follows what
+/// the user rated last more than what they rated long ago.
+///
+/// σ = 0.2 when social signals are used and you have friends, else 0; g, the genre share, is 0.15
+/// and h is 5 ratings (with λ and the minimum ratings per film, chosen by `nuvie eval --tune` on a
+/// validation split of the bundled data's training part: BENCHMARKS.md).
 public struct Scorer: Sendable {
     public struct Options: Sendable {
         public var useSocial: Bool
@@ -28,7 +32,7 @@ public struct Scorer: Sendable {
         }
     }
 
-    public static let defaultGenreShare = 0.3
+    public static let defaultGenreShare = 0.15
     static let socialShare = 0.2
     static let fullHistory = 30.0
     static let minimumHistory = 3
@@ -38,12 +42,20 @@ public struct Scorer: Sendable {
     public let catalog: CatalogSnapshot
     /// g above; `1 − g` is because_you_rated's share of the personal part.
     public let genreShare: Double
+    /// h above, in ratings; nil: no decay.
+    public let recencyHalfLife: Double?
     let mostRatings: Int
 
-    public init(model: ItemSimilarityModel, catalog: CatalogSnapshot, genreShare: Double = Scorer.defaultGenreShare) {
+    public static let defaultRecencyHalfLife: Double? = 5
+
+    public init(
+        model: ItemSimilarityModel, catalog: CatalogSnapshot, genreShare: Double = Scorer.defaultGenreShare,
+        recencyHalfLife: Double? = Scorer.defaultRecencyHalfLife
+    ) {
         self.model = model
         self.catalog = catalog
         self.genreShare = genreShare
+        self.recencyHalfLife = recencyHalfLife
         mostRatings = catalog.ratingCounts.values.max() ?? 0
     }
 
@@ -91,6 +103,8 @@ public struct UserScoring: Sendable {
     let personalisation: Double
     let social: Double
     let seeds: [Int64]
+    /// Each seed's weight: 1, or less the longer ago it was rated (`Scorer.recencyHalfLife`).
+    let seedWeights: [Int64: Double]
     let personal: [Double]
     let largestPersonal: Double
     let genreAffinity: [String: Double]
@@ -103,8 +117,9 @@ public struct UserScoring: Sendable {
         // Nothing liked yet, however much rated: nothing to personalise from, so popularity it is.
         personalisation = seeds.isEmpty ? 0 : Scorer.personalisation(ratingCount: profile.ratings.count)
         social = options.useSocial && profile.friendCount > 0 ? Scorer.socialShare : 0
+        seedWeights = Self.recencyWeights(seeds, profile, halfLife: scorer.recencyHalfLife)
         var sums = [Double](repeating: 0, count: scorer.model.count)
-        for seed in seeds { scorer.model.accumulate(seed: seed, into: &sums) }
+        for seed in seeds { scorer.model.accumulate(seed: seed, weight: seedWeights[seed] ?? 1, into: &sums) }
         personal = sums
         var largest = 0.0
         for (j, movieId) in scorer.model.movieIds.enumerated() where Self.isCandidate(movieId, profile, options) {
@@ -113,6 +128,15 @@ public struct UserScoring: Sendable {
         largestPersonal = largest
         let mostLiked = Double(profile.likedByGenre.values.max() ?? 0)
         genreAffinity = mostLiked > 0 ? profile.likedByGenre.mapValues { Double($0) / mostLiked } : [:]
+    }
+
+    /// 0.5^(k / halfLife) for each seed, k the number of the user's ratings recorded after it.
+    static func recencyWeights(_ seeds: [Int64], _ profile: TasteProfile, halfLife: Double?) -> [Int64: Double] {
+        guard let halfLife else { return [:] }
+        // Newest first; equal positions (offline) in film order, so the weights are the same every run.
+        let newestFirst = profile.ratings.sorted { ($0.value.position, $1.key) > ($1.value.position, $0.key) }.map(\.key)
+        let rank = Dictionary(uniqueKeysWithValues: newestFirst.enumerated().map { ($0.element, $0.offset) })
+        return Dictionary(uniqueKeysWithValues: seeds.map { ($0, pow(0.5, Double(rank[$0] ?? 0) / halfLife)) })
     }
 
     static func isCandidate(_ movieId: Int64, _ profile: TasteProfile, _ options: Scorer.Options) -> Bool {
@@ -195,7 +219,7 @@ public struct UserScoring: Sendable {
         let model = scorer.model
         var contributing: [(seed: Int64, weight: Double)] = []
         for seed in seeds {
-            let weight = model.weight(from: seed, to: movieId)
+            let weight = model.weight(from: seed, to: movieId) * (seedWeights[seed] ?? 1)
             if weight > 0 { contributing.append((seed, weight)) }
         }
         contributing.sort { $0.weight != $1.weight ? $0.weight > $1.weight : $0.seed < $1.seed }
