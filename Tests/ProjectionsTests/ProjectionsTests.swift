@@ -132,7 +132,7 @@ private func rated(_ user: Int64, _ movie: Int64, _ rating: Double, previous: Do
         let running = Task { try await runner.run() }
         #expect(await runner.waitUntilApplied(1, timeout: .seconds(5)))
         try await harness.given([("rating-1-1", rated(1, 1, 4), t0)])
-        #expect(await runner.waitUntilApplied(2, timeout: .seconds(5)))
+        #expect(await runner.waitUntilApplied(2, timeout: .seconds(30)))
         running.cancel()
         _ = await running.result
     }

@@ -34,7 +34,7 @@ struct SavryLiveServer {
         let storage = if let given { given } else { try await SavryStorage() }
         let tokens = await SavryTokens(secret: secret, isActive: storage.commands.isActive)
         let router = Router(context: SavryRequestContext.self)
-        let readYourWrites = ReadYourWrites(runner: storage.runner, timeout: .seconds(10))
+        let readYourWrites = ReadYourWrites(runner: storage.runner, timeout: .seconds(30))
         let accounts = SavryAccounts(stores: storage.stores, readYourWrites: readYourWrites)
         let replays = ReplayCoordinator(runner: storage.runner)
         addSavryRoutes(to: router, dependencies: SavryAPIDependencies(

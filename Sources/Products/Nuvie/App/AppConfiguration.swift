@@ -84,6 +84,9 @@ public struct AppConfiguration: Sendable {
             initialLogMapSize: 4 << 20, rateLimit: nil
         )
         configuration.connections = ConnectionLimits(idleTimeout: .seconds(600), headerTimeout: .seconds(600), bodyTimeout: .seconds(600))
+        // Tests run in parallel on a loaded machine: a write waits longer for its read models before
+        // answering 503 (the tests of that answer set their own).
+        configuration.readYourWritesTimeout = .seconds(30)
         return configuration
     }
 

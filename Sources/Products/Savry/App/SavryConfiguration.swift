@@ -50,6 +50,8 @@ public struct SavryConfiguration: Sendable {
         configuration.jwtSecret = "savry-test-secret-savry-test-secret"
         configuration.initialLogMapSize = 4 << 20
         configuration.rateLimit = nil
+        // Tests run in parallel on a loaded machine: a write waits longer for its read models.
+        configuration.readYourWritesTimeout = .seconds(30)
         return configuration
     }
 
