@@ -3,6 +3,8 @@ import Foundation
 import Logging
 import NuvieCommands
 import NuvieDomain
+import NuvieProjections
+import ProductHosting
 import TestSupport
 import Testing
 @testable import NuvieApp
@@ -67,5 +69,43 @@ import Testing
         let last = try #require(try storage.store.readStream(StreamName.user(signIn.userId)).events.last)
         #expect(last.event == .userErased(UserErased(userId: signIn.userId, initiator: .keyStore)))
         #expect(try storage.stores.keys.erasures() == [.init(userId: signIn.userId, position: last.position)])
+    }
+
+    /// An erasure that stopped after destroying the key is resumed by asking again; one recorded is
+    /// refused as already done.
+    @Test func anErasureStoppedHalfwayIsResumedByAskingAgain() async throws {
+        let directory = try TemporaryDirectory()
+        let storage = try await Storage(configuration: AppConfiguration.testing(dataDirectory: directory.url), logger: logger)
+        defer { storage.close() }
+        let signIn = try await CommandService(store: storage.store).signIn(Identity(provider: .dev, subject: "resume"), name: "Re Sume", email: nil)
+        try storage.stores.keys.applyErasures([.init(userId: signIn.userId, position: nil)])
+        let erasure = UserErasure(stores: storage.stores, runner: try storage.stores.runner(logger: logger))
+        let result = try await erasure.erase(signIn.userId, initiator: .operator)
+        #expect(try storage.stores.keys.erasure(of: signIn.userId) == .init(userId: signIn.userId, position: result.position))
+        await #expect(throws: UserErasureFailure.alreadyErased(signIn.userId)) { try await erasure.erase(signIn.userId, initiator: .operator) }
+        await #expect(throws: UserErasureFailure.unknownUser(999)) { try await erasure.erase(999, initiator: .operator) }
+        #expect(try !storage.stores.keys.isDestroyed(999), "an unknown user is not tombstoned")
+    }
+
+    /// A restore never replaces a key store in place: it is the newest there is.
+    @Test func aRestoreKeepsTheKeyStoreInPlaceAndRefusesAnother() async throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.url.appendingPathComponent("data"), backup = directory.url.appendingPathComponent("backup")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let storage = try await Storage(configuration: AppConfiguration.testing(dataDirectory: data), logger: logger)
+        _ = try await CommandService(store: storage.store).signIn(Identity(provider: .dev, subject: "kept"), name: "Kept", email: nil)
+        try Backup.create(NuvieProduct.self, from: data, to: backup)
+        let other = directory.url.appendingPathComponent("other-keys.sqlite").path
+        try storage.stores.keys.backup(to: other)
+        storage.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: DataDirectory(data).keyStorePath))
+        #expect(throws: Backup.Failure.self) {
+            try Backup.restore(NuvieProduct.self, from: backup, to: data, keyStore: URL(fileURLWithPath: other), force: true)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: DataDirectory(data).keyStorePath)) == before, "untouched")
+        let link = directory.url.appendingPathComponent("link-to-keys.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: DataDirectory(data).keyStorePath)
+        try Backup.restore(NuvieProduct.self, from: backup, to: data, keyStore: link, force: true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: DataDirectory(data).keyStorePath)) == before, "the same file by another name is kept")
     }
 }

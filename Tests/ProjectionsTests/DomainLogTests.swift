@@ -36,12 +36,26 @@ import Testing
         let event = Recorded(position: 1, eventId: UUID(), streamId: "s", streamVersion: 1, recordedAt: Date(), event: DomainEvent.movieRated(
             MovieRated(userId: 1, movieId: 2, rating: 3, previousRating: nil, comment: nil, isReview: false)
         ))
-        for index in 0..<4 { kept.keep([event], of: "s\(index)") }
+        for index in 0..<4 { kept.keep([event], of: "s\(index)", readBefore: 0) }
         _ = kept.prefix(of: "s0")
-        kept.keep([event], of: "s4")
-        #expect(kept.prefix(of: "s1").isEmpty && kept.prefix(of: "s2").count == 1)
-        #expect(kept.prefix(of: "s0").count == 1 && kept.prefix(of: "s4").count == 1)
-        kept.keep(Array(repeating: event, count: 101), of: "long")
-        #expect(kept.prefix(of: "long").isEmpty)
+        kept.keep([event], of: "s4", readBefore: 0)
+        #expect(kept.prefix(of: "s1").events.isEmpty && kept.prefix(of: "s2").events.count == 1)
+        #expect(kept.prefix(of: "s0").events.count == 1 && kept.prefix(of: "s4").events.count == 1)
+        kept.keep(Array(repeating: event, count: 101), of: "long", readBefore: 0)
+        #expect(kept.prefix(of: "long").events.isEmpty)
+    }
+
+    /// A stream read before everything was forgotten (an erasure) is not kept after it.
+    @Test func aStreamReadBeforeAForgetIsNotKeptAfterIt() {
+        let kept = DecodedStreams<DomainEvent>()
+        let event = Recorded(position: 1, eventId: UUID(), streamId: "s", streamVersion: 1, recordedAt: Date(), event: DomainEvent.movieRated(
+            MovieRated(userId: 1, movieId: 2, rating: 3, previousRating: nil, comment: "before the erasure", isReview: true)
+        ))
+        let (_, forgotten) = kept.prefix(of: "s")
+        kept.removeAll()
+        kept.keep([event], of: "s", readBefore: forgotten)
+        #expect(kept.prefix(of: "s").events.isEmpty)
+        kept.keep([event], of: "s", readBefore: kept.prefix(of: "s").forgotten)
+        #expect(kept.prefix(of: "s").events == [event])
     }
 }

@@ -34,10 +34,10 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
 
     /// The whole stream, decoded; events decoded for an earlier read of the stream are reused.
     public func readStream(_ streamId: String) throws -> (events: [Recorded<Event>], version: UInt64) {
-        let known = decodedStreams.prefix(of: streamId)
+        let (known, forgotten) = decodedStreams.prefix(of: streamId)
         let appended = try log.readStream(streamId, fromVersion: UInt64(known.count) + 1).map(decode)
         let events = known + appended
-        if !appended.isEmpty { decodedStreams.keep(events, of: streamId) }
+        if !appended.isEmpty { decodedStreams.keep(events, of: streamId, readBefore: forgotten) }
         return (events, events.last?.streamVersion ?? 0)
     }
 

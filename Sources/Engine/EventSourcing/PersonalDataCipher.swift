@@ -14,6 +14,9 @@ public protocol PersonalDataCipher: Sendable {
     func prepareKeys(for owners: Set<Int64>) throws
     /// Whether `user` was erased (their data key destroyed).
     func isErased(_ user: Int64) throws -> Bool
+    /// The highest user id that has, or had, a key: a log restored from before that user's sign-up
+    /// must not hand their id out again (their key, or their erasure, is still in the key store).
+    func highestKnownUser() throws -> Int64
     /// Writes values as they are, for showing an event already opened, never for the log: a
     /// structured value (`@PersonalValue`) as its JSON rather than a string.
     var presentsInClear: Bool { get }
@@ -22,6 +25,7 @@ public protocol PersonalDataCipher: Sendable {
 extension PersonalDataCipher {
     public func prepareKeys(for owners: Set<Int64>) throws {}
     public func isErased(_ user: Int64) throws -> Bool { false }
+    public func highestKnownUser() throws -> Int64 { 0 }
     public var presentsInClear: Bool { false }
 }
 

@@ -21,7 +21,7 @@ public struct UserRegistration<Catalog: EventCatalog>: Sendable {
     /// `claimedUser` reads the user id from a product's identity-claim event (nil for any other).
     public init(store: EventStore<Catalog>, userStreamPrefix: String, claimedUser: @escaping @Sendable (Catalog.Event) -> Int64?) {
         self.store = store
-        userIds = UserIdAllocator(log: store.log, userStreamPrefix: userStreamPrefix)
+        userIds = UserIdAllocator(log: store.log, personalData: store.personalData, userStreamPrefix: userStreamPrefix)
         self.userStreamPrefix = userStreamPrefix
         self.claimedUser = claimedUser
     }

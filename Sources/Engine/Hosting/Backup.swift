@@ -32,6 +32,7 @@ public enum Backup {
         case dataDirectoryInUse(String)
         case anotherProduct(String, backup: String, expected: String)
         case noKeyStore(String)
+        case keyStoreInPlace(String)
 
         public var description: String {
             switch self {
@@ -39,10 +40,22 @@ public enum Backup {
             case .notABackup(let path): "\(path) has no manifest.json and log/: not a backup"
             case .anotherProduct(let path, let backup, let expected): "\(path) is a backup of \(backup), not \(expected)"
             case .dataDirectoryInUse(let path): "\(path) already holds a log; restore into an empty data directory (or pass --force with the server stopped)"
+            case .keyStoreInPlace(let path):
+                "\(path) is in place, and the newest key store there is: restore without --key-store, which keeps it"
             case .noKeyStore(let path):
                 "no key store at \(path): pass --key-store with the newest one there is (the live keys/keys.sqlite, or the latest backup-keys copy)"
             }
         }
+    }
+
+    /// Whether two paths name one file (one device and inode: symlinks and bind mounts included).
+    static func sameFile(_ a: String, _ b: String) throws -> Bool {
+        func identity(_ path: String) throws -> [UInt64] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: URL(fileURLWithPath: path).resolvingSymlinksInPath().path)
+            return [FileAttributeKey.systemNumber, .systemFileNumber].compactMap { (attributes[$0] as? NSNumber)?.uint64Value }
+        }
+        let (x, y) = (try identity(a), try identity(b))
+        return x.count == 2 && x == y
     }
 
     @discardableResult
@@ -86,8 +99,13 @@ public enum Backup {
             throw Failure.anotherProduct(backup.path, backup: backedUp, expected: Product.name)
         }
         let target = DataDirectory(dataDirectory)
-        if keyStore == nil, !files.fileExists(atPath: target.keyStorePath) { throw Failure.noKeyStore(target.keyStorePath) }
+        let hasKeyStore = files.fileExists(atPath: target.keyStorePath)
+        if keyStore == nil, !hasKeyStore { throw Failure.noKeyStore(target.keyStorePath) }
         if let keyStore, !files.fileExists(atPath: keyStore.path) { throw Failure.noKeyStore(keyStore.path) }
+        // The directory's own key store is the newest there is: never replaced, whatever path names it.
+        if let keyStore, hasKeyStore, try !Self.sameFile(keyStore.path, target.keyStorePath) {
+            throw Failure.keyStoreInPlace(target.keyStorePath)
+        }
         if let marked = target.markedProduct, marked != Product.name {
             throw DataDirectoryError.belongsToAnotherProduct(dataDirectory.path, marked: marked, expected: Product.name)
         }
@@ -97,8 +115,7 @@ public enum Backup {
         }
         try? files.removeItem(at: target.read)
         try files.copyItem(at: backup.appendingPathComponent("log"), to: target.log)
-        if let keyStore, keyStore.standardizedFileURL.path != URL(fileURLWithPath: target.keyStorePath).standardizedFileURL.path {
-            try? files.removeItem(at: target.keys)
+        if let keyStore, !hasKeyStore {
             try KeyStore.backup(fileAt: keyStore.path, to: target.keyStorePath)
         }
         let demoKey = backup.appendingPathComponent(target.demoMasterKey.lastPathComponent)

@@ -47,10 +47,14 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
 
     /// Appends the erasure, destroys the key and waits for the read models; returns where the
     /// erasure is in the log.
+    ///
+    /// An erasure that stopped after destroying the key (its event not yet recorded) is resumed by
+    /// asking again; one recorded is `alreadyErased`.
     public func erase(_ userId: Int64, initiator: UserErased.Initiator) async throws -> CommandResult {
-        guard try !keys.isDestroyed(userId) else { throw Failure.alreadyErased(userId) }
+        let tombstone = try keys.erasure(of: userId)
+        guard tombstone?.position == nil else { throw Failure.alreadyErased(userId) }
         guard try store.streamExists(Product.userStream(userId)) else { throw Failure.unknownUser(userId) }
-        try keys.applyErasures([KeyStore.Erasure(userId: userId, position: nil)])
+        if tombstone == nil { try keys.applyErasures([KeyStore.Erasure(userId: userId, position: nil)]) }
         store.forgetDecodedStreams()
         let result = try await store.append(
             [Product.Catalog.userErased(UserErased(userId: userId, initiator: initiator))], to: Product.userStream(userId), eventId: .timeOrdered()

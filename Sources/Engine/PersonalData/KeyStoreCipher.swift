@@ -70,4 +70,8 @@ public struct KeyStoreCipher: PersonalDataCipher {
     public func isErased(_ user: Int64) throws -> Bool {
         try keys.isDestroyed(user)
     }
+
+    public func highestKnownUser() throws -> Int64 {
+        try keys.highestKnownUser()
+    }
 }

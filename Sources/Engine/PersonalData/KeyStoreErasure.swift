@@ -77,6 +77,22 @@ extension KeyStore {
         }
     }
 
+    /// The highest user id with a key or a tombstone (0 for none).
+    public func highestKnownUser() throws -> Int64 {
+        try pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT MAX(user_id) FROM (SELECT user_id FROM data_key UNION ALL SELECT user_id FROM destroyed_key)")
+        } ?? 0
+    }
+
+    /// The user's tombstone, if they were erased.
+    public func erasure(of userId: Int64) throws -> Erasure? {
+        try pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT user_id, log_position FROM destroyed_key WHERE user_id = ?", arguments: [userId]).map { row in
+                Erasure(userId: row["user_id"], position: (row["log_position"] as Int64?).map(UInt64.init))
+            }
+        }
+    }
+
     /// The log position up to which every erasure is applied here (0 for a new store).
     public func reconciledThrough() throws -> UInt64 {
         try pool.read { db in try Int64.fetchOne(db, sql: "SELECT log_position FROM reconciliation WHERE id = 1") }.map(UInt64.init) ?? 0
