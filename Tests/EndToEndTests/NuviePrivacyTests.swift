@@ -124,6 +124,12 @@ import Testing
                 recordedAt: try Date(try #require(object["recorded_at"] as? String), strategy: .iso8601), payload: payload
             )])
         }
+        // Sarah (user 2, her identity in a legacy stream) erased, then signed up again as user 9: a claim
+        // in the hashed stream of the same identity, which the legacy one is renamed to.
+        let again = SignInIdentity(provider: "dev", subject: "sarah")
+        _ = try await log.append(to: again.stream, expectedVersion: .noStream, events: [NewEvent(
+            type: "identity-claimed", actorUserId: 9, payload: Data(#"{"provider":"dev","subject":"sarah","userId":9}"#.utf8)
+        )])
         let head = log.headPosition
         log.close()
         try Data().write(to: old.appendingPathComponent("demo-mode"))
@@ -144,6 +150,7 @@ import Testing
         for (a, b) in zip(try copy.read(from: 1, limit: .max), try original.read(from: 1, limit: .max)) {
             #expect(a.position == b.position && a.id == b.id && a.recordedAt == b.recordedAt && a.actorUserId == b.actorUserId)
         }
+        #expect(try copy.readStream(again.stream).map(\.streamVersion) == [1, 2], "the two claims, in one stream")
         let verify = try await runNuvie(["verify", "--data-dir", new.path])
         #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")
     }

@@ -7,7 +7,7 @@ import ReadModels
 
 /// The one-time upgrade of a data directory whose log was written before personal fields were
 /// sealed: a new data directory whose log holds every event at the same position, with the same id,
-/// time, actor and stream version, each payload re-encoded in its current schema with its personal
+/// time and actor (and stream version, but where two identity streams become one), each payload re-encoded in its current schema with its personal
 /// fields sealed, and identity streams named after their subject renamed to its hash (`SignInIdentity`). Its key store
 /// starts as a copy of the old one. The read models folded from the new log are compared, table by
 /// table, with those folded from the old: the upgrade is good only if they are identical.
@@ -53,6 +53,9 @@ public enum LogSealing {
         let new = try EventLog(configuration: .init(directory: target.log, initialMapSize: max(old.mapSize, 64 << 20)))
         defer { new.close() }
         var renamed = Set<String>()
+        // Each stream's version in the new log: a renamed identity stream can meet the hashed stream
+        // of the same identity (its user erased, then signed up again), so versions are counted anew.
+        var versions: [String: UInt64] = [:]
         while new.headPosition < old.headPosition {
             let batch = try old.read(from: new.headPosition + 1, limit: 5_000)
             try personalData.prepareKeys(for: Set(batch.compactMap(\.actorUserId)))
@@ -61,7 +64,9 @@ public enum LogSealing {
                 let stream = SignInIdentity.sealedName(of: record.streamId)
                 if stream != record.streamId { renamed.insert(record.streamId) }
                 let encoded = try Product.Catalog.encode(event.event, with: personalData.encoder(owner: record.actorUserId))
-                return StreamAppend(streamId: stream, expectedVersion: .exact(record.streamVersion - 1), events: [NewEvent(
+                let version = try versions[stream] ?? new.streamVersion(stream)
+                versions[stream] = version + 1
+                return StreamAppend(streamId: stream, expectedVersion: .exact(version), events: [NewEvent(
                     id: record.id, type: encoded.type, schemaVersion: encoded.schemaVersion, actorUserId: record.actorUserId,
                     userIds: record.userIds, recordedAt: record.recordedAt, payload: encoded.payload
                 )])
