@@ -77,7 +77,7 @@ public struct OfflineEvaluation: Sendable {
         let itemKNN = measure("item-knn", users) { knn.top(history.userMovies[$0] ?? [], limit: Self.cutoff) }
 
         progress("ease: training")
-        let ease = try ItemSimilarityModel.train(split.train.map { ($0.userId, $0.movieId) }, parameters: constants.ease)
+        let ease = try trained(constants.ease)
         progress("ease: ranking")
         let plainEASE = measure("ease", users) { ease.top(seeds: history.userMovies[$0] ?? [], limit: Self.cutoff) }
 
@@ -98,23 +98,29 @@ public struct OfflineEvaluation: Sendable {
         return [popular, itemKNN, plainEASE, served] + coldStart
     }
 
-    /// Plain EASE's NDCG@10 alone, under `parameters`: what its tuning compares.
-    func easeNDCG(_ parameters: ItemSimilarityModel.Parameters) throws -> Double {
-        let history = History(split.train)
-        let ease = try ItemSimilarityModel.train(split.train.map { ($0.userId, $0.movieId) }, parameters: parameters)
-        return measure("ease", split.test.keys.sorted()) { ease.top(seeds: history.userMovies[$0] ?? [], limit: Self.cutoff) }.ndcg
+    /// The item–item weights under `parameters`, trained on the training part.
+    func trained(_ parameters: ItemSimilarityModel.Parameters) throws -> ItemSimilarityModel {
+        try ItemSimilarityModel.train(split.train.map { ($0.userId, $0.movieId) }, parameters: parameters)
     }
 
-    /// The served model's NDCG@10 alone: what tuning compares.
-    func servedNDCG() throws -> Double {
-        let history = History(split.train)
-        let scorer = try servedScorer(history)
+    /// Plain EASE's NDCG@10 alone, over `ease` (trained with negative weights): what its tuning compares.
+    func easeNDCG(_ ease: ItemSimilarityModel, _ history: History) -> Double {
+        measure("ease", split.test.keys.sorted()) { ease.top(seeds: history.userMovies[$0] ?? [], limit: Self.cutoff) }.ndcg
+    }
+
+    /// The served model's NDCG@10 alone, over `model` and this evaluation's scoring constants: what
+    /// tuning compares (one trained model serves every genre share and half-life).
+    func servedNDCG(_ model: ItemSimilarityModel, _ history: History) -> Double {
+        let scorer = servedScorer(model, history)
         return measure("served", split.test.keys.sorted()) { scorer.topMovieIds(history.profile($0, genres: movies.genres), limit: Self.cutoff) }.ndcg
     }
 
     private func servedScorer(_ history: History) throws -> Scorer {
-        let model = try ItemSimilarityModel.train(split.train.map { ($0.userId, $0.movieId) }, parameters: constants.model)
-        return Scorer(
+        servedScorer(try trained(constants.model), history)
+    }
+
+    private func servedScorer(_ model: ItemSimilarityModel, _ history: History) -> Scorer {
+        Scorer(
             model: model, catalog: CatalogSnapshot(titles: movies.titles, genres: movies.genres, ratingCounts: history.counts),
             genreShare: constants.genreShare, recencyHalfLife: constants.recencyHalfLife
         )

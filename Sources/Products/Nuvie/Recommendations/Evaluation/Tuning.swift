@@ -29,29 +29,29 @@ public enum Tuning {
         for evaluation: OfflineEvaluation, kind: Split.Kind, seed: UInt64, progress: (String) -> Void = { _ in }
     ) throws -> Choice {
         let validation = Split(evaluation.split.train, kind: kind, seed: seed)
+        let history = History(validation.train)
+        func probe(_ constants: OfflineEvaluation.Constants) -> OfflineEvaluation {
+            OfflineEvaluation(split: validation, movies: evaluation.movies, constants: constants, catalogSize: evaluation.catalogSize)
+        }
+        let base = probe(evaluation.constants)
         var best: (OfflineEvaluation.Constants, Double)?
+        var bestEASE: (ItemSimilarityModel.Parameters, Double)?
         var tried = 0
         for lambda in lambdas {
             for minimum in minimumRatings {
+                // One trained model for every genre share and half-life: they only score with it.
+                let model = try base.trained(.init(minimumRatings: minimum, lambda: lambda))
                 for genreShare in genreShares {
                     for halfLife in recencyHalfLives {
                         let constants = OfflineEvaluation.Constants(lambda: lambda, minimumRatings: minimum, genreShare: genreShare, recencyHalfLife: halfLife)
-                        let ndcg = try OfflineEvaluation(
-                            split: validation, movies: evaluation.movies, constants: constants, catalogSize: evaluation.catalogSize
-                        ).servedNDCG()
+                        let ndcg = probe(constants).servedNDCG(model, history)
                         tried += 1
                         progress("tune: λ \(lambda), ≥ \(minimum) ratings, genre share \(genreShare), half-life \(halfLife.map { "\($0)" } ?? "none"): validation NDCG@10 \(ndcg)")
                         if ndcg > best?.1 ?? -1 { best = (constants, ndcg) }
                     }
                 }
-            }
-        }
-        var bestEASE: (ItemSimilarityModel.Parameters, Double)?
-        let probe = OfflineEvaluation(split: validation, movies: evaluation.movies, constants: evaluation.constants, catalogSize: evaluation.catalogSize)
-        for lambda in lambdas {
-            for minimum in minimumRatings {
                 let parameters = ItemSimilarityModel.Parameters(minimumRatings: minimum, lambda: lambda, keepsNegativeWeights: true)
-                let ndcg = try probe.easeNDCG(parameters)
+                let ndcg = base.easeNDCG(try base.trained(parameters), history)
                 tried += 1
                 progress("tune: plain EASE λ \(lambda), ≥ \(minimum) ratings: validation NDCG@10 \(ndcg)")
                 if ndcg > bestEASE?.1 ?? -1 { bestEASE = (parameters, ndcg) }
