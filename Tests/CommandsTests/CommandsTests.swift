@@ -77,10 +77,10 @@ import Testing
         let store = scenario.store
         let id = UUID()
         let decided: [DomainEvent] = [.watchlistAdded(WatchlistAdded(userId: 1, movieId: 10)), .watchlistRemoved(WatchlistRemoved(userId: 1, movieId: 10))]
-        let first = try await scenario.when { _ in _ = try await store.decideAndAppend("s", eventId: id) { _ in decided } }
+        let first = try await scenario.when { _ in _ = try await store.decideAndAppend("s", as: WatchlistState.self, eventId: id) { _ in decided } }
         #expect(first == decided)
         let ids = try scenario.log.read(from: 1, limit: 10).map(\.id)
         #expect(ids == [id, EventIds.nth(1, of: id, namespace: EventCodec.eventIdNamespace)] && ids[0] != ids[1])
-        #expect(try await scenario.when { _ in _ = try await store.decideAndAppend("s", eventId: id) { _ in decided } }.isEmpty)
+        #expect(try await scenario.when { _ in _ = try await store.decideAndAppend("s", as: WatchlistState.self, eventId: id) { _ in decided } }.isEmpty)
     }
 }

@@ -81,13 +81,13 @@ import Testing
     @Test func aChangeRecordsTheWholeProfileWithCatalogGenreSpelling() throws {
         let events = try ProfileDecisions.update(
             userId: 1, ProfileChange(bio: .set("Films!"), favoriteGenres: .set(["sci-fi", "COMEDY", "Sci-Fi"])),
-            state: ProfileState.fold(registered), knownGenres: genres
+            state: UserStreamState.fold(registered).profile, knownGenres: genres
         )
         #expect(events == [.profileUpdated(ProfileUpdated(userId: 1, name: "Sam", bio: "Films!", avatarUrl: nil, favoriteGenres: ["Sci-Fi", "Comedy"]))])
-        let state = ProfileState.fold(registered + events)
+        let state = UserStreamState.fold(registered + events).profile
         #expect(try ProfileDecisions.update(userId: 1, ProfileChange(bio: .set("Films!")), state: state, knownGenres: genres).isEmpty)
         let cleared = try ProfileDecisions.update(userId: 1, ProfileChange(bio: .clear, favoriteGenres: .clear), state: state, knownGenres: genres)
-        #expect(ProfileState.fold(registered + events + cleared) == ProfileState.fold(registered))
+        #expect(UserStreamState.fold(registered + events + cleared).profile == UserStreamState.fold(registered).profile)
     }
 
     @Test(arguments: [
@@ -97,14 +97,14 @@ import Testing
     ])
     func invalidChangesAreRefused(_ change: ProfileChange) {
         #expect(throws: DomainError.self) {
-            try ProfileDecisions.update(userId: 1, change, state: ProfileState.fold(registered), knownGenres: genres)
+            try ProfileDecisions.update(userId: 1, change, state: UserStreamState.fold(registered).profile, knownGenres: genres)
         }
     }
 
     @Test func termsAreRecordedOncePerVersion() throws {
-        let accepted = try ProfileDecisions.acceptTerms(userId: 1, version: "2024-01", state: ProfileState.fold(registered))
+        let accepted = try ProfileDecisions.acceptTerms(userId: 1, version: "2024-01", state: UserStreamState.fold(registered).profile)
         #expect(accepted == [.termsAccepted(TermsAccepted(userId: 1, termsVersion: "2024-01"))])
-        #expect(try ProfileDecisions.acceptTerms(userId: 1, version: "2024-01", state: ProfileState.fold(registered + accepted)).isEmpty)
+        #expect(try ProfileDecisions.acceptTerms(userId: 1, version: "2024-01", state: UserStreamState.fold(registered + accepted).profile).isEmpty)
         #expect(throws: DomainError.userNotFound(userId: 1)) { try ProfileDecisions.acceptTerms(userId: 1, version: "v", state: nil) }
     }
 }

@@ -9,7 +9,7 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
     public let log: EventLog
     /// Seals the personal fields of what is appended and opens those of what is read.
     public let personalData: any PersonalDataCipher
-    private let decodedStreams = DecodedStreams<Event>()
+    private let foldedStreams = FoldedStreams()
     private static var maximumAttempts: Int { 5 }
 
     public init(log: EventLog, personalData: any PersonalDataCipher) {
@@ -26,19 +26,32 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
         try Catalog.decode(recorded, personalData: personalData)
     }
 
-    /// Forgets every stream decoded so far: after an erasure, so that no command reads its user's
-    /// personal values as they were before.
-    public func forgetDecodedStreams() {
-        decodedStreams.removeAll()
+    /// Forgets every stream state folded so far: after an erasure, so that no command reads its
+    /// user's personal values as they were before.
+    public func forgetFoldedStreams() {
+        foldedStreams.removeAll()
     }
 
-    /// The whole stream, decoded; events decoded for an earlier read of the stream are reused.
+    /// The whole stream, decoded.
     public func readStream(_ streamId: String) throws -> (events: [Recorded<Event>], version: UInt64) {
-        let (known, forgotten) = decodedStreams.prefix(of: streamId)
-        let appended = try log.readStream(streamId, fromVersion: UInt64(known.count) + 1).map(decode)
-        let events = known + appended
-        if !appended.isEmpty { decodedStreams.keep(events, of: streamId, readBefore: forgotten) }
+        let events = try log.readStream(streamId).map(decode)
         return (events, events.last?.streamVersion ?? 0)
+    }
+
+    /// The stream's state now, and the version it is folded through (0 for no stream): the kept state
+    /// folded with the events appended since.
+    public func state<State: StreamState>(of streamId: String, as _: State.Type = State.self) throws -> (state: State, version: UInt64)
+    where State.Event == Event {
+        let (kept, forgotten) = foldedStreams.state(State.self, of: streamId)
+        var (state, version) = kept ?? (State(), 0)
+        let appended = try log.readStream(streamId, fromVersion: version + 1)
+        guard !appended.isEmpty else { return (state, version) }
+        for recorded in appended {
+            state.evolve(try decode(recorded))
+            version = recorded.streamVersion
+        }
+        foldedStreams.keep(state, version: version, of: streamId, readBefore: forgotten)
+        return (state, version)
     }
 
     public func event(at position: UInt64) throws -> Recorded<Event>? {
@@ -49,21 +62,23 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
         try log.streamVersion(streamId) > 0
     }
 
-    /// Loads `stream`, decides from its events, and appends what was decided with the version it was
-    /// decided against, retrying from the load when another writer got there first. A decision to
-    /// record nothing answers with the current head, so read-your-writes has nothing to wait for.
+    /// Folds `stream` into a `State`, decides from it, and appends what was decided with the version
+    /// it was decided against, retrying from the fold when another writer got there first. A decision
+    /// to record nothing answers with the current head, so read-your-writes has nothing to wait for.
     ///
     /// When `eventId` is already recorded (a request retried under its `Idempotency-Key`), the
     /// decision is made again against the stream as it stood before that event: the same request
     /// decides the same events, which the log recognises; a different one is refused by the log
     /// (`eventIdReused`), or here when it would record nothing.
-    public func decideAndAppend(
-        _ stream: String, eventId: UUID, decide: ([Recorded<Event>]) throws -> [Event]
-    ) async throws -> CommandResult {
+    public func decideAndAppend<State: StreamState>(
+        _ stream: String, as _: State.Type, eventId: UUID, decide: (State) throws -> [Event]
+    ) async throws -> CommandResult where State.Event == Event {
         try await withRetry {
             let original = try log.position(ofEvent: eventId)
-            let (events, version) = try readStream(stream)
-            let decided = try decide(original.map { original in events.filter { $0.position < original } } ?? events)
+            let (state, version) = try state(of: stream, as: State.self)
+            let decided = try decide(try original.map { original in
+                State.fold(try readStream(stream).events.prefix { $0.position < original })
+            } ?? state)
             if let original, decided.isEmpty { throw EventLogError.eventIdReused(eventId: eventId, position: original) }
             guard !decided.isEmpty else { return try commandResult(log.headPosition) }
             let result = try await log.append(

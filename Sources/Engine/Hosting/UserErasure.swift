@@ -55,7 +55,7 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
         guard tombstone?.position == nil else { throw Failure.alreadyErased(userId) }
         guard try store.streamExists(Product.userStream(userId)) else { throw Failure.unknownUser(userId) }
         if tombstone == nil { try keys.applyErasures([KeyStore.Erasure(userId: userId, position: nil)]) }
-        store.forgetDecodedStreams()
+        store.forgetFoldedStreams()
         let result = try await store.append(
             [Product.Catalog.userErased(UserErased(userId: userId, initiator: initiator))], to: Product.userStream(userId), eventId: .timeOrdered()
         )

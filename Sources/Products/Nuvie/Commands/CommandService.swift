@@ -50,8 +50,8 @@ public struct CommandService: Sendable {
     public func rate(_ command: RateMovie, eventId: UUID = .timeOrdered()) async throws -> (MovieRated, CommandResult) {
         try requireUser(command.userId)
         var rated: MovieRated?
-        let result = try await decideAndAppend(StreamName.rating(userId: command.userId, movieId: command.movieId), eventId: eventId) { events in
-            let decided = try command.decide(state: RatingState.fold(events), movieExists: try log.streamExists(StreamName.movie(command.movieId)))
+        let result = try await log.decideAndAppend(StreamName.rating(userId: command.userId, movieId: command.movieId), as: RatingState.self, eventId: eventId) { state in
+            let decided = try command.decide(state: state, movieExists: try log.streamExists(StreamName.movie(command.movieId)))
             rated = decided
             return [.movieRated(decided)]
         }
@@ -64,7 +64,7 @@ public struct CommandService: Sendable {
         let review = try findReview(reviewId)
         // A block between the liker and the author matters only when they are two people.
         let between = review.authorId == userId
-            ? FriendshipState() : FriendshipState.fold(try log.readStream(StreamName.friendship(userId, review.authorId)).events.map(\.event))
+            ? FriendshipState() : try log.state(of: StreamName.friendship(userId, review.authorId), as: FriendshipState.self).state
         return try await changeLike(review, by: userId, eventId: eventId) { review, userId, state in
             try ReviewLikeDecision.like(review, by: userId, state: state, between: between)
         }
@@ -79,8 +79,8 @@ public struct CommandService: Sendable {
         _ review: ReviewRef, by userId: Int64, eventId: UUID,
         decide: @escaping @Sendable (ReviewRef, Int64, ReviewLikeState) throws -> [DomainEvent]
     ) async throws -> CommandResult {
-        return try await decideAndAppend(StreamName.reviewLike(reviewId: review.reviewId, userId: userId), eventId: eventId) { events in
-            try decide(review, userId, ReviewLikeState.fold(events.map(\.event)))
+        return try await log.decideAndAppend(StreamName.reviewLike(reviewId: review.reviewId, userId: userId), as: ReviewLikeState.self, eventId: eventId) { state in
+            try decide(review, userId, state)
         }
     }
 
@@ -88,7 +88,7 @@ public struct CommandService: Sendable {
     private func findReview(_ reviewId: Int64) throws -> ReviewRef {
         guard reviewId > 0, let recorded = try log.event(at: UInt64(reviewId)),
               case .movieRated(let rated) = recorded.event, rated.isReview,
-              RatingState.fold(try log.readStream(recorded.streamId).events).reviewId == reviewId
+              try log.state(of: recorded.streamId, as: RatingState.self).state.reviewId == reviewId
         else { throw DomainError.reviewNotFound(reviewId: reviewId) }
         return ReviewRef(reviewId: reviewId, authorId: rated.userId, movieId: rated.movieId)
     }
@@ -97,9 +97,9 @@ public struct CommandService: Sendable {
 
     public func changeWatchlist(_ action: WatchlistAction, userId: Int64, movieId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         try requireUser(userId)
-        return try await decideAndAppend(StreamName.watchlist(userId: userId, movieId: movieId), eventId: eventId) { events in
+        return try await log.decideAndAppend(StreamName.watchlist(userId: userId, movieId: movieId), as: WatchlistState.self, eventId: eventId) { state in
             try WatchDecisions.watchlist(
-                action, userId: userId, movieId: movieId, state: WatchlistState.fold(events.map(\.event)),
+                action, userId: userId, movieId: movieId, state: state,
                 movieExists: try log.streamExists(StreamName.movie(movieId))
             )
         }
@@ -115,12 +115,6 @@ public struct CommandService: Sendable {
     }
 
     // MARK: Helpers
-
-    func decideAndAppend(
-        _ stream: String, eventId: UUID, decide: ([Recorded<DomainEvent>]) throws -> [DomainEvent]
-    ) async throws -> CommandResult {
-        try await log.decideAndAppend(stream, eventId: eventId, decide: decide)
-    }
 
     func commandResult(_ position: UInt64) throws -> CommandResult {
         try log.commandResult(position)

@@ -33,9 +33,9 @@ extension CommandService {
         guard try userExists(userId) else { return nil }
         let newTokenId = UUID()
         var decision = SessionDecisions.Refresh.refused
-        _ = try await decideAndAppend(StreamName.sessions(userId), eventId: .timeOrdered()) { events in
+        _ = try await log.decideAndAppend(StreamName.sessions(userId), as: SessionsState.self, eventId: .timeOrdered()) { state in
             decision = SessionDecisions.refresh(
-                userId: userId, sessionId: sessionId, tokenId: tokenId, newTokenId: newTokenId, state: SessionsState.fold(events.map(\.event))
+                userId: userId, sessionId: sessionId, tokenId: tokenId, newTokenId: newTokenId, state: state
             )
             switch decision {
             case .exchanged(let refreshed): return [.sessionRefreshed(refreshed)]
@@ -51,20 +51,20 @@ extension CommandService {
     }
 
     public func logout(userId: Int64, sessionId: UUID) async throws -> CommandResult {
-        try await decideAndAppend(StreamName.sessions(userId), eventId: .timeOrdered()) { events in
-            SessionDecisions.logout(userId: userId, sessionId: sessionId, state: SessionsState.fold(events.map(\.event)))
+        try await log.decideAndAppend(StreamName.sessions(userId), as: SessionsState.self, eventId: .timeOrdered()) { state in
+            SessionDecisions.logout(userId: userId, sessionId: sessionId, state: state)
         }
     }
 
     public func logoutEverywhere(userId: Int64) async throws -> CommandResult {
-        try await decideAndAppend(StreamName.sessions(userId), eventId: .timeOrdered()) { events in
-            SessionDecisions.logoutEverywhere(userId: userId, state: SessionsState.fold(events.map(\.event)))
+        try await log.decideAndAppend(StreamName.sessions(userId), as: SessionsState.self, eventId: .timeOrdered()) { state in
+            SessionDecisions.logoutEverywhere(userId: userId, state: state)
         }
     }
 
     /// Whether a token of this session may open anything: its user registered and not erased, and
     /// the session not ended.
     public func sessionIsLive(userId: Int64, sessionId: UUID) throws -> Bool {
-        try userExists(userId) && SessionsState.fold(log.readStream(StreamName.sessions(userId)).events.map(\.event)).isLive(sessionId)
+        try userExists(userId) && log.state(of: StreamName.sessions(userId), as: SessionsState.self).state.isLive(sessionId)
     }
 }

@@ -50,7 +50,7 @@ extension CommandService {
         try requireUser(userId)
         var seen = Set<Int64>()
         let unique = recipients.filter { seen.insert($0).inserted }
-        let states = try unique.map { ($0, FriendshipState.fold(try log.readStream(StreamName.friendship(userId, $0)).events.map(\.event))) }
+        let states = try unique.map { ($0, try log.state(of: StreamName.friendship(userId, $0), as: FriendshipState.self).state) }
         let recommended = try FriendshipDecisions.recommend(
             movieId: movieId, by: userId, to: states, movieExists: try log.streamExists(StreamName.movie(movieId))
         )
@@ -62,8 +62,8 @@ extension CommandService {
     ) async throws -> CommandResult {
         guard userId != otherId else { throw DomainError.invalid(field: "user_id", reason: "must be another user") }
         try requireUser(userId)
-        return try await decideAndAppend(StreamName.friendship(userId, otherId), eventId: eventId) { events in
-            try decide(FriendshipState.fold(events.map(\.event)))
+        return try await log.decideAndAppend(StreamName.friendship(userId, otherId), as: FriendshipState.self, eventId: eventId) { state in
+            try decide(state)
         }
     }
 }
@@ -72,15 +72,15 @@ extension CommandService {
 extension CommandService {
     public func updateProfile(_ userId: Int64, _ change: ProfileChange, knownGenres: [String], eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         try requireUser(userId)
-        return try await decideAndAppend(StreamName.user(userId), eventId: eventId) { events in
-            try ProfileDecisions.update(userId: userId, change, state: ProfileState.fold(events.map(\.event)), knownGenres: knownGenres)
+        return try await log.decideAndAppend(StreamName.user(userId), as: UserStreamState.self, eventId: eventId) { state in
+            try ProfileDecisions.update(userId: userId, change, state: state.profile, knownGenres: knownGenres)
         }
     }
 
     public func acceptTerms(_ userId: Int64, version: String, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         try requireUser(userId)
-        return try await decideAndAppend(StreamName.user(userId), eventId: eventId) { events in
-            try ProfileDecisions.acceptTerms(userId: userId, version: version, state: ProfileState.fold(events.map(\.event)))
+        return try await log.decideAndAppend(StreamName.user(userId), as: UserStreamState.self, eventId: eventId) { state in
+            try ProfileDecisions.acceptTerms(userId: userId, version: version, state: state.profile)
         }
     }
 }

@@ -52,8 +52,8 @@ public struct SavryCommandService: Sendable {
     public func createRecipe(_ fields: RecipeFields, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> (recipeId: String, result: CommandResult) {
         let recipeId = RecipeId.of(creation: eventId)
         let result = try await asActiveUser(userId) {
-            try await store.decideAndAppend(SavryStreams.recipe(recipeId), eventId: eventId) { events in
-                try RecipeDecisions.create(recipeId, by: userId, fields: fields, state: RecipeState.fold(events))
+            try await store.decideAndAppend(SavryStreams.recipe(recipeId), as: RecipeState.self, eventId: eventId) { state in
+                try RecipeDecisions.create(recipeId, by: userId, fields: fields, state: state)
             }
         }
         return (recipeId, result)
@@ -62,8 +62,8 @@ public struct SavryCommandService: Sendable {
     public func updateRecipe(_ recipeId: String, changes: RecipeChanges, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         let stream = try stream(of: recipeId)
         return try await asActiveUser(userId) {
-            try await store.decideAndAppend(stream, eventId: eventId) { events in
-                try RecipeDecisions.update(recipeId, by: userId, changes: changes, state: RecipeState.fold(events))
+            try await store.decideAndAppend(stream, as: RecipeState.self, eventId: eventId) { state in
+                try RecipeDecisions.update(recipeId, by: userId, changes: changes, state: state)
             }
         }
     }
@@ -71,8 +71,8 @@ public struct SavryCommandService: Sendable {
     public func deleteRecipe(_ recipeId: String, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         let stream = try stream(of: recipeId)
         return try await asActiveUser(userId) {
-            try await store.decideAndAppend(stream, eventId: eventId) { events in
-                try RecipeDecisions.delete(recipeId, by: userId, state: RecipeState.fold(events))
+            try await store.decideAndAppend(stream, as: RecipeState.self, eventId: eventId) { state in
+                try RecipeDecisions.delete(recipeId, by: userId, state: state)
             }
         }
     }

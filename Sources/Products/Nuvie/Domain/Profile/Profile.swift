@@ -1,3 +1,4 @@
+import EventSourcing
 import Foundation
 
 /// A user's profile as their `user-{id}` stream has it; none once they are erased. `name` is nil
@@ -8,24 +9,31 @@ public struct ProfileState: Sendable, Equatable {
     public var avatarUrl: String?
     public var favoriteGenres: [String]?
     public var acceptedTerms: Set<String> = []
+}
 
-    public static func fold(_ events: [DomainEvent]) -> ProfileState? {
-        events.reduce(into: nil) { (state: inout ProfileState?, event) in
-            switch event {
-            case .userRegistered(let e):
-                state = ProfileState(name: e.name, avatarUrl: e.avatarUrl)
-            case .profileUpdated(let e):
-                state?.name = e.name
-                state?.bio = e.bio
-                state?.avatarUrl = e.avatarUrl
-                state?.favoriteGenres = e.favoriteGenres
-            case .termsAccepted(let e):
-                state?.acceptedTerms.insert(e.termsVersion)
-            case .userErased:
-                state = nil
-            default:
-                break
-            }
+/// A `user-{id}` stream folded: the profile, none before the registration or after the erasure.
+public struct UserStreamState: EventFold, Equatable {
+    public typealias Event = DomainEvent
+
+    public var profile: ProfileState?
+
+    public init() {}
+
+    public mutating func evolve(_ event: DomainEvent) {
+        switch event {
+        case .userRegistered(let e):
+            profile = ProfileState(name: e.name, avatarUrl: e.avatarUrl)
+        case .profileUpdated(let e):
+            profile?.name = e.name
+            profile?.bio = e.bio
+            profile?.avatarUrl = e.avatarUrl
+            profile?.favoriteGenres = e.favoriteGenres
+        case .termsAccepted(let e):
+            profile?.acceptedTerms.insert(e.termsVersion)
+        case .userErased:
+            profile = nil
+        default:
+            break
         }
     }
 }

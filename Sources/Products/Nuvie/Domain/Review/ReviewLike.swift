@@ -1,16 +1,18 @@
+import EventSourcing
+
 /// Whether one user likes one review, folded from its `review-like-{review}-{user}` stream.
-public struct ReviewLikeState: Sendable, Equatable {
+public struct ReviewLikeState: EventFold, Equatable {
+    public typealias Event = DomainEvent
+
     public var isLiked = false
 
     public init() {}
 
-    public static func fold(_ events: [DomainEvent]) -> ReviewLikeState {
-        events.reduce(into: ReviewLikeState()) { state, event in
-            switch event {
-            case .reviewLiked: state.isLiked = true
-            case .reviewUnliked: state.isLiked = false
-            default: break
-            }
+    public mutating func evolve(_ event: DomainEvent) {
+        switch event {
+        case .reviewLiked: isLiked = true
+        case .reviewUnliked: isLiked = false
+        default: break
         }
     }
 }

@@ -1,24 +1,27 @@
+import EventSourcing
 import Foundation
 
 /// A user's sessions as their `sessions-{id}` stream has them: each live one with its current
 /// refresh token, and every token ever spent (to recognise reuse).
-public struct SessionsState: Sendable, Equatable {
+public struct SessionsState: EventFold, Equatable {
+    public typealias Event = DomainEvent
+
     public private(set) var live: [UUID: UUID] = [:]
     public private(set) var spent: [UUID: UUID] = [:]
 
-    public static func fold(_ events: [DomainEvent]) -> SessionsState {
-        events.reduce(into: SessionsState()) { state, event in
-            switch event {
-            case .sessionStarted(let e):
-                state.live[e.sessionId] = e.refreshTokenId
-            case .sessionRefreshed(let e):
-                state.live[e.sessionId] = e.refreshTokenId
-                state.spent[e.replacedTokenId] = e.sessionId
-            case .sessionsEnded(let e):
-                if let sessionId = e.sessionId { state.live[sessionId] = nil } else { state.live.removeAll() }
-            default:
-                break
-            }
+    public init() {}
+
+    public mutating func evolve(_ event: DomainEvent) {
+        switch event {
+        case .sessionStarted(let e):
+            live[e.sessionId] = e.refreshTokenId
+        case .sessionRefreshed(let e):
+            live[e.sessionId] = e.refreshTokenId
+            spent[e.replacedTokenId] = e.sessionId
+        case .sessionsEnded(let e):
+            if let sessionId = e.sessionId { live[sessionId] = nil } else { live.removeAll() }
+        default:
+            break
         }
     }
 

@@ -1,6 +1,10 @@
+import EventSourcing
+
 /// Where two users stand, folded from their `friendship-{low}-{high}` stream: every request,
 /// answer, unfriending and block between the two is decided against this one stream.
-public struct FriendshipState: Sendable, Equatable {
+public struct FriendshipState: EventFold, Equatable {
+    public typealias Event = DomainEvent
+
     public enum Status: Sendable, Equatable {
         case none
         case requested(by: Int64)
@@ -14,18 +18,16 @@ public struct FriendshipState: Sendable, Equatable {
 
     public var isBlocked: Bool { !blockedBy.isEmpty }
 
-    public static func fold(_ events: [DomainEvent]) -> FriendshipState {
-        events.reduce(into: FriendshipState()) { state, event in
-            switch event {
-            case .friendRequested(let e): state.status = .requested(by: e.fromUserId)
-            case .friendRequestAnswered(let e): state.status = e.answer == .accepted ? .friends : .none
-            case .friendRequestCancelled, .friendRemoved: state.status = .none
-            case .userBlocked(let e):
-                state.blockedBy.insert(e.userId)
-                state.status = .none
-            case .userUnblocked(let e): state.blockedBy.remove(e.userId)
-            default: break
-            }
+    public mutating func evolve(_ event: DomainEvent) {
+        switch event {
+        case .friendRequested(let e): status = .requested(by: e.fromUserId)
+        case .friendRequestAnswered(let e): status = e.answer == .accepted ? .friends : .none
+        case .friendRequestCancelled, .friendRemoved: status = .none
+        case .userBlocked(let e):
+            blockedBy.insert(e.userId)
+            status = .none
+        case .userUnblocked(let e): blockedBy.remove(e.userId)
+        default: break
         }
     }
 }

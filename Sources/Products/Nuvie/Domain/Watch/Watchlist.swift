@@ -1,16 +1,18 @@
+import EventSourcing
+
 /// Whether a film is on a user's watchlist, folded from its `watchlist-{user}-{movie}` stream.
-public struct WatchlistState: Sendable, Equatable {
+public struct WatchlistState: EventFold, Equatable {
+    public typealias Event = DomainEvent
+
     public var isListed = false
 
     public init() {}
 
-    public static func fold(_ events: [DomainEvent]) -> WatchlistState {
-        events.reduce(into: WatchlistState()) { state, event in
-            switch event {
-            case .watchlistAdded: state.isListed = true
-            case .watchlistRemoved: state.isListed = false
-            default: break
-            }
+    public mutating func evolve(_ event: DomainEvent) {
+        switch event {
+        case .watchlistAdded: isListed = true
+        case .watchlistRemoved: isListed = false
+        default: break
         }
     }
 }

@@ -2,7 +2,7 @@ import EventSourcing
 
 /// A recipe as its stream leaves it: nothing yet, live with its owner and fields, without content
 /// because its owner was erased, or deleted.
-public enum RecipeState: Sendable, Equatable {
+public enum RecipeState: EventFold, Equatable {
     case none
     case live(owner: Int64, fields: RecipeFields)
     /// Its owner was erased: its content reads as absent, and it is gone from every read. Nothing can
@@ -10,22 +10,22 @@ public enum RecipeState: Sendable, Equatable {
     case erased(owner: Int64)
     case deleted(owner: Int64)
 
-    public static func fold(_ events: [Recorded<SavryEvent>]) -> RecipeState {
-        fold(events.map(\.event))
+    public typealias Event = SavryEvent
+
+    public init() {
+        self = .none
     }
 
-    public static func fold(_ events: [SavryEvent]) -> RecipeState {
-        events.reduce(.none) { state, event in
-            switch (state, event) {
-            case (.none, .recipeCreated(let created)):
-                created.fields.map { .live(owner: created.userId, fields: $0) } ?? .erased(owner: created.userId)
-            case (.live(let owner, let fields), .recipeUpdated(let updated)):
-                updated.changes.map { .live(owner: owner, fields: $0.applied(to: fields)) } ?? .erased(owner: owner)
-            case (.live(let owner, _), .recipeDeleted), (.erased(let owner), .recipeDeleted):
-                .deleted(owner: owner)
-            default:
-                state
-            }
+    public mutating func evolve(_ event: SavryEvent) {
+        switch (self, event) {
+        case (.none, .recipeCreated(let created)):
+            self = created.fields.map { .live(owner: created.userId, fields: $0) } ?? .erased(owner: created.userId)
+        case (.live(let owner, let fields), .recipeUpdated(let updated)):
+            self = updated.changes.map { .live(owner: owner, fields: $0.applied(to: fields)) } ?? .erased(owner: owner)
+        case (.live(let owner, _), .recipeDeleted), (.erased(let owner), .recipeDeleted):
+            self = .deleted(owner: owner)
+        default:
+            break
         }
     }
 }

@@ -1,0 +1,51 @@
+import Synchronization
+
+/// Streams' states as decisions last folded them, with the stream version each was folded through.
+/// A recorded event never changes, so a kept state folded with the events after its version is the
+/// stream's state now. States are small and a stream's length does not matter: a user who re-rated a
+/// film ten thousand times folds one event per rating, not ten thousand (BENCHMARKS.md, issue 18).
+final class FoldedStreams: Sendable {
+    private struct Key: Hashable, Sendable {
+        var stream: String
+        var state: ObjectIdentifier
+    }
+
+    private struct Folded: Sendable {
+        var state: any Sendable
+        var version: UInt64
+    }
+
+    private let kept: Mutex<(cache: LRUCache<Key, Folded>, forgotten: UInt64)>
+
+    init(maximumStreams: Int = 16_384) {
+        kept = Mutex((LRUCache(capacity: maximumStreams), 0))
+    }
+
+    /// The kept state of `stream` (nil when none is), and how many times everything was forgotten so
+    /// far (for `keep`).
+    func state<State: StreamState>(_: State.Type, of stream: String) -> (folded: (state: State, version: UInt64)?, forgotten: UInt64) {
+        kept.withLock { kept in
+            let folded = kept.cache.value(for: Key(stream: stream, state: ObjectIdentifier(State.self)))
+            return (folded.flatMap { folded in (folded.state as? State).map { ($0, folded.version) } }, kept.forgotten)
+        }
+    }
+
+    /// Keeps `state`, folded through `version`, unless a state folded further is kept already (a
+    /// concurrent decision got there first) or everything was forgotten since the fold began (an
+    /// erasure: what was folded may hold the erased user's values).
+    func keep<State: StreamState>(_ state: State, version: UInt64, of stream: String, readBefore forgotten: UInt64) {
+        let key = Key(stream: stream, state: ObjectIdentifier(State.self))
+        kept.withLock { kept in
+            guard kept.forgotten == forgotten else { return }
+            if let current = kept.cache.value(for: key), current.version >= version { return }
+            kept.cache.set(Folded(state: state, version: version), for: key)
+        }
+    }
+
+    func removeAll() {
+        kept.withLock { kept in
+            kept.forgotten += 1
+            kept.cache = LRUCache(capacity: kept.cache.capacity)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// What a decision knows of one stream: its events folded in order, `(state, event) → state`.
+/// The event store keeps each stream's state folded (`FoldedStreams`), so a decision folds only the
+/// events appended since the last one, however long the stream has grown.
+public protocol StreamState: Sendable {
+    associatedtype Event: Sendable & Equatable
+    /// The state of a stream with no events.
+    init()
+    mutating func evolve(_ recorded: Recorded<Event>)
+}
+
+extension StreamState {
+    public static func fold(_ events: some Sequence<Recorded<Event>>) -> Self {
+        var state = Self()
+        for recorded in events { state.evolve(recorded) }
+        return state
+    }
+}
+
+/// A stream state that needs only the events, not where the log recorded them.
+public protocol EventFold: StreamState {
+    mutating func evolve(_ event: Event)
+}
+
+extension EventFold {
+    public mutating func evolve(_ recorded: Recorded<Event>) {
+        evolve(recorded.event)
+    }
+
+    public static func fold(_ events: some Sequence<Event>) -> Self {
+        var state = Self()
+        for event in events { state.evolve(event) }
+        return state
+    }
+}
