@@ -13,4 +13,8 @@ struct Nuvie: AsyncParsableCommand {
         ],
         defaultSubcommand: Serve.self
     )
+
+    static func main() async {
+        await mainOnEventLoops()
+    }
 }

@@ -78,7 +78,7 @@ extension Router<AppRequestContext> {
     public func addAPIMiddleware(tokens: TokenService, rateLimit: RateLimit?) {
         addMiddleware {
             RequestIdMiddleware()
-            LogRequestsMiddleware(.info)
+            LogRequestsMiddleware(.debug)
             MetricsMiddleware()
             // Inside logs and metrics, so they record the status each error maps to, not a 500.
             ErrorMiddleware()

@@ -43,7 +43,7 @@ public struct SavryAPIDependencies: Sendable {
 public func addSavryRoutes(to router: Router<SavryRequestContext>, dependencies d: SavryAPIDependencies) {
     router.addMiddleware {
         RequestIdMiddleware()
-        LogRequestsMiddleware(.info)
+        LogRequestsMiddleware(.debug)
         MetricsMiddleware()
         // Inside logs and metrics, so they record the status each error maps to, not a 500.
         SavryErrorMiddleware()

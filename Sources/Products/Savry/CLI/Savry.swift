@@ -13,6 +13,10 @@ struct Savry: AsyncParsableCommand {
         ],
         defaultSubcommand: Serve.self
     )
+
+    static func main() async {
+        await mainOnEventLoops()
+    }
 }
 
 typealias GlobalOptions = ProductOptions<SavryProduct>
