@@ -51,6 +51,16 @@ import Testing
         try expectSameJSON(ListResponse(key: "movies", items: films.map(MovieSummaryDTO.init), totalCount: 2, page: try page("limit=2")))
     }
 
+    @Test func aReviewPageWritesWhatItEncodes() throws {
+        let reviews = [
+            ReviewItem(reviewId: 113_290, userId: 567, userName: awkward, userAvatar: nil, movieId: 1, rating: 3.5, comment: awkward,
+                       updatedAt: 1_525_286_013, likes: 2, viewerLiked: true),
+            ReviewItem(reviewId: 9, userId: 2, userName: "Ana", userAvatar: "https://x/a.png", movieId: 1, rating: 5, comment: nil,
+                       updatedAt: 0, likes: 0, viewerLiked: false),
+        ]
+        try expectSameJSON(ListResponse(key: "reviews", items: reviews.map(ReviewDTO.init), totalCount: 7, page: try page("limit=2&offset=1")))
+    }
+
     @Test func controlCharactersAreEscapedAndTheRestWrittenAsItIs() throws {
         let text = String(decoding: try written(ListResponse(key: "movies", items: [MovieSummaryDTO(
             MovieSummary(movieId: 1, title: "a/b \"c\" \\ \n\u{01} é", genres: [], year: nil, ratingAverage: nil)

@@ -129,7 +129,7 @@ struct MoviesController: Sendable {
         let viewer = context.userId
         let movieId = try context.parameters.id("movie_id")
         let page = try Pagination(request)
-        guard try movies.movie(id: movieId, viewer: nil) != nil else { throw APIError.movieNotFound(movieId) }
+        guard try recommendations.inputs.movieExists(movieId) else { throw APIError.movieNotFound(movieId) }
         let found = try reviews.reviews(movieId: movieId, viewer: viewer, limit: page.limit, offset: page.offset)
         return ListResponse(key: "reviews", items: found.items.map(ReviewDTO.init), totalCount: found.totalCount, page: page)
     }

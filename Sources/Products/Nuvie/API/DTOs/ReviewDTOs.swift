@@ -30,6 +30,23 @@ struct ReviewDTO: Encodable, Sendable {
     }
 }
 
+extension ReviewDTO: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("review_id", reviewId)
+            json.field("user_id", userId)
+            json.field("user_name", userName)
+            json.field("user_avatar", userAvatar)
+            json.field("movie_id", movieId)
+            json.field("rating", rating)
+            json.field("comment", comment)
+            json.field("timestamp", timestamp)
+            json.field("likes", likes)
+            json.field("user_liked", userLiked)
+        }
+    }
+}
+
 /// `POST /movies/{movie_id}/rate`.
 struct RateResponse: ResponseEncodable, Sendable {
     struct Rating: Encodable, Sendable {

@@ -31,22 +31,22 @@ public struct ReviewQueries: Sendable {
                 r.movieId = ?2 AND NOT EXISTS (SELECT 1 FROM userBlock b WHERE (b.userId = ?1 AND b.blockedUserId = r.userId)
                                                                        OR (b.userId = r.userId AND b.blockedUserId = ?1))
                 """
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM review r WHERE \(visible)", arguments: [viewer, movieId]) ?? 0
-            let items = try Row.fetchAll(db, sql: Self.select + """
+            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM review r WHERE \(visible)"), arguments: [viewer, movieId]) ?? 0
+            let items = try Row.fetchAll(db.cachedStatement(sql: Self.select + """
                 WHERE \(visible)
                 ORDER BY CASE WHEN r.userId = ?1 THEN 0
                               WHEN EXISTS (SELECT 1 FROM friendship f WHERE f.userId = ?1 AND f.friendId = r.userId) THEN 1
                               ELSE 2 END,
                          r.updatedAt DESC, r.reviewId DESC
                 LIMIT ?3 OFFSET ?4
-                """, arguments: [viewer, movieId, limit, offset]).map(Self.item)
+                """), arguments: [viewer, movieId, limit, offset]).map(Self.item)
             return Page(items: items, totalCount: total)
         }
     }
 
     public func review(id reviewId: Int64, viewer: Int64?) throws -> ReviewItem? {
         try database.read { db in
-            try Row.fetchOne(db, sql: Self.select + "WHERE r.reviewId = ?2", arguments: [viewer, reviewId]).map(Self.item)
+            try Row.fetchOne(db.cachedStatement(sql: Self.select + "WHERE r.reviewId = ?2"), arguments: [viewer, reviewId]).map(Self.item)
         }
     }
 
@@ -57,12 +57,13 @@ public struct ReviewQueries: Sendable {
 
         """
 
+    /// By column index, in `select`'s order: by-name lookups fold case and cost more than the read.
     private static func item(_ row: Row) -> ReviewItem {
-        let userId: Int64 = row["userId"]
+        let userId: Int64 = row[1]
         return ReviewItem(
-            reviewId: row["reviewId"], userId: userId, userName: row["name"] ?? "User \(userId)",
-            userAvatar: row["avatarUrl"], movieId: row["movieId"], rating: row["rating"], comment: row["comment"],
-            updatedAt: row["updatedAt"], likes: row["likeCount"], viewerLiked: row["viewerLiked"]
+            reviewId: row[0], userId: userId, userName: row[2] ?? "User \(userId)",
+            userAvatar: row[3], movieId: row[4], rating: row[5], comment: row[6],
+            updatedAt: row[7], likes: row[8], viewerLiked: row[9]
         )
     }
 }
