@@ -13,8 +13,9 @@ public struct Memo<Id: Hashable & Sendable, Value: Sendable>: Sendable {
 
     private var entries: LRUCache<Id, Entry>
 
-    public init(capacity: Int = 1024) {
-        entries = LRUCache(capacity: capacity)
+    /// At most `capacity` values, and at most `maximumCost` in all when values say what they cost.
+    public init(capacity: Int = 1024, maximumCost: Int = .max) {
+        entries = LRUCache(capacity: capacity, maximumCost: maximumCost)
     }
 
     public var capacity: Int { entries.capacity }
@@ -24,8 +25,8 @@ public struct Memo<Id: Hashable & Sendable, Value: Sendable>: Sendable {
         return entry.value
     }
 
-    public mutating func put(_ id: Id, key: String, _ value: Value, expiresAt: Double = .infinity) {
-        entries.set(Entry(key: key, value: value, expiresAt: expiresAt), for: id)
+    public mutating func put(_ id: Id, key: String, _ value: Value, expiresAt: Double = .infinity, cost: Int = 1) {
+        entries.set(Entry(key: key, value: value, expiresAt: expiresAt), for: id, cost: cost)
     }
 
     public mutating func remove(_ id: Id) {

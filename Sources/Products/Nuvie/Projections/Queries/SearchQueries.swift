@@ -18,7 +18,7 @@ public struct TrendingPage: Sendable {
 /// Search and discovery over the catalog, its FTS5 index and the rating counts.
 public struct SearchQueries: Sendable {
     let database: ReadDatabase
-    private let matches = SearchMatches()
+    private let results = SearchResults()
 
     public init(database: ReadDatabase) {
         self.database = database
@@ -62,9 +62,8 @@ public struct SearchQueries: Sendable {
         }
         // Only films that can rank at all, found through the indexes: the exact, prefix and anywhere
         // ranks need the query in the title (the trigram index finds those, for 3 characters or more),
-        // the word ranks come from the FTS index; each film keeps its best rank, and the matches are
-        // remembered until the catalog changes (`SearchMatches`). A shorter query ranks the whole
-        // catalog with the CASE above.
+        // the word ranks come from the FTS index; each film keeps its best rank. A shorter query
+        // ranks the whole catalog with the CASE above.
         var source = "movie m"
         var rankOf = rank
         var findMatches: String?
@@ -84,35 +83,37 @@ public struct SearchQueries: Sendable {
             source = "json_each(:ranks) c JOIN movie m ON m.movieId = CAST(c.key AS INTEGER)"
             rankOf = "c.value"
         }
-        let filtered = """
+        let order = """
+            SELECT m.movieId, \(rankOf) AS rank
             FROM \(source) LEFT JOIN movieStats s ON s.movieId = m.movieId
             WHERE rank IS NOT NULL \(genreFilter)
+            ORDER BY rank, COALESCE(s.ratingCount, 0) DESC, m.movieId
             """
-        // The page and the total in one statement; past the last match the page is empty and the
-        // total is counted on its own, in the same transaction.
+        let matchKey = ([normalized] + words).joined(separator: "\u{1}")
+        // The whole ordered result is remembered until the catalog or the ratings move; a page is a
+        // slice of it, and its films are read in one statement, in the same transaction.
         return try database.read { db in
-            var total: Int?
-            if let findMatches {
-                let revision = try Int64.fetchOne(db.cachedStatement(sql: "SELECT position FROM catalogRevision")) ?? 0
-                let ranks = try matches.ranks(for: ([normalized] + words).joined(separator: "\u{1}"), revision: revision) {
-                    try Row.fetchAll(db.cachedStatement(sql: findMatches), arguments: arguments).map { (movieId: $0[0], rank: $0[1]) }
+            let revisions = try Row.fetchOne(db.cachedStatement(
+                sql: "SELECT (SELECT position FROM catalogRevision), (SELECT position FROM movieStatsRevision)"
+            ))
+            let catalogRevision: Int64 = revisions?[0] ?? 0
+            let ids = try results.ordered(for: matchKey + "\u{2}" + genres.joined(separator: "\u{1}"), catalogRevision: catalogRevision, statsRevision: revisions?[1] ?? 0) {
+                var arguments = arguments
+                if let findMatches {
+                    let ranks = try results.ranks(for: matchKey, catalogRevision: catalogRevision) {
+                        try Row.fetchAll(db.cachedStatement(sql: findMatches), arguments: arguments).map { (movieId: $0[0], rank: $0[1]) }
+                    }
+                    arguments += ["ranks": "{" + ranks.map { "\"\($0.movieId)\":\($0.rank)" }.joined(separator: ",") + "}"]
                 }
-                arguments += ["ranks": "{" + ranks.map { "\"\($0.movieId)\":\($0.rank)" }.joined(separator: ",") + "}"]
-                // Every match is a film of the catalog: without a genre filter they are the total.
-                if genres.isEmpty { total = ranks.count }
+                return try Int64.fetchAll(db.cachedStatement(sql: order), arguments: arguments)
             }
-            let counted = total == nil
-            let items = try Array(Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT \(MovieSummary.columns), \(rankOf) AS rank\(counted ? ", COUNT(*) OVER () AS total" : "")
-                \(filtered)
-                ORDER BY rank, COALESCE(s.ratingCount, 0) DESC, m.movieId
-                LIMIT :limit OFFSET :offset
-                """), arguments: arguments + ["limit": limit, "offset": offset]).map { row in
-                if counted { total = row[7] }
-                return MovieSummary(row: row)
-            })
-            let count = try total ?? Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM (SELECT \(rankOf) AS rank \(filtered))"), arguments: arguments) ?? 0
-            return Page(items: items, totalCount: count)
+            let page = ids.dropFirst(offset).prefix(limit)
+            let items = page.isEmpty ? [] : try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT \(MovieSummary.columns)
+                FROM json_each(?) c JOIN movie m ON m.movieId = c.value LEFT JOIN movieStats s ON s.movieId = m.movieId
+                ORDER BY c.key
+                """), arguments: ["[" + page.map(String.init).joined(separator: ",") + "]"]).map(MovieSummary.init(row:))
+            return Page(items: items, totalCount: ids.count)
         }
     }
 

@@ -6,11 +6,12 @@ import OrderedCollections
 
 /// Per-film rating count and sum (the average is sum / count), from the original rating values, and
 /// how many first ratings each film got on each UTC day (for trending). Folds `movie-rated`, using its
-/// `previousRating` to replace rather than add a re-rating.
+/// `previousRating` to replace rather than add a re-rating. v3 adds `movieStatsRevision`: the position
+/// of the last rating folded, so what is ordered by ratings can be remembered until it moves.
 struct MovieStatsProjection: Projection {
     let name = "movie-stats"
-    let version = 2
-    let tables = ["movieStats", "movieDailyRatings"]
+    let version = 3
+    let tables = ["movieStats", "movieDailyRatings", "movieStatsRevision"]
 
     func createSchema(_ db: Database) throws {
         try db.create(table: "movieStats") { t in
@@ -21,6 +22,10 @@ struct MovieStatsProjection: Projection {
         try db.create(table: "movieDailyRatings") { t in
             t.primaryKey { t.column("day", .integer); t.column("movieId", .integer) }
             t.column("ratingCount", .integer).notNull()
+        }
+        try db.create(table: "movieStatsRevision") { t in
+            t.primaryKey("id", .integer)
+            t.column("position", .integer).notNull()
         }
     }
 
@@ -34,15 +39,17 @@ struct MovieStatsProjection: Projection {
         // In first-appearance order: new rows get the rowids one-event-at-a-time folding gives them.
         var films = OrderedDictionary<Int64, (count: Int, sum: Double)>()
         var days = OrderedDictionary<DayFilm, Int>()
+        var lastRating: UInt64?
         for recorded in events {
             guard case .movieRated(let rated) = recorded.event else { continue }
+            lastRating = recorded.position
             let isFirst = rated.previousRating == nil
             films[rated.movieId, default: (0, 0)].count += isFirst ? 1 : 0
             films[rated.movieId, default: (0, 0)].sum += rated.rating - (rated.previousRating ?? 0)
             if isFirst { days[DayFilm(day: recorded.epochSeconds / 86_400, movieId: rated.movieId), default: 0] += 1 }
         }
-        let lastPosition = events.last?.position ?? 0
-        try FoldFailure.at(lastPosition) {
+        guard let lastRating else { return }
+        try FoldFailure.at(lastRating) {
             for (movieId, delta) in films {
                 try db.run("""
                     INSERT INTO movieStats (movieId, ratingCount, ratingSum) VALUES (?, ?, ?)
@@ -56,6 +63,7 @@ struct MovieStatsProjection: Projection {
                     ON CONFLICT (day, movieId) DO UPDATE SET ratingCount = ratingCount + excluded.ratingCount
                     """, [key.day, key.movieId, count])
             }
+            try db.run("INSERT INTO movieStatsRevision (id, position) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET position = excluded.position", [lastRating])
         }
     }
 }
