@@ -29,6 +29,26 @@ import Testing
         }
     }
 
+    /// Search pages are remembered whole, for everyone; a rating moves what they are remembered by.
+    @Test func aRememberedSearchPageFollowsNewRatings() async throws {
+        try await withLiveServer { client in
+            let alice = try await client.devLogin("alice")
+            func heat() async throws -> (rating: Double?, body: String) {
+                let reply = try await client.send(.get, "/movies/search?q=heat", token: alice)
+                return ((reply.json["movies"] as? [[String: Any]])?.first?["rating"] as? Double, reply.text)
+            }
+            let before = try await heat()
+            #expect(try await heat().body == before.body)
+            for name in ["bob", "carol"] {
+                let token = try await client.devLogin(name)
+                #expect(try await client.send(.post, "/movies/5/rate", token: token, body: #"{"rating":1}"#).status == .ok)
+            }
+            let after = try await heat()
+            #expect(after.rating != nil && after.rating != before.rating)
+            #expect(after.rating ?? 5 < before.rating ?? 6)
+        }
+    }
+
     @Test func trendingShowsTheWindowAndItsCounts() async throws {
         try await withLiveServer { client in
             let token = try await client.devLogin("alice")

@@ -1,9 +1,12 @@
 import Hummingbird
 import NuvieProjections
+import ReadModels
+import Synchronization
 
 /// `GET /movies/search?q=&genres=&limit=&offset=` and `GET /movies/trending?window_days=&limit=&offset=`.
 struct DiscoveryController: Sendable {
     let search: SearchQueries
+    let pages = SearchPages()
     static let maximumQueryLength = 200
     static let defaultWindowDays = 7
 
@@ -13,7 +16,9 @@ struct DiscoveryController: Sendable {
             .get("trending", use: trending)
     }
 
-    func searchMovies(_ request: Request, context: SignedInRequestContext) async throws -> ListResponse<MovieSummaryDTO> {
+    /// A page is the same for every viewer at one revision of the catalog and the ratings: its bytes
+    /// are remembered by the request's parameters until the revision moves.
+    func searchMovies(_ request: Request, context: SignedInRequestContext) async throws -> Response {
         let page = try Pagination(request)
         let query = try request.queryText("q") ?? ""
         guard query.count <= Self.maximumQueryLength else {
@@ -21,13 +26,32 @@ struct DiscoveryController: Sendable {
         }
         let genres = (try request.queryText("genres") ?? "")
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        let found = try search.search(query, genres: genres, limit: page.limit, offset: page.offset)
-        return ListResponse(key: "movies", items: found.items.map(MovieSummaryDTO.init), totalCount: found.totalCount, page: page)
+        let parameters = [query, genres.joined(separator: ","), String(page.limit), String(page.offset)].joined(separator: "\u{1}")
+        if let known = pages.body(for: parameters, revision: try search.revision()) { return JSONWriter.response(known) }
+        let (found, revision) = try search.searchWithRevision(query, genres: genres, limit: page.limit, offset: page.offset)
+        var json = JSONWriter()
+        ListResponse(key: "movies", items: found.items.map(MovieSummaryDTO.init), totalCount: found.totalCount, page: page).write(to: &json)
+        let body = ByteBuffer(bytes: json.bytes)
+        pages.keep(body, for: parameters, revision: revision)
+        return JSONWriter.response(body)
     }
 
     func trending(_ request: Request, context: SignedInRequestContext) async throws -> TrendingResponse {
         let page = try Pagination(request)
         let days = try Pagination.integer(request, "window_days", default: Self.defaultWindowDays, range: 1...365)
         return TrendingResponse(try search.trending(days: days, limit: page.limit, offset: page.offset), days: days, page: page)
+    }
+}
+
+/// Encoded search pages by their parameters, each with the revision it was found at; at most 16 MB.
+final class SearchPages: Sendable {
+    private let memo = Mutex(Memo<String, ByteBuffer>(capacity: 4_096, maximumCost: 16 << 20))
+
+    func body(for parameters: String, revision: String) -> ByteBuffer? {
+        memo.withLock { $0.get(parameters, key: revision) }
+    }
+
+    func keep(_ body: ByteBuffer, for parameters: String, revision: String) {
+        memo.withLock { $0.put(parameters, key: revision, body, cost: body.readableBytes) }
     }
 }

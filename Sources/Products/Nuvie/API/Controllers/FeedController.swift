@@ -35,7 +35,7 @@ struct FeedController: Sendable {
         let stamp = freshness.stamp
         let now = Date()
         let pageKey = "\(stamp)|\(freshness.popularityPosition)|\(page.limit)|\(page.offset)"
-        if let body = responses.get(userId, key: pageKey, now: now) { return Self.json(body) }
+        if let body = responses.get(userId, key: pageKey, now: now) { return JSONWriter.response(body) }
 
         let list: RecommendationList
         if let cached = try recommendations.cache.fresh(userId: userId, stamp: stamp, now: now) {
@@ -61,11 +61,7 @@ struct FeedController: Sendable {
         )
         let body = ByteBuffer(data: try ContractJSON.encoder().encode(feed))
         responses.put(userId, key: pageKey, body, expiresAt: list.generatedAt.addingTimeInterval(TimeInterval(list.ttlSeconds)))
-        return Self.json(body)
-    }
-
-    private static func json(_ body: ByteBuffer) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
+        return JSONWriter.response(body)
     }
 
     func activities(_ request: Request, context: SignedInRequestContext) async throws -> ListResponse<ActivityDTO> {

@@ -97,15 +97,16 @@ struct JSONWriter {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
-    /// A 200 (or `status`) response with these bytes as its JSON body.
+    /// A 200 (or `status`) response with `value` as its JSON body.
     static func response(_ value: some JSONWritable, status: HTTPResponse.Status = .ok) -> Response {
         var json = JSONWriter()
         value.write(to: &json)
-        return Response(
-            status: status,
-            headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: json.bytes))
-        )
+        return response(ByteBuffer(bytes: json.bytes), status: status)
+    }
+
+    /// A 200 (or `status`) response with JSON already written.
+    static func response(_ body: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
     }
 }
 

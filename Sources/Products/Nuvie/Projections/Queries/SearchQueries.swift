@@ -28,6 +28,26 @@ public struct SearchQueries: Sendable {
     /// every word in the tags, words as prefixes, then the query anywhere in the title; ties by how
     /// many ratings a film has. No query lists everything by popularity. `genres` keeps films with any of them.
     public func search(_ query: String, genres: [String], limit: Int, offset: Int) throws -> Page<MovieSummary> {
+        try searchWithRevision(query, genres: genres, limit: limit, offset: offset).page
+    }
+
+    /// What every search's result depends on: the catalog's revision and the ratings'. A page found at
+    /// one revision is the page at that revision for anyone who asks (search results carry nothing of
+    /// the viewer), so it can be remembered until `revision()` moves.
+    public func revision() throws -> String {
+        try database.statement { db in try Self.revisions(db).description }
+    }
+
+    private static func revisions(_ db: Database) throws -> (catalog: Int64, stats: Int64, description: String) {
+        let row = try Row.fetchOne(db.cachedStatement(
+            sql: "SELECT (SELECT position FROM catalogRevision), (SELECT position FROM movieStatsRevision)"
+        ))
+        let catalog: Int64 = row?[0] ?? 0, stats: Int64 = row?[1] ?? 0
+        return (catalog, stats, "\(catalog):\(stats)")
+    }
+
+    /// `search`'s page, and the `revision()` it was found at.
+    public func searchWithRevision(_ query: String, genres: [String], limit: Int, offset: Int) throws -> (page: Page<MovieSummary>, revision: String) {
         let normalized = SearchText.normalize(query.trimmingCharacters(in: .whitespaces))
         let words = SearchText.words(query)
         let rank: String
@@ -93,11 +113,9 @@ public struct SearchQueries: Sendable {
         // The whole ordered result is remembered until the catalog or the ratings move; a page is a
         // slice of it, and its films are read in one statement, in the same transaction.
         return try database.read { db in
-            let revisions = try Row.fetchOne(db.cachedStatement(
-                sql: "SELECT (SELECT position FROM catalogRevision), (SELECT position FROM movieStatsRevision)"
-            ))
-            let catalogRevision: Int64 = revisions?[0] ?? 0
-            let ids = try results.ordered(for: matchKey + "\u{2}" + genres.joined(separator: "\u{1}"), catalogRevision: catalogRevision, statsRevision: revisions?[1] ?? 0) {
+            let revisions = try Self.revisions(db)
+            let catalogRevision = revisions.catalog
+            let ids = try results.ordered(for: matchKey + "\u{2}" + genres.joined(separator: "\u{1}"), catalogRevision: catalogRevision, statsRevision: revisions.stats) {
                 var arguments = arguments
                 if let findMatches {
                     let ranks = try results.ranks(for: matchKey, catalogRevision: catalogRevision) {
@@ -113,7 +131,7 @@ public struct SearchQueries: Sendable {
                 FROM json_each(?) c JOIN movie m ON m.movieId = c.value LEFT JOIN movieStats s ON s.movieId = m.movieId
                 ORDER BY c.key
                 """), arguments: ["[" + page.map(String.init).joined(separator: ",") + "]"]).map(MovieSummary.init(row:))
-            return Page(items: items, totalCount: ids.count)
+            return (Page(items: items, totalCount: ids.count), revisions.description)
         }
     }
 
