@@ -1,7 +1,8 @@
 import ServiceLifecycle
 
 /// The services that work on the stores in the background (the projection runner, a product's own
-/// workers), run together, and the stores closed once all of them have stopped: on a graceful
+/// workers), run together with the engine's own upkeep (`FreedMemory`), and the stores closed once
+/// all of them have stopped: on a graceful
 /// shutdown and on cancellation alike. Closing as a service of its own raced a fold still running on
 /// the blocking-work queue when the group was cancelled rather than shut down (a SQLite read on a
 /// closed connection crashed the tests).
@@ -18,6 +19,7 @@ public struct StoresAndTheirWorkers: Service {
         defer { close() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in workers { group.addTask { try await worker.run() } }
+            group.addTask { await FreedMemory.releasePeriodically() }
             try await group.waitForAll()
         }
     }
