@@ -9,12 +9,17 @@ import ServiceLifecycle
 enum FreedMemory {
     static let interval = Duration.seconds(30)
 
-    /// glibc's `malloc_trim(0)`, looked up by name: it is a GNU extension that Swift's Glibc module does not export.
+    #if canImport(Glibc)
+    /// glibc's `malloc_trim`, looked up by name once: a GNU extension that Swift's Glibc module does
+    /// not export.
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim").map {
+        unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self)
+    }
+    #endif
+
     static func release() {
         #if canImport(Glibc)
-        typealias MallocTrim = @convention(c) (Int) -> Int32
-        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") else { return }
-        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        _ = mallocTrim?(0)
         #endif
     }
 

@@ -45,7 +45,7 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
         self.readModelsReach = readModelsReach
     }
 
-    /// Appends the erasure, destroys the key and waits for the read models; returns where the
+    /// Destroys the key, appends the erasure and waits for the read models; returns where the
     /// erasure is in the log.
     ///
     /// An erasure that stopped after destroying the key (its event not yet recorded) is resumed by

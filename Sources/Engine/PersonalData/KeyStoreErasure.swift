@@ -27,7 +27,7 @@ extension KeyStore {
 
     /// Destroys the data keys of `erasures` (in one transaction) and tombstones them, also for users
     /// who never had a key, and returns those not tombstoned before. With `reconciledThrough`, records
-    /// that every erasure in the log up to that position is applied (`HostedPersonalData.reconcile`).
+    /// that every erasure in the log up to that position is applied (`ProductStores.reconcileErasures`).
     /// Idempotent, so a host can pass every erasure its log records since the last reconciliation
     /// each time it opens the store: a key store restored from a backup taken before an erasure then
     /// loses the key again before anything reads it (ops/privacy.md).

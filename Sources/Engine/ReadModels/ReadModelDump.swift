@@ -18,11 +18,6 @@ extension ReadDatabase {
         try readOnly(path) { db in (try tableDumps(db, tables: projections.flatMap(\.tables)), try checkpoints(db)) }
     }
 
-    /// Each projection's position in a read-model file another process may be serving.
-    public static func checkpoints(ofFileAt path: String) throws -> [String: UInt64] {
-        try readOnly(path, checkpoints)
-    }
-
     private static func readOnly<T>(_ path: String, _ read: (Database) throws -> T) throws -> T {
         var configuration = Configuration()
         configuration.readonly = true

@@ -45,7 +45,12 @@ struct AccountController: Sendable {
                 message: "Deleting the account needs a sign-in of the last 10 minutes: sign in again (POST /auth/login), then retry"
             )
         }
-        _ = try await Self.erase(context.userId, initiator: .user, accounts: accounts, tokens: tokens)
+        do {
+            _ = try await Self.erase(context.userId, initiator: .user, accounts: accounts, tokens: tokens)
+        } catch UserErasureFailure.alreadyErased, UserErasureFailure.unknownUser {
+            // Another request erased the account first: this token's user is gone, as after any erasure.
+            throw APIError.tokenRefused
+        }
         return .noContent
     }
 

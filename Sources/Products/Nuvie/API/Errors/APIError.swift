@@ -39,6 +39,9 @@ extension APIError {
         APIError(.unauthorized, code: "AUTHENTICATION_REQUIRED", message: message)
     }
 
+    /// A token that no longer opens anything: expired, signed out, or its user erased.
+    static let tokenRefused = authenticationRequired("The access token is invalid, expired or signed out; sign in again or refresh it")
+
     public static func validation(_ message: String, field: String? = nil) -> APIError {
         APIError(.badRequest, code: "VALIDATION_ERROR", message: message, details: field.map { ["field": $0] } ?? [:])
     }

@@ -11,7 +11,7 @@ struct AuthMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization] else { return try await next(request, context) }
         guard let token = BearerToken.of(header), let grant = try await tokens.grant(fromAccessToken: token) else {
-            throw APIError.authenticationRequired("The access token is invalid, expired or signed out; sign in again or refresh it")
+            throw APIError.tokenRefused
         }
         var context = context
         context.grant = grant

@@ -2,7 +2,7 @@ import EventSourcing
 import Foundation
 
 /// A user's sessions as their `sessions-{id}` stream has them: each live one with its current
-/// refresh token, and every token ever spent (to recognise reuse).
+/// refresh token, and the tokens it spent (to recognise reuse).
 public struct SessionsState: EventFold, Equatable {
     public typealias Event = DomainEvent
 
@@ -19,7 +19,14 @@ public struct SessionsState: EventFold, Equatable {
             live[e.sessionId] = e.refreshTokenId
             spent[e.replacedTokenId] = e.sessionId
         case .sessionsEnded(let e):
-            if let sessionId = e.sessionId { live[sessionId] = nil } else { live.removeAll() }
+            // An ended session's spent tokens no longer matter: its tokens are refused as ended.
+            if let sessionId = e.sessionId {
+                live[sessionId] = nil
+                spent = spent.filter { $0.value != sessionId }
+            } else {
+                live.removeAll()
+                spent.removeAll()
+            }
         default:
             break
         }
