@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "nuvie", targets: ["CLI"]),
         .executable(name: "savry", targets: ["SavryCLI"]),
+        .executable(name: "chat", targets: ["ChatCLI"]),
         .executable(name: "nuvie-bench", targets: ["NuvieBench"]),
     ],
     dependencies: [
@@ -26,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
     ],
     targets: [
         .systemLibrary(
@@ -249,6 +251,72 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/Products/Savry/CLI",
+            swiftSettings: strict
+        ),
+        .target(name: "ChatDomain", dependencies: ["EventSourcing"], path: "Sources/Products/Chat/Domain", swiftSettings: strict),
+        .target(
+            name: "ChatAssistant",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Sources/Products/Chat/Assistant",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ChatCommands",
+            dependencies: [
+                "ChatDomain", "ChatAssistant", "EventLog", "EventSourcing", "ReadModels", "PersonalData",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Products/Chat/Commands",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ChatProjections",
+            dependencies: ["ChatDomain", "EventSourcing", "ReadModels", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Sources/Products/Chat/Projections",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ChatAPI",
+            dependencies: [
+                "ChatDomain", "ChatCommands", "ChatProjections", "ChatAssistant", "EventLog", "EventSourcing", "ReadModels", "HTTPServing",
+                "ProductHosting", "PersonalData",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Products/Chat/API",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ChatApp",
+            dependencies: [
+                "ChatAPI", "ChatCommands", "ChatProjections", "ChatAssistant", "HTTPServing", "ProductHosting", "ReadModels", "PersonalData",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Sources/Products/Chat/App",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "ChatCLI",
+            dependencies: [
+                "ChatApp", "ChatCommands", "ChatProjections", "OperatorCLI", "ProductHosting", "HTTPServing", "PersonalData",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Products/Chat/CLI",
             swiftSettings: strict
         ),
         .executableTarget(

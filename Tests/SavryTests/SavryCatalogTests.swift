@@ -127,7 +127,7 @@ import Testing
 
     @Test func anUnknownTypeIsRefused() throws {
         let keys = try Keys()
-        #expect(throws: SavryCatalog.CodingFailure.unknownType("recipe-published", schemaVersion: 1)) {
+        #expect(throws: PayloadCatalogFailure.unknownType("recipe-published", schemaVersion: 1)) {
             try keys.decode(EncodedEvent(type: "recipe-published", schemaVersion: 1, payload: Data("{}".utf8)), actor: 1)
         }
     }

@@ -13,7 +13,7 @@ public struct UserRegistration<Catalog: EventCatalog>: Sendable {
     }
 
     private let store: EventStore<Catalog>
-    private let userIds: UserIdAllocator
+    private let userIds: StreamNumbers
     private let userStreamPrefix: String
     private let claimedUser: @Sendable (Catalog.Event) -> Int64?
     private static var maximumAttempts: Int { 5 }
@@ -21,7 +21,8 @@ public struct UserRegistration<Catalog: EventCatalog>: Sendable {
     /// `claimedUser` reads the user id from a product's identity-claim event (nil for any other).
     public init(store: EventStore<Catalog>, userStreamPrefix: String, claimedUser: @escaping @Sendable (Catalog.Event) -> Int64?) {
         self.store = store
-        userIds = UserIdAllocator(log: store.log, personalData: store.personalData, userStreamPrefix: userStreamPrefix)
+        let personalData = store.personalData
+        userIds = StreamNumbers(log: store.log, streamPrefix: userStreamPrefix) { try personalData.highestKnownUser() }
         self.userStreamPrefix = userStreamPrefix
         self.claimedUser = claimedUser
     }

@@ -6,7 +6,9 @@ import ReadModels
 /// Consistent online backups of a product's data directory, and restoring one.
 ///
 /// A backup holds `log/` (LMDB `mdb_env_copy2` with compaction: a consistent snapshot while appends go
-/// on) and `manifest.json` (which names the product). Nothing else, on purpose: the read models hold
+/// on), `files/` when the product keeps uploads (sealed under their owners' keys, so they are as safe
+/// to keep as the log; copied after the log, so every file an event in the copy names is in it) and
+/// `manifest.json` (which names the product). Nothing else, on purpose: the read models hold
 /// personal data decrypted, so a copy of them would outlive an erasure; a restore folds them again
 /// from the log instead (the first start catches up from position 0, `/health` says `catching_up`).
 ///
@@ -69,6 +71,9 @@ public enum Backup {
         let log = try EventLog(configuration: .init(directory: source.log))
         defer { log.close() }
         try log.backup(to: destination.appendingPathComponent("log"))
+        if files.fileExists(atPath: source.files.path) {
+            try files.copyItem(at: source.files, to: destination.appendingPathComponent(source.files.lastPathComponent))
+        }
         if source.isDemo, files.fileExists(atPath: source.demoMasterKey.path) {
             try files.copyItem(at: source.demoMasterKey, to: destination.appendingPathComponent(source.demoMasterKey.lastPathComponent))
         }
@@ -115,6 +120,11 @@ public enum Backup {
         }
         try? files.removeItem(at: target.read)
         try files.copyItem(at: backup.appendingPathComponent("log"), to: target.log)
+        let backedUpFiles = backup.appendingPathComponent(target.files.lastPathComponent)
+        if files.fileExists(atPath: backedUpFiles.path) {
+            if files.fileExists(atPath: target.files.path) { try files.removeItem(at: target.files) }
+            try files.copyItem(at: backedUpFiles, to: target.files)
+        }
         if let keyStore, !hasKeyStore {
             try KeyStore.backup(fileAt: keyStore.path, to: target.keyStorePath)
         }

@@ -22,6 +22,9 @@ public struct DataDirectory: Sendable {
     /// The key store: every user's data key, wrapped (`KeyStore`).
     public var keys: URL { root.appendingPathComponent("keys") }
     public var keyStorePath: String { keys.appendingPathComponent("keys.sqlite").path }
+    /// Files users uploaded, sealed under their data keys (`SealedFiles`); products without uploads
+    /// have none.
+    public var files: URL { root.appendingPathComponent("files") }
     /// In demo mode only, the master key, generated on first start (ops/privacy.md).
     public var demoMasterKey: URL { root.appendingPathComponent("demo-master-key") }
     /// Names the product whose log this is, so another product's binary refuses it.

@@ -45,4 +45,12 @@ enum PrivateFile {
         }
         return true
     }
+
+    /// Syncs a directory, so that a file just linked into it survives a crash.
+    static func syncDirectory(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Failure(operation: "open", path: path, code: errno) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw Failure(operation: "sync", path: path, code: errno) }
+    }
 }

@@ -1,13 +1,10 @@
+import HTTPServing
+
 /// The contract's instants: `2025-12-31T00:00:00.000Z`, UTC with milliseconds.
 enum Timestamp {
     /// `YYYY-MM-DDTHH:MM:SS.mmmZ` for epoch milliseconds, years 0–9999.
     static func format(milliseconds: Int64) -> String {
-        let seconds = floorDivide(milliseconds, 1_000)
-        let days = floorDivide(seconds, 86_400)
-        let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = civil(days: days)
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3_600, 2) + ":"
-            + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2) + "." + pad(milliseconds - seconds * 1_000, 3) + "Z"
+        UTCTimestamp.format(milliseconds, unitsPerSecond: 1_000, suffix: "Z")
     }
 
     /// An ISO 8601 instant (`YYYY-MM-DDTHH:MM:SS`, optionally `.` and 1–9 digits, then `Z` or
@@ -59,23 +56,11 @@ enum Timestamp {
         return seconds * 1_000 + (nanoseconds + 999_999) / 1_000_000
     }
 
-    // Days since 1970-01-01 to and from civil dates: H. Hinnant, "chrono-compatible low-level date algorithms".
-
-    private static func civil(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = floorDivide(shifted, 146_097)
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
+    // Days since 1970-01-01 from a civil date: H. Hinnant, "chrono-compatible low-level date algorithms".
 
     private static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
-        let era = floorDivide(y, 400)
+        let era = UTCTimestamp.floorDivide(y, 400)
         let yearOfEra = y - era * 400
         let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
@@ -90,16 +75,7 @@ enum Timestamp {
         }
     }
 
-    private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
-        a >= 0 ? a / b : (a - b + 1) / b
-    }
-
     private static func power10(_ exponent: Int) -> Int64 {
         (0..<exponent).reduce(1) { result, _ in result * 10 }
-    }
-
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }

@@ -1,0 +1,32 @@
+import ChatCommands
+import ChatProjections
+import Hummingbird
+
+/// Requires `Authorization: Token <40 hex digits>` naming a live token of an active user, as DRF's
+/// `TokenAuthentication` does, and puts the user in the context; anything else is a 401 before any
+/// handler runs. Tokens are looked up by their SHA-256.
+struct TokenAuthMiddleware: RouterMiddleware {
+    typealias Context = ChatRequestContext
+    let queries: ChatQueries
+    let commands: ChatCommandService
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let header = request.headers[.authorization] else { throw ChatAPIError.notAuthenticated }
+        let parts = header.split(separator: " ", omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "token" else {
+            throw ChatAPIError.invalidToken("Send the header as Authorization: Token <token>")
+        }
+        let token = String(parts[1])
+        guard token.utf8.count == 40, token.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+            throw ChatAPIError.invalidToken("A token is 40 lowercase hex digits")
+        }
+        let hash = ChatCommandService.tokenHash(token)
+        guard let userId = try queries.userId(ofTokenHash: hash), try commands.isActive(userId) else {
+            throw ChatAPIError.invalidToken("This token was revoked, or never issued; log in again")
+        }
+        var context = context
+        context.signedIn = .init(userId: userId, tokenHash: hash)
+        context.logger[metadataKey: "user.id"] = .stringConvertible(userId)
+        return try await next(request, context)
+    }
+}

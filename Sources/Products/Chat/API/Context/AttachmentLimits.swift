@@ -1,0 +1,8 @@
+import ChatDomain
+
+enum AttachmentLimits {
+    /// Every file at its largest, and 1 MB for the rest of the form.
+    static let maximumRequestBytes = AttachmentRules.maximumFiles * AttachmentRules.maximumFileBytes + (1 << 20)
+    /// A JSON body of any endpoint: a message at its longest, in multi-byte text, fits.
+    static let maximumJSONBytes = 256 * 1024
+}

@@ -1,0 +1,54 @@
+import ChatCommands
+import ChatDomain
+import Foundation
+import Hummingbird
+import PersonalData
+import ReadModels
+
+/// `POST /api/send-chat/`, as JSON (`message`, `tone`, `lang`, `session_id`) or as a multipart form
+/// with the same fields and `files[]`. Without `session_id` a new session is started, titled after
+/// the message. The message is recorded first; then the assistant's reply, which is the answer.
+struct SendChatController: Sendable {
+    let conversations: Conversations
+    let files: SealedFiles
+    let readYourWrites: ReadYourWrites
+
+    func send(_ request: Request, context: SignedInContext) async throws -> MessageJSON {
+        let fields = try await FormFields.jsonOrMultipart(request, context: context)
+        let message = try fields.string("message") ?? ""
+        guard !message.allSatisfy(\.isWhitespace) else { throw ChatAPIError.emptyMessage }
+        let tone = try fields.string("tone") ?? ChatRules.defaultTone
+        let lang = try fields.string("lang") ?? ChatRules.defaultLanguage
+        let sessionId = try fields.integer("session_id")
+        _ = try ChatRules.message(message)
+        _ = try ChatRules.tone(tone)
+        _ = try ChatRules.language(lang)
+        if let sessionId, try !conversations.commands.conversation(sessionId).isOpen(to: context.userId) {
+            throw ChatDomainError.sessionNotFound(sessionId: sessionId)
+        }
+        let attachments = try await store(fields.files, owner: context.userId)
+        let exchange = try await conversations.send(message, tone: tone, lang: lang, attachments: attachments, to: sessionId, by: context.userId)
+        try await readYourWrites.wait(for: exchange.result.position)
+        return MessageJSON(
+            id: exchange.reply.messageId, role: "assistant", content: exchange.reply.content ?? "",
+            microseconds: ChatTime.microseconds(exchange.result.recordedAt), sessionId: exchange.reply.sessionId
+        )
+    }
+
+    /// Every file checked first, then each stored (synced) before the message naming it is recorded.
+    private func store(_ uploads: [FormFields.File], owner: Int64) async throws -> [Attachment] {
+        guard uploads.count <= AttachmentRules.maximumFiles else {
+            throw ChatAPIError.invalid("files[]", "holds more than \(AttachmentRules.maximumFiles) files")
+        }
+        let checked = try uploads.map { upload in
+            (upload, try AttachmentRules.validated(name: upload.name, contentType: upload.contentType, contents: upload.contents))
+        }
+        let files = files
+        return try await BlockingWork.run {
+            try checked.map { upload, contentType in
+                let stored = try files.store(Data(upload.contents), owner: owner)
+                return Attachment(sha256: stored.sha256, name: upload.name, contentType: contentType, size: stored.size)
+            }
+        }
+    }
+}

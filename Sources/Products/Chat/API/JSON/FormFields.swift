@@ -1,0 +1,140 @@
+import ChatDomain
+import Foundation
+import HTTPServing
+import Hummingbird
+import MultipartKit
+import NIOCore
+
+/// A request's fields, from a JSON object or a multipart form, read by name. Unknown fields are
+/// ignored, as DRF's parsers ignore them. A file is a multipart part with a filename.
+struct FormFields {
+    enum Value {
+        case json(JSONValue)
+        case text(String)
+    }
+
+    struct File {
+        var name: String
+        var contentType: String
+        var contents: [UInt8]
+    }
+
+    private(set) var values: [String: Value] = [:]
+    private(set) var files: [File] = []
+
+    /// A JSON object body (`application/json`; an empty body is an empty object).
+    static func json(_ request: Request, context: some RequestContext) async throws -> FormFields {
+        let buffer = try await request.body.collect(upTo: AttachmentLimits.maximumJSONBytes)
+        guard MediaType.of(request) == "application/json" else { throw ChatAPIError.unsupportedMediaType }
+        return try json(buffer)
+    }
+
+    /// JSON, or `multipart/form-data` with files.
+    static func jsonOrMultipart(_ request: Request, context: some RequestContext) async throws -> FormFields {
+        switch MediaType.of(request) {
+        case "application/json":
+            return try json(try await request.body.collect(upTo: AttachmentLimits.maximumJSONBytes))
+        case "multipart/form-data":
+            guard let boundary = MediaType.parameter("boundary", of: request), !boundary.isEmpty else {
+                throw ChatAPIError.invalid("Content-Type", "multipart/form-data needs a boundary parameter")
+            }
+            return try multipart(try await request.body.collect(upTo: AttachmentLimits.maximumRequestBytes), boundary: boundary)
+        default:
+            throw ChatAPIError.unsupportedMediaType
+        }
+    }
+
+    private static func json(_ buffer: ByteBuffer) throws -> FormFields {
+        guard buffer.readableBytes > 0 else { return FormFields() }
+        let parsed: JSONValue
+        do {
+            parsed = try StrictJSON.parse(Array(buffer.readableBytesView))
+        } catch {
+            throw ChatAPIError(.badRequest, "parse_error", "JSON parse error - \(error.reason)", detail: error.reason)
+        }
+        guard case .object(let object) = parsed else {
+            throw ChatAPIError(.badRequest, "parse_error", "JSON parse error - the body must be a JSON object", detail: "Send a JSON object")
+        }
+        var fields = FormFields()
+        fields.values = object.mapValues(Value.json)
+        return fields
+    }
+
+    private static func multipart(_ buffer: ByteBuffer, boundary: String) throws -> FormFields {
+        var fields = FormFields()
+        var headers: [(String, String)] = []
+        var body: [UInt8] = []
+        var failure: ChatAPIError?
+        let parser = MultipartParser(boundary: boundary)
+        parser.onHeader = { name, value in headers.append((name.lowercased(), value)) }
+        parser.onBody = { chunk in body.append(contentsOf: chunk.readableBytesView) }
+        parser.onPartComplete = {
+            defer { headers = []; body = [] }
+            let disposition = headers.first { $0.0 == "content-disposition" }?.1 ?? ""
+            guard let name = MediaType.parameter("name", in: disposition) else {
+                failure = failure ?? .invalid("multipart", "every part needs Content-Disposition: form-data; name=\"…\"")
+                return
+            }
+            if let filename = MediaType.parameter("filename", in: disposition) {
+                let contentType = headers.first { $0.0 == "content-type" }?.1 ?? ""
+                fields.files.append(File(name: filename, contentType: contentType, contents: body))
+            } else {
+                guard let text = String(validating: body, as: UTF8.self) else {
+                    failure = failure ?? .invalid(name, "is not UTF-8 text")
+                    return
+                }
+                fields.values[name] = .text(text)
+            }
+        }
+        do {
+            try parser.execute(buffer)
+        } catch {
+            throw ChatAPIError.invalid("multipart", "is not a well-formed multipart/form-data body")
+        }
+        if let failure { throw failure }
+        return fields
+    }
+
+    /// A string field: absent or null is nil; a JSON number is refused.
+    func string(_ key: String) throws -> String? {
+        switch values[key] {
+        case nil, .json(.null): return nil
+        case .text(let text), .json(.string(let text)): return text
+        case .json: throw ChatAPIError.invalid(key, "must be a string")
+        }
+    }
+
+    /// A whole number: a JSON integer, or digits as text (a multipart field); absent, null or empty is nil.
+    func integer(_ key: String) throws -> Int64? {
+        switch values[key] {
+        case nil, .json(.null), .text(""): return nil
+        case .json(.number(let number)) where number.rounded() == number && abs(number) < 1e15: return Int64(number)
+        case .text(let text), .json(.string(let text)):
+            guard let number = Int64(text.trimmingCharacters(in: .whitespaces)) else { throw ChatAPIError.invalid(key, "must be a whole number") }
+            return number
+        case .json: throw ChatAPIError.invalid(key, "must be a whole number")
+        }
+    }
+}
+
+/// The media type of a request and its parameters.
+enum MediaType {
+    static func of(_ request: Request) -> String? {
+        request.headers[.contentType]?.split(separator: ";", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    static func parameter(_ name: String, of request: Request) -> String? {
+        request.headers[.contentType].flatMap { parameter(name, in: $0) }
+    }
+
+    /// `name=value` or `name="value"` among a header's `;`-separated parameters.
+    static func parameter(_ name: String, in header: String) -> String? {
+        for part in header.split(separator: ";").dropFirst() {
+            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2, pair[0].lowercased() == name else { continue }
+            let value = pair[1]
+            return value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"") ? String(value.dropFirst().dropLast()) : value
+        }
+        return nil
+    }
+}

@@ -1,0 +1,79 @@
+import AsyncHTTPClient
+import ChatAPI
+import ChatAssistant
+import ChatCommands
+import ChatProjections
+import Foundation
+import HTTPServing
+import Hummingbird
+import Logging
+import PersonalData
+import ProductHosting
+import ReadModels
+
+/// Opens the chat product's stores over its own data directory (the log, the key store, the read
+/// models, the sealed uploads; erasures reconciled first), seeds the demo accounts in demo mode, and
+/// returns the server with the projection runner as a service. Replies come from the configured
+/// OpenAI-compatible API, or the offline responder when none is configured.
+public func buildChatApplication(configuration: ChatConfiguration, logger: Logger = Logger(label: "chat")) async throws -> some ApplicationProtocol {
+    let directory = DataDirectory(configuration.dataDirectory)
+    let stores = try await ProductStores<ChatProduct>.open(
+        directory: directory,
+        masterKey: try directory.masterKey(for: ChatProduct.self, configured: configuration.masterKey, demoMode: configuration.demoMode),
+        initialLogMapSize: configuration.initialLogMapSize, logger: logger
+    )
+    do {
+        let runner = try stores.runner(logger: logger)
+        let commands = try ChatCommandService(store: stores.store, passwords: DjangoPassword(iterations: configuration.passwordIterations))
+        if configuration.demoMode {
+            let recorded = try await ChatDemoSeed.run(into: commands)
+            if recorded > 0 { logger.info("seeded the demo accounts", metadata: ["events": "\(recorded)"]) }
+            try runner.catchUp()
+        }
+        let replays = ReplayCoordinator(runner: runner)
+        let router = try chatRouter(configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands, logger: logger)
+        return Application(
+            router: router,
+            server: .http1(configuration: configuration.connections.channelConfiguration(connectRefusal: ChatAPIError.connectRefusal, logger: logger)),
+            configuration: configuration.connections.serverConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "chat", logger: logger
+            ),
+            services: [StoresAndTheirWorkers(workers: [runner, replays], close: stores.close)],
+            logger: logger
+        )
+    } catch {
+        stores.close()
+        throw error
+    }
+}
+
+private func chatRouter(
+    configuration: ChatConfiguration, stores: ProductStores<ChatProduct>, runner: ChatRunner, replays: ReplayCoordinator,
+    commands: ChatCommandService, logger: Logger
+) throws -> Router<ChatRequestContext> {
+    let directory = DataDirectory(configuration.dataDirectory)
+    let adminToken = try GeneratedSecret.resolve(
+        configuration.adminToken, named: "CHAT_ADMIN_TOKEN", demoMode: configuration.demoMode, file: directory.root.appendingPathComponent("admin-token")
+    )
+    let files = SealedFiles(root: directory.files, keys: stores.keys)
+    let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
+    let assistant: any Assistant = configuration.assistant.map { OpenAICompatibleAssistant(settings: $0, client: .shared) } ?? OfflineAssistant()
+    logger.info("assistant replies", metadata: ["provider": "\(assistant.provider)", "model": "\(assistant.model)"])
+    let router = Router(context: ChatRequestContext.self)
+    addChatRoutes(to: router, dependencies: ChatAPIDependencies(
+        conversations: Conversations(
+            commands: commands, assistant: assistant, prompts: configuration.tonePrompts, budget: ConversationBudget(tokens: configuration.contextTokens),
+            files: files, logger: logger
+        ),
+        queries: ChatQueries(database: stores.readDatabase), files: files, readYourWrites: readYourWrites,
+        rateLimit: configuration.rateLimit, loginThrottle: configuration.loginThrottle
+    ))
+    HealthController<ChatRequestContext>(log: stores.log, runner: runner, registry: configuration.metricsRegistry).register(on: router)
+    if let adminToken {
+        addChatOperatorRoutes(
+            to: router, adminToken: adminToken, audit: AuditTrail(log: stores.log, catalog: ChatProduct.Catalog.self), replays: replays,
+            accounts: ChatAccounts(stores: stores, files: files, readYourWrites: readYourWrites)
+        )
+    }
+    return router
+}

@@ -1,0 +1,82 @@
+import ChatAssistant
+import ChatAPI
+import ChatCommands
+import Foundation
+import HTTPServing
+import Prometheus
+
+/// Everything the chat server needs to start, as plain values. The `chat` executable builds it from
+/// flags and the `CHAT_*` environment; tests build it directly.
+public struct ChatConfiguration: Sendable {
+    public var dataDirectory: URL
+    public var host = "127.0.0.1"
+    public var port = 8000
+    /// Demo mode seeds the demo accounts and keeps generated secrets in the data directory.
+    public var demoMode = false
+    /// Opens `/admin/…` (header `X-Admin-Token`); demo mode generates one when unset.
+    public var adminToken: String?
+    /// Base64 of 32 bytes (`CHAT_MASTER_KEY(_FILE)`); demo mode generates one when unset.
+    public var masterKey: String?
+    /// The OpenAI-compatible API replies come from; nil: the offline responder.
+    public var assistant: OpenAICompatibleAssistant.Settings?
+    public var tonePrompts = TonePrompts.standard
+    /// What the conversation sent to the model may take, system prompt included.
+    public var contextTokens = 6_000
+    /// PBKDF2 iterations of new password hashes.
+    public var passwordIterations = DjangoPassword.owaspIterations
+    public var readYourWritesTimeout: Duration = .seconds(5)
+    /// Per user (per address on login and signup); nil turns it off.
+    public var rateLimit: RateLimit? = RateLimit(requestsPerMinute: 600, burst: 120)
+    public var loginThrottle = LoginThrottleLimits.standard
+    public var initialLogMapSize = 64 << 20
+    public var metricsRegistry: PrometheusCollectorRegistry?
+    public var connections = ConnectionLimits()
+
+    public init(dataDirectory: URL) {
+        self.dataDirectory = dataDirectory
+    }
+
+    /// Every `CHAT_*` variable the server reads; others are reported as unknown at start-up.
+    public static let environmentNames: Set<String> = [
+        "CHAT_DATA_DIR", "CHAT_LOG_LEVEL", "CHAT_HOST", "CHAT_PORT", "CHAT_DEMO",
+        "CHAT_ADMIN_TOKEN", "CHAT_ADMIN_TOKEN_FILE", "CHAT_MASTER_KEY", "CHAT_MASTER_KEY_FILE",
+        "CHAT_OPENAI_BASE_URL", "CHAT_OPENAI_API_KEY", "CHAT_OPENAI_API_KEY_FILE", "CHAT_OPENAI_MODEL", "CHAT_OPENAI_TEMPERATURE",
+        "CHAT_OPENAI_TIMEOUT_SECONDS", "CHAT_CONTEXT_TOKENS", "CHAT_TONE_PROMPTS_FILE", "CHAT_PASSWORD_ITERATIONS",
+        "CHAT_LOGIN_FAILURES_PER_ACCOUNT", "CHAT_LOGIN_FAILURES_PER_ADDRESS", "CHAT_READ_YOUR_WRITES_TIMEOUT_MS",
+        "CHAT_RATE_LIMIT_PER_MINUTE", "CHAT_RATE_LIMIT_BURST",
+        "CHAT_HTTP_IDLE_TIMEOUT_SECONDS", "CHAT_HTTP_HEADER_TIMEOUT_SECONDS", "CHAT_HTTP_BODY_TIMEOUT_SECONDS", "CHAT_HTTP_MAX_CONNECTIONS",
+    ]
+
+    /// The rest of the configuration from the environment, every value checked (`InvalidSetting`).
+    public mutating func apply(_ settings: EnvironmentSettings) throws {
+        adminToken = try settings.secret("CHAT_ADMIN_TOKEN")
+        masterKey = try settings.secret("CHAT_MASTER_KEY")
+        if let baseURL = try settings.httpURL("CHAT_OPENAI_BASE_URL") {
+            let temperature = try settings.text("CHAT_OPENAI_TEMPERATURE").map { raw in
+                guard let value = Double(raw), (0...2).contains(value) else {
+                    throw InvalidSetting(name: "CHAT_OPENAI_TEMPERATURE", value: raw, expected: "a number from 0 to 2")
+                }
+                return value
+            } ?? 0.5
+            assistant = OpenAICompatibleAssistant.Settings(
+                baseURL: baseURL, apiKey: try settings.secret("CHAT_OPENAI_API_KEY"), model: settings.text("CHAT_OPENAI_MODEL") ?? "gpt-4o",
+                temperature: temperature, timeout: .seconds(try settings.integer("CHAT_OPENAI_TIMEOUT_SECONDS", in: 1...600) ?? 60)
+            )
+        }
+        if let path = settings.text("CHAT_TONE_PROMPTS_FILE") {
+            guard let data = FileManager.default.contents(atPath: path), let prompts = try? JSONDecoder().decode([String: String].self, from: data) else {
+                throw InvalidSetting(name: "CHAT_TONE_PROMPTS_FILE", value: path, expected: #"a readable JSON object {"<snake_case tone>": "<system prompt>"}"#)
+            }
+            tonePrompts.prompts.merge(prompts) { _, configured in configured }
+        }
+        contextTokens = try settings.integer("CHAT_CONTEXT_TOKENS", in: 256...1_000_000) ?? contextTokens
+        passwordIterations = try settings.integer("CHAT_PASSWORD_ITERATIONS", in: 100_000...10_000_000) ?? passwordIterations
+        loginThrottle.perAccount = try settings.integer("CHAT_LOGIN_FAILURES_PER_ACCOUNT", in: 1...1_000) ?? loginThrottle.perAccount
+        loginThrottle.perAddress = try settings.integer("CHAT_LOGIN_FAILURES_PER_ADDRESS", in: 1...100_000) ?? loginThrottle.perAddress
+        if let timeout = try settings.integer("CHAT_READ_YOUR_WRITES_TIMEOUT_MS", in: 1...600_000) {
+            readYourWritesTimeout = .milliseconds(timeout)
+        }
+        rateLimit = try RateLimit(settings, prefix: "CHAT", default: rateLimit ?? RateLimit(requestsPerMinute: 600, burst: 120))
+        try connections.apply(settings, prefix: "CHAT")
+    }
+}

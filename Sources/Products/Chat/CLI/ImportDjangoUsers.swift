@@ -1,0 +1,40 @@
+import ArgumentParser
+import ChatCommands
+import ChatProjections
+import Foundation
+import ProductHosting
+
+/// `chat import-django-users FILE`: accounts from the Django app's `dumpdata auth.user`, with their
+/// password hashes as Django stored them, so they log in here with the passwords they had.
+struct ImportDjangoUsers: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import-django-users",
+        abstract: "Import accounts from `manage.py dumpdata auth.user` (pbkdf2_sha256 hashes); addresses that already have an account are skipped."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The JSON file dumpdata wrote.")
+    var file: String
+
+    func run() async throws {
+        let logger = global.logger()
+        if let pid = try global.productDirectory().runningServer {
+            throw ValidationError("a server (pid \(pid)) is serving \(global.dataDir): stop it first")
+        }
+        let export = try DjangoUserExport(json: try Data(contentsOf: URL(fileURLWithPath: file)))
+        let stores = try await global.openStores(logger: logger)
+        defer { stores.close() }
+        let commands = try ChatCommandService(store: stores.store)
+        var imported = 0, skipped = 0
+        for account in export.accounts {
+            let userId = try await commands.importAccount(
+                email: account.email, passwordHash: account.passwordHash, username: account.username,
+                firstName: account.firstName, lastName: account.lastName, dateJoined: account.dateJoined
+            )
+            if userId == nil { skipped += 1 } else { imported += 1 }
+        }
+        try stores.runner(logger: logger).catchUp()
+        print("imported \(imported) accounts; skipped \(skipped) whose email already has one")
+    }
+}

@@ -1,0 +1,195 @@
+import ChatDomain
+import Crypto
+import EventLog
+import EventSourcing
+import Foundation
+import ReadModels
+
+/// Runs the chat product's commands against its log: accounts and their tokens, sessions and their
+/// messages. Every decision is checked against the stream it depends on and appended at the version
+/// it was decided against.
+public struct ChatCommandService: Sendable {
+    public let store: ChatStore
+    public let passwords: DjangoPassword
+    private let registration: UserRegistration<ChatCatalog>
+    private let sessionNumbers: StreamNumbers
+    /// A password hash no account has, checked when the email is unknown, so a login takes as long
+    /// whether or not the address has an account.
+    private let decoyHash: String
+
+    public init(store: ChatStore, passwords: DjangoPassword = DjangoPassword()) throws {
+        self.store = store
+        self.passwords = passwords
+        registration = UserRegistration(store: store, userStreamPrefix: ChatStreams.userPrefix) { event in
+            if case .identityClaimed(let claim) = event { claim.userId } else { nil }
+        }
+        sessionNumbers = StreamNumbers(log: store.log, streamPrefix: ChatStreams.sessionPrefix)
+        decoyHash = try DjangoPassword.encode(UUID().uuidString, salt: "decoy", iterations: passwords.iterations)
+    }
+
+    // MARK: Accounts
+
+    /// A new account. Throws `emailTaken` when the address (in any case) has one.
+    public func signUp(email rawEmail: String, password: String, username: String?, firstName: String?, lastName: String?) async throws -> Int64 {
+        let email = try AccountRules.email(rawEmail)
+        try AccountRules.password(password)
+        let profile = try AccountRules.profile(username: username, firstName: firstName, lastName: lastName, email: email)
+        let passwords = passwords
+        let hash = try await BlockingWork.run { try passwords.hash(password) }
+        return try await register(email: email, profile: profile, passwordHash: hash, importedDateJoined: nil)
+    }
+
+    /// An account exported from the Django app, with its password hash as Django stored it; nil when
+    /// the address already has an account here.
+    public func importAccount(email rawEmail: String, passwordHash: String, username: String?, firstName: String?, lastName: String?, dateJoined: Date?) async throws -> Int64? {
+        let email = try AccountRules.email(rawEmail)
+        guard DjangoPassword.isSupported(passwordHash) else {
+            throw ChatDomainError.invalid(field: "password", reason: "is not a pbkdf2_sha256 hash (the Django default); the user must reset it")
+        }
+        let profile = try AccountRules.profile(username: username, firstName: firstName, lastName: lastName, email: email)
+        do {
+            return try await register(email: email, profile: profile, passwordHash: passwordHash, importedDateJoined: dateJoined.map(ChatTime.microseconds))
+        } catch ChatDomainError.emailTaken {
+            return nil
+        }
+    }
+
+    private func register(email: String, profile: ChatProfile, passwordHash: String, importedDateJoined: Int64?) async throws -> Int64 {
+        let signIn = try await registration.signIn(Self.identity(email)) { userId in
+            (.identityClaimed(EmailClaimed(email: email, userId: userId)),
+             .userRegistered(UserRegistered(userId: userId, email: email, profile: profile, passwordHash: passwordHash, importedDateJoined: importedDateJoined)))
+        }
+        guard signIn.isNewUser else { throw ChatDomainError.emailTaken }
+        return signIn.userId
+    }
+
+    /// The account whose email and password these are; nil for an unknown address or a wrong
+    /// password, in about the same time either way.
+    public func authenticate(email rawEmail: String, password: String) async throws -> AccountState.Registered? {
+        guard let email = try? AccountRules.email(rawEmail), password.utf8.count <= 4096 else { return nil }
+        let account = try registration.existingUser(Self.identity(email)).flatMap { try self.account($0.userId) }
+        let hash = account?.passwordHash ?? decoyHash
+        let matches = try await BlockingWork.run { DjangoPassword.verify(password, against: hash) }
+        return matches ? account : nil
+    }
+
+    public func account(_ userId: Int64) throws -> AccountState.Registered? {
+        try store.state(of: ChatStreams.user(userId), as: AccountState.self).state.registered
+    }
+
+    /// Registered and not erased.
+    public func isActive(_ userId: Int64) throws -> Bool {
+        try registration.isActive(userId)
+    }
+
+    /// A new API token for `userId`: 40 hex digits, as Django REST framework's are. Only its hash
+    /// is recorded.
+    public func issueToken(for userId: Int64) async throws -> (token: String, result: CommandResult) {
+        guard try isActive(userId) else { throw ChatDomainError.userNotFound(userId: userId) }
+        var generator = SystemRandomNumberGenerator()
+        let token = (0..<20).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let result = try await store.append(
+            [.tokenIssued(TokenIssued(userId: userId, tokenHash: Self.tokenHash(token)))], to: ChatStreams.user(userId), eventId: .timeOrdered()
+        )
+        return (token, result)
+    }
+
+    public func revokeToken(hash: String, of userId: Int64) async throws -> CommandResult {
+        try await store.append([.tokenRevoked(TokenRevoked(userId: userId, tokenHash: hash))], to: ChatStreams.user(userId), eventId: .timeOrdered())
+    }
+
+    public static func tokenHash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func identity(_ email: String) -> SignInIdentity {
+        SignInIdentity(provider: "email", subject: email)
+    }
+
+    // MARK: Sessions
+
+    public func startSession(by userId: Int64, title: String, tone: String, lang: String) async throws -> (sessionId: Int64, result: CommandResult) {
+        try await newSession(by: userId) { sessionId in
+            [.sessionStarted(try SessionDecisions.start(sessionId, by: userId, title: title, tone: tone, lang: lang))]
+        }
+    }
+
+    public func rename(_ sessionId: Int64, to title: String, by userId: Int64) async throws -> CommandResult {
+        try await store.decideAndAppend(ChatStreams.session(sessionId), as: SessionState.self, eventId: .timeOrdered()) { state in
+            try SessionDecisions.rename(sessionId, to: title, by: userId, state: state)
+        }
+    }
+
+    /// A message recorded: to `sessionId`, or to a new session titled after it when nil.
+    public struct Sent: Sendable {
+        public var message: UserMessageSent
+        public var result: CommandResult
+    }
+
+    public func send(
+        _ text: String, tone: String, lang: String, attachments: [Attachment], to sessionId: Int64?, by userId: Int64
+    ) async throws -> Sent {
+        let messageId = Self.newMessageId()
+        if let sessionId {
+            var sent: UserMessageSent?
+            let result = try await store.decideAndAppend(ChatStreams.session(sessionId), as: SessionState.self, eventId: .timeOrdered()) { state in
+                let message = try SessionDecisions.send(
+                    text, messageId: messageId, tone: tone, lang: lang, attachments: attachments, to: sessionId, by: userId, state: state
+                )
+                sent = message
+                return [.userMessageSent(message)]
+            }
+            guard let sent else { throw ChatDomainError.sessionNotFound(sessionId: sessionId) }
+            return Sent(message: sent, result: result)
+        }
+        var sent: UserMessageSent?
+        let (_, result) = try await newSession(by: userId) { newId in
+            let started = try SessionDecisions.start(newId, by: userId, title: ChatRules.title(from: text), tone: tone, lang: lang)
+            let message = try SessionDecisions.send(
+                text, messageId: messageId, tone: tone, lang: lang, attachments: attachments, to: newId, by: userId,
+                state: SessionState.fold([ChatEvent.sessionStarted(started)])
+            )
+            sent = message
+            return [.sessionStarted(started), .userMessageSent(message)]
+        }
+        guard let sent else { throw CommandError.tooMuchContention }
+        return Sent(message: sent, result: result)
+    }
+
+    /// The session's conversation so far, for the assistant.
+    public func conversation(_ sessionId: Int64) throws -> SessionState {
+        try store.state(of: ChatStreams.session(sessionId), as: SessionState.self).state
+    }
+
+    public func recordReply(_ reply: AssistantReplied) async throws -> CommandResult {
+        try await store.append([.assistantReplied(reply)], to: ChatStreams.session(reply.sessionId), eventId: .timeOrdered())
+    }
+
+    public func recordFailure(_ failure: AssistantFailed) async throws -> CommandResult {
+        try await store.append([.assistantFailed(failure)], to: ChatStreams.session(failure.sessionId), eventId: .timeOrdered())
+    }
+
+    /// `msg_` and 12 random hex digits, as the Django app makes them.
+    public static func newMessageId() -> String {
+        "msg_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().suffix(12)
+    }
+
+    /// Appends what `decide` records for a new session's number, on a stream that must not exist
+    /// yet; a number another writer took first is asked for again.
+    private func newSession(by userId: Int64, _ decide: (Int64) throws -> [ChatEvent]) async throws -> (sessionId: Int64, result: CommandResult) {
+        guard try isActive(userId) else { throw ChatDomainError.userNotFound(userId: userId) }
+        for _ in 0..<5 {
+            let sessionId = try await sessionNumbers.next()
+            let events = try decide(sessionId)
+            do {
+                let appended = try await store.log.append(
+                    to: ChatStreams.session(sessionId), expectedVersion: .noStream, events: try events.map { try store.newEvent($0) }
+                )
+                return (sessionId, try store.commandResult(appended.lastPosition))
+            } catch EventLogError.wrongExpectedVersion {
+                await sessionNumbers.reset()
+            }
+        }
+        throw CommandError.tooMuchContention
+    }
+}

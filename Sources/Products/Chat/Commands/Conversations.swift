@@ -1,0 +1,87 @@
+import ChatAssistant
+import ChatDomain
+import EventSourcing
+import Foundation
+import Logging
+import PersonalData
+
+/// `send-chat` end to end: the user's message recorded (durably, before anything else), the session's
+/// conversation sent to the assistant within the token budget, and its reply recorded, or, when it
+/// gave none, the failure recorded and thrown. Either way the message stays.
+public struct Conversations: Sendable {
+    public let commands: ChatCommandService
+    let assistant: any Assistant
+    let prompts: TonePrompts
+    let budget: ConversationBudget
+    let files: SealedFiles
+    let logger: Logger
+
+    public init(commands: ChatCommandService, assistant: any Assistant, prompts: TonePrompts, budget: ConversationBudget, files: SealedFiles, logger: Logger) {
+        self.commands = commands
+        self.assistant = assistant
+        self.prompts = prompts
+        self.budget = budget
+        self.files = files
+        self.logger = logger
+    }
+
+    public struct Exchange: Sendable {
+        public var message: UserMessageSent
+        public var reply: AssistantReplied
+        public var result: CommandResult
+    }
+
+    /// The assistant gave no reply; the message is recorded (at `position`) and so is the failure.
+    public struct NoReply: Error, Sendable {
+        public var sessionId: Int64
+        public var failure: AssistantFailure
+        public var position: UInt64
+    }
+
+    public func send(
+        _ text: String, tone: String, lang: String, attachments: [Attachment], to sessionId: Int64?, by userId: Int64
+    ) async throws -> Exchange {
+        let sent = try await commands.send(text, tone: tone, lang: lang, attachments: attachments, to: sessionId, by: userId)
+        let message = sent.message
+        let history = try commands.conversation(message.sessionId).turns.map { turn in
+            ChatTurn(role: turn.role == .user ? .user : .assistant, content: withFiles(turn, owner: userId))
+        }
+        let conversation = budget.fit(system: prompts.prompt(for: message.tone, language: message.lang), turns: history)
+        let started = ContinuousClock.now
+        do {
+            let answer = try await assistant.answer(conversation)
+            let reply = AssistantReplied(
+                sessionId: message.sessionId, userId: userId, messageId: ChatCommandService.newMessageId(), inReplyTo: message.messageId,
+                content: answer.content, source: ReplySource(
+                    provider: assistant.provider, model: answer.model, latencyMilliseconds: Self.milliseconds(since: started),
+                    promptTokens: answer.promptTokens, completionTokens: answer.completionTokens
+                )
+            )
+            return Exchange(message: message, reply: reply, result: try await commands.recordReply(reply))
+        } catch let failure as AssistantFailure {
+            logger.warning("the assistant gave no reply", metadata: [
+                "provider": "\(assistant.provider)", "model": "\(assistant.model)", "failure": "\(failure)", "session.id": "\(message.sessionId)",
+            ])
+            let recorded = try await commands.recordFailure(AssistantFailed(
+                sessionId: message.sessionId, userId: userId, inReplyTo: message.messageId, provider: assistant.provider, model: assistant.model,
+                latencyMilliseconds: Self.milliseconds(since: started), failure: failure.description
+            ))
+            throw NoReply(sessionId: message.sessionId, failure: failure, position: recorded.position)
+        }
+    }
+
+    /// A turn as the model reads it: text files inline (up to 20,000 characters each), others named.
+    private func withFiles(_ turn: SessionState.Turn, owner: Int64) -> String {
+        turn.attachments.reduce(turn.content) { text, file in
+            guard AttachmentRules.isText(file.contentType), let data = try? files.contents(file.sha256, owner: owner) else {
+                return text + "\n\n[Attached file \"\(file.name)\" (\(file.contentType), \(file.size) bytes): not readable as text]"
+            }
+            return text + "\n\n[Attached file \"\(file.name)\"]\n" + String(decoding: data, as: UTF8.self).prefix(20_000)
+        }
+    }
+
+    private static func milliseconds(since start: ContinuousClock.Instant) -> Int {
+        let elapsed = ContinuousClock.now - start
+        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    }
+}

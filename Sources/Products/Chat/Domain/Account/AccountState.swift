@@ -1,0 +1,54 @@
+import EventSourcing
+import Foundation
+
+/// A user's own stream folded: who they are, their password hash, when they joined and last logged
+/// in, and the hashes of their live tokens. `registered` is nil before registration and after an
+/// erasure (which also leaves the personal fields absent).
+public struct AccountState: StreamState, Equatable {
+    public typealias Event = ChatEvent
+
+    public struct Registered: Sendable, Equatable {
+        public var userId: Int64
+        public var email: String
+        public var profile: ChatProfile
+        public var passwordHash: String
+        public var dateJoined: Date
+        public var lastLogin: Date?
+        public var liveTokens: Set<String>
+    }
+
+    public private(set) var registered: Registered?
+
+    public init() {}
+
+    public mutating func evolve(_ recorded: Recorded<ChatEvent>) {
+        switch recorded.event {
+        case .userRegistered(let e):
+            guard let email = e.email, let profile = e.profile, let passwordHash = e.passwordHash else { return }
+            registered = Registered(
+                userId: e.userId, email: email, profile: profile, passwordHash: passwordHash,
+                dateJoined: e.importedDateJoined.map(ChatTime.date(microseconds:)) ?? recorded.recordedAt, lastLogin: nil, liveTokens: []
+            )
+        case .tokenIssued(let e):
+            registered?.liveTokens.insert(e.tokenHash)
+            registered?.lastLogin = recorded.recordedAt
+        case .tokenRevoked(let e):
+            registered?.liveTokens.remove(e.tokenHash)
+        case .userErased:
+            registered = nil
+        default:
+            break
+        }
+    }
+}
+
+/// Instants as the chat product records them: whole microseconds since 1970, as the log does.
+public enum ChatTime {
+    public static func microseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+    }
+
+    public static func date(microseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(microseconds) / 1_000_000)
+    }
+}

@@ -1,0 +1,46 @@
+import EventSourcing
+
+/// A session's stream folded: whose it is, its tone and language, and its conversation so far (what
+/// the assistant is sent as history).
+public struct SessionState: EventFold, Equatable {
+    public typealias Event = ChatEvent
+
+    public struct Turn: Sendable, Equatable {
+        public enum Role: String, Sendable { case user, assistant }
+        public var role: Role
+        public var content: String
+        public var attachments: [Attachment]
+    }
+
+    public private(set) var owner: Int64?
+    public private(set) var tone = ChatRules.defaultTone
+    public private(set) var lang = ChatRules.defaultLanguage
+    public private(set) var turns: [Turn] = []
+    /// Its owner was erased: it is gone from every read, and nothing can be added to it.
+    public private(set) var isErased = false
+
+    public init() {}
+
+    public mutating func evolve(_ event: ChatEvent) {
+        switch event {
+        case .sessionStarted(let e):
+            owner = e.userId
+            tone = e.tone
+            lang = e.lang
+            isErased = e.title == nil
+        case .userMessageSent(let e):
+            guard let content = e.content else { isErased = true; return }
+            turns.append(Turn(role: .user, content: content, attachments: e.attachments ?? []))
+        case .assistantReplied(let e):
+            guard let content = e.content else { isErased = true; return }
+            turns.append(Turn(role: .assistant, content: content, attachments: []))
+        default:
+            break
+        }
+    }
+
+    /// Whether `userId` may read and write this session: it exists, is theirs, and was not erased.
+    public func isOpen(to userId: Int64) -> Bool {
+        owner == userId && !isErased
+    }
+}
