@@ -418,5 +418,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "ChatTests",
+            dependencies: [
+                "ChatDomain", "ChatAssistant", "ChatCommands", "ChatProjections", "ChatAPI", "HTTPServing", "EventLog", "EventSourcing", "ReadModels",
+                "ProductHosting", "PersonalData", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
     ]
 )

@@ -1,0 +1,129 @@
+import ChatCommands
+import Foundation
+import Testing
+
+/// Signing up, logging in and out: emails in any case, tokens stored hashed and revocable,
+/// passwords in Django's format, failed logins throttled.
+@Suite struct AccountTests {
+    /// Django's `isoformat()`: microseconds and `+00:00`.
+    static func isDjangoTime(_ value: Any?) -> Bool {
+        (value as? String)?.wholeMatch(of: #/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00/#) != nil
+    }
+
+    @Test func signupAndLoginAnswerTheUserPayloadWithAToken() async throws {
+        try await ChatLiveServer.run { server in
+            let signup = try await server.client.signUp("Ana@Example.com", extra: #","first_name":"Ana","last_name":"Lopez""#)
+            #expect(Set(signup.keys) == ["id", "username", "email", "first_name", "last_name", "date_joined", "last_login", "token"])
+            #expect(signup["email"] as? String == "ana@example.com")
+            #expect(signup["username"] as? String == "ana@example.com")
+            #expect(signup["first_name"] as? String == "Ana")
+            let login = try await server.client.send(.post, "/api/login/", json: #"{"email":"ANA@example.COM","password":"correct horse battery"}"#)
+            #expect(login.status == .ok)
+            #expect(login.json["id"] as? Int == signup["id"] as? Int)
+            let token = try #require(login.json["token"] as? String)
+            #expect(token.wholeMatch(of: #/[0-9a-f]{40}/#) != nil)
+            #expect(token != signup["token"] as? String)
+            #expect(Self.isDjangoTime(login.json["date_joined"]))
+            #expect(Self.isDjangoTime(login.json["last_login"]))
+            #expect(try await server.client.send(.get, "/api/chat/sessions/", token: token).status == .ok)
+        }
+    }
+
+    @Test func anEmailHasOneAccountWhateverItsCase() async throws {
+        try await ChatLiveServer.run { server in
+            _ = try await server.client.signUp("ben@example.com")
+            let before = server.storage.headPosition
+            let again = try await server.client.send(.post, "/api/signup/", json: #"{"email":"BEN@example.com","password":"another password"}"#)
+            #expect(again.status == .badRequest)
+            #expect(again.errorCode == "email_taken")
+            #expect(again.isErrorShape)
+            #expect(server.storage.headPosition == before)
+        }
+    }
+
+    @Test func badSignupsAreRefusedAndRecordNothing() async throws {
+        try await ChatLiveServer.run { server in
+            let before = server.storage.headPosition
+            for (body, field) in [
+                (#"{"password":"long enough pass"}"#, "email"),
+                (#"{"email":"not-an-email","password":"long enough pass"}"#, "email"),
+                (#"{"email":"c@example.com","password":"short"}"#, "password"),
+                (#"{"email":"c@example.com","password":"12345678901"}"#, "password"),
+                (#"{"email":"c@example.com","password":"long enough pass","username":"has space"}"#, "username"),
+                (#"{"email":"c@example.com","password":7}"#, "password"),
+            ] {
+                let reply = try await server.client.send(.post, "/api/signup/", json: body)
+                #expect(reply.status == .badRequest, "\(body)")
+                #expect(reply.isErrorShape && reply.json["detail"] as? String == field, "\(body): \(reply.text)")
+            }
+            #expect(try await server.client.send(.post, "/api/signup/", json: "{bad json").errorCode == "parse_error")
+            #expect(try await server.client.send(.post, "/api/signup/", body: .init(string: "email=x"), headers: [.contentType: "application/x-www-form-urlencoded"]).status == .unsupportedMediaType)
+            #expect(server.storage.headPosition == before)
+        }
+    }
+
+    @Test func aWrongPasswordAndAnUnknownEmailGetTheSameAnswer() async throws {
+        try await ChatLiveServer.run { server in
+            _ = try await server.client.signUp("dee@example.com")
+            let wrong = try await server.client.send(.post, "/api/login/", json: #"{"email":"dee@example.com","password":"not the password"}"#)
+            let unknown = try await server.client.send(.post, "/api/login/", json: #"{"email":"nobody@example.com","password":"not the password"}"#)
+            #expect(wrong.status == .badRequest && unknown.status == .badRequest)
+            #expect(wrong.text == unknown.text)
+            #expect(wrong.errorCode == "invalid_credentials")
+        }
+    }
+
+    @Test func logoutRevokesThatTokenOnly() async throws {
+        try await ChatLiveServer.run { server in
+            let first = try await server.client.newUser("eve@example.com")
+            let second = try await server.client.token("eve@example.com")
+            #expect(try await server.client.send(.post, "/api/logout/", token: first).status == .noContent)
+            let revoked = try await server.client.send(.get, "/api/chat/sessions/", token: first)
+            #expect(revoked.status == .unauthorized)
+            #expect(revoked.errorCode == "authentication_failed")
+            #expect(revoked.headers[.wwwAuthenticate] == "Token")
+            #expect(try await server.client.send(.get, "/api/chat/sessions/", token: second).status == .ok)
+        }
+    }
+
+    @Test func tokensAreRecordedOnlyAsTheirHashes() async throws {
+        try await ChatLiveServer.run { server in
+            let token = try await server.client.newUser("fay@example.com")
+            let log = try Data(contentsOf: server.storage.stores.directory.log.appendingPathComponent("data.mdb"))
+            #expect(log.range(of: Data(token.utf8)) == nil)
+            #expect(log.range(of: Data(ChatCommandService.tokenHash(token).utf8)) != nil)
+            #expect(log.range(of: Data("correct horse battery".utf8)) == nil)
+            #expect(log.range(of: Data("fay@example.com".utf8)) == nil, "the email is sealed")
+        }
+    }
+
+    @Test func failedLoginsAreThrottledPerAccount() async throws {
+        try await ChatLiveServer.run(loginThrottle: .init(perAccount: 3, perAddress: 100, window: .seconds(60))) { server in
+            _ = try await server.client.signUp("gus@example.com")
+            for _ in 0..<3 {
+                #expect(try await server.client.send(.post, "/api/login/", json: #"{"email":"gus@example.com","password":"guess guess"}"#).status == .badRequest)
+            }
+            let refused = try await server.client.send(.post, "/api/login/", json: #"{"email":"gus@example.com","password":"correct horse battery"}"#)
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.errorCode == "throttled")
+            #expect(Int(refused.headers[.retryAfter] ?? "") ?? 0 > 0)
+            _ = try await server.client.signUp("hal@example.com")
+            #expect(try await server.client.send(.post, "/api/login/", json: #"{"email":"hal@example.com","password":"correct horse battery"}"#).status == .ok)
+        }
+    }
+
+    @Test func missingAndMalformedCredentialsAre401InTheContractShape() async throws {
+        try await ChatLiveServer.run { server in
+            for headers in [[:], [.authorization: "Bearer abc"], [.authorization: "Token short"], [.authorization: "Token " + String(repeating: "a", count: 40)]] as [HTTPFields] {
+                let reply = try await server.client.send(.get, "/api/chat/sessions/", headers: headers)
+                #expect(reply.status == .unauthorized, "\(headers)")
+                #expect(reply.isErrorShape)
+                #expect(reply.headers[.wwwAuthenticate] == "Token")
+            }
+            #expect(try await server.client.send(.get, "/api/chat/sessions/").errorCode == "not_authenticated")
+            #expect(try await server.client.send(.get, "/api/nowhere/").status == .notFound)
+        }
+    }
+}
+
+import HTTPTypes

@@ -1,0 +1,192 @@
+import ChatAPI
+import ChatAssistant
+import ChatCommands
+import ChatProjections
+import Foundation
+import HTTPServing
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import PersonalData
+import ProductHosting
+import ReadModels
+import ServiceLifecycle
+import TestSupport
+import Testing
+
+/// The chat product's real stores in a temp dir, opened as the server opens them.
+final class ChatStorage: Sendable {
+    static let masterKey = try! MasterKey(base64: Data((0..<32).map { UInt8($0 * 5 & 0xFF) }).base64EncodedString(), source: "test")
+    /// Tests hash passwords at a tenth of the production count: the format and the check are the same.
+    static let passwords = DjangoPassword(iterations: 1_000)
+
+    let temporary: TemporaryDirectory
+    let stores: ProductStores<ChatProduct>
+    let runner: ChatRunner
+    let commands: ChatCommandService
+    let files: SealedFiles
+
+    init() async throws {
+        temporary = try TemporaryDirectory()
+        let directory = DataDirectory(temporary.url.appendingPathComponent("data"))
+        stores = try await ProductStores<ChatProduct>.open(directory: directory, masterKey: Self.masterKey, initialLogMapSize: 4 << 20, logger: Logger(label: "test"))
+        runner = try stores.runner(batchSize: 3, logger: Logger(label: "test"))
+        commands = try ChatCommandService(store: stores.store, passwords: Self.passwords)
+        files = SealedFiles(root: directory.files, keys: stores.keys)
+    }
+
+    deinit { stores.close() }
+
+    var headPosition: UInt64 { stores.log.headPosition }
+
+    /// Every event recorded, decoded.
+    func events() throws -> [ChatDomainEventName] {
+        try stores.log.read(from: 1, limit: .max).map { ChatDomainEventName(type: $0.type) }
+    }
+}
+
+struct ChatDomainEventName: Equatable, CustomStringConvertible {
+    var type: String
+    var description: String { type }
+}
+
+/// The chat routes served by a real Hummingbird server on 127.0.0.1, over `ChatStorage`, replies
+/// from `assistant`.
+struct ChatLiveServer {
+    static let adminToken = "chat-test-admin-token-chat-test-admin-token"
+
+    let storage: ChatStorage
+    let client: ChatClient
+
+    @discardableResult
+    static func run<T: Sendable>(
+        assistant: any Assistant = OfflineAssistant(), storage given: ChatStorage? = nil, loginThrottle: LoginThrottleLimits = .standard,
+        _ body: @Sendable (ChatLiveServer) async throws -> T
+    ) async throws -> T {
+        let storage = if let given { given } else { try await ChatStorage() }
+        let router = Router(context: ChatRequestContext.self)
+        let readYourWrites = ReadYourWrites(runner: storage.runner, timeout: .seconds(30))
+        let replays = ReplayCoordinator(runner: storage.runner)
+        var logger = Logger(label: "chat-test")
+        logger.logLevel = .critical
+        addChatRoutes(to: router, dependencies: ChatAPIDependencies(
+            conversations: Conversations(
+                commands: storage.commands, assistant: assistant, prompts: .standard, budget: ConversationBudget(tokens: 2_000), files: storage.files, logger: logger
+            ),
+            queries: ChatQueries(database: storage.stores.readDatabase), files: storage.files, readYourWrites: readYourWrites, rateLimit: nil,
+            loginThrottle: loginThrottle
+        ))
+        addChatOperatorRoutes(
+            to: router, adminToken: adminToken, audit: AuditTrail(log: storage.stores.log, catalog: ChatProduct.Catalog.self), replays: replays,
+            accounts: ChatAccounts(stores: storage.stores, files: storage.files, readYourWrites: readYourWrites)
+        )
+        return try await serve(router, services: [storage.runner, replays], logger: logger) { port in
+            let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(60)))
+            client.connect()
+            defer { Task { try? await client.shutdown() } }
+            return try await body(ChatLiveServer(storage: storage, client: ChatClient(client: client)))
+        }
+    }
+}
+
+/// Serves `router` on an ephemeral 127.0.0.1 port with `services` until `body` returns.
+func serve<T: Sendable, Context: RequestContext>(
+    _ router: Router<Context>, services: [any Service] = [], logger: Logger, _ body: @Sendable (Int) async throws -> T
+) async throws -> T where Context.Source == ApplicationRequestContextSource {
+    let (ports, reportPort) = AsyncStream.makeStream(of: Int.self)
+    let app = Application(
+        router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: services,
+        onServerRunning: { channel in
+            if let port = channel.localAddress?.port { reportPort.yield(port) }
+        },
+        logger: logger
+    )
+    let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+    return try await withThrowingTaskGroup(of: Void.self) { tasks in
+        tasks.addTask {
+            defer { reportPort.finish() }
+            try await group.run()
+        }
+        var reported = ports.makeAsyncIterator()
+        guard let port = await reported.next() else {
+            try await tasks.waitForAll()
+            throw CancellationError()
+        }
+        let result: T
+        do {
+            result = try await body(port)
+        } catch {
+            await group.triggerGracefulShutdown()
+            throw error
+        }
+        await group.triggerGracefulShutdown()
+        try await tasks.waitForAll()
+        return result
+    }
+}
+
+/// Requests as the iOS app sends them, replies parsed.
+struct ChatClient: Sendable {
+    let client: TestClient
+
+    struct Reply: @unchecked Sendable {
+        var status: HTTPResponse.Status
+        var headers: HTTPFields
+        var text: String
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:] }
+        var array: [[String: Any]] { (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [[String: Any]] ?? [] }
+        /// Exactly the contract's error shape: `error`, `message` and `detail`, all strings.
+        var isErrorShape: Bool { json.count == 3 && json["error"] is String && json["message"] is String && json["detail"] is String }
+        var errorCode: String? { json["error"] as? String }
+    }
+
+    func send(
+        _ method: HTTPRequest.Method, _ uri: String, token: String? = nil, json: String? = nil, body: ByteBuffer? = nil, headers extra: HTTPFields = [:]
+    ) async throws -> Reply {
+        var headers = extra
+        if let token { headers[.authorization] = "Token \(token)" }
+        if json != nil, headers[.contentType] == nil { headers[.contentType] = "application/json" }
+        let response = try await client.execute(.init(uri, method: method, authority: "127.0.0.1", headers: headers, body: body ?? json.map { ByteBuffer(string: $0) }))
+        return Reply(status: response.status, headers: response.headers, text: response.body.map { String(buffer: $0) } ?? "")
+    }
+
+    /// A multipart form: text fields, then files as `files[]`.
+    func sendMultipart(_ uri: String, token: String, fields: [(String, String)], files: [(name: String, type: String, contents: [UInt8])]) async throws -> Reply {
+        let boundary = "test-boundary-\(UInt64.random(in: 0...UInt64.max))"
+        var body = ByteBuffer()
+        for (name, value) in fields {
+            body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n")
+        }
+        for file in files {
+            body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"files[]\"; filename=\"\(file.name)\"\r\nContent-Type: \(file.type)\r\n\r\n")
+            body.writeBytes(file.contents)
+            body.writeString("\r\n")
+        }
+        body.writeString("--\(boundary)--\r\n")
+        return try await send(.post, uri, token: token, body: body, headers: [.contentType: "multipart/form-data; boundary=\(boundary)"])
+    }
+
+    func signUp(_ email: String, password: String = "correct horse battery", extra: String = "") async throws -> [String: Any] {
+        let reply = try await send(.post, "/api/signup/", json: #"{"email":"\#(email)","password":"\#(password)"\#(extra)}"#)
+        try #require(reply.status == .created, "signup failed: \(reply.text)")
+        return reply.json
+    }
+
+    func token(_ email: String, password: String = "correct horse battery") async throws -> String {
+        let reply = try await send(.post, "/api/login/", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
+        try #require(reply.status == .ok, "login failed: \(reply.text)")
+        return try #require(reply.json["token"] as? String)
+    }
+
+    /// A new user's token.
+    func newUser(_ email: String) async throws -> String {
+        try #require(try await signUp(email)["token"] as? String)
+    }
+
+    func chat(_ token: String, _ message: String, sessionId: Int64? = nil) async throws -> Reply {
+        let session = sessionId.map { #","session_id":\#($0)"# } ?? ""
+        return try await send(.post, "/api/send-chat/", token: token, json: #"{"message":"\#(message)","tone":"plain_clinical","lang":"en-US"\#(session)}"#)
+    }
+}
