@@ -346,7 +346,12 @@ let package = Package(
             path: "Sources/Benchmarks/NuvieBench",
             swiftSettings: strict
         ),
-        .target(name: "TestSupport", dependencies: ["ChildProcesses", "PersonalData"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(
+            name: "TestSupport",
+            dependencies: ["ChildProcesses", "PersonalData", "ReadModels", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/TestSupport",
+            swiftSettings: strict
+        ),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "CLMDB", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "DomainTests", dependencies: ["NuvieDomain", "EventSourcing", "TestSupport"], swiftSettings: strict),
         .testTarget(
@@ -429,6 +434,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
         ),

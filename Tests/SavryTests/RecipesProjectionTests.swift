@@ -4,6 +4,7 @@ import ReadModels
 import SavryCommands
 import SavryDomain
 import SavryProjections
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(3))) struct RecipesProjectionTests {
@@ -68,19 +69,6 @@ import Testing
     /// version: run once with `SAVRY_RECORD_SCHEMAS=1` and commit the new file.
     @Test func eachProjectionVersionKeepsItsRecordedSchema() throws {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Schemas")
-        for projection in SavryReadModels.all {
-            let queue = try DatabaseQueue()
-            try queue.write { db in try projection.createSchema(db) }
-            let schema = try queue.read { db in
-                try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type, name")
-                    .joined(separator: ";\n") + ";\n"
-            }
-            let file = directory.appendingPathComponent("\(projection.name).v\(projection.version).sql")
-            if ProcessInfo.processInfo.environment["SAVRY_RECORD_SCHEMAS"] == "1", !FileManager.default.fileExists(atPath: file.path) {
-                try Data(schema.utf8).write(to: file)
-            }
-            let recorded = try? String(contentsOf: file, encoding: .utf8)
-            #expect(recorded == schema, "\(projection.name) v\(projection.version) changed its schema without a new version")
-        }
+        #expect(try projectionsWithChangedSchemas(SavryReadModels.all, recordedIn: directory, recordFlag: "SAVRY_RECORD_SCHEMAS") == [])
     }
 }

@@ -100,3 +100,13 @@ struct SessionListJSON: ResponseGenerator {
         return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(sessions))))
     }
 }
+
+/// The chat product's documents for tools outside a request (`chat as-of`).
+public enum ChatDocuments {
+    /// Sessions as `GET /api/chat/sessions/` lists them, pretty-printed.
+    public static func sessions(_ sessions: [StoredSession]) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(sessions.map(SessionJSON.init))
+    }
+}

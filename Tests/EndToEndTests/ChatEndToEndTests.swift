@@ -1,0 +1,116 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// The chat product through its real `chat` binary: kill -9 during a burst of messages loses none
+/// that was acknowledged, and the engine's operator tools (backup with the uploads, verify, audit,
+/// as-of) work on its log.
+@Suite(.timeLimit(.minutes(5))) struct ChatEndToEndTests {
+    static let cycles = ProcessInfo.processInfo.environment["CHAT_CRASH_CYCLES"].flatMap(Int.init) ?? 5
+    /// Demo logins hash at OWASP's count; accounts made here at the lowest the server accepts.
+    static let environment = ["CHAT_PASSWORD_ITERATIONS": "100000", "CHAT_RATE_LIMIT_PER_MINUTE": "0"]
+
+    static func serve(_ dataDirectory: URL) async throws -> ServerProcess {
+        try await ServerProcess.start("chat", outputDirectory: dataDirectory.deletingLastPathComponent(), environment: environment) { port in
+            ["serve", "--data-dir", dataDirectory.path, "--port", "\(port)", "--demo", "--log-level", "warning"]
+        }
+    }
+
+    static func login(_ server: ServerProcess, _ email: String, _ password: String) async throws -> [String: String] {
+        let reply = try await server.post("/api/login/", #"{"email":"\#(email)","password":"\#(password)"}"#)
+        let token = try #require(reply.json["token"] as? String, "login answered \(reply.status): \(reply.text)")
+        return ["Authorization": "Token \(token)"]
+    }
+
+    /// Every message the user's sessions list, by content.
+    static func listedMessages(_ server: ServerProcess, _ auth: [String: String]) async throws -> [String: Int] {
+        let reply = try await server.get("/api/chat/sessions/", headers: auth)
+        let sessions = try #require(try JSONSerialization.jsonObject(with: Data(reply.text.utf8)) as? [[String: Any]])
+        var contents: [String: Int] = [:]
+        for session in sessions {
+            for message in session["messages"] as? [[String: Any]] ?? [] where message["role"] as? String == "user" {
+                contents[message["content"] as? String ?? ""] = session["id"] as? Int
+            }
+        }
+        return contents
+    }
+
+    @Test func killNineDuringABurstOfMessagesLosesNothingAcknowledged() async throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.url.appendingPathComponent("data")
+        let acknowledged = AcknowledgedMessages()
+        for cycle in 0..<Self.cycles {
+            let server = try await Self.serve(data)
+            let auth = try await Self.login(server, "demo@example.com", "demo-password-1")
+            let burst = Task {
+                await withTaskGroup(of: Void.self) { group in
+                    for writer in 0..<6 {
+                        group.addTask {
+                            var sessionId: Int?
+                            for n in 0..<10_000 {
+                                let message = "cycle \(cycle) writer \(writer) message \(n)"
+                                let session = sessionId.map { #","session_id":\#($0)"# } ?? ""
+                                guard let reply = try? await server.post("/api/send-chat/", #"{"message":"\#(message)"\#(session)}"#, headers: auth),
+                                      reply.status == 200, let id = reply.json["session_id"] as? Int
+                                else { return }
+                                sessionId = id
+                                acknowledged.state.withLock { $0[message] = id }
+                            }
+                        }
+                    }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 200...900)))
+            server.kill9()
+            await burst.value
+        }
+        let sent = acknowledged.state.withLock { $0 }
+        #expect(sent.count > Self.cycles)
+        print("chat crash test: \(sent.count) messages acknowledged over \(Self.cycles) kills")
+
+        let server = try await Self.serve(data)
+        let listed = try await Self.listedMessages(server, try await Self.login(server, "demo@example.com", "demo-password-1"))
+        for (message, sessionId) in sent {
+            #expect(listed[message] == sessionId, "acknowledged \"\(message)\" in session \(sessionId) is \(listed[message].map { "in \($0)" } ?? "missing")")
+        }
+        server.stop()
+        let verify = try await runProduct("chat", ["verify", "--data-dir", data.path])
+        #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")
+    }
+
+    @Test func aBackupCarriesTheUploadsAndTheOperatorToolsReadTheLog() async throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.url.appendingPathComponent("data")
+        let server = try await Self.serve(data)
+        let signup = try await server.post("/api/signup/", #"{"email":"ops@example.com","password":"long enough pass"}"#)
+        #expect(signup.status == 201, "\(signup.text)")
+        let auth = ["Authorization": "Token \(try #require(signup.json["token"] as? String))"]
+        let first = try await server.post("/api/send-chat/", #"{"message":"first question"}"#, headers: auth)
+        let sessionId = try #require(first.json["session_id"] as? Int)
+        let headAfterFirst = try #require(try await server.get("/health").json["logHeadPosition"] as? Int)
+        #expect(try await server.post("/api/send-chat/", #"{"message":"second question","session_id":\#(sessionId)}"#, headers: auth).status == 200)
+        let uploads = data.appendingPathComponent("files")
+        try FileManager.default.createDirectory(at: uploads.appendingPathComponent("99"), withIntermediateDirectories: true)
+        try Data("sealed bytes stand-in".utf8).write(to: uploads.appendingPathComponent("99/" + String(repeating: "0", count: 64)))
+
+        let backup = directory.url.appendingPathComponent("backup")
+        let made = try await runProduct("chat", ["backup", backup.path, "--data-dir", data.path])
+        #expect(made.status == 0, "\(made.output)")
+        #expect(FileManager.default.fileExists(atPath: backup.appendingPathComponent("files/99/" + String(repeating: "0", count: 64)).path))
+
+        let audit = try await runProduct("chat", ["audit", "--stream", "session-\(sessionId)", "--format", "json", "--data-dir", data.path])
+        let types = audit.output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }.map { $0["type"] as? String }
+        #expect(types == ["session-started", "user-message-sent", "assistant-replied", "user-message-sent", "assistant-replied"], "\(audit.output)")
+        #expect(!audit.output.contains("question"), "the audit shows what happened, not what was written")
+
+        let then = try await runProduct("chat", ["as-of", "--position", "\(headAfterFirst)", "--user", "\(try #require(signup.json["id"] as? Int))", "--data-dir", data.path])
+        #expect(then.status == 0 && then.output.contains("first question") && !then.output.contains("second question"), "\(then.output)")
+        server.stop()
+    }
+}
+
+/// Messages the server acknowledged, by content, with their session.
+final class AcknowledgedMessages: Sendable {
+    let state = Mutex<[String: Int]>([:])
+}
