@@ -284,7 +284,7 @@ let package = Package(
         .target(
             name: "ChatAPI",
             dependencies: [
-                "ChatDomain", "ChatCommands", "ChatProjections", "ChatAssistant", "EventLog", "EventSourcing", "ReadModels", "HTTPServing",
+                "ChatDomain", "ChatCommands", "ChatProjections", "EventLog", "EventSourcing", "ReadModels", "HTTPServing",
                 "ProductHosting", "PersonalData",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -312,7 +312,7 @@ let package = Package(
         .executableTarget(
             name: "ChatCLI",
             dependencies: [
-                "ChatApp", "ChatCommands", "ChatProjections", "OperatorCLI", "ProductHosting", "HTTPServing", "PersonalData",
+                "ChatApp", "ChatAPI", "ChatCommands", "ChatProjections", "OperatorCLI", "ProductHosting", "HTTPServing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -426,7 +426,7 @@ let package = Package(
         .testTarget(
             name: "ChatTests",
             dependencies: [
-                "ChatDomain", "ChatAssistant", "ChatCommands", "ChatProjections", "ChatAPI", "HTTPServing", "EventLog", "EventSourcing", "ReadModels",
+                "ChatDomain", "ChatAssistant", "ChatCommands", "ChatProjections", "ChatAPI", "HTTPServing", "EventSourcing", "ReadModels",
                 "ProductHosting", "PersonalData", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

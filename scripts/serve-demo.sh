@@ -2,13 +2,17 @@
 # Serves every finished product's demo, each in its own process, on its own port and data directory:
 #   Nuvie (movies)   http://127.0.0.1:8080   ./nuvie-data   (NUVIE_PORT, NUVIE_DATA_DIR to change)
 #   Savry (recipes)  http://127.0.0.1:3000   ./savry-data   (SAVRY_PORT, SAVRY_DATA_DIR to change)
-# A new data directory is a demo: Nuvie imports the bundled MovieLens data, Savry seeds its demo cooks.
-# Ctrl-C stops both; if either stops, the other is stopped too.
+#   Chat             http://127.0.0.1:8000   ./chat-data    (CHAT_PORT, CHAT_DATA_DIR to change)
+# A new data directory is a demo: Nuvie imports the bundled MovieLens data, Savry seeds its demo cooks,
+# Chat its demo accounts. Chat replies from the local model of scripts/local-model.sh when it answers on
+# 127.0.0.1:8088 (or from CHAT_OPENAI_BASE_URL when set), else from its offline responder.
+# Ctrl-C stops them all; if one stops, the others are stopped too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh
 swift build --product nuvie
 swift build --product savry
+swift build --product chat
 bin=$(swift build --show-bin-path)
 
 pids=()
@@ -17,10 +21,14 @@ trap stop EXIT
 trap 'exit 130' INT TERM
 "$bin/nuvie" serve & pids+=($!)
 "$bin/savry" serve & pids+=($!)
+if [[ -z "${CHAT_OPENAI_BASE_URL:-}" ]] && curl -fsS -o /dev/null --max-time 2 http://127.0.0.1:8088/v1/models 2>/dev/null; then
+  export CHAT_OPENAI_BASE_URL=http://127.0.0.1:8088/v1 CHAT_OPENAI_MODEL=smollm2-135m
+fi
+"$bin/chat" serve & pids+=($!)
 
 ready() { curl -fsS -o /dev/null "http://127.0.0.1:$1/health" 2>/dev/null; }
 for _ in $(seq 600); do
-  ready "${NUVIE_PORT:-8080}" && ready "${SAVRY_PORT:-3000}" && break
+  ready "${NUVIE_PORT:-8080}" && ready "${SAVRY_PORT:-3000}" && ready "${CHAT_PORT:-8000}" && break
   for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null || { echo "a server stopped while starting (see above)" >&2; exit 1; }; done
   sleep 1
 done
@@ -28,7 +36,9 @@ cat <<MSG
 
   Nuvie (movies)   http://127.0.0.1:${NUVIE_PORT:-8080}   sign in: POST /auth/login {"provider":"dev","user_identifier":"movielens-1"}
   Savry (recipes)  http://127.0.0.1:${SAVRY_PORT:-3000}   sign in: POST /api/app/auth {"devUser":"ana"}
-  Both serve GET /health and /metrics. Ctrl-C stops both.
+  Chat             http://127.0.0.1:${CHAT_PORT:-8000}   log in: POST /api/login/ {"email":"demo@example.com","password":"demo-password-1"}
+                   replies from: ${CHAT_OPENAI_BASE_URL:-the offline responder (no model configured)}
+  All serve GET /health and /metrics. Ctrl-C stops them all.
 
 MSG
 wait -n "${pids[@]}"
