@@ -211,7 +211,7 @@ let package = Package(
         .target(
             name: "SavryProjections",
             dependencies: [
-                "SavryDomain", "EventLog", "EventSourcing", "ReadModels",
+                "SavryDomain", "EventSourcing", "ReadModels",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/Products/Savry/Projections",
@@ -312,7 +312,7 @@ let package = Package(
         .executableTarget(
             name: "ChatCLI",
             dependencies: [
-                "ChatApp", "ChatAPI", "ChatCommands", "ChatProjections", "OperatorCLI", "ProductHosting", "HTTPServing",
+                "ChatApp", "ChatAPI", "ChatCommands", "ChatProjections", "OperatorCLI", "ProductHosting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -348,7 +348,13 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["ChildProcesses", "PersonalData", "ReadModels", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "ChildProcesses", "PersonalData", "ReadModels",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             path: "Tests/TestSupport",
             swiftSettings: strict
         ),

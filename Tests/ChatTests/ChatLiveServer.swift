@@ -85,45 +85,16 @@ struct ChatLiveServer {
         return try await serve(router, services: [storage.runner, replays], logger: logger) { port in
             let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(60)))
             client.connect()
-            defer { Task { try? await client.shutdown() } }
-            return try await body(ChatLiveServer(storage: storage, client: ChatClient(client: client)))
+            let result: T
+            do {
+                result = try await body(ChatLiveServer(storage: storage, client: ChatClient(client: client)))
+            } catch {
+                try? await client.shutdown()
+                throw error
+            }
+            try await client.shutdown()
+            return result
         }
-    }
-}
-
-/// Serves `router` on an ephemeral 127.0.0.1 port with `services` until `body` returns.
-func serve<T: Sendable, Context: RequestContext>(
-    _ router: Router<Context>, services: [any Service] = [], logger: Logger, _ body: @Sendable (Int) async throws -> T
-) async throws -> T where Context.Source == ApplicationRequestContextSource {
-    let (ports, reportPort) = AsyncStream.makeStream(of: Int.self)
-    let app = Application(
-        router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: services,
-        onServerRunning: { channel in
-            if let port = channel.localAddress?.port { reportPort.yield(port) }
-        },
-        logger: logger
-    )
-    let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-    return try await withThrowingTaskGroup(of: Void.self) { tasks in
-        tasks.addTask {
-            defer { reportPort.finish() }
-            try await group.run()
-        }
-        var reported = ports.makeAsyncIterator()
-        guard let port = await reported.next() else {
-            try await tasks.waitForAll()
-            throw CancellationError()
-        }
-        let result: T
-        do {
-            result = try await body(port)
-        } catch {
-            await group.triggerGracefulShutdown()
-            throw error
-        }
-        await group.triggerGracefulShutdown()
-        try await tasks.waitForAll()
-        return result
     }
 }
 

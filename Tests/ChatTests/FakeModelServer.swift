@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import Synchronization
+import TestSupport
 
 /// An OpenAI-compatible chat-completions server on 127.0.0.1 for the client to talk to: it answers,
 /// dawdles, fails, talks nonsense or talks too much, as told, and keeps every request it was sent.

@@ -11,6 +11,7 @@ import ProductHosting
 import SavryAPI
 import SavryProjections
 import ServiceLifecycle
+import TestSupport
 import Testing
 
 /// Savry's routes served by a real Hummingbird server on 127.0.0.1 (an ephemeral port), over the real
@@ -45,27 +46,9 @@ struct SavryLiveServer {
             to: router, adminToken: adminToken, audit: AuditTrail(log: storage.log, catalog: SavryProduct.Catalog.self), replays: replays,
             accounts: accounts
         )
-        let (ports, reportPort) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "savry-test")
         logger.logLevel = .warning
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: [storage.runner, replays],
-            onServerRunning: { channel in
-                if let port = channel.localAddress?.port { reportPort.yield(port) }
-            },
-            logger: logger
-        )
-        let services = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask {
-                defer { reportPort.finish() }
-                try await services.run()
-            }
-            var reported = ports.makeAsyncIterator()
-            guard let port = await reported.next() else {
-                try await tasks.waitForAll()
-                throw CancellationError()
-            }
+        return try await serve(router, services: [storage.runner, replays], logger: logger) { port in
             let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(30)))
             client.connect()
             let result: T
@@ -73,12 +56,9 @@ struct SavryLiveServer {
                 result = try await body(SavryLiveServer(storage: storage, tokens: tokens, client: SavryClient(client: client)))
             } catch {
                 try? await client.shutdown()
-                await services.triggerGracefulShutdown()
                 throw error
             }
             try await client.shutdown()
-            await services.triggerGracefulShutdown()
-            try await tasks.waitForAll()
             return result
         }
     }

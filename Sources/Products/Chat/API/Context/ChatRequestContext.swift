@@ -25,6 +25,16 @@ public struct ChatRequestContext: RequestContext, RemoteAddressRequestContext {
     public static let maximumBodySize = AttachmentLimits.maximumRequestBytes
 
     public var maxUploadSize: Int { Self.maximumBodySize }
+    public var responseEncoder: JSONEncoder { ChatJSONEncoder.make() }
+}
+
+enum ChatJSONEncoder {
+    /// As Django REST framework writes JSON: `/` unescaped.
+    static func make() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        return encoder
+    }
 }
 
 /// The context of every route behind `TokenAuthMiddleware`: it exists only with a user.
@@ -41,4 +51,5 @@ public struct SignedInContext: ChildRequestContext {
     }
 
     public var maxUploadSize: Int { ChatRequestContext.maximumBodySize }
+    public var responseEncoder: JSONEncoder { ChatJSONEncoder.make() }
 }

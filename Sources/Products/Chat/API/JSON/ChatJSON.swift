@@ -95,9 +95,7 @@ struct SessionListJSON: ResponseGenerator {
     let sessions: [SessionJSON]
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(sessions))))
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: try ChatJSONEncoder.make().encode(sessions))))
     }
 }
 

@@ -22,9 +22,11 @@ struct FormFields {
     private(set) var values: [String: Value] = [:]
     private(set) var files: [File] = []
 
-    /// A JSON object body (`application/json`; an empty body is an empty object).
+    /// A JSON object body (`application/json`); no body at all, whatever its type, is no fields, as
+    /// DRF reads it.
     static func json(_ request: Request, context: some RequestContext) async throws -> FormFields {
         let buffer = try await request.body.collect(upTo: AttachmentLimits.maximumJSONBytes)
+        guard buffer.readableBytes > 0 else { return FormFields() }
         guard MediaType.of(request) == "application/json" else { throw ChatAPIError.unsupportedMediaType }
         return try json(buffer)
     }
