@@ -45,7 +45,7 @@ import Testing
             let auth = try await Self.login(server, "demo@example.com", "demo-password-1")
             let burst = Task {
                 await withTaskGroup(of: Void.self) { group in
-                    for writer in 0..<6 {
+                    for writer in 0..<4 {
                         group.addTask {
                             var sessionId: Int?
                             for n in 0..<10_000 {
