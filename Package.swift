@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "nuvie", targets: ["CLI"]),
         .executable(name: "savry", targets: ["SavryCLI"]),
         .executable(name: "chat", targets: ["ChatCLI"]),
+        .executable(name: "news", targets: ["NewsCLI"]),
         .executable(name: "nuvie-bench", targets: ["NuvieBench"]),
     ],
     dependencies: [
@@ -135,12 +136,13 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "ChildProcesses", path: "Sources/Support/ChildProcesses", swiftSettings: strict),
+        .target(name: "SeededRandom", path: "Sources/Support/SeededRandom", swiftSettings: strict),
         .target(name: "NuvieDomain", dependencies: ["EventSourcing"], path: "Sources/Products/Nuvie/Domain", swiftSettings: strict),
         .target(name: "NuvieMovieLens", path: "Sources/Products/Nuvie/MovieLens", swiftSettings: strict),
         .target(
             name: "NuvieCommands",
             dependencies: [
-                "NuvieDomain", "NuvieMovieLens", "EventLog", "EventSourcing",
+                "SeededRandom", "NuvieDomain", "NuvieMovieLens", "EventLog", "EventSourcing",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -161,7 +163,7 @@ let package = Package(
         .target(
             name: "NuvieRecommendations",
             dependencies: [
-                "CLAPACK", "NuvieDomain", "NuvieMovieLens", "EventLog", "ReadModels", "NuvieProjections",
+                "SeededRandom", "CLAPACK", "NuvieDomain", "NuvieMovieLens", "EventLog", "ReadModels", "NuvieProjections",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -319,6 +321,58 @@ let package = Package(
             path: "Sources/Products/Chat/CLI",
             swiftSettings: strict
         ),
+        .target(
+            name: "NewsDomain",
+            dependencies: ["EventSourcing", "SeededRandom", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Sources/Products/News/Domain",
+            exclude: ["Tickers/LICENSE", "Tickers/README.md"],
+            resources: [.embedInCode("Tickers/sp500.tsv")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "NewsCommands",
+            dependencies: ["NewsDomain", "EventLog", "EventSourcing"],
+            path: "Sources/Products/News/Commands",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "NewsProjections",
+            dependencies: ["NewsDomain", "EventSourcing", "ReadModels", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Sources/Products/News/Projections",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "NewsAPI",
+            dependencies: [
+                "NewsDomain", "NewsCommands", "NewsProjections", "EventLog", "EventSourcing", "ReadModels", "HTTPServing", "ProductHosting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Sources/Products/News/API",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "NewsApp",
+            dependencies: [
+                "NewsAPI", "NewsCommands", "NewsProjections", "NewsDomain", "EventLog", "EventSourcing", "HTTPServing", "ProductHosting", "ReadModels",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            path: "Sources/Products/News/App",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "NewsCLI",
+            dependencies: [
+                "NewsApp", "NewsCommands", "NewsProjections", "NewsDomain", "OperatorCLI", "ProductHosting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/Products/News/CLI",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "CLI",
             dependencies: [
@@ -335,7 +389,7 @@ let package = Package(
         .executableTarget(
             name: "NuvieBench",
             dependencies: [
-                "NuvieApp", "NuvieCommands", "NuvieDomain", "NuvieMovieLens", "NuvieProjections", "NuvieRecommendations",
+                "SeededRandom", "NuvieApp", "NuvieCommands", "NuvieDomain", "NuvieMovieLens", "NuvieProjections", "NuvieRecommendations",
                 "EventLog", "EventSourcing", "ReadModels", "ChildProcesses", "ProductHosting", "PersonalData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -405,7 +459,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "NuvieProjections", "ReadModels", "EventLog", "EventSourcing", "NuvieCommands", "NuvieDomain", "ChildProcesses", "TestSupport",
+                "SeededRandom", "NuvieProjections", "ReadModels", "EventLog", "EventSourcing", "NuvieCommands", "NuvieDomain", "ChildProcesses", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,3 +1,4 @@
+import SeededRandom
 import NuvieDomain
 import Foundation
 import NuvieProjections

@@ -1,3 +1,4 @@
+import SeededRandom
 import NuvieCommands
 import ArgumentParser
 import NuvieApp

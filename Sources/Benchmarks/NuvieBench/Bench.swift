@@ -1,3 +1,4 @@
+import SeededRandom
 import PersonalData
 import ReadModels
 import EventSourcing

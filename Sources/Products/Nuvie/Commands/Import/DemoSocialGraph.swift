@@ -1,3 +1,4 @@
+import SeededRandom
 import NuvieDomain
 import NuvieMovieLens
 import EventLog

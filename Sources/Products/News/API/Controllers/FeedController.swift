@@ -1,0 +1,82 @@
+import Foundation
+import Hummingbird
+import NewsDomain
+import NewsProjections
+
+/// `/v1/feed`, `/v1/personalized-feed`, `/v1/brief/latest`: signals for the request's user.
+struct FeedController: Sendable {
+    let queries: NewsQueries
+    var ranking: Ranking { Ranking(queries: queries) }
+
+    func feed(_ request: Request, context: NewsRequestContext) async throws -> FeedJSON {
+        let limit = try Query.integer(request, "limit", default: 20, in: 1...100)
+        let preferences = try queries.preferences(of: context.userId)
+        let page = try ranking.page({ try ranking.ranked(for: preferences, through: $0 == .max ? nil : $0) }, cursor: Query.text(request, "cursor"), limit: limit)
+        return FeedJSON(items: page.items.map(Self.signal), next_cursor: page.nextCursor)
+    }
+
+    /// Holdings news (70 %) and macro context (30 %), one item per story group, each side filling
+    /// what the other lacks; without holdings, all context.
+    func personalized(_ request: Request, context: NewsRequestContext) async throws -> PersonalizedFeedJSON {
+        let limit = try Query.integer(request, "limit", default: 50, in: 1...100)
+        let preferences = try queries.preferences(of: context.userId)
+        let holdings = Set(preferences.holdings.map(\.ticker))
+        let page = try ranking.page({ pinned in
+            let (ranked, through) = try ranking.ranked(for: preferences, through: pinned == .max ? nil : pinned)
+            var seenGroups: Set<Int64> = []
+            let perGroup = ranked.filter { seenGroups.insert($0.article.groupId).inserted }
+            let holdingNews = perGroup.filter { !Set($0.article.reading.tickers).isDisjoint(with: holdings) }
+            let context = perGroup.filter { Set($0.article.reading.tickers).isDisjoint(with: holdings) }
+            return (Self.mix(holdingNews, context, holdingsShare: holdings.isEmpty ? 0 : 0.7), through)
+        }, cursor: Query.text(request, "cursor"), limit: limit)
+        return PersonalizedFeedJSON(
+            items: try page.items.map { PersonalizedSignalJSON($0, group: try queries.articles(inGroup: $0.article.groupId), holdings: holdings) },
+            next_cursor: page.nextCursor
+        )
+    }
+
+    /// The top five signals of the newest day of news.
+    func brief(_ request: Request, context: NewsRequestContext) async throws -> BriefJSON {
+        let preferences = try queries.preferences(of: context.userId)
+        guard let clock = try queries.clock() else { return BriefJSON(items: [], generated_at: nil) }
+        let (ranked, _) = try ranking.ranked(for: preferences, through: nil)
+        let lastDay = ranked.filter { $0.article.publishedAt > clock - 86_400 }.prefix(5)
+        return BriefJSON(items: lastDay.map(Self.signal), generated_at: NewsTime.format(Int64(Date().timeIntervalSince1970)))
+    }
+
+    /// In every run of ten, seven of `first` and three of `second` (by `holdingsShare`), in their
+    /// own orders; when one runs out, the other goes on.
+    static func mix(_ first: [ScoredArticle], _ second: [ScoredArticle], holdingsShare: Double) -> [ScoredArticle] {
+        var (i, j, mixed) = (0, 0, [ScoredArticle]())
+        while i < first.count || j < second.count {
+            let firstsTurn = Double(i) < holdingsShare * Double(mixed.count + 1)
+            if i < first.count, firstsTurn || j >= second.count {
+                mixed.append(first[i])
+                i += 1
+            } else {
+                mixed.append(second[j])
+                j += 1
+            }
+        }
+        return mixed
+    }
+
+    static func signal(_ scored: ScoredArticle) -> SignalJSON {
+        SignalJSON(url: scored.article.url, title: scored.article.title, source: scored.article.source, publishedAt: scored.article.publishedAt, score: scored.score)
+    }
+}
+
+/// Query parameters, each checked.
+enum Query {
+    static func text(_ request: Request, _ name: String) -> String? {
+        request.uri.queryParameters[Substring(name)].map(String.init)
+    }
+
+    static func integer(_ request: Request, _ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
+        guard let raw = text(request, name) else { return value }
+        guard let number = Int(raw), range.contains(number) else {
+            throw NewsAPIError.badRequest("Invalid \(name)", "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+}

@@ -1,0 +1,40 @@
+import Crypto
+import Foundation
+import HTTPServing
+import Hummingbird
+import NewsDomain
+import NewsProjections
+
+/// `POST /v1/interpret {"textOrUrl"}`: the same reading and scorer as the feed, on pasted text. A
+/// URL is not fetched (this server fetches only its configured feeds): it is read as text, and the
+/// signal's source says so.
+struct InterpretController: Sendable {
+    let queries: NewsQueries
+
+    func interpret(_ request: Request, context: NewsRequestContext) async throws -> SignalJSON {
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+            throw NewsAPIError(.unsupportedMediaType, "Unsupported media type", details: "Send application/json")
+        }
+        guard case .object(let fields) = try? StrictJSON.parse(Array(body.readableBytesView)) else {
+            throw NewsAPIError.badRequest("Invalid JSON", "The body must be a JSON object such as {\"textOrUrl\": \"…\"}")
+        }
+        guard case .string(let raw) = fields["textOrUrl"], !raw.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw NewsAPIError.badRequest("textOrUrl is required", "A non-empty string: pasted text or a URL")
+        }
+        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.count <= 20_000 else { throw NewsAPIError.badRequest("textOrUrl is too long", "At most 20,000 characters") }
+        let isURL = CanonicalURL.of(text) != nil && !text.contains(" ")
+        let preferences = try queries.preferences(of: context.userId)
+        let score = SignalScore(SignalScore.Inputs(
+            reading: ArticleReading.of(title: text, description: "", body: nil), outlets: 1, ageHours: 0,
+            holdings: Set(preferences.holdings.map(\.ticker)), focus: preferences.focusProfile
+        ))
+        let digest = SHA256.hash(data: Data(text.utf8)).prefix(5).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let id = "text://\(digest)"
+        return SignalJSON(
+            url: id, title: String(text.prefix(200)), source: isURL ? "User Input (URL read as text, not fetched)" : "User Input",
+            publishedAt: Int64(Date().timeIntervalSince1970), score: score
+        )
+    }
+}

@@ -1,0 +1,52 @@
+import NewsDomain
+import NewsProjections
+
+struct ScoredArticle: Sendable {
+    var article: StoredArticle
+    var score: SignalScore
+}
+
+/// Scores the last week of articles (by the data's clock) for one user's preferences, and pages
+/// through the ranking: highest importance first, then the newest. A cursor pins the log position
+/// of its first page, so articles ingested meanwhile do not shift the later pages.
+struct Ranking: Sendable {
+    let queries: NewsQueries
+    static let window: Int64 = 7 * 86_400
+
+    struct Page {
+        var items: [ScoredArticle]
+        var nextCursor: String?
+    }
+
+    func ranked(for preferences: StoredPreferences, through pinned: Int64?) throws -> (articles: [ScoredArticle], through: Int64) {
+        guard let clock = try queries.clock() else { return ([], 0) }
+        let articles = try queries.articles(since: clock - Self.window, through: pinned ?? .max)
+        let holdings = Set(preferences.holdings.map(\.ticker))
+        let scored = articles.map { article in
+            ScoredArticle(article: article, score: SignalScore(SignalScore.Inputs(
+                reading: article.reading, outlets: article.outlets, ageHours: Int((clock - article.publishedAt) / 3600),
+                holdings: holdings, focus: preferences.focusProfile
+            )))
+        }.sorted { a, b in
+            (a.score.importance, a.article.publishedAt, a.article.position) > (b.score.importance, b.article.publishedAt, b.article.position)
+        }
+        return (scored, pinned ?? articles.map(\.position).max() ?? 0)
+    }
+
+    /// `limit` items from `cursor` (`<offset>.<position>`) on.
+    func page(_ items: (Int64) throws -> ([ScoredArticle], Int64), cursor: String?, limit: Int) throws -> Page {
+        var offset = 0
+        var pinned: Int64?
+        if let cursor {
+            let parts = cursor.split(separator: ".")
+            guard parts.count == 2, let start = Int(parts[0]), start >= 0, let position = Int64(parts[1]) else {
+                throw NewsAPIError.badRequest("Invalid cursor", "Pass back the next_cursor of the previous page")
+            }
+            (offset, pinned) = (start, position)
+        }
+        let (all, through) = try items(pinned ?? .max)
+        let slice = Array(all.dropFirst(offset).prefix(limit))
+        let next = offset + slice.count < all.count ? "\(offset + slice.count).\(through)" : nil
+        return Page(items: slice, nextCursor: next)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NewsDomain
+import NewsProjections
+
+/// `/v1/feed/story-groups`: the day's GLOBAL groups, each holding's TICKER groups, both merged and
+/// ranked by impact, with the day's real counts.
+struct StoryGroupsController: Sendable {
+    let queries: NewsQueries
+    static let cacheSeconds = 60
+
+    func storyGroups(_ request: Request, context: NewsRequestContext) async throws -> EditedResponse<StoryGroupsJSON> {
+        let limitGlobal = try Query.integer(request, "limit_global", default: 5, in: 0...50)
+        let limitPerTicker = try Query.integer(request, "limit_per_ticker", default: 3, in: 0...20)
+        let now = Int64(Date().timeIntervalSince1970)
+        let start = try Query.text(request, "date").map(Self.dayStart) ?? now - now % 86_400
+        let day = try queries.day(startingAt: start)
+        let holdings = try queries.preferences(of: context.userId).holdings.map(\.ticker)
+        let ranked = day.groups.sorted(by: Self.byImpact)
+        let global = Array(ranked.filter { $0.scope == "GLOBAL" }.prefix(limitGlobal))
+        var byTicker: [String: [StoredGroup]] = [:]
+        for ticker in holdings { byTicker[ticker] = Array(ranked.filter { $0.primaryTicker == ticker }.prefix(limitPerTicker)) }
+        var seen: Set<Int64> = []
+        let merged = (global.map { ($0, "Global impact") } + holdings.flatMap { ticker in (byTicker[ticker] ?? []).map { ($0, "User holds \(ticker)") } })
+            .filter { seen.insert($0.0.groupId).inserted }
+            .sorted { Self.byImpact($0.0, $1.0) }
+        let body = StoryGroupsJSON(
+            date: NewsTime.format(start).prefix(10).description, user_id: context.userId, user_holdings: holdings, generated_at: NewsTime.format(now),
+            global: global.map(StoryGroupJSON.init), by_ticker: byTicker.mapValues { $0.map(StoryGroupJSON.init) },
+            merged_feed: merged.map { group, reason in
+                MergedGroupJSON(
+                    id: group.groupId, group_title: group.title, impact_level: group.impactLevel, rank_reason: reason, scope: group.scope,
+                    primary_ticker: group.primaryTicker, article_count: group.articleCount, created_at: NewsTime.format(group.createdAt)
+                )
+            },
+            metadata: .init(total_groups: day.groups.count, total_articles_clustered: day.articles, dedup_removed: day.duplicates, cache_ttl_seconds: Self.cacheSeconds)
+        )
+        return EditedResponse(headers: [.cacheControl: "private, max-age=\(Self.cacheSeconds)"], response: body)
+    }
+
+    static let impactRank = ["High": 0, "Moderate": 1, "Low": 2, "Very Low": 3]
+
+    /// Impact, then more articles, then the older group.
+    static func byImpact(_ a: StoredGroup, _ b: StoredGroup) -> Bool {
+        (impactRank[a.impactLevel] ?? 4, -a.articleCount, a.groupId) < (impactRank[b.impactLevel] ?? 4, -b.articleCount, b.groupId)
+    }
+
+    /// `YYYY-MM-DD` as the epoch second its UTC day starts.
+    static func dayStart(_ text: String) throws -> Int64 {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.utf8.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              let date = DateComponents(calendar: Calendar(identifier: .gregorian), timeZone: TimeZone(identifier: "UTC"), year: year, month: month, day: day).date,
+              NewsTime.format(Int64(date.timeIntervalSince1970)).hasPrefix(text)
+        else { throw NewsAPIError.badRequest("Invalid date", "date must be YYYY-MM-DD, such as 2026-01-02") }
+        return Int64(date.timeIntervalSince1970)
+    }
+}

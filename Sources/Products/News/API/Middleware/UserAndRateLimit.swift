@@ -1,0 +1,79 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Synchronization
+
+/// The user a request is for: `X-User-ID`, else `?user_id=`, else the contract's development
+/// default, `1`. 1–64 letters, digits, `_ . @ -`.
+struct UserIdMiddleware: RouterMiddleware {
+    typealias Context = NewsRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        let given = request.headers[.userId] ?? request.uri.queryParameters["user_id"].map(String.init)
+        if let given {
+            guard (1...64).contains(given.utf8.count), given.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_.@-".contains($0)) }) else {
+                throw NewsAPIError.badRequest("User ID is required", "X-User-ID (or user_id) must be 1–64 letters, digits, _ . @ or -")
+            }
+            context.userId = given
+        }
+        context.logger[metadataKey: "user.id"] = .string(context.userId)
+        return try await next(request, context)
+    }
+}
+
+/// 100 requests a minute per user, in fixed 60-second windows, as the contract has it: every answer
+/// carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (epoch seconds of
+/// the window's end); past the limit, 429 `{"error": "Rate limit exceeded"}` with `Retry-After`.
+final class NewsRateLimiter: Sendable {
+    let limit: Int
+    private let windows = Mutex<[String: (start: Int64, count: Int)]>([:])
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Counts the request; returns what is left in the window (negative: refused) and its end.
+    func take(_ user: String, now: Int64 = Int64(Date().timeIntervalSince1970)) -> (remaining: Int, reset: Int64) {
+        windows.withLock { windows in
+            let start = now - now % 60
+            let previous = windows[user].flatMap { $0.start == start ? $0.count : nil } ?? 0
+            let window = (start: start, count: previous + 1)
+            windows[user] = window
+            if windows.count > 100_000 { windows = windows.filter { $0.value.start == start } }
+            return (limit - window.count, start + 60)
+        }
+    }
+}
+
+struct RateLimitHeadersMiddleware: RouterMiddleware {
+    typealias Context = NewsRequestContext
+    let limiter: NewsRateLimiter
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let (remaining, reset) = limiter.take(context.userId)
+        let headers: HTTPFields = [.rateLimitLimit: "\(limiter.limit)", .rateLimitRemaining: "\(max(remaining, 0))", .rateLimitReset: "\(reset)"]
+        guard remaining >= 0 else {
+            var error = NewsAPIError(.tooManyRequests, "Rate limit exceeded", details: "\(limiter.limit) requests per minute per user; the window resets at \(reset)")
+            error.headers = headers
+            error.headers[.retryAfter] = "\(max(1, reset - Int64(Date().timeIntervalSince1970)))"
+            throw error
+        }
+        do {
+            var response = try await next(request, context)
+            response.headers.append(contentsOf: headers)
+            return response
+        } catch {
+            guard var mapped = NewsAPIError.mapping(error) else { throw error }
+            mapped.headers.append(contentsOf: headers)
+            throw mapped
+        }
+    }
+}
+
+extension HTTPField.Name {
+    static let userId = Self("X-User-ID")!
+    static let rateLimitLimit = Self("X-RateLimit-Limit")!
+    static let rateLimitRemaining = Self("X-RateLimit-Remaining")!
+    static let rateLimitReset = Self("X-RateLimit-Reset")!
+}

@@ -1,0 +1,24 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Per-request context: the user the request is for, once `UserIdMiddleware` has read it.
+public struct NewsRequestContext: RequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public var userId = NewsRequestContext.defaultUser
+    public let remoteAddress: SocketAddress?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+
+    /// The contract's development default.
+    public static let defaultUser = "1"
+    public var maxUploadSize: Int { 64 * 1024 }
+    public var responseEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        return encoder
+    }
+}

@@ -1,0 +1,41 @@
+import HTTPServing
+import Hummingbird
+import NewsCommands
+import NewsProjections
+import ReadModels
+
+public struct NewsAPIDependencies: Sendable {
+    public var commands: NewsCommandService
+    public var queries: NewsQueries
+    public var readYourWrites: ReadYourWrites
+    /// Requests per minute per user (the contract's 100).
+    public var requestsPerMinute: Int
+
+    public init(commands: NewsCommandService, queries: NewsQueries, readYourWrites: ReadYourWrites, requestsPerMinute: Int = 100) {
+        self.commands = commands
+        self.queries = queries
+        self.readYourWrites = readYourWrites
+        self.requestsPerMinute = requestsPerMinute
+    }
+}
+
+/// The contract's `/v1` routes: request ids, logs, metrics, the `{"error","details"}` shape, the
+/// user from `X-User-ID`, and the per-user rate limit with its headers on every answer.
+public func addNewsRoutes(to router: Router<NewsRequestContext>, dependencies d: NewsAPIDependencies) {
+    router.addMiddleware {
+        RequestIdMiddleware()
+        LogRequestsMiddleware(.debug)
+        MetricsMiddleware()
+        NewsErrorMiddleware()
+    }
+    let feed = FeedController(queries: d.queries)
+    let v1 = router.group("/v1")
+        .add(middleware: UserIdMiddleware())
+        .add(middleware: RateLimitHeadersMiddleware(limiter: NewsRateLimiter(limit: d.requestsPerMinute)))
+    v1.get("feed", use: feed.feed)
+    v1.get("personalized-feed", use: feed.personalized)
+    v1.get("feed/story-groups", use: StoryGroupsController(queries: d.queries).storyGroups)
+    v1.get("brief/latest", use: feed.brief)
+    v1.post("interpret", use: InterpretController(queries: d.queries).interpret)
+    v1.put("preferences", use: PreferencesController(commands: d.commands, readYourWrites: d.readYourWrites).update)
+}

@@ -1,0 +1,53 @@
+import Foundation
+import HTTPServing
+import Hummingbird
+import Logging
+import NewsAPI
+import NewsCommands
+import NewsProjections
+import ProductHosting
+import ReadModels
+
+/// Opens the news product's stores over its own data directory, ingests the synthetic demo set in
+/// demo mode, and returns the server with the projection runner as a service.
+public func buildNewsApplication(configuration: NewsConfiguration, logger: Logger = Logger(label: "news")) async throws -> some ApplicationProtocol {
+    let directory = DataDirectory(configuration.dataDirectory)
+    let stores = try await ProductStores<NewsProduct>.open(
+        directory: directory,
+        masterKey: try directory.masterKey(for: NewsProduct.self, configured: configuration.masterKey, demoMode: configuration.demoMode),
+        initialLogMapSize: configuration.initialLogMapSize, logger: logger
+    )
+    do {
+        let runner = try stores.runner(logger: logger)
+        let commands = NewsCommandService(store: stores.store)
+        if configuration.demoMode {
+            let recorded = try await NewsDemoSeed.run(into: commands)
+            if recorded > 0 { logger.info("ingested the synthetic demo articles", metadata: ["articles": "\(recorded)"]) }
+            try runner.catchUp()
+        }
+        let replays = ReplayCoordinator(runner: runner)
+        let router = Router(context: NewsRequestContext.self)
+        addNewsRoutes(to: router, dependencies: NewsAPIDependencies(
+            commands: commands, queries: NewsQueries(database: stores.readDatabase),
+            readYourWrites: ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout), requestsPerMinute: configuration.requestsPerMinute
+        ))
+        HealthController<NewsRequestContext>(log: stores.log, runner: runner, registry: configuration.metricsRegistry).register(on: router)
+        if let adminToken = try GeneratedSecret.resolve(
+            configuration.adminToken, named: "NEWS_ADMIN_TOKEN", demoMode: configuration.demoMode, file: directory.root.appendingPathComponent("admin-token")
+        ) {
+            addNewsOperatorRoutes(to: router, adminToken: adminToken, audit: AuditTrail(log: stores.log, catalog: NewsProduct.Catalog.self), replays: replays)
+        }
+        return Application(
+            router: router,
+            server: .http1(configuration: configuration.connections.channelConfiguration(connectRefusal: NewsAPIError.connectRefusal, logger: logger)),
+            configuration: configuration.connections.serverConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "news", logger: logger
+            ),
+            services: [StoresAndTheirWorkers(workers: [runner, replays], close: stores.close)],
+            logger: logger
+        )
+    } catch {
+        stores.close()
+        throw error
+    }
+}

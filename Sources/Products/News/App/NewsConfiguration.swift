@@ -1,0 +1,41 @@
+import Foundation
+import HTTPServing
+import Prometheus
+
+/// Everything the news server needs to start. The `news` executable builds it from flags and the
+/// `NEWS_*` environment.
+public struct NewsConfiguration: Sendable {
+    public var dataDirectory: URL
+    public var host = "127.0.0.1"
+    public var port = 5001
+    /// Demo mode ingests the synthetic demo articles and keeps generated secrets in the data directory.
+    public var demoMode = false
+    public var adminToken: String?
+    public var masterKey: String?
+    /// The contract's 100.
+    public var requestsPerMinute = 100
+    public var readYourWritesTimeout: Duration = .seconds(5)
+    public var initialLogMapSize = 64 << 20
+    public var metricsRegistry: PrometheusCollectorRegistry?
+    public var connections = ConnectionLimits()
+
+    public init(dataDirectory: URL) {
+        self.dataDirectory = dataDirectory
+    }
+
+    public static let environmentNames: Set<String> = [
+        "NEWS_DATA_DIR", "NEWS_LOG_LEVEL", "NEWS_HOST", "NEWS_PORT", "NEWS_DEMO", "NEWS_ADMIN_TOKEN", "NEWS_ADMIN_TOKEN_FILE",
+        "NEWS_MASTER_KEY", "NEWS_MASTER_KEY_FILE", "NEWS_RATE_LIMIT_PER_MINUTE", "NEWS_READ_YOUR_WRITES_TIMEOUT_MS",
+        "NEWS_HTTP_IDLE_TIMEOUT_SECONDS", "NEWS_HTTP_HEADER_TIMEOUT_SECONDS", "NEWS_HTTP_BODY_TIMEOUT_SECONDS", "NEWS_HTTP_MAX_CONNECTIONS",
+    ]
+
+    public mutating func apply(_ settings: EnvironmentSettings) throws {
+        adminToken = try settings.secret("NEWS_ADMIN_TOKEN")
+        masterKey = try settings.secret("NEWS_MASTER_KEY")
+        requestsPerMinute = try settings.integer("NEWS_RATE_LIMIT_PER_MINUTE", in: 1...1_000_000) ?? requestsPerMinute
+        if let timeout = try settings.integer("NEWS_READ_YOUR_WRITES_TIMEOUT_MS", in: 1...600_000) {
+            readYourWritesTimeout = .milliseconds(timeout)
+        }
+        try connections.apply(settings, prefix: "NEWS")
+    }
+}

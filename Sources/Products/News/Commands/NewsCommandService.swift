@@ -1,0 +1,79 @@
+import EventLog
+import EventSourcing
+import Foundation
+import NewsDomain
+
+/// The news product's events in the log.
+public typealias NewsStore = EventStore<NewsCatalog>
+
+/// Ingests articles (once per canonical URL) and records preferences.
+public struct NewsCommandService: Sendable {
+    public let store: NewsStore
+
+    public init(store: NewsStore) {
+        self.store = store
+    }
+
+    public enum Ingested: Equatable, Sendable {
+        case recorded(position: UInt64)
+        /// Its canonical URL was ingested before: nothing recorded.
+        case duplicate
+    }
+
+    /// Each article, in order, once per canonical URL: those new here are appended together (one
+    /// durable commit), each on its own stream expected not to exist, so a URL ingested meanwhile by
+    /// another writer is caught and that one counted a duplicate instead.
+    public func ingest(_ articles: [ArticleIngested]) async throws -> [Ingested] {
+        var outcomes: [Ingested?] = []
+        var fresh: [(index: Int, stream: String, article: ArticleIngested)] = []
+        var streams: Set<String> = []
+        for article in articles {
+            let stream = NewsStreams.article(article.url)
+            if try streams.contains(stream) || store.streamExists(stream) {
+                outcomes.append(.duplicate)
+            } else {
+                streams.insert(stream)
+                fresh.append((outcomes.count, stream, article))
+                outcomes.append(nil)
+            }
+        }
+        guard !fresh.isEmpty else { return outcomes.map { $0 ?? .duplicate } }
+        do {
+            let appends = try fresh.map { item in
+                StreamAppend(streamId: item.stream, expectedVersion: .noStream, events: [
+                    try store.newEvent(.articleIngested(item.article), id: NewsCatalog.derivedEventId(from: "article:\(item.article.url)")),
+                ])
+            }
+            let result = try await store.log.append(appends)
+            let first = result.lastPosition - UInt64(fresh.count) + 1
+            for (offset, item) in fresh.enumerated() { outcomes[item.index] = .recorded(position: first + UInt64(offset)) }
+        } catch EventLogError.wrongExpectedVersion, EventLogError.eventIdReused {
+            for item in fresh { outcomes[item.index] = try await ingestOne(item.article, stream: item.stream) }
+        }
+        return outcomes.map { $0 ?? .duplicate }
+    }
+
+    private func ingestOne(_ article: ArticleIngested, stream: String) async throws -> Ingested {
+        do {
+            let result = try await store.log.append(to: stream, expectedVersion: .noStream, events: [
+                try store.newEvent(.articleIngested(article), id: NewsCatalog.derivedEventId(from: "article:\(article.url)")),
+            ])
+            return .recorded(position: result.lastPosition)
+        } catch EventLogError.wrongExpectedVersion, EventLogError.eventIdReused {
+            return .duplicate
+        }
+    }
+
+    public func preferences(of userId: String) throws -> PreferencesState {
+        try store.state(of: NewsStreams.preferences(userId), as: PreferencesState.self).state
+    }
+
+    /// Records the preferences whole (nothing when they are what they already are).
+    public func setPreferences(of userId: String, focus: FocusProfile, holdings raw: [Holding]) async throws -> CommandResult {
+        let holdings = try NewsRules.holdings(raw)
+        return try await store.decideAndAppend(NewsStreams.preferences(userId), as: PreferencesState.self, eventId: .timeOrdered()) { state in
+            state.focusProfile == focus && state.holdings == holdings
+                ? [] : [.preferencesUpdated(PreferencesUpdated(userId: userId, focusProfile: focus, holdings: holdings))]
+        }
+    }
+}

@@ -1,0 +1,85 @@
+/// What an article's words say, read by rules that can be checked: the tickers it mentions, the kind
+/// of event it reports (with the phrase that says so) and the tone of its wording (with the words).
+public struct ArticleReading: Sendable, Equatable, Codable {
+    public enum EventType: String, Sendable, Codable, CaseIterable {
+        case earnings, guidance, merger, rates, macro, regulation, legal, product, leadership, general
+    }
+
+    public enum Tone: String, Sendable, Codable {
+        case positive, negative, neutral
+    }
+
+    /// In the order first mentioned.
+    public var tickers: [String]
+    public var eventType: EventType
+    /// The phrase that made it that kind of event; nil for `general`.
+    public var eventEvidence: String?
+    public var tone: Tone
+    /// The words that set the tone, in the order found.
+    public var toneEvidence: [String]
+
+    public static func of(title: String, description: String, body: String?, tickers list: TickerList = .sp500) -> ArticleReading {
+        let text = [title, description, body ?? ""].joined(separator: "\n")
+        let lower = " " + text.lowercased().map { $0.isLetter || $0.isNumber || $0 == "&" ? $0 : " " } + " "
+        let (eventType, evidence) = event(in: String(lower))
+        let positive = toneWords.positive.filter { lower.contains(" \($0) ") }
+        let negative = toneWords.negative.filter { lower.contains(" \($0) ") }
+        let tone: Tone = positive.count > negative.count ? .positive : negative.count > positive.count ? .negative : .neutral
+        return ArticleReading(
+            tickers: mentions(in: text, list: list), eventType: eventType, eventEvidence: evidence, tone: tone,
+            toneEvidence: tone == .positive ? positive : tone == .negative ? negative : []
+        )
+    }
+
+    /// The kind whose phrases the text holds most of (ties: the order of `EventType`).
+    static func event(in lower: String) -> (EventType, String?) {
+        var best: (EventType, String?, Int) = (.general, nil, 0)
+        for type in EventType.allCases where type != .general {
+            let found = (eventPhrases[type] ?? []).filter { lower.contains(" \($0) ") }
+            if found.count > best.2 { best = (type, found.first, found.count) }
+        }
+        return (best.0, best.1)
+    }
+
+    /// `$AAPL`, `(AAPL)`, `NASDAQ: AAPL`, an upper-case symbol of three or more letters standing
+    /// alone, or the company's short name (`Apple`) as a whole word.
+    static func mentions(in text: String, list: TickerList) -> [String] {
+        var found: [String] = []
+        func add(_ symbol: String) { if list.company(symbol) != nil, !found.contains(symbol) { found.append(symbol) } }
+        let words = text.split(whereSeparator: { $0.isWhitespace })
+        for (index, raw) in words.enumerated() {
+            let word = raw.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:!?\"'’"))
+            if word.hasPrefix("$") { add(String(word.dropFirst())) }
+            if word.hasPrefix("("), word.hasSuffix(")") { add(String(word.dropFirst().dropLast())) }
+            if index > 0, ["NASDAQ:", "NYSE:"].contains(String(words[index - 1])) { add(word) }
+            if word.count >= 3, word.allSatisfy({ $0.isUppercase || $0.isNumber }), !notTickers.contains(word) { add(word) }
+        }
+        let padded = " " + text.map { $0.isLetter || $0.isNumber || $0 == "&" || $0 == "." ? $0 : " " } + " "
+        for company in list.companies.values.sorted(by: { $0.symbol < $1.symbol }) where !ambiguousNames.contains(company.shortName) {
+            if padded.contains(" \(company.shortName) ") || padded.contains(" \(company.shortName)s ") { add(company.symbol) }
+        }
+        return found
+    }
+
+    static let notTickers: Set<String> = ["ALL", "NOW", "KEY", "ARE", "FOR", "CEO", "CFO", "GDP", "SEC", "FED", "USA", "IPO", "ETF", "EPS", "FTC", "DOJ", "THE", "AND", "NEW", "CPI", "FOMC"]
+    static let ambiguousNames: Set<String> = ["Target", "Ball", "Match", "Block", "Visa Inc", "Public Storage", "Best", "General", "American", "United", "Southern", "Progressive", "Principal", "Equity", "Universal", "Global", "Fox", "News", "Dover", "Lennar", "Mosaic", "Ventas", "Allegion", "Corning", "Nucor", "Loews"]
+
+    static let eventPhrases: [EventType: [String]] = [
+        .earnings: ["earnings", "quarterly results", "quarterly profit", "quarterly revenue", "revenue", "eps", "profit", "beat estimates", "missed estimates", "per share"],
+        .guidance: ["guidance", "outlook", "forecast", "full year", "full-year", "raises its", "lowers its"],
+        .merger: ["acquire", "acquires", "acquisition", "merger", "takeover", "buyout", "deal to buy", "to buy", "bid for"],
+        .rates: ["interest rate", "interest rates", "rate cut", "rate hike", "federal reserve", "the fed", "fomc", "treasury yields", "basis points"],
+        .macro: ["inflation", "jobs report", "payrolls", "gdp", "unemployment", "consumer prices", "recession", "tariff", "tariffs"],
+        .regulation: ["regulator", "regulators", "antitrust", "sec", "ftc", "approval", "approves", "rules", "regulation"],
+        .legal: ["lawsuit", "sued", "sues", "court", "settlement", "probe", "investigation", "fine", "fined"],
+        .product: ["launch", "launches", "unveils", "unveiled", "new product", "product line", "rollout", "rolls out", "debuts"],
+        .leadership: ["ceo", "chief executive", "steps down", "resigns", "appoints", "names new", "successor"],
+    ]
+
+    static let toneWords = (
+        positive: ["beat", "beats", "surge", "surges", "jump", "jumps", "record", "raises", "upgrade", "upgraded", "strong", "stronger", "gains", "rally", "rallies", "soars", "tops", "boost", "boosts"],
+        negative: ["miss", "misses", "missed", "falls", "fall", "plunge", "plunges", "cuts", "downgrade", "downgraded", "weak", "weaker", "decline", "declines", "slump", "warns", "recall", "layoffs", "probe", "lawsuit"]
+    )
+}
+
+import Foundation

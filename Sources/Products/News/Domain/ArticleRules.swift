@@ -1,0 +1,50 @@
+/// What an article must be to be ingested, and a user's preferences to be recorded.
+public enum NewsRules {
+    public enum Refusal: Error, Equatable, Sendable, CustomStringConvertible {
+        case invalid(field: String, reason: String)
+        case invalidTicker(String)
+        case unknownTicker(String)
+
+        public var description: String {
+            switch self {
+            case .invalid(let field, let reason): "\(field) \(reason)"
+            case .invalidTicker(let ticker): "Invalid ticker format. Use 1-5 letters/numbers (e.g., AAPL, NVDA): \(ticker)"
+            case .unknownTicker(let ticker): "Unknown ticker: \(ticker) is not an S&P 500 constituent this server knows"
+            }
+        }
+    }
+
+    /// The article with its URL canonical and its text trimmed, or why not.
+    public static func article(_ raw: ArticleIngested) throws(Refusal) -> ArticleIngested {
+        guard let url = CanonicalURL.of(raw.url), url.utf8.count <= 2048 else { throw .invalid(field: "url", reason: "must be an http(s) URL") }
+        var article = raw
+        article.url = url
+        article.title = raw.title.trimmingCharacters(in: .whitespacesAndNewlines)
+        article.source = raw.source.trimmingCharacters(in: .whitespacesAndNewlines)
+        article.description = raw.description.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...500).contains(article.title.count) else { throw .invalid(field: "title", reason: "must be 1–500 characters") }
+        guard (1...200).contains(article.source.count) else { throw .invalid(field: "source", reason: "must be 1–200 characters") }
+        guard article.description.count <= 5_000 else { throw .invalid(field: "description", reason: "must be at most 5,000 characters") }
+        guard (article.body?.count ?? 0) <= 100_000 else { throw .invalid(field: "body", reason: "must be at most 100,000 characters") }
+        return article
+    }
+
+    /// Holdings upper-cased, each a known ticker, at most 100, the first of any repeated ticker kept.
+    public static func holdings(_ raw: [Holding], tickers: TickerList = .sp500) throws(Refusal) -> [Holding] {
+        guard raw.count <= 100 else { throw .invalid(field: "holdings", reason: "must hold at most 100 tickers") }
+        var seen: Set<String> = []
+        var holdings: [Holding] = []
+        for holding in raw {
+            let ticker = holding.ticker.trimmingCharacters(in: .whitespaces).uppercased()
+            guard TickerList.isWellFormed(ticker) else { throw .invalidTicker(holding.ticker) }
+            guard tickers.company(ticker) != nil else { throw .unknownTicker(ticker) }
+            guard (holding.label?.count ?? 0) <= 200, (holding.notes?.count ?? 0) <= 1_000 else {
+                throw .invalid(field: "holdings", reason: "labels are at most 200 characters and notes 1,000")
+            }
+            if seen.insert(ticker).inserted { holdings.append(Holding(ticker: ticker, label: holding.label, notes: holding.notes)) }
+        }
+        return holdings
+    }
+}
+
+import Foundation

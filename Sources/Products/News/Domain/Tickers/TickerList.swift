@@ -1,0 +1,39 @@
+/// The tickers the product knows (`sp500.tsv`, see `Tickers/README.md`): what preferences may hold
+/// and what articles are searched for.
+public struct TickerList: Sendable {
+    public struct Company: Sendable, Equatable {
+        public var symbol: String
+        public var name: String
+        public var sector: String
+        /// The name as articles write it: without `Inc.`, `Corporation` and the like.
+        public var shortName: String
+    }
+
+    public let companies: [String: Company]
+
+    public static let sp500 = TickerList(tsv: PackageResources.sp500_tsv)
+
+    init(tsv: [UInt8]) {
+        var companies: [String: Company] = [:]
+        for line in String(decoding: tsv, as: UTF8.self).split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 3 else { continue }
+            companies[fields[0]] = Company(symbol: fields[0], name: fields[1], sector: fields[2], shortName: Self.shortName(fields[1]))
+        }
+        self.companies = companies
+    }
+
+    public func company(_ symbol: String) -> Company? { companies[symbol] }
+
+    /// 1–5 letters or digits, as the contract's error says.
+    public static func isWellFormed(_ ticker: String) -> Bool {
+        (1...5).contains(ticker.utf8.count) && ticker.utf8.allSatisfy { (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }
+    }
+
+    static func shortName(_ name: String) -> String {
+        var words = name.replacingOccurrences(of: ",", with: "").split(separator: " ").map(String.init)
+        let suffixes: Set<String> = ["Inc.", "Inc", "Corporation", "Corp.", "Corp", "Company", "Co.", "plc", "Ltd.", "Holdings", "Group", "N.V.", "S.A.", "Incorporated", "& Co."]
+        while words.count > 1, let last = words.last, suffixes.contains(last) { words.removeLast() }
+        return words.joined(separator: " ")
+    }
+}
