@@ -498,5 +498,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "NewsTests",
+            dependencies: [
+                "NewsDomain", "NewsCommands", "NewsProjections", "NewsAPI", "NewsApp", "EventSourcing", "ReadModels", "ProductHosting", "PersonalData",
+                "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
     ]
 )

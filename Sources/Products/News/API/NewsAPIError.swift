@@ -43,7 +43,7 @@ public struct NewsAPIError: HTTPResponseError, Equatable {
         case let error as NewsAPIError: return error
         case let refusal as NewsRules.Refusal:
             switch refusal {
-            case .invalidTicker: return .badRequest("Invalid ticker format. Use 1-5 letters/numbers (e.g., AAPL, NVDA)", refusal.description)
+            case .invalidTicker(let ticker): return .badRequest("Invalid ticker format. Use 1-5 letters/numbers (e.g., AAPL, NVDA)", ticker)
             case .unknownTicker(let ticker): return .badRequest("Unknown ticker", "\(ticker) is not an S&P 500 constituent this server knows")
             case .invalid: return .badRequest("Invalid request", refusal.description)
             }

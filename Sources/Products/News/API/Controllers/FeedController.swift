@@ -8,23 +8,27 @@ struct FeedController: Sendable {
     let queries: NewsQueries
     var ranking: Ranking { Ranking(queries: queries) }
 
+    /// One article per story group, its best-scoring.
     func feed(_ request: Request, context: NewsRequestContext) async throws -> FeedJSON {
         let limit = try Query.integer(request, "limit", default: 20, in: 1...100)
         let preferences = try queries.preferences(of: context.userId)
-        let page = try ranking.page({ try ranking.ranked(for: preferences, through: $0 == .max ? nil : $0) }, cursor: Query.text(request, "cursor"), limit: limit)
+        let page = try ranking.page({ pinned in
+            let (ranked, through) = try ranking.ranked(for: preferences, through: pinned == .max ? nil : pinned)
+            return (Self.onePerGroup(ranked), through)
+        }, cursor: Query.text(request, "cursor"), limit: limit)
         return FeedJSON(items: page.items.map(Self.signal), next_cursor: page.nextCursor)
     }
 
-    /// Holdings news (70 %) and macro context (30 %), one item per story group, each side filling
-    /// what the other lacks; without holdings, all context.
+    /// Holdings news (70 %) and macro context (30 %) of the last 30 days, one item per story group,
+    /// each side filling what the other lacks; without holdings, all context.
     func personalized(_ request: Request, context: NewsRequestContext) async throws -> PersonalizedFeedJSON {
+        let ranking = Ranking(queries: queries, window: 30 * 86_400)
         let limit = try Query.integer(request, "limit", default: 50, in: 1...100)
         let preferences = try queries.preferences(of: context.userId)
         let holdings = Set(preferences.holdings.map(\.ticker))
         let page = try ranking.page({ pinned in
             let (ranked, through) = try ranking.ranked(for: preferences, through: pinned == .max ? nil : pinned)
-            var seenGroups: Set<Int64> = []
-            let perGroup = ranked.filter { seenGroups.insert($0.article.groupId).inserted }
+            let perGroup = Self.onePerGroup(ranked)
             let holdingNews = perGroup.filter { !Set($0.article.reading.tickers).isDisjoint(with: holdings) }
             let context = perGroup.filter { Set($0.article.reading.tickers).isDisjoint(with: holdings) }
             return (Self.mix(holdingNews, context, holdingsShare: holdings.isEmpty ? 0 : 0.7), through)
@@ -40,7 +44,7 @@ struct FeedController: Sendable {
         let preferences = try queries.preferences(of: context.userId)
         guard let clock = try queries.clock() else { return BriefJSON(items: [], generated_at: nil) }
         let (ranked, _) = try ranking.ranked(for: preferences, through: nil)
-        let lastDay = ranked.filter { $0.article.publishedAt > clock - 86_400 }.prefix(5)
+        let lastDay = Self.onePerGroup(ranked).filter { $0.article.publishedAt > clock - 86_400 }.prefix(5)
         return BriefJSON(items: lastDay.map(Self.signal), generated_at: NewsTime.format(Int64(Date().timeIntervalSince1970)))
     }
 
@@ -59,6 +63,11 @@ struct FeedController: Sendable {
             }
         }
         return mixed
+    }
+
+    static func onePerGroup(_ ranked: [ScoredArticle]) -> [ScoredArticle] {
+        var seen: Set<Int64> = []
+        return ranked.filter { seen.insert($0.article.groupId).inserted }
     }
 
     static func signal(_ scored: ScoredArticle) -> SignalJSON {

@@ -27,7 +27,7 @@ struct InterpretController: Sendable {
         let isURL = CanonicalURL.of(text) != nil && !text.contains(" ")
         let preferences = try queries.preferences(of: context.userId)
         let score = SignalScore(SignalScore.Inputs(
-            reading: ArticleReading.of(title: text, description: "", body: nil), outlets: 1, ageHours: 0,
+            reading: ArticleReading.of(title: text, description: "", body: nil), outlets: 1, ageHours: nil,
             holdings: Set(preferences.holdings.map(\.ticker)), focus: preferences.focusProfile
         ))
         let digest = SHA256.hash(data: Data(text.utf8)).prefix(5).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }

@@ -6,12 +6,13 @@ struct ScoredArticle: Sendable {
     var score: SignalScore
 }
 
-/// Scores the last week of articles (by the data's clock) for one user's preferences, and pages
+/// Scores the recent articles (a window back from the data's clock) for one user's preferences, and pages
 /// through the ranking: highest importance first, then the newest. A cursor pins the log position
 /// of its first page, so articles ingested meanwhile do not shift the later pages.
 struct Ranking: Sendable {
     let queries: NewsQueries
-    static let window: Int64 = 7 * 86_400
+    /// The general feed's window: a week.
+    var window: Int64 = 7 * 86_400
 
     struct Page {
         var items: [ScoredArticle]
@@ -20,7 +21,7 @@ struct Ranking: Sendable {
 
     func ranked(for preferences: StoredPreferences, through pinned: Int64?) throws -> (articles: [ScoredArticle], through: Int64) {
         guard let clock = try queries.clock() else { return ([], 0) }
-        let articles = try queries.articles(since: clock - Self.window, through: pinned ?? .max)
+        let articles = try queries.articles(since: clock - window, through: pinned ?? .max)
         let holdings = Set(preferences.holdings.map(\.ticker))
         let scored = articles.map { article in
             ScoredArticle(article: article, score: SignalScore(SignalScore.Inputs(

@@ -24,12 +24,12 @@ public struct SignalScore: Sendable {
         /// Outlets covering the article's story group (1 when it stands alone).
         public var outlets: Int
         /// Hours from its publication to the newest article the server holds (the data's own clock,
-        /// so a replay and a test score alike).
-        public var ageHours: Int
+        /// so a replay and a test score alike); nil for pasted text, which has no place in time.
+        public var ageHours: Int?
         public var holdings: Set<String>
         public var focus: FocusProfile
 
-        public init(reading: ArticleReading, outlets: Int, ageHours: Int, holdings: Set<String>, focus: FocusProfile) {
+        public init(reading: ArticleReading, outlets: Int, ageHours: Int?, holdings: Set<String>, focus: FocusProfile) {
             self.reading = reading
             self.outlets = outlets
             self.ageHours = ageHours
@@ -55,8 +55,10 @@ public struct SignalScore: Sendable {
             terms.append(.event(inputs.reading.eventType, phrase: phrase, points: Self.eventPoints[inputs.reading.eventType] ?? 0))
         }
         if inputs.outlets > 1 { terms.append(.coverage(outlets: inputs.outlets, points: min(20, 4 * Double(inputs.outlets - 1)))) }
-        let recency: Double = inputs.ageHours <= 24 ? 15 : inputs.ageHours <= 72 ? 10 : inputs.ageHours <= 168 ? 5 : 0
-        if recency > 0 { terms.append(.recency(hours: inputs.ageHours, points: recency)) }
+        if let age = inputs.ageHours {
+            let recency: Double = age <= 24 ? 15 : age <= 72 ? 10 : age <= 168 ? 5 : 0
+            if recency > 0 { terms.append(.recency(hours: age, points: recency)) }
+        }
         self.terms = terms
         reading = inputs.reading
         self.tickers = tickers

@@ -1,0 +1,92 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NewsAPI
+import NewsCommands
+import NewsDomain
+import NewsProjections
+import NIOCore
+import PersonalData
+import ProductHosting
+import ReadModels
+import TestSupport
+import Testing
+
+/// The news product's real stores in a temp dir, with the synthetic demo set ingested and folded.
+final class NewsStorage: Sendable {
+    static let masterKey = try! MasterKey(base64: Data((0..<32).map { UInt8($0 * 3 & 0xFF) }).base64EncodedString(), source: "test")
+
+    let temporary: TemporaryDirectory
+    let stores: ProductStores<NewsProduct>
+    let runner: NewsRunner
+    let commands: NewsCommandService
+    var queries: NewsQueries { NewsQueries(database: stores.readDatabase) }
+
+    init(demo: Bool = true) async throws {
+        temporary = try TemporaryDirectory()
+        stores = try await ProductStores<NewsProduct>.open(
+            directory: DataDirectory(temporary.url.appendingPathComponent("data")), masterKey: Self.masterKey, initialLogMapSize: 8 << 20, logger: Logger(label: "test")
+        )
+        runner = try stores.runner(logger: Logger(label: "test"))
+        commands = NewsCommandService(store: stores.store)
+        if demo {
+            try await NewsDemoSeed.run(into: commands)
+            try runner.catchUp()
+        }
+    }
+
+    deinit { stores.close() }
+}
+
+/// The news routes on a real server on 127.0.0.1 over `NewsStorage`.
+struct NewsLiveServer {
+    let storage: NewsStorage
+    let client: TestClient
+
+    @discardableResult
+    static func run<T: Sendable>(
+        storage given: NewsStorage? = nil, requestsPerMinute: Int = 100_000, _ body: @Sendable (NewsLiveServer) async throws -> T
+    ) async throws -> T {
+        let storage = if let given { given } else { try await NewsStorage() }
+        let router = Router(context: NewsRequestContext.self)
+        addNewsRoutes(to: router, dependencies: NewsAPIDependencies(
+            commands: storage.commands, queries: storage.queries, readYourWrites: ReadYourWrites(runner: storage.runner, timeout: .seconds(30)),
+            requestsPerMinute: requestsPerMinute
+        ))
+        var logger = Logger(label: "news-test")
+        logger.logLevel = .critical
+        return try await serve(router, services: [storage.runner], logger: logger) { port in
+            let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(60)))
+            client.connect()
+            let result: T
+            do {
+                result = try await body(NewsLiveServer(storage: storage, client: client))
+            } catch {
+                try? await client.shutdown()
+                throw error
+            }
+            try await client.shutdown()
+            return result
+        }
+    }
+
+    struct Reply: @unchecked Sendable {
+        var status: HTTPResponse.Status
+        var headers: HTTPFields
+        var text: String
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:] }
+        var items: [[String: Any]] { json["items"] as? [[String: Any]] ?? [] }
+        /// `{"error": "…", "details": "…" | null}`, nothing else.
+        var isErrorShape: Bool { Set(json.keys) == ["error", "details"] && json["error"] is String && (json["details"] is String || json["details"] is NSNull) }
+    }
+
+    func send(_ method: HTTPRequest.Method, _ uri: String, user: String? = "1", json: String? = nil) async throws -> Reply {
+        var headers: HTTPFields = [:]
+        if let user { headers[HTTPField.Name("X-User-ID")!] = user }
+        if json != nil { headers[.contentType] = "application/json" }
+        let response = try await client.execute(.init(uri, method: method, authority: "127.0.0.1", headers: headers, body: json.map { ByteBuffer(string: $0) }))
+        return Reply(status: response.status, headers: response.headers, text: response.body.map { String(buffer: $0) } ?? "")
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import HTTPTypes
+import NewsDomain
+import Testing
+
+/// Interpretation, preferences, the user id, the rate limit and the error shape.
+@Suite struct RequestTests {
+    @Test func interpretScoresPastedTextWithTheFeedsScorer() async throws {
+        try await NewsLiveServer.run { server in
+            _ = try await server.send(.put, "/v1/preferences", json: #"{"holdings":["AAPL"]}"#)
+            let reply = try await server.send(.post, "/v1/interpret", json: #"{"textOrUrl":"Apple announces new product line with innovative features"}"#)
+            #expect(reply.status == .ok)
+            FeedTests.expectSignal(reply.json)
+            #expect((reply.json["id"] as? String)?.hasPrefix("text://") == true)
+            #expect(reply.json["source"] as? String == "User Input")
+            #expect(reply.json["why"] as? [String] == ["Mentions Apple Inc. (AAPL), which you hold", "Product news: the text says “new product”"])
+            #expect(reply.json["horizon"] as? String == "long")
+            let url = try await server.send(.post, "/v1/interpret", json: #"{"textOrUrl":"https://news.example/apple-earnings"}"#)
+            #expect(url.status == .ok && (url.json["source"] as? String)?.contains("not fetched") == true)
+            for body in [#"{}"#, #"{"textOrUrl":""}"#, #"{"textOrUrl":5}"#, "nonsense"] {
+                let refused = try await server.send(.post, "/v1/interpret", json: body)
+                #expect(refused.status == .badRequest && refused.isErrorShape, "\(body): \(refused.text)")
+            }
+        }
+    }
+
+    @Test func preferencesRefuseUnknownTickersAndRecordNothing() async throws {
+        try await NewsLiveServer.run { server in
+            let before = server.storage.stores.log.headPosition
+            let cases: [(String, String)] = [
+                (#"{"holdings":["AAPL","ZZZZ"]}"#, "Unknown ticker"),
+                (#"{"holdings":["TOOLONG"]}"#, "Invalid ticker format. Use 1-5 letters/numbers (e.g., AAPL, NVDA)"),
+                (#"{"holdings":["BRK.B"]}"#, "Invalid ticker format. Use 1-5 letters/numbers (e.g., AAPL, NVDA)"),
+                (#"{"holdings":[{"label":"no ticker"}]}"#, "Invalid holdings"),
+                (#"{"holdings":"AAPL"}"#, "Invalid holdings"),
+                (#"{"focus_profile":"wide"}"#, "Invalid focus_profile"),
+                (#"["AAPL"]"#, "Invalid JSON"),
+            ]
+            for (body, error) in cases {
+                let reply = try await server.send(.put, "/v1/preferences", json: body)
+                #expect(reply.status == .badRequest && reply.isErrorShape && reply.json["error"] as? String == error, "\(body): \(reply.text)")
+            }
+            #expect(server.storage.stores.log.headPosition == before)
+            let same = #"{"focus_profile":"broad","holdings":["aapl"]}"#
+            #expect(try await server.send(.put, "/v1/preferences", json: same).json["holdings_count"] as? Int == 1)
+            let after = server.storage.stores.log.headPosition
+            #expect(try await server.send(.put, "/v1/preferences", json: same).status == .ok)
+            #expect(server.storage.stores.log.headPosition == after, "the same preferences again record nothing")
+            #expect(try server.storage.queries.preferences(of: "1").holdings.map(\.ticker) == ["AAPL"])
+        }
+    }
+
+    @Test func theUserComesFromTheHeaderTheQueryOrTheDefault() async throws {
+        try await NewsLiveServer.run { server in
+            _ = try await server.send(.put, "/v1/preferences", user: "alice", json: #"{"holdings":["TSLA"]}"#)
+            func holdings(_ uri: String, user: String?) async throws -> [String]? {
+                try await server.send(.get, uri, user: user).json["user_holdings"] as? [String]
+            }
+            #expect(try await holdings("/v1/feed/story-groups", user: "alice") == ["TSLA"])
+            #expect(try await holdings("/v1/feed/story-groups?user_id=alice", user: nil) == ["TSLA"])
+            #expect(try await server.send(.get, "/v1/feed/story-groups", user: nil).json["user_id"] as? String == "1")
+            let bad = try await server.send(.get, "/v1/feed", user: "no spaces allowed")
+            #expect(bad.status == .badRequest && bad.isErrorShape && bad.json["error"] as? String == "User ID is required")
+            let missing = try await server.send(.get, "/v1/nowhere")
+            #expect(missing.status == .notFound && missing.isErrorShape)
+        }
+    }
+
+    @Test func eachUserHasAHundredRequestsAMinuteAndEveryAnswerSaysHowMany() async throws {
+        try await NewsLiveServer.run(requestsPerMinute: 5) { server in
+            var remaining: [Int] = []
+            for _ in 0..<5 {
+                let reply = try await server.send(.get, "/v1/brief/latest", user: "busy")
+                #expect(reply.status == .ok)
+                #expect(reply.headers[HTTPField.Name("X-RateLimit-Limit")!] == "5")
+                #expect(Int(reply.headers[HTTPField.Name("X-RateLimit-Reset")!] ?? "") ?? 0 > Int(Date().timeIntervalSince1970) - 1)
+                remaining.append(Int(reply.headers[HTTPField.Name("X-RateLimit-Remaining")!] ?? "") ?? -1)
+            }
+            let refused = try await server.send(.get, "/v1/brief/latest", user: "busy")
+            if refused.status == .ok {
+                // The minute turned over between the requests: a new window; not what is tested.
+                return
+            }
+            #expect(remaining == [4, 3, 2, 1, 0])
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.json["error"] as? String == "Rate limit exceeded" && refused.isErrorShape)
+            #expect(refused.headers[HTTPField.Name("X-RateLimit-Remaining")!] == "0")
+            #expect(refused.headers[.retryAfter] != nil)
+            #expect(try await server.send(.get, "/v1/brief/latest", user: "someone-else").status == .ok)
+        }
+    }
+}
