@@ -6,25 +6,36 @@ import NewsProjections
 /// `/v1/feed`, `/v1/personalized-feed`, `/v1/brief/latest`: signals for the request's user.
 struct FeedController: Sendable {
     let queries: NewsQueries
+    let memo: AnswerMemo
     var ranking: Ranking { Ranking(queries: queries) }
 
     /// One article per story group, its best-scoring.
-    func feed(_ request: Request, context: NewsRequestContext) async throws -> FeedJSON {
+    func feed(_ request: Request, context: NewsRequestContext) async throws -> Response {
         let limit = try Query.integer(request, "limit", default: 20, in: 1...100)
+        let cursor = Query.text(request, "cursor")
         let preferences = try queries.preferences(of: context.userId)
-        let page = try ranking.page({ pinned in
-            let (ranked, through) = try ranking.ranked(for: preferences, through: pinned == .max ? nil : pinned)
-            return (Self.onePerGroup(ranked), through)
-        }, cursor: Query.text(request, "cursor"), limit: limit)
-        return FeedJSON(items: page.items.map(Self.signal), next_cursor: page.nextCursor)
+        return try memo.response("feed|\(preferences.rankingKey)|\(limit)|\(cursor ?? "")", revision: try queries.revision()) {
+            let page = try ranking.page({ pinned in
+                let (ranked, through) = try ranking.ranked(for: preferences, through: pinned == .max ? nil : pinned)
+                return (Self.onePerGroup(ranked), through)
+            }, cursor: cursor, limit: limit)
+            return FeedJSON(items: page.items.map(Self.signal), next_cursor: page.nextCursor)
+        }
     }
 
     /// Holdings news (70 %) and macro context (30 %) of the last 30 days, one item per story group,
     /// each side filling what the other lacks; without holdings, all context.
-    func personalized(_ request: Request, context: NewsRequestContext) async throws -> PersonalizedFeedJSON {
-        let ranking = Ranking(queries: queries, window: 30 * 86_400)
+    func personalized(_ request: Request, context: NewsRequestContext) async throws -> Response {
         let limit = try Query.integer(request, "limit", default: 50, in: 1...100)
+        let cursor = Query.text(request, "cursor")
         let preferences = try queries.preferences(of: context.userId)
+        return try memo.response("personalized|\(preferences.rankingKey)|\(limit)|\(cursor ?? "")", revision: try queries.revision()) {
+            try personalizedPage(preferences, limit: limit, cursor: cursor)
+        }
+    }
+
+    private func personalizedPage(_ preferences: StoredPreferences, limit: Int, cursor: String?) throws -> PersonalizedFeedJSON {
+        let ranking = Ranking(queries: queries, window: 30 * 86_400)
         let holdings = Set(preferences.holdings.map(\.ticker))
         let page = try ranking.page({ pinned in
             let (ranked, through) = try ranking.ranked(for: preferences, through: pinned == .max ? nil : pinned)
@@ -32,7 +43,7 @@ struct FeedController: Sendable {
             let holdingNews = perGroup.filter { !Set($0.article.reading.tickers).isDisjoint(with: holdings) }
             let context = perGroup.filter { Set($0.article.reading.tickers).isDisjoint(with: holdings) }
             return (Self.mix(holdingNews, context, holdingsShare: holdings.isEmpty ? 0 : 0.7), through)
-        }, cursor: Query.text(request, "cursor"), limit: limit)
+        }, cursor: cursor, limit: limit)
         return PersonalizedFeedJSON(
             items: try page.items.map { PersonalizedSignalJSON($0, group: try queries.articles(inGroup: $0.article.groupId), holdings: holdings) },
             next_cursor: page.nextCursor

@@ -8,15 +8,26 @@ import NewsProjections
 /// ranked by impact, with the day's real counts.
 struct StoryGroupsController: Sendable {
     let queries: NewsQueries
+    let memo: AnswerMemo
     static let cacheSeconds = 60
 
-    func storyGroups(_ request: Request, context: NewsRequestContext) async throws -> EditedResponse<StoryGroupsJSON> {
+    /// Kept per user, day and limits while the read models stand: `generated_at` says when it was made.
+    func storyGroups(_ request: Request, context: NewsRequestContext) async throws -> Response {
         let limitGlobal = try Query.integer(request, "limit_global", default: 5, in: 0...50)
         let limitPerTicker = try Query.integer(request, "limit_per_ticker", default: 3, in: 0...20)
         let now = Int64(Date().timeIntervalSince1970)
         let start = try Query.text(request, "date").map(Self.dayStart) ?? now - now % 86_400
+        return try memo.response(
+            "groups|\(context.userId)|\(start)|\(limitGlobal)|\(limitPerTicker)", revision: try queries.revision(),
+            headers: [.cacheControl: "private, max-age=\(Self.cacheSeconds)"]
+        ) {
+            try groups(of: context.userId, dayStart: start, limitGlobal: limitGlobal, limitPerTicker: limitPerTicker, now: now)
+        }
+    }
+
+    private func groups(of userId: String, dayStart start: Int64, limitGlobal: Int, limitPerTicker: Int, now: Int64) throws -> StoryGroupsJSON {
         let day = try queries.day(startingAt: start)
-        let holdings = try queries.preferences(of: context.userId).holdings.map(\.ticker)
+        let holdings = try queries.preferences(of: userId).holdings.map(\.ticker)
         let ranked = day.groups.sorted(by: Self.byImpact)
         let global = Array(ranked.filter { $0.scope == "GLOBAL" }.prefix(limitGlobal))
         var byTicker: [String: [StoredGroup]] = [:]
@@ -25,8 +36,8 @@ struct StoryGroupsController: Sendable {
         let merged = (global.map { ($0, "Global impact") } + holdings.flatMap { ticker in (byTicker[ticker] ?? []).map { ($0, "User holds \(ticker)") } })
             .filter { seen.insert($0.0.groupId).inserted }
             .sorted { Self.byImpact($0.0, $1.0) }
-        let body = StoryGroupsJSON(
-            date: NewsTime.format(start).prefix(10).description, user_id: context.userId, user_holdings: holdings, generated_at: NewsTime.format(now),
+        return StoryGroupsJSON(
+            date: NewsTime.format(start).prefix(10).description, user_id: userId, user_holdings: holdings, generated_at: NewsTime.format(now),
             global: global.map(StoryGroupJSON.init), by_ticker: byTicker.mapValues { $0.map(StoryGroupJSON.init) },
             merged_feed: merged.map { group, reason in
                 MergedGroupJSON(
@@ -36,7 +47,6 @@ struct StoryGroupsController: Sendable {
             },
             metadata: .init(total_groups: day.groups.count, total_articles_clustered: day.articles, dedup_removed: day.duplicates, cache_ttl_seconds: Self.cacheSeconds)
         )
-        return EditedResponse(headers: [.cacheControl: "private, max-age=\(Self.cacheSeconds)"], response: body)
     }
 
     static let impactRank = ["High": 0, "Moderate": 1, "Low": 2, "Very Low": 3]

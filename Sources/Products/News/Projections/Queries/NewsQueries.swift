@@ -32,6 +32,8 @@ public struct StoredGroup: Sendable, Equatable {
 public struct StoredPreferences: Sendable, Equatable {
     public var focusProfile: FocusProfile
     public var holdings: [Holding]
+    /// What a ranking depends on: the focus and the tickers held.
+    public var rankingKey: String { "\(focusProfile.rawValue):\(holdings.map(\.ticker).joined(separator: ","))" }
     public static let none = StoredPreferences(focusProfile: .balanced, holdings: [])
 }
 
@@ -41,6 +43,15 @@ public struct NewsQueries: Sendable {
 
     public init(database: ReadDatabase) {
         self.database = database
+    }
+
+    /// What every answer depends on: the last article and the last preferences folded.
+    public func revision() throws -> String {
+        try database.statement { db in
+            let articles = try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM newsArticle") ?? 0
+            let preferences = try Int64.fetchOne(db, sql: "SELECT MAX(rowid) FROM newsPreferences") ?? 0
+            return "\(articles).\(preferences)"
+        }
     }
 
     /// The newest publication time held: the data's clock, which recency is measured against.
