@@ -24,17 +24,29 @@ final class NewsStorage: Sendable {
     let commands: NewsCommandService
     var queries: NewsQueries { NewsQueries(database: stores.readDatabase) }
 
+    /// Fresh stores, with the demo set already folded when `demo`: a copy of one data directory
+    /// seeded once per test run, so that each test does not fold the set again on the shared pool.
     init(demo: Bool = true) async throws {
         temporary = try TemporaryDirectory()
+        let data = temporary.url.appendingPathComponent("data")
+        if demo { try FileManager.default.copyItem(at: try await Self.demoTemplate.value, to: data) }
         stores = try await ProductStores<NewsProduct>.open(
-            directory: DataDirectory(temporary.url.appendingPathComponent("data")), masterKey: Self.masterKey, initialLogMapSize: 8 << 20, logger: Logger(label: "test")
+            directory: DataDirectory(data), masterKey: Self.masterKey, initialLogMapSize: 8 << 20, logger: Logger(label: "test")
         )
         runner = try stores.runner(logger: Logger(label: "test"))
         commands = NewsCommandService(store: stores.store)
-        if demo {
-            try await NewsDemoSeed.run(into: commands)
-            try runner.catchUp()
-        }
+    }
+
+    private static let demoTemplate = Task {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("news-demo-template-\(UUID().uuidString)/data")
+        let stores = try await ProductStores<NewsProduct>.open(
+            directory: DataDirectory(data), masterKey: masterKey, initialLogMapSize: 8 << 20, logger: Logger(label: "test")
+        )
+        defer { stores.close() }
+        try await NewsDemoSeed.run(into: NewsCommandService(store: stores.store))
+        let runner = try stores.runner(logger: Logger(label: "test"))
+        _ = try await BlockingWork.run { try runner.catchUp() }
+        return data
     }
 
     deinit { stores.close() }

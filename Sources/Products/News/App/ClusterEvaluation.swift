@@ -33,7 +33,8 @@ public struct ClusterEvaluation: Sendable, CustomStringConvertible {
         _ = try await NewsCommandService(store: store).ingest(try generated.map { try NewsRules.article($0.ingested) })
         let database = try ReadDatabase(path: directory.appendingPathComponent("read.sqlite").path, projections: NewsReadModels.all)
         defer { try? database.close() }
-        try NewsRunner(log: log, personalData: WithheldPersonalData(), database: database, projections: NewsReadModels.all, logger: Logger(label: "eval")).catchUp()
+        let runner = try NewsRunner(log: log, personalData: WithheldPersonalData(), database: database, projections: NewsReadModels.all, logger: Logger(label: "eval"))
+        _ = try await BlockingWork.run { try runner.catchUp() }
         let predicted = try NewsQueries(database: database).groupsByURL()
         return score(generated, predicted)
     }
