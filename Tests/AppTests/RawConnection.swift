@@ -27,11 +27,16 @@ struct RawConnection: Sendable {
     }
 
     /// Sends `text` one byte every `interval` until it is sent or the server closes the connection.
-    func trickle(_ text: String, every interval: Duration) async throws {
+    /// Sends `text` a byte at a time while the connection is open; returns how many bytes went.
+    @discardableResult
+    func trickle(_ text: String, every interval: Duration) async throws -> Int {
+        var sent = 0
         for byte in text.utf8 where channel.isActive {
             try? await channel.writeAndFlush(ByteBuffer(bytes: [byte]))
+            sent += 1
             try await Task.sleep(for: interval)
         }
+        return sent
     }
 
     /// Everything the server has sent so far.
