@@ -357,6 +357,10 @@ let package = Package(
             name: "NewsApp",
             dependencies: [
                 "NewsAPI", "NewsCommands", "NewsProjections", "NewsDomain", "EventLog", "EventSourcing", "HTTPServing", "ProductHosting", "ReadModels",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

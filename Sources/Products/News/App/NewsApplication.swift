@@ -43,7 +43,10 @@ public func buildNewsApplication(configuration: NewsConfiguration, logger: Logge
             configuration: configuration.connections.serverConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "news", logger: logger
             ),
-            services: [StoresAndTheirWorkers(workers: [runner, replays], close: stores.close)],
+            services: [StoresAndTheirWorkers(
+                workers: [runner, replays, FeedPoller(feeds: configuration.feeds, interval: configuration.feedInterval, commands: commands, logger: logger)],
+                close: stores.close
+            )],
             logger: logger
         )
     } catch {

@@ -14,6 +14,9 @@ public struct NewsConfiguration: Sendable {
     public var masterKey: String?
     /// The contract's 100.
     public var requestsPerMinute = 100
+    /// RSS/Atom feeds fetched every `feedInterval` (`NEWS_FEEDS`, comma-separated http(s) URLs).
+    public var feeds: [URL] = []
+    public var feedInterval: Duration = .seconds(900)
     public var readYourWritesTimeout: Duration = .seconds(5)
     public var initialLogMapSize = 64 << 20
     public var metricsRegistry: PrometheusCollectorRegistry?
@@ -25,7 +28,7 @@ public struct NewsConfiguration: Sendable {
 
     public static let environmentNames: Set<String> = [
         "NEWS_DATA_DIR", "NEWS_LOG_LEVEL", "NEWS_HOST", "NEWS_PORT", "NEWS_DEMO", "NEWS_ADMIN_TOKEN", "NEWS_ADMIN_TOKEN_FILE",
-        "NEWS_MASTER_KEY", "NEWS_MASTER_KEY_FILE", "NEWS_RATE_LIMIT_PER_MINUTE", "NEWS_READ_YOUR_WRITES_TIMEOUT_MS",
+        "NEWS_MASTER_KEY", "NEWS_MASTER_KEY_FILE", "NEWS_RATE_LIMIT_PER_MINUTE", "NEWS_FEEDS", "NEWS_FEED_INTERVAL_SECONDS", "NEWS_READ_YOUR_WRITES_TIMEOUT_MS",
         "NEWS_HTTP_IDLE_TIMEOUT_SECONDS", "NEWS_HTTP_HEADER_TIMEOUT_SECONDS", "NEWS_HTTP_BODY_TIMEOUT_SECONDS", "NEWS_HTTP_MAX_CONNECTIONS",
     ]
 
@@ -33,6 +36,16 @@ public struct NewsConfiguration: Sendable {
         adminToken = try settings.secret("NEWS_ADMIN_TOKEN")
         masterKey = try settings.secret("NEWS_MASTER_KEY")
         requestsPerMinute = try settings.integer("NEWS_RATE_LIMIT_PER_MINUTE", in: 1...1_000_000) ?? requestsPerMinute
+        if let list = settings.text("NEWS_FEEDS") {
+            feeds = try list.split(separator: ",").map { raw in
+                let text = raw.trimmingCharacters(in: .whitespaces)
+                guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                    throw InvalidSetting(name: "NEWS_FEEDS", value: text, expected: "comma-separated http(s) URLs of RSS or Atom feeds")
+                }
+                return url
+            }
+        }
+        if let seconds = try settings.integer("NEWS_FEED_INTERVAL_SECONDS", in: 60...86_400) { feedInterval = .seconds(seconds) }
         if let timeout = try settings.integer("NEWS_READ_YOUR_WRITES_TIMEOUT_MS", in: 1...600_000) {
             readYourWritesTimeout = .milliseconds(timeout)
         }
