@@ -114,6 +114,7 @@ let package = Package(
             name: "OperatorCLI",
             dependencies: [
                 "ProductHosting", "EventLog", "ReadModels", "HTTPServing", "PersonalData",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),

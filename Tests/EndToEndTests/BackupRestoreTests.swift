@@ -27,7 +27,7 @@ import Testing
         let backedUp = try await runNuvie(["backup", "--data-dir", live.path, backup.path])
         writes.cancel()
         await writes.value
-        server.stop()
+        await server.stop()
         #expect(backedUp.status == 0, "\(backedUp.output)")
         #expect(try await runNuvie(["backup", "--data-dir", live.path, backup.path]).status != 0, "a backup never overwrites another")
 
@@ -81,7 +81,7 @@ func runProduct(
         _ = try await server.post("/movies/5/rate", #"{"rating":2}"#, token: token)
         let before = try #require(try await server.get("/health").json["log_head_position"] as? Int)
         _ = try await server.post("/movies/5/rate", #"{"rating":5}"#, token: token)
-        defer { server.stop() }
+        defer { server.stopWhenLeaving() }
 
         func asOf(_ arguments: [String]) async throws -> [String: Any]? {
             let run = try await runNuvie(["as-of", "--data-dir", data.path, "--user", "1"] + arguments)
@@ -118,7 +118,7 @@ extension AsOfTests {
         let directory = try TemporaryDirectory()
         let data = directory.url.appendingPathComponent("data")
         let live = try await ServerProcess.demo(dataDirectory: data)
-        defer { live.stop() }
+        defer { live.stopWhenLeaving() }
         let signIn = #"{"provider":"dev","user_identifier":"movielens-1"}"#
         let token = try #require(try await live.post("/auth/login", signIn).json["access_token"] as? String)
         _ = try await live.post("/movies/5/rate", #"{"rating":2}"#, token: token)
@@ -128,7 +128,7 @@ extension AsOfTests {
         let past = try await ServerProcess.start(outputDirectory: directory.url) { port in
             ["as-of", "--data-dir", data.path, "--position", "\(before)", "--serve", "\(port)", "--log-level", "warning"]
         }
-        defer { past.stop() }
+        defer { past.stopWhenLeaving() }
         #expect(try await past.get("/health").json["log_head_position"] as? Int == before)
         let pastToken = try #require(try await past.post("/auth/login", signIn).json["access_token"] as? String)
         #expect(try await past.get("/movies/5", token: pastToken).json["user_rating"] as? Int == 2)
@@ -153,7 +153,7 @@ extension AsOfTests {
         #expect(refused.status != 0 && refused.output.contains("--server"), "\(refused.output)")
         let online = try await runNuvie(["replay", "--data-dir", data.path, "--server", server.baseURL, "--projection", "users"])
         #expect(online.status == 0 && online.output.contains("swapped in by the server"), "\(online.output)")
-        server.stop()
+        await server.stop()
 
         let offline = try await runNuvie(["replay", "--data-dir", data.path])
         #expect(offline.status == 0 && offline.output.contains("rebuilt"), "\(offline.output)")

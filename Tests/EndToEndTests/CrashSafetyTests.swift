@@ -57,13 +57,13 @@ import Testing
             switch kind {
             case .ratings, .offlineReplay:
                 try await Task.sleep(for: schedule.burstKill())
-                server.kill9()
+                await server.kill9()
             case .onlineReplay:
                 try await Task.sleep(for: .milliseconds(20))
                 let before = (ReadDirectoryState.current(readDirectory), ReadDirectoryState.generations(readDirectory))
                 #expect(try await server.startReplay(adminToken: adminToken))
                 try await Task.sleep(for: schedule.replayKill(expected: onlineReplayTime ?? .seconds(1)))
-                server.kill9()
+                await server.kill9()
                 let outcome = ReplayKillOutcome.classify(readDirectory: readDirectory, currentBefore: before.0, filesBefore: before.1)
                 outcomes["online \(outcome.rawValue)", default: 0] += 1
             }
@@ -78,7 +78,7 @@ import Testing
                 let before = (ReadDirectoryState.current(readDirectory), ReadDirectoryState.generations(readDirectory))
                 let replay = try OfflineReplay(dataDirectory: dataDirectory)
                 try await Task.sleep(for: schedule.replayKill(expected: offlineReplayTime ?? .seconds(1)))
-                replay.kill9()
+                await replay.kill9()
                 let outcome = ReplayKillOutcome.classify(readDirectory: readDirectory, currentBefore: before.0, filesBefore: before.1)
                 outcomes["offline \(outcome.rawValue)", default: 0] += 1
             }
@@ -107,7 +107,7 @@ import Testing
         let retried = try await Self.retry(acknowledged, against: server)
         #expect(retried.count == acknowledged.count && retried.allSatisfy { $0 == 200 })
         #expect(try await server.get("/health").json["log_head_position"] as? Int == head)
-        server.stop()
+        await server.stop()
 
         // The read models the server kept through the crashes equal a clean rebuild from the log.
         let log = try EventLog(configuration: .init(directory: dataDirectory.appendingPathComponent("log")))

@@ -30,7 +30,7 @@ import Testing
         #expect(partial > 0)
 
         let server = try await ServerProcess.start(outputDirectory: directory.url, timeout: .seconds(400), arguments: arguments)
-        defer { server.stop() }
+        defer { server.stopWhenLeaving() }
         #expect(server.everythingSaid().contains("the demo import stopped part-way last time; resuming it"))
         let health = try await server.get("/health")
         let complete = try await Self.completeImportHead(of: dataset, in: directory.url.appendingPathComponent("reference"))
@@ -49,7 +49,9 @@ import Testing
             let watcher = Thread {
                 let deadline = Date(timeIntervalSinceNow: 120)
                 while !server.everythingSaid().contains(" importing\n"), server.process.isRunning, Date() < deadline { usleep(5_000) }
-                server.kill9()
+                // A thread of its own, not the cooperative pool: it may block in waitpid.
+                server.process.signal(SIGKILL)
+                server.process.waitUntilExit()
                 done.resume()
             }
             watcher.start()

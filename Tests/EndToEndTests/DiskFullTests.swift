@@ -19,7 +19,7 @@ import Testing
         let server = try await ServerProcess.demo(
             dataDirectory: dataDirectory, outputDirectory: directory.url, environment: ["NUVIE_READ_YOUR_WRITES_TIMEOUT_MS": "300"]
         )
-        defer { server.stop() }
+        defer { server.stopWhenLeaving() }
         let login = try await server.post("/auth/login", #"{"provider":"dev","user_identifier":"movielens-1"}"#)
         let token = try #require(login.json["access_token"] as? String)
 
@@ -85,7 +85,7 @@ import Testing
             #expect(retried.status == 200)
         }
         #expect(try await server.get("/health").json["log_head_position"] as? Int == head)
-        server.stop()
+        await server.stop()
         try Self.expectReadModelsEqualARebuild(dataDirectory, scratch: directory.url.appendingPathComponent("rebuild"))
     }
 
@@ -101,7 +101,7 @@ import Testing
         try disk.fill(with: filler)
         let refused = try ServerProcess.launch(outputDirectory: directory.url) { ServerProcess.demoArguments(dataDirectory: dataDirectory, port: $0) }
         let status = try await refused.waitForExit(timeout: .seconds(60))
-        if status == nil { refused.kill9() }
+        if status == nil { await refused.kill9() }
         #expect(status != nil && status != 0, "the server did not exit on a full disk")
         let said = refused.everythingSaid()
         #expect(said.contains("no space left on device"), "it said: \(said.suffix(2_000))")

@@ -59,7 +59,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(100))
         }
         try await expectErased(anaId, on: server, friendToken: friend, admin: admin)
-        server.stop()
+        await server.stop()
         let verify = try await runNuvie(["verify", "--data-dir", data.path])
         #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")
         let audit = try await runNuvie(["audit", "--data-dir", data.path, "--user", "\(anaId)", "--format", "json"])
@@ -73,7 +73,7 @@ import Testing
         let restore = try await runNuvie(["restore", "--data-dir", restored.path, "--key-store", keyStore, backup.path])
         #expect(restore.status == 0, "\(restore.output)")
         server = try await ServerProcess.demo(dataDirectory: restored)
-        defer { server.stop() }
+        defer { server.stopWhenLeaving() }
         let friendAgain = try #require(try await server.post("/auth/login", #"{"provider":"dev","user_identifier":"movielens-1"}"#).json["access_token"] as? String)
         let restoredAdmin = ["X-Admin-Token": try String(contentsOf: restored.appendingPathComponent("admin-token"), encoding: .utf8)]
         try await expectErased(anaId, on: server, friendToken: friendAgain, admin: restoredAdmin)

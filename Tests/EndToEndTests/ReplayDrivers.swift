@@ -19,9 +19,9 @@ final class OfflineReplay: Sendable {
     var isRunning: Bool { process.isRunning }
 
     /// SIGKILL, unless it has exited already (its pid is not reused before it is reaped).
-    func kill9() {
+    func kill9() async {
         process.signal(SIGKILL)
-        process.waitUntilExit()
+        await process.exited()
     }
 
     /// Waits (at most `limit`) for it to finish; its exit status, or nil when it had to be killed.
@@ -29,7 +29,7 @@ final class OfflineReplay: Sendable {
         let deadline = ContinuousClock.now + limit
         while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         guard !process.isRunning else {
-            kill9()
+            await kill9()
             return nil
         }
         return process.waitUntilExit()

@@ -64,7 +64,7 @@ import Testing
                 }
             }
             try await Task.sleep(for: .milliseconds(Int.random(in: 150...900)))
-            server.kill9()
+            await server.kill9()
             await burst.value
             acknowledged.state.withLock {
                 created.merge($0.created) { $1 }
@@ -87,7 +87,7 @@ import Testing
             let allowed = edited[id].map { [$0] } ?? [name, "\(name) (edited)"]
             #expect(served[id].map(allowed.contains) == true, "acknowledged recipe \(id) (\(name)) is \(served[id] ?? "missing")")
         }
-        server.stop()
+        await server.stop()
         let verify = try await runProduct("savry", ["verify", "--data-dir", data.path])
         #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")
     }
@@ -140,7 +140,7 @@ import Testing
 
         let backup = directory.url.appendingPathComponent("backup")
         #expect(try await runProduct("savry", ["backup", backup.path, "--data-dir", data.path]).status == 0)
-        server.stop()
+        await server.stop()
         let restored = directory.url.appendingPathComponent("restored")
         let keyStore = data.appendingPathComponent("keys/keys.sqlite").path
         #expect(try await runProduct("savry", ["restore", backup.path, "--data-dir", restored.path]).status != 0, "no key store, no restore")
@@ -150,7 +150,7 @@ import Testing
         let verify = try await runProduct("savry", ["verify", "--data-dir", restored.path])
         #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")
         let again = try await Self.serve(restored)
-        defer { again.stop() }
+        defer { again.stopWhenLeaving() }
         let recipe = try await again.get("/api/app/recipes/\(id)", token: try await Self.signIn(again, "historian"))
         #expect((recipe.json["recipe"] as? [String: Any])?["name"] as? String == "Best pancakes")
     }
@@ -201,7 +201,7 @@ import Testing
         #expect(erase.status == 0 && erase.output.contains("erased user 2"), "\(erase.output)")
         #expect(try await server.get("/api/app/recipes", token: ben).status == 401)
         #expect(try await server.post("/admin/users/2/erase", "{}", headers: admin).status == 409)
-        server.stop()
+        await server.stop()
         let verify = try await runProduct("savry", ["verify", "--data-dir", data.path])
         #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")
 
@@ -211,7 +211,7 @@ import Testing
         let restore = try await runProduct("savry", ["restore", backup.path, "--data-dir", restored.path, "--key-store", keyStore])
         #expect(restore.status == 0, "\(restore.output)")
         server = try await SavryEndToEndTests.serve(restored)
-        defer { server.stop() }
+        defer { server.stopWhenLeaving() }
         let chloe = try await SavryEndToEndTests.signIn(server, "chloe")
         #expect((try await server.get("/api/app/recipes", token: chloe).json["recipes"] as? [Any])?.count == 4, "others' recipes are back")
         let returning = try await SavryEndToEndTests.signIn(server, Self.secrets[2])

@@ -112,14 +112,24 @@ final class ServerProcess: Sendable {
         return process.isRunning ? nil : process.waitUntilExit()
     }
 
-    func kill9() {
+    /// SIGKILL, and reaped, without holding a thread of Swift's cooperative pool (two on this
+    /// machine: a test blocked in `waitpid` there stalls every in-process server of the suite).
+    func kill9() async {
         process.signal(SIGKILL)
-        process.waitUntilExit()
+        await process.exited()
     }
 
-    func stop() {
+    /// SIGTERM, and waits for the graceful shutdown, off the cooperative pool.
+    func stop() async {
         process.signal(SIGTERM)
-        process.waitUntilExit()
+        await process.exited()
+    }
+
+    /// SIGTERM from a `defer`, which cannot wait: the child is reaped on a thread of its own.
+    func stopWhenLeaving() {
+        process.signal(SIGTERM)
+        let process = process
+        Thread.detachNewThread { _ = process.waitUntilExit() }
     }
 
     struct Reply: @unchecked Sendable {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HTTPServing
+import Hummingbird
 import Logging
 import ProductHosting
 import ReadModels
@@ -23,29 +24,29 @@ public struct ServeOptions<Product: EventSourcedProduct>: ParsableArguments {
         if let port { guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") } }
     }
 
-    public struct Resolved: Sendable {
-        public var settings: EnvironmentSettings
-        public var demoMode: Bool
-        public var host: String
-        public var port: Int
-        public var logger: Logger
-    }
-
-    /// The flags over the environment over the defaults, with logging bootstrapped and every unknown
-    /// `<NAME>_*` variable (a misspelling) logged as a warning.
-    public func resolve(_ global: ProductOptions<Product>, defaultPort: Int, knownVariables: Set<String>) throws -> Resolved {
+    /// Builds the configuration from the flags, the environment and the defaults (logging
+    /// bootstrapped, every unknown `<NAME>_*` variable logged as a warning), then serves what `build`
+    /// makes of it until stopped, with the server's pid in the data directory.
+    public func run<Configuration: ServerConfiguration, App: ApplicationProtocol>(
+        _ global: ProductOptions<Product>, defaultPort: Int, _ type: Configuration.Type,
+        build: (Configuration, Logger) async throws -> App
+    ) async throws {
         let logger = Bootstrap.logging(Product.self, level: global.logLevel)
         let settings = EnvironmentSettings()
-        for name in settings.unknownNames(prefix: Product.environmentPrefix, known: knownVariables) {
+        for name in settings.unknownNames(prefix: Product.environmentPrefix, known: Configuration.environmentNames) {
             logger.warning("ignoring an environment variable no setting reads (misspelt?)", metadata: ["variable": "\(name)"])
         }
         let prefix = Product.environmentPrefix
-        return Resolved(
-            settings: settings,
-            demoMode: try DataDirectory(global.dataDirectory).resolveDemoMode(flag: demo, environment: try settings.flag("\(prefix)_DEMO")),
-            host: host ?? settings.text("\(prefix)_HOST") ?? "127.0.0.1",
-            port: try port ?? settings.integer("\(prefix)_PORT", in: 0...65535) ?? defaultPort,
-            logger: logger
-        )
+        var configuration = Configuration(dataDirectory: global.dataDirectory)
+        configuration.demoMode = try DataDirectory(global.dataDirectory).resolveDemoMode(flag: demo, environment: try settings.flag("\(prefix)_DEMO"))
+        configuration.host = host ?? settings.text("\(prefix)_HOST") ?? "127.0.0.1"
+        configuration.port = try port ?? settings.integer("\(prefix)_PORT", in: 0...65535) ?? defaultPort
+        configuration.metricsRegistry = Bootstrap.metrics(Product.self)
+        try configuration.apply(settings)
+        logger.info("starting", metadata: [
+            "data_dir": "\(global.dataDirectory.path)", "demo": "\(configuration.demoMode)", "address": "\(configuration.host):\(configuration.port)",
+        ])
+        let app = try await build(configuration, logger)
+        try await DataDirectory(global.dataDirectory).whileServing { try await app.runService() }
     }
 }

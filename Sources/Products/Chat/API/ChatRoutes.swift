@@ -52,8 +52,7 @@ public func addChatRoutes(to router: Router<ChatRequestContext>, dependencies d:
         RequestIdMiddleware()
         LogRequestsMiddleware(.debug)
         MetricsMiddleware()
-        // Inside logs and metrics, so they record the status each error maps to, not a 500.
-        ChatErrorMiddleware()
+        ContractErrorMiddleware<ChatRequestContext, ChatAPIError>()
     }
     let commands = d.conversations.commands
     let api = router.group("/api")

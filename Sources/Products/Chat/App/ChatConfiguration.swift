@@ -4,10 +4,11 @@ import ChatCommands
 import Foundation
 import HTTPServing
 import Prometheus
+import ProductHosting
 
 /// Everything the chat server needs to start, as plain values. The `chat` executable builds it from
 /// flags and the `CHAT_*` environment; tests build it directly.
-public struct ChatConfiguration: Sendable {
+public struct ChatConfiguration: ServerConfiguration {
     public var dataDirectory: URL
     public var host = "127.0.0.1"
     public var port = 8000

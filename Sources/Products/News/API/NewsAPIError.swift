@@ -8,7 +8,7 @@ import NIOCore
 import ReadModels
 
 /// An error in the contract's shape, `{"error": "…", "details": "…" | null}`.
-public struct NewsAPIError: HTTPResponseError, Equatable {
+public struct NewsAPIError: ContractError, Equatable {
     public var status: HTTPResponse.Status
     public var error: String
     public var details: String?
@@ -34,11 +34,11 @@ public struct NewsAPIError: HTTPResponseError, Equatable {
     }
 
     static func badRequest(_ error: String, _ details: String? = nil) -> NewsAPIError { NewsAPIError(.badRequest, error, details: details) }
-    static let internalError = NewsAPIError(.internalServerError, "Internal server error", details: "The request id in X-Request-Id finds it in the server's log")
+    public static let internalError = NewsAPIError(.internalServerError, "Internal server error", details: "The request id in X-Request-Id finds it in the server's log")
     public static let connectRefusal = #"{"details":"this server is not a proxy","error":"CONNECT is not supported"}"#
 
     /// The response for any error a handler throws; nil when it is unexpected (a bug: 500).
-    static func mapping(_ error: any Error) -> NewsAPIError? {
+    public static func mapping(_ error: any Error) -> NewsAPIError? {
         switch error {
         case let error as NewsAPIError: return error
         case let refusal as NewsRules.Refusal:
@@ -62,20 +62,6 @@ public struct NewsAPIError: HTTPResponseError, Equatable {
         case let error as HTTPError where (400..<500).contains(error.status.code): return NewsAPIError(error.status, error.body ?? error.status.reasonPhrase)
         case is NIOTooManyBytesError: return NewsAPIError(.contentTooLarge, "Request body is too large", details: "At most 64 KB")
         default: return nil
-        }
-    }
-}
-
-struct NewsErrorMiddleware: RouterMiddleware {
-    typealias Context = NewsRequestContext
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch {
-            if let mapped = NewsAPIError.mapping(error) { return try mapped.response(from: request, context: context) }
-            context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
-            return try NewsAPIError.internalError.response(from: request, context: context)
         }
     }
 }

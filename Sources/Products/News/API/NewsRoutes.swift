@@ -26,7 +26,7 @@ public func addNewsRoutes(to router: Router<NewsRequestContext>, dependencies d:
         RequestIdMiddleware()
         LogRequestsMiddleware(.debug)
         MetricsMiddleware()
-        NewsErrorMiddleware()
+        ContractErrorMiddleware<NewsRequestContext, NewsAPIError>()
     }
     let memo = AnswerMemo()
     let feed = FeedController(queries: d.queries, memo: memo)

@@ -1,10 +1,11 @@
 import Foundation
 import HTTPServing
 import Prometheus
+import ProductHosting
 
 /// Everything the news server needs to start. The `news` executable builds it from flags and the
 /// `NEWS_*` environment.
-public struct NewsConfiguration: Sendable {
+public struct NewsConfiguration: ServerConfiguration {
     public var dataDirectory: URL
     public var host = "127.0.0.1"
     public var port = 5001

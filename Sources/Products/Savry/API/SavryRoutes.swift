@@ -45,8 +45,7 @@ public func addSavryRoutes(to router: Router<SavryRequestContext>, dependencies 
         RequestIdMiddleware()
         LogRequestsMiddleware(.debug)
         MetricsMiddleware()
-        // Inside logs and metrics, so they record the status each error maps to, not a 500.
-        SavryErrorMiddleware()
+        ContractErrorMiddleware<SavryRequestContext, SavryAPIError>()
     }
     let app = router.group("/api/app")
     let signIn = app.group("/auth")

@@ -2,10 +2,11 @@ import AppleSignIn
 import Foundation
 import HTTPServing
 import Prometheus
+import ProductHosting
 
 /// Everything Savry's server needs to start, as plain values. The `savry` executable builds it from
 /// flags and the `SAVRY_*` environment; tests use `.testing(dataDirectory:)`.
-public struct SavryConfiguration: Sendable {
+public struct SavryConfiguration: ServerConfiguration {
     public var dataDirectory: URL
     public var host = "127.0.0.1"
     public var port = 3000

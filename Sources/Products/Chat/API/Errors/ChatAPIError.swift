@@ -69,7 +69,7 @@ extension ChatAPIError {
 
     static let emptyMessage = ChatAPIError(.badRequest, "empty_message", "Hmm… I didn't catch that.", detail: "message is empty: type a message")
 
-    static let internalError = ChatAPIError(.internalServerError, "server_error", "An unexpected error occurred", detail: "The request id in X-Request-Id finds it in the server's log")
+    public static let internalError = ChatAPIError(.internalServerError, "server_error", "An unexpected error occurred", detail: "The request id in X-Request-Id finds it in the server's log")
 
     static func throttled(retryAfterSeconds: Int, _ detail: String) -> ChatAPIError {
         var error = ChatAPIError(.tooManyRequests, "throttled", "Request was throttled. Expected available in \(retryAfterSeconds) seconds.", detail: detail)

@@ -9,9 +9,9 @@ import NIOHTTP1
 import ProductHosting
 import ReadModels
 
-extension ChatAPIError {
+extension ChatAPIError: ContractError {
     /// The response for any error a handler or middleware throws; nil when it is unexpected (a bug: 500).
-    static func mapping(_ error: any Error) -> ChatAPIError? {
+    public static func mapping(_ error: any Error) -> ChatAPIError? {
         switch error {
         case let error as ChatAPIError:
             return error
@@ -72,22 +72,6 @@ extension ChatAPIError {
         case let status where (400..<500).contains(status.code):
             ChatAPIError(status, "bad_request", error.body ?? status.reasonPhrase, detail: status.reasonPhrase)
         default: .internalError
-        }
-    }
-}
-
-/// Turns every error into the contract's shape. Unexpected errors are logged with the request id
-/// and answered 500 without internals.
-struct ChatErrorMiddleware: RouterMiddleware {
-    typealias Context = ChatRequestContext
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch {
-            if let mapped = ChatAPIError.mapping(error) { return try mapped.response(from: request, context: context) }
-            context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
-            return try ChatAPIError.internalError.response(from: request, context: context)
         }
     }
 }

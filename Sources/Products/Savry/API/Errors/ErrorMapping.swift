@@ -8,9 +8,9 @@ import NIOHTTP1
 import ProductHosting
 import SavryDomain
 
-extension SavryAPIError {
+extension SavryAPIError: ContractError {
     /// The response for any error a handler or middleware throws; nil when it is unexpected (a bug: 500).
-    static func mapping(_ error: any Error) -> SavryAPIError? {
+    public static func mapping(_ error: any Error) -> SavryAPIError? {
         switch error {
         case let error as SavryAPIError:
             return error
@@ -71,22 +71,6 @@ extension SavryAPIError {
         case .methodNotAllowed: SavryAPIError(.methodNotAllowed, "Method not allowed on this endpoint")
         case let status where (400..<500).contains(status.code): SavryAPIError(status, error.body ?? status.reasonPhrase)
         default: .internalError
-        }
-    }
-}
-
-/// Turns every error into `{"message": …}`. Unexpected errors are logged with the request id and
-/// answered 500 without internals.
-struct SavryErrorMiddleware: RouterMiddleware {
-    typealias Context = SavryRequestContext
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch {
-            if let mapped = SavryAPIError.mapping(error) { return try mapped.response(from: request, context: context) }
-            context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
-            return try SavryAPIError.internalError.response(from: request, context: context)
         }
     }
 }

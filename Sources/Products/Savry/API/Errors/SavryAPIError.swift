@@ -45,7 +45,7 @@ extension SavryAPIError {
 
     static let forbidden = SavryAPIError(.forbidden, "Forbidden: this recipe belongs to another user")
     static let unsupportedMediaType = SavryAPIError(.unsupportedMediaType, "Send the request body as Content-Type: application/json")
-    static let internalError = SavryAPIError(.internalServerError, "An unexpected error occurred")
+    public static let internalError = SavryAPIError(.internalServerError, "An unexpected error occurred")
 
     static func projectionsBehind() -> SavryAPIError {
         var error = SavryAPIError(.serviceUnavailable, "Your change is saved but not yet visible; retry the read shortly")
