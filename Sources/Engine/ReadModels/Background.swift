@@ -1,7 +1,7 @@
 import Dispatch
 import Synchronization
 
-/// Work started on the blocking-work queue when created; `value()` waits for its result.
+/// Work started when created (`BlockingWork.start`, on a queue of its own); `value()` waits for its result.
 public final class Background<Value: Sendable>: Sendable {
     private let result = Mutex<Result<Value, any Error>?>(nil)
     private let done = DispatchSemaphore(value: 0)
