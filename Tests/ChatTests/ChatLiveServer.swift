@@ -82,18 +82,8 @@ struct ChatLiveServer {
             to: router, adminToken: adminToken, audit: AuditTrail(log: storage.stores.log, catalog: ChatProduct.Catalog.self), replays: replays,
             accounts: ChatAccounts(stores: storage.stores, files: storage.files, readYourWrites: readYourWrites)
         )
-        return try await serve(router, services: [storage.runner, replays], logger: logger) { port in
-            let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(60)))
-            client.connect()
-            let result: T
-            do {
-                result = try await body(ChatLiveServer(storage: storage, client: ChatClient(client: client)))
-            } catch {
-                try? await client.shutdown()
-                throw error
-            }
-            try await client.shutdown()
-            return result
+        return try await serveWithClient(router, services: [storage.runner, replays], logger: logger, timeout: .seconds(60)) { client in
+            try await body(ChatLiveServer(storage: storage, client: ChatClient(client: client)))
         }
     }
 }

@@ -69,18 +69,8 @@ struct NewsLiveServer {
         ))
         var logger = Logger(label: "news-test")
         logger.logLevel = .critical
-        return try await serve(router, services: [storage.runner], logger: logger) { port in
-            let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(60)))
-            client.connect()
-            let result: T
-            do {
-                result = try await body(NewsLiveServer(storage: storage, client: client))
-            } catch {
-                try? await client.shutdown()
-                throw error
-            }
-            try await client.shutdown()
-            return result
+        return try await serveWithClient(router, services: [storage.runner], logger: logger, timeout: .seconds(60)) { client in
+            try await body(NewsLiveServer(storage: storage, client: client))
         }
     }
 

@@ -48,18 +48,8 @@ struct SavryLiveServer {
         )
         var logger = Logger(label: "savry-test")
         logger.logLevel = .warning
-        return try await serve(router, services: [storage.runner, replays], logger: logger) { port in
-            let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(30)))
-            client.connect()
-            let result: T
-            do {
-                result = try await body(SavryLiveServer(storage: storage, tokens: tokens, client: SavryClient(client: client)))
-            } catch {
-                try? await client.shutdown()
-                throw error
-            }
-            try await client.shutdown()
-            return result
+        return try await serveWithClient(router, services: [storage.runner, replays], logger: logger, timeout: .seconds(30)) { client in
+            try await body(SavryLiveServer(storage: storage, tokens: tokens, client: SavryClient(client: client)))
         }
     }
 }

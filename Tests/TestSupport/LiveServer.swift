@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdTesting
 import Logging
 import ServiceLifecycle
 
@@ -34,6 +35,26 @@ public func serve<T: Sendable, Context: RequestContext>(
         }
         await group.triggerGracefulShutdown()
         try await tasks.waitForAll()
+        return result
+    }
+}
+
+/// Serves `router` as `serve` does, with a test client connected to it for `body`, shut down after.
+public func serveWithClient<T: Sendable, Context: RequestContext>(
+    _ router: Router<Context>, services: [any Service] = [], logger: Logger, timeout: Duration = .seconds(60),
+    _ body: @Sendable (TestClient) async throws -> T
+) async throws -> T where Context.Source == ApplicationRequestContextSource {
+    try await serve(router, services: services, logger: logger) { port in
+        let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: timeout))
+        client.connect()
+        let result: T
+        do {
+            result = try await body(client)
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
         return result
     }
 }
