@@ -68,7 +68,7 @@ import Testing
                 let sessions = try await server.client.send(.get, "/api/chat/sessions/", token: token).array
                 let contents = sessions.flatMap { ($0["messages"] as? [[String: Any]] ?? []).compactMap { $0["content"] as? String } }
                 #expect(Set(contents) == ["are you there?", "still there?", "hello?", "anyone?"])
-                let types = try server.storage.events().map(\.type)
+                let types = try server.storage.eventTypes()
                 #expect(types.filter { $0 == "assistant-failed" }.count == 4)
                 #expect(!types.contains("assistant-replied"))
             }

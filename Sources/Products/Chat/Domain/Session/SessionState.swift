@@ -1,7 +1,7 @@
 import EventSourcing
 
-/// A session's stream folded: whose it is, its tone and language, and its conversation so far (what
-/// the assistant is sent as history).
+/// A session's stream folded: whose it is and its conversation so far (what the assistant is sent as
+/// history).
 public struct SessionState: EventFold, Equatable {
     public typealias Event = ChatEvent
 
@@ -13,8 +13,6 @@ public struct SessionState: EventFold, Equatable {
     }
 
     public private(set) var owner: Int64?
-    public private(set) var tone = ChatRules.defaultTone
-    public private(set) var lang = ChatRules.defaultLanguage
     public private(set) var turns: [Turn] = []
     /// Its owner was erased: it is gone from every read, and nothing can be added to it.
     public private(set) var isErased = false
@@ -25,8 +23,6 @@ public struct SessionState: EventFold, Equatable {
         switch event {
         case .sessionStarted(let e):
             owner = e.userId
-            tone = e.tone
-            lang = e.lang
             isErased = e.title == nil
         case .userMessageSent(let e):
             guard let content = e.content else { isErased = true; return }
