@@ -102,6 +102,7 @@ let package = Package(
             dependencies: [
                 "EventLog", "EventSourcing", "ReadModels", "HTTPServing", "PersonalData",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -2,6 +2,7 @@ import HTTPServing
 import Hummingbird
 import NewsCommands
 import NewsProjections
+import ProductHosting
 import ReadModels
 
 public struct NewsAPIDependencies: Sendable {
@@ -28,7 +29,7 @@ public func addNewsRoutes(to router: Router<NewsRequestContext>, dependencies d:
         MetricsMiddleware()
         ContractErrorMiddleware<NewsRequestContext, NewsAPIError>()
     }
-    let memo = AnswerMemo()
+    let memo = RememberedAnswers(maximumBytes: 64 << 20)
     let feed = FeedController(queries: d.queries, memo: memo)
     let v1 = router.group("/v1")
         .add(middleware: UserIdMiddleware())

@@ -39,7 +39,7 @@ public struct ArticleImport: Sendable {
                 switch parsed.published_at {
                 case .seconds(let seconds): published = seconds
                 case .text(let text):
-                    guard let date = Self.date(text) else { throw NewsRules.Refusal.invalid(field: "published_at", reason: "must be ISO 8601 or epoch seconds") }
+                    guard let date = FeedDocument.date(text) else { throw NewsRules.Refusal.invalid(field: "published_at", reason: "must be ISO 8601 or epoch seconds") }
                     published = Int64(date.timeIntervalSince1970)
                 }
                 articles.append(try NewsRules.article(ArticleIngested(
@@ -52,11 +52,5 @@ public struct ArticleImport: Sendable {
                 rejected.append(Rejected(line: index + 1, reason: "not an article object (url, title, source, published_at)"))
             }
         }
-    }
-
-    static func date(_ text: String) -> Date? {
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return ISO8601DateFormatter().date(from: text) ?? fractional.date(from: text)
     }
 }

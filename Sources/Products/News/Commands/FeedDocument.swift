@@ -89,6 +89,7 @@ public enum FeedDocument {
         }
     }
 
+    /// ISO 8601 (with or without fractions) or RFC 822, as feeds and imports write instants.
     static func date(_ text: String) -> Date? {
         let iso = ISO8601DateFormatter()
         if let date = iso.date(from: text) { return date }

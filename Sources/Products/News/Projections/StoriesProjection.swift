@@ -134,15 +134,15 @@ struct StoriesProjection: Projection {
     /// The article's TF-IDF vector, its terms first counted into the corpus.
     private func vectorAfterCounting(_ terms: [String], _ db: Database) throws -> TermVector {
         let counts = terms.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
-        for term in counts.keys.sorted() {
-            try db.run("INSERT INTO newsTerm (term, documents) VALUES (?, 1) ON CONFLICT(term) DO UPDATE SET documents = documents + 1", [term])
-        }
-        try db.run("INSERT INTO newsCorpus (id, documents) VALUES (1, 1) ON CONFLICT(id) DO UPDATE SET documents = documents + 1")
-        let documents = try Int.fetchOne(db, sql: "SELECT documents FROM newsCorpus WHERE id = 1") ?? 1
         var frequencies: [String: Int] = [:]
-        for term in counts.keys {
-            frequencies[term] = try Int.fetchOne(db, sql: "SELECT documents FROM newsTerm WHERE term = ?", arguments: [term]) ?? 1
+        for term in counts.keys.sorted() {
+            frequencies[term] = try Int.fetchOne(db, sql: """
+                INSERT INTO newsTerm (term, documents) VALUES (?, 1) ON CONFLICT(term) DO UPDATE SET documents = documents + 1 RETURNING documents
+                """, arguments: [term])
         }
+        let documents = try Int.fetchOne(db, sql: """
+            INSERT INTO newsCorpus (id, documents) VALUES (1, 1) ON CONFLICT(id) DO UPDATE SET documents = documents + 1 RETURNING documents
+            """) ?? 1
         return TermVector.tfidf(counts, documents: documents) { frequencies[$0] ?? 1 }
     }
 

@@ -2,11 +2,12 @@ import Foundation
 import Hummingbird
 import NewsDomain
 import NewsProjections
+import ProductHosting
 
 /// `/v1/feed`, `/v1/personalized-feed`, `/v1/brief/latest`: signals for the request's user.
 struct FeedController: Sendable {
     let queries: NewsQueries
-    let memo: AnswerMemo
+    let memo: RememberedAnswers
     var ranking: Ranking { Ranking(queries: queries) }
 
     /// One article per story group, its best-scoring.

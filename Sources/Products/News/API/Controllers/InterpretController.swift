@@ -12,13 +12,7 @@ struct InterpretController: Sendable {
     let queries: NewsQueries
 
     func interpret(_ request: Request, context: NewsRequestContext) async throws -> SignalJSON {
-        let body = try await request.body.collect(upTo: context.maxUploadSize)
-        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
-            throw NewsAPIError(.unsupportedMediaType, "Unsupported media type", details: "Send application/json")
-        }
-        guard case .object(let fields) = try? StrictJSON.parse(Array(body.readableBytesView)) else {
-            throw NewsAPIError.badRequest("Invalid JSON", "The body must be a JSON object such as {\"textOrUrl\": \"…\"}")
-        }
+        let fields = try await RequestObject.read(request, context: context, example: #"{"textOrUrl": "…"}"#)
         guard case .string(let raw) = fields["textOrUrl"], !raw.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw NewsAPIError.badRequest("textOrUrl is required", "A non-empty string: pasted text or a URL")
         }

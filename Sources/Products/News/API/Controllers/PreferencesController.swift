@@ -12,13 +12,7 @@ struct PreferencesController: Sendable {
     let readYourWrites: ReadYourWrites
 
     func update(_ request: Request, context: NewsRequestContext) async throws -> PreferencesJSON {
-        let body = try await request.body.collect(upTo: context.maxUploadSize)
-        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
-            throw NewsAPIError(.unsupportedMediaType, "Unsupported media type", details: "Send application/json")
-        }
-        guard case .object(let fields) = try? StrictJSON.parse(Array(body.readableBytesView)) else {
-            throw NewsAPIError.badRequest("Invalid JSON", "The body must be a JSON object")
-        }
+        let fields = try await RequestObject.read(request, context: context, example: #"{"focus_profile": "focused", "holdings": ["AAPL"]}"#)
         let current = try commands.preferences(of: context.userId)
         var focus = current.focusProfile
         switch fields["focus_profile"] {

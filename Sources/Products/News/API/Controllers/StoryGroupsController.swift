@@ -3,12 +3,13 @@ import HTTPTypes
 import Hummingbird
 import NewsDomain
 import NewsProjections
+import ProductHosting
 
 /// `/v1/feed/story-groups`: the day's GLOBAL groups, each holding's TICKER groups, both merged and
 /// ranked by impact, with the day's real counts.
 struct StoryGroupsController: Sendable {
     let queries: NewsQueries
-    let memo: AnswerMemo
+    let memo: RememberedAnswers
     static let cacheSeconds = 60
 
     /// Kept per user, day and limits while the read models stand: `generated_at` says when it was made.

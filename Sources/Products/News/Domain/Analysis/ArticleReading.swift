@@ -55,7 +55,7 @@ public struct ArticleReading: Sendable, Equatable, Codable {
             if word.count >= 3, word.allSatisfy({ $0.isUppercase || $0.isNumber }), !notTickers.contains(word) { add(word) }
         }
         let padded = " " + text.map { $0.isLetter || $0.isNumber || $0 == "&" || $0 == "." ? $0 : " " } + " "
-        for company in list.companies.values.sorted(by: { $0.symbol < $1.symbol }) where !ambiguousNames.contains(company.shortName) {
+        for company in list.bySymbol where !ambiguousNames.contains(company.shortName) {
             if padded.contains(" \(company.shortName) ") || padded.contains(" \(company.shortName)s ") { add(company.symbol) }
         }
         return found

@@ -10,6 +10,8 @@ public struct TickerList: Sendable {
     }
 
     public let companies: [String: Company]
+    /// Every company, by symbol: the order names are searched in.
+    let bySymbol: [Company]
 
     public static let sp500 = TickerList(tsv: PackageResources.sp500_tsv)
 
@@ -21,6 +23,7 @@ public struct TickerList: Sendable {
             companies[fields[0]] = Company(symbol: fields[0], name: fields[1], sector: fields[2], shortName: Self.shortName(fields[1]))
         }
         self.companies = companies
+        bySymbol = companies.values.sorted { $0.symbol < $1.symbol }
     }
 
     public func company(_ symbol: String) -> Company? { companies[symbol] }

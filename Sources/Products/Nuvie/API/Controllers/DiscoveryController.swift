@@ -1,12 +1,12 @@
 import Hummingbird
 import NuvieProjections
+import ProductHosting
 import ReadModels
-import Synchronization
 
 /// `GET /movies/search?q=&genres=&limit=&offset=` and `GET /movies/trending?window_days=&limit=&offset=`.
 struct DiscoveryController: Sendable {
     let search: SearchQueries
-    let pages = SearchPages()
+    let pages = RememberedAnswers(maximumBytes: 16 << 20)
     static let maximumQueryLength = 200
     static let defaultWindowDays = 7
 
@@ -43,15 +43,3 @@ struct DiscoveryController: Sendable {
     }
 }
 
-/// Encoded search pages by their parameters, each with the revision it was found at; at most 16 MB.
-final class SearchPages: Sendable {
-    private let memo = Mutex(Memo<String, ByteBuffer>(capacity: 4_096, maximumCost: 16 << 20))
-
-    func body(for parameters: String, revision: String) -> ByteBuffer? {
-        memo.withLock { $0.get(parameters, key: revision) }
-    }
-
-    func keep(_ body: ByteBuffer, for parameters: String, revision: String) {
-        memo.withLock { $0.put(parameters, key: revision, body, cost: body.readableBytes) }
-    }
-}

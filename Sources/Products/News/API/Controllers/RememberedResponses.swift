@@ -1,25 +1,20 @@
 import Foundation
 import Hummingbird
 import NIOCore
-import ReadModels
-import Synchronization
+import ProductHosting
 
-/// Answers kept encoded while the read models have not moved: a feed or a day's groups is the same
-/// bytes for the same question until an article or a preference is folded. Keyed by what the answer
-/// depends on (the endpoint, the query, the user's preferences); `revision` is the read models'.
-final class AnswerMemo: Sendable {
-    private let memo = Mutex(Memo<String, ByteBuffer>(capacity: 4096, maximumCost: 64 << 20))
-
+extension RememberedAnswers {
+    /// The answer to `id` at `revision`: the kept bytes, or `make`'s, encoded and kept.
     func response(_ id: String, revision: String, headers: HTTPFields = [:], _ make: () throws -> some Encodable) throws -> Response {
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
-        if let kept = memo.withLock({ $0.get(id, key: revision) }) {
+        if let kept = body(for: id, revision: revision) {
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: kept))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         let bytes = ByteBuffer(bytes: try encoder.encode(try make()))
-        memo.withLock { $0.put(id, key: revision, bytes, cost: bytes.readableBytes) }
+        keep(bytes, for: id, revision: revision)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: bytes))
     }
 }
