@@ -373,7 +373,7 @@ let package = Package(
         .executableTarget(
             name: "NewsCLI",
             dependencies: [
-                "NewsApp", "NewsCommands", "NewsProjections", "NewsDomain", "OperatorCLI", "ProductHosting",
+                "NewsApp", "NewsCommands", "NewsProjections", "NewsDomain", "OperatorCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/Products/News/CLI",

@@ -10,6 +10,7 @@ public protocol ServerConfiguration: Sendable {
     var host: String { get set }
     var port: Int { get set }
     var metricsRegistry: PrometheusCollectorRegistry? { get set }
+    var connections: ConnectionLimits { get }
     /// Every `<NAME>_*` variable it reads; others are reported as unknown at start-up.
     static var environmentNames: Set<String> { get }
     /// The rest of the configuration from the environment, every value checked.

@@ -32,15 +32,7 @@ public func buildChatApplication(configuration: ChatConfiguration, logger: Logge
         }
         let replays = ReplayCoordinator(runner: runner)
         let router = try chatRouter(configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands, logger: logger)
-        return Application(
-            router: router,
-            server: .http1(configuration: configuration.connections.channelConfiguration(connectRefusal: ChatAPIError.connectRefusal, logger: logger)),
-            configuration: configuration.connections.serverConfiguration(
-                address: .hostname(configuration.host, port: configuration.port), serverName: "chat", logger: logger
-            ),
-            services: [StoresAndTheirWorkers(workers: [runner, replays], close: stores.close)],
-            logger: logger
-        )
+        return stores.server(router, configuration: configuration, connectRefusal: ChatAPIError.connectRefusal, workers: [runner, replays], logger: logger)
     } catch {
         stores.close()
         throw error

@@ -37,18 +37,7 @@ public func buildNewsApplication(configuration: NewsConfiguration, logger: Logge
         ) {
             addNewsOperatorRoutes(to: router, adminToken: adminToken, audit: AuditTrail(log: stores.log, catalog: NewsProduct.Catalog.self), replays: replays)
         }
-        return Application(
-            router: router,
-            server: .http1(configuration: configuration.connections.channelConfiguration(connectRefusal: NewsAPIError.connectRefusal, logger: logger)),
-            configuration: configuration.connections.serverConfiguration(
-                address: .hostname(configuration.host, port: configuration.port), serverName: "news", logger: logger
-            ),
-            services: [StoresAndTheirWorkers(
-                workers: [runner, replays, FeedPoller(feeds: configuration.feeds, interval: configuration.feedInterval, commands: commands, logger: logger)],
-                close: stores.close
-            )],
-            logger: logger
-        )
+        return stores.server(router, configuration: configuration, connectRefusal: NewsAPIError.connectRefusal, workers: [runner, replays, FeedPoller(feeds: configuration.feeds, interval: configuration.feedInterval, commands: commands, logger: logger)], logger: logger)
     } catch {
         stores.close()
         throw error

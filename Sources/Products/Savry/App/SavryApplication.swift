@@ -25,17 +25,7 @@ public func buildSavryApplication(configuration: SavryConfiguration, logger: Log
         }
         let replays = ReplayCoordinator(runner: runner)
         let router = try await savryRouter(configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands)
-        return Application(
-            router: router,
-            server: .http1(configuration: configuration.connections.channelConfiguration(
-                connectRefusal: SavryAPIError.connectRefusal, logger: logger
-            )),
-            configuration: configuration.connections.serverConfiguration(
-                address: .hostname(configuration.host, port: configuration.port), serverName: "savry", logger: logger
-            ),
-            services: [StoresAndTheirWorkers(workers: [runner, replays], close: stores.close)],
-            logger: logger
-        )
+        return stores.server(router, configuration: configuration, connectRefusal: SavryAPIError.connectRefusal, workers: [runner, replays], logger: logger)
     } catch {
         stores.close()
         throw error
