@@ -49,9 +49,7 @@ public struct LoginThrottleLimits: Sendable, Equatable {
 /// `SignedInContext`). Paths match with or without their trailing slash.
 public func addChatRoutes(to router: Router<ChatRequestContext>, dependencies d: ChatAPIDependencies) {
     router.addMiddleware {
-        RequestIdMiddleware()
-        LogRequestsMiddleware(.debug)
-        MetricsMiddleware()
+        RequestObservationMiddleware()
         ContractErrorMiddleware<ChatRequestContext, ChatAPIError>()
     }
     let commands = d.conversations.commands

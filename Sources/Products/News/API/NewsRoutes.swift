@@ -24,9 +24,7 @@ public struct NewsAPIDependencies: Sendable {
 /// user from `X-User-ID`, and the per-user rate limit with its headers on every answer.
 public func addNewsRoutes(to router: Router<NewsRequestContext>, dependencies d: NewsAPIDependencies) {
     router.addMiddleware {
-        RequestIdMiddleware()
-        LogRequestsMiddleware(.debug)
-        MetricsMiddleware()
+        RequestObservationMiddleware()
         ContractErrorMiddleware<NewsRequestContext, NewsAPIError>()
     }
     let memo = RememberedAnswers(maximumBytes: 64 << 20)

@@ -77,9 +77,7 @@ extension Router<AppRequestContext> {
     /// rate limit when there is one. Add before any route so every route gets them.
     public func addAPIMiddleware(tokens: TokenService, rateLimit: RateLimit?) {
         addMiddleware {
-            RequestIdMiddleware()
-            LogRequestsMiddleware(.debug)
-            MetricsMiddleware()
+            RequestObservationMiddleware()
             // Inside logs and metrics, so they record the status each error maps to, not a 500.
             ErrorMiddleware()
             AuthMiddleware(tokens: tokens)

@@ -42,9 +42,7 @@ public struct SavryAPIDependencies: Sendable {
 /// to `router` before this call get none of the middleware; those added after get all of it.
 public func addSavryRoutes(to router: Router<SavryRequestContext>, dependencies d: SavryAPIDependencies) {
     router.addMiddleware {
-        RequestIdMiddleware()
-        LogRequestsMiddleware(.debug)
-        MetricsMiddleware()
+        RequestObservationMiddleware()
         ContractErrorMiddleware<SavryRequestContext, SavryAPIError>()
     }
     let app = router.group("/api/app")
