@@ -46,6 +46,38 @@ import Testing
         }
     }
 
+    /// A film is remembered per viewer while the read models hold still: anyone's write moves them.
+    @Test func aRememberedFilmFollowsOtherUsersRatingsAndTheViewersWatchlist() async throws {
+        try await withLiveServer { client in
+            let viewer = try await client.devLogin("movielens-1")
+            let other = try await client.devLogin("movielens-2")
+            for _ in 0..<2 {
+                let seen = try await client.send(.get, "/movies/1", token: viewer)
+                #expect(seen.json["rating_count"] as? Int == 3)
+                #expect(seen.json["in_watchlist"] as? Bool == false)
+            }
+            #expect(try await client.send(.post, "/movies/1/rate", token: other, body: #"{"rating":1}"#).status == .ok)
+            let afterRating = try await client.send(.get, "/movies/1", token: viewer)
+            #expect((afterRating.json["rating"] as? Double ?? 5) < 4.17)
+            #expect(try await client.send(.post, "/movies/1/watchlist", token: viewer, body: #"{"action":"add"}"#).status == .ok)
+            #expect(try await client.send(.get, "/movies/1", token: viewer).json["in_watchlist"] as? Bool == true)
+        }
+    }
+
+    /// The viewer's scores are remembered too while the read models hold still: a friend's
+    /// recommendation moves them, and the next read shows its social score.
+    @Test func rememberedScoresFollowAFriendsRecommendation() async throws {
+        try await withLiveServer { client in
+            let alice = try await client.account("alice"), bob = try await client.account("bob")
+            #expect(try await client.send(.post, "/friends/requests", token: alice.token, body: #"{"user_id":\#(bob.id)}"#).status == .created)
+            #expect(try await client.send(.post, "/friends/requests/\(alice.id)/accept", token: bob.token).status == .ok)
+            for _ in 0..<2 { #expect(try await client.send(.get, "/movies/1", token: alice.token).json["social_score"] as? Int == 0) }
+            let recommended = try await client.send(.post, "/movies/1/recommend", token: bob.token, body: #"{"user_ids":[\#(alice.id)]}"#)
+            #expect(recommended.status == .ok)
+            #expect(try await client.send(.get, "/movies/1", token: alice.token).json["social_score"] as? Int == 33)
+        }
+    }
+
     @Test func aFilmWithoutYearOrRatingsHasNullsNotOmissions() async throws {
         try await withLiveServer { client in
             let token = try await client.devLogin("movielens-2")

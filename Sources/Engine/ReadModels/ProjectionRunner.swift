@@ -36,6 +36,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     let batchLock = Mutex<Void>(())
     /// The position every healthy projection has reached: what read-your-writes waits for.
     private let applied: PositionWatcher
+    private let changes = Atomic<UInt64>(0)
     private let appliedEvents = Counter(label: "engine_projection_applied_events_total")
     private let batchTimer = Metrics.Timer(label: "engine_projection_batch_duration")
     private let storageFull: StorageFullLatch
@@ -60,6 +61,12 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     }
 
     public var appliedPosition: UInt64 { applied.position }
+
+    /// Counts what has changed the read models since this runner started: a batch folded, a
+    /// projection stopped, a rebuild swapped in; counted after the change is visible. Two reads
+    /// that see the same revision saw the same read models, so an answer read at one can be served
+    /// again while it holds.
+    public var revision: UInt64 { changes.load(ordering: .acquiring) }
 
     /// Set while batches fail because the filesystem under the read models is full.
     public var storageFailure: (error: StorageFullError, since: Date)? { storageFull.current }
@@ -218,6 +225,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
                 .record(Int64(head) - checkpoint.position)
         }
         let healthy = checkpoints.filter { $0.failedPosition == nil }.map(\.position)
+        changes.add(1, ordering: .releasing)
         applied.publish(UInt64(healthy.min() ?? Int64(head)))
     }
 }

@@ -20,6 +20,7 @@ public struct APIDependencies: Sendable {
     public var apple: AppleIdentityVerifier?
     public var devLoginEnabled: Bool
     public var readYourWrites: ReadYourWrites
+    public var readModelRevision: ReadModelRevision
     public var audit: AuditTrail
     public var accounts: Accounts
     public var replays: ReplayCoordinator
@@ -30,7 +31,7 @@ public struct APIDependencies: Sendable {
     public init(
         commands: CommandService, movies: MovieQueries, reviews: ReviewQueries, users: UserQueries, social: SocialQueries, search: SearchQueries,
         activity: ActivityQueries, tokens: TokenService,
-        apple: AppleIdentityVerifier?, devLoginEnabled: Bool, readYourWrites: ReadYourWrites, audit: AuditTrail, accounts: Accounts,
+        apple: AppleIdentityVerifier?, devLoginEnabled: Bool, readYourWrites: ReadYourWrites, readModelRevision: ReadModelRevision, audit: AuditTrail, accounts: Accounts,
         replays: ReplayCoordinator, adminToken: String?, recommendations: RecommendationDependencies
     ) {
         self.recommendations = recommendations
@@ -49,6 +50,7 @@ public struct APIDependencies: Sendable {
         self.apple = apple
         self.devLoginEnabled = devLoginEnabled
         self.readYourWrites = readYourWrites
+        self.readModelRevision = readModelRevision
     }
 }
 
@@ -99,7 +101,7 @@ extension Router<AppRequestContext> {
 
         let signedIn = group(context: SignedInRequestContext.self)
         signedIn.addRoutes(MoviesController(
-            commands: d.commands, movies: d.movies, reviews: d.reviews, readYourWrites: d.readYourWrites,
+            commands: d.commands, movies: d.movies, films: RememberedReads(revision: d.readModelRevision, capacity: 8_192), reviews: d.reviews, readYourWrites: d.readYourWrites,
             discovery: DiscoveryController(search: d.search), recommendations: d.recommendations
         ).endpoints, atPath: "/movies")
         signedIn.addRoutes(UsersController(commands: d.commands, users: d.users, social: d.social, movies: d.movies, readYourWrites: d.readYourWrites).endpoints, atPath: "/users")

@@ -31,7 +31,7 @@ public func buildApplication(configuration: AppConfiguration, logger: Logger = L
             if configuration.demoDataset != nil { try demo.record(.finished) }
         }
         let recommender = Recommender(
-            inputs: RecommendationInputQueries(database: storage.readDatabase), parameters: configuration.modelParameters,
+            inputs: RecommendationInputQueries(database: storage.readDatabase), readModels: ReadModelRevision(runner: runner), parameters: configuration.modelParameters,
             ttlSeconds: configuration.recommendationTTLSeconds, logger: logger
         )
         // The first model is trained before serving, from whatever the read models hold now.
@@ -84,6 +84,7 @@ func buildRouter(
         apple: zip(configuration.appleKeySource, configuration.appleBundleId).map { AppleIdentityVerifier(source: $0, bundleId: $1) },
         devLoginEnabled: configuration.demoMode,
         readYourWrites: readYourWrites,
+        readModelRevision: ReadModelRevision(runner: runner),
         audit: AuditTrail(log: storage.log, catalog: EventCodec.self),
         accounts: Accounts(
             erasure: UserErasure(stores: storage.stores, readYourWrites: readYourWrites), export: PersonalDataExport(stores: storage.stores),

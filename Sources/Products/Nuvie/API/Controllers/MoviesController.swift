@@ -11,6 +11,8 @@ import NuvieRecommendations
 struct MoviesController: Sendable {
     let commands: CommandService
     let movies: MovieQueries
+    /// Each viewer's last read of each film, while the read models hold still.
+    let films: RememberedReads<FilmView, MovieDetail>
     let reviews: ReviewQueries
     let readYourWrites: ReadYourWrites
     let discovery: DiscoveryController
@@ -30,8 +32,14 @@ struct MoviesController: Sendable {
     func show(_ request: Request, context: SignedInRequestContext) async throws -> MovieDTO {
         let viewer = context.userId
         let movieId = try context.parameters.id("movie_id")
-        guard let movie = try movies.movie(id: movieId, viewer: viewer) else { throw APIError.movieNotFound(movieId) }
+        guard let movie = try films.value(FilmView(viewer: viewer, movieId: movieId), read: { try movies.movie(id: movieId, viewer: viewer) })
+        else { throw APIError.movieNotFound(movieId) }
         return await withScores(MovieDTO(movie), viewer: viewer)
+    }
+
+    struct FilmView: Hashable {
+        var viewer: Int64
+        var movieId: Int64
     }
 
     /// `GET /movies/{movie_id}/explanation`: the "why this movie?" card.

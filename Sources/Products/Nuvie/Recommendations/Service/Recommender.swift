@@ -29,6 +29,10 @@ public final class Recommender: RecommendationEngine {
     /// Each user's last scoring pass, kept while nothing it rests on has changed: their signals
     /// (`freshness`), the model and the catalog snapshot.
     private let scorings = Mutex(Memo<Int64, UserScoring>())
+    /// The same passes by the read-model revision and model they were made at, for requests that
+    /// come before anything has changed: those skip even the freshness read.
+    private let settled = Mutex(Memo<Int64, UserScoring>())
+    private let readModels: ReadModelRevision?
     private let logger: Logger
 
     /// Ratings per film, reloaded when movie-stats has moved on, but at most once a second; titles
@@ -40,8 +44,13 @@ public final class Recommender: RecommendationEngine {
         var generation: Int
     }
 
-    public init(inputs: RecommendationInputQueries, parameters: ItemSimilarityModel.Parameters = .init(), ttlSeconds: Int = 900, logger: Logger) {
+    /// `readModels`, when given, is the revision of the read models `inputs` reads.
+    public init(
+        inputs: RecommendationInputQueries, readModels: ReadModelRevision? = nil, parameters: ItemSimilarityModel.Parameters = .init(),
+        ttlSeconds: Int = 900, logger: Logger
+    ) {
         self.inputs = inputs
+        self.readModels = readModels
         self.parameters = parameters
         self.ttlSeconds = ttlSeconds
         self.logger = logger
@@ -103,18 +112,33 @@ public final class Recommender: RecommendationEngine {
     /// change nothing (social on, no seed filter, exclusions they have seen anyway), remembered.
     func scoring(userId: Int64, options: Scorer.Options) throws -> (UserScoring, Trained) {
         guard let trained else { throw RecommendationError.modelNotReady }
+        let plainOptions = options.useSocial && options.seedFilter == nil
+        // Read before anything else, so what is remembered under it is at least as new.
+        let settledKey = readModels.map { "\($0.current)|\(trained.generation)" }
+        if plainOptions, let settledKey, let memo = settled.withLock({ $0.get(userId, key: settledKey) }), memo.profile.hasSeen(options.exclude) {
+            return (memo, trained)
+        }
         let freshness = try inputs.freshness(userId: userId)
         let catalog = try liveCatalog(position: freshness.popularityPosition)
         let key = "\(freshness.stamp)|\(trained.generation)|\(catalog.generation)"
-        let plainOptions = options.useSocial && options.seedFilter == nil
+        // A catalog reloaded at most once a second may be behind the read models; a pass made
+        // with it is not settled, or it would outlive the reload.
+        func remember(_ scoring: UserScoring) {
+            guard let settledKey, catalog.position == freshness.popularityPosition else { return }
+            settled.withLock { $0.put(userId, key: settledKey, scoring) }
+        }
         if plainOptions, let memo = scorings.withLock({ $0.get(userId, key: key) }), memo.profile.hasSeen(options.exclude) {
+            remember(memo)
             return (memo, trained)
         }
         guard let found = try inputs.inputs(userId: userId) else { throw RecommendationError.userNotFound(userId) }
         let profile = TasteProfile(found)
         let plain = plainOptions && profile.hasSeen(options.exclude)
         let scoring = Scorer(model: trained.model, catalog: catalog.snapshot).prepare(profile, options: plain ? .init() : options)
-        if plain { scorings.withLock { $0.put(userId, key: key, scoring) } }
+        if plain {
+            scorings.withLock { $0.put(userId, key: key, scoring) }
+            remember(scoring)
+        }
         return (scoring, trained)
     }
 
