@@ -115,8 +115,15 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
 
     /// Applies what the log holds beyond the checkpoints, batch by batch, and returns how many events
     /// it read. Used by `run` and by tools that rebuild without serving.
+    /// A backlog of `BulkLoading.backlog` events or more is folded with the connection set for it.
     @discardableResult
     public func catchUp(until target: UInt64 = .max) throws -> Int {
+        let backlog = min(target, log.headPosition) - min(appliedPosition, target, log.headPosition)
+        guard backlog >= BulkLoading.backlog else { return try catchUpInBatches(until: target) }
+        return try BulkLoading.during(database.pool) { try catchUpInBatches(until: target) }
+    }
+
+    func catchUpInBatches(until target: UInt64 = .max) throws -> Int {
         var total = 0
         var prefetch: Prefetch<Catalog>?
         defer { _ = try? prefetch?.events.value() }

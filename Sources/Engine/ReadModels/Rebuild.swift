@@ -64,15 +64,17 @@ extension ProjectionRunner {
             report.eventsPerSecond = Int(rate)
             report.remaining = rate > 0 ? .seconds(Double(report.headPosition - min(report.position, report.headPosition)) / rate) : nil
         }
-        while log.headPosition > rebuilder.appliedPosition + UInt64(rebuilder.batchSize) {
-            guard !isCancelled() else {
-                try? rebuilt.close()
-                try? FileManager.default.removeItem(atPath: path)
-                throw RebuildError.cancelled
+        try BulkLoading.during(rebuilt.pool) {
+            while log.headPosition > rebuilder.appliedPosition + UInt64(rebuilder.batchSize) {
+                guard !isCancelled() else {
+                    try? rebuilt.close()
+                    try? FileManager.default.removeItem(atPath: path)
+                    throw RebuildError.cancelled
+                }
+                try rebuilder.catchUpInBatches(until: rebuilder.appliedPosition + 50_000)
+                measure()
+                progress(report)
             }
-            try rebuilder.catchUp(until: rebuilder.appliedPosition + 50_000)
-            measure()
-            progress(report)
         }
         try batchLock.withLock { _ in
             try rebuilder.catchUp()
