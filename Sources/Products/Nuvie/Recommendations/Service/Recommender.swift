@@ -72,6 +72,7 @@ public final class Recommender: RecommendationEngine {
             current = next
             return next
         }
+        forgetScorings()
         let elapsed = clock.now - start
         Timer(label: "nuvie_recommendation_training_seconds").recordNanoseconds(elapsed.nanoseconds)
         Gauge(label: "nuvie_recommendation_model_position").record(Double(position))
@@ -149,7 +150,7 @@ public final class Recommender: RecommendationEngine {
         let counts = try inputs.ratingCounts()
         var films = (titles: known?.snapshot.titles ?? [:], genres: known?.snapshot.genres ?? [:])
         if try inputs.movieCount() != films.titles.count { films = try inputs.catalog() }
-        return catalog.withLock { current in
+        let fresh = catalog.withLock { current in
             let fresh = LiveCatalog(
                 position: position, loadedAt: now,
                 snapshot: CatalogSnapshot(titles: films.titles, genres: films.genres, ratingCounts: counts),
@@ -158,6 +159,16 @@ public final class Recommender: RecommendationEngine {
             current = fresh
             return fresh
         }
+        forgetScorings()
+        return fresh
+    }
+
+    /// Drops the remembered passes once a new model or catalog snapshot makes them unservable: each
+    /// holds the model and snapshot it was made with (20 MB of weights on the demo), which would
+    /// otherwise stay alive until the memo's least recently used entries are pushed out.
+    private func forgetScorings() {
+        scorings.withLock { $0 = Memo() }
+        settled.withLock { $0 = Memo() }
     }
 }
 
