@@ -58,6 +58,13 @@ public final class EventLog: Sendable {
         readOnly = configuration.readOnly
     }
 
+    /// Unmaps the pages of the log and its index this process has read; see
+    /// `LMDBEnvironment.releaseMappedPages`. For periodic upkeep, never needed for correctness.
+    public func releaseMappedPages() {
+        environment.releaseMappedPages()
+        index.environment.releaseMappedPages()
+    }
+
     /// Stops the writer after the appends already queued, then closes the environment.
     public func close() {
         writer.close()

@@ -17,7 +17,7 @@ extension ProductStores {
             configuration: connections.serverConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: Product.name, logger: logger
             ),
-            services: [StoresAndTheirWorkers(workers: workers, close: close)],
+            services: [StoresAndTheirWorkers(workers: workers, log: log, close: close)],
             logger: logger
         )
     }

@@ -1,3 +1,4 @@
+import EventLog
 import ServiceLifecycle
 
 /// The services that work on the stores in the background (the projection runner, a product's own
@@ -8,10 +9,12 @@ import ServiceLifecycle
 /// closed connection crashed the tests).
 public struct StoresAndTheirWorkers: Service {
     let workers: [any Service]
+    let log: EventLog
     let close: @Sendable () -> Void
 
-    public init(workers: [any Service], close: @escaping @Sendable () -> Void) {
+    public init(workers: [any Service], log: EventLog, close: @escaping @Sendable () -> Void) {
         self.workers = workers
+        self.log = log
         self.close = close
     }
 
@@ -19,7 +22,7 @@ public struct StoresAndTheirWorkers: Service {
         defer { close() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in workers { group.addTask { try await worker.run() } }
-            group.addTask { await FreedMemory.releasePeriodically() }
+            group.addTask { await FreedMemory.releasePeriodically(log) }
             try await group.waitForAll()
         }
     }

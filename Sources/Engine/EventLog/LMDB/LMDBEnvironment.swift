@@ -79,6 +79,16 @@ final class LMDBEnvironment: @unchecked Sendable {
         return info.me_mapsize
     }
 
+    /// Drops this process's mapping of the map's pages (`madvise(MADV_DONTNEED)`). They stay in the
+    /// kernel's page cache and the next read maps them back; the map is read-only (no
+    /// `MDB_WRITEMAP`), so nothing is lost. What a fold read once stops counting as resident memory.
+    func releaseMappedPages() {
+        resizeLock.withSharedLock {
+            guard !isClosed else { return }
+            for region in MappedPages.regions(of: path + "/data.mdb") { _ = madvise(region.start, region.length, MADV_DONTNEED) }
+        }
+    }
+
     /// Doubles the map. Waits until no transaction of this process is open, as LMDB requires.
     func growMap() throws {
         try storageFull {

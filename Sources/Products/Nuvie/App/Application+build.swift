@@ -50,7 +50,7 @@ public func buildApplication(configuration: AppConfiguration, logger: Logger = L
             configuration: configuration.connections.serverConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "nuvie", logger: logger
             ),
-            services: [StoresAndTheirWorkers(workers: [runner, training, replays], close: storage.close)],
+            services: [StoresAndTheirWorkers(workers: [runner, training, replays], log: storage.log, close: storage.close)],
             logger: logger
         )
     } catch {
