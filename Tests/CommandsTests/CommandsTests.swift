@@ -21,6 +21,25 @@ import Testing
         #expect(recorded == [.movieRated(MovieRated(userId: 1, movieId: 10, rating: 5, previousRating: 3, comment: "Better", isReview: true))])
     }
 
+    /// One user rating one film on many connections at once: each decision sees the one before it, so
+    /// none is refused for contention and the ratings chain through `previousRating`.
+    @Test func givenManyRatingsOfOneFilmAtOnceThenEachIsRecordedAfterThePrevious() async throws {
+        let scenario = try CommandScenario()
+        try await scenario.given(users: 1, films: [10])
+        let recorded = try await scenario.when { commands in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for n in 0..<32 {
+                    group.addTask { _ = try await commands.rate(RateMovie(userId: 1, movieId: 10, rating: n % 5 + 1, comment: nil, isReview: false)) }
+                }
+                try await group.waitForAll()
+            }
+        }
+        let ratings = recorded.compactMap { if case .movieRated(let rated) = $0 { rated } else { nil } }
+        #expect(ratings.count == 32)
+        #expect(ratings.first?.previousRating == nil)
+        for (before, after) in zip(ratings, ratings.dropFirst()) { #expect(after.previousRating == before.rating) }
+    }
+
     @Test func givenNoSuchUserWhenTheyRateThenNothingIsRecorded() async throws {
         let scenario = try CommandScenario()
         try await scenario.given(users: 1, films: [10])

@@ -10,6 +10,7 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
     /// Seals the personal fields of what is appended and opens those of what is read.
     public let personalData: any PersonalDataCipher
     private let foldedStreams = FoldedStreams()
+    private let turns = StreamTurns()
     private static var maximumAttempts: Int { 5 }
 
     public init(log: EventLog, personalData: any PersonalDataCipher) {
@@ -63,7 +64,8 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
     }
 
     /// Folds `stream` into a `State`, decides from it, and appends what was decided with the version
-    /// it was decided against, retrying from the fold when another writer got there first. A decision
+    /// it was decided against, retrying from the fold when another writer got there first. Decisions
+    /// on one stream in this process take turns (`StreamTurns`), so only other processes race. A decision
     /// to record nothing answers with the current head, so read-your-writes has nothing to wait for.
     ///
     /// When `eventId` is already recorded (a request retried under its `Idempotency-Key`), the
@@ -73,7 +75,7 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
     public func decideAndAppend<State: StreamState>(
         _ stream: String, as _: State.Type, eventId: UUID, decide: (State) throws -> [Event]
     ) async throws -> CommandResult where State.Event == Event {
-        try await withRetry {
+        try await turns.inTurn(on: stream) { try await withRetry {
             let original = try log.position(ofEvent: eventId)
             let (state, version) = try state(of: stream, as: State.self)
             let decided = try decide(try original.map { original in
@@ -86,7 +88,7 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
                 events: try decided.enumerated().map { try newEvent($1, id: EventIds.nth($0, of: eventId, namespace: Catalog.eventIdNamespace)) }
             )
             return try commandResult(result.lastPosition)
-        }
+        } }
     }
 
     /// Appends `events` to `stream` whatever it holds (facts no decision depends on).
