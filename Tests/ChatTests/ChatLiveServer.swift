@@ -75,7 +75,7 @@ struct ChatLiveServer {
         ))
         addChatOperatorRoutes(
             to: router, adminToken: adminToken, audit: AuditTrail(log: storage.stores.log, catalog: ChatProduct.Catalog.self), replays: replays,
-            accounts: ChatAccounts(stores: storage.stores, files: storage.files, readYourWrites: readYourWrites)
+            accounts: ChatAccounts(stores: storage.stores, readYourWrites: readYourWrites)
         )
         return try await serveWithClient(router, services: [storage.runner, replays], logger: logger, timeout: .seconds(60)) { client in
             try await body(ChatLiveServer(storage: storage, client: ChatClient(client: client)))

@@ -23,6 +23,8 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
 
     let store: EventStore<Product.Catalog>
     let keys: KeyStore
+    /// The user's uploads, if the product keeps any: deleted with the key, online or offline.
+    let files: SealedFiles
     let readDatabase: ReadDatabase
     /// Returns once the read models have folded up to the position given.
     let readModelsReach: @Sendable (UInt64) async throws -> Void
@@ -41,12 +43,13 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
     private init(stores: ProductStores<Product>, readModelsReach: @escaping @Sendable (UInt64) async throws -> Void) {
         store = stores.store
         keys = stores.keys
+        files = SealedFiles(root: stores.directory.files, keys: stores.keys)
         readDatabase = stores.readDatabase
         self.readModelsReach = readModelsReach
     }
 
-    /// Destroys the key, appends the erasure and waits for the read models; returns where the
-    /// erasure is in the log.
+    /// Destroys the key, deletes the user's uploaded files, appends the erasure and waits for the
+    /// read models; returns where the erasure is in the log.
     ///
     /// An erasure that stopped after destroying the key (its event not yet recorded) is resumed by
     /// asking again; one recorded is `alreadyErased`.
@@ -55,6 +58,8 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
         guard tombstone?.position == nil else { throw Failure.alreadyErased(userId) }
         guard try store.streamExists(Product.userStream(userId)) else { throw Failure.unknownUser(userId) }
         if tombstone == nil { try keys.applyErasures([KeyStore.Erasure(userId: userId, position: nil)]) }
+        // Nothing can open them once the key is gone; deleting them frees the space.
+        try files.removeAll(of: userId)
         store.forgetFoldedStreams()
         let result = try await store.append(
             [Product.Catalog.userErased(UserErased(userId: userId, initiator: initiator))], to: Product.userStream(userId), eventId: .timeOrdered()

@@ -64,7 +64,7 @@ private func chatRouter(
     if let adminToken {
         addChatOperatorRoutes(
             to: router, adminToken: adminToken, audit: AuditTrail(log: stores.log, catalog: ChatProduct.Catalog.self), replays: replays,
-            accounts: ChatAccounts(stores: stores, files: files, readYourWrites: readYourWrites)
+            accounts: ChatAccounts(stores: stores, readYourWrites: readYourWrites)
         )
     }
     return router
