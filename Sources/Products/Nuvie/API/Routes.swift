@@ -81,7 +81,7 @@ extension Router<AppRequestContext> {
         addMiddleware {
             RequestObservationMiddleware()
             // Inside logs and metrics, so they record the status each error maps to, not a 500.
-            ErrorMiddleware()
+            ContractErrorMiddleware<AppRequestContext, APIError>()
             AuthMiddleware(tokens: tokens)
         }
         if let rateLimit {

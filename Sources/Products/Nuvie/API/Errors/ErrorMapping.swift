@@ -8,9 +8,9 @@ import NIOHTTP1
 import NuvieRecommendations
 import ProductHosting
 
-extension APIError {
+extension APIError: ContractError {
     /// The response for any error a handler throws; nil when it is unexpected (a bug: 500).
-    static func mapping(_ error: any Error) -> APIError? {
+    public static func mapping(_ error: any Error) -> APIError? {
         if let refusal = WriteRefusal(error) { return mapping(refusal) }
         switch error {
         case let error as APIError:
