@@ -59,7 +59,7 @@ struct NewsLiveServer {
 
     @discardableResult
     static func run<T: Sendable>(
-        storage given: NewsStorage? = nil, requestsPerMinute: Int = 100_000, _ body: @Sendable (NewsLiveServer) async throws -> T
+        storage given: NewsStorage? = nil, requestsPerMinute: Int = 100_000, adminToken: String? = nil, _ body: @Sendable (NewsLiveServer) async throws -> T
     ) async throws -> T {
         let storage = if let given { given } else { try await NewsStorage() }
         let router = Router(context: NewsRequestContext.self)
@@ -67,6 +67,12 @@ struct NewsLiveServer {
             commands: storage.commands, queries: storage.queries, readYourWrites: ReadYourWrites(runner: storage.runner, timeout: .seconds(30)),
             requestsPerMinute: requestsPerMinute
         ))
+        if let adminToken {
+            addNewsOperatorRoutes(
+                to: router, adminToken: adminToken, audit: AuditTrail(log: storage.stores.log, catalog: NewsProduct.Catalog.self),
+                replays: ReplayCoordinator(runner: storage.runner)
+            )
+        }
         var logger = Logger(label: "news-test")
         logger.logLevel = .critical
         return try await serveWithClient(router, services: [storage.runner], logger: logger, timeout: .seconds(60)) { client in
@@ -84,8 +90,8 @@ struct NewsLiveServer {
         var isErrorShape: Bool { Set(json.keys) == ["error", "details"] && json["error"] is String && (json["details"] is String || json["details"] is NSNull) }
     }
 
-    func send(_ method: HTTPRequest.Method, _ uri: String, user: String? = "1", json: String? = nil) async throws -> Reply {
-        var headers: HTTPFields = [:]
+    func send(_ method: HTTPRequest.Method, _ uri: String, user: String? = "1", json: String? = nil, headers more: HTTPFields = [:]) async throws -> Reply {
+        var headers = more
         if let user { headers[HTTPField.Name("X-User-ID")!] = user }
         if json != nil { headers[.contentType] = "application/json" }
         let response = try await client.execute(.init(uri, method: method, authority: "127.0.0.1", headers: headers, body: json.map { ByteBuffer(string: $0) }))

@@ -24,6 +24,19 @@ import Testing
         }
     }
 
+    /// The engine's operator routes answer their refusals in the contract's error shape, not 500.
+    @Test func operatorRefusalsAreAnsweredInTheErrorShape() async throws {
+        try await NewsLiveServer.run(adminToken: "operator-secret") { server in
+            let admin: HTTPFields = [HTTPField.Name("X-Admin-Token")!: "operator-secret"]
+            let erase = try await server.send(.post, "/admin/users/5/erase", headers: admin)
+            #expect(erase.status == .notFound && erase.isErrorShape)
+            let replay = try await server.send(.post, "/admin/replay", json: #"{"projections":["nothing-by-that-name"]}"#, headers: admin)
+            #expect(replay.status == .badRequest && replay.isErrorShape)
+            let refused = try await server.send(.post, "/admin/users/5/erase")
+            #expect(refused.status == .forbidden && refused.isErrorShape)
+        }
+    }
+
     @Test func preferencesRefuseUnknownTickersAndRecordNothing() async throws {
         try await NewsLiveServer.run { server in
             let before = server.storage.stores.log.headPosition

@@ -5,6 +5,8 @@ import HTTPServing
 import Hummingbird
 import NewsDomain
 import NIOCore
+import NIOHTTP1
+import ProductHosting
 import ReadModels
 
 /// An error in the contract's shape, `{"error": "…", "details": "…" | null}`.
@@ -56,6 +58,17 @@ public struct NewsAPIError: ContractError, Equatable {
         case is StorageFullError:
             var error = NewsAPIError(.serviceUnavailable, "Storage full", details: "Nothing was saved; retry later")
             error.headers[.retryAfter] = "30"
+            return error
+        case let error as OperatorRequestError:
+            switch error {
+            case .invalid(let message, _): return .badRequest("Invalid request", message)
+            case .conflict(let message): return NewsAPIError(.conflict, "Conflict", details: message)
+            case .notFound(let message): return NewsAPIError(.notFound, "Not found", details: message)
+            case .unsupportedMediaType(let message): return NewsAPIError(.unsupportedMediaType, "Unsupported media type", details: message)
+            }
+        case is HTTPParserError:
+            var error = NewsAPIError(.badRequest, "The request is not well-formed HTTP")
+            error.headers[.connection] = "close"
             return error
         case let error as HTTPError where error.status == .notFound: return NewsAPIError(.notFound, "Not found", details: "No such endpoint")
         case let error as HTTPError where error.status == .methodNotAllowed: return NewsAPIError(.methodNotAllowed, "Method not allowed")
