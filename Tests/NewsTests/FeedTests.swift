@@ -1,6 +1,8 @@
 import Foundation
 import NewsDomain
+import NewsCommands
 import NewsProjections
+import ReadModels
 import Testing
 
 /// `/v1/feed`, `/v1/personalized-feed` and `/v1/brief/latest`: the contract's shapes and value sets,
@@ -22,6 +24,28 @@ import Testing
         #expect(item["opportunity_note"] is String && item["action"] is String)
         #expect((item["confidence"] as? Int).map { (0...100).contains($0) } == true)
         #expect((item["importance_score"] as? Int).map { (0...100).contains($0) } == true)
+    }
+
+    /// Feed pages are remembered while the read models hold still; an article folded since is in
+    /// the next answer.
+    @Test func aRememberedFeedFollowsAnArticleIngestedSince() async throws {
+        try await NewsLiveServer.run { server in
+            let before = try await server.send(.get, "/v1/feed?limit=100")
+            #expect(before.status == .ok)
+            let clock = try #require(try server.storage.queries.clock())
+            let article = try NewsRules.article(ArticleIngested(
+                url: "https://wire.example/apple-acquisition", title: "Apple announces $50 billion acquisition of a chipmaker, shares surge 20%",
+                source: "Wire (synthetic)", publishedAt: clock + 60, description: "Apple agreed to buy the company in its largest deal.", body: nil, feed: "test"
+            ))
+            guard case .recorded(let position) = try #require(try await server.storage.commands.ingest([article]).first) else {
+                Issue.record("not recorded")
+                return
+            }
+            try await ReadYourWrites(runner: server.storage.runner, timeout: .seconds(30)).wait(for: position)
+            let after = try await server.send(.get, "/v1/feed?limit=100")
+            #expect(!before.items.contains { $0["url"] as? String == article.url })
+            #expect(after.items.contains { $0["url"] as? String == article.url })
+        }
     }
 
     @Test func theFeedIsRankedSignalsEachTrueOfTheStoredData() async throws {

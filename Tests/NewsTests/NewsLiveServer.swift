@@ -65,7 +65,7 @@ struct NewsLiveServer {
         let router = Router(context: NewsRequestContext.self)
         addNewsRoutes(to: router, dependencies: NewsAPIDependencies(
             commands: storage.commands, queries: storage.queries, readYourWrites: ReadYourWrites(runner: storage.runner, timeout: .seconds(30)),
-            requestsPerMinute: requestsPerMinute
+            readModelRevision: ReadModelRevision(runner: storage.runner), requestsPerMinute: requestsPerMinute
         ))
         if let adminToken {
             addNewsOperatorRoutes(

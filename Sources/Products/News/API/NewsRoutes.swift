@@ -9,11 +9,15 @@ public struct NewsAPIDependencies: Sendable {
     public var commands: NewsCommandService
     public var queries: NewsQueries
     public var readYourWrites: ReadYourWrites
+    public var readModelRevision: ReadModelRevision
     /// Requests per minute per user (the contract's 100).
     public var requestsPerMinute: Int
 
-    public init(commands: NewsCommandService, queries: NewsQueries, readYourWrites: ReadYourWrites, requestsPerMinute: Int = 100) {
+    public init(
+        commands: NewsCommandService, queries: NewsQueries, readYourWrites: ReadYourWrites, readModelRevision: ReadModelRevision, requestsPerMinute: Int = 100
+    ) {
         self.commands = commands
+        self.readModelRevision = readModelRevision
         self.queries = queries
         self.readYourWrites = readYourWrites
         self.requestsPerMinute = requestsPerMinute
@@ -28,14 +32,15 @@ public func addNewsRoutes(to router: Router<NewsRequestContext>, dependencies d:
         ContractErrorMiddleware<NewsRequestContext, NewsAPIError>()
     }
     let memo = RememberedAnswers(maximumBytes: 64 << 20)
-    let feed = FeedController(queries: d.queries, memo: memo)
+    let reads = CurrentReads(queries: d.queries, readModels: d.readModelRevision)
+    let feed = FeedController(reads: reads, memo: memo)
     let v1 = router.group("/v1")
         .add(middleware: UserIdMiddleware())
         .add(middleware: RateLimitHeadersMiddleware(limiter: NewsRateLimiter(limit: d.requestsPerMinute)))
     v1.get("feed", use: feed.feed)
     v1.get("personalized-feed", use: feed.personalized)
-    v1.get("feed/story-groups", use: StoryGroupsController(queries: d.queries, memo: memo).storyGroups)
+    v1.get("feed/story-groups", use: StoryGroupsController(reads: reads, memo: memo).storyGroups)
     v1.get("brief/latest", use: feed.brief)
-    v1.post("interpret", use: InterpretController(queries: d.queries).interpret)
+    v1.post("interpret", use: InterpretController(reads: reads).interpret)
     v1.put("preferences", use: PreferencesController(commands: d.commands, readYourWrites: d.readYourWrites).update)
 }

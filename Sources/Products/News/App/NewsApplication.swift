@@ -29,7 +29,8 @@ public func buildNewsApplication(configuration: NewsConfiguration, logger: Logge
         let router = Router(context: NewsRequestContext.self)
         addNewsRoutes(to: router, dependencies: NewsAPIDependencies(
             commands: commands, queries: NewsQueries(database: stores.readDatabase),
-            readYourWrites: ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout), requestsPerMinute: configuration.requestsPerMinute
+            readYourWrites: ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout),
+            readModelRevision: ReadModelRevision(runner: runner), requestsPerMinute: configuration.requestsPerMinute
         ))
         HealthController<NewsRequestContext>(log: stores.log, runner: runner, registry: configuration.metricsRegistry).register(on: router)
         if let adminToken = try GeneratedSecret.resolve(

@@ -6,16 +6,17 @@ import ProductHosting
 
 /// `/v1/feed`, `/v1/personalized-feed`, `/v1/brief/latest`: signals for the request's user.
 struct FeedController: Sendable {
-    let queries: NewsQueries
+    let reads: CurrentReads
     let memo: RememberedAnswers
+    var queries: NewsQueries { reads.queries }
     var ranking: Ranking { Ranking(queries: queries) }
 
     /// One article per story group, its best-scoring.
     func feed(_ request: Request, context: NewsRequestContext) async throws -> Response {
         let limit = try Query.integer(request, "limit", default: 20, in: 1...100)
         let cursor = Query.text(request, "cursor")
-        let preferences = try queries.preferences(of: context.userId)
-        return try memo.response("feed|\(preferences.rankingKey)|\(limit)|\(cursor ?? "")", revision: try queries.revision()) {
+        let preferences = try reads.preferences(of: context.userId)
+        return try memo.response("feed|\(preferences.rankingKey)|\(limit)|\(cursor ?? "")", revision: reads.revision) {
             let page = try ranking.page({ pinned in
                 let (ranked, through) = try ranking.ranked(for: preferences, through: pinned == .max ? nil : pinned)
                 return (Self.onePerGroup(ranked), through)
@@ -29,8 +30,8 @@ struct FeedController: Sendable {
     func personalized(_ request: Request, context: NewsRequestContext) async throws -> Response {
         let limit = try Query.integer(request, "limit", default: 50, in: 1...100)
         let cursor = Query.text(request, "cursor")
-        let preferences = try queries.preferences(of: context.userId)
-        return try memo.response("personalized|\(preferences.rankingKey)|\(limit)|\(cursor ?? "")", revision: try queries.revision()) {
+        let preferences = try reads.preferences(of: context.userId)
+        return try memo.response("personalized|\(preferences.rankingKey)|\(limit)|\(cursor ?? "")", revision: reads.revision) {
             try personalizedPage(preferences, limit: limit, cursor: cursor)
         }
     }
@@ -53,7 +54,7 @@ struct FeedController: Sendable {
 
     /// The top five signals of the newest day of news.
     func brief(_ request: Request, context: NewsRequestContext) async throws -> BriefJSON {
-        let preferences = try queries.preferences(of: context.userId)
+        let preferences = try reads.preferences(of: context.userId)
         guard let clock = try queries.clock() else { return BriefJSON(items: [], generated_at: nil) }
         let (ranked, _) = try ranking.ranked(for: preferences, through: nil)
         let lastDay = Self.onePerGroup(ranked).filter { $0.article.publishedAt > clock - 86_400 }.prefix(5)

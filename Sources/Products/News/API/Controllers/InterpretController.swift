@@ -9,7 +9,7 @@ import NewsProjections
 /// URL is not fetched (this server fetches only its configured feeds): it is read as text, and the
 /// signal's source says so.
 struct InterpretController: Sendable {
-    let queries: NewsQueries
+    let reads: CurrentReads
 
     func interpret(_ request: Request, context: NewsRequestContext) async throws -> SignalJSON {
         let fields = try await RequestObject.read(request, context: context, example: #"{"textOrUrl": "…"}"#)
@@ -19,7 +19,7 @@ struct InterpretController: Sendable {
         let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.count <= 20_000 else { throw NewsAPIError.badRequest("textOrUrl is too long", "At most 20,000 characters") }
         let isURL = CanonicalURL.of(text) != nil && !text.contains(" ")
-        let preferences = try queries.preferences(of: context.userId)
+        let preferences = try reads.preferences(of: context.userId)
         let score = SignalScore(SignalScore.Inputs(
             reading: ArticleReading.of(title: text, description: "", body: nil), outlets: 1, ageHours: nil,
             holdings: Set(preferences.holdings.map(\.ticker)), focus: preferences.focusProfile

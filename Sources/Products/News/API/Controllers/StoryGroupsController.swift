@@ -8,8 +8,9 @@ import ProductHosting
 /// `/v1/feed/story-groups`: the day's GLOBAL groups, each holding's TICKER groups, both merged and
 /// ranked by impact, with the day's real counts.
 struct StoryGroupsController: Sendable {
-    let queries: NewsQueries
+    let reads: CurrentReads
     let memo: RememberedAnswers
+    var queries: NewsQueries { reads.queries }
     static let cacheSeconds = 60
 
     /// Kept per user, day and limits while the read models stand: `generated_at` says when it was made.
@@ -19,7 +20,7 @@ struct StoryGroupsController: Sendable {
         let now = Int64(Date().timeIntervalSince1970)
         let start = try Query.text(request, "date").map(Self.dayStart) ?? now - now % 86_400
         return try memo.response(
-            "groups|\(context.userId)|\(start)|\(limitGlobal)|\(limitPerTicker)", revision: try queries.revision(),
+            "groups|\(context.userId)|\(start)|\(limitGlobal)|\(limitPerTicker)", revision: reads.revision,
             headers: [.cacheControl: "private, max-age=\(Self.cacheSeconds)"]
         ) {
             try groups(of: context.userId, dayStart: start, limitGlobal: limitGlobal, limitPerTicker: limitPerTicker, now: now)
@@ -28,7 +29,7 @@ struct StoryGroupsController: Sendable {
 
     private func groups(of userId: String, dayStart start: Int64, limitGlobal: Int, limitPerTicker: Int, now: Int64) throws -> StoryGroupsJSON {
         let day = try queries.day(startingAt: start)
-        let holdings = try queries.preferences(of: userId).holdings.map(\.ticker)
+        let holdings = try reads.preferences(of: userId).holdings.map(\.ticker)
         let ranked = day.groups.sorted(by: Self.byImpact)
         let global = Array(ranked.filter { $0.scope == "GLOBAL" }.prefix(limitGlobal))
         var byTicker: [String: [StoredGroup]] = [:]

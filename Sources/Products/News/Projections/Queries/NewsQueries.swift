@@ -45,15 +45,6 @@ public struct NewsQueries: Sendable {
         self.database = database
     }
 
-    /// What every answer depends on: the last article and the last preferences folded.
-    public func revision() throws -> String {
-        try database.statement { db in
-            let articles = try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM newsArticle") ?? 0
-            let preferences = try Int64.fetchOne(db, sql: "SELECT MAX(rowid) FROM newsPreferences") ?? 0
-            return "\(articles).\(preferences)"
-        }
-    }
-
     /// The newest publication time held: the data's clock, which recency is measured against.
     public func clock() throws -> Int64? {
         try database.statement { db in try Int64.fetchOne(db, sql: "SELECT MAX(publishedAt) FROM newsArticle") }
