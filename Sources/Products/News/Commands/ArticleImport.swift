@@ -31,10 +31,11 @@ public struct ArticleImport: Sendable {
     }
 
     public init(jsonLines: Data, feed: String) {
+        let decoder = JSONDecoder()
         for (index, line) in String(decoding: jsonLines, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
             do {
-                let parsed = try JSONDecoder().decode(Line.self, from: Data(line.utf8))
+                let parsed = try decoder.decode(Line.self, from: Data(line.utf8))
                 let published: Int64
                 switch parsed.published_at {
                 case .seconds(let seconds): published = seconds

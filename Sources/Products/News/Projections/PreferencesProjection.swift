@@ -21,10 +21,8 @@ struct PreferencesProjection: Projection {
 
     func apply(_ recorded: Recorded<NewsEvent>, _ db: Database) throws {
         guard case .preferencesUpdated(let e) = recorded.event else { return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
         try db.run("INSERT OR REPLACE INTO newsPreferences (userId, focusProfile, holdings) VALUES (?, ?, ?)", [
-            e.userId, e.focusProfile.rawValue, String(decoding: try encoder.encode(e.holdings), as: UTF8.self),
+            e.userId, e.focusProfile.rawValue, try StoriesProjection.json(e.holdings),
         ])
     }
 }

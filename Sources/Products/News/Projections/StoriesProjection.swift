@@ -169,8 +169,12 @@ struct StoriesProjection: Projection {
     }
 
     static func json(_ value: some Encodable) throws -> String {
+        String(decoding: try sortedKeys.encode(value), as: UTF8.self)
+    }
+
+    private static let sortedKeys: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
+        return encoder
+    }()
 }

@@ -15,8 +15,6 @@ public struct StoredArticle: Sendable, Equatable {
     public var groupId: Int64
     /// Outlets covering its story group.
     public var outlets: Int
-    public var groupScope: String
-    public var groupImpact: String
 }
 
 public struct StoredGroup: Sendable, Equatable {
@@ -54,9 +52,7 @@ public struct NewsQueries: Sendable {
     public func articles(since: Int64, through position: Int64 = .max) throws -> [StoredArticle] {
         try database.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT a.position, a.url, a.title, a.source, a.publishedAt, a.description, a.body, a.reading, a.groupId,
-                       g.outletCount, g.primaryTicker, g.impactLevel
-                FROM newsArticle a JOIN newsGroup g ON g.groupId = a.groupId
+                SELECT \(Self.articleColumns) FROM newsArticle a JOIN newsGroup g ON g.groupId = a.groupId
                 WHERE a.duplicateOf IS NULL AND a.publishedAt >= ? AND a.position <= ? ORDER BY a.position
                 """, arguments: [since, position]).map(Self.article)
         }
@@ -66,19 +62,18 @@ public struct NewsQueries: Sendable {
     public func articles(inGroup groupId: Int64) throws -> [StoredArticle] {
         try database.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT a.position, a.url, a.title, a.source, a.publishedAt, a.description, a.body, a.reading, a.groupId,
-                       g.outletCount, g.primaryTicker, g.impactLevel
-                FROM newsArticle a JOIN newsGroup g ON g.groupId = a.groupId WHERE a.groupId = ? ORDER BY a.publishedAt, a.position
+                SELECT \(Self.articleColumns) FROM newsArticle a JOIN newsGroup g ON g.groupId = a.groupId WHERE a.groupId = ? ORDER BY a.publishedAt, a.position
                 """, arguments: [groupId]).map(Self.article)
         }
     }
 
+    private static let articleColumns = "a.position, a.url, a.title, a.source, a.publishedAt, a.description, a.body, a.reading, a.groupId, g.outletCount"
+    private static let readings = JSONDecoder()
+
     private static func article(_ row: Row) throws -> StoredArticle {
-        let primary: String? = row[10]
-        return StoredArticle(
+        StoredArticle(
             position: row[0], url: row[1], title: row[2], source: row[3], publishedAt: row[4], description: row[5], body: row[6],
-            reading: try JSONDecoder().decode(ArticleReading.self, from: Data((row[7] as String).utf8)), groupId: row[8], outlets: row[9],
-            groupScope: primary == nil ? "GLOBAL" : "TICKER", groupImpact: row[11]
+            reading: try readings.decode(ArticleReading.self, from: Data((row[7] as String).utf8)), groupId: row[8], outlets: row[9]
         )
     }
 
