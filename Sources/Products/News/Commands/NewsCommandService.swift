@@ -45,9 +45,8 @@ public struct NewsCommandService: Sendable {
                 ])
             }
             let result = try await store.log.append(appends)
-            let first = result.lastPosition - UInt64(fresh.count) + 1
-            for (offset, item) in fresh.enumerated() { outcomes[item.index] = .recorded(position: first + UInt64(offset)) }
-        } catch EventLogError.wrongExpectedVersion, EventLogError.eventIdReused {
+            for (offset, item) in fresh.enumerated() { outcomes[item.index] = .recorded(position: result.positions[offset]) }
+        } catch EventLogError.wrongExpectedVersion, EventLogError.eventIdReused, EventLogError.partialDuplicate {
             for item in fresh { outcomes[item.index] = try await ingestOne(item.article, stream: item.stream) }
         }
         return outcomes.map { $0 ?? .duplicate }
