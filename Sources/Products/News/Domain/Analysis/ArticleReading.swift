@@ -48,19 +48,25 @@ public struct ArticleReading: Sendable, Equatable, Codable {
         func add(_ symbol: String) { if list.company(symbol) != nil, !found.contains(symbol) { found.append(symbol) } }
         let words = text.split(whereSeparator: { $0.isWhitespace })
         for (index, raw) in words.enumerated() {
-            let word = raw.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:!?\"'’"))
+            let word = raw.trimmingCharacters(in: wordPunctuation)
             if word.hasPrefix("$") { add(String(word.dropFirst())) }
             if word.hasPrefix("("), word.hasSuffix(")") { add(String(word.dropFirst().dropLast())) }
-            if index > 0, ["NASDAQ:", "NYSE:"].contains(String(words[index - 1])) { add(word) }
+            if index > 0, exchanges.contains(String(words[index - 1])) { add(word) }
             if word.count >= 3, word.allSatisfy({ $0.isUppercase || $0.isNumber }), !notTickers.contains(word) { add(word) }
         }
         let padded = " " + text.map { $0.isLetter || $0.isNumber || $0 == "&" || $0 == "." ? $0 : " " } + " "
-        for company in list.bySymbol where !ambiguousNames.contains(company.shortName) {
+        // A name stands in `padded` only after a space and before one, so its first word (or, for
+        // a one-word name, its plural) is one of the text's words: the scans below run only then.
+        let present = Set(padded.split(separator: " ").map(String.init))
+        for (company, head) in zip(list.bySymbol, list.nameHeads) where present.contains(head.word) || head.plural.map(present.contains) == true {
+            guard !ambiguousNames.contains(company.shortName) else { continue }
             if padded.contains(" \(company.shortName) ") || padded.contains(" \(company.shortName)s ") { add(company.symbol) }
         }
         return found
     }
 
+    private static let wordPunctuation = CharacterSet(charactersIn: ".,;:!?\"'’")
+    private static let exchanges: Set<String> = ["NASDAQ:", "NYSE:"]
     static let notTickers: Set<String> = ["ALL", "NOW", "KEY", "ARE", "FOR", "CEO", "CFO", "GDP", "SEC", "FED", "USA", "IPO", "ETF", "EPS", "FTC", "DOJ", "THE", "AND", "NEW", "CPI", "FOMC"]
     static let ambiguousNames: Set<String> = ["Target", "Ball", "Match", "Block", "Visa Inc", "Public Storage", "Best", "General", "American", "United", "Southern", "Progressive", "Principal", "Equity", "Universal", "Global", "Fox", "News", "Dover", "Lennar", "Mosaic", "Ventas", "Allegion", "Corning", "Nucor", "Loews"]
 

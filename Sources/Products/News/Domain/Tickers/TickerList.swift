@@ -12,6 +12,9 @@ public struct TickerList: Sendable {
     public let companies: [String: Company]
     /// Every company, by symbol: the order names are searched in.
     let bySymbol: [Company]
+    /// Each of those short names' first word, and for a one-word name its plural: a text can name
+    /// the company only if it holds one of them as a word.
+    let nameHeads: [(word: String, plural: String?)]
 
     public static let sp500 = TickerList(tsv: PackageResources.sp500_tsv)
 
@@ -24,6 +27,10 @@ public struct TickerList: Sendable {
         }
         self.companies = companies
         bySymbol = companies.values.sorted { $0.symbol < $1.symbol }
+        nameHeads = bySymbol.map { company in
+            let words = company.shortName.split(separator: " ")
+            return (String(words.first ?? ""), words.count == 1 ? company.shortName + "s" : nil)
+        }
     }
 
     public func company(_ symbol: String) -> Company? { companies[symbol] }
