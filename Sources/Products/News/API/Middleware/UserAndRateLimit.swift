@@ -27,7 +27,8 @@ struct UserIdMiddleware: RouterMiddleware {
 /// the window's end); past the limit, 429 `{"error": "Rate limit exceeded"}` with `Retry-After`.
 final class NewsRateLimiter: Sendable {
     let limit: Int
-    private let windows = Mutex<[String: (start: Int64, count: Int)]>([:])
+    /// The current window and each user's count in it; a new window starts every count at 0.
+    private let window = Mutex<(start: Int64, counts: [String: Int])>((0, [:]))
 
     init(limit: Int) {
         self.limit = limit
@@ -35,13 +36,12 @@ final class NewsRateLimiter: Sendable {
 
     /// Counts the request; returns what is left in the window (negative: refused) and its end.
     func take(_ user: String, now: Int64 = Int64(Date().timeIntervalSince1970)) -> (remaining: Int, reset: Int64) {
-        windows.withLock { windows in
+        window.withLock { window in
             let start = now - now % 60
-            let previous = windows[user].flatMap { $0.start == start ? $0.count : nil } ?? 0
-            let window = (start: start, count: previous + 1)
-            windows[user] = window
-            if windows.count > 100_000 { windows = windows.filter { $0.value.start == start } }
-            return (limit - window.count, start + 60)
+            if window.start != start { window = (start, [:]) }
+            let count = (window.counts[user] ?? 0) + 1
+            window.counts[user] = count
+            return (limit - count, start + 60)
         }
     }
 }
