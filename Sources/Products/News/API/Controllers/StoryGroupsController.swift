@@ -41,12 +41,7 @@ struct StoryGroupsController: Sendable {
         return StoryGroupsJSON(
             date: NewsTime.format(start).prefix(10).description, user_id: userId, user_holdings: holdings, generated_at: NewsTime.format(now),
             global: global.map(StoryGroupJSON.init), by_ticker: byTicker.mapValues { $0.map(StoryGroupJSON.init) },
-            merged_feed: merged.map { group, reason in
-                MergedGroupJSON(
-                    id: group.groupId, group_title: group.title, impact_level: group.impactLevel, rank_reason: reason, scope: group.scope,
-                    primary_ticker: group.primaryTicker, article_count: group.articleCount, created_at: NewsTime.format(group.createdAt)
-                )
-            },
+            merged_feed: merged.map(MergedGroupJSON.init),
             metadata: .init(total_groups: day.groups.count, total_articles_clustered: day.articles, dedup_removed: day.duplicates, cache_ttl_seconds: Self.cacheSeconds)
         )
     }

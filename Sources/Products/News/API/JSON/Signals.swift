@@ -156,6 +156,17 @@ struct MergedGroupJSON: Encodable {
     @Nullable var primary_ticker: String?
     let article_count: Int
     let created_at: String
+
+    init(_ group: StoredGroup, reason: String) {
+        id = group.groupId
+        group_title = group.title
+        impact_level = group.impactLevel
+        rank_reason = reason
+        scope = group.scope
+        primary_ticker = group.primaryTicker
+        article_count = group.articleCount
+        created_at = NewsTime.format(group.createdAt)
+    }
 }
 
 struct StoryGroupsJSON: ResponseEncodable {
