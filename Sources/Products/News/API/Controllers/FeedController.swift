@@ -18,7 +18,7 @@ struct FeedController: Sendable {
         let preferences = try reads.preferences(of: context.userId)
         return try memo.response("feed|\(preferences.rankingKey)|\(limit)|\(cursor ?? "")", revision: reads.revision) {
             let page = try ranking.page({ pinned in
-                let (ranked, through) = try ranking.ranked(for: preferences, through: pinned == .max ? nil : pinned)
+                let (ranked, through, _) = try ranking.ranked(for: preferences, through: pinned == .max ? nil : pinned)
                 return (Self.onePerGroup(ranked), through)
             }, cursor: cursor, limit: limit)
             return FeedJSON(items: page.items.map(Self.signal), next_cursor: page.nextCursor)
@@ -40,7 +40,7 @@ struct FeedController: Sendable {
         let ranking = Ranking(queries: queries, window: 30 * 86_400)
         let holdings = Set(preferences.holdings.map(\.ticker))
         let page = try ranking.page({ pinned in
-            let (ranked, through) = try ranking.ranked(for: preferences, through: pinned == .max ? nil : pinned)
+            let (ranked, through, _) = try ranking.ranked(for: preferences, through: pinned == .max ? nil : pinned)
             let perGroup = Self.onePerGroup(ranked)
             let holdingNews = perGroup.filter { !Set($0.article.reading.tickers).isDisjoint(with: holdings) }
             let context = perGroup.filter { Set($0.article.reading.tickers).isDisjoint(with: holdings) }
@@ -55,8 +55,8 @@ struct FeedController: Sendable {
     /// The top five signals of the newest day of news.
     func brief(_ request: Request, context: NewsRequestContext) async throws -> BriefJSON {
         let preferences = try reads.preferences(of: context.userId)
-        guard let clock = try queries.clock() else { return BriefJSON(items: [], generated_at: nil) }
-        let (ranked, _) = try ranking.ranked(for: preferences, through: nil)
+        let (ranked, _, clock) = try ranking.ranked(for: preferences, through: nil)
+        guard let clock else { return BriefJSON(items: [], generated_at: nil) }
         let lastDay = Self.onePerGroup(ranked).filter { $0.article.publishedAt > clock - 86_400 }.prefix(5)
         return BriefJSON(items: lastDay.map(Self.signal), generated_at: NewsTime.format(Int64(Date().timeIntervalSince1970)))
     }

@@ -19,8 +19,10 @@ struct Ranking: Sendable {
         var nextCursor: String?
     }
 
-    func ranked(for preferences: StoredPreferences, through pinned: Int64?) throws -> (articles: [ScoredArticle], through: Int64) {
-        guard let clock = try queries.clock() else { return ([], 0) }
+    /// The window's articles by importance, the position they were read through, and the data's
+    /// clock they were aged against (nil when there are no articles).
+    func ranked(for preferences: StoredPreferences, through pinned: Int64?) throws -> (articles: [ScoredArticle], through: Int64, clock: Int64?) {
+        guard let clock = try queries.clock() else { return ([], 0, nil) }
         let articles = try queries.articles(since: clock - window, through: pinned ?? .max)
         let holdings = Set(preferences.holdings.map(\.ticker))
         let scored = articles.map { article in
@@ -31,7 +33,7 @@ struct Ranking: Sendable {
         }.sorted { a, b in
             (a.score.importance, a.article.publishedAt, a.article.position) > (b.score.importance, b.article.publishedAt, b.article.position)
         }
-        return (scored, pinned ?? articles.map(\.position).max() ?? 0)
+        return (scored, pinned ?? articles.map(\.position).max() ?? 0, clock)
     }
 
     /// `limit` items from `cursor` (`<offset>.<position>`) on.
