@@ -28,7 +28,7 @@ import Testing
 
     /// The `Rss` of this process's mappings of `path`, from `/proc/self/smaps`.
     private func residentKilobytes(of path: String) throws -> Int {
-        let regions = Set(MappedPages.regions(of: path).map { UInt(bitPattern: $0.start) })
+        let regions = Set(MappedPages.regions(of: path).map(\.start))
         var total = 0, inRegion = false
         // Read to the end: the file reports no size, and it is longer than one read.
         let smaps = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/smaps")).readToEnd() ?? Data()

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import EventLog
+import ReadModels
 import ServiceLifecycle
 
 /// Hands memory the process no longer uses back to the system. glibc keeps what a burst freed (a
@@ -29,15 +30,21 @@ enum FreedMemory {
         #endif
     }
 
-    /// Releases both now, then on every tick, until a graceful shutdown or cancellation.
+    /// Releases both now, then on every tick, until a graceful shutdown or cancellation. The work
+    /// blocks (a file read, locks, system calls), so it runs on `BlockingWork`'s threads, not the
+    /// cooperative pool's.
     static func releasePeriodically(_ log: EventLog) async {
-        log.releaseMappedPages()
-        trimHeap()
+        _ = try? await BlockingWork.run {
+            log.releaseMappedPages()
+            trimHeap()
+        }
         try? await cancelWhenGracefulShutdown {
             for tick in 1... {
                 try await Task.sleep(for: self.tick)
-                log.releaseMappedPages()
-                if tick % ticksPerTrim == 0 { trimHeap() }
+                _ = try? await BlockingWork.run {
+                    log.releaseMappedPages()
+                    if tick % ticksPerTrim == 0 { trimHeap() }
+                }
             }
         }
     }

@@ -41,6 +41,7 @@ final class LMDBEnvironment: @unchecked Sendable {
         self.env = handle
         self.path = path
         self.store = store
+        MappedPages.changed()
     }
 
     /// LMDB maps `lock.mdb` (its reader table) after sizing it with `ftruncate`, which allocates
@@ -66,6 +67,7 @@ final class LMDBEnvironment: @unchecked Sendable {
             guard !isClosed else { return }
             isClosed = true
             mdb_env_close(env)
+            MappedPages.changed()
         }
     }
 
@@ -85,7 +87,9 @@ final class LMDBEnvironment: @unchecked Sendable {
     func releaseMappedPages() {
         resizeLock.withSharedLock {
             guard !isClosed else { return }
-            for region in MappedPages.regions(of: path + "/data.mdb") { _ = madvise(region.start, region.length, MADV_DONTNEED) }
+            for region in MappedPages.regions(of: path + "/data.mdb") {
+                _ = madvise(UnsafeMutableRawPointer(bitPattern: region.start), region.length, MADV_DONTNEED)
+            }
         }
     }
 
@@ -94,6 +98,7 @@ final class LMDBEnvironment: @unchecked Sendable {
         try storageFull {
             try resizeLock.withExclusiveLock { () throws(LMDBError) in
                 try LMDBError.check(mdb_env_set_mapsize(env, currentMapSize * 2), "env_set_mapsize")
+                MappedPages.changed()
             }
         }
     }
@@ -170,6 +175,7 @@ final class LMDBEnvironment: @unchecked Sendable {
         if code == MDB_MAP_RESIZED {
             // Another process grew the map: adopt its size, then begin again.
             code = mdb_env_set_mapsize(env, 0)
+            MappedPages.changed()
             if code == MDB_SUCCESS { code = mdb_txn_begin(env, nil, flags, &txn) }
         }
         try LMDBError.check(code, "txn_begin")
