@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import NewsDomain
 import NewsProjections
 import Testing
@@ -52,6 +53,12 @@ import Testing
             }
             #expect(found, "some day has both global and ticker groups")
             #expect(try await server.send(.get, "/v1/feed/story-groups?date=2025-02-30").status == .badRequest)
+            // Dates at and past the calendar's edges: a valid, empty day or a 400, never a trap.
+            for (date, status) in [("0000-01-01", HTTPResponse.Status.ok), ("1000-01-01", .ok), ("9999-12-31", .ok), ("-001-01-01", .badRequest), ("+2025-1-01", .badRequest)] {
+                let reply = try await server.send(.get, "/v1/feed/story-groups?date=\(date)")
+                #expect(reply.status == status, "\(date)")
+                if status == .ok { #expect(reply.json["date"] as? String == date) }
+            }
             #expect(try await server.send(.get, "/v1/feed/story-groups?limit_global=-1").status == .badRequest)
         }
     }

@@ -3,10 +3,16 @@
 /// arithmetic into bytes, no formatter: a feed page writes twenty of these, and a format style cost
 /// more than the page's database read.
 public enum UTCTimestamp {
+    /// The first and last second this format can write: 0000-01-01T00:00:00 and 9999-12-31T23:59:59.
+    public static let writableSeconds: ClosedRange<Int64> = days(year: 0, month: 1, day: 1) * 86_400...days(year: 10_000, month: 1, day: 1) * 86_400 - 1
+
     /// `value` counted in `1/unitsPerSecond` since 1970 (`unitsPerSecond` 1 or a power of ten, whose
-    /// digits are the fraction's), years 0–9999, the proleptic Gregorian calendar.
+    /// digits are the fraction's), the proleptic Gregorian calendar. Instants before year 0 or after
+    /// 9999 are written as the nearest writable one: a client's out-of-range date must never trap.
     public static func format(_ value: Int64, unitsPerSecond: Int64, suffix: String) -> String {
-        let seconds = floorDivide(value, unitsPerSecond)
+        let unclamped = floorDivide(value, unitsPerSecond)
+        let seconds = min(max(unclamped, writableSeconds.lowerBound), writableSeconds.upperBound)
+        let value = seconds == unclamped ? value : seconds * unitsPerSecond
         let days = floorDivide(seconds, 86_400)
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civil(days: days)
@@ -42,6 +48,50 @@ public enum UTCTimestamp {
         return String(decoding: text, as: UTF8.self)
     }
 
+    /// `YYYY-MM-DD` (a real day of years 0000–9999) as the epoch second its UTC day starts; nil for
+    /// anything else.
+    public static func dayStart(_ text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+              let year = decimal(bytes[0..<4]), let month = decimal(bytes[5..<7]), let day = decimal(bytes[8..<10]),
+              isDate(year: year, month: month, day: day)
+        else { return nil }
+        return days(year: year, month: month, day: day) * 86_400
+    }
+
+    /// Whether `year`-`month`-`day` is a day of the proleptic Gregorian calendar, years 0–9999.
+    public static func isDate(year: Int64, month: Int64, day: Int64) -> Bool {
+        (0...9_999).contains(year) && (1...12).contains(month) && (1...daysIn(month: month, year: year)).contains(day)
+    }
+
+    /// Days since 1970-01-01 from a civil date: H. Hinnant, "chrono-compatible low-level date algorithms".
+    public static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = floorDivide(y, 400)
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// ASCII digits only, as a number; nil for anything else.
+    static func decimal(_ bytes: ArraySlice<UInt8>) -> Int64? {
+        var value: Int64 = 0
+        for byte in bytes {
+            guard (0x30...0x39).contains(byte) else { return nil }
+            value = value * 10 + Int64(byte - 0x30)
+        }
+        return value
+    }
+
     /// Days since 1970-01-01 to a civil date: H. Hinnant, "chrono-compatible low-level date algorithms".
     static func civil(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let shifted = days + 719_468
@@ -55,7 +105,9 @@ public enum UTCTimestamp {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
+    /// `a / b` rounded toward negative infinity, for `b > 0`; total over every `Int64`.
     public static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
-        a >= 0 ? a / b : (a - b + 1) / b
+        let quotient = a / b
+        return a % b != 0 && a < 0 ? quotient - 1 : quotient
     }
 }

@@ -1,3 +1,5 @@
+import EventSourcing
+
 /// What an article must be to be ingested, and a user's preferences to be recorded.
 public enum NewsRules {
     public enum Refusal: Error, Equatable, Sendable, CustomStringConvertible {
@@ -15,6 +17,10 @@ public enum NewsRules {
     }
 
     /// The article with its URL canonical and its text trimmed, or why not.
+    /// 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z: what a timestamp can say, and far from overflow
+    /// when a window is added to it.
+    static let writableSeconds: ClosedRange<Int64> = -62_167_219_200...253_402_300_799
+
     public static func article(_ raw: ArticleIngested) throws(Refusal) -> ArticleIngested {
         guard let url = CanonicalURL.of(raw.url), url.utf8.count <= 2048 else { throw .invalid(field: "url", reason: "must be an http(s) URL") }
         var article = raw
@@ -26,6 +32,12 @@ public enum NewsRules {
         guard (1...200).contains(article.source.count) else { throw .invalid(field: "source", reason: "must be 1–200 characters") }
         guard article.description.count <= 5_000 else { throw .invalid(field: "description", reason: "must be at most 5,000 characters") }
         guard (article.body?.count ?? 0) <= 100_000 else { throw .invalid(field: "body", reason: "must be at most 100,000 characters") }
+        guard writableSeconds.contains(article.publishedAt) else { throw .invalid(field: "published_at", reason: "must be within years 0000–9999") }
+        for (field, text) in [("title", article.title), ("source", article.source), ("description", article.description), ("body", article.body ?? "")] {
+            if let bad = StorableText.firstRefusedCharacter(in: text) {
+                throw .invalid(field: field, reason: "contains the control character \(bad); only tab, line feed and carriage return are accepted")
+            }
+        }
         return article
     }
 

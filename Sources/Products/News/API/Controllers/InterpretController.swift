@@ -25,9 +25,10 @@ struct InterpretController: Sendable {
             holdings: Set(preferences.holdings.map(\.ticker)), focus: preferences.focusProfile
         ))
         let digest = SHA256.hash(data: Data(text.utf8)).prefix(5).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        let id = "text://\(digest)"
+        // A URL stays the signal's link to the original article; the source says it was not fetched.
+        let url = isURL ? text : "text://\(digest)"
         return SignalJSON(
-            url: id, title: String(text.prefix(200)), source: isURL ? "User Input (URL read as text, not fetched)" : "User Input",
+            url: url, title: String(text.prefix(200)), source: isURL ? "User Input (URL read as text, not fetched)" : "User Input",
             publishedAt: Int64(Date().timeIntervalSince1970), score: score
         )
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServing
 import HTTPTypes
 import Hummingbird
 import NewsDomain
@@ -55,11 +56,9 @@ struct StoryGroupsController: Sendable {
 
     /// `YYYY-MM-DD` as the epoch second its UTC day starts.
     static func dayStart(_ text: String) throws -> Int64 {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard text.utf8.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              let date = DateComponents(calendar: Calendar(identifier: .gregorian), timeZone: TimeZone(identifier: "UTC"), year: year, month: month, day: day).date,
-              NewsTime.format(Int64(date.timeIntervalSince1970)).hasPrefix(text)
-        else { throw NewsAPIError.badRequest("Invalid date", "date must be YYYY-MM-DD, such as 2026-01-02") }
-        return Int64(date.timeIntervalSince1970)
+        guard let start = UTCTimestamp.dayStart(text) else {
+            throw NewsAPIError.badRequest("Invalid date", "date must be YYYY-MM-DD, such as 2026-01-02")
+        }
+        return start
     }
 }

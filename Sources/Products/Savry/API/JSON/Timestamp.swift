@@ -30,7 +30,7 @@ enum Timestamp {
         }
         guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2), expect("Tt"),
               let hour = number(2), expect(":"), let minute = number(2), expect(":"), let second = number(2),
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60, second < 60
+              UTCTimestamp.isDate(year: year, month: month, day: day), hour < 24, minute < 60, second < 60
         else { return nil }
         var nanoseconds: Int64 = 0
         if expect(".") {
@@ -52,27 +52,8 @@ enum Timestamp {
             offsetMinutes = sign * (hours * 60 + minutes)
         }
         guard index == bytes.count else { return nil }
-        let seconds = days(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second - offsetMinutes * 60
+        let seconds = UTCTimestamp.days(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second - offsetMinutes * 60
         return seconds * 1_000 + (nanoseconds + 999_999) / 1_000_000
-    }
-
-    // Days since 1970-01-01 from a civil date: H. Hinnant, "chrono-compatible low-level date algorithms".
-
-    private static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = UTCTimestamp.floorDivide(y, 400)
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
     }
 
     private static func power10(_ exponent: Int) -> Int64 {
