@@ -41,7 +41,8 @@ struct FactorDTO: Codable, Sendable {
             genres = values.compactMap { if case .string(let s) = $0 { s } else { nil } }
         }
         var number = 0
-        if case .number(let n) = value { number = Int(n.rounded()) }
+        // A remote service's number, whatever it is, must not trap: out of range reads as 0.
+        if case .number(let n) = value { number = Int(exactly: n.rounded()) ?? 0 }
         return Factor(
             type: type, weight: weight, value: number, seedMovieIds: ids("seed_movie_ids"), friendUserIds: ids("friend_user_ids"),
             genres: genres, evidenceEventIds: ids("evidence_event_ids").map { UInt64(max(0, $0)) }, description: description

@@ -65,7 +65,8 @@ public struct ScoredMovie: Sendable, Equatable, Codable {
     /// The contract's `ai_score`: round(score × 100).
     public var aiScore: Int { Self.aiScore(score) }
 
-    static func aiScore(_ score: Double) -> Int { Int((score * 100).rounded()) }
+    /// A score from a remote service may be anything: one past what an Int holds reads as 0.
+    static func aiScore(_ score: Double) -> Int { Int(exactly: (score * 100).rounded()) ?? 0 }
 
     /// 0–100 from friends' signals: min(1, friends who rated it 4+ or recommended it / 3).
     public var socialScore: Int {
@@ -73,6 +74,6 @@ public struct ScoredMovie: Sendable, Equatable, Codable {
     }
 
     static func socialScore(friends: Int) -> Int {
-        Int((min(1, Double(friends) / Scorer.friendsForFullSocial) * 100).rounded())
+        Int((min(1, max(0, Double(friends) / Scorer.friendsForFullSocial)) * 100).rounded())
     }
 }
