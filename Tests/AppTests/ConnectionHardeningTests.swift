@@ -133,4 +133,34 @@ import Testing
             await surplus.close()
         }
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func oneAddressCannotHoldEveryConnection() async throws {
+        try await withServedApplication({ $0.connections = ConnectionLimits(maxConnections: 6, maxConnectionsPerAddress: 4) }) { port in
+            // Each served once, then left open and idle (the header timeout runs only until a request).
+            var idle: [RawConnection] = []
+            for _ in 0..<4 {
+                let connection = try await RawConnection.open(port: port)
+                try await connection.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                #expect(try await connection.response(within: .seconds(10))?.status == 200)
+                idle.append(connection)
+            }
+            let fifth = try await RawConnection.open(port: port)
+            #expect(try await fifth.closes(within: .seconds(5)), "a fifth connection from one address was kept")
+            let other = try await RawConnection.open(port: port, from: "127.0.0.2")
+            try await other.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            #expect(try await other.response(within: .seconds(10))?.status == 200, "another client waited")
+            await idle[0].close()
+            // The server sees the close a moment later: a connection opened before then is closed.
+            var again = try await RawConnection.open(port: port)
+            var tries = 0
+            while tries < 50, try await again.closes(within: .milliseconds(100)) {
+                again = try await RawConnection.open(port: port)
+                tries += 1
+            }
+            try await again.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            #expect(try await again.response(within: .seconds(10))?.status == 200, "a freed slot was not given back")
+            for connection in idle.dropFirst() + [fifth, other, again] { await connection.close() }
+        }
+    }
 }

@@ -10,11 +10,13 @@ struct RawConnection: Sendable {
 
     /// The handler that keeps what the server sends is in the pipeline before the connection is, so
     /// nothing is missed even when the server answers (or closes) at once on a loaded machine.
-    static func open(port: Int) async throws -> RawConnection {
+    /// `source`, another loopback address, makes the connection come from another client.
+    static func open(port: Int, from source: String = "127.0.0.1") async throws -> RawConnection {
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let received = try await loop.submit { NIOLoopBound(ReceivedBytes(), eventLoop: loop) }.get()
-        let channel = try await ClientBootstrap(group: loop)
-            .connectTimeout(.seconds(5))
+        var bootstrap = ClientBootstrap(group: loop).connectTimeout(.seconds(5))
+        if source != "127.0.0.1" { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: source, port: 0)) }
+        let channel = try await bootstrap
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(received.value) }
             }

@@ -21,15 +21,20 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// are refused when it is full; a burst can overshoot by up to 3, as NIO accepts up to 4
     /// connections per wake-up. Kept well under the usual limit of 1024 open files per process.
     public var maxConnections: Int
+    /// Connections served at once from one client address; one more is closed as it opens. A
+    /// quarter of `maxConnections` by default, so one client can never hold them all. Behind a load
+    /// balancer or proxy every connection comes from its address: set this to `maxConnections` there.
+    public var maxConnectionsPerAddress: Int
 
     public init(
         idleTimeout: Duration = .seconds(75), headerTimeout: Duration = .seconds(10), bodyTimeout: Duration = .seconds(30),
-        maxConnections: Int = 512
+        maxConnections: Int = 512, maxConnectionsPerAddress: Int? = nil
     ) {
         self.idleTimeout = idleTimeout
         self.headerTimeout = headerTimeout
         self.bodyTimeout = bodyTimeout
         self.maxConnections = maxConnections
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress ?? max(1, maxConnections / 4)
     }
 }
 
@@ -37,8 +42,10 @@ extension ConnectionLimits {
     /// Each connection's pipeline: Hummingbird's idle timeout, and the handlers it does not offer.
     /// `connectRefusal` is the body of the 405 a CONNECT gets, in the product's error shape.
     public func channelConfiguration(connectRefusal: String, logger: Logger) -> HTTP1Channel.Configuration {
-        HTTP1Channel.Configuration(
+        let perAddress = ConnectionsPerAddress(limit: maxConnectionsPerAddress)
+        return HTTP1Channel.Configuration(
             additionalChannelHandlers: [
+                PerAddressConnectionLimitHandler(perAddress),
                 RequestReadDeadlineHandler(headerTimeout: headerTimeout, bodyTimeout: bodyTimeout, logger: logger),
                 ConnectRejectionHandler(body: connectRefusal),
             ],
@@ -56,11 +63,16 @@ extension ConnectionLimits {
 
 extension ConnectionLimits {
     /// `<PREFIX>_HTTP_IDLE_TIMEOUT_SECONDS`, `…_HEADER_TIMEOUT_SECONDS`, `…_BODY_TIMEOUT_SECONDS` and
-    /// `…_MAX_CONNECTIONS`, each checked.
+    /// `…_MAX_CONNECTIONS` and `…_MAX_CONNECTIONS_PER_ADDRESS` (a quarter of the first when unset),
+    /// each checked.
     public mutating func apply(_ settings: EnvironmentSettings, prefix: String) throws {
         if let seconds = try settings.integer("\(prefix)_HTTP_IDLE_TIMEOUT_SECONDS", in: 1...3600) { idleTimeout = .seconds(seconds) }
         if let seconds = try settings.integer("\(prefix)_HTTP_HEADER_TIMEOUT_SECONDS", in: 1...300) { headerTimeout = .seconds(seconds) }
         if let seconds = try settings.integer("\(prefix)_HTTP_BODY_TIMEOUT_SECONDS", in: 1...3600) { bodyTimeout = .seconds(seconds) }
-        if let count = try settings.integer("\(prefix)_HTTP_MAX_CONNECTIONS", in: 1...1_000_000) { maxConnections = count }
+        if let count = try settings.integer("\(prefix)_HTTP_MAX_CONNECTIONS", in: 1...1_000_000) {
+            maxConnections = count
+            maxConnectionsPerAddress = max(1, count / 4)
+        }
+        if let count = try settings.integer("\(prefix)_HTTP_MAX_CONNECTIONS_PER_ADDRESS", in: 1...1_000_000) { maxConnectionsPerAddress = count }
     }
 }

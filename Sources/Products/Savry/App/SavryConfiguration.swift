@@ -63,7 +63,7 @@ public struct SavryConfiguration: ServerConfiguration {
         "SAVRY_APPLE_BUNDLE_ID", "SAVRY_APPLE_JWKS", "SAVRY_READ_YOUR_WRITES_TIMEOUT_MS",
         "SAVRY_RATE_LIMIT_PER_MINUTE", "SAVRY_RATE_LIMIT_BURST",
         "SAVRY_HTTP_IDLE_TIMEOUT_SECONDS", "SAVRY_HTTP_HEADER_TIMEOUT_SECONDS", "SAVRY_HTTP_BODY_TIMEOUT_SECONDS",
-        "SAVRY_HTTP_MAX_CONNECTIONS",
+        "SAVRY_HTTP_MAX_CONNECTIONS", "SAVRY_HTTP_MAX_CONNECTIONS_PER_ADDRESS",
     ]
 
     /// The rest of the configuration from the environment, every value checked (`InvalidSetting`).
