@@ -74,7 +74,7 @@ let package = Package(
         .target(
             name: "PersonalData",
             dependencies: [
-                "EventSourcing",
+                "EventLog", "EventSourcing",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

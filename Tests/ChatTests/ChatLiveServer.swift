@@ -64,6 +64,7 @@ struct ChatLiveServer {
         let router = Router(context: ChatRequestContext.self)
         let readYourWrites = ReadYourWrites(runner: storage.runner, timeout: .seconds(30))
         let replays = ReplayCoordinator(runner: storage.runner)
+        let accounts = ChatAccounts(stores: storage.stores, readYourWrites: readYourWrites)
         var logger = Logger(label: "chat-test")
         logger.logLevel = .critical
         addChatRoutes(to: router, dependencies: ChatAPIDependencies(
@@ -71,11 +72,11 @@ struct ChatLiveServer {
                 commands: storage.commands, assistant: assistant, prompts: .standard, budget: ConversationBudget(tokens: 2_000), files: storage.files, logger: logger
             ),
             queries: ChatQueries(database: storage.stores.readDatabase), files: storage.files, readYourWrites: readYourWrites, rateLimit: nil,
-            loginThrottle: loginThrottle
+            loginThrottle: loginThrottle, accounts: accounts
         ))
         addChatOperatorRoutes(
             to: router, adminToken: adminToken, audit: AuditTrail(log: storage.stores.log, catalog: ChatProduct.Catalog.self), replays: replays,
-            accounts: ChatAccounts(stores: storage.stores, readYourWrites: readYourWrites)
+            accounts: accounts
         )
         return try await serveWithClient(router, services: [storage.runner, replays], logger: logger, timeout: .seconds(60)) { client in
             try await body(ChatLiveServer(storage: storage, client: ChatClient(client: client)))

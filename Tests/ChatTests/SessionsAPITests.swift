@@ -1,6 +1,7 @@
 import ChatAssistant
 import Foundation
 import HTTPTypes
+import NIOCore
 import Testing
 
 /// The sessions and send-chat endpoints, exactly as the contract shows them.
@@ -108,6 +109,18 @@ import Testing
                 (try await server.client.sendMultipart("/api/send-chat/", token: token, fields: [("message", "see file")], files: Array(repeating: ("a.txt", "text/plain", [0x61]), count: 6)), .badRequest, "validation_error"),
                 (try await server.client.send(.post, "/api/chat/sessions/new/", token: token, json: #"{"title":""}"#), .badRequest, "validation_error"),
                 (try await server.client.send(.patch, "/api/chat/sessions/999/", token: token, json: #"{"title":"x"}"#), .notFound, "session_not_found"),
+                // Control characters, which a read model would cut at or show garbled, in every text a user sends.
+                (try await server.client.send(.post, "/api/send-chat/", token: token, json: #"{"message":"before\u0000after"}"#), .badRequest, "validation_error"),
+                (try await server.client.send(.post, "/api/send-chat/", token: token, json: #"{"message":"bell\u0007"}"#), .badRequest, "validation_error"),
+                (try await server.client.send(.post, "/api/chat/sessions/new/", token: token, json: #"{"title":"a\u0000b"}"#), .badRequest, "validation_error"),
+                (try await server.client.sendMultipart("/api/send-chat/", token: token, fields: [("message", "nul\u{0}here")], files: []), .badRequest, "validation_error"),
+                (try await server.client.sendMultipart("/api/send-chat/", token: token, fields: [("message", "see file")], files: [("a\u{0}.txt", "text/plain", [0x61])]), .badRequest, "validation_error"),
+                (try await server.client.send(.post, "/api/signup/", json: #"{"email":"nul@example.com","password":"correct horse battery","first_name":"A\u0000B"}"#), .badRequest, "validation_error"),
+                // A part header name with a byte past ASCII trapped the multipart parser (a crash, not a 400).
+                (try await server.client.send(
+                    .post, "/api/send-chat/", token: token, body: ByteBuffer(string: "--B\r\nContent-Dispösition: form-data; name=\"message\"\r\n\r\nhi\r\n--B--\r\n"),
+                    headers: [.contentType: "multipart/form-data; boundary=B"]
+                ), .badRequest, "validation_error"),
             ]
             for (reply, status, code) in cases {
                 #expect(reply.status == status, "\(reply.text)")

@@ -48,7 +48,7 @@ public struct StorageFullError: Error, Sendable, Equatable, CustomStringConverti
         throw StorageFullError(store: store, path: path, cause: "\(free) bytes available")
     }
 
-    static func isNoSpace(errno code: Int32) -> Bool {
+    public static func isNoSpace(errno code: Int32) -> Bool {
         code == ENOSPC || code == EDQUOT
     }
 }

@@ -36,8 +36,16 @@ enum PrivateFile {
         guard descriptor >= 0 else { throw Failure(operation: "create", path: temporary, code: errno) }
         defer { unlink(temporary) }
         defer { close(descriptor) }
-        let written = contents.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == contents.count else { throw Failure(operation: "write", path: temporary, code: written < 0 ? errno : EIO) }
+        try contents.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+                if written < 0, errno == EINTR { continue }
+                // A short write is followed by one that says why (ENOSPC on a full disk).
+                guard written > 0 else { throw Failure(operation: "write", path: temporary, code: written < 0 ? errno : EIO) }
+                offset += written
+            }
+        }
         guard fsync(descriptor) == 0 else { throw Failure(operation: "sync", path: temporary, code: errno) }
         if link(temporary, path) != 0 {
             if errno == EEXIST { return false }

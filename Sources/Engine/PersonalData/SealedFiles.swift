@@ -1,4 +1,5 @@
 import Crypto
+import EventLog
 import Foundation
 
 /// Files users uploaded, content-addressed per owner and sealed under the owner's data key:
@@ -17,14 +18,35 @@ public struct SealedFiles: Sendable {
 
     public let root: URL
     private let keys: KeyStore
+    private let storageFull = StorageFullLatch()
 
     public init(root: URL, keys: KeyStore) {
         self.root = root
         self.keys = keys
     }
 
-    /// Stores `contents` for `owner` (once: the same contents again is the same file).
+    /// The standing failure to store a file for want of space, for `/health`.
+    public var storageFailure: (error: StorageFullError, since: Date)? { storageFull.current }
+
+    /// Stores `contents` for `owner` (once: the same contents again is the same file). A full disk
+    /// throws `StorageFullError`, leaving nothing behind.
     public func store(_ contents: Data, owner: Int64) throws -> Stored {
+        do {
+            let stored = try storeUnmapped(contents, owner: owner)
+            storageFull.recordSuccess()
+            return stored
+        } catch let failure as PrivateFile.Failure where StorageFullError.isNoSpace(errno: failure.code) {
+            let full = StorageFullError(store: .uploadedFiles, path: root.path, cause: failure.description)
+            storageFull.record(full)
+            throw full
+        } catch let error as CocoaError where error.code == .fileWriteOutOfSpace {
+            let full = StorageFullError(store: .uploadedFiles, path: root.path, cause: "\(error)")
+            storageFull.record(full)
+            throw full
+        }
+    }
+
+    private func storeUnmapped(_ contents: Data, owner: Int64) throws -> Stored {
         let sha256 = SHA256.hash(data: contents).map { String(format: "%02x", $0) }.joined()
         guard let key = try keys.key(for: owner, creating: true) else { throw KeyStore.Failure.keyDestroyed(userId: owner) }
         let directory = root.appendingPathComponent("\(owner)")
@@ -53,4 +75,8 @@ public struct SealedFiles: Sendable {
     }
 
     private static func context(_ sha256: String, owner: Int64) -> String { "file1:\(owner):\(sha256)" }
+}
+
+extension StorageFullError.Store {
+    public static let uploadedFiles = StorageFullError.Store(rawValue: "uploaded_files", title: "the uploaded files")
 }

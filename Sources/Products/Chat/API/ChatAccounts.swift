@@ -3,13 +3,15 @@ import EventSourcing
 import ProductHosting
 import ReadModels
 
-/// Erasing chat accounts: the engine's `UserErasure` over the chat stores (which deletes the user's
-/// uploaded files with their key).
+/// Erasing and exporting chat accounts: the engine's `UserErasure` (which deletes the user's
+/// uploaded files with their key) and `PersonalDataExport` over the chat stores.
 public struct ChatAccounts: Sendable {
     let erasure: UserErasure<ChatProduct>
+    let export: PersonalDataExport<ChatProduct>
 
     public init(stores: ProductStores<ChatProduct>, readYourWrites: ReadYourWrites) {
         erasure = UserErasure(stores: stores, readYourWrites: readYourWrites)
+        export = PersonalDataExport(stores: stores)
     }
 
     /// Records `user-erased`, destroys the data key and the user's files, and waits until the read

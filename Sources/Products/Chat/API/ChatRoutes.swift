@@ -14,11 +14,14 @@ public struct ChatAPIDependencies: Sendable {
     /// Per user behind a token, per address on login and signup; nil turns it off.
     public var rateLimit: RateLimit?
     public var loginThrottle: LoginThrottleLimits
+    /// Deletion and export of the signed-in user's own account.
+    public var accounts: ChatAccounts
 
     public init(
         conversations: Conversations, queries: ChatQueries, files: SealedFiles, readYourWrites: ReadYourWrites, rateLimit: RateLimit?,
-        loginThrottle: LoginThrottleLimits
+        loginThrottle: LoginThrottleLimits, accounts: ChatAccounts
     ) {
+        self.accounts = accounts
         self.conversations = conversations
         self.queries = queries
         self.files = files
@@ -66,6 +69,7 @@ public func addChatRoutes(to router: Router<ChatRequestContext>, dependencies d:
     open.post("signup", use: accounts.signup)
     let user = signedIn.group(context: SignedInContext.self)
     user.post("logout", use: accounts.logout)
+    user.group("account").addRoutes(OwnAccountController(accounts: d.accounts, commands: commands, queries: d.queries, throttle: throttle).endpoints)
     user.post("send-chat", use: SendChatController(conversations: d.conversations, files: d.files, readYourWrites: d.readYourWrites).send)
     user.group("chat/sessions").addRoutes(SessionsController(commands: commands, queries: d.queries, readYourWrites: d.readYourWrites).endpoints)
 }

@@ -51,6 +51,7 @@ private func chatRouter(
     let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
     let assistant: any Assistant = configuration.assistant.map { OpenAICompatibleAssistant(settings: $0, client: .shared) } ?? OfflineAssistant()
     logger.info("assistant replies", metadata: ["provider": "\(assistant.provider)", "model": "\(assistant.model)"])
+    let accounts = ChatAccounts(stores: stores, readYourWrites: readYourWrites)
     let router = Router(context: ChatRequestContext.self)
     addChatRoutes(to: router, dependencies: ChatAPIDependencies(
         conversations: Conversations(
@@ -58,13 +59,14 @@ private func chatRouter(
             files: files, logger: logger
         ),
         queries: ChatQueries(database: stores.readDatabase), files: files, readYourWrites: readYourWrites,
-        rateLimit: configuration.rateLimit, loginThrottle: configuration.loginThrottle
+        rateLimit: configuration.rateLimit, loginThrottle: configuration.loginThrottle, accounts: accounts
     ))
-    HealthController<ChatRequestContext>(log: stores.log, runner: runner, registry: configuration.metricsRegistry).register(on: router)
+    HealthController<ChatRequestContext>(log: stores.log, runner: runner, registry: configuration.metricsRegistry, moreStorage: [{ files.storageFailure }])
+        .register(on: router)
     if let adminToken {
         addChatOperatorRoutes(
             to: router, adminToken: adminToken, audit: AuditTrail(log: stores.log, catalog: ChatProduct.Catalog.self), replays: replays,
-            accounts: ChatAccounts(stores: stores, readYourWrites: readYourWrites)
+            accounts: accounts
         )
     }
     return router

@@ -11,15 +11,17 @@ import ReadModels
 public struct ChatCommandService: Sendable {
     public let store: ChatStore
     public let passwords: DjangoPassword
+    private let hashing: PasswordHashing
     private let registration: UserRegistration<ChatCatalog>
     private let sessionNumbers: StreamNumbers
     /// A password hash no account has, checked when the email is unknown, so a login takes as long
     /// whether or not the address has an account.
     private let decoyHash: String
 
-    public init(store: ChatStore, passwords: DjangoPassword = DjangoPassword()) throws {
+    public init(store: ChatStore, passwords: DjangoPassword = DjangoPassword(), hashing: PasswordHashing = PasswordHashing()) throws {
         self.store = store
         self.passwords = passwords
+        self.hashing = hashing
         registration = UserRegistration(store: store, userStreamPrefix: ChatStreams.userPrefix) { event in
             if case .identityClaimed(let claim) = event { claim.userId } else { nil }
         }
@@ -35,7 +37,7 @@ public struct ChatCommandService: Sendable {
         try AccountRules.password(password)
         let profile = try AccountRules.profile(username: username, firstName: firstName, lastName: lastName, email: email)
         let passwords = passwords
-        let hash = try await BlockingWork.run { try passwords.hash(password) }
+        let hash = try await hashing.run { try passwords.hash(password) }
         return try await register(email: email, profile: profile, passwordHash: hash, importedDateJoined: nil)
     }
 
@@ -69,7 +71,7 @@ public struct ChatCommandService: Sendable {
         guard let email = try? AccountRules.email(rawEmail), password.utf8.count <= 4096 else { return nil }
         let account = try registration.existingUser(Self.identity(email)).flatMap { try self.account($0.userId) }
         let hash = account?.passwordHash ?? decoyHash
-        let matches = try await BlockingWork.run { DjangoPassword.verify(password, against: hash) }
+        let matches = try await hashing.run { DjangoPassword.verify(password, against: hash) }
         return matches ? account : nil
     }
 

@@ -1,15 +1,26 @@
+import ChatDomain
 import Foundation
 import Synchronization
 
-/// Slows password guessing: after `perAccount` failed logins for one email, or `perAddress` from one
-/// client address, within `window`, further attempts for it are refused (429 with `Retry-After`)
-/// until the oldest failure leaves the window, whether or not the password would be right. A success
-/// clears the account's failures, not the address's.
+/// Slows password guessing: at most `perAccount` failed logins for one email, or `perAddress` from
+/// one client address, within `window`; further attempts for it are refused (429 with `Retry-After`)
+/// until the oldest failure leaves the window, whether or not the password would be right.
+///
+/// An attempt is counted as a failure *before* its password is checked (`begin`) and taken back when
+/// it succeeds (`succeeded`), so parallel guesses cannot all pass the check while none has failed
+/// yet. Emails are keyed as logins compare them (trimmed, without case), so `" Demo@…"` is the same
+/// account. A success clears the account's failures and its own attempt from the address's.
 final class LoginThrottle: Sendable {
     struct Limits: Sendable, Equatable {
         var perAccount: Int
         var perAddress: Int
         var window: Duration
+    }
+
+    /// One counted attempt, to be taken back if it succeeds.
+    struct Attempt: Sendable {
+        fileprivate let keys: [String]
+        fileprivate let at: ContinuousClock.Instant
     }
 
     private let limits: Limits
@@ -19,31 +30,44 @@ final class LoginThrottle: Sendable {
         self.limits = limits
     }
 
-    /// Seconds until `email` from `address` may try again; nil when it may now.
-    func wait(email: String, address: String?, now: ContinuousClock.Instant = .now) -> Int? {
-        failures.withLock { failures in
-            let keys = keys(email: email, address: address)
-            return keys.compactMap { key, limit -> Int? in
+    /// Counts an attempt for `email` from `address`; or, when either has used its failures, the
+    /// seconds until it may try again, counting nothing.
+    func begin(email: String, address: String?, now: ContinuousClock.Instant = .now) -> Result<Attempt, Refused> {
+        let keys = keys(email: email, address: address)
+        return failures.withLock { failures in
+            let waits = keys.compactMap { key, limit -> Int? in
                 let recent = (failures[key] ?? []).filter { now - $0 < limits.window }
                 failures[key] = recent.isEmpty ? nil : recent
                 guard recent.count >= limit, let oldest = recent.first else { return nil }
                 return max(1, Int((limits.window - (now - oldest)).components.seconds) + 1)
-            }.max()
-        }
-    }
-
-    func failed(email: String, address: String?, now: ContinuousClock.Instant = .now) {
-        failures.withLock { failures in
-            for (key, _) in keys(email: email, address: address) { failures[key, default: []].append(now) }
+            }
+            if let wait = waits.max() { return .failure(Refused(retryAfterSeconds: wait)) }
+            for (key, _) in keys { failures[key, default: []].append(now) }
             if failures.count > 100_000 { failures = failures.filter { now - ($0.value.last ?? now) < limits.window } }
+            return .success(Attempt(keys: keys.map(\.0), at: now))
         }
     }
 
-    func succeeded(email: String) {
-        _ = failures.withLock { $0.removeValue(forKey: "account:\(email.lowercased())") }
+    /// The attempt's password was right: the account starts afresh, and the address no longer
+    /// counts this attempt.
+    func succeeded(_ attempt: Attempt) {
+        failures.withLock { failures in
+            guard let account = attempt.keys.first else { return }
+            failures[account] = nil
+            for key in attempt.keys.dropFirst() {
+                guard var times = failures[key], let index = times.lastIndex(of: attempt.at) else { continue }
+                times.remove(at: index)
+                failures[key] = times.isEmpty ? nil : times
+            }
+        }
+    }
+
+    struct Refused: Error {
+        var retryAfterSeconds: Int
     }
 
     private func keys(email: String, address: String?) -> [(String, Int)] {
-        [("account:\(email.lowercased())", limits.perAccount)] + (address.map { [("address:\($0)", limits.perAddress)] } ?? [])
+        let account = (try? AccountRules.email(email)) ?? email.lowercased()
+        return [("account:\(account)", limits.perAccount)] + (address.map { [("address:\($0)", limits.perAddress)] } ?? [])
     }
 }

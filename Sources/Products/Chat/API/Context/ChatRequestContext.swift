@@ -42,12 +42,14 @@ public struct SignedInContext: ChildRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let userId: Int64
     public let tokenHash: String
+    public let remoteAddress: SocketAddress?
 
     public init(context: ChatRequestContext) throws {
         guard let signedIn = context.signedIn else { throw ChatAPIError.notAuthenticated }
         coreContext = context.coreContext
         userId = signedIn.userId
         tokenHash = signedIn.tokenHash
+        remoteAddress = context.remoteAddress
     }
 
     public var maxUploadSize: Int { ChatRequestContext.maximumBodySize }

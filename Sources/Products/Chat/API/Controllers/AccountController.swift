@@ -16,14 +16,14 @@ struct AccountController: Sendable {
         let email = try fields.string("email") ?? "", password = try fields.string("password") ?? ""
         guard !email.isEmpty, !password.isEmpty else { throw ChatAPIError.invalid(email.isEmpty ? "email" : "password", "is required") }
         let address = context.remoteAddress?.ipAddress
-        if let wait = throttle.wait(email: email, address: address) {
-            throw ChatAPIError.throttled(retryAfterSeconds: wait, "Too many failed logins for this account or from this address")
+        let attempt: LoginThrottle.Attempt
+        switch throttle.begin(email: email, address: address) {
+        case .success(let counted): attempt = counted
+        case .failure(let refused):
+            throw ChatAPIError.throttled(retryAfterSeconds: refused.retryAfterSeconds, "Too many failed logins for this account or from this address")
         }
-        guard let account = try await commands.authenticate(email: email, password: password) else {
-            throttle.failed(email: email, address: address)
-            throw ChatAPIError.invalidCredentials
-        }
-        throttle.succeeded(email: email)
+        guard let account = try await commands.authenticate(email: email, password: password) else { throw ChatAPIError.invalidCredentials }
+        throttle.succeeded(attempt)
         return try await tokenPayload(for: account.userId)
     }
 
@@ -37,7 +37,8 @@ struct AccountController: Sendable {
             email: email, password: password, username: try fields.string("username"),
             firstName: try fields.string("first_name"), lastName: try fields.string("last_name")
         )
-        return EditedResponse(status: .created, response: try await tokenPayload(for: userId))
+        // The account exists from here on: a 503 now would send the client back to an `email_taken`.
+        return EditedResponse(status: .created, response: try await tokenPayload(for: userId, answerWhileFolding: true))
     }
 
     /// Revokes the token the request came with; other tokens of the user's stay. 204.
@@ -47,10 +48,13 @@ struct AccountController: Sendable {
         return Response(status: .noContent)
     }
 
-    /// A new token, usable once this returns.
-    private func tokenPayload(for userId: Int64) async throws -> UserPayload {
+    /// A new token, usable once this returns; or, `answerWhileFolding`, as soon as the read models
+    /// catch up (they are rarely seconds behind).
+    private func tokenPayload(for userId: Int64, answerWhileFolding: Bool = false) async throws -> UserPayload {
         let (token, result) = try await commands.issueToken(for: userId)
-        try await readYourWrites.wait(for: result.position)
+        do {
+            try await readYourWrites.wait(for: result.position)
+        } catch where answerWhileFolding {}
         guard let account = try commands.account(userId) else { throw ChatDomainError.userNotFound(userId: userId) }
         return UserPayload(account, token: token)
     }

@@ -24,12 +24,16 @@ extension ChatAPIError: ContractError {
                 : ChatAPIError(.badGateway, "assistant_unavailable", "The assistant could not answer", detail: detail)
         case let error as OperatorRequestError:
             return mapping(error)
+        case let busy as PasswordHashing.Busy:
+            return .serviceUnavailable("The server is checking too many passwords right now; nothing was done, retry shortly", retryAfter: busy.retryAfterSeconds)
         case is ReadModelsBehind:
             return .serviceUnavailable("Your change is saved but not yet visible; retry the read shortly", retryAfter: 1)
         case EventLogError.wrongExpectedVersion, CommandError.tooMuchContention:
             return ChatAPIError(.conflict, "conflict", "The session changed while the request ran", detail: "Retry the request")
         case is StorageFullError:
-            return .serviceUnavailable("The server cannot record anything right now (its storage is full); nothing was saved", retryAfter: 30)
+            var error = ChatAPIError(.serviceUnavailable, "storage_full", "The server cannot record anything right now (its storage is full)", detail: "Nothing was saved; retry later")
+            error.headers[.retryAfter] = "30"
+            return error
         case EventLogError.readOnly:
             return ChatAPIError(.methodNotAllowed, "read_only", "This server shows a past state and records nothing", detail: "Writes are refused by `chat as-of --serve`")
         case let error as HTTPError:

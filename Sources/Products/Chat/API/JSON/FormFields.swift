@@ -1,4 +1,5 @@
 import ChatDomain
+import EventSourcing
 import Foundation
 import HTTPServing
 import Hummingbird
@@ -78,6 +79,10 @@ struct FormFields {
                 return
             }
             if let filename = MediaType.parameter("filename", in: disposition) {
+                if StorableText.firstRefusedCharacter(in: filename) != nil {
+                    failure = failure ?? .invalid("files[]", "a file name contains a control character")
+                    return
+                }
                 let contentType = headers.first { $0.0 == "content-type" }?.1 ?? ""
                 fields.files.append(File(name: filename, contentType: contentType, contents: body))
             } else {
@@ -88,6 +93,9 @@ struct FormFields {
                 fields.values[name] = .text(text)
             }
         }
+        guard MultipartHeaderNames.areASCII(in: buffer, boundary: boundary) else {
+            throw ChatAPIError.invalid("multipart", "a part's header name is not ASCII")
+        }
         do {
             try parser.execute(buffer)
         } catch {
@@ -97,13 +105,22 @@ struct FormFields {
         return fields
     }
 
-    /// A string field: absent or null is nil; a JSON number is refused.
+    /// A string field: absent or null is nil; a JSON number is refused, and so is text with a control
+    /// character other than tab, line feed and carriage return (`StorableText`): stored, it would
+    /// come back cut at a NUL while the assistant had read all of it.
     func string(_ key: String) throws -> String? {
         switch values[key] {
         case nil, .json(.null): return nil
-        case .text(let text), .json(.string(let text)): return text
+        case .text(let text), .json(.string(let text)):
+            try Self.refuseControlCharacters(in: text, field: key)
+            return text
         case .json: throw ChatAPIError.invalid(key, "must be a string")
         }
+    }
+
+    static func refuseControlCharacters(in text: String, field: String) throws {
+        guard let bad = StorableText.firstRefusedCharacter(in: text) else { return }
+        throw ChatAPIError.invalid(field, "contains the control character \(bad); only tab, line feed and carriage return are accepted")
     }
 
     /// A whole number: a JSON integer, or digits as text (a multipart field); absent, null or empty is nil.
