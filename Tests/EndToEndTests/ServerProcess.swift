@@ -148,12 +148,12 @@ final class ServerProcess: Sendable {
         try await send(.POST, path, token: token, body: body, headers: headers)
     }
 
-    func patch(_ path: String, _ body: String, token: String? = nil) async throws -> Reply {
-        try await send(.PATCH, path, token: token, body: body, headers: [:])
+    func patch(_ path: String, _ body: String, token: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
+        try await send(.PATCH, path, token: token, body: body, headers: headers)
     }
 
-    func delete(_ path: String, token: String? = nil) async throws -> Reply {
-        try await send(.DELETE, path, token: token, body: nil, headers: [:])
+    func delete(_ path: String, _ body: String? = nil, token: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
+        try await send(.DELETE, path, token: token, body: body, headers: headers)
     }
 
     private func send(_ method: HTTPMethod, _ path: String, token: String?, body: String?, headers: [String: String]) async throws -> Reply {

@@ -25,6 +25,9 @@ public struct DataDirectory: Sendable {
     /// Files users uploaded, sealed under their data keys (`SealedFiles`); products without uploads
     /// have none.
     public var files: URL { root.appendingPathComponent("files") }
+    /// What a product keeps only to answer faster (Nuvie's recommendation lists): anything in it may
+    /// be deleted while no server runs, and an offline erasure deletes all of it.
+    public var cache: URL { root.appendingPathComponent("cache") }
     /// In demo mode only, the master key, generated on first start (ops/privacy.md).
     public var demoMasterKey: URL { root.appendingPathComponent("demo-master-key") }
     /// Names the product whose log this is, so another product's binary refuses it.

@@ -26,6 +26,8 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
     /// The user's uploads, if the product keeps any: deleted with the key, online or offline.
     let files: SealedFiles
     let readDatabase: ReadDatabase
+    /// Offline only: the data directory's caches, deleted whole.
+    let caches: URL?
     /// Returns once the read models have folded up to the position given.
     let readModelsReach: @Sendable (UInt64) async throws -> Void
     private let erasures = Counter(label: "engine_user_erasures_total")
@@ -35,16 +37,18 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
         self.init(stores: stores) { try await readYourWrites.wait(for: $0) }
     }
 
-    /// Offline: folds with `runner` itself.
+    /// Offline: folds with `runner` itself, and deletes the product's caches (no server holds them),
+    /// which may name the user.
     public init(stores: ProductStores<Product>, runner: ProjectionRunner<Product.Catalog>) {
-        self.init(stores: stores) { _ in try runner.catchUp() }
+        self.init(stores: stores, caches: stores.directory.cache) { _ in try runner.catchUp() }
     }
 
-    private init(stores: ProductStores<Product>, readModelsReach: @escaping @Sendable (UInt64) async throws -> Void) {
+    private init(stores: ProductStores<Product>, caches: URL? = nil, readModelsReach: @escaping @Sendable (UInt64) async throws -> Void) {
         store = stores.store
         keys = stores.keys
         files = SealedFiles(root: stores.directory.files, keys: stores.keys)
         readDatabase = stores.readDatabase
+        self.caches = caches
         self.readModelsReach = readModelsReach
     }
 
@@ -68,6 +72,7 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
         erasures.increment()
         try await readModelsReach(result.position)
         try? await readDatabase.truncateWAL()
+        if let caches, FileManager.default.fileExists(atPath: caches.path) { try FileManager.default.removeItem(at: caches) }
         return result
     }
 }

@@ -26,9 +26,12 @@ final class ReadConnections: Sendable {
         self.path = path
     }
 
+    /// These connections' file is no longer served: read the current generation instead.
+    struct Retired: Error {}
+
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         let reused = try state.withLock { state throws -> DatabaseQueue? in
-            guard !state.isClosed else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the read database is closed") }
+            guard !state.isClosed else { throw Retired() }
             return state.idle.popLast()
         }
         let connection = try reused ?? open()

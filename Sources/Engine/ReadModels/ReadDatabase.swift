@@ -67,8 +67,13 @@ public final class ReadDatabase: Sendable {
     /// connection of the current generation: the cheapest read there is, for request paths.
     public func statement<T>(_ body: (Database) throws -> T) throws -> T {
         let (pool, readers) = current.withLock { ($0.pool, $0.readers) }
-        if let readers { return try readers.read(body) }
-        return try pool.unsafeRead(body)
+        guard let readers else { return try pool.unsafeRead(body) }
+        do {
+            return try readers.read(body)
+        } catch is ReadConnections.Retired {
+            try expectRetired(readers)
+            return try statement(body)
+        }
     }
 
     /// Runs `body` in one read transaction on a read-only connection of the current generation, so
@@ -76,7 +81,24 @@ public final class ReadDatabase: Sendable {
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         let (pool, readers) = current.withLock { ($0.pool, $0.readers) }
         guard let readers else { return try pool.read(body) }
-        return try readers.read { db in
+        do {
+            return try transaction(on: readers, body)
+        } catch is ReadConnections.Retired {
+            try expectRetired(readers)
+            return try read(body)
+        }
+    }
+
+    /// Returns when `readers` belong to a generation a rebuild replaced, so the read goes to the
+    /// current one; throws when the database itself is closed.
+    private func expectRetired(_ readers: ReadConnections) throws {
+        guard current.withLock({ $0.readers !== readers }) else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the read database is closed")
+        }
+    }
+
+    private func transaction<T>(on readers: ReadConnections, _ body: (Database) throws -> T) throws -> T {
+        try readers.read { db in
             try db.beginTransaction(.deferred)
             do {
                 let value = try body(db)
@@ -124,13 +146,26 @@ public final class ReadDatabase: Sendable {
         try Checkpoint(name: projection.name, version: projection.version, position: 0).upsert(db)
     }
 
-    /// Serves from `rebuilt`'s file from now on; it becomes the current generation. Readers already
-    /// running finish on the old file, which is removed the next time the directory is opened.
+    /// Serves from `rebuilt`'s file from now on; it becomes the current generation. The old file is
+    /// deleted with its WAL at once (reads already running finish on it): it holds personal values
+    /// in clear, and an erasure after the swap reaches only the current generation.
     func adopt(_ rebuilt: ReadDatabase) throws {
         let generation = rebuilt.current.withLock { $0 }
         _ = try generation.pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         try files?.promote(generation.path)
-        current.withLock { $0 = generation }
+        let retired = current.withLock { current in
+            defer { current = generation }
+            return current
+        }
+        if let files { Self.remove(retired, from: files) }
+    }
+
+    /// Deletes `generation`'s files now. Reads under way finish on their open descriptors, and the
+    /// last of its connections to close frees the space: no name in the directory leads to its
+    /// contents any more. Nothing opens it again: its read-only connections refuse (`Retired`).
+    private static func remove(_ generation: Generation, from files: ReadModelFiles) {
+        try? generation.readers?.close()
+        files.remove(generationAt: generation.path)
     }
 
     func checkpoints() throws -> [Checkpoint] {

@@ -2,7 +2,8 @@ import Foundation
 
 /// The read-model files of a data directory. A rebuild writes a new generation next to the live one
 /// and then points `CURRENT` at it, so the swap is one atomic rename and a crash leaves either the
-/// old or the new generation in force, never half of one. Older generations are removed on the next open.
+/// old or the new generation in force, never half of one. The old generation is deleted once its
+/// last read ends, or on the next open after a crash.
 public struct ReadModelFiles: Sendable {
     public let directory: URL
     static let pointerName = "CURRENT"
@@ -31,6 +32,11 @@ public struct ReadModelFiles: Sendable {
         guard rename(temporary.path, directory.appendingPathComponent(Self.pointerName).path) == 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
         }
+    }
+
+    /// Deletes the generation at `path`, with its `-wal` and `-shm` files.
+    func remove(generationAt path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
     /// Deletes every generation but the current one, with its `-wal` and `-shm` files. Only safe

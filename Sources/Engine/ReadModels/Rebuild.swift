@@ -68,7 +68,7 @@ extension ProjectionRunner {
             while log.headPosition > rebuilder.appliedPosition + UInt64(rebuilder.batchSize) {
                 guard !isCancelled() else {
                     try? rebuilt.close()
-                    try? FileManager.default.removeItem(atPath: path)
+                    files.remove(generationAt: path)
                     throw RebuildError.cancelled
                 }
                 try rebuilder.catchUpInBatches(until: rebuilder.appliedPosition + 50_000)

@@ -91,7 +91,7 @@ public struct AppConfiguration: Sendable {
     }
 
     var logDirectory: URL { DataDirectory(dataDirectory).log }
-    var recommendationCachePath: String { dataDirectory.appendingPathComponent("cache/recommendation-feed.sqlite").path }
+    var recommendationCachePath: String { DataDirectory(dataDirectory).cache.appendingPathComponent("recommendation-feed.sqlite").path }
     var readDirectory: URL { DataDirectory(dataDirectory).read }
 }
 

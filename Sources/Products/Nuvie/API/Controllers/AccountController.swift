@@ -61,13 +61,13 @@ struct AccountController: Sendable {
     }
 
     /// Erases `userId` (answering once the read models show it) and drops their cached tokens and
-    /// recommendations. Their friends' cached lists are stale from then on: the friendship is in their stamp.
+    /// every cached recommendation list (a friend's may name them).
     static func erase(_ userId: Int64, initiator: UserErased.Initiator, accounts: Accounts, tokens: TokenService) async throws -> UInt64 {
         // Whatever happens after the key is destroyed (read models slow to show it, say), nothing of
         // the user's stays cached.
         defer {
             tokens.forget(userId: userId)
-            try? accounts.recommendationCache.forget(userId: userId)
+            try? accounts.recommendationCache.forgetEveryone()
         }
         return try await accounts.erasure.erase(userId, initiator: initiator).position
     }

@@ -24,7 +24,9 @@ public struct MovieAdded: DomainEventPayload {
     }
 }
 
-/// A user attached a free-text tag to a film (MovieLens tags; searchable).
+/// A user attached a free-text tag to a film (MovieLens tags; searchable). The tag is the user's own
+/// words, so it is personal: sealed under their key, nil once they are erased. Logs written before
+/// it was sealed hold it in clear, read as it is until the user's erasure (`seal-log` seals them).
 public struct MovieTagged: DomainEventPayload {
     public static let typeName = "movie-tagged"
     public static let schemaVersion: UInt16 = 1
@@ -33,9 +35,9 @@ public struct MovieTagged: DomainEventPayload {
 
     public var userId: Int64
     public var movieId: Int64
-    public var tag: String
+    @Personal public var tag: String?
 
-    public init(userId: Int64, movieId: Int64, tag: String) {
+    public init(userId: Int64, movieId: Int64, tag: String?) {
         self.userId = userId
         self.movieId = movieId
         self.tag = tag

@@ -8,11 +8,13 @@ import GRDB
 /// genre filters, `movieTag` for tags, `movieSearch`, an FTS5 index of titles and tags, and (v3)
 /// `movieTitleTrigram`, an FTS5 trigram index of the search titles, so that a substring search finds
 /// its films without scanning the catalog. v4 adds `catalogRevision`: the position of the last event
-/// that changed what a search finds, so searches can remember their matches until it moves. Folds
-/// `movie-added` and `movie-tagged`.
+/// that changed what a search finds, so searches can remember their matches until it moves. v5: tags
+/// are their author's personal data; `user-erased` deletes the user's tags and merges the search
+/// index (FTS5 keeps a deleted row's terms in old segments until a merge). Folds `movie-added`,
+/// `movie-tagged` and `user-erased`.
 struct CatalogProjection: Projection {
     let name = "catalog"
-    let version = 4
+    let version = 5
     let tables = ["movie", "movieGenre", "movieTag", "movieSearch", "movieTitleTrigram", "catalogRevision"]
 
     func createSchema(_ db: Database) throws {
@@ -53,8 +55,8 @@ struct CatalogProjection: Projection {
         var lastChange: UInt64?
         for recorded in events {
             try FoldFailure.at(recorded.position) {
-                if let movieId = try write(recorded.event, db) {
-                    touched.insert(movieId)
+                if let movieIds = try write(recorded.event, db) {
+                    touched.formUnion(movieIds)
                     lastChange = recorded.position
                 }
             }
@@ -62,12 +64,15 @@ struct CatalogProjection: Projection {
         guard let lastChange else { return }
         try FoldFailure.at(lastChange) {
             for movieId in touched.sorted() { try index(movieId, db) }
+            if events.contains(where: { if case .userErased = $0.event { true } else { false } }) {
+                try db.run("INSERT INTO movieSearch (movieSearch) VALUES ('optimize')")
+            }
             try db.run("INSERT INTO catalogRevision (id, position) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET position = excluded.position", [lastChange])
         }
     }
 
-    /// The film whose search row the event made stale, if any.
-    private func write(_ event: DomainEvent, _ db: Database) throws -> Int64? {
+    /// The films whose search rows the event made stale, if any.
+    private func write(_ event: DomainEvent, _ db: Database) throws -> [Int64]? {
         switch event {
         case .movieAdded(let movie):
             let genres = String(decoding: try JSONEncoder().encode(movie.genres), as: UTF8.self)
@@ -80,11 +85,15 @@ struct CatalogProjection: Projection {
             for genre in movie.genres {
                 try db.run("INSERT OR IGNORE INTO movieGenre (genre, movieId) VALUES (?, ?)", [genre, movie.movieId])
             }
-            return movie.movieId
+            return [movie.movieId]
         case .movieTagged(let tagged):
-            try db.run("INSERT OR IGNORE INTO movieTag (movieId, userId, tag) VALUES (?, ?, ?)", [tagged.movieId, tagged.userId, tagged.tag]
-            )
-            return db.changesCount > 0 ? tagged.movieId : nil
+            guard let tag = tagged.tag else { return nil }
+            try db.run("INSERT OR IGNORE INTO movieTag (movieId, userId, tag) VALUES (?, ?, ?)", [tagged.movieId, tagged.userId, tag])
+            return db.changesCount > 0 ? [tagged.movieId] : nil
+        case .userErased(let erased):
+            let movieIds = try Int64.fetchAll(db, sql: "SELECT DISTINCT movieId FROM movieTag WHERE userId = ?", arguments: [erased.userId])
+            try db.run("DELETE FROM movieTag WHERE userId = ?", [erased.userId])
+            return movieIds.isEmpty ? nil : movieIds
         default:
             return nil
         }

@@ -7,7 +7,10 @@ import Synchronization
 
 /// `recommendation_feed`: each user's latest recommendation list with its time to live, in its own
 /// SQLite file beside the read models. It is a cache, not a read model: nothing in it comes from the
-/// log alone (it also depends on when the model was trained), so it is neither rebuilt nor backed up.
+/// log alone (it also depends on when the model was trained), so it is neither rebuilt nor backed up,
+/// and each start begins it empty. A list names other users (a friend's recommendation, the reason
+/// it gives), so an erasure empties the whole cache, file and WAL, not only the erased user's entry:
+/// it may hold nobody's words once they are gone.
 /// An entry serves until it expires or the user's own signals change (`stamp`). The most recently
 /// used entries are also kept decoded in memory, so a hit costs no JSON decoding. On a full disk
 /// an entry is kept in memory only: the feed still answers, and `storageFailure` says why.
@@ -20,6 +23,8 @@ public final class RecommendationFeedCache: Sendable {
     public init(path: String) throws {
         try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
         self.path = path
+        // A stop may have left entries of users erased since (offline, or before their friends' entries went).
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         pool = try StorageFullError.mappingSQLite(store: .recommendationCache, path: path) {
             var configuration = Configuration()
             // An erased user's entry (their taste, their friends' names) is zeroed, not left in a free page.
@@ -82,10 +87,12 @@ public final class RecommendationFeedCache: Sendable {
         memory.withLock { $0.put(list.userId, key: stamp, list, expiresAt: Double(generated + Int64(list.ttlSeconds))) }
     }
 
-    /// Drops the user's entry, from the file and from memory: after their erasure.
-    public func forget(userId: Int64) throws {
-        memory.withLock { $0.remove(userId) }
-        try pool.write { db in try db.execute(sql: "DELETE FROM recommendation_feed WHERE user_id = ?", arguments: [userId]) }
+    /// Drops every entry, from memory, the file and its WAL: after an erasure, since any list may
+    /// name the erased user.
+    public func forgetEveryone() throws {
+        memory.withLock { $0 = Memo(capacity: $0.capacity) }
+        try pool.write { db in try db.execute(sql: "DELETE FROM recommendation_feed") }
+        _ = try pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
     }
 
     public func close() throws {
