@@ -43,7 +43,7 @@ import Testing
         let before = try await SavryLiveServer.run(storage: first) { server in
             let client = server.client
             let cookToken = try await client.token(Self.cook)
-            let cookId = try #require(try await server.tokens.userId(from: cookToken))
+            let cookId = try #require(try await server.tokens.grant(from: cookToken)?.userId)
             let borscht = try await client.create(cookToken, Self.recipe)
             let other = try await client.create(cookToken, #"{"name":"Plain toast","ingredients":[],"instructions":[]}"#)
             #expect(try await client.send(.patch, "/api/app/recipes/\(borscht)", token: cookToken, body: #"{"description":"\#(Self.editedText)"}"#).status == .ok)
@@ -101,7 +101,7 @@ import Testing
 
             // Signing in again with the same identity is a new, empty user.
             let again = try await client.token(Self.cook)
-            #expect(try await server.tokens.userId(from: again) != before.cookId)
+            #expect(try await server.tokens.grant(from: again)?.userId != before.cookId)
             let list = try await client.send(.get, "/api/app/recipes", token: again)
             #expect(list.status == .ok && (list.json["recipes"] as? [Any])?.isEmpty == true)
 
@@ -136,7 +136,7 @@ import Testing
             for secret in Self.secrets { #expect(!audit.text.contains(secret), "the audit shows \(secret)") }
             #expect(audit.text.contains("user-erased"), "the restored log records the erasure again")
             let again = try await server.client.token(Self.cook)
-            #expect(try await server.tokens.userId(from: again) != before.cookId)
+            #expect(try await server.tokens.grant(from: again)?.userId != before.cookId)
             #expect((try await server.client.send(.get, "/api/app/recipes", token: again).json["recipes"] as? [Any])?.isEmpty == true)
             #expect(try server.storage.refold() == server.storage.database.canonicalDump())
         }
@@ -179,7 +179,7 @@ import Testing
         try await SavryLiveServer.run { server in
             let client = server.client
             let token = try await client.token("ana")
-            let userId = try #require(try await server.tokens.userId(from: token))
+            let userId = try #require(try await server.tokens.grant(from: token)?.userId)
             _ = try await client.create(token, Self.recipe)
             let erased = try await client.admin(.post, "/admin/users/\(userId)/erase")
             #expect(erased.status == .ok && erased.json["userId"] as? Int == Int(userId) && erased.json["position"] as? Int == 4, "\(erased.text)")

@@ -81,6 +81,30 @@ import Testing
         }
     }
 
+    /// `DELETE /api/app/auth` ends the token it came with, and only that one; a token from before
+    /// tokens had a `jti` is signed out by its issue time.
+    @Test func signingOutEndsThatTokenOnly() async throws {
+        try await SavryLiveServer.run { server in
+            let client = server.client
+            let phone = try await client.token("ana"), tablet = try await client.token("ana")
+            #expect(phone != tablet)
+            #expect(try await client.send(.delete, "/api/app/auth", token: phone).status == .noContent)
+            let refused = try await client.send(.get, "/api/app/recipes", token: phone)
+            #expect(refused.status == .unauthorized && refused.isErrorShape, "\(refused.text)")
+            #expect(try await client.send(.delete, "/api/app/auth", token: phone).status == .unauthorized)
+            #expect(try await client.send(.get, "/api/app/recipes", token: tablet).status == .ok)
+            #expect(try await client.send(.delete, "/api/app/auth").status == .unauthorized)
+
+            let userId = try #require(try await server.tokens.grant(from: tablet)?.userId)
+            let legacy = try await JWTKeyCollection().add(hmac: HMACKey(from: SavryLiveServer.secret), digestAlgorithm: .sha256)
+                .sign(LegacyClaims(sub: .init(value: "\(userId)"), iat: .init(value: Date()), exp: .init(value: Date().addingTimeInterval(3600))))
+            #expect(try await client.send(.get, "/api/app/recipes", token: legacy).status == .ok)
+            #expect(try await client.send(.delete, "/api/app/auth", token: legacy).status == .noContent)
+            #expect(try await client.send(.get, "/api/app/recipes", token: legacy).status == .unauthorized)
+            #expect(try await client.send(.get, "/api/app/recipes", token: tablet).status == .ok)
+        }
+    }
+
     @Test func anotherUsersRecipeIs403AndAMissingOne404() async throws {
         try await SavryLiveServer.run { server in
             let client = server.client
@@ -116,6 +140,14 @@ import Testing
 
 struct TestClaims: JWTPayload {
     var sub: SubjectClaim
+    var exp: ExpirationClaim
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// A token as Savry issued them before sign-out: no `jti`.
+struct LegacyClaims: JWTPayload {
+    var sub: SubjectClaim
+    var iat: IssuedAtClaim
     var exp: ExpirationClaim
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }

@@ -14,6 +14,7 @@ import Testing
         .recipeCreated(RecipeCreated(recipeId: "r1", userId: 1, fields: soup)),
         .recipeUpdated(RecipeUpdated(recipeId: "r1", userId: 1, changes: RecipeChanges(name: "Leek Soup", description: .some(nil), servings: 4))),
         .recipeDeleted(RecipeDeleted(recipeId: "r1", userId: 1)),
+        .signedOut(SignedOut(userId: 1, tokenId: "5B0C1F7A-2D4E-4C58-9F3A-0D6E2B7C8A91", expiresAt: 1_767_225_600)),
         .userErased(UserErased(userId: 1, initiator: .user)),
     ]
 
@@ -30,6 +31,7 @@ import Testing
         case .recipeCreated: "recipeCreated"
         case .recipeUpdated: "recipeUpdated"
         case .recipeDeleted: "recipeDeleted"
+        case .signedOut: "signedOut"
         case .userErased: "userErased"
         }
     }

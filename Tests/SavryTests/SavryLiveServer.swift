@@ -33,7 +33,9 @@ struct SavryLiveServer {
         _ body: @Sendable (SavryLiveServer) async throws -> T
     ) async throws -> T {
         let storage = if let given { given } else { try await SavryStorage() }
-        let tokens = await SavryTokens(secret: secret, isActive: storage.commands.isActive)
+        let tokens = await SavryTokens(
+            secret: secret, isActive: storage.commands.isActive, isSignedOut: SignedOutTokens(database: storage.stores.readDatabase).contains
+        )
         let router = Router(context: SavryRequestContext.self)
         let readYourWrites = ReadYourWrites(runner: storage.runner, timeout: .seconds(30))
         let accounts = SavryAccounts(stores: storage.stores, readYourWrites: readYourWrites)

@@ -42,7 +42,7 @@ struct FakeApple {
             let head = server.storage.log.headPosition
             for reply in [first, again] {
                 let token = try #require(reply.json["token"] as? String)
-                #expect(try await server.tokens.userId(from: token) == 1)
+                #expect(try await server.tokens.grant(from: token)?.userId == 1)
             }
             for bad in [try await apple.token(subject: "x", audience: "com.someone.else"), try await apple.token(subject: "x", expiresIn: -60), "not-a-jwt"] {
                 let reply = try await client.send(.post, "/api/app/auth", body: #"{"identityToken":"\#(bad)"}"#)
@@ -62,7 +62,7 @@ struct FakeApple {
             let ana = try await client.token("ana")
             let anaAgain = try await client.token("ana")
             let ben = try await client.token("ben")
-            let users = [try await server.tokens.userId(from: ana), try await server.tokens.userId(from: anaAgain), try await server.tokens.userId(from: ben)]
+            let users = [try await server.tokens.grant(from: ana)?.userId, try await server.tokens.grant(from: anaAgain)?.userId, try await server.tokens.grant(from: ben)?.userId]
             #expect(users == [1, 1, 2])
             #expect(try server.storage.events(after: 0).count == 4)
             for body in [#"{"devUser":"ana","identityToken":"x"}"#, "{}", #"{"devUser":""}"#, #"{"devUser":"a b"}"#, #"{"identityToken":"x"}"#, #"{"user":"ana"}"#] {

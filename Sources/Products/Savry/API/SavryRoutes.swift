@@ -36,7 +36,8 @@ public struct SavryAPIDependencies: Sendable {
 }
 
 /// Savry's middleware and routes on `router`: request ids, request logs and metrics, the error shape
-/// (`{"message": …}` for every error, unknown routes included), then `POST /api/app/auth` open, and
+/// (`{"message": …}` for every error, unknown routes included), then `POST /api/app/auth` open,
+/// `DELETE /api/app/auth` (sign out) behind the token it signs out of, and
 /// `/api/app/recipes` and `/api/app/account` behind a bearer token (`SavryAuthMiddleware`,
 /// `SignedInContext`). Routes added
 /// to `router` before this call get none of the middleware; those added after get all of it.
@@ -55,10 +56,14 @@ public func addSavryRoutes(to router: Router<SavryRequestContext>, dependencies 
         account.add(middleware: RateLimitMiddleware<SavryRequestContext, SavryAPIError>(limit, user: { $0.userId }, refusal: SavryAPIError.rateLimited))
     }
     signIn.post(use: AuthController(commands: d.commands, tokens: d.tokens, apple: d.apple, devLoginEnabled: d.devLoginEnabled).signIn)
+    app.group("/auth").add(middleware: SavryAuthMiddleware(tokens: d.tokens))
+        .group(context: SignedInContext.self)
+        .delete(use: SignOutController(commands: d.commands, readYourWrites: d.readYourWrites).signOut)
     recipes
         .group(context: SignedInContext.self)
         .addRoutes(RecipesController(commands: d.commands, recipes: d.recipes, readYourWrites: d.readYourWrites).endpoints)
     account
         .group(context: SignedInContext.self)
         .addRoutes(AccountController(accounts: d.accounts, recipes: d.recipes).endpoints)
+    OpenAPIDocumentController<SavryRequestContext>(document: PackageResources.openapi_json).register(on: router)
 }

@@ -49,7 +49,7 @@ private func savryRouter(
     addSavryRoutes(to: router, dependencies: SavryAPIDependencies(
         commands: commands,
         recipes: RecipeQueries(database: stores.readDatabase),
-        tokens: await SavryTokens(secret: secret, isActive: commands.isActive),
+        tokens: await SavryTokens(secret: secret, isActive: commands.isActive, isSignedOut: SignedOutTokens(database: stores.readDatabase).contains),
         apple: configuration.appleBundleId.flatMap { bundleId in
             configuration.appleKeySource.map { AppleIdentityVerifier(source: $0, bundleId: bundleId) }
         },

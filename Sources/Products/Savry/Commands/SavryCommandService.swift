@@ -45,6 +45,16 @@ public struct SavryCommandService: Sendable {
         try registration.isActive(userId)
     }
 
+    /// Signs the user out of one token (`SignedOut`): recorded on their stream, once per token.
+    public func signOut(_ userId: Int64, tokenId: String, expiresAt: Int64) async throws -> CommandResult {
+        try await asActiveUser(userId) {
+            try await store.append(
+                [.signedOut(SignedOut(userId: userId, tokenId: tokenId, expiresAt: expiresAt))], to: SavryStreams.user(userId),
+                eventId: EventIds.derived(from: "signed-out:\(userId):\(tokenId)", namespace: SavryCatalog.eventIdNamespace)
+            )
+        }
+    }
+
     // MARK: Recipes
 
     /// A new recipe, named after `eventId`: a create retried under the same id records nothing new
@@ -79,12 +89,14 @@ public struct SavryCommandService: Sendable {
 
     /// A signed token is no proof that its user exists or was not erased since: every command checks
     /// first. An erasure landing while the command runs makes sealing its content fail (an erased
-    /// user's key is never made again); that, too, answers that the user is gone.
+    /// user's key is never made again), or the recipe read as gone; either way the answer is that
+    /// the user is gone (401), not that the recipe is (404).
     private func asActiveUser<T>(_ userId: Int64, _ command: () async throws -> T) async throws -> T {
         guard try isActive(userId) else { throw SavryDomainError.userNotFound(userId: userId) }
         do {
             return try await command()
-        } catch let error where !(error is SavryDomainError) {
+        } catch {
+            // Erased while it ran: its recipes read as gone, but what the caller must hear is that they are.
             if try !isActive(userId) { throw SavryDomainError.userNotFound(userId: userId) }
             throw error
         }

@@ -17,6 +17,7 @@ public enum SavryCatalog: PayloadCatalog {
         PayloadType(RecipeCreated.self) { .recipeCreated($0) },
         PayloadType(RecipeUpdated.self) { .recipeUpdated($0) },
         PayloadType(RecipeDeleted.self) { .recipeDeleted($0) },
+        PayloadType(SignedOut.self) { .signedOut($0) },
         PayloadType(UserErased.self) { .userErased($0) },
     ]
 

@@ -8,6 +8,7 @@ public enum SavryEvent: Sendable, Equatable {
     case recipeCreated(RecipeCreated)
     case recipeUpdated(RecipeUpdated)
     case recipeDeleted(RecipeDeleted)
+    case signedOut(SignedOut)
     /// The engine's erasure event, registered as Savry's own.
     case userErased(UserErased)
 
@@ -19,6 +20,7 @@ public enum SavryEvent: Sendable, Equatable {
         case .recipeCreated(let e): e
         case .recipeUpdated(let e): e
         case .recipeDeleted(let e): e
+        case .signedOut(let e): e
         case .userErased(let e): e
         }
     }
@@ -33,6 +35,7 @@ public enum SavryEvent: Sendable, Equatable {
         case .recipeCreated(let e): e.userId
         case .recipeUpdated(let e): e.userId
         case .recipeDeleted(let e): e.userId
+        case .signedOut(let e): e.userId
         case .userErased(let e): e.initiator == .user ? e.userId : nil
         }
     }

@@ -69,7 +69,7 @@ struct RecipesProjection: Projection {
         case .userErased(let erased):
             try db.run("DELETE FROM recipe WHERE userId = ?", [erased.userId])
             try db.run("DELETE FROM recipeClock WHERE userId = ?", [erased.userId])
-        case .identityClaimed, .userRegistered:
+        case .identityClaimed, .userRegistered, .signedOut:
             break
         }
     }

@@ -6,5 +6,5 @@ public typealias SavryRunner = ProjectionRunner<SavryCatalog>
 
 /// Every read model Savry serves, in the order they are applied to each event.
 public enum SavryReadModels {
-    public static let all: [any Projection<SavryEvent>] = [RecipesProjection()]
+    public static let all: [any Projection<SavryEvent>] = [RecipesProjection(), SignedOutTokensProjection()]
 }

@@ -11,6 +11,8 @@ public struct SavryTokens: Sendable {
         var sub: SubjectClaim
         var iat: IssuedAtClaim
         var exp: ExpirationClaim
+        /// What signing out names; absent from tokens issued before sign-out existed.
+        var jti: IDClaim?
 
         func verify(using algorithm: some JWTAlgorithm) async throws {
             try exp.verifyNotExpired()
@@ -22,21 +24,41 @@ public struct SavryTokens: Sendable {
     /// Whether a user id is registered and not erased: a correctly signed token for anyone else
     /// opens nothing, so an erased user's tokens stop working at once.
     private let isActive: @Sendable (Int64) throws -> Bool
+    /// Whether the user signed out of the token with this id.
+    private let isSignedOut: @Sendable (_ userId: Int64, _ tokenId: String) throws -> Bool
 
-    public init(secret: String, isActive: @escaping @Sendable (Int64) throws -> Bool) async {
+    public init(
+        secret: String, isActive: @escaping @Sendable (Int64) throws -> Bool,
+        isSignedOut: @escaping @Sendable (_ userId: Int64, _ tokenId: String) throws -> Bool
+    ) async {
         keys = await JWTKeyCollection().add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
         self.isActive = isActive
+        self.isSignedOut = isSignedOut
     }
 
     public func issue(for userId: Int64, now: Date = Date()) async throws -> String {
-        try await keys.sign(Claims(sub: .init(value: "\(userId)"), iat: .init(value: now), exp: .init(value: now.addingTimeInterval(Self.lifetime))))
+        try await keys.sign(Claims(
+            sub: .init(value: "\(userId)"), iat: .init(value: now), exp: .init(value: now.addingTimeInterval(Self.lifetime)),
+            jti: .init(value: UUID().uuidString)
+        ))
     }
 
-    /// The active user of a valid, unexpired token; nil for any other token (an erased user's too).
-    public func userId(from token: String) async throws -> Int64? {
+    /// A valid token of an active user: who, which token (its `jti`, or `iat-<seconds>` for a token
+    /// from before tokens had one), and when it expires (epoch seconds).
+    public struct Grant: Sendable, Equatable {
+        public var userId: Int64
+        public var tokenId: String
+        public var expiresAt: Int64
+    }
+
+    /// The grant of a valid, unexpired token its active user has not signed out of; nil for any
+    /// other token (an erased user's too).
+    public func grant(from token: String) async throws -> Grant? {
         guard header.accepts(token), let claims = try? await keys.verify(token, as: Claims.self),
               let userId = Int64(claims.sub.value), try isActive(userId)
         else { return nil }
-        return userId
+        let tokenId = claims.jti?.value ?? "iat-\(Int64(claims.iat.value.timeIntervalSince1970))"
+        guard try !isSignedOut(userId, tokenId) else { return nil }
+        return Grant(userId: userId, tokenId: tokenId, expiresAt: Int64(claims.exp.value.timeIntervalSince1970))
     }
 }

@@ -6,12 +6,13 @@ import NIOCore
 public struct SavryRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by `SavryAuthMiddleware` from a valid bearer token.
-    public var userId: Int64?
+    public var grant: SavryTokens.Grant?
+    public var userId: Int64? { grant?.userId }
     public let remoteAddress: SocketAddress?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        userId = nil
+        grant = nil
         remoteAddress = source.channel.remoteAddress
     }
 

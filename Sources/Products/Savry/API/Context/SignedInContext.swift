@@ -5,12 +5,14 @@ import Hummingbird
 /// a handler cannot forget to check for one.
 public struct SignedInContext: ChildRequestContext {
     public var coreContext: CoreRequestContextStorage
-    public let userId: Int64
+    /// The token the request came with, and its user.
+    public let grant: SavryTokens.Grant
+    public var userId: Int64 { grant.userId }
 
     public init(context: SavryRequestContext) throws {
-        guard let userId = context.userId else { throw SavryAPIError.unauthorized("Sign in to use this endpoint") }
+        guard let grant = context.grant else { throw SavryAPIError.unauthorized("Sign in to use this endpoint") }
         coreContext = context.coreContext
-        self.userId = userId
+        self.grant = grant
     }
 
     public var maxUploadSize: Int { SavryRequestContext.maximumBodySize }
