@@ -1,4 +1,5 @@
 import HTTPServing
+import HTTPTypes
 import Hummingbird
 import NewsCommands
 import NewsProjections
@@ -25,7 +26,9 @@ public struct NewsAPIDependencies: Sendable {
 }
 
 /// The contract's `/v1` routes: request ids, logs, metrics, the `{"error","details"}` shape, the
-/// user from `X-User-ID`, and the per-user rate limit with its headers on every answer.
+/// user from `X-User-ID`, and the per-user (and per-address) rate limit with its headers on every
+/// answer under `/v1`, unknown paths included. `/health`, `/metrics` and `/openapi.json` count
+/// against no user.
 public func addNewsRoutes(to router: Router<NewsRequestContext>, dependencies d: NewsAPIDependencies) {
     router.addMiddleware {
         RequestObservationMiddleware()
@@ -43,4 +46,9 @@ public func addNewsRoutes(to router: Router<NewsRequestContext>, dependencies d:
     v1.get("brief/latest", use: feed.brief)
     v1.post("interpret", use: InterpretController(reads: reads).interpret)
     v1.put("preferences", use: PreferencesController(commands: d.commands, readYourWrites: d.readYourWrites).update)
+    // Anything else under /v1 is a 404 that went through the limiter, with its headers like every answer.
+    for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete, .head] {
+        v1.on("**", method: method) { _, _ -> Response in throw HTTPError(.notFound) }
+    }
+    OpenAPIDocumentController<NewsRequestContext>(document: PackageResources.openapi_json).register(on: router)
 }

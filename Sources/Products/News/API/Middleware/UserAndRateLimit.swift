@@ -25,23 +25,39 @@ struct UserIdMiddleware: RouterMiddleware {
 /// 100 requests a minute per user, in fixed 60-second windows, as the contract has it: every answer
 /// carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (epoch seconds of
 /// the window's end); past the limit, 429 `{"error": "Rate limit exceeded"}` with `Retry-After`.
+/// The user is whoever `X-User-ID` claims, so one client naming a new user each time would be
+/// unlimited: each client address also has ten times a user's limit in the same window.
 final class NewsRateLimiter: Sendable {
     let limit: Int
-    /// The current window and each user's count in it; a new window starts every count at 0.
+    var limitPerAddress: Int { limit * 10 }
+    /// The current window and each user's and address's count in it; a new window starts every count at 0.
     private let window = Mutex<(start: Int64, counts: [String: Int])>((0, [:]))
 
     init(limit: Int) {
         self.limit = limit
     }
 
-    /// Counts the request; returns what is left in the window (negative: refused) and its end.
-    func take(_ user: String, now: Int64 = Int64(Date().timeIntervalSince1970)) -> (remaining: Int, reset: Int64) {
+    struct Taken {
+        /// Left in the user's window (negative: refused).
+        var remaining: Int
+        /// Whether the address had used its own limit (refused whatever the user's count).
+        var addressExhausted: Bool
+        var reset: Int64
+    }
+
+    /// Counts the request for the user and the address; what is left and when the window ends.
+    func take(_ user: String, address: String?, now: Int64 = Int64(Date().timeIntervalSince1970)) -> Taken {
         window.withLock { window in
             let start = now - now % 60
             if window.start != start { window = (start, [:]) }
-            let count = (window.counts[user] ?? 0) + 1
-            window.counts[user] = count
-            return (limit - count, start + 60)
+            let count = (window.counts["user:" + user] ?? 0) + 1
+            window.counts["user:" + user] = count
+            var addressCount = 0
+            if let address {
+                addressCount = (window.counts["address:" + address] ?? 0) + 1
+                window.counts["address:" + address] = addressCount
+            }
+            return Taken(remaining: limit - count, addressExhausted: addressCount > limitPerAddress, reset: start + 60)
         }
     }
 }
@@ -51,12 +67,15 @@ struct RateLimitHeadersMiddleware: RouterMiddleware {
     let limiter: NewsRateLimiter
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let (remaining, reset) = limiter.take(context.userId)
-        let headers: HTTPFields = [.rateLimitLimit: "\(limiter.limit)", .rateLimitRemaining: "\(max(remaining, 0))", .rateLimitReset: "\(reset)"]
-        guard remaining >= 0 else {
-            var error = NewsAPIError(.tooManyRequests, "Rate limit exceeded", details: "\(limiter.limit) requests per minute per user; the window resets at \(reset)")
+        let taken = limiter.take(context.userId, address: context.remoteAddress?.ipAddress)
+        let headers: HTTPFields = [.rateLimitLimit: "\(limiter.limit)", .rateLimitRemaining: "\(max(taken.remaining, 0))", .rateLimitReset: "\(taken.reset)"]
+        guard taken.remaining >= 0, !taken.addressExhausted else {
+            let details = taken.addressExhausted
+                ? "\(limiter.limitPerAddress) requests per minute from one address; the window resets at \(taken.reset)"
+                : "\(limiter.limit) requests per minute per user; the window resets at \(taken.reset)"
+            var error = NewsAPIError(.tooManyRequests, "Rate limit exceeded", details: details)
             error.headers = headers
-            error.headers[.retryAfter] = "\(max(1, reset - Int64(Date().timeIntervalSince1970)))"
+            error.headers[.retryAfter] = "\(max(1, taken.reset - Int64(Date().timeIntervalSince1970)))"
             throw error
         }
         do {
