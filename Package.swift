@@ -234,6 +234,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/Products/Savry/API",
+            resources: [.embedInCode("OpenAPI/openapi.json")],
             swiftSettings: strict
         ),
         .target(
@@ -298,6 +299,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/Products/Chat/API",
+            resources: [.embedInCode("OpenAPI/openapi.json")],
             swiftSettings: strict
         ),
         .target(
@@ -354,6 +356,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/Products/News/API",
+            resources: [.embedInCode("OpenAPI/openapi.json")],
             swiftSettings: strict
         ),
         .target(
@@ -494,7 +497,7 @@ let package = Package(
         .testTarget(
             name: "ChatTests",
             dependencies: [
-                "ChatDomain", "ChatAssistant", "ChatCommands", "ChatProjections", "ChatAPI", "HTTPServing", "EventSourcing", "ReadModels",
+                "ChatDomain", "ChatAssistant", "ChatCommands", "ChatProjections", "ChatAPI", "ChatApp", "HTTPServing", "EventSourcing", "ReadModels",
                 "ProductHosting", "PersonalData", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

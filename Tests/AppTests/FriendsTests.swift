@@ -131,6 +131,9 @@ import Testing
                 #expect(reply.status == .forbidden && reply.errorCode == "USER_BLOCKED")
             }
             #expect(try await client.send(.get, "/users/\(alice.id)", token: bob.token).errorCode == "USER_NOT_FOUND")
+            // Nor does Bob's own export say who blocked him; Alice's shows her decision.
+            #expect(try await client.send(.get, "/users/me/export", token: bob.token).text.contains("user-blocked") == false)
+            #expect(try await client.send(.get, "/users/me/export", token: alice.token).text.contains("user-blocked"))
             #expect(try await client.send(.get, "/users/\(bob.id)", token: alice.token).json["friendship_status"] as? String == "blocked")
             let listed = try #require(try await client.send(.get, "/friends", token: alice.token).json["friends"] as? [[String: Any]])
             #expect(listed.map { $0["status"] as? String } == ["blocked"])

@@ -59,6 +59,9 @@ import Testing
             #expect(try await server.client.send(.post, "/api/signup/", json: "{bad json").errorCode == "parse_error")
             #expect(try await server.client.send(.post, "/api/signup/", body: .init(string: "email=x"), headers: [.contentType: "application/x-www-form-urlencoded"]).status == .unsupportedMediaType)
             #expect(server.storage.headPosition == before)
+            // A valid address whose characters no username may hold is still a valid signup.
+            let apostrophe = try await server.client.signUp("o'brien@example.com")
+            #expect(apostrophe["username"] as? String == "o_brien@example.com" && apostrophe["email"] as? String == "o'brien@example.com")
         }
     }
 

@@ -72,4 +72,21 @@ import Testing
         let keys = try testKeyStore(in: scratch)
         return try await MovieLensImporter(store: DomainLog(log: log, personalData: keys)).importDirectory(dataset).headPosition
     }
+
+    /// A bad setting stops the server before the demo import and the first training, not after.
+    @Test(.timeLimit(.minutes(2)))
+    func aTooShortJWTSecretStopsTheServerBeforeTheDemoImport() async throws {
+        let directory = try TemporaryDirectory()
+        let dataDirectory = directory.url.appendingPathComponent("data")
+        let refused = try ServerProcess.launch(outputDirectory: directory.url, environment: ["NUVIE_JWT_SECRET": "too-short"]) {
+            ServerProcess.demoArguments(dataDirectory: dataDirectory, port: $0)
+        }
+        let status = try await refused.waitForExit(timeout: .seconds(60))
+        if status == nil { await refused.kill9() }
+        #expect(status != nil && status != 0, "the server did not exit")
+        #expect(refused.everythingSaid().contains("NUVIE_JWT_SECRET"), "\(refused.everythingSaid().suffix(1_000))")
+        let log = try EventLog(configuration: .init(directory: dataDirectory.appendingPathComponent("log"), readOnly: true))
+        defer { log.close() }
+        #expect(log.headPosition == 0, "the demo was imported before the setting was checked")
+    }
 }

@@ -8,7 +8,8 @@ import PersonalData
 /// Everything a product holds about one user, for the user (GDPR Art. 15 and 20): the product's own
 /// view of their account, then every event they caused or that concerns them, oldest first, each
 /// payload in its current schema with their own personal fields opened. Others' personal fields in
-/// those events (none in today's products) are left out. Streamed a page of events at a time, so a
+/// those events (none in today's products) are left out, and so are the events the product conceals
+/// from their subjects (`EventSourcedProduct.concealedFromSubjects`). Streamed a page of events at a time, so a
 /// long history is never held whole.
 ///
 /// `{"product", "user_id", "exported_at", "account": {…}, "events": [{"position", "event_id",
@@ -42,7 +43,7 @@ public struct PersonalDataExport<Product: EventSourcedProduct>: Sendable {
                 let page = try log.readUser(userId, from: from, limit: Self.pageSize)
                 guard let last = page.last else { break }
                 var chunk = Data()
-                for record in page {
+                for record in page where record.actorUserId == userId || !Product.concealedFromSubjects.contains(record.type) {
                     chunk.append(Data(separator.utf8))
                     chunk.append(try Self.entry(record, of: userId, view: view))
                     separator = ","

@@ -12,9 +12,14 @@ public protocol EventSourcedProduct: Sendable {
     static var projections: [any Projection<Catalog.Event>] { get }
     /// The stream of a user's own events (their registration, profile, erasure).
     static func userStream(_ userId: Int64) -> String
+    /// Event types a user's own data export leaves out when they are only its subject: another
+    /// user's decision they must not learn of (Nuvie: who blocked them). Operators' audits show them.
+    static var concealedFromSubjects: Set<String> { get }
 }
 
 extension EventSourcedProduct {
+    public static var concealedFromSubjects: Set<String> { [] }
+
     /// The name in capitals: the prefix of the product's environment variables.
     public static var environmentPrefix: String { name.uppercased() }
 }

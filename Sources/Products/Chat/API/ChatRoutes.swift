@@ -72,4 +72,5 @@ public func addChatRoutes(to router: Router<ChatRequestContext>, dependencies d:
     user.group("account").addRoutes(OwnAccountController(accounts: d.accounts, commands: commands, queries: d.queries, throttle: throttle).endpoints)
     user.post("send-chat", use: SendChatController(conversations: d.conversations, files: d.files, readYourWrites: d.readYourWrites).send)
     user.group("chat/sessions").addRoutes(SessionsController(commands: commands, queries: d.queries, readYourWrites: d.readYourWrites).endpoints)
+    OpenAPIDocumentController<ChatRequestContext>(document: PackageResources.openapi_json).register(on: router)
 }

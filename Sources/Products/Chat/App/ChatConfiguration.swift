@@ -52,17 +52,23 @@ public struct ChatConfiguration: ServerConfiguration {
     public mutating func apply(_ settings: EnvironmentSettings) throws {
         adminToken = try settings.secret("CHAT_ADMIN_TOKEN")
         masterKey = try settings.secret("CHAT_MASTER_KEY")
+        // Every CHAT_OPENAI_* value is checked whether or not a base URL is set: one set without it
+        // would otherwise be ignored in silence.
+        let temperature = try settings.text("CHAT_OPENAI_TEMPERATURE").map { raw in
+            guard let value = Double(raw), (0...2).contains(value) else {
+                throw InvalidSetting(name: "CHAT_OPENAI_TEMPERATURE", value: raw, expected: "a number from 0 to 2")
+            }
+            return value
+        }
+        let timeout = try settings.integer("CHAT_OPENAI_TIMEOUT_SECONDS", in: 1...600)
+        let apiKey = try settings.secret("CHAT_OPENAI_API_KEY"), model = settings.text("CHAT_OPENAI_MODEL")
         if let baseURL = try settings.httpURL("CHAT_OPENAI_BASE_URL") {
-            let temperature = try settings.text("CHAT_OPENAI_TEMPERATURE").map { raw in
-                guard let value = Double(raw), (0...2).contains(value) else {
-                    throw InvalidSetting(name: "CHAT_OPENAI_TEMPERATURE", value: raw, expected: "a number from 0 to 2")
-                }
-                return value
-            } ?? 0.5
             assistant = OpenAICompatibleAssistant.Settings(
-                baseURL: baseURL, apiKey: try settings.secret("CHAT_OPENAI_API_KEY"), model: settings.text("CHAT_OPENAI_MODEL") ?? "gpt-4o",
-                temperature: temperature, timeout: .seconds(try settings.integer("CHAT_OPENAI_TIMEOUT_SECONDS", in: 1...600) ?? 60)
+                baseURL: baseURL, apiKey: apiKey, model: model ?? "gpt-4o", temperature: temperature ?? 0.5, timeout: .seconds(timeout ?? 60)
             )
+        } else if let named = [("CHAT_OPENAI_TEMPERATURE", temperature != nil), ("CHAT_OPENAI_TIMEOUT_SECONDS", timeout != nil),
+                               ("CHAT_OPENAI_API_KEY", apiKey != nil), ("CHAT_OPENAI_MODEL", model != nil)].first(where: \.1)?.0 {
+            throw InvalidSetting(name: "CHAT_OPENAI_BASE_URL", value: "", expected: "the model server's URL, since \(named) is set")
         }
         if let path = settings.text("CHAT_TONE_PROMPTS_FILE") {
             guard let data = FileManager.default.contents(atPath: path), let prompts = try? JSONDecoder().decode([String: String].self, from: data) else {

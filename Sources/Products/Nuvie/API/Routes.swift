@@ -93,7 +93,7 @@ extension Router<AppRequestContext> {
     /// routes behind a signed-in user (`SignedInRequestContext`), `/ai` behind `X-Internal-Token`,
     /// `/admin` behind `X-Admin-Token`. A handler never checks credentials itself.
     public func addAPIRoutes(_ d: APIDependencies) {
-        OpenAPIController().register(on: self)
+        OpenAPIDocumentController<AppRequestContext>(document: PackageResources.openapi_json).register(on: self)
         addRoutes(AuthController(
             commands: d.commands, users: d.users, tokens: d.tokens, apple: d.apple, devLoginEnabled: d.devLoginEnabled,
             readYourWrites: d.readYourWrites

@@ -17,6 +17,10 @@ import ProductHosting
 public func buildApplication(configuration: AppConfiguration, logger: Logger = Logger(label: "nuvie")) async throws -> some ApplicationProtocol {
     let storage = try await Storage(configuration: configuration, logger: logger)
     do {
+        // Secrets are checked before the demo import and the first training, not minutes after.
+        _ = try Secrets.jwtSecret(configuration)
+        _ = try Secrets.adminToken(configuration)
+        _ = try Secrets.internalToken(configuration)
         let demo = DemoImport(directory: DataDirectory(configuration.dataDirectory))
         let importing = configuration.demoMode && demo.isDue(logHead: storage.log.headPosition)
         if importing, let dataset = configuration.demoDataset {

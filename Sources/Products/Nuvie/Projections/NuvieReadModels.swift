@@ -32,4 +32,6 @@ public enum NuvieProduct: EventSourcedProduct {
     public static let name = "nuvie"
     public static var projections: [any Projection<DomainEvent>] { Projections.all }
     public static func userStream(_ userId: Int64) -> String { StreamName.user(userId) }
+    /// A blocked user's export does not say who blocked them, as `GET /users/{id}` does not.
+    public static var concealedFromSubjects: Set<String> { [UserBlocked.typeName, UserUnblocked.typeName] }
 }

@@ -18,9 +18,11 @@ public enum AccountRules {
         guard !raw.allSatisfy(\.isNumber) else { throw .invalid(field: "password", reason: "cannot be entirely numeric") }
     }
 
-    /// Django's `username`: up to 150 of letters, digits and `@.+-_`; the email when none is given.
+    /// Django's `username`: up to 150 of letters, digits and `@.+-_`. When none is given, the email
+    /// with any other character as `_`, cut at 150: a valid address must not fail as a bad username.
     public static func profile(username: String?, firstName: String?, lastName: String?, email: String) throws(ChatDomainError) -> ChatProfile {
-        let username = username?.trimmingWhitespace ?? email
+        let username = username?.trimmingWhitespace
+            ?? String(String(email.map { $0.isLetter || $0.isNumber || "@.+-_".contains($0) ? $0 : "_" }).prefix(150))
         guard (1...150).contains(username.count), username.allSatisfy({ $0.isLetter || $0.isNumber || "@.+-_".contains($0) }) else {
             throw .invalid(field: "username", reason: "must be 1–150 letters, digits and @ . + - _")
         }
