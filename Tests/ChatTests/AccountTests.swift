@@ -115,6 +115,26 @@ import Testing
         }
     }
 
+    /// Beyond the contract: the export of everything held (no password hash), and deletion with the
+    /// password entered again.
+    @Test func aUserExportsTheirAccountAndDeletesItWithTheirPassword() async throws {
+        try await ChatLiveServer.run { server in
+            let token = try await server.client.newUser("ivy@example.com")
+            #expect(try await server.client.chat(token, "what about quinces").status == .ok)
+            let export = try await server.client.send(.get, "/api/account/export/", token: token)
+            #expect(export.status == .ok)
+            let account = try #require(export.json["account"] as? [String: Any])
+            #expect((account["user"] as? [String: Any])?["email"] as? String == "ivy@example.com")
+            #expect(account["session_count"] as? Int == 1)
+            #expect(export.text.contains("what about quinces") && !export.text.contains("pbkdf2_sha256"), "\(export.text.prefix(400))")
+            #expect(try await server.client.send(.delete, "/api/account/", token: token, json: "{}").errorCode == "validation_error")
+            #expect(try await server.client.send(.delete, "/api/account/", token: token, json: #"{"password":"not it at all"}"#).errorCode == "invalid_credentials")
+            #expect(try await server.client.send(.delete, "/api/account/", token: token, json: #"{"password":"correct horse battery"}"#).status == .noContent)
+            #expect(try await server.client.send(.get, "/api/chat/sessions/", token: token).status == .unauthorized)
+            #expect(try await server.client.send(.post, "/api/login/", json: #"{"email":"ivy@example.com","password":"correct horse battery"}"#).status == .badRequest)
+        }
+    }
+
     @Test func missingAndMalformedCredentialsAre401InTheContractShape() async throws {
         try await ChatLiveServer.run { server in
             for headers in [[:], [.authorization: "Bearer abc"], [.authorization: "Token short"], [.authorization: "Token " + String(repeating: "a", count: 40)]] as [HTTPFields] {

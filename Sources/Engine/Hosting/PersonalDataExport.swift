@@ -61,9 +61,16 @@ public struct PersonalDataExport<Product: EventSourcedProduct>: Sendable {
             "position": record.position, "event_id": record.id.uuidString.lowercased(), "type": record.type,
             "schema_version": record.schemaVersion, "stream": record.streamId, "recorded_at": record.recordedAt.formatted(.iso8601),
             "role": record.actorUserId == userId ? "actor" : "subject",
-            "payload": try JSONSerialization.jsonObject(with: try Product.Catalog.presentedPayload(of: record, opening: view)),
+            "payload": try withheld(try JSONSerialization.jsonObject(with: try Product.Catalog.presentedPayload(of: record, opening: view))),
         ]
         return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+    }
+
+    /// The payload without the fields the product withholds from exports.
+    private static func withheld(_ payload: Any) -> Any {
+        guard var object = payload as? [String: Any], !Product.withheldFromExport.isEmpty else { return payload }
+        for field in Product.withheldFromExport { object[field] = nil }
+        return object
     }
 }
 

@@ -15,10 +15,14 @@ public protocol EventSourcedProduct: Sendable {
     /// Event types a user's own data export leaves out when they are only its subject: another
     /// user's decision they must not learn of (Nuvie: who blocked them). Operators' audits show them.
     static var concealedFromSubjects: Set<String> { get }
+    /// Payload fields a data export leaves out although they are the user's own: secrets that
+    /// serve no one outside the server (Chat: the password hash).
+    static var withheldFromExport: Set<String> { get }
 }
 
 extension EventSourcedProduct {
     public static var concealedFromSubjects: Set<String> { [] }
+    public static var withheldFromExport: Set<String> { [] }
 
     /// The name in capitals: the prefix of the product's environment variables.
     public static var environmentPrefix: String { name.uppercased() }

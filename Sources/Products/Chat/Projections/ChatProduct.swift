@@ -7,6 +7,8 @@ public enum ChatProduct: EventSourcedProduct {
     public static let name = "chat"
     public static var projections: [any Projection<ChatEvent>] { ChatReadModels.all }
     public static func userStream(_ userId: Int64) -> String { ChatStreams.user(userId) }
+    /// The password hash is the user's, but a copy of it outside the server serves no one.
+    public static var withheldFromExport: Set<String> { ["passwordHash"] }
 }
 
 public typealias ChatRunner = ProjectionRunner<ChatCatalog>

@@ -12,21 +12,34 @@ struct SendChatController: Sendable {
     let conversations: Conversations
     let files: SealedFiles
     let readYourWrites: ReadYourWrites
+    let uploads: UploadBudget
+
+    /// What reading the body may hold: its declared length, else the most a body may be.
+    static func bytes(of request: Request) -> Int {
+        let limit = MediaType.of(request) == "multipart/form-data" ? AttachmentLimits.maximumRequestBytes : AttachmentLimits.maximumJSONBytes
+        return min(request.headers[.contentLength].flatMap(Int.init) ?? limit, limit)
+    }
 
     func send(_ request: Request, context: SignedInContext) async throws -> MessageJSON {
-        let fields = try await FormFields.jsonOrMultipart(request, context: context)
-        let message = try fields.string("message") ?? ""
-        guard !message.allSatisfy(\.isWhitespace) else { throw ChatAPIError.emptyMessage }
-        let tone = try fields.string("tone") ?? ChatRules.defaultTone
-        let lang = try fields.string("lang") ?? ChatRules.defaultLanguage
-        let sessionId = try fields.integer("session_id")
-        _ = try ChatRules.message(message)
-        _ = try ChatRules.tone(tone)
-        _ = try ChatRules.language(lang)
-        if let sessionId, try !conversations.commands.conversation(sessionId).isOpen(to: context.userId) {
-            throw ChatDomainError.sessionNotFound(sessionId: sessionId)
+        // The body and its files are held only while they are read, checked and stored, within the budget.
+        let (message, tone, lang, sessionId, attachments) = try await uploads.holding(Self.bytes(of: request), refused: {
+            // Read and dropped, not held: a client still sending would not see the 503 otherwise.
+            for try await _ in request.body {}
+        }) {
+            let fields = try await FormFields.jsonOrMultipart(request, context: context)
+            let message = try fields.string("message") ?? ""
+            guard !message.allSatisfy(\.isWhitespace) else { throw ChatAPIError.emptyMessage }
+            let tone = try fields.string("tone") ?? ChatRules.defaultTone
+            let lang = try fields.string("lang") ?? ChatRules.defaultLanguage
+            let sessionId = try fields.integer("session_id")
+            _ = try ChatRules.message(message)
+            _ = try ChatRules.tone(tone)
+            _ = try ChatRules.language(lang)
+            if let sessionId, try !conversations.commands.conversation(sessionId).isOpen(to: context.userId) {
+                throw ChatDomainError.sessionNotFound(sessionId: sessionId)
+            }
+            return (message, tone, lang, sessionId, try await store(fields.files, owner: context.userId))
         }
-        let attachments = try await store(fields.files, owner: context.userId)
         let exchange = try await conversations.send(message, tone: tone, lang: lang, attachments: attachments, to: sessionId, by: context.userId)
         try await readYourWrites.wait(for: exchange.result.position)
         return MessageJSON(

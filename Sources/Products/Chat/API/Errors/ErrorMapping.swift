@@ -24,6 +24,8 @@ extension ChatAPIError: ContractError {
                 : ChatAPIError(.badGateway, "assistant_unavailable", "The assistant could not answer", detail: detail)
         case let error as OperatorRequestError:
             return mapping(error)
+        case is UploadBudget.Exhausted:
+            return .serviceUnavailable("The server is receiving as many uploads as it holds at once; nothing was recorded, send it again shortly", retryAfter: 2)
         case let busy as PasswordHashing.Busy:
             return .serviceUnavailable("The server is checking too many passwords right now; nothing was done, retry shortly", retryAfter: busy.retryAfterSeconds)
         case is ReadModelsBehind:
