@@ -2,7 +2,6 @@ import ChatCommands
 import ChatDomain
 import ChatProjections
 import Foundation
-import HTTPServing
 import Hummingbird
 import ProductHosting
 
@@ -62,24 +61,4 @@ struct AccountExportJSON: Encodable {
     let user: AccountJSON
     let session_count: Int
     let sessions: [SessionJSON]
-}
-
-struct AccountJSON: Encodable {
-    let id: Int64
-    let username: String
-    let email: String
-    let first_name: String
-    let last_name: String
-    let date_joined: String
-    @Nullable var last_login: String?
-
-    init(_ account: AccountState.Registered) {
-        id = account.userId
-        username = account.profile.username
-        email = account.email
-        first_name = account.profile.firstName
-        last_name = account.profile.lastName
-        date_joined = DjangoTime.format(account.dateJoined)
-        last_login = account.lastLogin.map(DjangoTime.format)
-    }
 }

@@ -16,8 +16,8 @@ enum DjangoTime {
     }
 }
 
-/// `user_payload(user)` and the token: what login and signup answer.
-struct UserPayload: ResponseEncodable {
+/// `user_payload(user)`: the account as the Django app shows it.
+struct AccountJSON: Encodable {
     let id: Int64
     let username: String
     let email: String
@@ -25,9 +25,8 @@ struct UserPayload: ResponseEncodable {
     let last_name: String
     let date_joined: String
     @Nullable var last_login: String?
-    let token: String
 
-    init(_ account: AccountState.Registered, token: String) {
+    init(_ account: AccountState.Registered) {
         id = account.userId
         username = account.profile.username
         email = account.email
@@ -35,8 +34,27 @@ struct UserPayload: ResponseEncodable {
         last_name = account.profile.lastName
         date_joined = DjangoTime.format(account.dateJoined)
         last_login = account.lastLogin.map(DjangoTime.format)
+    }
+}
+
+/// `user_payload(user)` and the token: what login and signup answer, the account's fields and
+/// `token` in one object.
+struct UserPayload: ResponseEncodable {
+    let account: AccountJSON
+    let token: String
+
+    init(_ account: AccountState.Registered, token: String) {
+        self.account = AccountJSON(account)
         self.token = token
     }
+
+    func encode(to encoder: any Encoder) throws {
+        try account.encode(to: encoder)
+        var container = encoder.container(keyedBy: TokenKey.self)
+        try container.encode(token, forKey: .token)
+    }
+
+    private enum TokenKey: String, CodingKey { case token }
 }
 
 /// A message as the iOS app's `ChatMessageResponse` decodes it.
