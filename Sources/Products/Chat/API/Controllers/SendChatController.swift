@@ -53,12 +53,12 @@ struct SendChatController: Sendable {
         guard uploads.count <= AttachmentRules.maximumFiles else {
             throw ChatAPIError.invalid("files[]", "holds more than \(AttachmentRules.maximumFiles) files")
         }
-        let checked = try uploads.map { upload in
-            (upload, try AttachmentRules.validated(name: upload.name, contentType: upload.contentType, contents: upload.contents))
-        }
         let files = files
         return try await BlockingWork.run {
-            try checked.map { upload, contentType in
+            let checked = try uploads.map { upload in
+                (upload, try AttachmentRules.validated(name: upload.name, contentType: upload.contentType, contents: upload.contents))
+            }
+            return try checked.map { upload, contentType in
                 let stored = try files.store(Data(upload.contents), owner: owner)
                 return Attachment(sha256: stored.sha256, name: upload.name, contentType: contentType, size: stored.size)
             }

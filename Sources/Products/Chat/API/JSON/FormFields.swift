@@ -5,6 +5,7 @@ import HTTPServing
 import Hummingbird
 import MultipartKit
 import NIOCore
+import ReadModels
 
 /// A request's fields, from a JSON object or a multipart form, read by name. Unknown fields are
 /// ignored, as DRF's parsers ignore them. A file is a multipart part with a filename.
@@ -41,7 +42,9 @@ struct FormFields {
             guard let boundary = MediaType.parameter("boundary", of: request), !boundary.isEmpty else {
                 throw ChatAPIError.invalid("Content-Type", "multipart/form-data needs a boundary parameter")
             }
-            return try multipart(try await request.body.collect(upTo: AttachmentLimits.maximumRequestBytes), boundary: boundary)
+            let body = try await request.body.collect(upTo: AttachmentLimits.maximumRequestBytes)
+            // Parsing up to 50 MB byte by byte is blocking work: not on the cooperative pool.
+            return try await BlockingWork.run { try multipart(body, boundary: boundary) }
         default:
             throw ChatAPIError.unsupportedMediaType
         }
