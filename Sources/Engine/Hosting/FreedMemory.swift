@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import EventLog
-import ReadModels
 import ServiceLifecycle
 
 /// Hands memory the process no longer uses back to the system. glibc keeps what a burst freed (a
@@ -30,21 +30,29 @@ enum FreedMemory {
         #endif
     }
 
-    /// Releases both now, then on every tick, until a graceful shutdown or cancellation. The work
-    /// blocks (a file read, locks, system calls), so it runs on `BlockingWork`'s threads, not the
-    /// cooperative pool's.
-    static func releasePeriodically(_ log: EventLog) async {
-        _ = try? await BlockingWork.run {
-            log.releaseMappedPages()
-            trimHeap()
+    /// Where every log of the process releases, one at a time: the work blocks (a file read, locks,
+    /// system calls), so it runs neither on the cooperative pool (requests) nor on `BlockingWork`'s
+    /// (folds), and a process with many logs (a test run holds ~200) queues them here instead of
+    /// taking every thread.
+    private static let queue = DispatchQueue(label: "freed-memory", qos: .utility)
+
+    private static func release(_ log: EventLog, trimming: Bool) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            queue.async {
+                log.releaseMappedPages()
+                if trimming { trimHeap() }
+                done.resume()
+            }
         }
+    }
+
+    /// Releases both now, then on every tick, until a graceful shutdown or cancellation.
+    static func releasePeriodically(_ log: EventLog) async {
+        await release(log, trimming: true)
         try? await cancelWhenGracefulShutdown {
             for tick in 1... {
                 try await Task.sleep(for: self.tick)
-                _ = try? await BlockingWork.run {
-                    log.releaseMappedPages()
-                    if tick % ticksPerTrim == 0 { trimHeap() }
-                }
+                await release(log, trimming: tick % ticksPerTrim == 0)
             }
         }
     }
