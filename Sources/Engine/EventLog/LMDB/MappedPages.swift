@@ -21,10 +21,8 @@ enum MappedPages {
         var regions: [FileKey: [Region]]
     }
 
-    private struct FileKey: Hashable {
-        var device: UInt
-        var inode: UInt
-    }
+    /// `major:minor inode`, in hex and decimal, as `/proc/self/maps` writes a file.
+    private typealias FileKey = String
 
     private static let generation = Atomic<UInt64>(0)
     private static let latest = Mutex<Snapshot?>(nil)
@@ -38,7 +36,7 @@ enum MappedPages {
     static func regions(of path: String) -> [Region] {
         var info = stat()
         guard stat(path, &info) == 0 else { return [] }
-        let key = FileKey(device: UInt(info.st_dev), inode: UInt(info.st_ino))
+        let key = String(format: "%02x:%02x", major(info.st_dev), minor(info.st_dev)) + " \(info.st_ino)"
         return latest.withLock { latest in
             let now = ContinuousClock.now, current = generation.load(ordering: .sequentiallyConsistent)
             if let snapshot = latest, snapshot.generation == current, now - snapshot.taken < maximumAge {
@@ -56,37 +54,16 @@ enum MappedPages {
         guard let handle = FileHandle(forReadingAtPath: "/proc/self/maps"), let contents = try? handle.readToEnd() else { return [:] }
         try? handle.close()
         var regions: [FileKey: [Region]] = [:]
-        for line in contents.split(separator: UInt8(ascii: "\n")) {
-            let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 5, omittingEmptySubsequences: true)
-            guard fields.count >= 5, let inode = number(fields[4], radix: 10), inode != 0 else { continue }
-            let bounds = fields[0].split(separator: UInt8(ascii: "-")), device = fields[3].split(separator: UInt8(ascii: ":"))
-            guard bounds.count == 2, device.count == 2, let start = number(bounds[0], radix: 16), let end = number(bounds[1], radix: 16), end > start,
-                  let major = number(device[0], radix: 16), let minor = number(device[1], radix: 16)
-            else { continue }
-            regions[FileKey(device: makedev(major, minor), inode: inode), default: []].append(Region(start: start, length: Int(end - start)))
+        for line in String(decoding: contents, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            guard fields.count >= 5, fields[4] != "0" else { continue }
+            let bounds = fields[0].split(separator: "-")
+            guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16), end > start else { continue }
+            regions["\(fields[3]) \(fields[4])", default: []].append(Region(start: start, length: Int(end - start)))
         }
         return regions
     }
 
-    private static func number(_ digits: Data.SubSequence, radix: UInt) -> UInt? {
-        var value: UInt = 0
-        for byte in digits {
-            let digit: UInt
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt(byte - UInt8(ascii: "a") + 10)
-            default: return nil
-            }
-            guard digit < radix else { return nil }
-            let (shifted, overflow) = value.multipliedReportingOverflow(by: radix)
-            guard !overflow else { return nil }
-            value = shifted + digit
-        }
-        return digits.isEmpty ? nil : value
-    }
-
-    /// `makedev` as glibc encodes a device number (the inverse of `major`/`minor`).
-    private static func makedev(_ major: UInt, _ minor: UInt) -> UInt {
-        ((major & 0xfffff000) << 32) | ((major & 0xfff) << 8) | ((minor & 0xffffff00) << 12) | (minor & 0xff)
-    }
+    private static func major(_ device: UInt) -> UInt { ((device >> 32) & 0xffff_f000) | ((device >> 8) & 0xfff) }
+    private static func minor(_ device: UInt) -> UInt { ((device >> 12) & 0xffff_ff00) | (device & 0xff) }
 }
