@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import EventLog
+import ReadModels
 import ServiceLifecycle
 
 /// Hands memory the process no longer uses back to the system. glibc keeps what a burst freed (a
@@ -37,12 +38,9 @@ enum FreedMemory {
     private static let queue = DispatchQueue(label: "freed-memory", qos: .utility)
 
     private static func release(_ log: EventLog, trimming: Bool) async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            queue.async {
-                log.releaseMappedPages()
-                if trimming { trimHeap() }
-                done.resume()
-            }
+        _ = try? await BlockingWork.run(on: queue) {
+            log.releaseMappedPages()
+            if trimming { trimHeap() }
         }
     }
 

@@ -8,6 +8,12 @@ public enum BlockingWork {
     static let queue = DispatchQueue(label: "blocking-work", qos: .utility, attributes: .concurrent)
     /// Runs `work` on the blocking queue and waits for it without holding a cooperative thread.
     public static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await run(on: queue, work)
+    }
+
+    /// Runs `work` on `queue` (one with a bound of its own: password hashing, memory release) and
+    /// waits for it without holding a cooperative thread.
+    public static func run<T: Sendable>(on queue: DispatchQueue, _ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try work() }) }
         }

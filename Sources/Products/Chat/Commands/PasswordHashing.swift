@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ReadModels
 import Synchronization
 
 /// Where password hashes are computed: a PBKDF2 of 600,000 rounds takes a core for a fifth of a
@@ -33,8 +34,6 @@ public final class PasswordHashing: Sendable {
         }
         guard let queue else { throw Busy(retryAfterSeconds: 1) }
         defer { admitted.withLock { $0.inFlight -= 1 } }
-        return try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try work() }) }
-        }
+        return try await BlockingWork.run(on: queue, work)
     }
 }
