@@ -18,9 +18,9 @@ final class LoginThrottle: Sendable {
     }
 
     /// One counted attempt, to be taken back if it succeeds.
-    struct Attempt: Sendable {
-        fileprivate let keys: [String]
-        fileprivate let at: ContinuousClock.Instant
+    private struct Attempt {
+        let keys: [String]
+        let at: ContinuousClock.Instant
     }
 
     private let limits: Limits
@@ -30,27 +30,39 @@ final class LoginThrottle: Sendable {
         self.limits = limits
     }
 
-    /// Counts an attempt for `email` from `address`; or, when either has used its failures, the
-    /// seconds until it may try again, counting nothing.
-    func begin(email: String, address: String?, now: ContinuousClock.Instant = .now) -> Result<Attempt, Refused> {
+    /// Checks a password under the throttle: refused (429) without checking when `email` or `address`
+    /// has used its failures; otherwise the attempt counts as failed unless `check` finds the
+    /// account, which is returned (a nil is `invalid_credentials`).
+    func attempt<Account>(email: String, address: String?, _ check: () async throws -> Account?) async throws -> Account {
+        let attempt = try begin(email: email, address: address)
+        guard let account = try await check() else { throw ChatAPIError.invalidCredentials }
+        succeeded(attempt)
+        return account
+    }
+
+    /// Counts an attempt for `email` from `address`; or, when either has used its failures, throws
+    /// 429 with the seconds until it may try again, counting nothing.
+    private func begin(email: String, address: String?, now: ContinuousClock.Instant = .now) throws -> Attempt {
         let keys = keys(email: email, address: address)
-        return failures.withLock { failures in
+        return try failures.withLock { failures in
             let waits = keys.compactMap { key, limit -> Int? in
                 let recent = (failures[key] ?? []).filter { now - $0 < limits.window }
                 failures[key] = recent.isEmpty ? nil : recent
                 guard recent.count >= limit, let oldest = recent.first else { return nil }
                 return max(1, Int((limits.window - (now - oldest)).components.seconds) + 1)
             }
-            if let wait = waits.max() { return .failure(Refused(retryAfterSeconds: wait)) }
+            if let wait = waits.max() {
+                throw ChatAPIError.throttled(retryAfterSeconds: wait, "Too many failed logins for this account or from this address")
+            }
             for (key, _) in keys { failures[key, default: []].append(now) }
             if failures.count > 100_000 { failures = failures.filter { now - ($0.value.last ?? now) < limits.window } }
-            return .success(Attempt(keys: keys.map(\.0), at: now))
+            return Attempt(keys: keys.map(\.0), at: now)
         }
     }
 
     /// The attempt's password was right: the account starts afresh, and the address no longer
     /// counts this attempt.
-    func succeeded(_ attempt: Attempt) {
+    private func succeeded(_ attempt: Attempt) {
         failures.withLock { failures in
             guard let account = attempt.keys.first else { return }
             failures[account] = nil
@@ -60,10 +72,6 @@ final class LoginThrottle: Sendable {
                 failures[key] = times.isEmpty ? nil : times
             }
         }
-    }
-
-    struct Refused: Error {
-        var retryAfterSeconds: Int
     }
 
     private func keys(email: String, address: String?) -> [(String, Int)] {

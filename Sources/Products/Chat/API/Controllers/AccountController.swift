@@ -16,14 +16,9 @@ struct AccountController: Sendable {
         let email = try fields.string("email") ?? "", password = try fields.string("password") ?? ""
         guard !email.isEmpty, !password.isEmpty else { throw ChatAPIError.invalid(email.isEmpty ? "email" : "password", "is required") }
         let address = context.remoteAddress?.ipAddress
-        let attempt: LoginThrottle.Attempt
-        switch throttle.begin(email: email, address: address) {
-        case .success(let counted): attempt = counted
-        case .failure(let refused):
-            throw ChatAPIError.throttled(retryAfterSeconds: refused.retryAfterSeconds, "Too many failed logins for this account or from this address")
+        let account = try await throttle.attempt(email: email, address: address) {
+            try await commands.authenticate(email: email, password: password)
         }
-        guard let account = try await commands.authenticate(email: email, password: password) else { throw ChatAPIError.invalidCredentials }
-        throttle.succeeded(attempt)
         return try await tokenPayload(for: account.userId)
     }
 

@@ -32,14 +32,9 @@ struct OwnAccountController: Sendable {
         let fields = try await FormFields.json(request, context: context)
         guard let password = try fields.string("password"), !password.isEmpty else { throw ChatAPIError.invalid("password", "is required to delete the account") }
         guard let account = try commands.account(context.userId) else { throw ChatDomainError.userNotFound(userId: context.userId) }
-        let attempt: LoginThrottle.Attempt
-        switch throttle.begin(email: account.email, address: context.remoteAddress?.ipAddress) {
-        case .success(let counted): attempt = counted
-        case .failure(let refused):
-            throw ChatAPIError.throttled(retryAfterSeconds: refused.retryAfterSeconds, "Too many wrong passwords for this account or from this address")
+        _ = try await throttle.attempt(email: account.email, address: context.remoteAddress?.ipAddress) {
+            try await commands.authenticate(email: account.email, password: password)
         }
-        guard try await commands.authenticate(email: account.email, password: password) != nil else { throw ChatAPIError.invalidCredentials }
-        throttle.succeeded(attempt)
         do {
             _ = try await accounts.erase(context.userId, initiator: .user)
         } catch UserErasureFailure.alreadyErased, UserErasureFailure.unknownUser {
