@@ -36,14 +36,16 @@ public struct SealedFiles: Sendable {
             storageFull.recordSuccess()
             return stored
         } catch let failure as PrivateFile.Failure where StorageFullError.isNoSpace(errno: failure.code) {
-            let full = StorageFullError(store: .uploadedFiles, path: root.path, cause: failure.description)
-            storageFull.record(full)
-            throw full
+            throw recordedFull(cause: failure.description)
         } catch let error as CocoaError where error.code == .fileWriteOutOfSpace {
-            let full = StorageFullError(store: .uploadedFiles, path: root.path, cause: "\(error)")
-            storageFull.record(full)
-            throw full
+            throw recordedFull(cause: "\(error)")
         }
+    }
+
+    private func recordedFull(cause: String) -> StorageFullError {
+        let full = StorageFullError(store: .uploadedFiles, path: root.path, cause: cause)
+        storageFull.record(full)
+        return full
     }
 
     private func storeUnmapped(_ contents: Data, owner: Int64) throws -> Stored {
