@@ -30,8 +30,14 @@ struct UserIdMiddleware: RouterMiddleware {
 final class NewsRateLimiter: Sendable {
     let limit: Int
     var limitPerAddress: Int { limit * 10 }
+    /// Whose requests are counted.
+    private enum Counted: Hashable {
+        case user(String)
+        case address(String)
+    }
+
     /// The current window and each user's and address's count in it; a new window starts every count at 0.
-    private let window = Mutex<(start: Int64, counts: [String: Int])>((0, [:]))
+    private let window = Mutex<(start: Int64, counts: [Counted: Int])>((0, [:]))
 
     init(limit: Int) {
         self.limit = limit
@@ -50,12 +56,12 @@ final class NewsRateLimiter: Sendable {
         window.withLock { window in
             let start = now - now % 60
             if window.start != start { window = (start, [:]) }
-            let count = (window.counts["user:" + user] ?? 0) + 1
-            window.counts["user:" + user] = count
+            let count = window.counts[.user(user), default: 0] + 1
+            window.counts[.user(user)] = count
             var addressCount = 0
             if let address {
-                addressCount = (window.counts["address:" + address] ?? 0) + 1
-                window.counts["address:" + address] = addressCount
+                addressCount = window.counts[.address(address), default: 0] + 1
+                window.counts[.address(address)] = addressCount
             }
             return Taken(remaining: limit - count, addressExhausted: addressCount > limitPerAddress, reset: start + 60)
         }
