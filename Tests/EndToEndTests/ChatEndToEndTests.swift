@@ -3,11 +3,9 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// The chat product through its real `chat` binary: kill -9 during a burst of messages loses none
-/// that was acknowledged, and the engine's operator tools (backup with the uploads, verify, audit,
-/// as-of) work on its log.
+/// The chat product through its real `chat` binary: the engine's operator tools (backup with the
+/// uploads, verify, audit, as-of) work on its log. Its kill cycles are in `KillCycleTests`.
 @Suite(.timeLimit(.minutes(5))) struct ChatEndToEndTests {
-    static let cycles = ProcessInfo.processInfo.environment["CHAT_CRASH_CYCLES"].flatMap(Int.init) ?? 3
     /// Demo logins hash at OWASP's count; accounts made here at the lowest the server accepts.
     static let environment = ["CHAT_PASSWORD_ITERATIONS": "100000", "CHAT_RATE_LIMIT_PER_MINUTE": "0"]
 
@@ -34,50 +32,6 @@ import Testing
             }
         }
         return contents
-    }
-
-    @Test func killNineDuringABurstOfMessagesLosesNothingAcknowledged() async throws {
-        let directory = try TemporaryDirectory()
-        let data = directory.url.appendingPathComponent("data")
-        let acknowledged = AcknowledgedMessages()
-        for cycle in 0..<Self.cycles {
-            let server = try await Self.serve(data)
-            let auth = try await Self.login(server, "demo@example.com", "demo-password-1")
-            let burst = Task {
-                await withTaskGroup(of: Void.self) { group in
-                    for writer in 0..<2 {
-                        group.addTask {
-                            var sessionId: Int?
-                            for n in 0..<10_000 {
-                                let message = "cycle \(cycle) writer \(writer) message \(n)"
-                                let session = sessionId.map { #","session_id":\#($0)"# } ?? ""
-                                guard let reply = try? await server.post("/api/send-chat/", #"{"message":"\#(message)"\#(session)}"#, headers: auth),
-                                      reply.status == 200, let id = reply.json["session_id"] as? Int
-                                else { return }
-                                sessionId = id
-                                acknowledged.state.withLock { $0[message] = id }
-                            }
-                        }
-                    }
-                }
-            }
-            // Long enough for a loaded machine (the whole suite beside it) to acknowledge some messages.
-            try await Task.sleep(for: .milliseconds(Int.random(in: 500...1_500)))
-            await server.kill9()
-            await burst.value
-        }
-        let sent = acknowledged.state.withLock { $0 }
-        #expect(sent.count > Self.cycles)
-        print("chat crash test: \(sent.count) messages acknowledged over \(Self.cycles) kills")
-
-        let server = try await Self.serve(data)
-        let listed = try await Self.listedMessages(server, try await Self.login(server, "demo@example.com", "demo-password-1"))
-        for (message, sessionId) in sent {
-            #expect(listed[message] == sessionId, "acknowledged \"\(message)\" in session \(sessionId) is \(listed[message].map { "in \($0)" } ?? "missing")")
-        }
-        await server.stop()
-        let verify = try await runProduct("chat", ["verify", "--data-dir", data.path])
-        #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")
     }
 
     @Test func aBackupCarriesTheUploadsAndTheOperatorToolsReadTheLog() async throws {
@@ -111,7 +65,49 @@ import Testing
     }
 }
 
-/// Messages the server acknowledged, by content, with their session.
-final class AcknowledgedMessages: Sendable {
-    let state = Mutex<[String: Int]>([:])
+/// Two writers send messages as one user, each in a session of its own per cycle; every acknowledged
+/// message must be listed in its session.
+final class ChatMessageWrites: KillCycleWorkload {
+    let product = "chat"
+    private let auth = Mutex<[String: String]>([:])
+    private let acknowledged = Mutex<[String: Int]>([:])
+
+    func serve(_ dataDirectory: URL) async throws -> ServerProcess {
+        try await ChatEndToEndTests.serve(dataDirectory)
+    }
+
+    func prepare(_ server: ServerProcess) async throws {
+        let signup = try await server.post("/api/signup/", #"{"email":"kill-cycles@example.com","password":"long enough pass"}"#)
+        let token = try #require(signup.json["token"] as? String, "signup answered \(signup.status): \(signup.text)")
+        auth.withLock { $0 = ["Authorization": "Token \(token)"] }
+    }
+
+    func burst(against server: ServerProcess, cycle: Int) async {
+        let auth = auth.withLock { $0 }
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<2 {
+                group.addTask {
+                    var sessionId: Int?
+                    for n in 0..<10_000 where !Task.isCancelled {
+                        let message = "cycle \(cycle) writer \(writer) message \(n)"
+                        let session = sessionId.map { #","session_id":\#($0)"# } ?? ""
+                        guard let reply = try? await server.post("/api/send-chat/", #"{"message":"\#(message)"\#(session)}"#, headers: auth),
+                              reply.status == 200, let id = reply.json["session_id"] as? Int
+                        else { return }
+                        sessionId = id
+                        self.acknowledged.withLock { $0[message] = id }
+                    }
+                }
+            }
+        }
+    }
+
+    func expectAcknowledgedServed(by server: ServerProcess) async throws -> Int {
+        let listed = try await ChatEndToEndTests.listedMessages(server, auth.withLock { $0 })
+        let sent = acknowledged.withLock { $0 }
+        for (message, sessionId) in sent {
+            #expect(listed[message] == sessionId, "acknowledged \"\(message)\" in session \(sessionId) is \(listed[message].map { "in \($0)" } ?? "missing")")
+        }
+        return sent.count
+    }
 }

@@ -24,8 +24,8 @@ import Testing
     static let recalibrateEvery = 100
 
     @Test func killNineDuringWritesAndReplaysLosesNothingAcknowledged() async throws {
-        var schedule = CrashSchedule()
-        print("crash test: seed \(schedule.seed) (NUVIE_CRASH_SEED=\(schedule.seed) repeats the schedule), \(Self.cycles) cycles, read models compared every \(Self.checkEvery) restart(s)")
+        var schedule = CrashSchedule(product: "nuvie")
+        print("crash test: seed \(schedule.seed) (\(schedule.seedVariable)=\(schedule.seed) repeats the schedule), \(Self.cycles) cycles, read models compared every \(Self.checkEvery) restart(s)")
         let started = ContinuousClock.now
         let directory = try TemporaryDirectory()
         let dataDirectory = directory.url.appendingPathComponent("data")
@@ -50,12 +50,12 @@ import Testing
             kinds[kind, default: 0] += 1
             let recalibrate = cycle % Self.recalibrateEvery == 0
             if kind == .onlineReplay, onlineReplayTime == nil || recalibrate {
-                onlineReplayTime = try await Self.timeOnlineReplay(server, adminToken: adminToken)
+                onlineReplayTime = try await server.timeReplay(adminToken: adminToken)
             }
             let acked = AcknowledgedList()
             let burst = Self.burst(against: server, users: tokens, cycle: cycle, into: acked)
             switch kind {
-            case .ratings, .offlineReplay:
+            case .writes, .offlineReplay:
                 try await Task.sleep(for: schedule.burstKill())
                 await server.kill9()
             case .onlineReplay:
@@ -73,7 +73,7 @@ import Testing
 
             if kind == .offlineReplay {
                 if offlineReplayTime == nil || recalibrate {
-                    offlineReplayTime = try await Self.timeOfflineReplay(dataDirectory)
+                    offlineReplayTime = try await OfflineReplay.time(dataDirectory: dataDirectory)
                 }
                 let before = (ReadDirectoryState.current(readDirectory), ReadDirectoryState.generations(readDirectory))
                 let replay = try OfflineReplay(dataDirectory: dataDirectory)
@@ -160,21 +160,6 @@ import Testing
             for try await status in group { statuses.append(status) }
             return statuses
         }
-    }
-
-    /// A server replay left to finish: how long it took.
-    static func timeOnlineReplay(_ server: ServerProcess, adminToken: String) async throws -> Duration {
-        let started = ContinuousClock.now
-        #expect(try await server.startReplay(adminToken: adminToken))
-        #expect(try await server.waitForReplay(adminToken: adminToken, limit: .seconds(600)) == "finished")
-        return ContinuousClock.now - started
-    }
-
-    /// An offline `nuvie replay` left to finish (the server stopped): how long it took, start-up included.
-    static func timeOfflineReplay(_ dataDirectory: URL) async throws -> Duration {
-        let started = ContinuousClock.now
-        #expect(try await OfflineReplay(dataDirectory: dataDirectory).wait(limit: .seconds(600)) == 0)
-        return ContinuousClock.now - started
     }
 }
 

@@ -1,38 +1,38 @@
 import SeededRandom
-import NuvieDomain
 import Foundation
-import NuvieProjections
 
-/// What the crash test does in each cycle and when it kills, drawn from one seed: `NUVIE_CRASH_SEED`
+/// What a crash test does in each cycle and when it kills, drawn from one seed: `<PRODUCT>_CRASH_SEED`
 /// replays a run's schedule (timing on the machine still varies), otherwise a new seed is drawn and printed.
 struct CrashSchedule {
     enum Kind: String, CaseIterable {
-        /// SIGKILL the server mid-burst of ratings.
-        case ratings
-        /// Start `POST /admin/replay` during a burst of ratings, SIGKILL the server while it rebuilds.
+        /// SIGKILL the server mid-burst of writes.
+        case writes
+        /// Start `POST /admin/replay` during a burst of writes, SIGKILL the server while it rebuilds.
         case onlineReplay
-        /// SIGKILL the server mid-burst, then run `nuvie replay --data-dir` offline and SIGKILL that.
+        /// SIGKILL the server mid-burst, then run `<product> replay --data-dir` offline and SIGKILL that.
         case offlineReplay
     }
 
     let seed: UInt64
+    let seedVariable: String
     private var random: SplitMix64
 
-    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        seed = environment["NUVIE_CRASH_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64(UInt32.max))
+    init(product: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        seedVariable = "\(product.uppercased())_CRASH_SEED"
+        seed = environment[seedVariable].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64(UInt32.max))
         random = SplitMix64(seed: seed)
     }
 
-    /// Half the cycles kill a burst of ratings; a quarter each kill a replay in the server or offline.
+    /// Half the cycles kill a burst of writes; a quarter each kill a replay in the server or offline.
     mutating func nextKind() -> Kind {
         switch Int.random(in: 0..<4, using: &random) {
-        case 0, 1: .ratings
+        case 0, 1: .writes
         case 2: .onlineReplay
         default: .offlineReplay
         }
     }
 
-    /// A kill instant in the burst of ratings (as before: 30–600 ms).
+    /// A kill instant in the burst of writes (30–600 ms).
     mutating func burstKill() -> Duration {
         .milliseconds(Int.random(in: 30...600, using: &random))
     }

@@ -5,13 +5,13 @@ import Testing
 import Glibc
 #endif
 
-/// `nuvie replay --data-dir` as a child process (the server stopped), to be killed or waited for.
+/// `<product> replay --data-dir` as a child process (the server stopped), to be killed or waited for.
 final class OfflineReplay: Sendable {
     private let process: ChildProcess
 
-    init(dataDirectory: URL) throws {
+    init(_ product: String = "nuvie", dataDirectory: URL) throws {
         process = try ChildProcess(
-            executable: ServerProcess.binary, arguments: ["replay", "--data-dir", dataDirectory.path, "--log-level", "warning"],
+            executable: ServerProcess.binary(product), arguments: ["replay", "--data-dir", dataDirectory.path, "--log-level", "warning"],
             environment: ProcessInfo.processInfo.environment, output: URL(fileURLWithPath: "/dev/null")
         )
     }
@@ -36,6 +36,15 @@ final class OfflineReplay: Sendable {
     }
 }
 
+extension OfflineReplay {
+    /// An offline replay left to finish (the server stopped): how long it took, start-up included.
+    static func time(_ product: String = "nuvie", dataDirectory: URL) async throws -> Duration {
+        let started = ContinuousClock.now
+        #expect(try await OfflineReplay(product, dataDirectory: dataDirectory).wait(limit: .seconds(600)) == 0)
+        return ContinuousClock.now - started
+    }
+}
+
 extension ServerProcess {
     /// The demo admin token the server generated in its data directory.
     static func adminToken(dataDirectory: URL) throws -> String {
@@ -56,6 +65,14 @@ extension ServerProcess {
             try await Task.sleep(for: .milliseconds(20))
         }
         return "still running after \(limit)"
+    }
+
+    /// A replay in the server left to finish: how long it took.
+    func timeReplay(adminToken: String) async throws -> Duration {
+        let started = ContinuousClock.now
+        #expect(try await startReplay(adminToken: adminToken))
+        #expect(try await waitForReplay(adminToken: adminToken, limit: .seconds(600)) == "finished")
+        return ContinuousClock.now - started
     }
 
     /// Waits (at most `limit`) until `/health` reports every projection caught up.

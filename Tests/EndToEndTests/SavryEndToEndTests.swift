@@ -3,13 +3,10 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// Savry through its real `savry` binary: kill -9 during a burst of recipe writes, a data directory
-/// that only its own product serves, and the engine's operator tools (audit, as-of, backup, restore,
-/// verify, the admin routes) on Savry's log.
+/// Savry through its real `savry` binary: a data directory that only its own product serves, and the
+/// engine's operator tools (audit, as-of, backup, restore, verify, the admin routes) on Savry's log.
+/// Its kill cycles are in `KillCycleTests`.
 @Suite(.timeLimit(.minutes(5))) struct SavryEndToEndTests {
-    /// Kills per run: 5 in CI; `SAVRY_CRASH_CYCLES` runs more.
-    static let cycles = ProcessInfo.processInfo.environment["SAVRY_CRASH_CYCLES"].flatMap(Int.init) ?? 5
-
     static func serve(_ dataDirectory: URL) async throws -> ServerProcess {
         try await ServerProcess.start("savry", outputDirectory: dataDirectory.deletingLastPathComponent()) { port in
             ["serve", "--data-dir", dataDirectory.path, "--port", "\(port)", "--demo", "--log-level", "warning"]
@@ -32,64 +29,6 @@ import Testing
             cursor = page.json["nextCursor"] as? String
         } while cursor != nil
         return recipes
-    }
-
-    @Test func killNineDuringARecipeBurstLosesNothingAcknowledged() async throws {
-        let directory = try TemporaryDirectory()
-        let data = directory.url.appendingPathComponent("data")
-        var created: [String: String] = [:]
-        var edited: [String: String] = [:]
-        for cycle in 0..<Self.cycles {
-            let server = try await Self.serve(data)
-            let token = try await Self.signIn(server, "crash-\(cycle % 2)")
-            let acknowledged = Acknowledgements()
-            let burst = Task {
-                await withTaskGroup(of: Void.self) { group in
-                    for writer in 0..<8 {
-                        group.addTask {
-                            for n in 0..<10_000 {
-                                let name = "cycle \(cycle) writer \(writer) recipe \(n)"
-                                guard let reply = try? await server.post("/api/app/recipes", #"{"name":"\#(name)","ingredients":[],"instructions":[]}"#, token: token),
-                                      reply.status == 201, let id = reply.json["recipeId"] as? String
-                                else { return }
-                                acknowledged.state.withLock { $0.created[id] = name }
-                                guard n % 3 == 0 else { continue }
-                                guard let patch = try? await server.patch("/api/app/recipes/\(id)", #"{"name":"\#(name) (edited)"}"#, token: token),
-                                      patch.status == 200
-                                else { return }
-                                acknowledged.state.withLock { $0.edited[id] = "\(name) (edited)" }
-                            }
-                        }
-                    }
-                }
-            }
-            try await Task.sleep(for: .milliseconds(Int.random(in: 150...900)))
-            await server.kill9()
-            await burst.value
-            acknowledged.state.withLock {
-                created.merge($0.created) { $1 }
-                edited.merge($0.edited) { $1 }
-            }
-        }
-        #expect(!created.isEmpty)
-        print("savry crash test: \(created.count) recipes and \(edited.count) edits acknowledged over \(Self.cycles) kills")
-
-        let server = try await Self.serve(data)
-        var served: [String: String] = [:]
-        for user in ["crash-0", "crash-1"] {
-            let recipes = try await Self.walk(server, token: try await Self.signIn(server, user), limit: 7)
-            let ids = recipes.compactMap { $0["id"] as? String }
-            #expect(Set(ids).count == ids.count, "a page walk repeated a recipe")
-            for recipe in recipes { served[recipe["id"] as? String ?? ""] = recipe["name"] as? String }
-        }
-        for (id, name) in created {
-            // An edit whose answer the kill cut off may have been recorded: either name is right then.
-            let allowed = edited[id].map { [$0] } ?? [name, "\(name) (edited)"]
-            #expect(served[id].map(allowed.contains) == true, "acknowledged recipe \(id) (\(name)) is \(served[id] ?? "missing")")
-        }
-        await server.stop()
-        let verify = try await runProduct("savry", ["verify", "--data-dir", data.path])
-        #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")
     }
 
     @Test func aDataDirectoryServesOnlyItsOwnProduct() async throws {
@@ -223,6 +162,61 @@ import Testing
 
 /// What the server acknowledged during one burst: recipe ids with the name each was created or
 /// last edited with.
-final class Acknowledgements: Sendable {
-    let state = Mutex<(created: [String: String], edited: [String: String])>(([:], [:]))
+/// Eight writers create recipes as two cooks and rename every third; every acknowledged recipe must
+/// be served under its acknowledged name (or, for an edit the kill cut off, either name).
+final class SavryRecipeWrites: KillCycleWorkload {
+    let product = "savry"
+    private let cooks = ["crash-0", "crash-1"]
+    private let tokens = Mutex<[String]>([])
+    private let acknowledged = Mutex<(created: [String: String], edited: [String: String])>(([:], [:]))
+
+    func serve(_ dataDirectory: URL) async throws -> ServerProcess {
+        try await SavryEndToEndTests.serve(dataDirectory)
+    }
+
+    func prepare(_ server: ServerProcess) async throws {
+        var signedIn: [String] = []
+        for cook in cooks { signedIn.append(try await SavryEndToEndTests.signIn(server, cook)) }
+        tokens.withLock { $0 = signedIn }
+    }
+
+    func burst(against server: ServerProcess, cycle: Int) async {
+        let tokens = tokens.withLock { $0 }
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<8 {
+                group.addTask {
+                    let token = tokens[writer % tokens.count]
+                    for n in 0..<10_000 where !Task.isCancelled {
+                        let name = "cycle \(cycle) writer \(writer) recipe \(n)"
+                        guard let reply = try? await server.post("/api/app/recipes", #"{"name":"\#(name)","ingredients":[],"instructions":[]}"#, token: token),
+                              reply.status == 201, let id = reply.json["recipeId"] as? String
+                        else { return }
+                        self.acknowledged.withLock { $0.created[id] = name }
+                        guard n % 3 == 0 else { continue }
+                        guard let patch = try? await server.patch("/api/app/recipes/\(id)", #"{"name":"\#(name) (edited)"}"#, token: token),
+                              patch.status == 200
+                        else { return }
+                        self.acknowledged.withLock { $0.edited[id] = "\(name) (edited)" }
+                    }
+                }
+            }
+        }
+    }
+
+    func expectAcknowledgedServed(by server: ServerProcess) async throws -> Int {
+        var served: [String: String] = [:]
+        for cook in cooks {
+            let recipes = try await SavryEndToEndTests.walk(server, token: try await SavryEndToEndTests.signIn(server, cook), limit: 7)
+            let ids = recipes.compactMap { $0["id"] as? String }
+            #expect(Set(ids).count == ids.count, "a page walk repeated a recipe")
+            for recipe in recipes { served[recipe["id"] as? String ?? ""] = recipe["name"] as? String }
+        }
+        let (created, edited) = acknowledged.withLock { $0 }
+        for (id, name) in created {
+            // An edit whose answer the kill cut off may have been recorded: either name is right then.
+            let allowed = edited[id].map { [$0] } ?? [name, "\(name) (edited)"]
+            #expect(served[id].map(allowed.contains) == true, "acknowledged recipe \(id) (\(name)) is \(served[id] ?? "missing")")
+        }
+        return created.count + edited.count
+    }
 }

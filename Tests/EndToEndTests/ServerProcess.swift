@@ -21,8 +21,12 @@ final class ServerProcess: Sendable {
     /// The `nuvie` built next to the test bundle (`swift build --build-tests` builds it too).
     static var binary: URL { binary("nuvie") }
 
-    /// A product's executable built next to the test bundle.
+    /// A product's executable: in `E2E_BIN_DIR` when set (a long run against release binaries),
+    /// else the one built next to the test bundle.
     static func binary(_ name: String) -> URL {
+        if let directory = ProcessInfo.processInfo.environment["E2E_BIN_DIR"] {
+            return URL(fileURLWithPath: directory).appendingPathComponent(name)
+        }
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
         return repositoryRoot.appendingPathComponent(".build/debug/\(name)")
@@ -150,6 +154,10 @@ final class ServerProcess: Sendable {
 
     func patch(_ path: String, _ body: String, token: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
         try await send(.PATCH, path, token: token, body: body, headers: headers)
+    }
+
+    func put(_ path: String, _ body: String, token: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
+        try await send(.PUT, path, token: token, body: body, headers: headers)
     }
 
     func delete(_ path: String, _ body: String? = nil, token: String? = nil, headers: [String: String] = [:]) async throws -> Reply {

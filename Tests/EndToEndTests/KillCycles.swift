@@ -1,0 +1,123 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The kill cycles of Savry, Chat and News (Nuvie's are `CrashSafetyTests`, which also retries every
+/// acknowledged rating under its key). A few cycles each in CI; `<PRODUCT>_CRASH_CYCLES` runs more.
+/// No time limit: a long run takes as long as it takes.
+@Suite struct KillCycleTests {
+    @Test func savryLosesNoAcknowledgedRecipeToKillsDuringWritesAndReplays() async throws {
+        try await KillCycles.run(SavryRecipeWrites(), defaultCycles: 8)
+    }
+
+    @Test func chatLosesNoAcknowledgedMessageToKillsDuringWritesAndReplays() async throws {
+        try await KillCycles.run(ChatMessageWrites(), defaultCycles: 6)
+    }
+
+    @Test func newsLosesNoAcknowledgedPreferenceToKillsDuringWritesAndReplays() async throws {
+        try await KillCycles.run(NewsPreferenceWrites(), defaultCycles: 4)
+    }
+}
+
+/// What a product's kill cycles write, and the check that every write it acknowledged is served
+/// after the kills. Everything else (the kills, the replays, `verify`) is the engine's, the same for
+/// every product.
+protocol KillCycleWorkload: Sendable {
+    /// The binary's name; `<PRODUCT>_CRASH_CYCLES`, `_SEED` and `_CHECK_EVERY` are read from its upper case.
+    var product: String { get }
+    /// The product's demo server over `dataDirectory`, started and healthy.
+    func serve(_ dataDirectory: URL) async throws -> ServerProcess
+    /// Called once, on the first server: users, sessions, whatever the bursts need.
+    func prepare(_ server: ServerProcess) async throws
+    /// Writes on several connections until cancelled or the server is gone, recording each write
+    /// the server acknowledged.
+    func burst(against server: ServerProcess, cycle: Int) async
+    /// After the last restart: expects every acknowledged write served; how many there were.
+    func expectAcknowledgedServed(by server: ServerProcess) async throws -> Int
+}
+
+/// SIGKILLs a product's real binary at random instants, drawn from one seed: mid-burst of writes,
+/// while it rebuilds its read models (`POST /admin/replay`), and an offline `<product> replay`.
+/// After every restart (or every `<PRODUCT>_CRASH_CHECK_EVERY`th) `<product> verify` must find the
+/// served read models identical to a clean fold of the log; after the last, every acknowledged
+/// write must be served.
+enum KillCycles {
+    static func run(_ workload: some KillCycleWorkload, defaultCycles: Int) async throws {
+        let product = workload.product
+        let environment = ProcessInfo.processInfo.environment
+        let cycles = environment["\(product.uppercased())_CRASH_CYCLES"].flatMap(Int.init) ?? defaultCycles
+        let checkEvery = max(1, environment["\(product.uppercased())_CRASH_CHECK_EVERY"].flatMap(Int.init) ?? 1)
+        var schedule = CrashSchedule(product: product)
+        print("\(product) kill cycles: seed \(schedule.seed) (\(schedule.seedVariable)=\(schedule.seed) repeats the schedule), \(cycles) cycles, verify every \(checkEvery) restart(s)")
+        let started = ContinuousClock.now
+        let directory = try TemporaryDirectory()
+        let data = directory.url.appendingPathComponent("data")
+        let read = data.appendingPathComponent("read")
+        var server = try await workload.serve(data)
+        let adminToken = try ServerProcess.adminToken(dataDirectory: data)
+        try await workload.prepare(server)
+
+        var kinds: [CrashSchedule.Kind: Int] = [:], outcomes: [String: Int] = [:], checks = 0
+        var onlineReplayTime: Duration?, offlineReplayTime: Duration?
+        for cycle in 0..<cycles {
+            let kind = schedule.nextKind()
+            kinds[kind, default: 0] += 1
+            let recalibrate = cycle % 100 == 0
+            if kind == .onlineReplay, onlineReplayTime == nil || recalibrate {
+                onlineReplayTime = try await server.timeReplay(adminToken: adminToken)
+            }
+            let writing = server
+            let burst = Task { await workload.burst(against: writing, cycle: cycle) }
+            switch kind {
+            case .writes, .offlineReplay:
+                try await Task.sleep(for: schedule.burstKill())
+                await server.kill9()
+            case .onlineReplay:
+                try await Task.sleep(for: .milliseconds(20))
+                let before = (ReadDirectoryState.current(read), ReadDirectoryState.generations(read))
+                #expect(try await server.startReplay(adminToken: adminToken))
+                try await Task.sleep(for: schedule.replayKill(expected: onlineReplayTime ?? .seconds(1)))
+                await server.kill9()
+                outcomes["online \(ReplayKillOutcome.classify(readDirectory: read, currentBefore: before.0, filesBefore: before.1).rawValue)", default: 0] += 1
+            }
+            burst.cancel()
+            await burst.value
+
+            if kind == .offlineReplay {
+                if offlineReplayTime == nil || recalibrate {
+                    offlineReplayTime = try await OfflineReplay.time(product, dataDirectory: data)
+                }
+                let before = (ReadDirectoryState.current(read), ReadDirectoryState.generations(read))
+                let replay = try OfflineReplay(product, dataDirectory: data)
+                try await Task.sleep(for: schedule.replayKill(expected: offlineReplayTime ?? .seconds(1)))
+                await replay.kill9()
+                outcomes["offline \(ReplayKillOutcome.classify(readDirectory: read, currentBefore: before.0, filesBefore: before.1).rawValue)", default: 0] += 1
+            }
+
+            server = try await workload.serve(data)
+            if (cycle + 1) % checkEvery == 0 || cycle == cycles - 1 {
+                #expect(try await server.waitUntilCaughtUp(), "cycle \(cycle): projections did not catch up")
+                let verify = try await runProduct(product, ["verify", "--data-dir", data.path])
+                #expect(verify.status == 0 && verify.output.contains("identical"), "cycle \(cycle) (\(kind.rawValue)), seed \(schedule.seed): \(verify.output)")
+                checks += 1
+            }
+            if (cycle + 1) % 50 == 0 {
+                print("\(product) kill cycles: \(cycle + 1)/\(cycles), \(Int((ContinuousClock.now - started).seconds)) s")
+            }
+        }
+        let acknowledged = try await workload.expectAcknowledgedServed(by: server)
+        #expect(acknowledged > 0)
+        let replayCycles = (kinds[.onlineReplay] ?? 0) + (kinds[.offlineReplay] ?? 0)
+        let midReplayKills = outcomes.filter { $0.key.hasSuffix(ReplayKillOutcome.midRebuild.rawValue) }.values.reduce(0, +)
+        if replayCycles >= 10 { #expect(midReplayKills > 0, "no kill landed mid-rebuild: \(outcomes)") }
+        await server.stop()
+        let verify = try await runProduct(product, ["verify", "--data-dir", data.path])
+        #expect(verify.status == 0 && verify.output.contains("identical"), "after the last stop: \(verify.output)")
+        print("""
+            \(product) kill cycles: seed \(schedule.seed), \(cycles) kills in \(Int((ContinuousClock.now - started).seconds)) s: \
+            \(kinds.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")); \
+            replay kills: \(outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); \
+            \(acknowledged) acknowledged writes served; verify identical after \(checks) restarts and after the last stop
+            """)
+    }
+}
