@@ -11,3 +11,4 @@ swift build --build-tests
 sync
 swift test --skip-build
 scripts/fuzz.sh
+scripts/openapi-clients.sh
