@@ -481,7 +481,7 @@ let package = Package(
         .testTarget(
             name: "SavryTests",
             dependencies: [
-                "SavryDomain", "SavryCommands", "SavryProjections", "SavryAPI", "AppleSignIn", "HTTPServing", "EventLog", "EventSourcing", "ReadModels",
+                "SavryDomain", "SavryCommands", "SavryProjections", "SavryAPI", "SavryApp", "AppleSignIn", "HTTPServing", "EventLog", "EventSourcing", "ReadModels",
                 "ProductHosting", "PersonalData", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

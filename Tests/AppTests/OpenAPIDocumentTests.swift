@@ -12,13 +12,11 @@ import Testing
 /// The OpenAPI document (`Sources/Products/Nuvie/API/OpenAPI/openapi.json`) against the router: a route added
 /// without its operation in the document fails here, and so does an operation left behind.
 @Suite struct OpenAPIDocumentTests {
-    static let documentFile = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources/Products/Nuvie/API/OpenAPI/openapi.json")
+    static let documentFile = OpenAPIRoutes.documentFile("Nuvie")
 
     @Test func everyRegisteredRouteIsDocumentedAndEveryDocumentedOneRegistered() async throws {
         let registered = try await registeredRoutes()
-        let documented = try documentedOperations(try Data(contentsOf: Self.documentFile))
+        let documented = try OpenAPIRoutes.documented("Nuvie")
         // The demo configuration registers every optional group (`/admin`, `/ai`): none can hide.
         #expect(registered.contains("POST /ai/recommend") && registered.contains("GET /admin/events"))
         #expect(registered.subtracting(documented).sorted() == [], "routes missing from openapi.json")
@@ -49,16 +47,6 @@ import Testing
             configuration: configuration, storage: storage, runner: runner, replays: ReplayCoordinator(runner: runner), recommender: recommender,
             logger: logger
         )
-        // Hummingbird writes a path's captures as OpenAPI does: `/movies/{movie_id}`.
-        return Set(router.routes.map { "\($0.method.rawValue) \($0.path.description)" })
-    }
-
-    private func documentedOperations(_ document: Data) throws -> Set<String> {
-        let json = try #require(try JSONSerialization.jsonObject(with: document) as? [String: Any])
-        let paths = try #require(json["paths"] as? [String: [String: Any]])
-        let methods: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options", "trace"]
-        return Set(paths.flatMap { path, item in
-            item.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" }
-        })
+        return OpenAPIRoutes.registered(router)
     }
 }

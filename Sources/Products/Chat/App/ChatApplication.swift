@@ -39,7 +39,8 @@ public func buildChatApplication(configuration: ChatConfiguration, logger: Logge
     }
 }
 
-private func chatRouter(
+/// Chat's routes as served: the contract's, health, and the operator routes when a token is set.
+func chatRouter(
     configuration: ChatConfiguration, stores: ProductStores<ChatProduct>, runner: ChatRunner, replays: ReplayCoordinator,
     commands: ChatCommandService, logger: Logger
 ) throws -> Router<ChatRequestContext> {

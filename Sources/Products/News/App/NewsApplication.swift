@@ -26,21 +26,31 @@ public func buildNewsApplication(configuration: NewsConfiguration, logger: Logge
             try runner.catchUp()
         }
         let replays = ReplayCoordinator(runner: runner)
-        let router = Router(context: NewsRequestContext.self)
-        addNewsRoutes(to: router, dependencies: NewsAPIDependencies(
-            commands: commands, queries: NewsQueries(database: stores.readDatabase),
-            readYourWrites: ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout),
-            readModelRevision: ReadModelRevision(runner: runner), requestsPerMinute: configuration.requestsPerMinute
-        ))
-        HealthController<NewsRequestContext>(log: stores.log, runner: runner, registry: configuration.metricsRegistry).register(on: router)
-        if let adminToken = try GeneratedSecret.resolve(
-            configuration.adminToken, named: "NEWS_ADMIN_TOKEN", demoMode: configuration.demoMode, file: directory.root.appendingPathComponent("admin-token")
-        ) {
-            addNewsOperatorRoutes(to: router, adminToken: adminToken, audit: AuditTrail(log: stores.log, catalog: NewsProduct.Catalog.self), replays: replays)
-        }
+        let router = try newsRouter(configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands)
         return stores.server(router, configuration: configuration, connectRefusal: NewsAPIError.connectRefusal, workers: [runner, replays, FeedPoller(feeds: configuration.feeds, interval: configuration.feedInterval, commands: commands, logger: logger)], logger: logger)
     } catch {
         stores.close()
         throw error
     }
+}
+
+/// The news routes as served: the contract's `/v1`, health, and the operator routes when a token is set.
+func newsRouter(
+    configuration: NewsConfiguration, stores: ProductStores<NewsProduct>, runner: NewsRunner, replays: ReplayCoordinator, commands: NewsCommandService
+) throws -> Router<NewsRequestContext> {
+    let adminToken = try GeneratedSecret.resolve(
+        configuration.adminToken, named: "NEWS_ADMIN_TOKEN", demoMode: configuration.demoMode,
+        file: DataDirectory(configuration.dataDirectory).root.appendingPathComponent("admin-token")
+    )
+    let router = Router(context: NewsRequestContext.self)
+    addNewsRoutes(to: router, dependencies: NewsAPIDependencies(
+        commands: commands, queries: NewsQueries(database: stores.readDatabase),
+        readYourWrites: ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout),
+        readModelRevision: ReadModelRevision(runner: runner), requestsPerMinute: configuration.requestsPerMinute
+    ))
+    HealthController<NewsRequestContext>(log: stores.log, runner: runner, registry: configuration.metricsRegistry).register(on: router)
+    if let adminToken {
+        addNewsOperatorRoutes(to: router, adminToken: adminToken, audit: AuditTrail(log: stores.log, catalog: NewsProduct.Catalog.self), replays: replays)
+    }
+    return router
 }

@@ -32,7 +32,8 @@ public func buildSavryApplication(configuration: SavryConfiguration, logger: Log
     }
 }
 
-private func savryRouter(
+/// Savry's routes as served: the contract's, health, and the operator routes when a token is set.
+func savryRouter(
     configuration: SavryConfiguration, stores: ProductStores<SavryProduct>, runner: SavryRunner, replays: ReplayCoordinator,
     commands: SavryCommandService
 ) async throws -> Router<SavryRequestContext> {
