@@ -2,10 +2,13 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The kill cycles of Savry, Chat and News (Nuvie's are `CrashSafetyTests`, which also retries every
-/// acknowledged rating under its key). A few cycles each in CI; `<PRODUCT>_CRASH_CYCLES` runs more.
-/// No time limit: a long run takes as long as it takes.
+/// Every product's kill cycles. A few each in CI; `<PRODUCT>_CRASH_CYCLES` runs more. No time
+/// limit: a long run takes as long as it takes.
 @Suite struct KillCycleTests {
+    @Test func nuvieLosesNoAcknowledgedRatingToKillsDuringWritesAndReplays() async throws {
+        try await KillCycles.run(try NuvieRatingWrites(), defaultCycles: 20)
+    }
+
     @Test func savryLosesNoAcknowledgedRecipeToKillsDuringWritesAndReplays() async throws {
         try await KillCycles.run(SavryRecipeWrites(), defaultCycles: 8)
     }
@@ -32,15 +35,25 @@ protocol KillCycleWorkload: Sendable {
     /// Writes on several connections until cancelled or the server is gone, recording each write
     /// the server acknowledged.
     func burst(against server: ServerProcess, cycle: Int) async
+    /// After a restart, the server caught up and idle: the read models it serves equal a clean fold
+    /// of the log (`<product> verify` unless the product knows a cheaper way).
+    func expectReadModelsEqualACleanFold(_ dataDirectory: URL, _ context: String) async throws
     /// After the last restart: expects every acknowledged write served; how many there were.
     func expectAcknowledgedServed(by server: ServerProcess) async throws -> Int
 }
 
+extension KillCycleWorkload {
+    func expectReadModelsEqualACleanFold(_ dataDirectory: URL, _ context: String) async throws {
+        let verify = try await runProduct(product, ["verify", "--data-dir", dataDirectory.path])
+        #expect(verify.status == 0 && verify.output.contains("identical"), "\(context): \(verify.output)")
+    }
+}
+
 /// SIGKILLs a product's real binary at random instants, drawn from one seed: mid-burst of writes,
 /// while it rebuilds its read models (`POST /admin/replay`), and an offline `<product> replay`.
-/// After every restart (or every `<PRODUCT>_CRASH_CHECK_EVERY`th) `<product> verify` must find the
-/// served read models identical to a clean fold of the log; after the last, every acknowledged
-/// write must be served.
+/// After every restart (or every `<PRODUCT>_CRASH_CHECK_EVERY`th) the served read models must equal
+/// a clean fold of the log; after the last, every acknowledged write must be served, and after the
+/// last stop `<product> verify` must find them identical to a rebuild from position 0.
 enum KillCycles {
     static func run(_ workload: some KillCycleWorkload, defaultCycles: Int) async throws {
         let product = workload.product
@@ -48,7 +61,7 @@ enum KillCycles {
         let cycles = environment["\(product.uppercased())_CRASH_CYCLES"].flatMap(Int.init) ?? defaultCycles
         let checkEvery = max(1, environment["\(product.uppercased())_CRASH_CHECK_EVERY"].flatMap(Int.init) ?? 1)
         var schedule = CrashSchedule(product: product)
-        print("\(product) kill cycles: seed \(schedule.seed) (\(schedule.seedVariable)=\(schedule.seed) repeats the schedule), \(cycles) cycles, verify every \(checkEvery) restart(s)")
+        print("\(product) kill cycles: seed \(schedule.seed) (\(schedule.seedVariable)=\(schedule.seed) repeats the schedule), \(cycles) cycles, read models checked every \(checkEvery) restart(s)")
         let started = ContinuousClock.now
         let directory = try TemporaryDirectory()
         let data = directory.url.appendingPathComponent("data")
@@ -97,8 +110,7 @@ enum KillCycles {
             server = try await workload.serve(data)
             if (cycle + 1) % checkEvery == 0 || cycle == cycles - 1 {
                 #expect(try await server.waitUntilCaughtUp(), "cycle \(cycle): projections did not catch up")
-                let verify = try await runProduct(product, ["verify", "--data-dir", data.path])
-                #expect(verify.status == 0 && verify.output.contains("identical"), "cycle \(cycle) (\(kind.rawValue)), seed \(schedule.seed): \(verify.output)")
+                try await workload.expectReadModelsEqualACleanFold(data, "cycle \(cycle) (\(kind.rawValue)), seed \(schedule.seed)")
                 checks += 1
             }
             if (cycle + 1) % 50 == 0 {
@@ -117,7 +129,7 @@ enum KillCycles {
             \(product) kill cycles: seed \(schedule.seed), \(cycles) kills in \(Int((ContinuousClock.now - started).seconds)) s: \
             \(kinds.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")); \
             replay kills: \(outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); \
-            \(acknowledged) acknowledged writes served; verify identical after \(checks) restarts and after the last stop
+            \(acknowledged) acknowledged writes served; read models equal a clean fold after \(checks) restarts, verify identical after the last stop
             """)
     }
 }
