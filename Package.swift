@@ -470,7 +470,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "SeededRandom", "NuvieProjections", "ReadModels", "EventLog", "EventSourcing", "NuvieCommands", "NuvieDomain", "ChildProcesses", "TestSupport",
+                "SeededRandom", "NuvieProjections", "SavryProjections", "ChatProjections", "NewsProjections", "ReadModels", "EventLog", "EventSourcing",
+                "NuvieCommands", "NuvieDomain", "ProductHosting", "ChildProcesses", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

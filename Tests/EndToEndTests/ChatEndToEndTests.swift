@@ -1,4 +1,5 @@
 import Foundation
+import ChatProjections
 import Synchronization
 import TestSupport
 import Testing
@@ -68,6 +69,7 @@ import Testing
 /// Two writers send messages as one user, each in a session of its own per cycle; every acknowledged
 /// message must be listed in its session.
 final class ChatMessageWrites: KillCycleWorkload {
+    typealias Product = ChatProduct
     let product = "chat"
     private let auth = Mutex<[String: String]>([:])
     private let acknowledged = Mutex<[String: Int]>([:])

@@ -1,4 +1,5 @@
 import Foundation
+import NewsProjections
 import Synchronization
 import Testing
 
@@ -7,6 +8,7 @@ import Testing
 /// investor are sequential, so the holdings served must be at least the last acknowledged count and
 /// at most the last one sent (a write the kill cut off may have landed).
 final class NewsPreferenceWrites: KillCycleWorkload {
+    typealias Product = NewsProduct
     let product = "news"
     static let tickers = [
         "AAPL", "MSFT", "AMZN", "GOOGL", "META", "NVDA", "TSLA", "JPM", "JNJ", "V", "PG", "XOM", "UNH", "HD", "MA", "CVX", "ABBV", "PEP", "KO", "MRK",

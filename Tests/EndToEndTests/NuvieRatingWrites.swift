@@ -1,27 +1,18 @@
 import Foundation
+import NuvieProjections
 import Synchronization
 import TestSupport
 import Testing
 
 /// Six writers rate films as three demo users, each rating under its own Idempotency-Key. Every
-/// acknowledged rating is in the log: retried with its key, it answers 200 and records nothing. After
-/// each restart the served read models are compared with a reference fold of the test's own that was
-/// never crashed and only folds what was added since (cheaper than `nuvie verify`'s rebuild from 0 as
-/// the log grows over a thousand cycles).
+/// acknowledged rating is in the log: retried with its key, it answers 200 and records nothing.
 final class NuvieRatingWrites: KillCycleWorkload {
+    typealias Product = NuvieProduct
     struct Rating: Sendable { var token: String; var movieId: Int; var rating: Int; var key: String }
 
     let product = "nuvie"
     private let tokens = Mutex<[String]>([])
     private let acknowledged = Mutex<[Rating]>([])
-    private let scratch: TemporaryDirectory
-    private let reference = Mutex<ReadModelCheck?>(nil)
-
-    init() throws {
-        scratch = try TemporaryDirectory()
-    }
-
-    deinit { reference.withLock { $0?.close() } }
 
     func serve(_ dataDirectory: URL) async throws -> ServerProcess {
         try await ServerProcess.demo(dataDirectory: dataDirectory)
@@ -49,17 +40,6 @@ final class NuvieRatingWrites: KillCycleWorkload {
                         if reply.status == 200 { self.acknowledged.withLock { $0.append(sent) } }
                     }
                 }
-            }
-        }
-    }
-
-    func expectReadModelsEqualACleanFold(_ dataDirectory: URL, _ context: String) async throws {
-        try reference.withLock { check in
-            if check == nil { check = try ReadModelCheck(dataDirectory: dataDirectory, scratch: scratch.url) }
-            do {
-                try check?.compare()
-            } catch {
-                Issue.record("\(context): \(error)")
             }
         }
     }

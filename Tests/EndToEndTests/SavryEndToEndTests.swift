@@ -1,4 +1,5 @@
 import Foundation
+import SavryProjections
 import Synchronization
 import TestSupport
 import Testing
@@ -165,6 +166,7 @@ import Testing
 /// Eight writers create recipes as two cooks and rename every third; every acknowledged recipe must
 /// be served under its acknowledged name (or, for an edit the kill cut off, either name).
 final class SavryRecipeWrites: KillCycleWorkload {
+    typealias Product = SavryProduct
     let product = "savry"
     private let cooks = ["crash-0", "crash-1"]
     private let tokens = Mutex<[String]>([])
