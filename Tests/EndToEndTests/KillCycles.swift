@@ -47,14 +47,18 @@ protocol KillCycleWorkload: Sendable {
 /// After every restart (or every `<PRODUCT>_CRASH_CHECK_EVERY`th) the served read models must equal
 /// a clean fold of the log: the engine's `Verify` against a reference read database of the test's
 /// own, never crashed, which each check folds on from where the last one left it (a rebuild from 0 at
-/// every check would grow with the log, and a thousand cycles with it); after the last, every acknowledged write must be served, and after the
-/// last stop `<product> verify` must find them identical to a rebuild from position 0.
+/// every check would grow with the log, and a thousand cycles with it). After the last cycle every
+/// acknowledged write must be served, and after the last stop `<product> verify` must find the read
+/// models identical to a rebuild from position 0.
 enum KillCycles {
     static func run<W: KillCycleWorkload>(_ workload: W, defaultCycles: Int) async throws {
         let product = workload.product
         let environment = ProcessInfo.processInfo.environment
         let cycles = environment["\(product.uppercased())_CRASH_CYCLES"].flatMap(Int.init) ?? defaultCycles
         let checkEvery = max(1, environment["\(product.uppercased())_CRASH_CHECK_EVERY"].flatMap(Int.init) ?? 1)
+        // A long run on a slow machine can be given minutes instead: it stops after the cycle that
+        // ends past them and checks as after the last.
+        let minutes = environment["\(product.uppercased())_CRASH_MINUTES"].flatMap(Double.init)
         var schedule = CrashSchedule(product: product)
         print("\(product) kill cycles: seed \(schedule.seed) (\(schedule.seedVariable)=\(schedule.seed) repeats the schedule), \(cycles) cycles, read models checked every \(checkEvery) restart(s)")
         let started = ContinuousClock.now
@@ -68,6 +72,8 @@ enum KillCycles {
 
         var kinds: [CrashSchedule.Kind: Int] = [:], outcomes: [String: Int] = [:], checks = 0
         var onlineReplayTime: Duration?, offlineReplayTime: Duration?
+        let deadline = minutes.map { started + .seconds($0 * 60) }
+        var ran = 0
         for cycle in 0..<cycles {
             let kind = schedule.nextKind()
             kinds[kind, default: 0] += 1
@@ -104,7 +110,9 @@ enum KillCycles {
             }
 
             server = try await workload.serve(data)
-            if (cycle + 1) % checkEvery == 0 || cycle == cycles - 1 {
+            ran = cycle + 1
+            let outOfTime = deadline.map { ContinuousClock.now >= $0 } ?? false
+            if ran % checkEvery == 0 || ran == cycles || outOfTime {
                 #expect(try await server.waitUntilCaughtUp(), "cycle \(cycle): projections did not catch up")
                 let masterKey = try DataDirectory(data).masterKey(for: W.Product.self, configured: nil, demoMode: true)
                 let report = try await Verify.run(W.Product.self, dataDirectory: data, masterKey: masterKey, scratch: reference)
@@ -114,6 +122,7 @@ enum KillCycles {
             if (cycle + 1) % 50 == 0 {
                 print("\(product) kill cycles: \(cycle + 1)/\(cycles), \(Int((ContinuousClock.now - started).seconds)) s")
             }
+            if outOfTime { break }
         }
         let acknowledged = try await workload.expectAcknowledgedServed(by: server)
         #expect(acknowledged > 0)
@@ -124,7 +133,7 @@ enum KillCycles {
         let verify = try await runProduct(product, ["verify", "--data-dir", data.path])
         #expect(verify.status == 0 && verify.output.contains("identical"), "after the last stop: \(verify.output)")
         print("""
-            \(product) kill cycles: seed \(schedule.seed), \(cycles) kills in \(Int((ContinuousClock.now - started).seconds)) s: \
+            \(product) kill cycles: seed \(schedule.seed), \(ran) kills in \(Int((ContinuousClock.now - started).seconds)) s: \
             \(kinds.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")); \
             replay kills: \(outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); \
             \(acknowledged) acknowledged writes served; read models equal a clean fold after \(checks) restarts, verify identical after the last stop
