@@ -174,7 +174,7 @@ final class ServerProcess: Sendable {
             request.body = .bytes(ByteBuffer(string: body))
         }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-        let bytes = try await response.body.collect(upTo: 1 << 20)
+        let bytes = try await response.body.collect(upTo: 256 << 20)
         let json = (try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView))) as? [String: Any] ?? [:]
         let headers = Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }) { first, _ in first }
         return Reply(status: response.status.code, json: json, headers: headers, text: String(buffer: bytes))
