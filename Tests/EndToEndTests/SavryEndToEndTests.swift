@@ -8,8 +8,8 @@ import Testing
 /// engine's operator tools (audit, as-of, backup, restore, verify, the admin routes) on Savry's log.
 /// Its kill cycles are in `KillCycleTests`.
 @Suite(.timeLimit(.minutes(5))) struct SavryEndToEndTests {
-    static func serve(_ dataDirectory: URL) async throws -> ServerProcess {
-        try await ServerProcess.start("savry", outputDirectory: dataDirectory.deletingLastPathComponent()) { port in
+    static func serve(_ dataDirectory: URL, environment: [String: String] = [:]) async throws -> ServerProcess {
+        try await ServerProcess.start("savry", outputDirectory: dataDirectory.deletingLastPathComponent(), environment: environment) { port in
             ["serve", "--data-dir", dataDirectory.path, "--port", "\(port)", "--demo", "--log-level", "warning"]
         }
     }
@@ -172,8 +172,9 @@ final class SavryRecipeWrites: KillCycleWorkload {
     private let tokens = Mutex<[String]>([])
     private let acknowledged = Mutex<(created: [String: String], edited: [String: String])>(([:], [:]))
 
+    /// Without the rate limit: the final walk reads every page of a long run.
     func serve(_ dataDirectory: URL) async throws -> ServerProcess {
-        try await SavryEndToEndTests.serve(dataDirectory)
+        try await SavryEndToEndTests.serve(dataDirectory, environment: ["SAVRY_RATE_LIMIT_PER_MINUTE": "0"])
     }
 
     func prepare(_ server: ServerProcess) async throws {
@@ -208,7 +209,7 @@ final class SavryRecipeWrites: KillCycleWorkload {
     func expectAcknowledgedServed(by server: ServerProcess) async throws -> Int {
         var served: [String: String] = [:]
         for cook in cooks {
-            let recipes = try await SavryEndToEndTests.walk(server, token: try await SavryEndToEndTests.signIn(server, cook), limit: 7)
+            let recipes = try await SavryEndToEndTests.walk(server, token: try await SavryEndToEndTests.signIn(server, cook), limit: 50)
             let ids = recipes.compactMap { $0["id"] as? String }
             #expect(Set(ids).count == ids.count, "a page walk repeated a recipe")
             for recipe in recipes { served[recipe["id"] as? String ?? ""] = recipe["name"] as? String }
