@@ -12,15 +12,15 @@ import Testing
     }
 
     @Test func savryLosesNoAcknowledgedRecipeToKillsDuringWritesAndReplays() async throws {
-        try await KillCycles.run(SavryRecipeWrites(), defaultCycles: 8)
+        try await KillCycles.run(SavryRecipeWrites(), defaultCycles: 5)
     }
 
     @Test func chatLosesNoAcknowledgedMessageToKillsDuringWritesAndReplays() async throws {
-        try await KillCycles.run(ChatMessageWrites(), defaultCycles: 6)
+        try await KillCycles.run(ChatMessageWrites(), defaultCycles: 3)
     }
 
     @Test func newsLosesNoAcknowledgedPreferenceToKillsDuringWritesAndReplays() async throws {
-        try await KillCycles.run(NewsPreferenceWrites(), defaultCycles: 4)
+        try await KillCycles.run(NewsPreferenceWrites(), defaultCycles: 2)
     }
 }
 
