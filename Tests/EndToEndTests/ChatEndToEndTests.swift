@@ -92,6 +92,8 @@ final class ChatMessageWrites: KillCycleWorkload {
     }
 
     /// Read from the account's export, which holds every session (the list holds the newest 200).
+    var acknowledgedSoFar: Int { acknowledged.withLock { $0.count } }
+
     func expectAcknowledgedServed(by server: ServerProcess) async throws -> Int {
         let export = try await server.get("/api/account/export/", headers: auth.withLock { $0 })
         let sessions = try #require((export.json["account"] as? [String: Any])?["sessions"] as? [[String: Any]], "export answered \(export.status)")

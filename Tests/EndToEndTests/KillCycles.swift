@@ -38,6 +38,8 @@ protocol KillCycleWorkload: Sendable {
     /// Writes on several connections until cancelled or the server is gone, recording each write
     /// the server acknowledged.
     func burst(against server: ServerProcess, cycle: Int) async
+    /// How many writes the server has acknowledged so far.
+    var acknowledgedSoFar: Int { get }
     /// After the last restart: expects every acknowledged write served; how many there were.
     func expectAcknowledgedServed(by server: ServerProcess) async throws -> Int
 }
@@ -81,10 +83,11 @@ enum KillCycles {
             if kind == .onlineReplay, onlineReplayTime == nil || recalibrate {
                 onlineReplayTime = try await server.timeReplay(adminToken: adminToken)
             }
-            let writing = server
+            let writing = server, acknowledgedBefore = workload.acknowledgedSoFar
             let burst = Task { await workload.burst(against: writing, cycle: cycle) }
             switch kind {
             case .writes, .offlineReplay:
+                try await firstAcknowledgement(of: workload, after: acknowledgedBefore)
                 try await Task.sleep(for: schedule.burstKill())
                 await server.kill9()
             case .onlineReplay:
@@ -138,5 +141,12 @@ enum KillCycles {
             replay kills: \(outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); \
             \(acknowledged) acknowledged writes served; read models equal a clean fold after \(checks) restarts, verify identical after the last stop
             """)
+    }
+
+    /// A kill mid-burst lands among writes being answered: it waits (at most 30 s) for the burst's
+    /// first acknowledgement, which a loaded machine can take longer than the kill instant to give.
+    private static func firstAcknowledgement(of workload: some KillCycleWorkload, after count: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while workload.acknowledgedSoFar == count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
     }
 }

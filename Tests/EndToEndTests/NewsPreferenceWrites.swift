@@ -47,6 +47,8 @@ final class NewsPreferenceWrites: KillCycleWorkload {
         }
     }
 
+    var acknowledgedSoFar: Int { investors.withLock { $0.values.reduce(0) { $0 + $1.acknowledgements } } }
+
     func expectAcknowledgedServed(by server: ServerProcess) async throws -> Int {
         var acknowledged = 0
         for (investor, sent) in investors.withLock({ $0 }) {

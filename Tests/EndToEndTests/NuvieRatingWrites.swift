@@ -44,6 +44,8 @@ final class NuvieRatingWrites: KillCycleWorkload {
         }
     }
 
+    var acknowledgedSoFar: Int { acknowledged.withLock { $0.count } }
+
     func expectAcknowledgedServed(by server: ServerProcess) async throws -> Int {
         let head = try #require(try await server.get("/health").json["log_head_position"] as? Int)
         let ratings = acknowledged.withLock { $0 }

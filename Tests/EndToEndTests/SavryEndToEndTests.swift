@@ -206,6 +206,8 @@ final class SavryRecipeWrites: KillCycleWorkload {
         }
     }
 
+    var acknowledgedSoFar: Int { acknowledged.withLock { $0.created.count + $0.edited.count } }
+
     func expectAcknowledgedServed(by server: ServerProcess) async throws -> Int {
         var served: [String: String] = [:]
         for cook in cooks {
