@@ -64,6 +64,7 @@ let package = Package(
             dependencies: [
                 "EventLog", "EventSourcing",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -103,6 +104,7 @@ let package = Package(
                 "EventLog", "EventSourcing", "ReadModels", "HTTPServing", "PersonalData",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -413,7 +415,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "ChildProcesses", "PersonalData", "ReadModels",
+                "ChildProcesses", "PersonalData", "ReadModels", "ProductHosting", "HTTPServing",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -431,6 +433,16 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "EventSourcingTests", dependencies: ["EventSourcing"], swiftSettings: strict),
+        .testTarget(
+            name: "HostingTests",
+            dependencies: [
+                "ProductHosting", "EventLog", "EventSourcing", "ReadModels", "HTTPServing",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(name: "CommandsTests", dependencies: ["NuvieCommands", "NuvieDomain", "EventSourcing", "EventLog", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "RecommendationsTests",

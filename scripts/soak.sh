@@ -11,7 +11,8 @@
 #      1/3 writes, every request valid by design, so every non-2xx answer is an error, as is every
 #      socket error (connect, read, write, timeout);
 #   4. every --sample-every seconds samples VmRSS, RssAnon (the heap: what must stay flat after the
-#      warm-up), RssFile (the mapped log and read models, which grow with the data) and /health (log
+#      warm-up), RssFile (the mapped log and read models, which grow with the data), SQLite's share
+#      of the heap from /metrics (page caches filling to their bounds, or a leak?), and /health (log
 #      head, largest projection lag); one line each, and a CSV beside the data directory;
 #   5. after the load waits (at most 300 s) until every projection's lag is 0, stops the server
 #      (SIGTERM) and runs `<product> verify --data-dir` as its own process (must say "identical");
@@ -174,6 +175,10 @@ memory() { # "VmRSS RssAnon RssFile" of the server, in kB
   awk '/^VmRSS:/ {t=$2} /^RssAnon:/ {a=$2} /^RssFile:/ {f=$2} END {printf "%d %d %d\n", t, a, f}' "/proc/$server_pid/status" 2>/dev/null || echo "0 0 0"
 }
 mb() { awk -v k="$1" 'BEGIN {printf "%.1f", k / 1024}'; }
+sqlite_memory() { # SQLite's heap in kB, from the server's /metrics (refreshed every 10 s; ? before the first)
+  curl -s --max-time 10 "$base/metrics" | awk '/^[a-z]+_sqlite_memory_bytes / {s=$2} END {if (s == "") print "?"; else printf "%d\n", s / 1024}' || echo "?"
+}
+kb_as_mb() { [ "$1" = "?" ] && echo "?" || mb "$1"; }
 
 # --- 1. the demo, then the measured server ---
 progress "$product: preparing the demo in $data_dir (port $port)"
@@ -251,19 +256,21 @@ start_head=$(head_of "$start_health")
 read -r start_total start_anon start_files <<<"$(memory)"
 start_probe=$(probe_size)
 threads=$(( connections < 2 ? connections : 2 ))
-echo "phase,t_s,vmrss_kb,rss_anon_kb,rss_file_kb,log_head,max_lag,health,lags" >"$csv"
-echo "start,0,$start_total,$start_anon,$start_files,$start_head,$(lag_of "$start_health"),$(status_of "$start_health"),$(lags_of "$start_health")" >>"$csv"
+start_sqlite=$(sqlite_memory)
+echo "phase,t_s,vmrss_kb,rss_anon_kb,rss_file_kb,log_head,max_lag,health,lags,sqlite_kb" >"$csv"
+echo "start,0,$start_total,$start_anon,$start_files,$start_head,$(lag_of "$start_health"),$(status_of "$start_health"),$(lags_of "$start_health"),$start_sqlite" >>"$csv"
 progress "$product: start: head $start_head, RSS $(mb "$start_total") MB (anon $(mb "$start_anon"), files $(mb "$start_files")); wrk -t$threads -c$connections -d${duration}s, $users users"
 SOAK_DATA="$data_file" wrk -t"$threads" -c"$connections" -d"${duration}s" --timeout 10s -s "$root/scripts/soak/$product.lua" "$base" >"$work/wrk.txt" 2>&1 &
 wrk_pid=$!
 load_started=$SECONDS
 next_sample=$sample_every
 sample() { # phase
-  local t=$(( SECONDS - load_started )) h total anon files
+  local t=$(( SECONDS - load_started )) h total anon files sqlite
   h=$(health)
   read -r total anon files <<<"$(memory)"
-  echo "$1,$t,$total,$anon,$files,$(head_of "$h"),$(lag_of "$h"),$(status_of "$h"),$(lags_of "$h")" >>"$csv"
-  progress "$product: t+$t s: RSS $(mb "$total") MB (anon $(mb "$anon"), files $(mb "$files")), head $(head_of "$h"), lags $(lags_of "$h"), health $(status_of "$h")"
+  sqlite=$(sqlite_memory)
+  echo "$1,$t,$total,$anon,$files,$(head_of "$h"),$(lag_of "$h"),$(status_of "$h"),$(lags_of "$h"),$sqlite" >>"$csv"
+  progress "$product: t+$t s: RSS $(mb "$total") MB (anon $(mb "$anon"), files $(mb "$files"); SQLite $(kb_as_mb "$sqlite")), head $(head_of "$h"), lags $(lags_of "$h"), health $(status_of "$h")"
 }
 watchdog_fired=0
 while kill -0 "$wrk_pid" 2>/dev/null; do

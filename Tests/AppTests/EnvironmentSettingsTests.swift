@@ -3,6 +3,7 @@ import NuvieAPI
 import NuvieApp
 import Foundation
 import Testing
+import TestSupport
 
 @Suite(.timeLimit(.minutes(3))) struct EnvironmentSettingsTests {
     private func configured(_ values: [String: String]) throws -> AppConfiguration {
@@ -41,5 +42,10 @@ import Testing
         #expect(try configured(["NUVIE_RATE_LIMIT_PER_MINUTE": "0"]).rateLimit == nil)
         #expect(try configured([:]).rateLimit == AppConfiguration.defaultRateLimit)
         #expect(EnvironmentSettings(["NUVIE_RATE_LIMT": "5", "NUVIE_PORT": "1", "SAVRY_PORT": "3000"]).unknownNames(prefix: "NUVIE", known: AppConfiguration.environmentNames) == ["NUVIE_RATE_LIMT"])
+    }
+
+    @Test func theSettingsStartUpAcceptAreTheOnesItReads() throws {
+        var configuration = AppConfiguration(dataDirectory: URL(fileURLWithPath: "/tmp/unused"))
+        #expect(try EnvironmentNameCheck.problems(prefix: "NUVIE", declared: AppConfiguration.environmentNames) { try configuration.apply($0) } == [])
     }
 }

@@ -51,9 +51,11 @@ extension ServerProcess {
         try String(contentsOf: dataDirectory.appendingPathComponent("admin-token"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// `POST /admin/replay` for every projection; true when the server accepted it (202).
-    func startReplay(adminToken: String) async throws -> Bool {
-        try await post("/admin/replay", "{}", headers: ["X-Admin-Token": adminToken]).status == 202
+    /// `POST /admin/replay` for every projection: nil when the server accepted it (202), else its
+    /// status and body, for the failure message.
+    func startReplay(adminToken: String) async throws -> String? {
+        let reply = try await post("/admin/replay", "{}", headers: ["X-Admin-Token": adminToken])
+        return reply.status == 202 ? nil : "\(reply.status) \(reply.text)"
     }
 
     /// Polls `GET /admin/replay` until it is no longer running (at most `limit`); its final state.
@@ -70,7 +72,7 @@ extension ServerProcess {
     /// A replay in the server left to finish: how long it took.
     func timeReplay(adminToken: String) async throws -> Duration {
         let started = ContinuousClock.now
-        #expect(try await startReplay(adminToken: adminToken))
+        #expect(try await startReplay(adminToken: adminToken) == nil)
         #expect(try await waitForReplay(adminToken: adminToken, limit: .seconds(600)) == "finished")
         return ContinuousClock.now - started
     }

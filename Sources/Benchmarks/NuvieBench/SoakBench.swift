@@ -74,7 +74,8 @@ struct SoakBench: AsyncParsableCommand {
             try await Task.sleep(for: .seconds(min(sampleEvery, max(1, duration))))
             guard load.isRunning else { break }
             let health = try? await SoakHealth.read(base)
-            let line = "t+\(Int((ContinuousClock.now - loadStarted).seconds)) s: RSS \(ProcessMemory.read(pid: server.pid).description), head \(health?.head ?? 0), max lag \(health?.maxLag ?? 0)"
+            let sqlite = (try? await SQLiteHeap.read(base)) ?? "SQLite unread"
+            let line = "t+\(Int((ContinuousClock.now - loadStarted).seconds)) s: RSS \(ProcessMemory.read(pid: server.pid).description), \(sqlite), head \(health?.head ?? 0), max lag \(health?.maxLag ?? 0)"
             samples.append(line)
             BenchFigures.progress(line)
         }
@@ -129,6 +130,17 @@ struct SoakHealth {
             try await Task.sleep(for: .milliseconds(200))
         }
         return nil
+    }
+}
+
+/// From `/metrics`: SQLite's share of the server's heap (the engine records it every 10 s).
+enum SQLiteHeap {
+    static func read(_ base: String) async throws -> String {
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "\(base)/metrics"), timeout: .seconds(10))
+        let text = String(buffer: try await response.body.collect(upTo: 16 << 20))
+        let line = text.split(separator: "\n").first { $0.hasPrefix("nuvie_sqlite_memory_bytes ") }
+        let bytes = line.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) } ?? 0
+        return String(format: "SQLite %.1f MB", bytes / 1_048_576)
     }
 }
 

@@ -17,8 +17,10 @@ final class FoldedStreams: Sendable {
 
     private let kept: Mutex<(cache: LRUCache<Key, Folded>, forgotten: UInt64)>
 
-    init(maximumStreams: Int = 16_384) {
-        kept = Mutex((LRUCache(capacity: maximumStreams), 0))
+    /// At most `maximumStreams` states and `maximumBytes` of them (`StreamState.retainedBytes`): a
+    /// stream whose state holds a conversation's every turn weighs what it holds, not 1.
+    init(maximumStreams: Int = 16_384, maximumBytes: Int = 32 << 20) {
+        kept = Mutex((LRUCache(capacity: maximumStreams, maximumCost: maximumBytes), 0))
     }
 
     /// The kept state of `stream` (nil when none is), and how many times everything was forgotten so
@@ -38,14 +40,14 @@ final class FoldedStreams: Sendable {
         kept.withLock { kept in
             guard kept.forgotten == forgotten else { return }
             if let current = kept.cache.value(for: key), current.version >= version { return }
-            kept.cache.set(Folded(state: state, version: version), for: key)
+            kept.cache.set(Folded(state: state, version: version), for: key, cost: state.retainedBytes + heapBytes(of: [stream]))
         }
     }
 
     func removeAll() {
         kept.withLock { kept in
             kept.forgotten += 1
-            kept.cache = LRUCache(capacity: kept.cache.capacity)
+            kept.cache = LRUCache(capacity: kept.cache.capacity, maximumCost: kept.cache.maximumCost)
         }
     }
 }

@@ -6,6 +6,20 @@ public protocol StreamState: Sendable {
     /// The state of a stream with no events.
     init()
     mutating func evolve(_ recorded: Recorded<Event>)
+    /// About how many bytes this state holds: what it costs to keep between decisions, where
+    /// `FoldedStreams` bounds the bytes of all kept states. The default, the value's inline size, is
+    /// right for a state without strings or collections that grow; a state with them counts them.
+    var retainedBytes: Int { get }
+}
+
+extension StreamState {
+    public var retainedBytes: Int { MemoryLayout<Self>.size }
+}
+
+/// The bytes a string costs on the heap, for `StreamState.retainedBytes`: its UTF-8 and an
+/// allocation's header. Short strings are stored inline and cost less; this errs high.
+public func heapBytes(of texts: some Sequence<String>) -> Int {
+    texts.reduce(0) { $0 + 32 + $1.utf8.count }
 }
 
 extension StreamState {

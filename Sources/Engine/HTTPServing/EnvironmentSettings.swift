@@ -1,16 +1,34 @@
 import Foundation
+import Synchronization
 
 /// A product's `<PRODUCT>_*` settings in a process environment, each checked when read: a value that cannot be
 /// used stops the start-up with a message naming the variable, instead of falling back to a default.
 public struct EnvironmentSettings: Sendable {
     public let values: [String: String]
+    private let reads: NamesRead?
 
-    public init(_ values: [String: String] = ProcessInfo.processInfo.environment) {
+    /// `reads`, when given, collects every name asked for, set or not: what a test compares with a
+    /// configuration's `environmentNames`.
+    public init(_ values: [String: String] = ProcessInfo.processInfo.environment, recordingReadsIn reads: NamesRead? = nil) {
         self.values = values
+        self.reads = reads
+    }
+
+    /// The names `serve` itself reads for every product, before a configuration's `apply`.
+    public static func servingNames(prefix: String) -> Set<String> {
+        Set(["DATA_DIR", "LOG_LEVEL", "HOST", "PORT", "DEMO"].map { "\(prefix)_\($0)" })
+    }
+
+    public final class NamesRead: Sendable {
+        private let names = Mutex<Set<String>>([])
+        public init() {}
+        public var all: Set<String> { names.withLock { $0 } }
+        func insert(_ name: String) { names.withLock { _ = $0.insert(name) } }
     }
 
     /// The value, or nil when unset or empty (an empty variable means "not set", as in shells).
     public func text(_ name: String) -> String? {
+        reads?.insert(name)
         guard let value = values[name], !value.isEmpty else { return nil }
         return value
     }

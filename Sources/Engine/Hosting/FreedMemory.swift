@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import EventLog
+import Metrics
 import ReadModels
 import ServiceLifecycle
 
@@ -31,6 +32,12 @@ enum FreedMemory {
         #endif
     }
 
+    /// `engine_sqlite_memory_bytes`: SQLite's share of the heap (its page caches fill to their bounds
+    /// as the read models grow), which the soaks set beside RssAnon to tell caches filling from a leak.
+    static func recordSQLiteMemory() {
+        Gauge(label: "engine_sqlite_memory_bytes").record(Double(SQLiteMemory.bytesInUse))
+    }
+
     /// Where every log of the process releases, one at a time: the work blocks (a file read, locks,
     /// system calls), so it runs neither on the cooperative pool (requests) nor on `BlockingWork`'s
     /// (folds), and a process with many logs (a test run holds ~200) queues them here instead of
@@ -40,7 +47,10 @@ enum FreedMemory {
     private static func release(_ log: EventLog, trimming: Bool) async {
         _ = try? await BlockingWork.run(on: queue) {
             log.releaseMappedPages()
-            if trimming { trimHeap() }
+            if trimming {
+                trimHeap()
+                recordSQLiteMemory()
+            }
         }
     }
 

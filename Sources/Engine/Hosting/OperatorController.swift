@@ -134,7 +134,7 @@ public struct OperatorController<Context: RequestContext>: Sendable {
 }
 
 /// A refused operator request; each product answers it in its own error shape.
-public enum OperatorRequestError: Error, Equatable {
+public enum OperatorRequestError: Error, Equatable, Sendable {
     case invalid(String, field: String?)
     case conflict(String)
     case notFound(String)

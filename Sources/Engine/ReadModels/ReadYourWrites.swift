@@ -19,4 +19,8 @@ public struct ReadYourWrites: Sendable {
 /// A recorded change the read models did not show within the read-your-writes timeout.
 public struct ReadModelsBehind: Error, Equatable {
     public var position: UInt64
+
+    public init(position: UInt64) {
+        self.position = position
+    }
 }

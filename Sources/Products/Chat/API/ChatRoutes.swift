@@ -3,6 +3,7 @@ import ChatProjections
 import HTTPServing
 import Hummingbird
 import PersonalData
+import ProductHosting
 import ReadModels
 
 /// What the chat product's routes are built from; assembled by the App layer.

@@ -52,7 +52,8 @@ public enum ChatEvent: Sendable, Equatable {
     public var subjectUserIds: [Int64] {
         switch self {
         case .userErased(let e) where e.initiator != .user: [e.userId]
-        default: []
+        case .identityClaimed, .userRegistered, .tokenIssued, .tokenRevoked, .sessionStarted, .sessionRenamed, .userMessageSent,
+             .assistantReplied, .assistantFailed, .userErased: []
         }
     }
 }

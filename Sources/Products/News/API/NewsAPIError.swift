@@ -1,13 +1,9 @@
-import EventLog
-import EventSourcing
 import Foundation
 import HTTPServing
 import Hummingbird
 import NewsDomain
 import NIOCore
-import NIOHTTP1
 import ProductHosting
-import ReadModels
 
 /// An error in the contract's shape, `{"error": "…", "details": "…" | null}`.
 public struct NewsAPIError: ContractError, Equatable {
@@ -39,42 +35,51 @@ public struct NewsAPIError: ContractError, Equatable {
     public static let internalError = NewsAPIError(.internalServerError, "Internal server error", details: "The request id in X-Request-Id finds it in the server's log")
     public static let connectRefusal = #"{"details":"this server is not a proxy","error":"CONNECT is not supported"}"#
 
-    /// The response for any error a handler throws; nil when it is unexpected (a bug: 500).
+    public init(_ refusal: EngineRefusal) {
+        switch refusal {
+        case .conflict: self.init(.conflict, "Preferences changed while the request ran", details: "Retry the request")
+        case .idempotencyKeyReused:
+            self.init(.unprocessableContent, "Idempotency-Key already used", details: "It was used for a different request; use a new key for a new request")
+        case .invalidIdempotencyKey(let message): self = .badRequest("Invalid request", message)
+        case .storageFull:
+            self.init(.serviceUnavailable, "Storage full", details: "Nothing was saved; retry later")
+            headers[.retryAfter] = "30"
+        case .readOnly: self.init(.methodNotAllowed, "Read-only", details: "This server shows a past state of the log and records nothing")
+        case .readModelsBehind:
+            self.init(.serviceUnavailable, "Saved but not yet visible", details: "Retry the read shortly")
+            headers[.retryAfter] = "1"
+        case .shuttingDown:
+            self.init(.serviceUnavailable, "The server is stopping", details: "Retry the request")
+            headers[.retryAfter] = "1"
+        case .operatorRequest(.invalid(let message, _)): self = .badRequest("Invalid request", message)
+        case .operatorRequest(.conflict(let message)): self.init(.conflict, "Conflict", details: message)
+        case .operatorRequest(.notFound(let message)): self.init(.notFound, "Not found", details: message)
+        case .operatorRequest(.unsupportedMediaType(let message)): self.init(.unsupportedMediaType, "Unsupported media type", details: message)
+        case .noSuchRoute: self.init(.notFound, "Not found", details: "No such endpoint")
+        case .methodNotAllowed: self.init(.methodNotAllowed, "Method not allowed")
+        case .bodyTooLarge: self.init(.contentTooLarge, "Request body is too large", details: "At most 64 KB")
+        case .malformedHTTP:
+            self.init(.badRequest, "The request is not well-formed HTTP")
+            headers[.connection] = "close"
+        case .otherClientError(let status, let message): self.init(status, message ?? status.reasonPhrase)
+        }
+    }
+
+    /// The answer to News' own errors; nil for anything else (a bug: 500).
     public static func mapping(_ error: any Error) -> NewsAPIError? {
         switch error {
-        case let error as NewsAPIError: return error
-        case let refusal as NewsRules.Refusal:
-            switch refusal {
-            case .invalidTicker(let ticker): return .badRequest("Invalid ticker format. Use 1-5 letters/numbers (e.g., AAPL, NVDA)", ticker)
-            case .unknownTicker(let ticker): return .badRequest("Unknown ticker", "\(ticker) is not an S&P 500 constituent this server knows")
-            case .invalid: return .badRequest("Invalid request", refusal.description)
-            }
-        case is ReadModelsBehind:
-            var error = NewsAPIError(.serviceUnavailable, "Saved but not yet visible", details: "Retry the read shortly")
-            error.headers[.retryAfter] = "1"
-            return error
-        case EventLogError.wrongExpectedVersion, CommandError.tooMuchContention:
-            return NewsAPIError(.conflict, "Preferences changed while the request ran", details: "Retry the request")
-        case is StorageFullError:
-            var error = NewsAPIError(.serviceUnavailable, "Storage full", details: "Nothing was saved; retry later")
-            error.headers[.retryAfter] = "30"
-            return error
-        case let error as OperatorRequestError:
-            switch error {
-            case .invalid(let message, _): return .badRequest("Invalid request", message)
-            case .conflict(let message): return NewsAPIError(.conflict, "Conflict", details: message)
-            case .notFound(let message): return NewsAPIError(.notFound, "Not found", details: message)
-            case .unsupportedMediaType(let message): return NewsAPIError(.unsupportedMediaType, "Unsupported media type", details: message)
-            }
-        case is HTTPParserError:
-            var error = NewsAPIError(.badRequest, "The request is not well-formed HTTP")
-            error.headers[.connection] = "close"
-            return error
-        case let error as HTTPError where error.status == .notFound: return NewsAPIError(.notFound, "Not found", details: "No such endpoint")
-        case let error as HTTPError where error.status == .methodNotAllowed: return NewsAPIError(.methodNotAllowed, "Method not allowed")
-        case let error as HTTPError where (400..<500).contains(error.status.code): return NewsAPIError(error.status, error.body ?? error.status.reasonPhrase)
-        case is NIOTooManyBytesError: return NewsAPIError(.contentTooLarge, "Request body is too large", details: "At most 64 KB")
-        default: return nil
+        case let error as NewsAPIError: error
+        case let refusal as NewsRules.Refusal: mapping(refusal)
+        // total: a switch over every error type; the engine's refusals are answered by `init(_:)`.
+        default: nil
+        }
+    }
+
+    private static func mapping(_ refusal: NewsRules.Refusal) -> NewsAPIError {
+        switch refusal {
+        case .invalidTicker(let ticker): .badRequest("Invalid ticker format. Use 1-5 letters/numbers (e.g., AAPL, NVDA)", ticker)
+        case .unknownTicker(let ticker): .badRequest("Unknown ticker", "\(ticker) is not an S&P 500 constituent this server knows")
+        case .invalid: .badRequest("Invalid request", refusal.description)
         }
     }
 }

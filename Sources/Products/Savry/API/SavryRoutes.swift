@@ -1,7 +1,8 @@
-import ReadModels
 import AppleSignIn
 import HTTPServing
 import Hummingbird
+import ProductHosting
+import ReadModels
 import SavryCommands
 import SavryProjections
 

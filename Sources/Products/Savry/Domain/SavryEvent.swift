@@ -45,7 +45,7 @@ public enum SavryEvent: Sendable, Equatable {
     public var subjectUserIds: [Int64] {
         switch self {
         case .userErased(let e) where e.initiator != .user: [e.userId]
-        default: []
+        case .identityClaimed, .userRegistered, .recipeCreated, .recipeUpdated, .recipeDeleted, .signedOut, .userErased: []
         }
     }
 }

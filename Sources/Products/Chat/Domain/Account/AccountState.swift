@@ -36,7 +36,7 @@ public struct AccountState: StreamState, Equatable {
             registered?.liveTokens.remove(e.tokenHash)
         case .userErased:
             registered = nil
-        default:
+        case .identityClaimed, .sessionStarted, .sessionRenamed, .userMessageSent, .assistantReplied, .assistantFailed:
             break
         }
     }

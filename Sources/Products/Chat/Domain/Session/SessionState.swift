@@ -30,8 +30,16 @@ public struct SessionState: EventFold, Equatable {
         case .assistantReplied(let e):
             guard let content = e.content else { isErased = true; return }
             turns.append(Turn(role: .assistant, content: content, attachments: []))
-        default:
+        case .identityClaimed, .userRegistered, .tokenIssued, .tokenRevoked, .sessionRenamed, .assistantFailed, .userErased:
             break
+        }
+    }
+
+    /// Every turn's text and attachments: a long conversation is a heavy state to keep.
+    public var retainedBytes: Int {
+        MemoryLayout<Self>.size + turns.reduce(0) { bytes, turn in
+            bytes + MemoryLayout<Turn>.size + heapBytes(of: [turn.content])
+                + turn.attachments.reduce(0) { $0 + MemoryLayout<Attachment>.size + heapBytes(of: [$1.sha256, $1.name, $1.contentType]) }
         }
     }
 

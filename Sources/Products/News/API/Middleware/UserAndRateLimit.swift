@@ -89,7 +89,7 @@ struct RateLimitHeadersMiddleware: RouterMiddleware {
             response.headers.append(contentsOf: headers)
             return response
         } catch {
-            guard var mapped = NewsAPIError.mapping(error) else { throw error }
+            guard var mapped = NewsAPIError.answer(to: error) else { throw error }
             mapped.headers.append(contentsOf: headers)
             throw mapped
         }

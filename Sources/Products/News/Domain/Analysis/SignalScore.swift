@@ -139,7 +139,7 @@ public struct SignalScore: Sendable {
         case .earnings, .guidance: "short"
         case .product: "long"
         case .general: nil
-        default: "medium"
+        case .merger, .rates, .macro, .regulation, .legal, .leadership: "medium"
         }
     }
 

@@ -172,7 +172,7 @@ public enum SyntheticNews {
                          "The report showed slower gains in shelter and energy prices; the economy remains resilient.",
                          "Stocks rallied after the inflation data; treasury yields fell."]
             )
-        default:
+        default: // total: a switch over the kind number drawn; the rest are guidance raises
             return Event(
                 titles: ["\(name) raises full-year guidance on \(driver) strength", "\(name) lifts its outlook as \(driver) demand grows",
                          "\(name) (\(symbol)) boosts forecast for the year"],

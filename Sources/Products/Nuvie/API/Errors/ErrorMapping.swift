@@ -1,38 +1,41 @@
-import ReadModels
-import HTTPServing
-import NuvieCommands
-import NuvieDomain
 import Hummingbird
-import NIOCore
-import NIOHTTP1
+import NuvieDomain
 import NuvieRecommendations
 import ProductHosting
 
 extension APIError: ContractError {
-    /// The response for any error a handler throws; nil when it is unexpected (a bug: 500).
+    public init(_ refusal: EngineRefusal) {
+        switch refusal {
+        case .conflict: self = .conflict("The resource changed while the request ran; retry it")
+        case .idempotencyKeyReused: self = .idempotencyKeyReused
+        case .invalidIdempotencyKey(let message): self = .validation(message, field: "Idempotency-Key")
+        case .storageFull: self = .storageFull()
+        case .readOnly: self.init(.methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "This server shows a past state of the log and records nothing")
+        case .readModelsBehind(let position): self = .projectionsBehind(position: position)
+        case .shuttingDown:
+            self.init(.serviceUnavailable, code: "SERVICE_UNAVAILABLE", message: "The server is stopping; retry the request")
+            headers[.retryAfter] = "1"
+        case .operatorRequest(.invalid(let message, let field)): self = .validation(message, field: field)
+        case .operatorRequest(.conflict(let message)): self = .conflict(message)
+        case .operatorRequest(.notFound(let message)): self = .userNotFound(message)
+        case .operatorRequest(.unsupportedMediaType(let message)): self.init(.unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE", message: message)
+        case .noSuchRoute: self.init(.notFound, code: "NOT_FOUND", message: "No such endpoint")
+        case .methodNotAllowed: self.init(.methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "Method not allowed on this endpoint")
+        case .bodyTooLarge: self.init(.contentTooLarge, code: "PAYLOAD_TOO_LARGE", message: "Request body is too large")
+        case .malformedHTTP: self = .malformedRequest
+        case .otherClientError(.unauthorized, let message): self = .authenticationRequired(message ?? "Authentication required")
+        case .otherClientError(let status, let message): self.init(status, code: "INVALID_REQUEST", message: message ?? status.reasonPhrase)
+        }
+    }
+
+    /// The answer to Nuvie's own errors; nil for anything else (a bug: 500).
     public static func mapping(_ error: any Error) -> APIError? {
-        if let refusal = WriteRefusal(error) { return mapping(refusal) }
         switch error {
-        case let error as APIError:
-            return error
-        case let error as DomainError:
-            return mapping(error)
-        case let error as RecommendationError:
-            return mapping(error)
-        case let error as OperatorRequestError:
-            return mapping(error)
-        case let error as ReadModelsBehind:
-            return .projectionsBehind(position: error.position)
-        case let error as InvalidIdempotencyKey:
-            return .validation(error.description, field: "Idempotency-Key")
-        case let error as HTTPError:
-            return mapping(error)
-        case is NIOTooManyBytesError:
-            return mapping(HTTPError(.contentTooLarge))
-        case is HTTPParserError:
-            return .malformedRequest
-        default:
-            return nil
+        case let error as APIError: error
+        case let error as DomainError: mapping(error)
+        case let error as RecommendationError: mapping(error)
+        // total: a switch over every error type; the engine's refusals are answered by `init(_:)`.
+        default: nil
         }
     }
 
@@ -58,24 +61,6 @@ extension APIError: ContractError {
         }
     }
 
-    private static func mapping(_ error: OperatorRequestError) -> APIError {
-        switch error {
-        case .invalid(let message, let field): .validation(message, field: field)
-        case .conflict(let message): .conflict(message)
-        case .notFound(let message): .userNotFound(message)
-        case .unsupportedMediaType(let message): APIError(.unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE", message: message)
-        }
-    }
-
-    private static func mapping(_ refusal: WriteRefusal) -> APIError {
-        switch refusal {
-        case .conflict: .conflict("The resource changed while the request ran; retry it")
-        case .idempotencyKeyReused: .idempotencyKeyReused
-        case .storageFull: .storageFull()
-        case .readOnly: APIError(.methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "This server shows a past state of the log and records nothing")
-        }
-    }
-
     private static func mapping(_ error: RecommendationError) -> APIError {
         switch error {
         case .modelNotReady:
@@ -87,18 +72,6 @@ extension APIError: ContractError {
         case .timeout: return APIError(.gatewayTimeout, code: "TIMEOUT", message: error.description)
         case .invalidRequest: return APIError(.badRequest, code: "INVALID_REQUEST", message: error.description)
         case .unavailable: return APIError(.badGateway, code: "INTERNAL_ERROR", message: error.description)
-        }
-    }
-
-    private static func mapping(_ error: HTTPError) -> APIError {
-        switch error.status {
-        case .notFound: APIError(.notFound, code: "NOT_FOUND", message: "No such endpoint")
-        case .contentTooLarge: APIError(.contentTooLarge, code: "PAYLOAD_TOO_LARGE", message: "Request body is too large")
-        case .methodNotAllowed: APIError(.methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "Method not allowed on this endpoint")
-        case .unauthorized: .authenticationRequired(error.body ?? "Authentication required")
-        case let status where (400..<500).contains(status.code):
-            APIError(status, code: "INVALID_REQUEST", message: error.body ?? status.reasonPhrase)
-        default: .internalError
         }
     }
 }

@@ -32,7 +32,9 @@ public struct UserStreamState: EventFold, Equatable {
             profile?.acceptedTerms.insert(e.termsVersion)
         case .userErased:
             profile = nil
-        default:
+        case .movieAdded, .movieTagged, .identityClaimed, .movieRated, .reviewLiked, .reviewUnliked, .watchlistAdded,
+             .watchlistRemoved, .watchProgressed, .friendRequested, .friendRequestAnswered, .friendRequestCancelled,
+             .friendRemoved, .userBlocked, .userUnblocked, .movieRecommended, .sessionStarted, .sessionRefreshed, .sessionsEnded:
             break
         }
     }

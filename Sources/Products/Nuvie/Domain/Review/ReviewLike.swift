@@ -12,7 +12,10 @@ public struct ReviewLikeState: EventFold, Equatable {
         switch event {
         case .reviewLiked: isLiked = true
         case .reviewUnliked: isLiked = false
-        default: break
+        case .movieAdded, .movieTagged, .identityClaimed, .userRegistered, .movieRated, .watchlistAdded, .watchlistRemoved,
+             .watchProgressed, .friendRequested, .friendRequestAnswered, .friendRequestCancelled, .friendRemoved, .userBlocked,
+             .userUnblocked, .movieRecommended, .profileUpdated, .termsAccepted, .userErased, .sessionStarted, .sessionRefreshed,
+             .sessionsEnded: break
         }
     }
 }

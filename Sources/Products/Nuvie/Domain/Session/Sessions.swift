@@ -27,7 +27,10 @@ public struct SessionsState: EventFold, Equatable {
                 live.removeAll()
                 spent.removeAll()
             }
-        default:
+        case .movieAdded, .movieTagged, .identityClaimed, .userRegistered, .movieRated, .reviewLiked, .reviewUnliked,
+             .watchlistAdded, .watchlistRemoved, .watchProgressed, .friendRequested, .friendRequestAnswered,
+             .friendRequestCancelled, .friendRemoved, .userBlocked, .userUnblocked, .movieRecommended, .profileUpdated,
+             .termsAccepted, .userErased:
             break
         }
     }

@@ -27,7 +27,9 @@ public struct FriendshipState: EventFold, Equatable {
             blockedBy.insert(e.userId)
             status = .none
         case .userUnblocked(let e): blockedBy.remove(e.userId)
-        default: break
+        case .movieAdded, .movieTagged, .identityClaimed, .userRegistered, .movieRated, .reviewLiked, .reviewUnliked,
+             .watchlistAdded, .watchlistRemoved, .watchProgressed, .movieRecommended, .profileUpdated, .termsAccepted,
+             .userErased, .sessionStarted, .sessionRefreshed, .sessionsEnded: break
         }
     }
 }

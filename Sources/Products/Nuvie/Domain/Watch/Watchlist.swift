@@ -12,7 +12,10 @@ public struct WatchlistState: EventFold, Equatable {
         switch event {
         case .watchlistAdded: isListed = true
         case .watchlistRemoved: isListed = false
-        default: break
+        case .movieAdded, .movieTagged, .identityClaimed, .userRegistered, .movieRated, .reviewLiked, .reviewUnliked,
+             .watchProgressed, .friendRequested, .friendRequestAnswered, .friendRequestCancelled, .friendRemoved, .userBlocked,
+             .userUnblocked, .movieRecommended, .profileUpdated, .termsAccepted, .userErased, .sessionStarted, .sessionRefreshed,
+             .sessionsEnded: break
         }
     }
 }
@@ -28,7 +31,7 @@ public enum WatchDecisions {
         switch (action, state.isListed) {
         case (.add, false): return [.watchlistAdded(WatchlistAdded(userId: userId, movieId: movieId))]
         case (.remove, true): return [.watchlistRemoved(WatchlistRemoved(userId: userId, movieId: movieId))]
-        default: return []
+        case (.add, true), (.remove, false): return []
         }
     }
 

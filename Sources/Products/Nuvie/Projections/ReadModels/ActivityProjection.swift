@@ -79,7 +79,10 @@ struct ActivityProjection: Projection {
         case .watchProgressed(let e) where e.eventType == .started: (e.userId, e.movieId, "started", nil, nil)
         case .watchProgressed(let e) where e.eventType == .completed: (e.userId, e.movieId, "watched", nil, nil)
         case .watchlistAdded(let e): (e.userId, e.movieId, "watchlist", nil, nil)
-        default: nil
+        case .movieAdded, .movieTagged, .identityClaimed, .userRegistered, .reviewLiked, .reviewUnliked, .watchlistRemoved,
+             .watchProgressed, .friendRequested, .friendRequestAnswered, .friendRequestCancelled, .friendRemoved, .userBlocked,
+             .userUnblocked, .movieRecommended, .profileUpdated, .termsAccepted, .userErased, .sessionStarted, .sessionRefreshed,
+             .sessionsEnded: nil
         }
     }
 }

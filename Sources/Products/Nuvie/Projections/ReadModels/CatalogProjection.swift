@@ -94,7 +94,10 @@ struct CatalogProjection: Projection {
             let movieIds = try Int64.fetchAll(db, sql: "SELECT DISTINCT movieId FROM movieTag WHERE userId = ?", arguments: [erased.userId])
             try db.run("DELETE FROM movieTag WHERE userId = ?", [erased.userId])
             return movieIds.isEmpty ? nil : movieIds
-        default:
+        case .identityClaimed, .userRegistered, .movieRated, .reviewLiked, .reviewUnliked, .watchlistAdded, .watchlistRemoved,
+             .watchProgressed, .friendRequested, .friendRequestAnswered, .friendRequestCancelled, .friendRemoved, .userBlocked,
+             .userUnblocked, .movieRecommended, .profileUpdated, .termsAccepted, .sessionStarted, .sessionRefreshed,
+             .sessionsEnded:
             return nil
         }
     }

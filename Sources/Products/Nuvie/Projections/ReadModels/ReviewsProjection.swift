@@ -60,7 +60,10 @@ struct ReviewsProjection: Projection {
             )
             try db.run("DELETE FROM reviewLike WHERE userId = ?1 OR reviewId IN (SELECT reviewId FROM review WHERE userId = ?1)", [erased.userId])
             try db.run("DELETE FROM review WHERE userId = ?", [erased.userId])
-        default:
+        case .movieAdded, .movieTagged, .identityClaimed, .userRegistered, .movieRated, .watchlistAdded, .watchlistRemoved,
+             .watchProgressed, .friendRequested, .friendRequestAnswered, .friendRequestCancelled, .friendRemoved, .userBlocked,
+             .userUnblocked, .movieRecommended, .profileUpdated, .termsAccepted, .sessionStarted, .sessionRefreshed,
+             .sessionsEnded:
             break
         }
     }

@@ -67,7 +67,9 @@ struct SocialProjection: Projection {
             }
         case .userErased(let erased):
             try forget(erased.userId, db)
-        default:
+        case .movieAdded, .movieTagged, .identityClaimed, .userRegistered, .movieRated, .reviewLiked, .reviewUnliked,
+             .watchlistAdded, .watchlistRemoved, .watchProgressed, .profileUpdated, .termsAccepted, .sessionStarted,
+             .sessionRefreshed, .sessionsEnded:
             break
         }
     }

@@ -36,7 +36,10 @@ struct TasteProjection: Projection {
             try addRatings([rated], db)
         case .userErased(let erased):
             try db.run("DELETE FROM userGenre WHERE userId = ?", [erased.userId])
-        default:
+        case .movieTagged, .identityClaimed, .userRegistered, .reviewLiked, .reviewUnliked, .watchlistAdded, .watchlistRemoved,
+             .watchProgressed, .friendRequested, .friendRequestAnswered, .friendRequestCancelled, .friendRemoved, .userBlocked,
+             .userUnblocked, .movieRecommended, .profileUpdated, .termsAccepted, .sessionStarted, .sessionRefreshed,
+             .sessionsEnded:
             break
         }
     }
@@ -48,7 +51,10 @@ struct TasteProjection: Projection {
             switch recorded.event {
             case .movieAdded, .userErased: .alone
             case .movieRated(let rated): .item(rated)
-            default: .nothing
+            case .movieTagged, .identityClaimed, .userRegistered, .reviewLiked, .reviewUnliked, .watchlistAdded,
+                 .watchlistRemoved, .watchProgressed, .friendRequested, .friendRequestAnswered, .friendRequestCancelled,
+                 .friendRemoved, .userBlocked, .userUnblocked, .movieRecommended, .profileUpdated, .termsAccepted,
+                 .sessionStarted, .sessionRefreshed, .sessionsEnded: .nothing
             }
         }, flush: addRatings)
     }

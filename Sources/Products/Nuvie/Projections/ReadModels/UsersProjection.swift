@@ -51,7 +51,9 @@ struct UsersProjection: Projection {
             )
         case .termsAccepted(let terms):
             try db.run("UPDATE user SET termsVersion = ?, termsAcceptedAt = ? WHERE userId = ?", [terms.termsVersion, at, terms.userId])
-        default:
+        case .movieAdded, .movieTagged, .identityClaimed, .movieRated, .reviewLiked, .reviewUnliked, .watchlistAdded,
+             .watchlistRemoved, .watchProgressed, .friendRequested, .friendRequestAnswered, .friendRequestCancelled,
+             .friendRemoved, .userBlocked, .userUnblocked, .movieRecommended, .sessionStarted, .sessionRefreshed, .sessionsEnded:
             break
         }
         if let actor = recorded.event.actorUserId { try markActive([(actor, at)], db) }
@@ -63,7 +65,10 @@ struct UsersProjection: Projection {
         try apply(events, db, gathering: { recorded -> Gathered<(userId: Int64, at: Int64)> in
             switch recorded.event {
             case .userRegistered, .profileUpdated, .termsAccepted, .userErased: .alone
-            default: recorded.event.actorUserId.map { .item(($0, recorded.epochSeconds)) } ?? .nothing
+            case .movieAdded, .movieTagged, .identityClaimed, .movieRated, .reviewLiked, .reviewUnliked, .watchlistAdded,
+                 .watchlistRemoved, .watchProgressed, .friendRequested, .friendRequestAnswered, .friendRequestCancelled,
+                 .friendRemoved, .userBlocked, .userUnblocked, .movieRecommended, .sessionStarted, .sessionRefreshed,
+                 .sessionsEnded: recorded.event.actorUserId.map { .item(($0, recorded.epochSeconds)) } ?? .nothing
             }
         }, flush: markActive)
     }

@@ -41,7 +41,9 @@ struct WatchProjection: Projection {
         case .userErased(let erased):
             try db.run("DELETE FROM watchlistEntry WHERE userId = ?", [erased.userId])
             try db.run("DELETE FROM watchStatus WHERE userId = ?", [erased.userId])
-        default:
+        case .movieAdded, .movieTagged, .identityClaimed, .userRegistered, .movieRated, .reviewLiked, .reviewUnliked,
+             .friendRequested, .friendRequestAnswered, .friendRequestCancelled, .friendRemoved, .userBlocked, .userUnblocked,
+             .movieRecommended, .profileUpdated, .termsAccepted, .sessionStarted, .sessionRefreshed, .sessionsEnded:
             break
         }
     }

@@ -1,45 +1,39 @@
-import ReadModels
-import HTTPServing
-import EventLog
-import EventSourcing
 import Hummingbird
-import NIOCore
-import NIOHTTP1
 import ProductHosting
 import SavryDomain
 
 extension SavryAPIError: ContractError {
-    /// The response for any error a handler or middleware throws; nil when it is unexpected (a bug: 500).
+    public init(_ refusal: EngineRefusal) {
+        switch refusal {
+        case .conflict: self.init(.conflict, "The recipe changed while the request ran; retry it")
+        case .idempotencyKeyReused:
+            self.init(.unprocessableContent, "This Idempotency-Key was already used for a different request; use a new key for a new request")
+        case .invalidIdempotencyKey(let message): self.init(.badRequest, message)
+        case .storageFull: self = .storageFull()
+        case .readOnly: self.init(.methodNotAllowed, "This server shows a past state of the log and records nothing")
+        case .readModelsBehind: self = .projectionsBehind()
+        case .shuttingDown: self = .shuttingDown
+        case .operatorRequest(.invalid(let message, _)): self.init(.badRequest, message)
+        case .operatorRequest(.conflict(let message)): self.init(.conflict, message)
+        case .operatorRequest(.notFound(let message)): self.init(.notFound, message)
+        case .operatorRequest(.unsupportedMediaType(let message)): self.init(.unsupportedMediaType, message)
+        case .noSuchRoute: self.init(.notFound, "Not found: no such endpoint")
+        case .methodNotAllowed: self.init(.methodNotAllowed, "Method not allowed on this endpoint")
+        case .bodyTooLarge: self.init(.contentTooLarge, "Request body is too large")
+        case .malformedHTTP:
+            self.init(.badRequest, "The request is not well-formed HTTP")
+            headers[.connection] = "close"
+        case .otherClientError(let status, let message): self.init(status, message ?? status.reasonPhrase)
+        }
+    }
+
+    /// The answer to Savry's own errors; nil for anything else (a bug: 500).
     public static func mapping(_ error: any Error) -> SavryAPIError? {
         switch error {
-        case let error as SavryAPIError:
-            return error
-        case let error as SavryDomainError:
-            return mapping(error)
-        case let error as OperatorRequestError:
-            return mapping(error)
-        case is ReadModelsBehind:
-            return .projectionsBehind()
-        case let error as InvalidIdempotencyKey:
-            return .badRequest(error.description)
-        case EventLogError.wrongExpectedVersion, CommandError.tooMuchContention:
-            return SavryAPIError(.conflict, "The recipe changed while the request ran; retry it")
-        case EventLogError.partialDuplicate, EventLogError.eventIdReused:
-            return SavryAPIError(.unprocessableContent, "This Idempotency-Key was already used for a different request; use a new key for a new request")
-        case is StorageFullError:
-            return .storageFull()
-        case EventLogError.readOnly:
-            return SavryAPIError(.methodNotAllowed, "This server shows a past state of the log and records nothing")
-        case let error as HTTPError:
-            return mapping(error)
-        case is NIOTooManyBytesError:
-            return SavryAPIError(.contentTooLarge, "Request body is too large")
-        case is HTTPParserError:
-            var error = SavryAPIError(.badRequest, "The request is not well-formed HTTP")
-            error.headers[.connection] = "close"
-            return error
-        default:
-            return nil
+        case let error as SavryAPIError: error
+        case let error as SavryDomainError: mapping(error)
+        // total: a switch over every error type; the engine's refusals are answered by `init(_:)`.
+        default: nil
         }
     }
 
@@ -52,25 +46,6 @@ extension SavryAPIError: ContractError {
         case .userNotFound: .unauthorized("Unauthorized: this token's user is not registered")
         case .recipeExists: SavryAPIError(.conflict, "A recipe with this id already exists")
         case .invalid(let field, let reason): .badRequest("\(field) \(reason)")
-        }
-    }
-
-    private static func mapping(_ error: OperatorRequestError) -> SavryAPIError {
-        switch error {
-        case .invalid(let message, _): .badRequest(message)
-        case .conflict(let message): SavryAPIError(.conflict, message)
-        case .notFound(let message): SavryAPIError(.notFound, message)
-        case .unsupportedMediaType(let message): SavryAPIError(.unsupportedMediaType, message)
-        }
-    }
-
-    private static func mapping(_ error: HTTPError) -> SavryAPIError {
-        switch error.status {
-        case .notFound: SavryAPIError(.notFound, "Not found: no such endpoint")
-        case .contentTooLarge: SavryAPIError(.contentTooLarge, "Request body is too large")
-        case .methodNotAllowed: SavryAPIError(.methodNotAllowed, "Method not allowed on this endpoint")
-        case let status where (400..<500).contains(status.code): SavryAPIError(status, error.body ?? status.reasonPhrase)
-        default: .internalError
         }
     }
 }

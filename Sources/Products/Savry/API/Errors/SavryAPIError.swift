@@ -53,6 +53,12 @@ extension SavryAPIError {
         return error
     }
 
+    static var shuttingDown: SavryAPIError {
+        var error = SavryAPIError(.serviceUnavailable, "The server is stopping; retry the request")
+        error.headers[.retryAfter] = "1"
+        return error
+    }
+
     static func storageFull() -> SavryAPIError {
         var error = SavryAPIError(.serviceUnavailable, "The server cannot record changes right now (its storage is full); nothing was saved, retry later")
         error.headers[.retryAfter] = "30"

@@ -24,8 +24,19 @@ public enum RecipeState: EventFold, Equatable {
             self = updated.changes.map { .live(owner: owner, fields: $0.applied(to: fields)) } ?? .erased(owner: owner)
         case (.live(let owner, _), .recipeDeleted), (.erased(let owner), .recipeDeleted):
             self = .deleted(owner: owner)
-        default:
+        default: // total: every other (state, event) pair is one no command records (a second create, an edit after a delete)
             break
         }
+    }
+}
+
+extension RecipeState {
+    /// A live recipe's text: the bulk of what keeping its state costs.
+    public var retainedBytes: Int {
+        guard case .live(_, let fields) = self else { return MemoryLayout<Self>.size }
+        let texts = [fields.name, fields.description, fields.difficulty, fields.cuisine, fields.imageUrl].compactMap { $0 }
+            + fields.instructions + (fields.dietaryTags ?? [])
+            + fields.ingredients.flatMap { [$0.name, $0.quantity, $0.unit, $0.store, $0.aisle, $0.section].compactMap { $0 } }
+        return MemoryLayout<Self>.size + fields.ingredients.count * MemoryLayout<RecipeIngredient>.size + heapBytes(of: texts)
     }
 }

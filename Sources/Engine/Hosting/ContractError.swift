@@ -1,10 +1,22 @@
 import Hummingbird
 
-/// A product's error type: every error a handler or middleware throws maps to one of its answers, or
-/// to nil when it is unexpected (a bug), which is answered `internalError`.
+/// A product's error type: how it answers every refusal of the engine's, and its own errors.
 public protocol ContractError: HTTPResponseError {
+    /// The product's answer to an engine refusal: an exhaustive `switch`, so a new refusal is a
+    /// compile error here until answered.
+    init(_ refusal: EngineRefusal)
+    /// The answer to one of the product's own errors (its domain's, its API's); nil for anything
+    /// else, which is a bug and answered `internalError`.
     static func mapping(_ error: any Error) -> Self?
     static var internalError: Self { get }
+}
+
+extension ContractError {
+    /// The answer to any error a handler or middleware throws; nil when it is a bug.
+    public static func answer(to error: any Error) -> Self? {
+        if let refusal = EngineRefusal(error) { return Self(refusal) }
+        return mapping(error)
+    }
 }
 
 /// Turns every error into the product's shape. An unexpected one is logged with the request id and
@@ -17,7 +29,7 @@ public struct ContractErrorMiddleware<Context: RequestContext, Failure: Contract
         do {
             return try await next(request, context)
         } catch {
-            if let mapped = Failure.mapping(error) { return try mapped.response(from: request, context: context) }
+            if let answer = Failure.answer(to: error) { return try answer.response(from: request, context: context) }
             context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
             return try Failure.internalError.response(from: request, context: context)
         }

@@ -1,0 +1,81 @@
+import EventLog
+import EventSourcing
+import HTTPServing
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+import ReadModels
+
+/// Everything the engine refuses on a request path, in terms a client can act on. Each product
+/// answers every case in its own contract's shape (`ContractError.init(_:)`, an exhaustive
+/// `switch`): a case added here does not compile until every product answers it.
+public enum EngineRefusal: Error, Sendable, Equatable {
+    /// The stream moved on while the command decided: retrying decides again.
+    case conflict
+    /// The request's idempotency key was already used for a different request.
+    case idempotencyKeyReused
+    /// The `Idempotency-Key` header is malformed.
+    case invalidIdempotencyKey(String)
+    /// A disk is full: the event log, the read models, or a store a product keeps beside them.
+    case storageFull
+    /// The log was opened read-only: a server showing a past state (`as-of --serve`).
+    case readOnly
+    /// The write is recorded, but the read models had not folded it in time to answer from them.
+    case readModelsBehind(position: UInt64)
+    /// The log closed under the request: the server is stopping.
+    case shuttingDown
+    /// An operator request the engine refused (`/admin`).
+    case operatorRequest(OperatorRequestError)
+    /// No route has this path.
+    case noSuchRoute
+    /// The route exists but not with this method.
+    case methodNotAllowed
+    /// The body is larger than the route accepts.
+    case bodyTooLarge
+    /// The bytes are not HTTP; the connection is closed after the answer.
+    case malformedHTTP
+    /// Any other 4xx the HTTP layer raised, with its message when it has one.
+    case otherClientError(HTTPResponse.Status, message: String?)
+
+    /// The refusal `error` is, or nil when the engine did not raise it as a refusal: a product's
+    /// own error, or a bug.
+    public init?(_ error: any Error) {
+        switch error {
+        case let refusal as EngineRefusal: self = refusal
+        case EventLogError.wrongExpectedVersion, CommandError.tooMuchContention: self = .conflict
+        case EventLogError.partialDuplicate, EventLogError.eventIdReused: self = .idempotencyKeyReused
+        case let error as InvalidIdempotencyKey: self = .invalidIdempotencyKey(error.description)
+        case is StorageFullError: self = .storageFull
+        case EventLogError.readOnly: self = .readOnly
+        case EventLogError.closed: self = .shuttingDown
+        case let error as ReadModelsBehind: self = .readModelsBehind(position: error.position)
+        case let error as OperatorRequestError: self = .operatorRequest(error)
+        case is NIOTooManyBytesError: self = .bodyTooLarge
+        case is HTTPParserError: self = .malformedHTTP
+        case let error as HTTPError: self.init(error)
+        // total: a switch over every error type; the rest are a product's own errors or bugs.
+        default: return nil
+        }
+    }
+
+    private init?(_ error: HTTPError) {
+        switch error.status {
+        case .notFound: self = .noSuchRoute
+        case .methodNotAllowed: self = .methodNotAllowed
+        case .contentTooLarge: self = .bodyTooLarge
+        case let status where (400..<500).contains(status.code): self = .otherClientError(status, message: error.body)
+        // total: a 5xx the HTTP layer raised is a bug, answered as one.
+        default: return nil
+        }
+    }
+
+    /// One of each case, for tests that check a product answers every refusal.
+    public static let examples: [EngineRefusal] = [
+        .conflict, .idempotencyKeyReused, .invalidIdempotencyKey("Idempotency-Key must be 1–255 characters"), .storageFull, .readOnly,
+        .readModelsBehind(position: 7), .shuttingDown,
+        .operatorRequest(.invalid("bad", field: "limit")), .operatorRequest(.conflict("busy")),
+        .operatorRequest(.notFound("no user 9")), .operatorRequest(.unsupportedMediaType("JSON only")),
+        .noSuchRoute, .methodNotAllowed, .bodyTooLarge, .malformedHTTP, .otherClientError(.unauthorized, message: nil),
+        .otherClientError(.badRequest, message: "bad"),
+    ]
+}

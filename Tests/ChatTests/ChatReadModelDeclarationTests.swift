@@ -1,0 +1,8 @@
+import ChatProjections
+import Testing
+import TestSupport
+
+@Test func everyTableAProjectionCreatesIsDeclaredAndEveryProjectionIsFolded() throws {
+    #expect(try ReadModelDeclarations.tableMismatches(ChatProduct.projections) == [])
+    #expect(try ReadModelDeclarations.unfolded("Chat", folded: ChatProduct.projections) == [])
+}

@@ -1,0 +1,43 @@
+import EventLog
+import EventSourcing
+import Foundation
+@testable import HTTPServing
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+import ProductHosting
+import ReadModels
+import Testing
+
+/// Given an error the engine raises on a request path, then the refusal every product answers.
+@Test(arguments: [
+    (EventLogError.wrongExpectedVersion(streamId: "s", expected: .noStream, actual: 1), EngineRefusal.conflict),
+    (CommandError.tooMuchContention, .conflict),
+    (EventLogError.partialDuplicate(eventIds: [UUID()]), .idempotencyKeyReused),
+    (EventLogError.eventIdReused(eventId: UUID(), position: 3), .idempotencyKeyReused),
+    (InvalidIdempotencyKey(), .invalidIdempotencyKey("Idempotency-Key must be 1–255 characters")),
+    (StorageFullError(store: .eventLog, path: "/data/log", cause: "ENOSPC"), .storageFull),
+    (EventLogError.readOnly, .readOnly),
+    (EventLogError.closed, .shuttingDown),
+    (ReadModelsBehind(position: 12), .readModelsBehind(position: 12)),
+    (OperatorRequestError.notFound("no user 4"), .operatorRequest(.notFound("no user 4"))),
+    (NIOTooManyBytesError(maxBytes: 10), .bodyTooLarge),
+    (HTTPParserError.invalidChunkSize, .malformedHTTP),
+    (HTTPError(.notFound), .noSuchRoute),
+    (HTTPError(.methodNotAllowed), .methodNotAllowed),
+    (HTTPError(.contentTooLarge), .bodyTooLarge),
+    (HTTPError(.unauthorized, message: "sign in"), .otherClientError(.unauthorized, message: "sign in")),
+    (EngineRefusal.readOnly, .readOnly),
+] as [(any Error & Sendable, EngineRefusal)])
+func engineErrorsAreRefusals(error: any Error & Sendable, refusal: EngineRefusal) {
+    #expect(EngineRefusal(error) == refusal)
+}
+
+/// Errors that are bugs stay bugs: a product answers them as its internal error, and logs them.
+@Test(arguments: [
+    EventLogError.corruptRecord(position: 1, reason: "bad"), EventLogError.invalidAppend("empty"),
+    HTTPError(.internalServerError), CancellationError(),
+] as [any Error & Sendable])
+func bugsAreNoRefusals(error: any Error & Sendable) {
+    #expect(EngineRefusal(error) == nil)
+}

@@ -1,0 +1,7 @@
+import NewsAPI
+import Testing
+import TestSupport
+
+@Test func everyEngineRefusalIsAnsweredInTheContractsShapeAndNeverAsABug() async throws {
+    #expect(try await EngineRefusalAnswers.problems(of: NewsAPIError.self) == [])
+}

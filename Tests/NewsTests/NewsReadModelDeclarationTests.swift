@@ -1,0 +1,8 @@
+import NewsProjections
+import Testing
+import TestSupport
+
+@Test func everyTableAProjectionCreatesIsDeclaredAndEveryProjectionIsFolded() throws {
+    #expect(try ReadModelDeclarations.tableMismatches(NewsProduct.projections) == [])
+    #expect(try ReadModelDeclarations.unfolded("News", folded: NewsProduct.projections) == [])
+}

@@ -1,0 +1,8 @@
+import NuvieProjections
+import Testing
+import TestSupport
+
+@Test func everyTableAProjectionCreatesIsDeclaredAndEveryProjectionIsFolded() throws {
+    #expect(try ReadModelDeclarations.tableMismatches(NuvieProduct.projections) == [])
+    #expect(try ReadModelDeclarations.unfolded("Nuvie", folded: NuvieProduct.projections) == [])
+}

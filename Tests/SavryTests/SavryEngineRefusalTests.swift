@@ -1,0 +1,7 @@
+import SavryAPI
+import Testing
+import TestSupport
+
+@Test func everyEngineRefusalIsAnsweredInTheContractsShapeAndNeverAsABug() async throws {
+    #expect(try await EngineRefusalAnswers.problems(of: SavryAPIError.self) == [])
+}

@@ -1,0 +1,8 @@
+import SavryProjections
+import Testing
+import TestSupport
+
+@Test func everyTableAProjectionCreatesIsDeclaredAndEveryProjectionIsFolded() throws {
+    #expect(try ReadModelDeclarations.tableMismatches(SavryProduct.projections) == [])
+    #expect(try ReadModelDeclarations.unfolded("Savry", folded: SavryProduct.projections) == [])
+}
