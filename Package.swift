@@ -7,7 +7,7 @@ let package = Package(
     name: "nuvie",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "nuvie", targets: ["CLI"]),
+        .executable(name: "nuvie", targets: ["NuvieCLI"]),
         .executable(name: "savry", targets: ["SavryCLI"]),
         .executable(name: "chat", targets: ["ChatCLI"]),
         .executable(name: "news", targets: ["NewsCLI"]),
@@ -55,7 +55,7 @@ let package = Package(
         ),
         .target(
             name: "EventSourcing",
-            dependencies: ["EventLog", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["EventLog", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Metrics", package: "swift-metrics")],
             path: "Sources/Engine/EventSourcing",
             swiftSettings: strict
         ),
@@ -379,14 +379,14 @@ let package = Package(
         .executableTarget(
             name: "NewsCLI",
             dependencies: [
-                "NewsApp", "NewsCommands", "NewsProjections", "NewsDomain", "OperatorCLI",
+                "NewsApp", "NewsCommands", "NewsProjections", "NewsDomain", "OperatorCLI", "ProductHosting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/Products/News/CLI",
             swiftSettings: strict
         ),
         .executableTarget(
-            name: "CLI",
+            name: "NuvieCLI",
             dependencies: [
                 "NuvieApp", "NuvieRecommendations", "ReadModels", "HTTPServing", "NuvieProjections", "ProductHosting", "OperatorCLI", "NuvieAPI", "NuvieCommands", "NuvieMovieLens", "EventLog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -396,6 +396,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
+            path: "Sources/Products/Nuvie/CLI",
             swiftSettings: strict
         ),
         .executableTarget(
@@ -415,11 +416,13 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "ChildProcesses", "PersonalData", "ReadModels", "ProductHosting", "HTTPServing",
+                "ChildProcesses", "EventSourcing", "PersonalData", "ReadModels", "ProductHosting", "HTTPServing",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/TestSupport",

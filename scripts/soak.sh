@@ -176,7 +176,7 @@ memory() { # "VmRSS RssAnon RssFile" of the server, in kB
 }
 mb() { awk -v k="$1" 'BEGIN {printf "%.1f", k / 1024}'; }
 sqlite_memory() { # SQLite's heap in kB, from the server's /metrics (refreshed every 10 s; ? before the first)
-  curl -s --max-time 10 "$base/metrics" | awk '/^[a-z]+_sqlite_memory_bytes / {s=$2} END {if (s == "") print "?"; else printf "%d\n", s / 1024}' || echo "?"
+  { curl -s --max-time 10 "$base/metrics" || true; } | awk '/^[a-z]+_sqlite_memory_bytes / {s=$2} END {if (s == "") print "?"; else printf "%d\n", s / 1024}'
 }
 kb_as_mb() { [ "$1" = "?" ] && echo "?" || mb "$1"; }
 

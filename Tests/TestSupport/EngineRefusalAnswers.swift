@@ -28,24 +28,10 @@ public enum EngineRefusalAnswers {
         return try await serve(router, logger: Logger(label: "refusals")) { port in
             var answers: [Answer] = []
             for (index, refusal) in EngineRefusal.examples.enumerated() {
-                let response = try await get("/refusal/\(index)", port: port)
+                let response = try await TestSupport.get("/refusal/\(index)", port: port)
                 answers.append(Answer(refusal: refusal, status: response.status, keys: try keysOf(response.body)))
             }
-            return (answers, try keysOf(try await get("/bug", port: port).body))
-        }
-    }
-
-    /// On a connection of its own: some answers close theirs (`Connection: close`).
-    private static func get(_ uri: String, port: Int) async throws -> TestClient.Response {
-        let client = TestClient(host: "127.0.0.1", port: port, configuration: .init())
-        client.connect()
-        do {
-            let response = try await client.get(uri)
-            try await client.shutdown()
-            return response
-        } catch {
-            try? await client.shutdown()
-            throw error
+            return (answers, try keysOf(try await TestSupport.get("/bug", port: port).body))
         }
     }
 

@@ -14,3 +14,6 @@ public func demoKeyStore(of dataDirectory: URL) throws -> KeyStoreCipher {
     let masterKey = try MasterKey(contentsOf: dataDirectory.appendingPathComponent("demo-master-key"))
     return KeyStoreCipher(keys: try KeyStore(dataDirectory: dataDirectory, masterKey: masterKey))
 }
+
+/// A `<PRODUCT>_MASTER_KEY` value (32 bytes, base64) for a server configured outside demo mode.
+public let configuredMasterKey = Data(repeating: 7, count: 32).base64EncodedString()

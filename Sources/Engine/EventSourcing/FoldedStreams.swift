@@ -1,3 +1,4 @@
+import Metrics
 import Synchronization
 
 /// Streams' states as decisions last folded them, with the stream version each was folded through.
@@ -16,6 +17,8 @@ final class FoldedStreams: Sendable {
     }
 
     private let kept: Mutex<(cache: LRUCache<Key, Folded>, forgotten: UInt64)>
+    /// `engine_folded_states_bytes`: what the kept states hold, at most `maximumBytes`.
+    private let keptBytes = Gauge(label: "engine_folded_states_bytes")
 
     /// At most `maximumStreams` states and `maximumBytes` of them (`StreamState.retainedBytes`): a
     /// stream whose state holds a conversation's every turn weighs what it holds, not 1.
@@ -41,6 +44,7 @@ final class FoldedStreams: Sendable {
             guard kept.forgotten == forgotten else { return }
             if let current = kept.cache.value(for: key), current.version >= version { return }
             kept.cache.set(Folded(state: state, version: version), for: key, cost: state.retainedBytes + heapBytes(of: [stream]))
+            keptBytes.record(kept.cache.totalCost)
         }
     }
 
@@ -48,6 +52,7 @@ final class FoldedStreams: Sendable {
         kept.withLock { kept in
             kept.forgotten += 1
             kept.cache = LRUCache(capacity: kept.cache.capacity, maximumCost: kept.cache.maximumCost)
+            keptBytes.record(0)
         }
     }
 }

@@ -7,15 +7,11 @@ struct News: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The news aggregator on the event-sourced engine: articles and preferences in an LMDB log, story groups and signals from SQLite read models.",
         subcommands: [
-            Serve.self, ImportNews.self, EvalClusters.self, ReplayCommand<NewsProduct>.self, AuditCommand<NewsProduct>.self,
+            Serve.self, AsOf.self, ImportNews.self, EvalClusters.self, ReplayCommand<NewsProduct>.self, AuditCommand<NewsProduct>.self,
             BackupCommand<NewsProduct>.self, BackupKeysCommand<NewsProduct>.self, RestoreCommand<NewsProduct>.self, VerifyCommand<NewsProduct>.self,
         ],
         defaultSubcommand: Serve.self
     )
-
-    static func main() async {
-        await mainOnEventLoops()
-    }
 }
 
 typealias GlobalOptions = ProductOptions<NewsProduct>

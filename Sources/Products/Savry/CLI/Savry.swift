@@ -13,10 +13,6 @@ struct Savry: AsyncParsableCommand {
         ],
         defaultSubcommand: Serve.self
     )
-
-    static func main() async {
-        await mainOnEventLoops()
-    }
 }
 
 typealias GlobalOptions = ProductOptions<SavryProduct>
