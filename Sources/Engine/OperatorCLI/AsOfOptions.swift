@@ -2,6 +2,7 @@ import ArgumentParser
 import EventLog
 import Foundation
 import ProductHosting
+import ReadModels
 
 /// `--position N | --time T`: which past state an `as-of` command shows, for any product.
 public struct AsOfOptions: ParsableArguments {
@@ -23,5 +24,25 @@ public struct AsOfOptions: ParsableArguments {
         guard target <= log.headPosition else { throw ValidationError("the log ends at position \(log.headPosition)") }
         let at = try log.event(at: target).map { $0.recordedAt.formatted(.iso8601) } ?? "before the first event"
         return (target, at)
+    }
+}
+
+extension ProductOptions {
+    /// The product's read models as of `when`, folded from the live log into a scratch file removed
+    /// after `body` returns, with the position and instant they show. Personal fields are opened
+    /// with the live key store: a user erased since reads as erased in every past state too.
+    public func readModels<T>(asOf when: AsOfOptions, _ body: (ReadDatabase, _ position: UInt64, _ recordedAt: String) throws -> T) throws -> T {
+        let live = try openLogAndKeys()
+        defer { live.close() }
+        let (target, at) = try when.resolve(in: live.log)
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("\(Product.name)-as-of-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let database = try TimeTravel.readModels(
+            Product.self, of: live.log, personalData: live.personalData, upTo: target,
+            at: scratch.appendingPathComponent("read.sqlite").path, logger: logger()
+        )
+        defer { try? database.close() }
+        return try body(database, target, at)
     }
 }

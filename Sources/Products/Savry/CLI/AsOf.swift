@@ -36,26 +36,22 @@ struct AsOf: AsyncParsableCommand {
     /// Personal fields are opened with the live key store, never a copy: a user erased since reads as
     /// erased in every past state too (their recipes are not there).
     func run() async throws {
-        let logger = Bootstrap.logging(SavryProduct.self, level: global.logLevel)
-        let live = try global.openLogAndKeys()
-        defer { live.close() }
-        let log = live.log
-        let (target, at) = try when.resolve(in: log)
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("savry-as-of-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
         if let port = serve {
-            return try await serveReadOnly(log, personalData: live.personalData, at: target, directory: scratch, port: port, logger: logger)
+            let logger = Bootstrap.logging(SavryProduct.self, level: global.logLevel)
+            let live = try global.openLogAndKeys()
+            defer { live.close() }
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("savry-as-of-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            return try await serveReadOnly(live.log, personalData: live.personalData, at: try when.resolve(in: live.log).position, directory: scratch, port: port, logger: logger)
         }
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        let database = try TimeTravel.readModels(
-            SavryProduct.self, of: log, personalData: live.personalData, upTo: target,
-            at: scratch.appendingPathComponent("read.sqlite").path, logger: logger
-        )
-        defer { try? database.close() }
-        guard let found = try RecipeQueries(database: database).recipe(id: recipe ?? "") else {
-            throw ValidationError("no recipe \(recipe ?? "") as of position \(target) (\(at)): not created yet, or deleted")
+        let recipe = recipe ?? ""
+        let found = try global.readModels(asOf: when) { database, position, at in
+            guard let found = try RecipeQueries(database: database).recipe(id: recipe) else {
+                throw ValidationError("no recipe \(recipe) as of position \(position) (\(at)): not created yet, or deleted")
+            }
+            FileHandle.standardError.write(Data("recipe \(found.id) as of position \(position) (\(at))\n".utf8))
+            return found
         }
-        FileHandle.standardError.write(Data("recipe \(found.id) as of position \(target) (\(at))\n".utf8))
         print(try RecipeDocument.json(found))
     }
 
