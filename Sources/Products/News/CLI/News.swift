@@ -7,9 +7,8 @@ struct News: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The news aggregator on the event-sourced engine: articles and preferences in an LMDB log, story groups and signals from SQLite read models.",
         subcommands: [
-            Serve.self, AsOf.self, ImportNews.self, EvalClusters.self, ReplayCommand<NewsProduct>.self, AuditCommand<NewsProduct>.self,
-            BackupCommand<NewsProduct>.self, BackupKeysCommand<NewsProduct>.self, RestoreCommand<NewsProduct>.self, VerifyCommand<NewsProduct>.self,
-        ],
+            Serve.self, AsOf.self, ImportNews.self, EvalClusters.self,
+        ] + OperatorCommands<NewsProduct>.withoutAccounts,
         defaultSubcommand: Serve.self
     )
 }

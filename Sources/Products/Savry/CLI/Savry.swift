@@ -7,10 +7,8 @@ struct Savry: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Savry's private recipes on the event-sourced engine: an LMDB event log, SQLite read models, the iOS contract over HTTP.",
         subcommands: [
-            Serve.self, AsOf.self, ReplayCommand<SavryProduct>.self, AuditCommand<SavryProduct>.self,
-            BackupCommand<SavryProduct>.self, BackupKeysCommand<SavryProduct>.self, RestoreCommand<SavryProduct>.self, VerifyCommand<SavryProduct>.self,
-            EraseCommand<SavryProduct>.self, SealLogCommand<SavryProduct>.self,
-        ],
+            Serve.self, AsOf.self,
+        ] + OperatorCommands<SavryProduct>.all,
         defaultSubcommand: Serve.self
     )
 }

@@ -1,0 +1,19 @@
+import ArgumentParser
+import ReadModels
+
+/// The operator commands the engine gives every product's executable, listed once: a command
+/// added here reaches all four.
+public enum OperatorCommands<Product: EventSourcedProduct> {
+    /// replay, audit, backup, backup-keys, restore, verify, erase, seal-log.
+    public static var all: [any ParsableCommand.Type] {
+        withoutAccounts + [EraseCommand<Product>.self, SealLogCommand<Product>.self]
+    }
+
+    /// For a product with no accounts and no sealed field (News): nothing to erase or seal.
+    public static var withoutAccounts: [any ParsableCommand.Type] {
+        [
+            ReplayCommand<Product>.self, AuditCommand<Product>.self, BackupCommand<Product>.self, BackupKeysCommand<Product>.self,
+            RestoreCommand<Product>.self, VerifyCommand<Product>.self,
+        ]
+    }
+}
