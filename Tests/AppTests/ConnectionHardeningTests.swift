@@ -7,7 +7,7 @@ import Testing
 /// Raw TCP against the live server on 127.0.0.1, with timeouts of a second or so.
 @Suite(.timeLimit(.minutes(3))) struct ConnectionHardeningTests {
     /// Short limits for these tests; each test raises the ones it does not exercise.
-    private static func short(_ configuration: inout AppConfiguration) {
+    private static func short(_ configuration: inout NuvieConfiguration) {
         configuration.connections = ConnectionLimits(
             idleTimeout: .seconds(1), headerTimeout: .seconds(1), bodyTimeout: .seconds(1), maxConnections: 64
         )

@@ -3,5 +3,5 @@ import Testing
 import TestSupport
 
 @Test func everyEngineRefusalIsAnsweredInTheContractsShapeAndNeverAsABug() async throws {
-    #expect(try await EngineRefusalAnswers.problems(of: APIError.self) == [])
+    #expect(try await EngineRefusalAnswers.problems(of: NuvieAPIError.self) == [])
 }

@@ -6,8 +6,8 @@ import Testing
 import TestSupport
 
 @Suite(.timeLimit(.minutes(3))) struct EnvironmentSettingsTests {
-    private func configured(_ values: [String: String]) throws -> AppConfiguration {
-        var configuration = AppConfiguration(dataDirectory: URL(fileURLWithPath: "/tmp/unused"))
+    private func configured(_ values: [String: String]) throws -> NuvieConfiguration {
+        var configuration = NuvieConfiguration(dataDirectory: URL(fileURLWithPath: "/tmp/unused"))
         try configuration.apply(EnvironmentSettings(values))
         return configuration
     }
@@ -40,12 +40,12 @@ import TestSupport
         #expect(configuration.readYourWritesTimeout == .milliseconds(250))
         #expect(configuration.aiServiceURL?.absoluteString == "http://127.0.0.1:9000")
         #expect(try configured(["NUVIE_RATE_LIMIT_PER_MINUTE": "0"]).rateLimit == nil)
-        #expect(try configured([:]).rateLimit == AppConfiguration.defaultRateLimit)
-        #expect(EnvironmentSettings(["NUVIE_RATE_LIMT": "5", "NUVIE_PORT": "1", "SAVRY_PORT": "3000"]).unknownNames(prefix: "NUVIE", known: AppConfiguration.environmentNames) == ["NUVIE_RATE_LIMT"])
+        #expect(try configured([:]).rateLimit == NuvieConfiguration.defaultRateLimit)
+        #expect(EnvironmentSettings(["NUVIE_RATE_LIMT": "5", "NUVIE_PORT": "1", "SAVRY_PORT": "3000"]).unknownNames(prefix: "NUVIE", known: NuvieConfiguration.environmentNames) == ["NUVIE_RATE_LIMT"])
     }
 
     @Test func theSettingsStartUpAcceptAreTheOnesItReads() throws {
-        var configuration = AppConfiguration(dataDirectory: URL(fileURLWithPath: "/tmp/unused"))
-        #expect(try EnvironmentNameCheck.problems(prefix: "NUVIE", declared: AppConfiguration.environmentNames) { try configuration.apply($0) } == [])
+        var configuration = NuvieConfiguration(dataDirectory: URL(fileURLWithPath: "/tmp/unused"))
+        #expect(try EnvironmentNameCheck.problems(prefix: "NUVIE", declared: NuvieConfiguration.environmentNames) { try configuration.apply($0) } == [])
     }
 }

@@ -16,7 +16,7 @@ import Testing
     /// A key store older than the erasure (restored from a backup) next to a log that records it.
     @Test func anErasureTheLogRecordsAndTheKeyStoreDoesNotIsAppliedOnOpen() async throws {
         let directory = try TemporaryDirectory()
-        let configuration = AppConfiguration.testing(dataDirectory: directory.url)
+        let configuration = NuvieConfiguration.testing(dataDirectory: directory.url)
         var storage = try await Storage(configuration: configuration, logger: logger)
         let signIn = try await CommandService(store: storage.store).signIn(Identity(provider: .dev, subject: "ghost"), name: "Ghost Writer", email: nil)
         _ = try await storage.store.append(
@@ -35,7 +35,7 @@ import Testing
 
     @Test func aTombstoneTheRestoredLogLacksIsRecordedAgain() async throws {
         let directory = try TemporaryDirectory()
-        let configuration = AppConfiguration.testing(dataDirectory: directory.url)
+        let configuration = NuvieConfiguration.testing(dataDirectory: directory.url)
         var storage = try await Storage(configuration: configuration, logger: logger)
         let signIn = try await CommandService(store: storage.store).signIn(Identity(provider: .dev, subject: "late"), name: "Late Eraser", email: nil)
         let logCopy = directory.url.appendingPathComponent("log-copy")
@@ -58,7 +58,7 @@ import Testing
     /// The key destroyed and the process stopped before the erasure was recorded.
     @Test func aKeyDestroyedWhoseErasureWasNotRecordedGetsItsEventOnOpen() async throws {
         let directory = try TemporaryDirectory()
-        let configuration = AppConfiguration.testing(dataDirectory: directory.url)
+        let configuration = NuvieConfiguration.testing(dataDirectory: directory.url)
         var storage = try await Storage(configuration: configuration, logger: logger)
         let signIn = try await CommandService(store: storage.store).signIn(Identity(provider: .dev, subject: "halfway"), name: "Half Way", email: nil)
         try storage.stores.keys.applyErasures([.init(userId: signIn.userId, position: nil)])
@@ -75,7 +75,7 @@ import Testing
     /// refused as already done.
     @Test func anErasureStoppedHalfwayIsResumedByAskingAgain() async throws {
         let directory = try TemporaryDirectory()
-        let storage = try await Storage(configuration: AppConfiguration.testing(dataDirectory: directory.url), logger: logger)
+        let storage = try await Storage(configuration: NuvieConfiguration.testing(dataDirectory: directory.url), logger: logger)
         defer { storage.close() }
         let signIn = try await CommandService(store: storage.store).signIn(Identity(provider: .dev, subject: "resume"), name: "Re Sume", email: nil)
         try storage.stores.keys.applyErasures([.init(userId: signIn.userId, position: nil)])
@@ -92,7 +92,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let data = directory.url.appendingPathComponent("data"), backup = directory.url.appendingPathComponent("backup")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        let storage = try await Storage(configuration: AppConfiguration.testing(dataDirectory: data), logger: logger)
+        let storage = try await Storage(configuration: NuvieConfiguration.testing(dataDirectory: data), logger: logger)
         _ = try await CommandService(store: storage.store).signIn(Identity(provider: .dev, subject: "kept"), name: "Kept", email: nil)
         try Backup.create(NuvieProduct.self, from: data, to: backup)
         let other = directory.url.appendingPathComponent("other-keys.sqlite").path

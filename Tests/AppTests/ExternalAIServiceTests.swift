@@ -108,7 +108,7 @@ private func fallbacks(_ client: LiveClient) async throws -> Int {
         }
     }
 
-    private func configure(_ configuration: inout AppConfiguration, port: Int) {
+    private func configure(_ configuration: inout NuvieConfiguration, port: Int) {
         configuration.internalToken = sharedToken
         configuration.aiServiceURL = URL(string: "http://127.0.0.1:\(port)")
         // Well above what answering takes on a loaded machine, well below the slow service's 10 s.

@@ -16,17 +16,17 @@ let metricsRegistry: PrometheusCollectorRegistry = Bootstrap.metrics(NuvieProduc
 
 /// Runs `body` against the real server on 127.0.0.1 over a fresh data dir holding the tiny MovieLens set.
 func withLiveServer(
-    _ configure: (inout AppConfiguration) -> Void = { _ in },
+    _ configure: (inout NuvieConfiguration) -> Void = { _ in },
     _ body: @Sendable (LiveClient) async throws -> Void
 ) async throws {
     let directory = try TemporaryDirectory()
-    var configuration = AppConfiguration.testing(dataDirectory: directory.url)
+    var configuration = NuvieConfiguration.testing(dataDirectory: directory.url)
     configuration.demoDataset = replayFixtures.appendingPathComponent("movielens-tiny")
     configuration.metricsRegistry = metricsRegistry
     // Outside demo mode a master key must be configured; any will do for a test's fresh key store.
     configuration.masterKey = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString()
     configure(&configuration)
-    let app = try await buildApplication(configuration: configuration)
+    let app = try await buildNuvieApplication(configuration: configuration)
     try await app.test(.live) { client in
         try await body(LiveClient(client: client, dataDirectory: directory.url))
     }

@@ -37,7 +37,7 @@ import Testing
     /// demo data directory (no dataset: nothing to import).
     private func registeredRoutes() async throws -> Set<String> {
         let directory = try TemporaryDirectory()
-        let configuration = AppConfiguration.testing(dataDirectory: directory.url)
+        let configuration = NuvieConfiguration.testing(dataDirectory: directory.url)
         let logger = Logger(label: "openapi-test")
         let storage = try await Storage(configuration: configuration, logger: logger)
         defer { storage.close() }

@@ -8,7 +8,7 @@ import Testing
 
 /// A demo server over `movielens-taste`, its model trained on films with two ratings or more.
 func withTasteServer(
-    _ configure: @escaping (inout AppConfiguration) -> Void = { _ in },
+    _ configure: @escaping (inout NuvieConfiguration) -> Void = { _ in },
     _ body: @Sendable (LiveClient) async throws -> Void
 ) async throws {
     try await withLiveServer({ configuration in

@@ -24,7 +24,7 @@ final class CommandScenario {
     deinit { log.close() }
 
     /// Given these events, each on its stream.
-    func given(_ events: [(stream: String, event: DomainEvent)]) async throws {
+    func given(_ events: [(stream: String, event: NuvieEvent)]) async throws {
         for (stream, event) in events {
             _ = try await log.append(to: stream, expectedVersion: .any, events: [try store.newEvent(event)])
         }
@@ -37,7 +37,7 @@ final class CommandScenario {
     }
 
     /// When the command runs: the events it recorded, in order.
-    func when(_ command: (CommandService) async throws -> Void) async throws -> [DomainEvent] {
+    func when(_ command: (CommandService) async throws -> Void) async throws -> [NuvieEvent] {
         let head = log.headPosition
         try await command(commands)
         return try log.read(from: head + 1, limit: .max).map { try store.decode($0).event }

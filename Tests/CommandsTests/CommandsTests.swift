@@ -43,7 +43,7 @@ import Testing
     @Test func givenNoSuchUserWhenTheyRateThenNothingIsRecorded() async throws {
         let scenario = try CommandScenario()
         try await scenario.given(users: 1, films: [10])
-        try await scenario.whenRefused(DomainError.userNotFound(userId: 99)) {
+        try await scenario.whenRefused(NuvieDomainError.userNotFound(userId: 99)) {
             _ = try await $0.rate(RateMovie(userId: 99, movieId: 10, rating: 4, comment: nil, isReview: false))
         }
     }
@@ -51,7 +51,7 @@ import Testing
     @Test func aRetryUnderTheSameIdRecordsNothingAndADifferentRequestUnderItIsRefused() async throws {
         let scenario = try CommandScenario()
         try await scenario.given(users: 1, films: [10])
-        let id = EventCodec.derivedEventId(from: "request:1:rate:10:k")
+        let id = NuvieCatalog.derivedEventId(from: "request:1:rate:10:k")
         let first = try await scenario.when { _ = try await $0.rate(RateMovie(userId: 1, movieId: 10, rating: 2, comment: nil, isReview: false), eventId: id) }
         #expect(first.count == 1)
         #expect(try await scenario.when { _ = try await $0.rate(RateMovie(userId: 1, movieId: 10, rating: 2, comment: nil, isReview: false), eventId: id) }.isEmpty)
@@ -74,7 +74,7 @@ import Testing
         let scenario = try CommandScenario()
         try await scenario.given(users: 2)
         try await scenario.given([(StreamName.friendship(1, 2), .userBlocked(UserBlocked(userId: 1, blockedUserId: 2)))])
-        try await scenario.whenRefused(DomainError.blocked(userId: 1)) { _ = try await $0.requestFriend(1, by: 2) }
+        try await scenario.whenRefused(NuvieDomainError.blocked(userId: 1)) { _ = try await $0.requestFriend(1, by: 2) }
     }
 
     @Test func givenABlockWhenTheBlockedLikesTheBlockersReviewThenItIsNotThere() async throws {
@@ -83,7 +83,7 @@ import Testing
         try await scenario.given([(StreamName.rating(userId: 1, movieId: 10), .movieRated(MovieRated(userId: 1, movieId: 10, rating: 5, previousRating: nil, comment: "Great", isReview: true)))])
         let reviewId = Int64(scenario.log.headPosition)
         try await scenario.given([(StreamName.friendship(1, 2), .userBlocked(UserBlocked(userId: 1, blockedUserId: 2)))])
-        try await scenario.whenRefused(DomainError.reviewNotFound(reviewId: reviewId)) { _ = try await $0.likeReview(reviewId, by: 2) }
+        try await scenario.whenRefused(NuvieDomainError.reviewNotFound(reviewId: reviewId)) { _ = try await $0.likeReview(reviewId, by: 2) }
         let unblocked = try await scenario.when { _ = try await $0.unblock(2, by: 1) }
         #expect(unblocked == [.userUnblocked(UserUnblocked(userId: 1, blockedUserId: 2))])
         #expect(try await scenario.when { _ = try await $0.likeReview(reviewId, by: 2) }.count == 1)
@@ -95,11 +95,11 @@ import Testing
         let scenario = try CommandScenario()
         let store = scenario.store
         let id = UUID()
-        let decided: [DomainEvent] = [.watchlistAdded(WatchlistAdded(userId: 1, movieId: 10)), .watchlistRemoved(WatchlistRemoved(userId: 1, movieId: 10))]
+        let decided: [NuvieEvent] = [.watchlistAdded(WatchlistAdded(userId: 1, movieId: 10)), .watchlistRemoved(WatchlistRemoved(userId: 1, movieId: 10))]
         let first = try await scenario.when { _ in _ = try await store.decideAndAppend("s", as: WatchlistState.self, eventId: id) { _ in decided } }
         #expect(first == decided)
         let ids = try scenario.log.read(from: 1, limit: 10).map(\.id)
-        #expect(ids == [id, EventIds.nth(1, of: id, namespace: EventCodec.eventIdNamespace)] && ids[0] != ids[1])
+        #expect(ids == [id, EventIds.nth(1, of: id, namespace: NuvieCatalog.eventIdNamespace)] && ids[0] != ids[1])
         #expect(try await scenario.when { _ in _ = try await store.decideAndAppend("s", as: WatchlistState.self, eventId: id) { _ in decided } }.isEmpty)
     }
 }

@@ -4,11 +4,11 @@ import Foundation
 import TestSupport
 import Testing
 
-private func recorded(_ event: DomainEvent, at position: UInt64) -> Recorded<DomainEvent> {
+private func recorded(_ event: NuvieEvent, at position: UInt64) -> Recorded<NuvieEvent> {
     Recorded(position: position, eventId: UUID(), streamId: "rating-1-10", streamVersion: position, recordedAt: Date(timeIntervalSince1970: 0), event: event)
 }
 
-private func rated(_ rating: Double, review: Bool = false) -> DomainEvent {
+private func rated(_ rating: Double, review: Bool = false) -> NuvieEvent {
     .movieRated(MovieRated(userId: 1, movieId: 10, rating: rating, previousRating: nil, comment: nil, isReview: review))
 }
 
@@ -27,11 +27,11 @@ private func rated(_ rating: Double, review: Bool = false) -> DomainEvent {
 
     @Test(arguments: [0, 6, -1, 100])
     func ratingsOutsideOneToFiveAreRefused(rating: Int) {
-        #expect(throws: DomainError.self) { try RateMovie(userId: 1, movieId: 10, rating: rating, comment: nil, isReview: false).decide(state: RatingState(), movieExists: true) }
+        #expect(throws: NuvieDomainError.self) { try RateMovie(userId: 1, movieId: 10, rating: rating, comment: nil, isReview: false).decide(state: RatingState(), movieExists: true) }
     }
 
     @Test func anUnknownMovieIsRefused() {
-        #expect(throws: DomainError.movieNotFound(movieId: 10)) {
+        #expect(throws: NuvieDomainError.movieNotFound(movieId: 10)) {
             try RateMovie(userId: 1, movieId: 10, rating: 3, comment: nil, isReview: false).decide(state: RatingState(), movieExists: false)
         }
     }
@@ -64,7 +64,7 @@ private func rated(_ rating: Double, review: Bool = false) -> DomainEvent {
 
     @Test func aBlockEitherWayHidesTheReviewFromTheLikerButNotFromItsAuthor() throws {
         let blocked = FriendshipState.fold([.userBlocked(UserBlocked(userId: 1, blockedUserId: 2))])
-        #expect(throws: DomainError.reviewNotFound(reviewId: 9)) {
+        #expect(throws: NuvieDomainError.reviewNotFound(reviewId: 9)) {
             try ReviewLikeDecision.like(review, by: 2, state: ReviewLikeState(), between: blocked)
         }
         #expect(try ReviewLikeDecision.like(review, by: 1, state: ReviewLikeState(), between: blocked).count == 1)
@@ -73,9 +73,9 @@ private func rated(_ rating: Double, review: Bool = false) -> DomainEvent {
     }
 }
 
-@Suite struct EventCodecTests {
+@Suite struct NuvieCatalogTests {
     /// A sample of every case, so that each is written and read back.
-    static let everyCase: [DomainEvent] = [
+    static let everyCase: [NuvieEvent] = [
         .movieAdded(MovieAdded(movieId: 1, title: "Heat", genres: ["Action"], year: 1995, tmdbId: 949, imdbId: "tt0113277")),
         .movieTagged(MovieTagged(userId: 1, movieId: 1, tag: "heist")),
         .identityClaimed(IdentityClaimed(identity: Identity(provider: .apple, subject: "001.abc"), userId: 7)),
@@ -101,9 +101,9 @@ private func rated(_ rating: Double, review: Bool = false) -> DomainEvent {
         .sessionsEnded(SessionsEnded(userId: 1, sessionId: nil, reason: .refreshTokenReused)),
     ]
 
-    /// Which case `event` is. No default: a new DomainEvent case stops this file compiling until it
+    /// Which case `event` is. No default: a new NuvieEvent case stops this file compiling until it
     /// is named here, and `everyCaseHasOneSample` then fails until `everyCase` holds a sample of it.
-    static func caseName(_ event: DomainEvent) -> String {
+    static func caseName(_ event: NuvieEvent) -> String {
         switch event {
         case .movieAdded: "movieAdded"
         case .movieTagged: "movieTagged"
@@ -137,19 +137,19 @@ private func rated(_ rating: Double, review: Bool = false) -> DomainEvent {
         // Each case's payload has a wire name of its own, registered once at its current version.
         let current = Set(Self.everyCase.map(Self.wireName))
         #expect(current.count == named.count, "two cases share a payload type")
-        let registeredCurrent = EventCodec.registered.map(\.wireName).filter { wire in
-            !EventCodec.registered.contains { $0.wireName.type == wire.type && $0.wireName.schemaVersion > wire.schemaVersion }
+        let registeredCurrent = NuvieCatalog.registered.map(\.wireName).filter { wire in
+            !NuvieCatalog.registered.contains { $0.wireName.type == wire.type && $0.wireName.schemaVersion > wire.schemaVersion }
         }
         #expect(Set(registeredCurrent) == current, "a registered payload without a sample in everyCase, or a sample whose payload is not registered")
     }
 
-    static func wireName(_ event: DomainEvent) -> EventCodec.WireName {
+    static func wireName(_ event: NuvieEvent) -> NuvieCatalog.WireName {
         let payload = type(of: event.payload)
-        return EventCodec.WireName(type: payload.typeName, schemaVersion: payload.schemaVersion)
+        return NuvieCatalog.WireName(type: payload.typeName, schemaVersion: payload.schemaVersion)
     }
 
     @Test func everyRegistrationIsOneWireNameOnce() {
-        let wireNames = EventCodec.registered.map(\.wireName)
+        let wireNames = NuvieCatalog.registered.map(\.wireName)
         #expect(Set(wireNames).count == wireNames.count)
     }
 
@@ -157,34 +157,34 @@ private func rated(_ rating: Double, review: Bool = false) -> DomainEvent {
         let directory = try TemporaryDirectory()
         let keys = try testKeyStore(in: directory)
         for event in Self.everyCase {
-            let encoded = try EventCodec.encode(event, with: keys.encoder(owner: event.actorUserId))
-            let decoded = try EventCodec.decode(
+            let encoded = try NuvieCatalog.encode(event, with: keys.encoder(owner: event.actorUserId))
+            let decoded = try NuvieCatalog.decode(
                 type: encoded.type, schemaVersion: encoded.schemaVersion, payload: encoded.payload, with: keys.decoder(owner: event.actorUserId)
             )
             #expect(decoded == event, "\(Self.caseName(event))")
         }
-        #expect(throws: EventCodec.DecodingFailure.unknownType("movie-rated", schemaVersion: 9)) {
-            try EventCodec.decode(type: "movie-rated", schemaVersion: 9, payload: Data("{}".utf8), with: keys.decoder(owner: nil))
+        #expect(throws: NuvieCatalog.DecodingFailure.unknownType("movie-rated", schemaVersion: 9)) {
+            try NuvieCatalog.decode(type: "movie-rated", schemaVersion: 9, payload: Data("{}".utf8), with: keys.decoder(owner: nil))
         }
     }
 
     @Test func personalFieldsAreSealedInTheWireFormAndReadAsAbsentOnceTheirOwnerIsErased() throws {
         let directory = try TemporaryDirectory()
         let keys = try testKeyStore(in: directory)
-        let events: [DomainEvent] = [
+        let events: [NuvieEvent] = [
             .identityClaimed(IdentityClaimed(identity: Identity(provider: .apple, subject: "001234.apple-subject"), userId: 7)),
             .userRegistered(UserRegistered(userId: 7, name: "Ada Lovelace", email: "ada@example.com", avatarUrl: "https://x/ada.png", provider: .apple)),
             .profileUpdated(ProfileUpdated(userId: 7, name: "Ada L.", bio: "Analytical engines", avatarUrl: nil, favoriteGenres: ["Drama"])),
             .movieRated(MovieRated(userId: 7, movieId: 2, rating: 5, previousRating: nil, comment: "A secret opinion", isReview: true)),
         ]
-        let encoded = try events.map { try EventCodec.encode($0, with: keys.encoder(owner: 7)) }
+        let encoded = try events.map { try NuvieCatalog.encode($0, with: keys.encoder(owner: 7)) }
         let wire = encoded.map { String(decoding: $0.payload, as: UTF8.self) }.joined()
         for secret in ["001234.apple-subject", "Ada", "ada@example.com", "ada.png", "Analytical", "secret opinion"] {
             #expect(!wire.contains(secret), "\(secret) in clear")
         }
         #expect(wire.contains("Drama") && wire.contains(#""rating":5"#), "what is not personal stays readable")
         try keys.keys.destroy(7)
-        let erased = try encoded.map { try EventCodec.decode(type: $0.type, schemaVersion: $0.schemaVersion, payload: $0.payload, with: keys.decoder(owner: 7)) }
+        let erased = try encoded.map { try NuvieCatalog.decode(type: $0.type, schemaVersion: $0.schemaVersion, payload: $0.payload, with: keys.decoder(owner: 7)) }
         guard case .userRegistered(let user) = erased[1], case .movieRated(let rated) = erased[3], case .identityClaimed(let claim) = erased[0] else {
             Issue.record("not the events encoded")
             return
@@ -194,24 +194,24 @@ private func rated(_ rating: Double, review: Bool = false) -> DomainEvent {
     }
 
     @Test func theActingAndConcernedUsersAreThePayloads() {
-        #expect(DomainEvent.friendRequestAnswered(FriendRequestAnswered(fromUserId: 1, toUserId: 2, answer: .accepted)).actorUserId == 2)
-        #expect(DomainEvent.friendRequestAnswered(FriendRequestAnswered(fromUserId: 1, toUserId: 2, answer: .accepted)).subjectUserIds == [1])
-        #expect(DomainEvent.movieRecommended(MovieRecommended(fromUserId: 1, movieId: 10, toUserIds: [2, 3])).subjectUserIds == [2, 3])
-        #expect(DomainEvent.movieAdded(MovieAdded(movieId: 1, title: "Heat", genres: [], year: nil, tmdbId: nil, imdbId: nil)).actorUserId == nil)
+        #expect(NuvieEvent.friendRequestAnswered(FriendRequestAnswered(fromUserId: 1, toUserId: 2, answer: .accepted)).actorUserId == 2)
+        #expect(NuvieEvent.friendRequestAnswered(FriendRequestAnswered(fromUserId: 1, toUserId: 2, answer: .accepted)).subjectUserIds == [1])
+        #expect(NuvieEvent.movieRecommended(MovieRecommended(fromUserId: 1, movieId: 10, toUserIds: [2, 3])).subjectUserIds == [2, 3])
+        #expect(NuvieEvent.movieAdded(MovieAdded(movieId: 1, title: "Heat", genres: [], year: nil, tmdbId: nil, imdbId: nil)).actorUserId == nil)
     }
 
     @Test func aSchemaOneRatingIsUpcastWithTheStarsItWasShownAs() throws {
         let v1 = Data(#"{"userId":1,"movieId":2,"rating":3.5,"previousRating":null,"comment":null,"isReview":false}"#.utf8)
         let directory = try TemporaryDirectory()
         let keys = try testKeyStore(in: directory)
-        guard case .movieRated(let rated) = try EventCodec.decode(type: "movie-rated", schemaVersion: 1, payload: v1, with: keys.decoder(owner: 1)) else {
+        guard case .movieRated(let rated) = try NuvieCatalog.decode(type: "movie-rated", schemaVersion: 1, payload: v1, with: keys.decoder(owner: 1)) else {
             Issue.record("not a rating")
             return
         }
         #expect(rated.stars == 4 && rated.rating == 3.5)
-        let current = try EventCodec.encode(.movieRated(rated), with: keys.encoder(owner: 1))
+        let current = try NuvieCatalog.encode(.movieRated(rated), with: keys.encoder(owner: 1))
         #expect(current.schemaVersion == 2)
         #expect(String(decoding: current.payload, as: UTF8.self).contains(#""stars":4"#))
-        #expect(throws: (any Error).self) { try EventCodec.decode(type: "movie-rated", schemaVersion: 2, payload: v1, with: keys.decoder(owner: 1)) }
+        #expect(throws: (any Error).self) { try NuvieCatalog.decode(type: "movie-rated", schemaVersion: 2, payload: v1, with: keys.decoder(owner: 1)) }
     }
 }

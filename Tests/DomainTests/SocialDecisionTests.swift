@@ -3,8 +3,8 @@ import Testing
 
 /// Given the events of a pair's friendship stream, when a social command runs, then these events or this refusal.
 @Suite struct FriendshipDecisionTests {
-    let requested: [DomainEvent] = [.friendRequested(FriendRequested(fromUserId: 1, toUserId: 2))]
-    var friends: [DomainEvent] { requested + [.friendRequestAnswered(FriendRequestAnswered(fromUserId: 1, toUserId: 2, answer: .accepted))] }
+    let requested: [NuvieEvent] = [.friendRequested(FriendRequested(fromUserId: 1, toUserId: 2))]
+    var friends: [NuvieEvent] { requested + [.friendRequestAnswered(FriendRequestAnswered(fromUserId: 1, toUserId: 2, answer: .accepted))] }
 
     @Test func givenNothingWhenRequestedThenARequest() throws {
         #expect(try FriendshipDecisions.request(from: 1, to: 2, state: FriendshipState(), userExists: true) == requested)
@@ -12,20 +12,20 @@ import Testing
 
     @Test func givenAPendingRequestEitherWayWhenRequestedAgainThenItExists() {
         let state = FriendshipState.fold(requested)
-        #expect(throws: DomainError.friendRequestExists(fromUserId: 1, toUserId: 2)) {
+        #expect(throws: NuvieDomainError.friendRequestExists(fromUserId: 1, toUserId: 2)) {
             try FriendshipDecisions.request(from: 1, to: 2, state: state, userExists: true)
         }
-        #expect(throws: DomainError.friendRequestExists(fromUserId: 1, toUserId: 2)) {
+        #expect(throws: NuvieDomainError.friendRequestExists(fromUserId: 1, toUserId: 2)) {
             try FriendshipDecisions.request(from: 2, to: 1, state: state, userExists: true)
         }
     }
 
     @Test func onlyTheRecipientAnswersAndOnlyTheSenderCancels() throws {
         let state = FriendshipState.fold(requested)
-        #expect(throws: DomainError.friendRequestNotFound(fromUserId: 2, toUserId: 1)) {
+        #expect(throws: NuvieDomainError.friendRequestNotFound(fromUserId: 2, toUserId: 1)) {
             try FriendshipDecisions.answer(.accepted, by: 1, requesterId: 2, state: state)
         }
-        #expect(throws: DomainError.friendRequestNotFound(fromUserId: 2, toUserId: 1)) {
+        #expect(throws: NuvieDomainError.friendRequestNotFound(fromUserId: 2, toUserId: 1)) {
             try FriendshipDecisions.cancel(by: 2, to: 1, state: state)
         }
         #expect(try FriendshipDecisions.answer(.declined, by: 2, requesterId: 1, state: state).count == 1)
@@ -35,18 +35,18 @@ import Testing
     @Test func givenFriendsWhenRequestedThenAlreadyFriendsAndUnfriendingEndsIt() throws {
         let state = FriendshipState.fold(friends)
         #expect(state.status == .friends)
-        #expect(throws: DomainError.alreadyFriends(userId: 2)) { try FriendshipDecisions.request(from: 1, to: 2, state: state, userExists: true) }
+        #expect(throws: NuvieDomainError.alreadyFriends(userId: 2)) { try FriendshipDecisions.request(from: 1, to: 2, state: state, userExists: true) }
         let ended = try FriendshipDecisions.unfriend(by: 2, friend: 1, state: state)
         #expect(FriendshipState.fold(friends + ended).status == .none)
-        #expect(throws: DomainError.notFriends(userId: 1)) { try FriendshipDecisions.unfriend(by: 2, friend: 1, state: FriendshipState.fold(friends + ended)) }
+        #expect(throws: NuvieDomainError.notFriends(userId: 1)) { try FriendshipDecisions.unfriend(by: 2, friend: 1, state: FriendshipState.fold(friends + ended)) }
     }
 
     @Test func aBlockEndsTheFriendshipAndStopsRequestsBothWaysUntilLifted() throws {
         let blocked = friends + (try FriendshipDecisions.block(by: 2, other: 1, state: FriendshipState.fold(friends), userExists: true))
         let state = FriendshipState.fold(blocked)
         #expect(state.status == .none && state.isBlocked)
-        #expect(throws: DomainError.blocked(userId: 2)) { try FriendshipDecisions.request(from: 1, to: 2, state: state, userExists: true) }
-        #expect(throws: DomainError.blocked(userId: 1)) { try FriendshipDecisions.request(from: 2, to: 1, state: state, userExists: true) }
+        #expect(throws: NuvieDomainError.blocked(userId: 2)) { try FriendshipDecisions.request(from: 1, to: 2, state: state, userExists: true) }
+        #expect(throws: NuvieDomainError.blocked(userId: 1)) { try FriendshipDecisions.request(from: 2, to: 1, state: state, userExists: true) }
         #expect(try FriendshipDecisions.block(by: 2, other: 1, state: state, userExists: true).isEmpty)
         #expect(FriendshipDecisions.unblock(by: 1, other: 2, state: state).isEmpty)
         let lifted = FriendshipState.fold(blocked + FriendshipDecisions.unblock(by: 2, other: 1, state: state))
@@ -54,10 +54,10 @@ import Testing
     }
 
     @Test func requestsToYourselfOrToNobodyAreRefused() {
-        #expect(throws: DomainError.invalid(field: "user_id", reason: "must be another user")) {
+        #expect(throws: NuvieDomainError.invalid(field: "user_id", reason: "must be another user")) {
             try FriendshipDecisions.request(from: 1, to: 1, state: FriendshipState(), userExists: true)
         }
-        #expect(throws: DomainError.userNotFound(userId: 9)) {
+        #expect(throws: NuvieDomainError.userNotFound(userId: 9)) {
             try FriendshipDecisions.request(from: 1, to: 9, state: FriendshipState(), userExists: false)
         }
     }
@@ -65,17 +65,17 @@ import Testing
     @Test func aFilmIsRecommendedOnlyToFriends() throws {
         let friend = FriendshipState.fold(friends)
         #expect(try FriendshipDecisions.recommend(movieId: 5, by: 1, to: [(2, friend)], movieExists: true).toUserIds == [2])
-        #expect(throws: DomainError.notFriends(userId: 3)) {
+        #expect(throws: NuvieDomainError.notFriends(userId: 3)) {
             try FriendshipDecisions.recommend(movieId: 5, by: 1, to: [(2, friend), (3, FriendshipState())], movieExists: true)
         }
-        #expect(throws: DomainError.movieNotFound(movieId: 5)) {
+        #expect(throws: NuvieDomainError.movieNotFound(movieId: 5)) {
             try FriendshipDecisions.recommend(movieId: 5, by: 1, to: [(2, friend)], movieExists: false)
         }
     }
 }
 
 @Suite struct ProfileDecisionTests {
-    let registered: [DomainEvent] = [.userRegistered(UserRegistered(userId: 1, name: "Sam", email: nil, avatarUrl: nil, provider: .dev))]
+    let registered: [NuvieEvent] = [.userRegistered(UserRegistered(userId: 1, name: "Sam", email: nil, avatarUrl: nil, provider: .dev))]
     let genres = ["Comedy", "Drama", "Sci-Fi"]
 
     @Test func aChangeRecordsTheWholeProfileWithCatalogGenreSpelling() throws {
@@ -96,7 +96,7 @@ import Testing
         ProfileChange(bio: .set(String(repeating: "b", count: 501))),
     ])
     func invalidChangesAreRefused(_ change: ProfileChange) {
-        #expect(throws: DomainError.self) {
+        #expect(throws: NuvieDomainError.self) {
             try ProfileDecisions.update(userId: 1, change, state: UserStreamState.fold(registered).profile, knownGenres: genres)
         }
     }
@@ -105,6 +105,6 @@ import Testing
         let accepted = try ProfileDecisions.acceptTerms(userId: 1, version: "2024-01", state: UserStreamState.fold(registered).profile)
         #expect(accepted == [.termsAccepted(TermsAccepted(userId: 1, termsVersion: "2024-01"))])
         #expect(try ProfileDecisions.acceptTerms(userId: 1, version: "2024-01", state: UserStreamState.fold(registered + accepted).profile).isEmpty)
-        #expect(throws: DomainError.userNotFound(userId: 1)) { try ProfileDecisions.acceptTerms(userId: 1, version: "v", state: nil) }
+        #expect(throws: NuvieDomainError.userNotFound(userId: 1)) { try ProfileDecisions.acceptTerms(userId: 1, version: "v", state: nil) }
     }
 }

@@ -118,7 +118,7 @@ import Testing
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let payload = try JSONSerialization.data(withJSONObject: try #require(object["payload"]), options: [.sortedKeys])
             let type = try #require(object["type"] as? String), version = UInt16(try #require(object["schema_version"] as? Int))
-            let event = try EventCodec.decode(type: type, schemaVersion: version, payload: payload, with: WithheldPersonalData().decoder(owner: 0))
+            let event = try NuvieCatalog.decode(type: type, schemaVersion: version, payload: payload, with: WithheldPersonalData().decoder(owner: 0))
             _ = try await log.append(to: try #require(object["stream"] as? String), expectedVersion: .any, events: [NewEvent(
                 type: type, schemaVersion: version, actorUserId: event.actorUserId, userIds: event.subjectUserIds,
                 recordedAt: try Date(try #require(object["recorded_at"] as? String), strategy: .iso8601), payload: payload

@@ -18,9 +18,9 @@ final class ProjectionHarness {
     let store: DomainLog
     private(set) var database: ReadDatabase
     private(set) var runner: NuvieRunner
-    let projections: [any Projection<DomainEvent>]
+    let projections: [any Projection<NuvieEvent>]
 
-    init(projections: [any Projection<DomainEvent>] = Projections.all, directory: TemporaryDirectory? = nil) throws {
+    init(projections: [any Projection<NuvieEvent>] = NuvieReadModels.all, directory: TemporaryDirectory? = nil) throws {
         self.directory = try directory ?? TemporaryDirectory()
         self.projections = projections
         log = try EventLog(configuration: .init(directory: self.directory.url.appendingPathComponent("log"), initialMapSize: 4 << 20))
@@ -36,7 +36,7 @@ final class ProjectionHarness {
     }
 
     /// Given these events (each appended to its own stream, at its own time)…
-    func given(_ events: [(stream: String, event: DomainEvent, at: Date)]) async throws {
+    func given(_ events: [(stream: String, event: NuvieEvent, at: Date)]) async throws {
         for (stream, event, at) in events {
             _ = try await log.append(to: stream, expectedVersion: .any, events: [try store.newEvent(event, recordedAt: at)])
         }
@@ -51,7 +51,7 @@ final class ProjectionHarness {
             let payload = try JSONSerialization.data(withJSONObject: try #require(object["payload"]), options: [.sortedKeys])
             let type = try #require(object["type"] as? String), schemaVersion = UInt16(try #require(object["schema_version"] as? Int))
             // The lines do not say whose each event is; the payload does, as it did when it was recorded.
-            let actor = try EventCodec.decode(type: type, schemaVersion: schemaVersion, payload: payload, with: WithheldPersonalData().decoder(owner: 0)).actorUserId
+            let actor = try NuvieCatalog.decode(type: type, schemaVersion: schemaVersion, payload: payload, with: WithheldPersonalData().decoder(owner: 0)).actorUserId
             let event = NewEvent(type: type, schemaVersion: schemaVersion, actorUserId: actor, recordedAt: recordedAt, payload: payload)
             _ = try await log.append(to: try #require(object["stream"] as? String), expectedVersion: .any, events: [event])
         }

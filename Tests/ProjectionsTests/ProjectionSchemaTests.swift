@@ -12,9 +12,9 @@ import Testing
 @Suite struct ProjectionSchemaTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Schemas")
 
-    @Test(arguments: Projections.all.map(\.name))
+    @Test(arguments: NuvieReadModels.all.map(\.name))
     func eachProjectionVersionKeepsItsRecordedSchema(name: String) throws {
-        let projection = try #require(Projections.all.first { $0.name == name })
+        let projection = try #require(NuvieReadModels.all.first { $0.name == name })
         let schema = try Self.schema(of: projection)
         let file = Self.directory.appendingPathComponent("\(projection.name).v\(projection.version).sql")
         if ProcessInfo.processInfo.environment["NUVIE_RECORD_SCHEMAS"] == "1", !FileManager.default.fileExists(atPath: file.path) {

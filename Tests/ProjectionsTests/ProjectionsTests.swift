@@ -11,7 +11,7 @@ import Testing
 
 private let t0 = Date(timeIntervalSince1970: 1_705_314_600)  // 2024-01-15T10:30:00Z
 
-private func rated(_ user: Int64, _ movie: Int64, _ rating: Double, previous: Double? = nil, review: Bool = false, comment: String? = nil) -> DomainEvent {
+private func rated(_ user: Int64, _ movie: Int64, _ rating: Double, previous: Double? = nil, review: Bool = false, comment: String? = nil) -> NuvieEvent {
     .movieRated(MovieRated(userId: user, movieId: movie, rating: rating, previousRating: previous, comment: comment, isReview: review))
 }
 
@@ -97,7 +97,7 @@ private func rated(_ user: Int64, _ movie: Int64, _ rating: Double, previous: Do
             try harness.runner.catchUp()
             before = try harness.readModel()
         }
-        var projections = Projections.all
+        var projections = NuvieReadModels.all
         let next = CatalogProjection().version + 1
         projections[0] = Versioned(base: CatalogProjection(), version: next)
         let bumped = try ProjectionHarness(projections: projections, directory: directory)
@@ -109,7 +109,7 @@ private func rated(_ user: Int64, _ movie: Int64, _ rating: Double, previous: Do
     }
 
     @Test func aProjectionThatCannotApplyAnEventStopsThereAndTheOthersGoOn() async throws {
-        var projections = Projections.all
+        var projections = NuvieReadModels.all
         projections.append(FailsOnReview())
         let harness = try ProjectionHarness(projections: projections)
         try await harness.given(jsonLines: replayFixtures.appendingPathComponent("rating-review-like.jsonl"))
@@ -140,13 +140,13 @@ private func rated(_ user: Int64, _ movie: Int64, _ rating: Double, previous: Do
 
 /// Another version of a projection with the same fold, as a version bump would ship.
 private struct Versioned: Projection {
-    let base: any Projection<DomainEvent>
+    let base: any Projection<NuvieEvent>
     let version: Int
     var name: String { base.name }
     var tables: [String] { base.tables }
     func createSchema(_ db: Database) throws { try base.createSchema(db) }
-    func apply(_ event: Recorded<DomainEvent>, _ db: Database) throws { try base.apply(event, db) }
-    func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws { try base.apply(events, db) }
+    func apply(_ event: Recorded<NuvieEvent>, _ db: Database) throws { try base.apply(event, db) }
+    func apply(_ events: ArraySlice<Recorded<NuvieEvent>>, _ db: Database) throws { try base.apply(events, db) }
 }
 
 private struct FailsOnReview: Projection {
@@ -155,7 +155,7 @@ private struct FailsOnReview: Projection {
     let version = 1
     let tables = ["seenEvent"]
     func createSchema(_ db: Database) throws { try db.create(table: "seenEvent") { $0.primaryKey("position", .integer) } }
-    func apply(_ event: Recorded<DomainEvent>, _ db: Database) throws {
+    func apply(_ event: Recorded<NuvieEvent>, _ db: Database) throws {
         if case .movieRated(let rated) = event.event, rated.isReview { throw Unsupported() }
         try db.execute(sql: "INSERT INTO seenEvent (position) VALUES (?)", arguments: [event.position])
     }

@@ -13,7 +13,7 @@ import Testing
             (4, "Lone Star", ["Drama"]), (5, "Heat", ["Crime"]), (6, "Dark Stars", ["Sci-Fi"]), (7, "Star", ["Drama"]),
             (8, "Matrix, The", ["Sci-Fi", "Action"]), (9, "Amélie", ["Romance"]),
         ]
-        var events: [(stream: String, event: DomainEvent, at: Date)] = films.map { id, title, genres in
+        var events: [(stream: String, event: NuvieEvent, at: Date)] = films.map { id, title, genres in
             ("movie-\(id)", .movieAdded(MovieAdded(movieId: id, title: title, genres: genres, year: 2000, tmdbId: nil, imdbId: nil)), t)
         }
         events.append(("user-1", .movieTagged(MovieTagged(userId: 1, movieId: 5, tag: "star cast")), t))

@@ -17,11 +17,11 @@ import Testing
     func mutualFriendCountsStayExact(seed: UInt64) async throws {
         let harness = try ProjectionHarness(projections: [SocialProjection()])
         var random = Generator(state: seed)
-        var events: [(stream: String, event: DomainEvent, at: Date)] = []
+        var events: [(stream: String, event: NuvieEvent, at: Date)] = []
         for _ in 0..<120 {
             let a = Int64.random(in: 1...7, using: &random), b = Int64.random(in: 1...7, using: &random)
             guard a != b else { continue }
-            let event: DomainEvent = switch Int.random(in: 0..<10, using: &random) {
+            let event: NuvieEvent = switch Int.random(in: 0..<10, using: &random) {
             case 0..<6: .friendRequestAnswered(FriendRequestAnswered(fromUserId: a, toUserId: b, answer: .accepted))
             case 6..<9: .friendRemoved(FriendRemoved(userId: a, friendId: b))
             default: .userBlocked(UserBlocked(userId: a, blockedUserId: b))
@@ -75,7 +75,7 @@ import Testing
         let harness = try ProjectionHarness()
         let t = Date(timeIntervalSince1970: 1_700_000_000)
         let rated = { (rating: Double, previous: Double?) in
-            DomainEvent.movieRated(MovieRated(userId: 7, movieId: 1, rating: rating, previousRating: previous, comment: nil, isReview: false))
+            NuvieEvent.movieRated(MovieRated(userId: 7, movieId: 1, rating: rating, previousRating: previous, comment: nil, isReview: false))
         }
         try await harness.given([
             ("movie-1", .movieAdded(MovieAdded(movieId: 1, title: "Heat", genres: ["Action"], year: 1995, tmdbId: nil, imdbId: nil)), t),
@@ -109,7 +109,7 @@ private struct Generator: RandomNumberGenerator {
         let keys = try testKeyStore(in: directory)
         let t = Date(timeIntervalSince1970: 1_700_000_000)
         for (stream, event) in [
-            ("movie-1", DomainEvent.movieAdded(MovieAdded(movieId: 1, title: "Heat", genres: ["Action"], year: 1995, tmdbId: nil, imdbId: nil))),
+            ("movie-1", NuvieEvent.movieAdded(MovieAdded(movieId: 1, title: "Heat", genres: ["Action"], year: 1995, tmdbId: nil, imdbId: nil))),
             ("friendship-1-2", .friendRequestAnswered(FriendRequestAnswered(fromUserId: 1, toUserId: 2, answer: .accepted))),
             ("rating-2-1", .movieRated(MovieRated(userId: 2, movieId: 1, rating: 4, previousRating: nil, comment: nil, isReview: false))),
         ] {
@@ -128,9 +128,9 @@ private struct Generator: RandomNumberGenerator {
         #expect(database.path != firstFile && database.path == ReadModelFiles(directory: readDirectory).currentPath)
         #expect(try database.canonicalDump() == before)
         let full = try runner.rebuild()
-        #expect(full.projections == Projections.all.map(\.name))
+        #expect(full.projections == NuvieReadModels.all.map(\.name))
         #expect(try database.canonicalDump() == before)
-        #expect(throws: RebuildError.unknownProjection("nope", known: Projections.all.map(\.name))) { try runner.rebuild(["nope"]) }
+        #expect(throws: RebuildError.unknownProjection("nope", known: NuvieReadModels.all.map(\.name))) { try runner.rebuild(["nope"]) }
         try database.close()
 
         let reopened = try ReadDatabase(directory: readDirectory)

@@ -62,7 +62,7 @@ struct RebuildBench: AsyncParsableCommand {
         }
         let sorted = rates.sorted()
         let seconds = sorted.map { Double(total) / $0 }
-        print("rebuild of \(total) events, \(Projections.all.count) projections, \(runs) runs")
+        print("rebuild of \(total) events, \(NuvieReadModels.all.count) projections, \(runs) runs")
         print(String(format: "events/s  min %.0f  median %.0f  max %.0f", sorted[0], sorted[sorted.count / 2], sorted[sorted.count - 1]))
         print(String(format: "seconds   min %.2f  median %.2f  max %.2f", seconds.last ?? 0, seconds[seconds.count / 2], seconds.first ?? 0))
     }

@@ -74,18 +74,18 @@ public struct RecommendationDependencies: Sendable {
     }
 }
 
-extension Router<AppRequestContext> {
+extension Router<NuvieRequestContext> {
     /// Request ids, request logs and metrics, the error shape, bearer-token authentication, then the
     /// rate limit when there is one. Add before any route so every route gets them.
     public func addAPIMiddleware(tokens: TokenService, rateLimit: RateLimit?) {
         addMiddleware {
             RequestObservationMiddleware()
             // Inside logs and metrics, so they record the status each error maps to, not a 500.
-            ContractErrorMiddleware<AppRequestContext, APIError>()
+            ContractErrorMiddleware<NuvieRequestContext, NuvieAPIError>()
             AuthMiddleware(tokens: tokens)
         }
         if let rateLimit {
-            add(middleware: RateLimitMiddleware<AppRequestContext, APIError>(rateLimit, user: { $0.userId }, refusal: APIError.rateLimited))
+            add(middleware: RateLimitMiddleware<NuvieRequestContext, NuvieAPIError>(rateLimit, user: { $0.userId }, refusal: NuvieAPIError.rateLimited))
         }
     }
 
@@ -93,7 +93,7 @@ extension Router<AppRequestContext> {
     /// routes behind a signed-in user (`SignedInRequestContext`), `/ai` behind `X-Internal-Token`,
     /// `/admin` behind `X-Admin-Token`. A handler never checks credentials itself.
     public func addAPIRoutes(_ d: APIDependencies) {
-        OpenAPIDocumentController<AppRequestContext>(document: PackageResources.openapi_json).register(on: self)
+        OpenAPIDocumentController<NuvieRequestContext>(document: PackageResources.openapi_json).register(on: self)
         addRoutes(AuthController(
             commands: d.commands, users: d.users, tokens: d.tokens, apple: d.apple, devLoginEnabled: d.devLoginEnabled,
             readYourWrites: d.readYourWrites
@@ -114,19 +114,19 @@ extension Router<AppRequestContext> {
 
         if let internalToken = d.recommendations.internalToken {
             group("/ai")
-                .add(middleware: HeaderTokenMiddleware<AppRequestContext, APIError>(
+                .add(middleware: HeaderTokenMiddleware<NuvieRequestContext, NuvieAPIError>(
                     header: "X-Internal-Token", token: internalToken,
-                    refusal: APIError.authenticationRequired("This endpoint needs the backend's X-Internal-Token")
+                    refusal: NuvieAPIError.authenticationRequired("This endpoint needs the backend's X-Internal-Token")
                 ))
                 .addRoutes(AIController(engine: d.recommendations.local).endpoints)
         }
         if let adminToken = d.adminToken {
             group("/admin")
-                .add(middleware: HeaderTokenMiddleware<AppRequestContext, APIError>(
+                .add(middleware: HeaderTokenMiddleware<NuvieRequestContext, NuvieAPIError>(
                     header: "X-Admin-Token", token: adminToken,
-                    refusal: APIError(.unauthorized, code: "ADMIN_TOKEN_REQUIRED", message: "This endpoint needs the operator's X-Admin-Token")
+                    refusal: NuvieAPIError(.unauthorized, code: "ADMIN_TOKEN_REQUIRED", message: "This endpoint needs the operator's X-Admin-Token")
                 ))
-                .addRoutes(OperatorController<AppRequestContext>(audit: d.audit, replays: d.replays) { userId in
+                .addRoutes(OperatorController<NuvieRequestContext>(audit: d.audit, replays: d.replays) { userId in
                     try await AccountController.erase(userId, initiator: .operator, accounts: d.accounts, tokens: d.tokens)
                 }.endpoints)
         }

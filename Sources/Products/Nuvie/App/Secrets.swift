@@ -5,7 +5,7 @@ import ProductHosting
 /// directory (`GeneratedSecret`).
 enum Secrets {
     /// The JWT secret; required outside demo mode.
-    static func jwtSecret(_ configuration: AppConfiguration) throws -> String {
+    static func jwtSecret(_ configuration: NuvieConfiguration) throws -> String {
         guard let secret = try resolve(configuration.jwtSecret, "NUVIE_JWT_SECRET", "jwt-secret", configuration) else {
             throw ConfigurationError.missingJWTSecret
         }
@@ -13,16 +13,16 @@ enum Secrets {
     }
 
     /// Opens the admin endpoints; without one they are off.
-    static func adminToken(_ configuration: AppConfiguration) throws -> String? {
+    static func adminToken(_ configuration: NuvieConfiguration) throws -> String? {
         try resolve(configuration.adminToken, "NUVIE_ADMIN_TOKEN", "admin-token", configuration)
     }
 
     /// Shared with the AI service; without one `/ai/…` is off.
-    static func internalToken(_ configuration: AppConfiguration) throws -> String? {
+    static func internalToken(_ configuration: NuvieConfiguration) throws -> String? {
         try resolve(configuration.internalToken, "NUVIE_INTERNAL_TOKEN", "internal-token", configuration)
     }
 
-    private static func resolve(_ configured: String?, _ name: String, _ file: String, _ configuration: AppConfiguration) throws -> String? {
+    private static func resolve(_ configured: String?, _ name: String, _ file: String, _ configuration: NuvieConfiguration) throws -> String? {
         try GeneratedSecret.resolve(
             configured, named: name, demoMode: configuration.demoMode, file: configuration.dataDirectory.appendingPathComponent(file)
         )

@@ -19,7 +19,7 @@ struct Storage: Sendable {
 
     var store: DomainLog { stores.store }
 
-    init(configuration: AppConfiguration, logger: Logger) async throws {
+    init(configuration: NuvieConfiguration, logger: Logger) async throws {
         if !configuration.readOnly {
             try StorageFullError.checkRoom(for: .recommendationCache, at: configuration.recommendationCachePath)
         }

@@ -92,6 +92,6 @@ extension AsOf {
         logger.info("serving the state as of a log position, read-only", metadata: [
             "position": "\(position)", "address": "\(host):\(port)", "data_dir": "\(directory.path)",
         ])
-        try await buildApplication(configuration: configuration, logger: logger).runService()
+        try await buildNuvieApplication(configuration: configuration, logger: logger).runService()
     }
 }

@@ -31,7 +31,7 @@ struct Serve: AsyncParsableCommand {
         let logger = Bootstrap.logging(level: global.logLevel)
         let registry = Bootstrap.metrics()
         let settings = EnvironmentSettings()
-        for name in settings.unknownNames(prefix: "NUVIE", known: AppConfiguration.environmentNames) {
+        for name in settings.unknownNames(prefix: "NUVIE", known: NuvieConfiguration.environmentNames) {
             logger.warning("ignoring an environment variable no setting reads (misspelt?)", metadata: ["variable": "\(name)"])
         }
         let dataDirectory = global.dataDirectory
@@ -44,7 +44,7 @@ struct Serve: AsyncParsableCommand {
             demoDataset: demoMode ? try DemoMode.dataset(demoDataset) : nil, registry: registry
         )
         logger.info("starting", metadata: ["data_dir": "\(dataDirectory.path)", "demo": "\(demoMode)", "address": "\(host):\(port)"])
-        let app = try await buildApplication(configuration: configuration, logger: logger)
+        let app = try await buildNuvieApplication(configuration: configuration, logger: logger)
         try await DataDirectory(dataDirectory).whileServing { try await app.runService() }
     }
 
@@ -52,8 +52,8 @@ struct Serve: AsyncParsableCommand {
     /// value checked.
     static func configuration(
         dataDirectory: URL, host: String, port: Int, demoMode: Bool, demoDataset: URL?, registry: PrometheusCollectorRegistry
-    ) throws -> AppConfiguration {
-        var configuration = AppConfiguration(
+    ) throws -> NuvieConfiguration {
+        var configuration = NuvieConfiguration(
             dataDirectory: dataDirectory, host: host, port: port, demoMode: demoMode, demoDataset: demoDataset, metricsRegistry: registry
         )
         try configuration.apply(EnvironmentSettings())

@@ -8,7 +8,7 @@ import Logging
 /// it was decided against, and retry from the start when another writer got there first.
 public struct CommandService: Sendable {
     public let log: DomainLog
-    private let registration: UserRegistration<EventCodec>
+    private let registration: UserRegistration<NuvieCatalog>
 
     public init(store: DomainLog) {
         self.log = store
@@ -19,7 +19,7 @@ public struct CommandService: Sendable {
 
     // MARK: Identity
 
-    public typealias SignIn = UserRegistration<EventCodec>.SignIn
+    public typealias SignIn = UserRegistration<NuvieCatalog>.SignIn
 
     /// The user behind `identity`, registering a new one the first time it signs in.
     public func signIn(_ identity: Identity, name: String?, email: String?) async throws -> SignIn {
@@ -37,7 +37,7 @@ public struct CommandService: Sendable {
     /// Every command re-checks the user it acts for: a signed token is no proof that its user exists,
     /// or was not erased since.
     func requireUser(_ userId: Int64) throws {
-        guard try userExists(userId) else { throw DomainError.userNotFound(userId: userId) }
+        guard try userExists(userId) else { throw NuvieDomainError.userNotFound(userId: userId) }
     }
 
     /// The user who claimed `identity`, if anyone has.
@@ -77,7 +77,7 @@ public struct CommandService: Sendable {
 
     private func changeLike(
         _ review: ReviewRef, by userId: Int64, eventId: UUID,
-        decide: @escaping @Sendable (ReviewRef, Int64, ReviewLikeState) throws -> [DomainEvent]
+        decide: @escaping @Sendable (ReviewRef, Int64, ReviewLikeState) throws -> [NuvieEvent]
     ) async throws -> CommandResult {
         return try await log.decideAndAppend(StreamName.reviewLike(reviewId: review.reviewId, userId: userId), as: ReviewLikeState.self, eventId: eventId) { state in
             try decide(review, userId, state)
@@ -89,7 +89,7 @@ public struct CommandService: Sendable {
         guard reviewId > 0, let recorded = try log.event(at: UInt64(reviewId)),
               case .movieRated(let rated) = recorded.event, rated.isReview,
               try log.state(of: recorded.streamId, as: RatingState.self).state.reviewId == reviewId
-        else { throw DomainError.reviewNotFound(reviewId: reviewId) }
+        else { throw NuvieDomainError.reviewNotFound(reviewId: reviewId) }
         return ReviewRef(reviewId: reviewId, authorId: rated.userId, movieId: rated.movieId)
     }
 

@@ -8,32 +8,32 @@ import Foundation
 extension CommandService {
     public func requestFriend(_ otherId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         let exists = try userExists(otherId)
-        return try await onFriendship(userId, otherId, eventId: eventId) { state throws(DomainError) in
+        return try await onFriendship(userId, otherId, eventId: eventId) { state throws(NuvieDomainError) in
             try FriendshipDecisions.request(from: userId, to: otherId, state: state, userExists: exists)
         }
     }
 
     public func answerFriendRequest(_ answer: FriendRequestAnswered.Answer, from requesterId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
-        try await onFriendship(userId, requesterId, eventId: eventId) { state throws(DomainError) in
+        try await onFriendship(userId, requesterId, eventId: eventId) { state throws(NuvieDomainError) in
             try FriendshipDecisions.answer(answer, by: userId, requesterId: requesterId, state: state)
         }
     }
 
     public func cancelFriendRequest(to otherId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
-        try await onFriendship(userId, otherId, eventId: eventId) { state throws(DomainError) in
+        try await onFriendship(userId, otherId, eventId: eventId) { state throws(NuvieDomainError) in
             try FriendshipDecisions.cancel(by: userId, to: otherId, state: state)
         }
     }
 
     public func unfriend(_ otherId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
-        try await onFriendship(userId, otherId, eventId: eventId) { state throws(DomainError) in
+        try await onFriendship(userId, otherId, eventId: eventId) { state throws(NuvieDomainError) in
             try FriendshipDecisions.unfriend(by: userId, friend: otherId, state: state)
         }
     }
 
     public func block(_ otherId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         let exists = try userExists(otherId)
-        return try await onFriendship(userId, otherId, eventId: eventId) { state throws(DomainError) in
+        return try await onFriendship(userId, otherId, eventId: eventId) { state throws(NuvieDomainError) in
             try FriendshipDecisions.block(by: userId, other: otherId, state: state, userExists: exists)
         }
     }
@@ -58,9 +58,9 @@ extension CommandService {
     }
 
     private func onFriendship(
-        _ userId: Int64, _ otherId: Int64, eventId: UUID, decide: (FriendshipState) throws(DomainError) -> [DomainEvent]
+        _ userId: Int64, _ otherId: Int64, eventId: UUID, decide: (FriendshipState) throws(NuvieDomainError) -> [NuvieEvent]
     ) async throws -> CommandResult {
-        guard userId != otherId else { throw DomainError.invalid(field: "user_id", reason: "must be another user") }
+        guard userId != otherId else { throw NuvieDomainError.invalid(field: "user_id", reason: "must be another user") }
         try requireUser(userId)
         return try await log.decideAndAppend(StreamName.friendship(userId, otherId), as: FriendshipState.self, eventId: eventId) { state in
             try decide(state)

@@ -3,8 +3,8 @@ import EventSourcing
 import NuvieDomain
 
 /// Every read model the backend serves, in the order they are applied to each event.
-public enum Projections {
-    public static let all: [any Projection<DomainEvent>] = [
+public enum NuvieReadModels {
+    public static let all: [any Projection<NuvieEvent>] = [
         CatalogProjection(),
         MovieStatsProjection(),
         UserRatingsProjection(),

@@ -40,7 +40,7 @@ struct AccountController: Sendable {
 
     func delete(_ request: Request, context: SignedInRequestContext) async throws -> HTTPResponse.Status {
         guard Date().timeIntervalSince(context.grant.authenticatedAt) <= Self.reauthenticationWindow else {
-            throw APIError(
+            throw NuvieAPIError(
                 .unauthorized, code: "REAUTHENTICATION_REQUIRED",
                 message: "Deleting the account needs a sign-in of the last 10 minutes: sign in again (POST /auth/login), then retry"
             )
@@ -49,13 +49,13 @@ struct AccountController: Sendable {
             _ = try await Self.erase(context.userId, initiator: .user, accounts: accounts, tokens: tokens)
         } catch UserErasureFailure.alreadyErased, UserErasureFailure.unknownUser {
             // Another request erased the account first: this token's user is gone, as after any erasure.
-            throw APIError.tokenRefused
+            throw NuvieAPIError.tokenRefused
         }
         return .noContent
     }
 
     func export(_ request: Request, context: SignedInRequestContext) async throws -> Response {
-        guard let profile = try users.profile(id: context.userId) else { throw APIError.userNotFound("User with ID \(context.userId) not found") }
+        guard let profile = try users.profile(id: context.userId) else { throw NuvieAPIError.userNotFound("User with ID \(context.userId) not found") }
         let account = try ContractJSON.encoder().encode(ProfileDTO(profile, relationship: nil, mutualFriends: nil))
         return accounts.export.response(for: context.userId, account: account)
     }

@@ -22,7 +22,7 @@ struct DiscoveryController: Sendable {
         let page = try Pagination(request)
         let query = try request.queryText("q") ?? ""
         guard query.count <= Self.maximumQueryLength else {
-            throw APIError.validation("q must be at most \(Self.maximumQueryLength) characters", field: "q")
+            throw NuvieAPIError.validation("q must be at most \(Self.maximumQueryLength) characters", field: "q")
         }
         let genres = (try request.queryText("genres") ?? "")
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

@@ -71,7 +71,7 @@ struct FeedController: Sendable {
         if let raw = request.uri.queryParameters["type"], !raw.isEmpty {
             guard let parsed = ActivityItem.Kind(rawValue: String(raw)) else {
                 let kinds = ActivityItem.Kind.allCases.map(\.rawValue).joined(separator: ", ")
-                throw APIError.validation("type must be one of \(kinds)", field: "type")
+                throw NuvieAPIError.validation("type must be one of \(kinds)", field: "type")
             }
             kind = parsed
         }

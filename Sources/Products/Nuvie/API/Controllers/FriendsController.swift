@@ -36,7 +36,7 @@ struct FriendsController: Sendable {
         let page = try Pagination(request)
         let raw = try request.queryText("direction") ?? "incoming"
         guard let direction = FriendItem.Direction(rawValue: raw) else {
-            throw APIError.validation("direction must be incoming or outgoing", field: "direction")
+            throw NuvieAPIError.validation("direction must be incoming or outgoing", field: "direction")
         }
         let found = try social.requests(of: userId, direction: direction, limit: page.limit, offset: page.offset)
         return ListResponse(key: "requests", items: found.items.map(FriendRequestDTO.init), totalCount: found.totalCount, page: page)
@@ -49,7 +49,7 @@ struct FriendsController: Sendable {
         guard let otherId = try body.integer("user_id", orThrow: invalidUserId), otherId > 0 else { throw invalidUserId }
         let result = try await commands.requestFriend(Int64(otherId), by: userId, eventId: try request.eventId(userId: userId, action: "friend-request:\(otherId)"))
         try await readYourWrites.wait(for: result.position)
-        guard let sent = try social.request(from: userId, to: Int64(otherId)) else { throw APIError.changedSince(position: result.position) }
+        guard let sent = try social.request(from: userId, to: Int64(otherId)) else { throw NuvieAPIError.changedSince(position: result.position) }
         return EditedResponse(status: .created, response: FriendRequestDTO(sent))
     }
 
@@ -58,7 +58,7 @@ struct FriendsController: Sendable {
         let result = try await commands.answerFriendRequest(.accepted, from: requesterId, by: userId, eventId: try request.eventId(userId: userId, action: "friend-accept:\(requesterId)"))
         try await readYourWrites.wait(for: result.position)
         guard let friend = try social.friends(of: userId).first(where: { $0.userId == requesterId && $0.status == .accepted }) else {
-            throw APIError.changedSince(position: result.position)
+            throw NuvieAPIError.changedSince(position: result.position)
         }
         return FriendDTO(friend)
     }
@@ -78,7 +78,7 @@ struct FriendsController: Sendable {
         return try await readYourWrites.success(commands.unfriend(otherId, by: userId, eventId: try request.eventId(userId: userId, action: "unfriend:\(otherId)")))
     }
 
-    private var invalidUserId: APIError { .validation("user_id must be a positive integer", field: "user_id") }
+    private var invalidUserId: NuvieAPIError { .validation("user_id must be a positive integer", field: "user_id") }
 
     private func ids(_ context: SignedInRequestContext) throws -> (userId: Int64, otherId: Int64) {
         (context.userId, try context.parameters.id("user_id"))

@@ -33,7 +33,7 @@ struct MoviesController: Sendable {
         let viewer = context.userId
         let movieId = try context.parameters.id("movie_id")
         guard let movie = try films.value(FilmView(viewer: viewer, movieId: movieId), read: { try movies.movie(id: movieId, viewer: viewer) })
-        else { throw APIError.movieNotFound(movieId) }
+        else { throw NuvieAPIError.movieNotFound(movieId) }
         return await withScores(MovieDTO(movie), viewer: viewer)
     }
 
@@ -47,7 +47,7 @@ struct MoviesController: Sendable {
         let viewer = context.userId
         let movieId = try context.parameters.id("movie_id")
         // Our catalog decides what exists, whichever engine explains it.
-        guard try recommendations.inputs.movieExists(movieId) else { throw APIError.movieNotFound(movieId) }
+        guard try recommendations.inputs.movieExists(movieId) else { throw NuvieAPIError.movieNotFound(movieId) }
         let explained = try await recommendations.engine.explain(ExplainQuery(requestId: UUID().uuidString, userId: viewer, movieId: movieId))
         return MovieExplanationDTO(explained.scored, signals: try recommendations.inputs.socialSignals(userId: viewer, movieId: movieId))
     }
@@ -56,7 +56,7 @@ struct MoviesController: Sendable {
         let userId = context.userId
         let movieId = try context.parameters.id("movie_id")
         let body = try await JSONBody.decode(request, context: context, fields: ["rating", "comment", "is_review"])
-        let invalid = APIError.ratingInvalid("rating must be an integer from 1 to 5")
+        let invalid = NuvieAPIError.ratingInvalid("rating must be an integer from 1 to 5")
         guard let rating = try body.integer("rating", orThrow: invalid) else { throw invalid }
         let command = RateMovie(
             userId: userId, movieId: movieId, rating: rating,
@@ -77,7 +77,7 @@ struct MoviesController: Sendable {
         let movieId = try context.parameters.id("movie_id")
         let body = try await JSONBody.decode(request, context: context, fields: ["action"])
         guard let action = WatchlistAction(rawValue: try body.requiredString("action", maxLength: 16)) else {
-            throw APIError.validation("action must be \"add\" or \"remove\"", field: "action")
+            throw NuvieAPIError.validation("action must be \"add\" or \"remove\"", field: "action")
         }
         let result = try await commands.changeWatchlist(action, userId: userId, movieId: movieId, eventId: try request.eventId(userId: userId, action: "watchlist:\(movieId)"))
         return try await movieAfter(result, movieId: movieId, viewer: userId)
@@ -89,9 +89,9 @@ struct MoviesController: Sendable {
         let movieId = try context.parameters.id("movie_id")
         let body = try await JSONBody.decode(request, context: context, fields: ["event_type", "progress_percent"])
         guard let type = WatchEventType(rawValue: try body.requiredString("event_type", maxLength: 16)) else {
-            throw APIError.validation("event_type must be started, paused or completed", field: "event_type")
+            throw NuvieAPIError.validation("event_type must be started, paused or completed", field: "event_type")
         }
-        let invalid = APIError.validation("progress_percent must be an integer from 0 to 100", field: "progress_percent")
+        let invalid = NuvieAPIError.validation("progress_percent must be an integer from 0 to 100", field: "progress_percent")
         guard let progress = try body.integer("progress_percent", orThrow: invalid) else { throw invalid }
         let result = try await commands.recordWatch(type, progressPercent: progress, userId: userId, movieId: movieId, eventId: try request.eventId(userId: userId, action: "watch:\(movieId)"))
         return try await movieAfter(result, movieId: movieId, viewer: userId)
@@ -103,7 +103,7 @@ struct MoviesController: Sendable {
         let movieId = try context.parameters.id("movie_id")
         let body = try await JSONBody.decode(request, context: context, fields: ["user_ids"])
         guard let recipients = try body.idList("user_ids", maxCount: FriendshipDecisions.maximumRecipients) else {
-            throw APIError.validation("user_ids is required", field: "user_ids")
+            throw NuvieAPIError.validation("user_ids is required", field: "user_ids")
         }
         let result = try await commands.recommend(
             movieId: movieId, by: userId, to: recipients, eventId: try request.eventId(userId: userId, action: "recommend:\(movieId)")
@@ -118,7 +118,7 @@ struct MoviesController: Sendable {
 
     private func movieAfter(_ result: CommandResult, movieId: Int64, viewer: Int64) async throws -> MovieDTO {
         try await readYourWrites.wait(for: result.position)
-        guard let movie = try movies.movie(id: movieId, viewer: viewer) else { throw APIError.movieNotFound(movieId) }
+        guard let movie = try movies.movie(id: movieId, viewer: viewer) else { throw NuvieAPIError.movieNotFound(movieId) }
         return await withScores(MovieDTO(movie), viewer: viewer)
     }
 
@@ -137,7 +137,7 @@ struct MoviesController: Sendable {
         let viewer = context.userId
         let movieId = try context.parameters.id("movie_id")
         let page = try Pagination(request)
-        guard try recommendations.inputs.movieExists(movieId) else { throw APIError.movieNotFound(movieId) }
+        guard try recommendations.inputs.movieExists(movieId) else { throw NuvieAPIError.movieNotFound(movieId) }
         let found = try reviews.reviews(movieId: movieId, viewer: viewer, limit: page.limit, offset: page.offset)
         return ListResponse(key: "reviews", items: found.items.map(ReviewDTO.init), totalCount: found.totalCount, page: page)
     }

@@ -32,7 +32,7 @@ struct ReviewsController: Sendable {
 
     private func answer(_ reviewId: Int64, _ userId: Int64, after result: CommandResult) async throws -> LikeResponse {
         try await readYourWrites.wait(for: result.position)
-        guard let review = try reviews.review(id: reviewId, viewer: userId) else { throw APIError.reviewNotFound(reviewId) }
+        guard let review = try reviews.review(id: reviewId, viewer: userId) else { throw NuvieAPIError.reviewNotFound(reviewId) }
         return LikeResponse(reviewId: reviewId, likes: review.likes, userLiked: review.viewerLiked)
     }
 }

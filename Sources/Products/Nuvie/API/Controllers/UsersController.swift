@@ -33,7 +33,7 @@ struct UsersController: Sendable {
     func updateMe(_ request: Request, context: SignedInRequestContext) async throws -> ProfileDTO {
         let userId = context.userId
         let body = try await JSONBody.decode(request, context: context, fields: ["name", "bio", "avatar_url", "favorite_genres"])
-        if body.contains("name"), try body.string("name") == nil { throw APIError.validation("name cannot be null", field: "name") }
+        if body.contains("name"), try body.string("name") == nil { throw NuvieAPIError.validation("name cannot be null", field: "name") }
         let change = ProfileChange(
             name: try body.string("name", maxLength: ProfileDecisions.maximumNameLength * 4),
             bio: try field(body, "bio") { try body.string("bio", maxLength: ProfileDecisions.maximumBioLength) },
@@ -66,7 +66,7 @@ struct UsersController: Sendable {
         if userId == viewer { return try ownProfile(viewer) }
         let relationship = try social.relationship(of: viewer, to: userId)
         guard relationship != .blockedBy, let profile = try users.profile(id: userId) else {
-            throw APIError.userNotFound("User with ID \(userId) not found")
+            throw NuvieAPIError.userNotFound("User with ID \(userId) not found")
         }
         return ProfileDTO(profile, relationship: relationship, mutualFriends: try social.mutualFriends(viewer, userId))
     }
@@ -78,7 +78,7 @@ struct UsersController: Sendable {
     /// A watchlist is private: only its owner may read it.
     func watchlist(_ request: Request, context: SignedInRequestContext) async throws -> ListResponse<MovieSummaryDTO> {
         let viewer = context.userId
-        guard try context.parameters.id("user_id") == viewer else { throw APIError.forbidden("A watchlist is visible only to its owner") }
+        guard try context.parameters.id("user_id") == viewer else { throw NuvieAPIError.forbidden("A watchlist is visible only to its owner") }
         return try watchlist(of: viewer, request)
     }
 
@@ -95,7 +95,7 @@ struct UsersController: Sendable {
     }
 
     private func ownProfile(_ userId: Int64) throws -> ProfileDTO {
-        guard let profile = try users.profile(id: userId) else { throw APIError.userNotFound("User with ID \(userId) not found") }
+        guard let profile = try users.profile(id: userId) else { throw NuvieAPIError.userNotFound("User with ID \(userId) not found") }
         return ProfileDTO(profile, relationship: nil, mutualFriends: nil)
     }
 

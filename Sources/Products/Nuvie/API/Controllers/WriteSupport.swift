@@ -21,7 +21,7 @@ extension Request {
     /// retried request is recorded once; a new one without a key.
     func eventId(userId: Int64, action: String) throws -> UUID {
         guard let key = try idempotencyKey() else { return .timeOrdered() }
-        return EventCodec.derivedEventId(from: "request:\(userId):\(action):\(key)")
+        return NuvieCatalog.derivedEventId(from: "request:\(userId):\(action):\(key)")
     }
 }
 
@@ -29,7 +29,7 @@ extension Parameters {
     /// A numeric path id; anything else is a 400 naming the parameter.
     func id(_ name: String) throws -> Int64 {
         guard let raw = get(name), let id = Int64(raw), id > 0 else {
-            throw APIError.validation("\(name) must be a positive integer", field: name)
+            throw NuvieAPIError.validation("\(name) must be a positive integer", field: name)
         }
         return id
     }

@@ -60,7 +60,7 @@ struct Pagination: Sendable {
     static func integer(_ request: Request, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
         guard let raw = request.uri.queryParameters[name[...]] else { return value }
         guard let parsed = Int(raw), range.contains(parsed) else {
-            throw APIError.validation("\(name) must be an integer from \(range.lowerBound) to \(range.upperBound)", field: name)
+            throw NuvieAPIError.validation("\(name) must be an integer from \(range.lowerBound) to \(range.upperBound)", field: name)
         }
         return parsed
     }

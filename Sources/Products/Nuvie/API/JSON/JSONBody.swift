@@ -13,7 +13,7 @@ struct JSONBody {
 
     static func decode(_ request: Request, context: some RequestContext, fields allowed: Set<String>) async throws -> JSONBody {
         guard let body = try await decodeIfPresent(request, context: context, fields: allowed) else {
-            throw APIError.validation("Request body must be a JSON object")
+            throw NuvieAPIError.validation("Request body must be a JSON object")
         }
         return body
     }
@@ -22,14 +22,14 @@ struct JSONBody {
     static func decodeIfPresent(_ request: Request, context: some RequestContext, fields allowed: Set<String>) async throws -> JSONBody? {
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         guard buffer.readableBytes > 0 else { return nil }
-        guard isJSON(request.headers[.contentType]) else { throw APIError.unsupportedMediaType }
+        guard isJSON(request.headers[.contentType]) else { throw NuvieAPIError.unsupportedMediaType }
         let parsed: JSONValue
         do {
             parsed = try StrictJSON.parse(Array(buffer.readableBytesView))
         } catch {
-            throw APIError.validation("Request body is not valid JSON: \(error.reason)")
+            throw NuvieAPIError.validation("Request body is not valid JSON: \(error.reason)")
         }
-        guard case .object(let fields) = parsed else { throw APIError.validation("Request body must be a JSON object") }
+        guard case .object(let fields) = parsed else { throw NuvieAPIError.validation("Request body must be a JSON object") }
         let body = JSONBody(fields: fields)
         try body.rejectUnknownFields(allowed: allowed)
         return body
@@ -52,28 +52,28 @@ struct JSONBody {
     }
 
     /// A whole number; 4.0 counts, 4.5, "4" and true do not. nil when absent or null.
-    func integer(_ field: String, orThrow error: @autoclosure () -> APIError) throws -> Int? {
+    func integer(_ field: String, orThrow error: @autoclosure () -> NuvieAPIError) throws -> Int? {
         guard let value = value(field) else { return nil }
         guard case .number(let number) = value, number.rounded() == number, abs(number) < 1e15 else { throw error() }
         return Int(number)
     }
 
     func requiredString(_ field: String, maxLength: Int = 10_000) throws -> String {
-        guard let value = try string(field, maxLength: maxLength) else { throw APIError.validation("\(field) is required", field: field) }
+        guard let value = try string(field, maxLength: maxLength) else { throw NuvieAPIError.validation("\(field) is required", field: field) }
         return value
     }
 
     func string(_ field: String, maxLength: Int = 10_000) throws -> String? {
         guard let value = value(field) else { return nil }
-        guard case .string(let string) = value else { throw APIError.validation("\(field) must be a string", field: field) }
-        guard string.count <= maxLength else { throw APIError.validation("\(field) must be at most \(maxLength) characters", field: field) }
+        guard case .string(let string) = value else { throw NuvieAPIError.validation("\(field) must be a string", field: field) }
+        guard string.count <= maxLength else { throw NuvieAPIError.validation("\(field) must be at most \(maxLength) characters", field: field) }
         try TextRule.check(string, field: field)
         return string
     }
 
     func bool(_ field: String) throws -> Bool? {
         guard let value = value(field) else { return nil }
-        guard case .bool(let bool) = value else { throw APIError.validation("\(field) must be true or false", field: field) }
+        guard case .bool(let bool) = value else { throw NuvieAPIError.validation("\(field) must be true or false", field: field) }
         return bool
     }
 
@@ -85,20 +85,20 @@ struct JSONBody {
     /// 400 naming the first field not in `allowed`, so a misspelt field is not silently ignored.
     private func rejectUnknownFields(allowed: Set<String>) throws {
         if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
-            throw APIError.validation("\(unknown) is not a field of this request", field: unknown)
+            throw NuvieAPIError.validation("\(unknown) is not a field of this request", field: unknown)
         }
     }
 
     /// A nested object, read the same way; nil when absent or null.
     func object(_ field: String) throws -> JSONBody? {
         guard let value = value(field) else { return nil }
-        guard case .object(let nested) = value else { throw APIError.validation("\(field) must be an object", field: field) }
+        guard case .object(let nested) = value else { throw NuvieAPIError.validation("\(field) must be an object", field: field) }
         return JSONBody(fields: nested)
     }
 
     func stringList(_ field: String, maxCount: Int, maxLength: Int) throws -> [String]? {
         guard let value = value(field) else { return nil }
-        let invalid = APIError.validation("\(field) must be a list of at most \(maxCount) strings", field: field)
+        let invalid = NuvieAPIError.validation("\(field) must be a list of at most \(maxCount) strings", field: field)
         guard case .array(let items) = value, items.count <= maxCount else { throw invalid }
         return try items.map { item in
             guard case .string(let string) = item, string.count <= maxLength else { throw invalid }
@@ -109,7 +109,7 @@ struct JSONBody {
 
     func idList(_ field: String, maxCount: Int) throws -> [Int64]? {
         guard let value = value(field) else { return nil }
-        let invalid = APIError.validation("\(field) must be a list of at most \(maxCount) positive integer ids", field: field)
+        let invalid = NuvieAPIError.validation("\(field) must be a list of at most \(maxCount) positive integer ids", field: field)
         guard case .array(let items) = value, items.count <= maxCount else { throw invalid }
         return try items.map { item in
             guard case .number(let number) = item, number.rounded() == number, number >= 1, number < 1e15 else { throw invalid }

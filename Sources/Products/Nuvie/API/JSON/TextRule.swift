@@ -6,7 +6,7 @@ import Hummingbird
 enum TextRule {
     static func check(_ text: String, field: String) throws {
         guard let bad = StorableText.firstRefusedCharacter(in: text) else { return }
-        throw APIError.validation("\(field) must not contain control characters (found \(bad))", field: field)
+        throw NuvieAPIError.validation("\(field) must not contain control characters (found \(bad))", field: field)
     }
 }
 

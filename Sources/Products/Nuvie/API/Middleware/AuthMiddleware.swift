@@ -5,13 +5,13 @@ import Hummingbird
 /// present but invalid or expired one, or one whose session ended or whose user is erased, is a 401. Routes that
 /// need a user are mounted with `SignedInRequestContext`, which refuses a request without one.
 struct AuthMiddleware: RouterMiddleware {
-    typealias Context = AppRequestContext
+    typealias Context = NuvieRequestContext
     let tokens: TokenService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization] else { return try await next(request, context) }
         guard let token = BearerToken.of(header), let grant = try await tokens.grant(fromAccessToken: token) else {
-            throw APIError.tokenRefused
+            throw NuvieAPIError.tokenRefused
         }
         var context = context
         context.grant = grant

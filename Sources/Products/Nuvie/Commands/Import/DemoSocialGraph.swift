@@ -26,7 +26,7 @@ struct DemoSocialGraph {
         var random = SplitMix64(seed: Self.seed)
         var clock = start
         var appends: [StreamAppend] = []
-        func record(_ stream: String, _ event: DomainEvent, key: String) throws {
+        func record(_ stream: String, _ event: NuvieEvent, key: String) throws {
             clock += 60
             appends.append(try MovieLensImporter.single(stream, event, key: "demo-social:\(key)", at: clock, expected: .any, store: store))
         }

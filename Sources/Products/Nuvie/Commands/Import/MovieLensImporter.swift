@@ -65,7 +65,7 @@ public struct MovieLensImporter: Sendable {
     }
 
     private static func appends(for dataset: MovieLensDataset, store: DomainLog) throws -> [StreamAppend] {
-        func single(_ stream: String, _ event: DomainEvent, key: String, at: Date, expected: ExpectedVersion = .noStream) throws -> StreamAppend {
+        func single(_ stream: String, _ event: NuvieEvent, key: String, at: Date, expected: ExpectedVersion = .noStream) throws -> StreamAppend {
             try MovieLensImporter.single(stream, event, key: key, at: at, expected: expected, store: store)
         }
         enum Activity { case rating(RatingRecord), tag(MovieLensDataset.Tag) }
@@ -125,7 +125,7 @@ public struct MovieLensImporter: Sendable {
         return appends
     }
 
-    static func single(_ stream: String, _ event: DomainEvent, key: String, at: Date, expected: ExpectedVersion, store: DomainLog) throws -> StreamAppend {
-        StreamAppend(streamId: stream, expectedVersion: expected, events: [try store.newEvent(event, id: EventCodec.derivedEventId(from: "movielens:\(key)"), recordedAt: at)])
+    static func single(_ stream: String, _ event: NuvieEvent, key: String, at: Date, expected: ExpectedVersion, store: DomainLog) throws -> StreamAppend {
+        StreamAppend(streamId: stream, expectedVersion: expected, events: [try store.newEvent(event, id: NuvieCatalog.derivedEventId(from: "movielens:\(key)"), recordedAt: at)])
     }
 }

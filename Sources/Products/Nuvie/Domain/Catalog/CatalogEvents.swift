@@ -1,6 +1,6 @@
 import EventSourcing
 /// A film entered the catalog.
-public struct MovieAdded: DomainEventPayload {
+public struct MovieAdded: NuvieEventPayload {
     public static let typeName = "movie-added"
     public static let schemaVersion: UInt16 = 1
     public var actorUserId: Int64? { nil }
@@ -27,7 +27,7 @@ public struct MovieAdded: DomainEventPayload {
 /// A user attached a free-text tag to a film (MovieLens tags; searchable). The tag is the user's own
 /// words, so it is personal: sealed under their key, nil once they are erased. Logs written before
 /// it was sealed hold it in clear, read as it is until the user's erasure (`seal-log` seals them).
-public struct MovieTagged: DomainEventPayload {
+public struct MovieTagged: NuvieEventPayload {
     public static let typeName = "movie-tagged"
     public static let schemaVersion: UInt16 = 1
     public var actorUserId: Int64? { userId }

@@ -21,7 +21,7 @@ public struct Identity: Hashable, Sendable {
 }
 
 /// A sign-in identity now belongs to a user. At most one per identity, enforced by its stream.
-public struct IdentityClaimed: DomainEventPayload {
+public struct IdentityClaimed: NuvieEventPayload {
     public static let typeName = "identity-claimed"
     public static let schemaVersion: UInt16 = 1
     public var actorUserId: Int64? { userId }
@@ -40,7 +40,7 @@ public struct IdentityClaimed: DomainEventPayload {
 }
 
 /// A new user joined.
-public struct UserRegistered: DomainEventPayload {
+public struct UserRegistered: NuvieEventPayload {
     public static let typeName = "user-registered"
     public static let schemaVersion: UInt16 = 1
     public var actorUserId: Int64? { userId }
@@ -63,7 +63,7 @@ public struct UserRegistered: DomainEventPayload {
 }
 
 /// The engine's erasure event in Nuvie's terms: the user did it, or an operator did it to them.
-extension UserErased: DomainEventPayload {
+extension UserErased: NuvieEventPayload {
     public var actorUserId: Int64? { initiator == .user ? userId : nil }
     public var subjectUserIds: [Int64] { initiator == .user ? [] : [userId] }
 }

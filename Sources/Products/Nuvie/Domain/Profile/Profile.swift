@@ -13,13 +13,13 @@ public struct ProfileState: Sendable, Equatable {
 
 /// A `user-{id}` stream folded: the profile, none before the registration or after the erasure.
 public struct UserStreamState: EventFold, Equatable {
-    public typealias Event = DomainEvent
+    public typealias Event = NuvieEvent
 
     public var profile: ProfileState?
 
     public init() {}
 
-    public mutating func evolve(_ event: DomainEvent) {
+    public mutating func evolve(_ event: NuvieEvent) {
         switch event {
         case .userRegistered(let e):
             profile = ProfileState(name: e.name, avatarUrl: e.avatarUrl)
@@ -67,7 +67,7 @@ public enum ProfileDecisions {
 
     /// `knownGenres` are the catalog's genres; chosen ones are stored with the catalog's spelling.
     /// A change that changes nothing records nothing.
-    public static func update(userId: Int64, _ change: ProfileChange, state: ProfileState?, knownGenres: [String]) throws(DomainError) -> [DomainEvent] {
+    public static func update(userId: Int64, _ change: ProfileChange, state: ProfileState?, knownGenres: [String]) throws(NuvieDomainError) -> [NuvieEvent] {
         guard let state else { throw .userNotFound(userId: userId) }
         var updated = state
         if let name = change.name {
@@ -77,17 +77,17 @@ public enum ProfileDecisions {
             }
             updated.name = trimmed
         }
-        if let bio = change.bio { updated.bio = try value(bio) { bio throws(DomainError) in
+        if let bio = change.bio { updated.bio = try value(bio) { bio throws(NuvieDomainError) in
             guard bio.count <= maximumBioLength else { throw .invalid(field: "bio", reason: "must be at most \(maximumBioLength) characters") }
             return bio
         } }
-        if let avatar = change.avatarUrl { updated.avatarUrl = try value(avatar) { url throws(DomainError) in
+        if let avatar = change.avatarUrl { updated.avatarUrl = try value(avatar) { url throws(NuvieDomainError) in
             guard url.count <= 2048, url.hasPrefix("https://") || url.hasPrefix("http://"), !url.contains(" ") else {
                 throw .invalid(field: "avatar_url", reason: "must be an http(s) URL of at most 2048 characters")
             }
             return url
         } }
-        if let genres = change.favoriteGenres { updated.favoriteGenres = try value(genres) { genres throws(DomainError) in
+        if let genres = change.favoriteGenres { updated.favoriteGenres = try value(genres) { genres throws(NuvieDomainError) in
             try canonicalGenres(genres, known: knownGenres)
         } }
         guard updated != state else { return [] }
@@ -97,20 +97,20 @@ public enum ProfileDecisions {
     }
 
     /// Accepting a version already accepted records nothing.
-    public static func acceptTerms(userId: Int64, version: String, state: ProfileState?) throws(DomainError) -> [DomainEvent] {
+    public static func acceptTerms(userId: Int64, version: String, state: ProfileState?) throws(NuvieDomainError) -> [NuvieEvent] {
         guard let state else { throw .userNotFound(userId: userId) }
         guard (1...32).contains(version.count) else { throw .invalid(field: "version", reason: "must be 1 to 32 characters") }
         return state.acceptedTerms.contains(version) ? [] : [.termsAccepted(TermsAccepted(userId: userId, termsVersion: version))]
     }
 
-    private static func value<V>(_ field: ProfileChange.Field<V>, validate: (V) throws(DomainError) -> V) throws(DomainError) -> V? {
+    private static func value<V>(_ field: ProfileChange.Field<V>, validate: (V) throws(NuvieDomainError) -> V) throws(NuvieDomainError) -> V? {
         switch field {
         case .set(let value): try validate(value)
         case .clear: nil
         }
     }
 
-    private static func canonicalGenres(_ genres: [String], known: [String]) throws(DomainError) -> [String] {
+    private static func canonicalGenres(_ genres: [String], known: [String]) throws(NuvieDomainError) -> [String] {
         guard genres.count <= maximumFavoriteGenres else {
             throw .invalid(field: "favorite_genres", reason: "must list at most \(maximumFavoriteGenres) genres")
         }

@@ -1,7 +1,7 @@
 import EventSourcing
 /// A user changed their profile. Carries the whole profile after the change, so a fold needs no
 /// earlier event. `favoriteGenres` nil means "not chosen": the app then derives them from ratings.
-public struct ProfileUpdated: DomainEventPayload {
+public struct ProfileUpdated: NuvieEventPayload {
     public static let typeName = "profile-updated"
     public static let schemaVersion: UInt16 = 1
     public var actorUserId: Int64? { userId }
@@ -24,7 +24,7 @@ public struct ProfileUpdated: DomainEventPayload {
 }
 
 /// A user accepted a version of the terms of service and privacy policy.
-public struct TermsAccepted: DomainEventPayload {
+public struct TermsAccepted: NuvieEventPayload {
     public static let typeName = "terms-accepted"
     public static let schemaVersion: UInt16 = 1
     public var actorUserId: Int64? { userId }

@@ -18,7 +18,7 @@ public struct RateMovie: Sendable, Equatable {
         self.isReview = isReview
     }
 
-    public func decide(state: RatingState, movieExists: Bool) throws(DomainError) -> MovieRated {
+    public func decide(state: RatingState, movieExists: Bool) throws(NuvieDomainError) -> MovieRated {
         guard (1...5).contains(rating) else { throw .ratingInvalid("rating must be an integer from 1 to 5, got \(rating)") }
         guard movieExists else { throw .movieNotFound(movieId: movieId) }
         let trimmed = comment?.trimmingCharacters(in: .whitespacesAndNewlines)

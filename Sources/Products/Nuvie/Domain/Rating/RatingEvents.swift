@@ -6,7 +6,7 @@ import EventSourcing
 /// later change of the rounding rule never rewrites what a user saw; schema-1 events are upcast on
 /// read (`MovieRatedV1`). `previousRating` is the user's rating of this film before this one, so a
 /// fold can keep averages without looking anything up.
-public struct MovieRated: DomainEventPayload {
+public struct MovieRated: NuvieEventPayload {
     public static let typeName = "movie-rated"
     public static let schemaVersion: UInt16 = 2
     public var actorUserId: Int64? { userId }

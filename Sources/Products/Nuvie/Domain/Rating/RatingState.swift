@@ -7,7 +7,7 @@ public struct RatingState: StreamState, Equatable {
 
     public init() {}
 
-    public mutating func evolve(_ recorded: Recorded<DomainEvent>) {
+    public mutating func evolve(_ recorded: Recorded<NuvieEvent>) {
         guard case .movieRated(let rated) = recorded.event else { return }
         rating = rated.rating
         if rated.isReview && reviewId == nil { reviewId = Int64(recorded.position) }

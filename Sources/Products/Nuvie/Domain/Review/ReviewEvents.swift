@@ -1,6 +1,6 @@
 import EventSourcing
 /// A user liked a review.
-public struct ReviewLiked: DomainEventPayload {
+public struct ReviewLiked: NuvieEventPayload {
     public static let typeName = "review-liked"
     public static let schemaVersion: UInt16 = 1
     public var actorUserId: Int64? { userId }
@@ -20,7 +20,7 @@ public struct ReviewLiked: DomainEventPayload {
 }
 
 /// A user took back their like of a review.
-public struct ReviewUnliked: DomainEventPayload {
+public struct ReviewUnliked: NuvieEventPayload {
     public static let typeName = "review-unliked"
     public static let schemaVersion: UInt16 = 1
     public var actorUserId: Int64? { userId }

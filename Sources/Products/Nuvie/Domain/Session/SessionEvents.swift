@@ -4,7 +4,7 @@ import Foundation
 /// A user signed in on a device: a session began, with its first refresh token. A session is a
 /// refresh-token family (OAuth 2.0 Security BCP): each refresh replaces its token, and presenting a
 /// replaced one ends the family.
-public struct SessionStarted: DomainEventPayload {
+public struct SessionStarted: NuvieEventPayload {
     public static let typeName = "session-started"
     public static let schemaVersion: UInt16 = 1
     public var actorUserId: Int64? { userId }
@@ -22,7 +22,7 @@ public struct SessionStarted: DomainEventPayload {
 }
 
 /// A session's refresh token was exchanged: `replacedTokenId` is spent, `refreshTokenId` is current.
-public struct SessionRefreshed: DomainEventPayload {
+public struct SessionRefreshed: NuvieEventPayload {
     public static let typeName = "session-refreshed"
     public static let schemaVersion: UInt16 = 1
     public var actorUserId: Int64? { userId }
@@ -43,7 +43,7 @@ public struct SessionRefreshed: DomainEventPayload {
 
 /// Sessions ended: one (`sessionId`), or every live one of the user (`sessionId` nil). Their access
 /// and refresh tokens open nothing from then on.
-public struct SessionsEnded: DomainEventPayload {
+public struct SessionsEnded: NuvieEventPayload {
     public static let typeName = "sessions-ended"
     public static let schemaVersion: UInt16 = 1
     public var actorUserId: Int64? { userId }

@@ -4,14 +4,14 @@ import Foundation
 /// A user's sessions as their `sessions-{id}` stream has them: each live one with its current
 /// refresh token, and the tokens it spent (to recognise reuse).
 public struct SessionsState: EventFold, Equatable {
-    public typealias Event = DomainEvent
+    public typealias Event = NuvieEvent
 
     public private(set) var live: [UUID: UUID] = [:]
     public private(set) var spent: [UUID: UUID] = [:]
 
     public init() {}
 
-    public mutating func evolve(_ event: DomainEvent) {
+    public mutating func evolve(_ event: NuvieEvent) {
         switch event {
         case .sessionStarted(let e):
             live[e.sessionId] = e.refreshTokenId
@@ -59,11 +59,11 @@ public enum SessionDecisions {
     }
 
     /// Ending a session already ended records nothing.
-    public static func logout(userId: Int64, sessionId: UUID, state: SessionsState) -> [DomainEvent] {
+    public static func logout(userId: Int64, sessionId: UUID, state: SessionsState) -> [NuvieEvent] {
         state.isLive(sessionId) ? [.sessionsEnded(SessionsEnded(userId: userId, sessionId: sessionId, reason: .logout))] : []
     }
 
-    public static func logoutEverywhere(userId: Int64, state: SessionsState) -> [DomainEvent] {
+    public static func logoutEverywhere(userId: Int64, state: SessionsState) -> [NuvieEvent] {
         state.live.isEmpty ? [] : [.sessionsEnded(SessionsEnded(userId: userId, sessionId: nil, reason: .logoutEverywhere))]
     }
 }

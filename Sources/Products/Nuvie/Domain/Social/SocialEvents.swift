@@ -1,6 +1,6 @@
 import EventSourcing
 /// `fromUserId` asked `toUserId` to be friends.
-public struct FriendRequested: DomainEventPayload {
+public struct FriendRequested: NuvieEventPayload {
     public static let typeName = "friend-requested"
     public static let schemaVersion: UInt16 = 1
     public var actorUserId: Int64? { fromUserId }
@@ -16,7 +16,7 @@ public struct FriendRequested: DomainEventPayload {
 }
 
 /// The answer to a pending request, from the user it was sent to: `accepted` makes them friends.
-public struct FriendRequestAnswered: DomainEventPayload {
+public struct FriendRequestAnswered: NuvieEventPayload {
     public static let typeName = "friend-request-answered"
     public static let schemaVersion: UInt16 = 1
     public var actorUserId: Int64? { toUserId }
@@ -36,7 +36,7 @@ public struct FriendRequestAnswered: DomainEventPayload {
 }
 
 /// The sender withdrew a pending request.
-public struct FriendRequestCancelled: DomainEventPayload {
+public struct FriendRequestCancelled: NuvieEventPayload {
     public static let typeName = "friend-request-cancelled"
     public static let schemaVersion: UInt16 = 1
     public var actorUserId: Int64? { fromUserId }
@@ -52,7 +52,7 @@ public struct FriendRequestCancelled: DomainEventPayload {
 }
 
 /// `userId` ended their friendship with `friendId`.
-public struct FriendRemoved: DomainEventPayload {
+public struct FriendRemoved: NuvieEventPayload {
     public static let typeName = "friend-removed"
     public static let schemaVersion: UInt16 = 1
     public var actorUserId: Int64? { userId }
@@ -69,7 +69,7 @@ public struct FriendRemoved: DomainEventPayload {
 
 /// `userId` blocked `blockedUserId`: any friendship or pending request between them ends, and
 /// neither can send the other a request or see the other's activity until it is lifted.
-public struct UserBlocked: DomainEventPayload {
+public struct UserBlocked: NuvieEventPayload {
     public static let typeName = "user-blocked"
     public static let schemaVersion: UInt16 = 1
     public var actorUserId: Int64? { userId }
@@ -84,7 +84,7 @@ public struct UserBlocked: DomainEventPayload {
     }
 }
 
-public struct UserUnblocked: DomainEventPayload {
+public struct UserUnblocked: NuvieEventPayload {
     public static let typeName = "user-unblocked"
     public static let schemaVersion: UInt16 = 1
     public var actorUserId: Int64? { userId }
@@ -100,7 +100,7 @@ public struct UserUnblocked: DomainEventPayload {
 }
 
 /// A user recommended a film to some of their friends ("recommend to friend" on the detail screen).
-public struct MovieRecommended: DomainEventPayload {
+public struct MovieRecommended: NuvieEventPayload {
     public static let typeName = "movie-recommended"
     public static let schemaVersion: UInt16 = 1
     public var actorUserId: Int64? { fromUserId }

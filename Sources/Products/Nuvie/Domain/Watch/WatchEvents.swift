@@ -1,6 +1,6 @@
 import EventSourcing
 /// A user put a film on their watchlist.
-public struct WatchlistAdded: DomainEventPayload {
+public struct WatchlistAdded: NuvieEventPayload {
     public static let typeName = "watchlist-added"
     public static let schemaVersion: UInt16 = 1
     public var actorUserId: Int64? { userId }
@@ -16,7 +16,7 @@ public struct WatchlistAdded: DomainEventPayload {
 }
 
 /// A user took a film off their watchlist.
-public struct WatchlistRemoved: DomainEventPayload {
+public struct WatchlistRemoved: NuvieEventPayload {
     public static let typeName = "watchlist-removed"
     public static let schemaVersion: UInt16 = 1
     public var actorUserId: Int64? { userId }
@@ -36,7 +36,7 @@ public enum WatchEventType: String, Codable, Sendable, CaseIterable {
     case started, paused, completed
 }
 
-public struct WatchProgressed: DomainEventPayload {
+public struct WatchProgressed: NuvieEventPayload {
     public static let typeName = "watch-progressed"
     public static let schemaVersion: UInt16 = 1
     public var actorUserId: Int64? { userId }

@@ -33,13 +33,13 @@ struct ActivityProjection: Projection {
         }
     }
 
-    func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
+    func apply(_ recorded: Recorded<NuvieEvent>, _ db: Database) throws {
         try apply([recorded][...], db)
     }
 
     /// Inserts each event's row in order, and adds the counts up over the batch to write each
     /// (user, type) count once, new ones in the order one event at a time would insert them.
-    func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws {
+    func apply(_ events: ArraySlice<Recorded<NuvieEvent>>, _ db: Database) throws {
         var counts = OrderedDictionary<UserActivityType, Int>()
         for recorded in events {
             if case .userErased(let erased) = recorded.event {
@@ -73,7 +73,7 @@ struct ActivityProjection: Projection {
     }
 
     /// The feed row an event makes, if it makes one.
-    static func row(for event: DomainEvent) -> (userId: Int64, movieId: Int64, type: String, rating: Double?, comment: String?)? {
+    static func row(for event: NuvieEvent) -> (userId: Int64, movieId: Int64, type: String, rating: Double?, comment: String?)? {
         switch event {
         case .movieRated(let e): (e.userId, e.movieId, e.isReview ? "review" : "rating", e.rating, e.comment)
         case .watchProgressed(let e) where e.eventType == .started: (e.userId, e.movieId, "started", nil, nil)

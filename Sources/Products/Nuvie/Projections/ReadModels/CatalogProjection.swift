@@ -43,14 +43,14 @@ struct CatalogProjection: Projection {
         }
     }
 
-    func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
+    func apply(_ recorded: Recorded<NuvieEvent>, _ db: Database) throws {
         try apply([recorded][...], db)
     }
 
     /// Writes each event's rows in order, then rebuilds the search row of each film the batch touched
     /// once (it depends only on the film's final title and tags): a film's tags arrive one event each.
     /// The revision becomes the position of the batch's last event that changed a film.
-    func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws {
+    func apply(_ events: ArraySlice<Recorded<NuvieEvent>>, _ db: Database) throws {
         var touched = Set<Int64>()
         var lastChange: UInt64?
         for recorded in events {
@@ -72,7 +72,7 @@ struct CatalogProjection: Projection {
     }
 
     /// The films whose search rows the event made stale, if any.
-    private func write(_ event: DomainEvent, _ db: Database) throws -> [Int64]? {
+    private func write(_ event: NuvieEvent, _ db: Database) throws -> [Int64]? {
         switch event {
         case .movieAdded(let movie):
             let genres = String(decoding: try JSONEncoder().encode(movie.genres), as: UTF8.self)

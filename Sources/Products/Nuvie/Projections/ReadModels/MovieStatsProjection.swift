@@ -29,13 +29,13 @@ struct MovieStatsProjection: Projection {
         }
     }
 
-    func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
+    func apply(_ recorded: Recorded<NuvieEvent>, _ db: Database) throws {
         try apply([recorded][...], db)
     }
 
     /// Adds up each film's and each day's ratings over the batch and writes each row once. Ratings
     /// are multiples of 0.5, so their sums are exact in any order.
-    func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws {
+    func apply(_ events: ArraySlice<Recorded<NuvieEvent>>, _ db: Database) throws {
         // In first-appearance order: new rows get the rowids one-event-at-a-time folding gives them.
         var films = OrderedDictionary<Int64, (count: Int, sum: Double)>()
         var days = OrderedDictionary<DayFilm, Int>()

@@ -30,7 +30,7 @@ struct ReviewsProjection: Projection {
         }
     }
 
-    func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
+    func apply(_ recorded: Recorded<NuvieEvent>, _ db: Database) throws {
         switch recorded.event {
         case .movieRated(let rated) where rated.isReview:
             let at = recorded.epochSeconds

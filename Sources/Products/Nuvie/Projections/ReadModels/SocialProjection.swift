@@ -40,7 +40,7 @@ struct SocialProjection: Projection {
         }
     }
 
-    func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
+    func apply(_ recorded: Recorded<NuvieEvent>, _ db: Database) throws {
         let at = recorded.epochSeconds
         switch recorded.event {
         case .friendRequested(let e):

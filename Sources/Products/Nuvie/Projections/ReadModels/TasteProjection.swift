@@ -25,7 +25,7 @@ struct TasteProjection: Projection {
         try db.create(index: "userGenreByGenre", on: "userGenre", columns: ["genre", "likedCount"])
     }
 
-    func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
+    func apply(_ recorded: Recorded<NuvieEvent>, _ db: Database) throws {
         switch recorded.event {
         case .movieAdded(let movie):
             try db.run("DELETE FROM tasteMovieGenre WHERE movieId = ?", [movie.movieId])
@@ -46,7 +46,7 @@ struct TasteProjection: Projection {
 
     /// Gathers each run of events between two `movie-added`s (which change the film → genres map)
     /// and writes each touched (user, genre) row once.
-    func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws {
+    func apply(_ events: ArraySlice<Recorded<NuvieEvent>>, _ db: Database) throws {
         try apply(events, db, gathering: { recorded -> Gathered<MovieRated> in
             switch recorded.event {
             case .movieAdded, .userErased: .alone

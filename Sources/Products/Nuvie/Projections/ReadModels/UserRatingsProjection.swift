@@ -24,7 +24,7 @@ struct UserRatingsProjection: Projection {
         try db.create(index: "userRatingByUserPosition", on: "userRating", columns: ["userId", "position"])
     }
 
-    func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
+    func apply(_ recorded: Recorded<NuvieEvent>, _ db: Database) throws {
         if case .userErased(let erased) = recorded.event {
             return try db.run("DELETE FROM userRating WHERE userId = ?", [erased.userId])
         }

@@ -31,7 +31,7 @@ struct UsersProjection: Projection {
         }
     }
 
-    func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
+    func apply(_ recorded: Recorded<NuvieEvent>, _ db: Database) throws {
         let at = recorded.epochSeconds
         switch recorded.event {
         case .userRegistered(let user):
@@ -61,7 +61,7 @@ struct UsersProjection: Projection {
 
     /// Between two events that write a profile, each user's last activity is the latest of their
     /// events: each user's row is updated once per run.
-    func apply(_ events: ArraySlice<Recorded<DomainEvent>>, _ db: Database) throws {
+    func apply(_ events: ArraySlice<Recorded<NuvieEvent>>, _ db: Database) throws {
         try apply(events, db, gathering: { recorded -> Gathered<(userId: Int64, at: Int64)> in
             switch recorded.event {
             case .userRegistered, .profileUpdated, .termsAccepted, .userErased: .alone

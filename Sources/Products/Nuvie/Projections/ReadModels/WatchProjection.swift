@@ -24,7 +24,7 @@ struct WatchProjection: Projection {
         }
     }
 
-    func apply(_ recorded: Recorded<DomainEvent>, _ db: Database) throws {
+    func apply(_ recorded: Recorded<NuvieEvent>, _ db: Database) throws {
         switch recorded.event {
         case .watchlistAdded(let added):
             try db.run(

@@ -19,13 +19,13 @@ public enum UserAsOf {
     public static func readModels(
         of userId: Int64, at position: UInt64, in log: EventLog, personalData: any PersonalDataCipher, feedSize: Int = 20
     ) throws -> ReadDatabase {
-        let decode: @Sendable (RecordedEvent) throws -> Recorded<DomainEvent> = { try EventCodec.decode($0, personalData: personalData) }
+        let decode: @Sendable (RecordedEvent) throws -> Recorded<NuvieEvent> = { try NuvieCatalog.decode($0, personalData: personalData) }
         let own = try decoded(log.readUser(userId, through: position), decode)
         let ratedFilms = own.compactMap { if case .movieRated(let rated) = $0.event { rated.movieId } else { nil } }
         // Taste needs the genres of every film rated: read and decoded on the other core meanwhile.
         let ratedFilmEvents = Background { try filmEvents(ratedFilms, through: position, in: log, decode) }
         defer { _ = try? ratedFilmEvents.value() }
-        let database = try ReadDatabase.inMemory(projections: Projections.all.filter { shown.contains($0.name) })
+        let database = try ReadDatabase.inMemory(projections: NuvieReadModels.all.filter { shown.contains($0.name) })
         do {
             try database.fold(["social": own])
             func friends() throws -> [Int64] {
@@ -33,14 +33,14 @@ public enum UserAsOf {
                     try Int64.fetchAll(db, sql: "SELECT friendId FROM friendship WHERE userId = ? ORDER BY friendId", arguments: [userId])
                 }
             }
-            var friendProfiles: [Recorded<DomainEvent>] = []
+            var friendProfiles: [Recorded<NuvieEvent>] = []
             for friend in try friends() {
                 friendProfiles += try log.readStream(StreamName.user(friend)).prefix { $0.position <= position }.map(decode)
             }
             // A friend's erasure is in their history, not the user's, and ends the friendship.
             let erasures = friendProfiles.filter { if case .userErased = $0.event { true } else { false } }
             if !erasures.isEmpty { try database.fold(["social": erasures]) }
-            var friendActivity: [Recorded<DomainEvent>] = []
+            var friendActivity: [Recorded<NuvieEvent>] = []
             for friend in try friends() {
                 friendActivity += try latestActivity(of: friend, through: position, count: feedSize, in: log, decode)
             }
@@ -64,10 +64,10 @@ public enum UserAsOf {
 
     /// The friend's newest `count` events that make a feed row, newest last.
     private static func latestActivity(
-        of friend: Int64, through position: UInt64, count: Int, in log: EventLog, _ decode: (RecordedEvent) throws -> Recorded<DomainEvent>
-    ) throws -> [Recorded<DomainEvent>] {
+        of friend: Int64, through position: UInt64, count: Int, in log: EventLog, _ decode: (RecordedEvent) throws -> Recorded<NuvieEvent>
+    ) throws -> [Recorded<NuvieEvent>] {
         let types: Set = [MovieRated.typeName, WatchProgressed.typeName, WatchlistAdded.typeName]
-        var latest: [Recorded<DomainEvent>] = []
+        var latest: [Recorded<NuvieEvent>] = []
         try log.readUserBackward(friend, through: position) { record in
             guard types.contains(record.type) else { return true }
             let event = try decode(record)
@@ -79,8 +79,8 @@ public enum UserAsOf {
 
     /// Every event of the films' streams (their `movie-added`s) up to `position`, in log order.
     private static func filmEvents(
-        _ movieIds: [Int64], through position: UInt64, in log: EventLog, _ decode: @Sendable (RecordedEvent) throws -> Recorded<DomainEvent>
-    ) throws -> [Recorded<DomainEvent>] {
+        _ movieIds: [Int64], through position: UInt64, in log: EventLog, _ decode: @Sendable (RecordedEvent) throws -> Recorded<NuvieEvent>
+    ) throws -> [Recorded<NuvieEvent>] {
         inLogOrder(try decoded(Set(movieIds).flatMap { movieId in
             try log.readStream(StreamName.movie(movieId)).prefix { $0.position <= position }
         }, decode))
@@ -88,13 +88,13 @@ public enum UserAsOf {
 
     /// Decoded on two threads when there are many: JSON decoding is most of a long history's time.
     private static func decoded(
-        _ records: [RecordedEvent], _ decode: @Sendable (RecordedEvent) throws -> Recorded<DomainEvent>
-    ) throws -> [Recorded<DomainEvent>] {
+        _ records: [RecordedEvent], _ decode: @Sendable (RecordedEvent) throws -> Recorded<NuvieEvent>
+    ) throws -> [Recorded<NuvieEvent>] {
         guard records.count >= 256 else { return try records.map(decode) }
         // concurrentPerform runs one half on the calling thread: no thread of the global queue
         // blocks waiting for another (this also runs inside a Background).
         let halves = [records[..<(records.count / 2)], records[(records.count / 2)...]]
-        let results = Mutex<[Int: Result<[Recorded<DomainEvent>], any Error>]>([:])
+        let results = Mutex<[Int: Result<[Recorded<NuvieEvent>], any Error>]>([:])
         DispatchQueue.concurrentPerform(iterations: halves.count) { half in
             let result = Result { try halves[half].map(decode) }
             results.withLock { $0[half] = result }
@@ -103,7 +103,7 @@ public enum UserAsOf {
     }
 
     /// Sorted by position, each event once (a friend's event can also be the user's).
-    private static func inLogOrder(_ events: [Recorded<DomainEvent>]) -> [Recorded<DomainEvent>] {
+    private static func inLogOrder(_ events: [Recorded<NuvieEvent>]) -> [Recorded<NuvieEvent>] {
         var seen = Set<UInt64>()
         return events.sorted { $0.position < $1.position }.filter { seen.insert($0.position).inserted }
     }
@@ -111,9 +111,9 @@ public enum UserAsOf {
 
 extension ReadDatabase {
     /// Folds each named projection's events, in one transaction.
-    fileprivate func fold(_ eventsByProjection: [String: [Recorded<DomainEvent>]]) throws {
+    fileprivate func fold(_ eventsByProjection: [String: [Recorded<NuvieEvent>]]) throws {
         try pool.write { db in
-            for projection in Projections.all where projections.contains(where: { $0.name == projection.name }) {
+            for projection in NuvieReadModels.all where projections.contains(where: { $0.name == projection.name }) {
                 guard let events = eventsByProjection[projection.name], !events.isEmpty else { continue }
                 try projection.apply(events[...], db)
             }

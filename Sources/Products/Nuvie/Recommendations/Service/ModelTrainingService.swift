@@ -6,7 +6,7 @@ import ServiceLifecycle
 
 /// Retrains the model whenever new ratings have reached the read model, checking every `interval`,
 /// so a rating changes everyone's item–item weights without a restart. The first model is trained
-/// before the server starts (`trainIfRatingsChanged` from `buildApplication`).
+/// before the server starts (`trainIfRatingsChanged` from `buildNuvieApplication`).
 public struct ModelTrainingService: Service {
     let recommender: Recommender
     let interval: Duration

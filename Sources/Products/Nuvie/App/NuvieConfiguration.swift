@@ -8,7 +8,7 @@ import NuvieRecommendations
 
 /// Everything the server needs to start, as plain values. The CLI builds it from flags and the
 /// environment; tests use `.testing(dataDirectory:)`.
-public struct AppConfiguration: Sendable {
+public struct NuvieConfiguration: Sendable {
     public var dataDirectory: URL
     public var host: String
     public var port: Int
@@ -54,7 +54,7 @@ public struct AppConfiguration: Sendable {
         dataDirectory: URL, host: String = "127.0.0.1", port: Int = 8080, demoMode: Bool = false, demoDataset: URL? = nil,
         jwtSecret: String? = nil, appleBundleId: String? = nil, appleKeySource: AppleIdentityVerifier.KeySource? = nil,
         readYourWritesTimeout: Duration = .seconds(5), initialLogMapSize: Int = 256 << 20,
-        rateLimit: RateLimit? = AppConfiguration.defaultRateLimit, metricsRegistry: PrometheusCollectorRegistry? = nil
+        rateLimit: RateLimit? = NuvieConfiguration.defaultRateLimit, metricsRegistry: PrometheusCollectorRegistry? = nil
     ) {
         self.dataDirectory = dataDirectory
         self.host = host
@@ -78,8 +78,8 @@ public struct AppConfiguration: Sendable {
     /// limit, and read deadlines of minutes: a test client connects before its first request, and on
     /// a loaded two-core machine the gap can pass the 10 s header deadline (the hardening tests set
     /// their own).
-    public static func testing(dataDirectory: URL) -> AppConfiguration {
-        var configuration = AppConfiguration(
+    public static func testing(dataDirectory: URL) -> NuvieConfiguration {
+        var configuration = NuvieConfiguration(
             dataDirectory: dataDirectory, port: 0, demoMode: true, jwtSecret: "test-secret-test-secret-test-secret",
             initialLogMapSize: 4 << 20, rateLimit: nil
         )

@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 
 /// Per-request context: the authenticated user (if any) and the contract's JSON coders.
-public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
+public struct NuvieRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by `AuthMiddleware` from a valid bearer token.
     public var grant: TokenService.Grant?

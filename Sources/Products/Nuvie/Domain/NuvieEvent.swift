@@ -2,8 +2,8 @@ import EventSourcing
 import Foundation
 
 /// Every fact Nuvie records. Projections switch over this; the codec maps it to and from the log
-/// (`EventCodec.registered`). Adding one: README.md, "Adding an event".
-public enum DomainEvent: Sendable, Equatable {
+/// (`NuvieCatalog.registered`). Adding one: README.md, "Adding an event".
+public enum NuvieEvent: Sendable, Equatable {
     case movieAdded(MovieAdded)
     case movieTagged(MovieTagged)
     case identityClaimed(IdentityClaimed)
@@ -29,7 +29,7 @@ public enum DomainEvent: Sendable, Equatable {
     case sessionsEnded(SessionsEnded)
 
     /// What this case carries. No default: a new case does not compile until it is listed here.
-    public var payload: any DomainEventPayload {
+    public var payload: any NuvieEventPayload {
         switch self {
         case .movieAdded(let payload): payload
         case .movieTagged(let payload): payload
@@ -66,7 +66,7 @@ public enum DomainEvent: Sendable, Equatable {
 
 /// One kind of fact Nuvie records: its wire name and schema version, and the users it concerns
 /// (declared by every payload, so a new one cannot leave them out).
-public protocol DomainEventPayload: EventPayload {
+public protocol NuvieEventPayload: EventPayload {
     /// The user whose action this is, if any.
     var actorUserId: Int64? { get }
     /// Other users this event concerns: their per-user history (audit, time travel) holds it too.

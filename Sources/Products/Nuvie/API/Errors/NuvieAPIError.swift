@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 
 /// An error that knows its HTTP response: `{"error":{"code","message","details"}}`.
-public struct APIError: HTTPResponseError, Equatable {
+public struct NuvieAPIError: HTTPResponseError, Equatable {
     public var status: HTTPResponse.Status
     public var code: String
     public var message: String
@@ -34,40 +34,40 @@ public struct APIError: HTTPResponseError, Equatable {
     }
 }
 
-extension APIError {
-    public static func authenticationRequired(_ message: String) -> APIError {
-        APIError(.unauthorized, code: "AUTHENTICATION_REQUIRED", message: message)
+extension NuvieAPIError {
+    public static func authenticationRequired(_ message: String) -> NuvieAPIError {
+        NuvieAPIError(.unauthorized, code: "AUTHENTICATION_REQUIRED", message: message)
     }
 
     /// A token that no longer opens anything: expired, signed out, or its user erased.
     static let tokenRefused = authenticationRequired("The access token is invalid, expired or signed out; sign in again or refresh it")
 
-    public static func validation(_ message: String, field: String? = nil) -> APIError {
-        APIError(.badRequest, code: "VALIDATION_ERROR", message: message, details: field.map { ["field": $0] } ?? [:])
+    public static func validation(_ message: String, field: String? = nil) -> NuvieAPIError {
+        NuvieAPIError(.badRequest, code: "VALIDATION_ERROR", message: message, details: field.map { ["field": $0] } ?? [:])
     }
 
-    public static func ratingInvalid(_ message: String) -> APIError {
-        APIError(.badRequest, code: "RATING_INVALID", message: message, details: ["field": "rating"])
+    public static func ratingInvalid(_ message: String) -> NuvieAPIError {
+        NuvieAPIError(.badRequest, code: "RATING_INVALID", message: message, details: ["field": "rating"])
     }
 
-    public static func movieNotFound(_ movieId: Int64) -> APIError {
-        APIError(.notFound, code: "MOVIE_NOT_FOUND", message: "Movie with ID \(movieId) not found", details: ["movie_id": "\(movieId)"])
+    public static func movieNotFound(_ movieId: Int64) -> NuvieAPIError {
+        NuvieAPIError(.notFound, code: "MOVIE_NOT_FOUND", message: "Movie with ID \(movieId) not found", details: ["movie_id": "\(movieId)"])
     }
 
-    public static func userNotFound(_ message: String) -> APIError {
-        APIError(.notFound, code: "USER_NOT_FOUND", message: message)
+    public static func userNotFound(_ message: String) -> NuvieAPIError {
+        NuvieAPIError(.notFound, code: "USER_NOT_FOUND", message: message)
     }
 
-    public static func reviewNotFound(_ reviewId: Int64) -> APIError {
-        APIError(.notFound, code: "REVIEW_NOT_FOUND", message: "Review with ID \(reviewId) not found", details: ["review_id": "\(reviewId)"])
+    public static func reviewNotFound(_ reviewId: Int64) -> NuvieAPIError {
+        NuvieAPIError(.notFound, code: "REVIEW_NOT_FOUND", message: "Review with ID \(reviewId) not found", details: ["review_id": "\(reviewId)"])
     }
 
-    public static func forbidden(_ message: String) -> APIError {
-        APIError(.forbidden, code: "FORBIDDEN", message: message)
+    public static func forbidden(_ message: String) -> NuvieAPIError {
+        NuvieAPIError(.forbidden, code: "FORBIDDEN", message: message)
     }
 
-    public static func rateLimited(retryAfterSeconds: Int) -> APIError {
-        var error = APIError(
+    public static func rateLimited(retryAfterSeconds: Int) -> NuvieAPIError {
+        var error = NuvieAPIError(
             .tooManyRequests, code: "RATE_LIMIT_EXCEEDED", message: "Too many requests; retry after \(retryAfterSeconds) s",
             details: ["retry_after_seconds": "\(retryAfterSeconds)"]
         )
@@ -75,18 +75,18 @@ extension APIError {
         return error
     }
 
-    public static func conflict(_ message: String) -> APIError {
-        APIError(.conflict, code: "CONFLICT", message: message)
+    public static func conflict(_ message: String) -> NuvieAPIError {
+        NuvieAPIError(.conflict, code: "CONFLICT", message: message)
     }
 
     /// The draft IETF `Idempotency-Key` header's answer to a key reused with a different request.
-    public static let idempotencyKeyReused = APIError(
+    public static let idempotencyKeyReused = NuvieAPIError(
         .unprocessableContent, code: "IDEMPOTENCY_KEY_REUSED",
         message: "This Idempotency-Key was already used for a different request; use a new key for a new request",
         details: ["header": "Idempotency-Key"]
     )
 
-    public static let unsupportedMediaType = APIError(
+    public static let unsupportedMediaType = NuvieAPIError(
         .unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE", message: "Send the request body as Content-Type: application/json",
         details: ["header": "Content-Type"]
     )
@@ -94,15 +94,15 @@ extension APIError {
     /// The read models show `position`, and what it recorded is no longer so: a request retried under
     /// its `Idempotency-Key` after later changes (a friend request since cancelled, say). The first
     /// answer cannot be given again, and "retry" would never help.
-    public static func changedSince(position: UInt64) -> APIError {
-        APIError(
+    public static func changedSince(position: UInt64) -> NuvieAPIError {
+        NuvieAPIError(
             .conflict, code: "CONFLICT", message: "This request was recorded earlier and what it did has changed since; read the current state",
             details: ["position": "\(position)"]
         )
     }
 
-    public static func projectionsBehind(position: UInt64) -> APIError {
-        var error = APIError(
+    public static func projectionsBehind(position: UInt64) -> NuvieAPIError {
+        var error = NuvieAPIError(
             .serviceUnavailable, code: "SERVICE_UNAVAILABLE",
             message: "Your change is saved but not yet visible; retry the read shortly",
             details: ["position": "\(position)"]
@@ -114,8 +114,8 @@ extension APIError {
     /// The disk under the server's storage is full: nothing of the request was recorded. 503 rather
     /// than 507 (WebDAV's Insufficient Storage): the condition is the server's and passes once an
     /// operator frees space, and clients and proxies already retry a 503 with `Retry-After`.
-    public static func storageFull(retryAfterSeconds: Int = 30) -> APIError {
-        var error = APIError(
+    public static func storageFull(retryAfterSeconds: Int = 30) -> NuvieAPIError {
+        var error = NuvieAPIError(
             .serviceUnavailable, code: "STORAGE_FULL",
             message: "The server cannot record changes right now (its storage is full); nothing was saved, retry later"
         )
@@ -123,5 +123,5 @@ extension APIError {
         return error
     }
 
-    public static let internalError = APIError(.internalServerError, code: "INTERNAL_ERROR", message: "An unexpected error occurred")
+    public static let internalError = NuvieAPIError(.internalServerError, code: "INTERNAL_ERROR", message: "An unexpected error occurred")
 }

@@ -14,7 +14,7 @@ import ProductHosting
 /// Opens the log and the read database, imports the demo into an empty log in demo mode (or finishes
 /// an import that stopped part-way), and returns the server with the projection runner as a
 /// service. Nothing here bootstraps logging or metrics: that is the executable's job, done once.
-public func buildApplication(configuration: AppConfiguration, logger: Logger = Logger(label: "nuvie")) async throws -> some ApplicationProtocol {
+public func buildNuvieApplication(configuration: NuvieConfiguration, logger: Logger = Logger(label: "nuvie")) async throws -> some ApplicationProtocol {
     let storage = try await Storage(configuration: configuration, logger: logger)
     do {
         // Secrets are checked before the demo import and the first training, not minutes after.
@@ -64,14 +64,14 @@ public func buildApplication(configuration: AppConfiguration, logger: Logger = L
 }
 
 func buildRouter(
-    configuration: AppConfiguration, storage: Storage, runner: NuvieRunner, replays: ReplayCoordinator, recommender: Recommender, logger: Logger
-) async throws -> Router<AppRequestContext> {
+    configuration: NuvieConfiguration, storage: Storage, runner: NuvieRunner, replays: ReplayCoordinator, recommender: Recommender, logger: Logger
+) async throws -> Router<NuvieRequestContext> {
     let commands = CommandService(store: storage.store)
     let tokens = await TokenService(secret: try Secrets.jwtSecret(configuration), isLive: liveSessions(commands, readOnly: configuration.readOnly))
-    let router = Router(context: AppRequestContext.self)
+    let router = Router(context: NuvieRequestContext.self)
     let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
     router.addAPIMiddleware(tokens: tokens, rateLimit: configuration.rateLimit)
-    HealthController<AppRequestContext>(
+    HealthController<NuvieRequestContext>(
         log: storage.log, runner: runner, registry: configuration.metricsRegistry,
         moreStorage: [{ storage.recommendationCache.storageFailure }],
         sections: { ["recommendationModel": ModelHealth(recommender.trained)] }
@@ -89,7 +89,7 @@ func buildRouter(
         devLoginEnabled: configuration.demoMode,
         readYourWrites: readYourWrites,
         readModelRevision: ReadModelRevision(runner: runner),
-        audit: AuditTrail(log: storage.log, catalog: EventCodec.self),
+        audit: AuditTrail(log: storage.log, catalog: NuvieCatalog.self),
         accounts: Accounts(
             erasure: UserErasure(stores: storage.stores, readYourWrites: readYourWrites), export: PersonalDataExport(stores: storage.stores),
             recommendationCache: storage.recommendationCache
@@ -102,7 +102,7 @@ func buildRouter(
 }
 
 private func recommendationDependencies(
-    _ configuration: AppConfiguration, storage: Storage, recommender: Recommender, logger: Logger
+    _ configuration: NuvieConfiguration, storage: Storage, recommender: Recommender, logger: Logger
 ) throws -> RecommendationDependencies {
     let internalToken = try Secrets.internalToken(configuration)
     var engine: any RecommendationEngine = recommender

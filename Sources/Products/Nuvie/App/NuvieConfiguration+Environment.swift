@@ -3,7 +3,7 @@ import HTTPServing
 import NuvieAPI
 import Foundation
 
-extension AppConfiguration {
+extension NuvieConfiguration {
     /// Every `NUVIE_*` variable the server reads; others are reported as unknown at start-up.
     public static let environmentNames: Set<String> = [
         "NUVIE_DATA_DIR", "NUVIE_LOG_LEVEL", "NUVIE_HOST", "NUVIE_PORT", "NUVIE_DEMO",
