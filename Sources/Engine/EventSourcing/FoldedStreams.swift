@@ -40,12 +40,14 @@ final class FoldedStreams: Sendable {
     /// erasure: what was folded may hold the erased user's values).
     func keep<State: StreamState>(_ state: State, version: UInt64, of stream: String, readBefore forgotten: UInt64) {
         let key = Key(stream: stream, state: ObjectIdentifier(State.self))
-        kept.withLock { kept in
-            guard kept.forgotten == forgotten else { return }
-            if let current = kept.cache.value(for: key), current.version >= version { return }
-            kept.cache.set(Folded(state: state, version: version), for: key, cost: state.retainedBytes + heapBytes(of: [stream]))
-            keptBytes.record(kept.cache.totalCost)
+        let cost = state.retainedBytes + heapBytes(of: CollectionOfOne(stream))
+        let total = kept.withLock { kept -> Int? in
+            guard kept.forgotten == forgotten else { return nil }
+            if let current = kept.cache.value(for: key), current.version >= version { return nil }
+            kept.cache.set(Folded(state: state, version: version), for: key, cost: cost)
+            return kept.cache.totalCost
         }
+        if let total { keptBytes.record(total) }
     }
 
     func removeAll() {

@@ -16,6 +16,9 @@ public struct SessionState: EventFold, Equatable {
     public private(set) var turns: [Turn] = []
     /// Its owner was erased: it is gone from every read, and nothing can be added to it.
     public private(set) var isErased = false
+    /// Every turn's text and attachments, counted as each is folded: a long conversation is a
+    /// heavy state to keep, and counting it again at every decision would cost its length.
+    public private(set) var retainedBytes = MemoryLayout<SessionState>.size
 
     public init() {}
 
@@ -26,21 +29,19 @@ public struct SessionState: EventFold, Equatable {
             isErased = e.title == nil
         case .userMessageSent(let e):
             guard let content = e.content else { isErased = true; return }
-            turns.append(Turn(role: .user, content: content, attachments: e.attachments ?? []))
+            append(Turn(role: .user, content: content, attachments: e.attachments ?? []))
         case .assistantReplied(let e):
             guard let content = e.content else { isErased = true; return }
-            turns.append(Turn(role: .assistant, content: content, attachments: []))
+            append(Turn(role: .assistant, content: content, attachments: []))
         case .identityClaimed, .userRegistered, .tokenIssued, .tokenRevoked, .sessionRenamed, .assistantFailed, .userErased:
             break
         }
     }
 
-    /// Every turn's text and attachments: a long conversation is a heavy state to keep.
-    public var retainedBytes: Int {
-        MemoryLayout<Self>.size + turns.reduce(0) { bytes, turn in
-            bytes + MemoryLayout<Turn>.size + heapBytes(of: [turn.content])
-                + turn.attachments.reduce(0) { $0 + MemoryLayout<Attachment>.size + heapBytes(of: [$1.sha256, $1.name, $1.contentType]) }
-        }
+    private mutating func append(_ turn: Turn) {
+        turns.append(turn)
+        retainedBytes += MemoryLayout<Turn>.size + heapBytes(of: CollectionOfOne(turn.content))
+            + turn.attachments.reduce(0) { $0 + MemoryLayout<Attachment>.size + heapBytes(of: [$1.sha256, $1.name, $1.contentType]) }
     }
 
     /// Whether `userId` may read and write this session: it exists, is theirs, and was not erased.
