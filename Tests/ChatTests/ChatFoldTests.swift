@@ -30,7 +30,7 @@ import Testing
 
     @Test func everyEventKindRoundTripsThroughTheCatalog() async throws {
         let storage = try await ChatStorage()
-        #expect(Set(Self.samples.map { type(of: $0.payload).typeName }) == Set(ChatCatalog.payloadTypes.map(\.typeName)))
+        #expect(Set(Self.samples.map { type(of: $0.payload).typeName }) == Set(ChatCatalog.payloadTypes.all.map(\.typeName)))
         for event in Self.samples {
             let appended = try await storage.stores.log.append(to: "sample", expectedVersion: .any, events: [try storage.stores.store.newEvent(event)])
             #expect(try storage.stores.store.event(at: appended.lastPosition)?.event == event)

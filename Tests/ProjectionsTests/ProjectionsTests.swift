@@ -71,6 +71,15 @@ private func rated(_ user: Int64, _ movie: Int64, _ rating: Double, previous: Do
         #expect(again.newEvents == 0)
     }
 
+    /// The ids, wire names and streams an import derives are the ones every existing log holds: a
+    /// change to them would make a data directory's next demo import append the demo a second time.
+    @Test func theTinyMovieLensSetImportsUnderTheIdsExistingLogsHold() async throws {
+        let harness = try ProjectionHarness()
+        _ = try await MovieLensImporter(store: harness.store).importDirectory(replayFixtures.appendingPathComponent("movielens-tiny"))
+        let recorded = try harness.log.read(from: 1, limit: .max).map { "\($0.position) \($0.id) \($0.type) v\($0.schemaVersion) \($0.streamId)" }
+        try expectMatchesFixture(recorded.joined(separator: "\n"), "movielens-tiny.event-ids.txt")
+    }
+
     @Test(arguments: [1, 4, 7, 10, 11])
     func aRunnerStoppedAnywhereResumesExactly(stopAt: UInt64) async throws {
         let harness = try ProjectionHarness()

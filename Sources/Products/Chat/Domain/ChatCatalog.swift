@@ -9,7 +9,7 @@ import EventSourcing
 public enum ChatCatalog: PayloadCatalog {
     public typealias Event = ChatEvent
 
-    public static let payloadTypes: [PayloadType<ChatEvent>] = [
+    public static let payloadTypes: PayloadTypes<ChatEvent> = [
         PayloadType(EmailClaimed.self) { .identityClaimed($0) },
         PayloadType(UserRegistered.self) { .userRegistered($0) },
         PayloadType(TokenIssued.self) { .tokenIssued($0) },

@@ -21,7 +21,7 @@ public enum NewsEvent: Sendable, Equatable {
 public enum NewsCatalog: PayloadCatalog {
     public typealias Event = NewsEvent
 
-    public static let payloadTypes: [PayloadType<NewsEvent>] = [
+    public static let payloadTypes: PayloadTypes<NewsEvent> = [
         PayloadType(ArticleIngested.self) { .articleIngested($0) },
         PayloadType(PreferencesUpdated.self) { .preferencesUpdated($0) },
         PayloadType(UserErased.self) { .userErased($0) },

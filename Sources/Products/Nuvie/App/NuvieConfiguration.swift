@@ -8,7 +8,7 @@ import NuvieRecommendations
 
 /// Everything the server needs to start, as plain values. The CLI builds it from flags and the
 /// environment; tests use `.testing(dataDirectory:)`.
-public struct NuvieConfiguration: Sendable {
+public struct NuvieConfiguration: ServerConfiguration {
     public var dataDirectory: URL
     public var host: String
     public var port: Int
@@ -68,6 +68,10 @@ public struct NuvieConfiguration: Sendable {
         self.initialLogMapSize = initialLogMapSize
         self.rateLimit = rateLimit
         self.metricsRegistry = metricsRegistry
+    }
+
+    public init(dataDirectory: URL) {
+        self.init(dataDirectory: dataDirectory, host: "127.0.0.1")
     }
 
     /// Enough for any person using the app (10 requests a second on average, bursts of 120), not

@@ -84,9 +84,8 @@ extension AsOf {
         let demo = source.isDemo
         if demo { try FileManager.default.copyItem(at: source.demoMasterKey, to: DataDirectory(directory).demoMasterKey) }
         let host = host ?? EnvironmentSettings().text("NUVIE_HOST") ?? "127.0.0.1"
-        var configuration = try Serve.configuration(
-            dataDirectory: directory, host: host, port: port, demoMode: demo, demoDataset: nil, registry: Bootstrap.metrics()
-        )
+        var configuration = NuvieConfiguration(dataDirectory: directory, host: host, port: port, demoMode: demo, metricsRegistry: Bootstrap.metrics())
+        try configuration.apply(EnvironmentSettings())
         configuration.readOnly = true
         configuration.keyStorePath = source.keyStorePath
         logger.info("serving the state as of a log position, read-only", metadata: [

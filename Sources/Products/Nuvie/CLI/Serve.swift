@@ -1,63 +1,26 @@
-import HTTPServing
-import NuvieAPI
-import NuvieApp
 import ArgumentParser
 import Foundation
-import ProductHosting
-import Prometheus
+import NuvieApp
+import NuvieProjections
+import OperatorCLI
 
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Serve the HTTP API (demo mode on a new data directory).")
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the HTTP API on port 8080 (demo mode on a new data directory: the bundled MovieLens data and dev sign-in)."
+    )
 
     @OptionGroup var global: GlobalOptions
-
-    @Option(help: "Address to listen on (env NUVIE_HOST; default 127.0.0.1).")
-    var host: String?
-
-    @Option(help: "Port to listen on (env NUVIE_PORT; default 8080).")
-    var port: Int?
-
-    @Flag(inversion: .prefixedNo, help: "Demo mode: import the bundled MovieLens data into an empty log and allow dev sign-in (env NUVIE_DEMO). Default: on for a new data directory, and for one created in demo mode.")
-    var demo: Bool?
+    @OptionGroup var serve: ServeOptions<NuvieProduct>
 
     @Option(help: "The MovieLens directory demo mode imports.")
     var demoDataset: String?
 
-    func validate() throws {
-        if let port { guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") } }
-    }
-
     func run() async throws {
-        let logger = Bootstrap.logging(level: global.logLevel)
-        let registry = Bootstrap.metrics()
-        let settings = EnvironmentSettings()
-        for name in settings.unknownNames(prefix: "NUVIE", known: NuvieConfiguration.environmentNames) {
-            logger.warning("ignoring an environment variable no setting reads (misspelt?)", metadata: ["variable": "\(name)"])
+        try await serve.run(global, defaultPort: 8080, NuvieConfiguration.self) { configuration, logger in
+            var configuration = configuration
+            if configuration.demoMode { configuration.demoDataset = try DemoMode.dataset(demoDataset) }
+            return try await buildNuvieApplication(configuration: configuration, logger: logger)
         }
-        let dataDirectory = global.dataDirectory
-        let demoMode = try DataDirectory(dataDirectory).resolveDemoMode(flag: demo, environment: try settings.flag("NUVIE_DEMO"))
-        let host = host ?? settings.text("NUVIE_HOST") ?? "127.0.0.1"
-        let port = try port ?? settings.integer("NUVIE_PORT", in: 0...65535) ?? 8080
-
-        let configuration = try Self.configuration(
-            dataDirectory: dataDirectory, host: host, port: port, demoMode: demoMode,
-            demoDataset: demoMode ? try DemoMode.dataset(demoDataset) : nil, registry: registry
-        )
-        logger.info("starting", metadata: ["data_dir": "\(dataDirectory.path)", "demo": "\(demoMode)", "address": "\(host):\(port)"])
-        let app = try await buildNuvieApplication(configuration: configuration, logger: logger)
-        try await DataDirectory(dataDirectory).whileServing { try await app.runService() }
-    }
-
-    /// The server's configuration: these settings, and the rest from the `NUVIE_*` environment, each
-    /// value checked.
-    static func configuration(
-        dataDirectory: URL, host: String, port: Int, demoMode: Bool, demoDataset: URL?, registry: PrometheusCollectorRegistry
-    ) throws -> NuvieConfiguration {
-        var configuration = NuvieConfiguration(
-            dataDirectory: dataDirectory, host: host, port: port, demoMode: demoMode, demoDataset: demoDataset, metricsRegistry: registry
-        )
-        try configuration.apply(EnvironmentSettings())
-        return configuration
     }
 }
 

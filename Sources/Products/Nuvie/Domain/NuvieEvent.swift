@@ -2,7 +2,7 @@ import EventSourcing
 import Foundation
 
 /// Every fact Nuvie records. Projections switch over this; the codec maps it to and from the log
-/// (`NuvieCatalog.registered`). Adding one: README.md, "Adding an event".
+/// (`NuvieCatalog.payloadTypes`). Adding one: README.md, "Adding an event".
 public enum NuvieEvent: Sendable, Equatable {
     case movieAdded(MovieAdded)
     case movieTagged(MovieTagged)

@@ -50,7 +50,7 @@ public struct SavryCommandService: Sendable {
         try await asActiveUser(userId) {
             try await store.append(
                 [.signedOut(SignedOut(userId: userId, tokenId: tokenId, expiresAt: expiresAt))], to: SavryStreams.user(userId),
-                eventId: EventIds.derived(from: "signed-out:\(userId):\(tokenId)", namespace: SavryCatalog.eventIdNamespace)
+                eventId: SavryCatalog.derivedEventId(from: "signed-out:\(userId):\(tokenId)")
             )
         }
     }

@@ -11,7 +11,7 @@ import Foundation
 public enum SavryCatalog: PayloadCatalog {
     public typealias Event = SavryEvent
 
-    public static let payloadTypes: [PayloadType<SavryEvent>] = [
+    public static let payloadTypes: PayloadTypes<SavryEvent> = [
         PayloadType(IdentityClaimed.self) { .identityClaimed($0) },
         PayloadType(UserRegistered.self) { .userRegistered($0) },
         PayloadType(RecipeCreated.self) { .recipeCreated($0) },
