@@ -50,7 +50,7 @@ public struct LoginThrottleLimits: Sendable, Equatable {
 /// The chat product's middleware and routes on `router`: request ids, request logs and metrics, the
 /// contract's error shape for every error (unknown routes included); `POST /api/login/` and
 /// `POST /api/signup/` open; everything else behind `Authorization: Token …` (`TokenAuthMiddleware`,
-/// `SignedInContext`). Paths match with or without their trailing slash.
+/// `ChatSignedInContext`). Paths match with or without their trailing slash.
 public func addChatRoutes(to router: Router<ChatRequestContext>, dependencies d: ChatAPIDependencies) {
     router.addMiddleware {
         RequestObservationMiddleware()
@@ -62,13 +62,13 @@ public func addChatRoutes(to router: Router<ChatRequestContext>, dependencies d:
     let signedIn = api.group().add(middleware: TokenAuthMiddleware(queries: d.queries, commands: commands))
     if let limit = d.rateLimit {
         open.add(middleware: RateLimitMiddleware<ChatRequestContext, ChatAPIError>(limit, user: { _ in nil }, refusal: ChatAPIError.rateLimited))
-        signedIn.add(middleware: RateLimitMiddleware<ChatRequestContext, ChatAPIError>(limit, user: { $0.signedIn?.userId }, refusal: ChatAPIError.rateLimited))
+        signedIn.add(middleware: RateLimitMiddleware<ChatRequestContext, ChatAPIError>(limit, user: { $0.userId }, refusal: ChatAPIError.rateLimited))
     }
     let throttle = LoginThrottle(.init(perAccount: d.loginThrottle.perAccount, perAddress: d.loginThrottle.perAddress, window: d.loginThrottle.window))
     let accounts = AccountController(commands: commands, throttle: throttle, readYourWrites: d.readYourWrites)
     open.post("login", use: accounts.login)
     open.post("signup", use: accounts.signup)
-    let user = signedIn.group(context: SignedInContext.self)
+    let user = signedIn.group(context: ChatSignedInContext.self)
     user.post("logout", use: accounts.logout)
     user.group("account").addRoutes(OwnAccountController(accounts: d.accounts, commands: commands, queries: d.queries, throttle: throttle).endpoints)
     let uploads = UploadBudget(bytes: AttachmentLimits.uploadMemoryBytes)

@@ -90,7 +90,7 @@ extension Router<NuvieRequestContext> {
     }
 
     /// Every route, each group mounted behind the credentials it needs: sign-in routes open, the app's
-    /// routes behind a signed-in user (`SignedInRequestContext`), `/ai` behind `X-Internal-Token`,
+    /// routes behind a signed-in user (`NuvieSignedInContext`), `/ai` behind `X-Internal-Token`,
     /// `/admin` behind `X-Admin-Token`. A handler never checks credentials itself.
     public func addAPIRoutes(_ d: APIDependencies) {
         OpenAPIDocumentController<NuvieRequestContext>(document: PackageResources.openapi_json).register(on: self)
@@ -99,7 +99,7 @@ extension Router<NuvieRequestContext> {
             readYourWrites: d.readYourWrites
         ).endpoints, atPath: "/auth")
 
-        let signedIn = group(context: SignedInRequestContext.self)
+        let signedIn = group(context: NuvieSignedInContext.self)
         signedIn.addRoutes(MoviesController(
             commands: d.commands, movies: d.movies, films: RememberedReads(revision: d.readModelRevision, capacity: 8_192), reviews: d.reviews, readYourWrites: d.readYourWrites,
             discovery: DiscoveryController(search: d.search), recommendations: d.recommendations

@@ -40,7 +40,7 @@ public struct SavryAPIDependencies: Sendable {
 /// (`{"message": …}` for every error, unknown routes included), then `POST /api/app/auth` open,
 /// `DELETE /api/app/auth` (sign out) behind the token it signs out of, and
 /// `/api/app/recipes` and `/api/app/account` behind a bearer token (`SavryAuthMiddleware`,
-/// `SignedInContext`). Routes added
+/// `SavrySignedInContext`). Routes added
 /// to `router` before this call get none of the middleware; those added after get all of it.
 public func addSavryRoutes(to router: Router<SavryRequestContext>, dependencies d: SavryAPIDependencies) {
     router.addMiddleware {
@@ -58,13 +58,13 @@ public func addSavryRoutes(to router: Router<SavryRequestContext>, dependencies 
     }
     signIn.post(use: AuthController(commands: d.commands, tokens: d.tokens, apple: d.apple, devLoginEnabled: d.devLoginEnabled).signIn)
     app.group("/auth").add(middleware: SavryAuthMiddleware(tokens: d.tokens))
-        .group(context: SignedInContext.self)
+        .group(context: SavrySignedInContext.self)
         .delete(use: SignOutController(commands: d.commands, readYourWrites: d.readYourWrites).signOut)
     recipes
-        .group(context: SignedInContext.self)
+        .group(context: SavrySignedInContext.self)
         .addRoutes(RecipesController(commands: d.commands, recipes: d.recipes, readYourWrites: d.readYourWrites).endpoints)
     account
-        .group(context: SignedInContext.self)
+        .group(context: SavrySignedInContext.self)
         .addRoutes(AccountController(accounts: d.accounts, recipes: d.recipes).endpoints)
     OpenAPIDocumentController<SavryRequestContext>(document: PackageResources.openapi_json).register(on: router)
 }

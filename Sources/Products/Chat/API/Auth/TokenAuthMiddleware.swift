@@ -25,7 +25,7 @@ struct TokenAuthMiddleware: RouterMiddleware {
             throw ChatAPIError.invalidToken("This token was revoked, or never issued; log in again")
         }
         var context = context
-        context.signedIn = .init(userId: userId, tokenHash: hash)
+        context.grant = .init(userId: userId, tokenHash: hash)
         context.logger[metadataKey: "user.id"] = .stringConvertible(userId)
         return try await next(request, context)
     }

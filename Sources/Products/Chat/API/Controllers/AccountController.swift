@@ -37,8 +37,8 @@ struct AccountController: Sendable {
     }
 
     /// Revokes the token the request came with; other tokens of the user's stay. 204.
-    func logout(_ request: Request, context: SignedInContext) async throws -> Response {
-        let result = try await commands.revokeToken(hash: context.tokenHash, of: context.userId)
+    func logout(_ request: Request, context: ChatSignedInContext) async throws -> Response {
+        let result = try await commands.revokeToken(hash: context.grant.tokenHash, of: context.userId)
         try await readYourWrites.wait(for: result.position)
         return Response(status: .noContent)
     }

@@ -22,13 +22,13 @@ struct OwnAccountController: Sendable {
     let queries: ChatQueries
     let throttle: LoginThrottle
 
-    var endpoints: RouteCollection<SignedInContext> {
-        RouteCollection(context: SignedInContext.self)
+    var endpoints: RouteCollection<ChatSignedInContext> {
+        RouteCollection(context: ChatSignedInContext.self)
             .delete(use: delete)
             .get("export", use: export)
     }
 
-    func delete(_ request: Request, context: SignedInContext) async throws -> Response {
+    func delete(_ request: Request, context: ChatSignedInContext) async throws -> Response {
         let fields = try await FormFields.json(request, context: context)
         guard let password = try fields.string("password"), !password.isEmpty else { throw ChatAPIError.invalid("password", "is required to delete the account") }
         guard let account = try commands.account(context.userId) else { throw ChatDomainError.userNotFound(userId: context.userId) }
@@ -43,11 +43,11 @@ struct OwnAccountController: Sendable {
         return Response(status: .noContent)
     }
 
-    func export(_ request: Request, context: SignedInContext) async throws -> Response {
+    func export(_ request: Request, context: ChatSignedInContext) async throws -> Response {
         guard let account = try commands.account(context.userId) else { throw ChatDomainError.userNotFound(userId: context.userId) }
         let sessions = try queries.sessions(of: context.userId, limit: .max).map(SessionJSON.init)
         let summary = AccountExportJSON(user: AccountJSON(account), session_count: sessions.count, sessions: sessions)
-        return accounts.export.response(for: context.userId, account: try ChatJSONEncoder.make().encode(summary))
+        return accounts.export.response(for: context.userId, account: try ChatContract.responseEncoder().encode(summary))
     }
 }
 

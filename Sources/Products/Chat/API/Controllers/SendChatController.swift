@@ -20,7 +20,7 @@ struct SendChatController: Sendable {
         return min(request.headers[.contentLength].flatMap(Int.init) ?? limit, limit)
     }
 
-    func send(_ request: Request, context: SignedInContext) async throws -> MessageJSON {
+    func send(_ request: Request, context: ChatSignedInContext) async throws -> MessageJSON {
         // The body and its files are held only while they are read, checked and stored, within the budget.
         let (message, tone, lang, sessionId, attachments) = try await uploads.holding(Self.bytes(of: request), refused: {
             // Read and dropped, not held: a client still sending would not see the 503 otherwise.

@@ -12,20 +12,20 @@ struct SessionsController: Sendable {
 
     static let listLimit = 200
 
-    var endpoints: RouteCollection<SignedInContext> {
-        RouteCollection(context: SignedInContext.self)
+    var endpoints: RouteCollection<ChatSignedInContext> {
+        RouteCollection(context: ChatSignedInContext.self)
             .get(use: list)
             .post("new", use: create)
             .patch(":id", use: rename)
     }
 
     /// A bare array, newest `updated_at` first, at most 200, each with all its messages.
-    func list(_ request: Request, context: SignedInContext) async throws -> SessionListJSON {
+    func list(_ request: Request, context: ChatSignedInContext) async throws -> SessionListJSON {
         SessionListJSON(sessions: try queries.sessions(of: context.userId, limit: Self.listLimit).map(SessionJSON.init))
     }
 
     /// `{"title"?, "tone"?, "lang"?}` → 201. The tone is stored in snake_case and answered as sent.
-    func create(_ request: Request, context: SignedInContext) async throws -> EditedResponse<CreatedSessionJSON> {
+    func create(_ request: Request, context: ChatSignedInContext) async throws -> EditedResponse<CreatedSessionJSON> {
         let fields = try await FormFields.json(request, context: context)
         let title = try fields.string("title") ?? ChatRules.defaultTitle
         let tone = try fields.string("tone") ?? "PlainClinical"
@@ -39,7 +39,7 @@ struct SessionsController: Sendable {
     }
 
     /// `PATCH /api/chat/sessions/<id>/` `{"title"}` → the session as listed.
-    func rename(_ request: Request, context: SignedInContext) async throws -> SessionJSON {
+    func rename(_ request: Request, context: ChatSignedInContext) async throws -> SessionJSON {
         let sessionId = try Self.sessionId(context)
         let fields = try await FormFields.json(request, context: context)
         guard let title = try fields.string("title") else { throw ChatAPIError.invalid("title", "is required") }
@@ -53,7 +53,7 @@ struct SessionsController: Sendable {
         return stored
     }
 
-    private static func sessionId(_ context: SignedInContext) throws -> Int64 {
+    private static func sessionId(_ context: ChatSignedInContext) throws -> Int64 {
         guard let raw = context.parameters.get("id"), let sessionId = Int64(raw), sessionId > 0 else {
             throw ChatAPIError(.notFound, "session_not_found", "Session not found", detail: "A session id is a positive whole number")
         }

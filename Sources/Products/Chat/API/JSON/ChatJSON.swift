@@ -113,7 +113,7 @@ struct SessionListJSON: ResponseGenerator {
     let sessions: [SessionJSON]
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: try ChatJSONEncoder.make().encode(sessions))))
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: try ChatContract.responseEncoder().encode(sessions))))
     }
 }
 

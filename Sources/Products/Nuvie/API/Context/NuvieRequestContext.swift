@@ -1,25 +1,18 @@
 import Foundation
-import Hummingbird
-import NIOCore
+import HTTPServing
 
-/// Per-request context: the authenticated user (if any) and the contract's JSON coders.
-public struct NuvieRequestContext: RequestContext, RemoteAddressRequestContext {
-    public var coreContext: CoreRequestContextStorage
-    /// Set by `AuthMiddleware` from a valid bearer token.
-    public var grant: TokenService.Grant?
-    public var userId: Int64? { grant?.userId }
-    public let remoteAddress: SocketAddress?
-
-    public init(source: ApplicationRequestContextSource) {
-        coreContext = .init(source: source)
-        grant = nil
-        remoteAddress = source.channel.remoteAddress
-    }
-
+/// Nuvie's requests: the engine's contexts, with the session `AuthMiddleware` found; signed-in routes
+/// reached without one answer 401 `AUTHENTICATION_REQUIRED`.
+public enum NuvieContract: RequestContract {
+    public typealias Grant = TokenService.Grant
     /// Request bodies are JSON of at most 64 KiB.
     public static let maximumBodySize = 64 * 1024
-
-    public var maxUploadSize: Int { Self.maximumBodySize }
-    public var responseEncoder: JSONEncoder { ContractJSON.encoder() }
-    public var requestDecoder: JSONDecoder { ContractJSON.decoder() }
+    public static func responseEncoder() -> JSONEncoder { ContractJSON.encoder() }
+    public static func requestDecoder() -> JSONDecoder { ContractJSON.decoder() }
+    public static func signInRequired() -> any Error { NuvieAPIError.authenticationRequired("Sign in to use this endpoint") }
 }
+
+extension TokenService.Grant: UserGrant {}
+
+public typealias NuvieRequestContext = ProductRequestContext<NuvieContract>
+public typealias NuvieSignedInContext = SignedInRequestContext<NuvieContract>

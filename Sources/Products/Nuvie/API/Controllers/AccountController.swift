@@ -32,13 +32,13 @@ struct AccountController: Sendable {
     let users: UserQueries
     let tokens: TokenService
 
-    var endpoints: RouteCollection<SignedInRequestContext> {
-        RouteCollection(context: SignedInRequestContext.self)
+    var endpoints: RouteCollection<NuvieSignedInContext> {
+        RouteCollection(context: NuvieSignedInContext.self)
             .delete(use: delete)
             .get("export", use: export)
     }
 
-    func delete(_ request: Request, context: SignedInRequestContext) async throws -> HTTPResponse.Status {
+    func delete(_ request: Request, context: NuvieSignedInContext) async throws -> HTTPResponse.Status {
         guard Date().timeIntervalSince(context.grant.authenticatedAt) <= Self.reauthenticationWindow else {
             throw NuvieAPIError(
                 .unauthorized, code: "REAUTHENTICATION_REQUIRED",
@@ -54,7 +54,7 @@ struct AccountController: Sendable {
         return .noContent
     }
 
-    func export(_ request: Request, context: SignedInRequestContext) async throws -> Response {
+    func export(_ request: Request, context: NuvieSignedInContext) async throws -> Response {
         guard let profile = try users.profile(id: context.userId) else { throw NuvieAPIError.userNotFound("User with ID \(context.userId) not found") }
         let account = try ContractJSON.encoder().encode(ProfileDTO(profile, relationship: nil, mutualFriends: nil))
         return accounts.export.response(for: context.userId, account: account)

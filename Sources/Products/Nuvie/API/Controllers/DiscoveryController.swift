@@ -10,7 +10,7 @@ struct DiscoveryController: Sendable {
     static let maximumQueryLength = 200
     static let defaultWindowDays = 7
 
-    func register(on movies: RouteCollection<SignedInRequestContext>) -> RouteCollection<SignedInRequestContext> {
+    func register(on movies: RouteCollection<NuvieSignedInContext>) -> RouteCollection<NuvieSignedInContext> {
         movies
             .get("search", use: searchMovies)
             .get("trending", use: trending)
@@ -18,7 +18,7 @@ struct DiscoveryController: Sendable {
 
     /// A page is the same for every viewer at one revision of the catalog and the ratings: its bytes
     /// are remembered by the request's parameters until the revision moves.
-    func searchMovies(_ request: Request, context: SignedInRequestContext) async throws -> Response {
+    func searchMovies(_ request: Request, context: NuvieSignedInContext) async throws -> Response {
         let page = try Pagination(request)
         let query = try request.queryText("q") ?? ""
         guard query.count <= Self.maximumQueryLength else {
@@ -36,7 +36,7 @@ struct DiscoveryController: Sendable {
         return JSONWriter.response(body)
     }
 
-    func trending(_ request: Request, context: SignedInRequestContext) async throws -> TrendingResponse {
+    func trending(_ request: Request, context: NuvieSignedInContext) async throws -> TrendingResponse {
         let page = try Pagination(request)
         let days = try Pagination.integer(request, "window_days", default: Self.defaultWindowDays, range: 1...365)
         return TrendingResponse(try search.trending(days: days, limit: page.limit, offset: page.offset), days: days, page: page)

@@ -17,8 +17,8 @@ struct FeedController: Sendable {
     /// The feed keeps the AI service's best `RecommendQuery.maximumLimit` films and pages within them.
     static let feedSize = RecommendQuery.maximumLimit
 
-    var endpoints: RouteCollection<SignedInRequestContext> {
-        RouteCollection(context: SignedInRequestContext.self)
+    var endpoints: RouteCollection<NuvieSignedInContext> {
+        RouteCollection(context: NuvieSignedInContext.self)
             .get("activities", use: activities)
             .get("recommendations", use: recommendationFeed)
     }
@@ -27,7 +27,7 @@ struct FeedController: Sendable {
     /// unchanged; else asks the AI service and stores the answer. The encoded page is kept too, until
     /// movie-stats folds its next batch (any new event: the averages shown may have moved), as JSON
     /// encoding is most of a cached feed's cost.
-    func recommendationFeed(_ request: Request, context: SignedInRequestContext) async throws -> Response {
+    func recommendationFeed(_ request: Request, context: NuvieSignedInContext) async throws -> Response {
         let userId = context.userId
         let page = try Pagination(request)
         let inputs = recommendations.inputs
@@ -64,7 +64,7 @@ struct FeedController: Sendable {
         return JSONWriter.response(body)
     }
 
-    func activities(_ request: Request, context: SignedInRequestContext) async throws -> ListResponse<ActivityDTO> {
+    func activities(_ request: Request, context: NuvieSignedInContext) async throws -> ListResponse<ActivityDTO> {
         let userId = context.userId
         let page = try Pagination(request)
         var kind: ActivityItem.Kind?

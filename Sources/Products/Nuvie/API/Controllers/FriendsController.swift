@@ -11,8 +11,8 @@ struct FriendsController: Sendable {
     let social: SocialQueries
     let readYourWrites: ReadYourWrites
 
-    var endpoints: RouteCollection<SignedInRequestContext> {
-        RouteCollection(context: SignedInRequestContext.self)
+    var endpoints: RouteCollection<NuvieSignedInContext> {
+        RouteCollection(context: NuvieSignedInContext.self)
             .get(use: list)
             .get("requests", use: requests)
             .post("requests", use: sendRequest)
@@ -22,7 +22,7 @@ struct FriendsController: Sendable {
             .delete(":user_id", use: unfriend)
     }
 
-    func list(_ request: Request, context: SignedInRequestContext) async throws -> FriendsResponse {
+    func list(_ request: Request, context: NuvieSignedInContext) async throws -> FriendsResponse {
         let userId = context.userId
         return FriendsResponse(
             friends: try social.friends(of: userId).map(FriendDTO.init),
@@ -31,7 +31,7 @@ struct FriendsController: Sendable {
     }
 
     /// `?direction=incoming` (default) or `outgoing`, paginated. Only the caller's own requests.
-    func requests(_ request: Request, context: SignedInRequestContext) async throws -> ListResponse<FriendRequestDTO> {
+    func requests(_ request: Request, context: NuvieSignedInContext) async throws -> ListResponse<FriendRequestDTO> {
         let userId = context.userId
         let page = try Pagination(request)
         let raw = try request.queryText("direction") ?? "incoming"
@@ -43,7 +43,7 @@ struct FriendsController: Sendable {
     }
 
     /// `{"user_id": 5}` → 201 with the pending request.
-    func sendRequest(_ request: Request, context: SignedInRequestContext) async throws -> EditedResponse<FriendRequestDTO> {
+    func sendRequest(_ request: Request, context: NuvieSignedInContext) async throws -> EditedResponse<FriendRequestDTO> {
         let userId = context.userId
         let body = try await JSONBody.decode(request, context: context, fields: ["user_id"])
         guard let otherId = try body.integer("user_id", orThrow: invalidUserId), otherId > 0 else { throw invalidUserId }
@@ -53,7 +53,7 @@ struct FriendsController: Sendable {
         return EditedResponse(status: .created, response: FriendRequestDTO(sent))
     }
 
-    func accept(_ request: Request, context: SignedInRequestContext) async throws -> FriendDTO {
+    func accept(_ request: Request, context: NuvieSignedInContext) async throws -> FriendDTO {
         let (userId, requesterId) = try ids(context)
         let result = try await commands.answerFriendRequest(.accepted, from: requesterId, by: userId, eventId: try request.eventId(userId: userId, action: "friend-accept:\(requesterId)"))
         try await readYourWrites.wait(for: result.position)
@@ -63,24 +63,24 @@ struct FriendsController: Sendable {
         return FriendDTO(friend)
     }
 
-    func decline(_ request: Request, context: SignedInRequestContext) async throws -> SuccessResponse {
+    func decline(_ request: Request, context: NuvieSignedInContext) async throws -> SuccessResponse {
         let (userId, requesterId) = try ids(context)
         return try await readYourWrites.success(commands.answerFriendRequest(.declined, from: requesterId, by: userId, eventId: try request.eventId(userId: userId, action: "friend-decline:\(requesterId)")))
     }
 
-    func cancel(_ request: Request, context: SignedInRequestContext) async throws -> SuccessResponse {
+    func cancel(_ request: Request, context: NuvieSignedInContext) async throws -> SuccessResponse {
         let (userId, otherId) = try ids(context)
         return try await readYourWrites.success(commands.cancelFriendRequest(to: otherId, by: userId, eventId: try request.eventId(userId: userId, action: "friend-cancel:\(otherId)")))
     }
 
-    func unfriend(_ request: Request, context: SignedInRequestContext) async throws -> SuccessResponse {
+    func unfriend(_ request: Request, context: NuvieSignedInContext) async throws -> SuccessResponse {
         let (userId, otherId) = try ids(context)
         return try await readYourWrites.success(commands.unfriend(otherId, by: userId, eventId: try request.eventId(userId: userId, action: "unfriend:\(otherId)")))
     }
 
     private var invalidUserId: NuvieAPIError { .validation("user_id must be a positive integer", field: "user_id") }
 
-    private func ids(_ context: SignedInRequestContext) throws -> (userId: Int64, otherId: Int64) {
+    private func ids(_ context: NuvieSignedInContext) throws -> (userId: Int64, otherId: Int64) {
         (context.userId, try context.parameters.id("user_id"))
     }
 }

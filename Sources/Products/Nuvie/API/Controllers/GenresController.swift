@@ -13,7 +13,7 @@ struct GenresController: Sendable {
         var genres: [Genre]
     }
 
-    func list(_ request: Request, context: SignedInRequestContext) async throws -> GenresResponse {
+    func list(_ request: Request, context: NuvieSignedInContext) async throws -> GenresResponse {
         return GenresResponse(genres: try movies.genres().map { GenresResponse.Genre(name: $0.name, movieCount: $0.movieCount) })
     }
 }

@@ -18,8 +18,8 @@ struct MoviesController: Sendable {
     let discovery: DiscoveryController
     let recommendations: RecommendationDependencies
 
-    var endpoints: RouteCollection<SignedInRequestContext> {
-        discovery.register(on: RouteCollection(context: SignedInRequestContext.self))
+    var endpoints: RouteCollection<NuvieSignedInContext> {
+        discovery.register(on: RouteCollection(context: NuvieSignedInContext.self))
             .get(":movie_id", use: show)
             .post(":movie_id/rate", use: rate)
             .get(":movie_id/reviews", use: listReviews)
@@ -29,7 +29,7 @@ struct MoviesController: Sendable {
             .get(":movie_id/explanation", use: explanation)
     }
 
-    func show(_ request: Request, context: SignedInRequestContext) async throws -> MovieDTO {
+    func show(_ request: Request, context: NuvieSignedInContext) async throws -> MovieDTO {
         let viewer = context.userId
         let movieId = try context.parameters.id("movie_id")
         guard let movie = try films.value(FilmView(viewer: viewer, movieId: movieId), read: { try movies.movie(id: movieId, viewer: viewer) })
@@ -43,7 +43,7 @@ struct MoviesController: Sendable {
     }
 
     /// `GET /movies/{movie_id}/explanation`: the "why this movie?" card.
-    func explanation(_ request: Request, context: SignedInRequestContext) async throws -> MovieExplanationDTO {
+    func explanation(_ request: Request, context: NuvieSignedInContext) async throws -> MovieExplanationDTO {
         let viewer = context.userId
         let movieId = try context.parameters.id("movie_id")
         // Our catalog decides what exists, whichever engine explains it.
@@ -52,7 +52,7 @@ struct MoviesController: Sendable {
         return MovieExplanationDTO(explained.scored, signals: try recommendations.inputs.socialSignals(userId: viewer, movieId: movieId))
     }
 
-    func rate(_ request: Request, context: SignedInRequestContext) async throws -> RateResponse {
+    func rate(_ request: Request, context: NuvieSignedInContext) async throws -> RateResponse {
         let userId = context.userId
         let movieId = try context.parameters.id("movie_id")
         let body = try await JSONBody.decode(request, context: context, fields: ["rating", "comment", "is_review"])
@@ -72,7 +72,7 @@ struct MoviesController: Sendable {
     }
 
     /// `{"action":"add"|"remove"}`; answers with the movie as the caller now sees it.
-    func changeWatchlist(_ request: Request, context: SignedInRequestContext) async throws -> MovieDTO {
+    func changeWatchlist(_ request: Request, context: NuvieSignedInContext) async throws -> MovieDTO {
         let userId = context.userId
         let movieId = try context.parameters.id("movie_id")
         let body = try await JSONBody.decode(request, context: context, fields: ["action"])
@@ -84,7 +84,7 @@ struct MoviesController: Sendable {
     }
 
     /// `{"event_type":"started"|"paused"|"completed","progress_percent":0–100}`; answers with the movie.
-    func watch(_ request: Request, context: SignedInRequestContext) async throws -> MovieDTO {
+    func watch(_ request: Request, context: NuvieSignedInContext) async throws -> MovieDTO {
         let userId = context.userId
         let movieId = try context.parameters.id("movie_id")
         let body = try await JSONBody.decode(request, context: context, fields: ["event_type", "progress_percent"])
@@ -98,7 +98,7 @@ struct MoviesController: Sendable {
     }
 
     /// `{"user_ids": [2, 8]}`: recommends the film to those friends (all must be friends).
-    func recommend(_ request: Request, context: SignedInRequestContext) async throws -> RecommendResponse {
+    func recommend(_ request: Request, context: NuvieSignedInContext) async throws -> RecommendResponse {
         let userId = context.userId
         let movieId = try context.parameters.id("movie_id")
         let body = try await JSONBody.decode(request, context: context, fields: ["user_ids"])
@@ -133,7 +133,7 @@ struct MoviesController: Sendable {
         return movie
     }
 
-    func listReviews(_ request: Request, context: SignedInRequestContext) async throws -> ListResponse<ReviewDTO> {
+    func listReviews(_ request: Request, context: NuvieSignedInContext) async throws -> ListResponse<ReviewDTO> {
         let viewer = context.userId
         let movieId = try context.parameters.id("movie_id")
         let page = try Pagination(request)

@@ -10,20 +10,20 @@ struct ReviewsController: Sendable {
     let reviews: ReviewQueries
     let readYourWrites: ReadYourWrites
 
-    var endpoints: RouteCollection<SignedInRequestContext> {
-        RouteCollection(context: SignedInRequestContext.self)
+    var endpoints: RouteCollection<NuvieSignedInContext> {
+        RouteCollection(context: NuvieSignedInContext.self)
             .post(":review_id/like", use: like)
             .delete(":review_id/like", use: unlike)
     }
 
-    func like(_ request: Request, context: SignedInRequestContext) async throws -> LikeResponse {
+    func like(_ request: Request, context: NuvieSignedInContext) async throws -> LikeResponse {
         let userId = context.userId
         let reviewId = try context.parameters.id("review_id")
         let result = try await commands.likeReview(reviewId, by: userId, eventId: try request.eventId(userId: userId, action: "like:\(reviewId)"))
         return try await answer(reviewId, userId, after: result)
     }
 
-    func unlike(_ request: Request, context: SignedInRequestContext) async throws -> LikeResponse {
+    func unlike(_ request: Request, context: NuvieSignedInContext) async throws -> LikeResponse {
         let userId = context.userId
         let reviewId = try context.parameters.id("review_id")
         let result = try await commands.unlikeReview(reviewId, by: userId, eventId: try request.eventId(userId: userId, action: "unlike:\(reviewId)"))

@@ -8,19 +8,19 @@ struct SessionsController: Sendable {
     let commands: CommandService
     let tokens: TokenService
 
-    var endpoints: RouteCollection<SignedInRequestContext> {
-        RouteCollection(context: SignedInRequestContext.self)
+    var endpoints: RouteCollection<NuvieSignedInContext> {
+        RouteCollection(context: NuvieSignedInContext.self)
             .post("logout", use: logout)
             .post("logout-all", use: logoutEverywhere)
     }
 
-    func logout(_ request: Request, context: SignedInRequestContext) async throws -> HTTPResponse.Status {
+    func logout(_ request: Request, context: NuvieSignedInContext) async throws -> HTTPResponse.Status {
         _ = try await commands.logout(userId: context.userId, sessionId: context.grant.sessionId)
         tokens.forget(userId: context.userId, sessionId: context.grant.sessionId)
         return .noContent
     }
 
-    func logoutEverywhere(_ request: Request, context: SignedInRequestContext) async throws -> HTTPResponse.Status {
+    func logoutEverywhere(_ request: Request, context: NuvieSignedInContext) async throws -> HTTPResponse.Status {
         _ = try await commands.logoutEverywhere(userId: context.userId)
         tokens.forget(userId: context.userId)
         return .noContent

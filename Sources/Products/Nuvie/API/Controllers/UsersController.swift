@@ -13,8 +13,8 @@ struct UsersController: Sendable {
     let movies: MovieQueries
     let readYourWrites: ReadYourWrites
 
-    var endpoints: RouteCollection<SignedInRequestContext> {
-        RouteCollection(context: SignedInRequestContext.self)
+    var endpoints: RouteCollection<NuvieSignedInContext> {
+        RouteCollection(context: NuvieSignedInContext.self)
             .get("me", use: me)
             .patch("me", use: updateMe)
             .post("me/terms", use: acceptTerms)
@@ -25,12 +25,12 @@ struct UsersController: Sendable {
             .delete(":user_id/block", use: unblock)
     }
 
-    func me(_ request: Request, context: SignedInRequestContext) async throws -> ProfileDTO {
+    func me(_ request: Request, context: NuvieSignedInContext) async throws -> ProfileDTO {
         try ownProfile(context.userId)
     }
 
     /// Any of `name`, `bio`, `avatar_url`, `favorite_genres`; `null` clears the optional ones.
-    func updateMe(_ request: Request, context: SignedInRequestContext) async throws -> ProfileDTO {
+    func updateMe(_ request: Request, context: NuvieSignedInContext) async throws -> ProfileDTO {
         let userId = context.userId
         let body = try await JSONBody.decode(request, context: context, fields: ["name", "bio", "avatar_url", "favorite_genres"])
         if body.contains("name"), try body.string("name") == nil { throw NuvieAPIError.validation("name cannot be null", field: "name") }
@@ -50,7 +50,7 @@ struct UsersController: Sendable {
     }
 
     /// `{"version": "2024-01"}`: records that the caller accepted that version of the terms.
-    func acceptTerms(_ request: Request, context: SignedInRequestContext) async throws -> ProfileDTO {
+    func acceptTerms(_ request: Request, context: NuvieSignedInContext) async throws -> ProfileDTO {
         let userId = context.userId
         let body = try await JSONBody.decode(request, context: context, fields: ["version"])
         let version = try body.requiredString("version", maxLength: 32)
@@ -60,7 +60,7 @@ struct UsersController: Sendable {
     }
 
     /// Another user's profile, or the caller's own. A user who blocked the caller is not found.
-    func show(_ request: Request, context: SignedInRequestContext) async throws -> ProfileDTO {
+    func show(_ request: Request, context: NuvieSignedInContext) async throws -> ProfileDTO {
         let viewer = context.userId
         let userId = try context.parameters.id("user_id")
         if userId == viewer { return try ownProfile(viewer) }
@@ -71,24 +71,24 @@ struct UsersController: Sendable {
         return ProfileDTO(profile, relationship: relationship, mutualFriends: try social.mutualFriends(viewer, userId))
     }
 
-    func myWatchlist(_ request: Request, context: SignedInRequestContext) async throws -> ListResponse<MovieSummaryDTO> {
+    func myWatchlist(_ request: Request, context: NuvieSignedInContext) async throws -> ListResponse<MovieSummaryDTO> {
         try watchlist(of: context.userId, request)
     }
 
     /// A watchlist is private: only its owner may read it.
-    func watchlist(_ request: Request, context: SignedInRequestContext) async throws -> ListResponse<MovieSummaryDTO> {
+    func watchlist(_ request: Request, context: NuvieSignedInContext) async throws -> ListResponse<MovieSummaryDTO> {
         let viewer = context.userId
         guard try context.parameters.id("user_id") == viewer else { throw NuvieAPIError.forbidden("A watchlist is visible only to its owner") }
         return try watchlist(of: viewer, request)
     }
 
-    func block(_ request: Request, context: SignedInRequestContext) async throws -> SuccessResponse {
+    func block(_ request: Request, context: NuvieSignedInContext) async throws -> SuccessResponse {
         let viewer = context.userId
         let userId = try context.parameters.id("user_id")
         return try await readYourWrites.success(commands.block(userId, by: viewer, eventId: try request.eventId(userId: viewer, action: "block:\(userId)")))
     }
 
-    func unblock(_ request: Request, context: SignedInRequestContext) async throws -> SuccessResponse {
+    func unblock(_ request: Request, context: NuvieSignedInContext) async throws -> SuccessResponse {
         let viewer = context.userId
         let userId = try context.parameters.id("user_id")
         return try await readYourWrites.success(commands.unblock(userId, by: viewer, eventId: try request.eventId(userId: viewer, action: "unblock:\(userId)")))

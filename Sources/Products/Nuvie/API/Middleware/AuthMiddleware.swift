@@ -3,7 +3,7 @@ import Hummingbird
 
 /// Reads `Authorization: Bearer …`. A valid access token of a live session sets `context.grant`; a
 /// present but invalid or expired one, or one whose session ended or whose user is erased, is a 401. Routes that
-/// need a user are mounted with `SignedInRequestContext`, which refuses a request without one.
+/// need a user are mounted with `NuvieSignedInContext`, which refuses a request without one.
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = NuvieRequestContext
     let tokens: TokenService

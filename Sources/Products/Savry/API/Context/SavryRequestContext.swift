@@ -1,24 +1,16 @@
 import Foundation
-import Hummingbird
-import NIOCore
+import HTTPServing
 
-/// Per-request context of Savry's routes: the signed-in user once `SavryAuthMiddleware` has found one.
-public struct SavryRequestContext: RequestContext, RemoteAddressRequestContext {
-    public var coreContext: CoreRequestContextStorage
-    /// Set by `SavryAuthMiddleware` from a valid bearer token.
-    public var grant: SavryTokens.Grant?
-    public var userId: Int64? { grant?.userId }
-    public let remoteAddress: SocketAddress?
-
-    public init(source: ApplicationRequestContextSource) {
-        coreContext = .init(source: source)
-        grant = nil
-        remoteAddress = source.channel.remoteAddress
-    }
-
+/// Savry's requests: the engine's contexts, with the token `SavryAuthMiddleware` found.
+public enum SavryContract: RequestContract {
+    public typealias Grant = SavryTokens.Grant
     /// A recipe at every cap (`RecipeRules`) fits, with room for multi-byte text.
     public static let maximumBodySize = 512 * 1024
-
-    public var maxUploadSize: Int { Self.maximumBodySize }
-    public var responseEncoder: JSONEncoder { SavryJSON.encoder() }
+    public static func responseEncoder() -> JSONEncoder { SavryJSON.encoder() }
+    public static func signInRequired() -> any Error { SavryAPIError.unauthorized("Sign in to use this endpoint") }
 }
+
+extension SavryTokens.Grant: UserGrant {}
+
+public typealias SavryRequestContext = ProductRequestContext<SavryContract>
+public typealias SavrySignedInContext = SignedInRequestContext<SavryContract>

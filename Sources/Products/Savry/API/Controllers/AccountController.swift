@@ -16,13 +16,13 @@ struct AccountController: Sendable {
     let accounts: SavryAccounts
     let recipes: RecipeQueries
 
-    var endpoints: RouteCollection<SignedInContext> {
-        RouteCollection(context: SignedInContext.self)
+    var endpoints: RouteCollection<SavrySignedInContext> {
+        RouteCollection(context: SavrySignedInContext.self)
             .delete(use: delete)
             .get("export", use: export)
     }
 
-    func delete(_ request: Request, context: SignedInContext) async throws -> Response {
+    func delete(_ request: Request, context: SavrySignedInContext) async throws -> Response {
         do {
             _ = try await accounts.erase(context.userId, initiator: .user)
         } catch UserErasureFailure.alreadyErased, UserErasureFailure.unknownUser {
@@ -32,7 +32,7 @@ struct AccountController: Sendable {
         return Response(status: .noContent)
     }
 
-    func export(_ request: Request, context: SignedInContext) async throws -> Response {
+    func export(_ request: Request, context: SavrySignedInContext) async throws -> Response {
         let stored = try recipes.all(of: context.userId)
         let account = AccountJSON(userId: String(context.userId), recipeCount: stored.count, recipes: stored.map(RecipeJSON.init))
         return accounts.export.response(for: context.userId, account: try SavryJSON.encoder().encode(account))

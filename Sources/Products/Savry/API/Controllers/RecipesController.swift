@@ -15,8 +15,8 @@ struct RecipesController: Sendable {
     static let defaultLimit = 20
     static let limits = 1...50
 
-    var endpoints: RouteCollection<SignedInContext> {
-        RouteCollection(context: SignedInContext.self)
+    var endpoints: RouteCollection<SavrySignedInContext> {
+        RouteCollection(context: SavrySignedInContext.self)
             .get(use: list)
             .post(use: create)
             .get(":id", use: get)
@@ -27,7 +27,7 @@ struct RecipesController: Sendable {
     /// Newest `updatedAt` first; `cursor` lists those changed before it. `X-List-Head` carries the
     /// newest `updatedAt` of all the user's recipes: a client walking the pages that sees it change
     /// knows a recipe moved to the top, and starts again from there.
-    func list(_ request: Request, context: SignedInContext) async throws -> EditedResponse<RecipeListResponse> {
+    func list(_ request: Request, context: SavrySignedInContext) async throws -> EditedResponse<RecipeListResponse> {
         let limit = try Self.limit(request.uri.queryParameters["limit"].map(String.init))
         let cursor = try request.uri.queryParameters["cursor"].map { raw in
             guard let cursor = Timestamp.millisecondsCeiling(String(raw)) else {
@@ -43,19 +43,19 @@ struct RecipesController: Sendable {
         ))
     }
 
-    func create(_ request: Request, context: SignedInContext) async throws -> EditedResponse<RecipeResponse> {
+    func create(_ request: Request, context: SavrySignedInContext) async throws -> EditedResponse<RecipeResponse> {
         let fields = try RecipeRequest.create(try await RequestBody.decode(request, context: context, fields: RecipeRequest.fields))
         let (recipeId, result) = try await commands.createRecipe(fields, by: context.userId, eventId: try request.eventId(userId: context.userId, action: "create-recipe"))
         try await readYourWrites.wait(for: result.position)
         return EditedResponse(status: .created, response: RecipeResponse(recipeId: recipeId, recipe: RecipeJSON(recipe: try stored(recipeId, for: context.userId))))
     }
 
-    func get(_ request: Request, context: SignedInContext) async throws -> RecipeResponse {
+    func get(_ request: Request, context: SavrySignedInContext) async throws -> RecipeResponse {
         RecipeResponse(recipeId: nil, recipe: RecipeJSON(recipe: try stored(try Self.recipeId(context), for: context.userId)))
     }
 
     /// Records only the fields that change; a body changing nothing (`{}` included) records nothing.
-    func update(_ request: Request, context: SignedInContext) async throws -> RecipeResponse {
+    func update(_ request: Request, context: SavrySignedInContext) async throws -> RecipeResponse {
         let recipeId = try Self.recipeId(context)
         let changes = try RecipeRequest.changes(try await RequestBody.decode(request, context: context, fields: RecipeRequest.fields))
         let result = try await commands.updateRecipe(
@@ -65,7 +65,7 @@ struct RecipesController: Sendable {
         return RecipeResponse(recipeId: nil, recipe: RecipeJSON(recipe: try stored(recipeId, for: context.userId)))
     }
 
-    func delete(_ request: Request, context: SignedInContext) async throws -> SuccessResponse {
+    func delete(_ request: Request, context: SavrySignedInContext) async throws -> SuccessResponse {
         let recipeId = try Self.recipeId(context)
         let result = try await commands.deleteRecipe(
             recipeId, by: context.userId, eventId: try request.eventId(userId: context.userId, action: "delete-recipe:\(recipeId)")
@@ -81,7 +81,7 @@ struct RecipesController: Sendable {
         return recipe
     }
 
-    private static func recipeId(_ context: SignedInContext) throws -> String {
+    private static func recipeId(_ context: SavrySignedInContext) throws -> String {
         guard let id = context.parameters.get("id") else { throw SavryAPIError.recipeNotFound("") }
         return id
     }

@@ -9,7 +9,7 @@ struct SignOutController: Sendable {
     let commands: SavryCommandService
     let readYourWrites: ReadYourWrites
 
-    func signOut(_ request: Request, context: SignedInContext) async throws -> Response {
+    func signOut(_ request: Request, context: SavrySignedInContext) async throws -> Response {
         let result = try await commands.signOut(context.userId, tokenId: context.grant.tokenId, expiresAt: context.grant.expiresAt)
         try await readYourWrites.wait(for: result.position)
         return Response(status: .noContent)

@@ -1,0 +1,63 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// What a product's contract says of every request: how large a body may be, how its JSON is written
+/// and read, who a bearer credential grants, and the answer to a signed-in route reached without one.
+public protocol RequestContract: Sendable {
+    /// What a valid credential says: at least whose it is.
+    associatedtype Grant: UserGrant
+    static var maximumBodySize: Int { get }
+    static func responseEncoder() -> JSONEncoder
+    static func requestDecoder() -> JSONDecoder
+    /// Thrown (in the product's error shape) when a route behind sign-in has no grant.
+    static func signInRequired() -> any Error
+}
+
+extension RequestContract {
+    public static func requestDecoder() -> JSONDecoder { JSONDecoder() }
+}
+
+/// A signed-in user's grant, as the product's auth middleware found it.
+public protocol UserGrant: Sendable {
+    var userId: Int64 { get }
+}
+
+/// Every product's per-request context: its contract's coders and body limit, the caller's address,
+/// and the grant its auth middleware sets from a valid credential.
+public struct ProductRequestContext<Contract: RequestContract>: RequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public var grant: Contract.Grant?
+    public var userId: Int64? { grant?.userId }
+    public let remoteAddress: SocketAddress?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        grant = nil
+        remoteAddress = source.channel.remoteAddress
+    }
+
+    public var maxUploadSize: Int { Contract.maximumBodySize }
+    public var responseEncoder: JSONEncoder { Contract.responseEncoder() }
+    public var requestDecoder: JSONDecoder { Contract.requestDecoder() }
+}
+
+/// The context of every route mounted behind sign-in: it exists only with a grant, so a handler
+/// cannot forget to check for one; without one, `Contract.signInRequired()` before any handler runs.
+public struct SignedInRequestContext<Contract: RequestContract>: ChildRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let grant: Contract.Grant
+    public let remoteAddress: SocketAddress?
+    public var userId: Int64 { grant.userId }
+
+    public init(context: ProductRequestContext<Contract>) throws {
+        guard let grant = context.grant else { throw Contract.signInRequired() }
+        coreContext = context.coreContext
+        self.grant = grant
+        remoteAddress = context.remoteAddress
+    }
+
+    public var maxUploadSize: Int { Contract.maximumBodySize }
+    public var responseEncoder: JSONEncoder { Contract.responseEncoder() }
+    public var requestDecoder: JSONDecoder { Contract.requestDecoder() }
+}
