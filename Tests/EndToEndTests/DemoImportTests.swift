@@ -21,7 +21,8 @@ import Testing
         for _ in 1...3 {
             try? FileManager.default.removeItem(at: dataDirectory)
             let importing = try ServerProcess.launch(outputDirectory: directory.url, arguments: arguments)
-            await Self.killAtFirstProgressLine(importing)
+            // The server logs " importing" after each batch the log acknowledged.
+            await importing.kill9(once: " importing\n")
             before = importing.everythingSaid()
             if !before.contains("demo imported") { break }
         }
@@ -40,22 +41,6 @@ import Testing
         let model = try #require(health.json["recommendation_model"] as? [String: Any])
         #expect((model["films"] as? Int ?? 0) > 100)
         #expect(try String(contentsOf: dataDirectory.appendingPathComponent("demo-import"), encoding: .utf8) == "finished\n")
-    }
-
-    /// SIGKILL as soon as the server has logged a progress line (" importing" ends it), which it
-    /// does after each batch the log acknowledged.
-    static func killAtFirstProgressLine(_ server: ServerProcess) async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let watcher = Thread {
-                let deadline = Date(timeIntervalSinceNow: 120)
-                while !server.everythingSaid().contains(" importing\n"), server.process.isRunning, Date() < deadline { usleep(5_000) }
-                // A thread of its own, not the cooperative pool: it may block in waitpid.
-                server.process.signal(SIGKILL)
-                server.process.waitUntilExit()
-                done.resume()
-            }
-            watcher.start()
-        }
     }
 
     static func logHead(_ dataDirectory: URL) throws -> UInt64 {

@@ -123,6 +123,22 @@ final class ServerProcess: Sendable {
         await process.exited()
     }
 
+    /// SIGKILL as soon as the output holds `line` (or after two minutes, or at once if it has
+    /// exited), watched from a thread of its own: not the test pool, which other tests keep busy.
+    func kill9(once line: String) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let watcher = Thread {
+                let deadline = Date(timeIntervalSinceNow: 120)
+                while !self.everythingSaid().contains(line), self.process.isRunning, Date() < deadline { usleep(5_000) }
+                // A thread of its own, not the cooperative pool: it may block in waitpid.
+                self.process.signal(SIGKILL)
+                self.process.waitUntilExit()
+                done.resume()
+            }
+            watcher.start()
+        }
+    }
+
     /// SIGTERM, and waits for the graceful shutdown, off the cooperative pool.
     func stop() async {
         process.signal(SIGTERM)

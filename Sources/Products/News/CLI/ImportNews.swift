@@ -29,6 +29,8 @@ struct ImportNews: AsyncParsableCommand {
         for start in stride(from: 0, to: parsed.articles.count, by: 1_000) {
             let batch = Array(parsed.articles[start..<min(start + 1_000, parsed.articles.count)])
             recorded += try await NewsCommandService(store: stores.store).ingest(batch).filter { $0 != .duplicate }.count
+            // Said only once the batch's append is durable: what a line says was ingested is kept.
+            logger.info("ingesting", metadata: ["articles": "\(start + batch.count)/\(parsed.articles.count)"])
         }
         try stores.runner(logger: logger).catchUp()
         print("ingested \(recorded) articles; \(parsed.articles.count - recorded) already held; \(parsed.rejected.count) lines rejected")
