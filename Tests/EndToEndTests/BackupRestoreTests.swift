@@ -132,6 +132,8 @@ extension AsOfTests {
         #expect(try await past.get("/health").json["log_head_position"] as? Int == before)
         let pastToken = try #require(try await past.post("/auth/login", signIn).json["access_token"] as? String)
         #expect(try await past.get("/movies/5", token: pastToken).json["user_rating"] as? Int == 2)
+        // The past state is served with the live directory's keys and demo secrets: a live sign-in holds there too.
+        #expect(try await past.get("/movies/5", token: token).json["user_rating"] as? Int == 2)
         #expect(try await live.get("/movies/5", token: token).json["user_rating"] as? Int == 5)
 
         let refused = try await past.post("/movies/5/rate", #"{"rating":1}"#, token: pastToken)

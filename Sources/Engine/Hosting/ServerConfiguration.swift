@@ -6,6 +6,7 @@ import Prometheus
 /// where, on which address, whether a demo, where metrics go, and the rest from its environment.
 public protocol ServerConfiguration: Sendable {
     init(dataDirectory: URL)
+    var dataDirectory: URL { get }
     var demoMode: Bool { get set }
     var host: String { get set }
     var port: Int { get set }
@@ -15,4 +16,20 @@ public protocol ServerConfiguration: Sendable {
     static var environmentNames: Set<String> { get }
     /// The rest of the configuration from the environment, every value checked.
     mutating func apply(_ settings: EnvironmentSettings) throws
+}
+
+/// A configuration that can serve a past state (`<product> as-of --serve`): a copy of the log up to
+/// a position, every write refused, personal fields opened with the live key store.
+public protocol PastStateConfiguration: ServerConfiguration {
+    /// Every write answers 405; nothing is recorded.
+    var readOnly: Bool { get set }
+    /// The data directory whose key store, master key and generated demo secrets this server uses,
+    /// in place of its own: the live one, for a past state, so a user erased since reads as erased
+    /// there too and a live sign-in still holds. nil: its own.
+    var keysFrom: URL? { get set }
+}
+
+extension PastStateConfiguration {
+    /// Where the key store, the master key and generated secrets are read.
+    public var keysDirectory: DataDirectory { DataDirectory(keysFrom ?? dataDirectory) }
 }

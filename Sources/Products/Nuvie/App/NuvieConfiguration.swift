@@ -8,7 +8,7 @@ import NuvieRecommendations
 
 /// Everything the server needs to start, as plain values. The CLI builds it from flags and the
 /// environment; tests use `.testing(dataDirectory:)`.
-public struct NuvieConfiguration: ServerConfiguration {
+public struct NuvieConfiguration: PastStateConfiguration {
     public var dataDirectory: URL
     public var host: String
     public var port: Int
@@ -44,9 +44,9 @@ public struct NuvieConfiguration: ServerConfiguration {
     /// Wraps every user's data key (env `NUVIE_MASTER_KEY` or `NUVIE_MASTER_KEY_FILE`, base64 of 32
     /// bytes); demo mode generates one into the data directory when unset (ops/privacy.md).
     public var masterKey: String?
-    /// The key store to read personal fields with, when not the data directory's own: a past state
-    /// served from a copy of the log reads the live one (`nuvie as-of --serve`).
-    public var keyStorePath: String?
+    /// The data directory whose key store, master key and generated demo secrets are used, when not
+    /// this one's: a past state served from a copy of the log reads the live one (`nuvie as-of --serve`).
+    public var keysFrom: URL?
     /// Timeouts and the connection limit of the HTTP server (env `NUVIE_HTTP_*`).
     public var connections = ConnectionLimits()
 

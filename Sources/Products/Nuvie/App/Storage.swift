@@ -26,8 +26,8 @@ struct Storage: Sendable {
         let directory = DataDirectory(configuration.dataDirectory)
         stores = try await ProductStores.open(
             directory: directory,
-            masterKey: try directory.masterKey(for: NuvieProduct.self, configured: configuration.masterKey, demoMode: configuration.demoMode),
-            keyStore: configuration.keyStorePath, initialLogMapSize: configuration.initialLogMapSize, readOnly: configuration.readOnly,
+            masterKey: try configuration.keysDirectory.masterKey(for: NuvieProduct.self, configured: configuration.masterKey, demoMode: configuration.demoMode),
+            keyStore: configuration.keysFrom.map { DataDirectory($0).keyStorePath }, initialLogMapSize: configuration.initialLogMapSize, readOnly: configuration.readOnly,
             logger: logger
         )
         do {

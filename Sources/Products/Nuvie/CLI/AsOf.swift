@@ -1,11 +1,8 @@
-import HTTPServing
 import ReadModels
 import NuvieAPI
 import NuvieApp
 import ArgumentParser
-import EventLog
 import Foundation
-import Logging
 import NuvieProjections
 import NuvieRecommendations
 import OperatorCLI
@@ -42,12 +39,17 @@ struct AsOf: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let port = serve {
+            let kept = output.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            return try await global.serveReadOnly(asOf: when, host: host, port: port, output: kept, NuvieConfiguration.self) { configuration, logger in
+                try await buildNuvieApplication(configuration: configuration, logger: logger)
+            }
+        }
         let logger = Bootstrap.logging(level: global.logLevel)
         let stores = try global.openLogAndKeys()
         defer { stores.close() }
         let log = stores.log
         let (target, at) = try when.resolve(in: log)
-        if let port = serve { return try await serveReadOnly(stores, at: target, port: port, logger: logger) }
         if let user, !recommendations, output == nil {
             let started = ContinuousClock.now
             let database = try UserAsOf.readModels(of: user, at: target, in: log, personalData: stores.personalData)
@@ -66,31 +68,5 @@ struct AsOf: AsyncParsableCommand {
         guard let user else { return }
         let recommended: [UserSnapshot.Recommendation]? = recommendations ? try await UserSnapshot.recommendations(user: user, database: database) : nil
         print(try UserSnapshot.json(user: user, database: database, position: target, recommendations: recommended))
-    }
-}
-
-extension AsOf {
-    /// Copies the log up to `position` and its read models into a data directory and serves it
-    /// with every write refused: the whole API as it answered then. Personal fields are read with the
-    /// live key store, so a user erased since stays erased in the past too.
-    private func serveReadOnly(_ stores: LiveLogAndKeys, at position: UInt64, port: Int, logger: Logger) async throws {
-        let directory = output.map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-as-of-\(UUID().uuidString)")
-        defer { if output == nil { try? FileManager.default.removeItem(at: directory) } }
-        try await TimeTravel.dataDirectory(
-            NuvieProduct.self, of: stores.log, personalData: stores.personalData, upTo: position, at: directory, logger: logger
-        )
-        let source = DataDirectory(global.dataDirectory)
-        let demo = source.isDemo
-        if demo { try FileManager.default.copyItem(at: source.demoMasterKey, to: DataDirectory(directory).demoMasterKey) }
-        let host = host ?? EnvironmentSettings().text("NUVIE_HOST") ?? "127.0.0.1"
-        var configuration = NuvieConfiguration(dataDirectory: directory, host: host, port: port, demoMode: demo, metricsRegistry: Bootstrap.metrics())
-        try configuration.apply(EnvironmentSettings())
-        configuration.readOnly = true
-        configuration.keyStorePath = source.keyStorePath
-        logger.info("serving the state as of a log position, read-only", metadata: [
-            "position": "\(position)", "address": "\(host):\(port)", "data_dir": "\(directory.path)",
-        ])
-        try await buildNuvieApplication(configuration: configuration, logger: logger).runService()
     }
 }

@@ -37,7 +37,7 @@ func savryRouter(
     configuration: SavryConfiguration, stores: ProductStores<SavryProduct>, runner: SavryRunner, replays: ReplayCoordinator,
     commands: SavryCommandService
 ) async throws -> Router<SavryRequestContext> {
-    let directory = DataDirectory(configuration.dataDirectory)
+    let directory = configuration.keysDirectory
     guard let secret = try GeneratedSecret.resolve(
         configuration.jwtSecret, named: "SAVRY_JWT_SECRET", demoMode: configuration.demoMode, file: directory.root.appendingPathComponent("jwt-secret")
     ) else { throw SavryConfigurationError.missingJWTSecret }
@@ -72,11 +72,9 @@ func savryRouter(
 /// key store of `keysFrom` (the live one, for a past state) or the directory's own, under the master
 /// key from `SAVRY_MASTER_KEY(_FILE)`, or in demo mode the one generated into that directory.
 public func openSavryStores(configuration: SavryConfiguration, logger: Logger) async throws -> ProductStores<SavryProduct> {
-    let directory = DataDirectory(configuration.dataDirectory)
-    let keys = configuration.keysFrom.map(DataDirectory.init) ?? directory
     return try await ProductStores<SavryProduct>.open(
-        directory: directory,
-        masterKey: try keys.masterKey(for: SavryProduct.self, configured: configuration.masterKey, demoMode: configuration.demoMode),
+        directory: DataDirectory(configuration.dataDirectory),
+        masterKey: try configuration.keysDirectory.masterKey(for: SavryProduct.self, configured: configuration.masterKey, demoMode: configuration.demoMode),
         keyStore: configuration.keysFrom.map { DataDirectory($0).keyStorePath },
         initialLogMapSize: configuration.initialLogMapSize, readOnly: configuration.readOnly, logger: logger
     )

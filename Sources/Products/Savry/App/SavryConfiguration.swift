@@ -6,7 +6,7 @@ import ProductHosting
 
 /// Everything Savry's server needs to start, as plain values. The `savry` executable builds it from
 /// flags and the `SAVRY_*` environment; tests use `.testing(dataDirectory:)`.
-public struct SavryConfiguration: ServerConfiguration {
+public struct SavryConfiguration: PastStateConfiguration {
     public var dataDirectory: URL
     public var host = "127.0.0.1"
     public var port = 3000
@@ -22,7 +22,7 @@ public struct SavryConfiguration: ServerConfiguration {
     /// the file `SAVRY_MASTER_KEY_FILE` names); demo mode generates one into the data directory when
     /// unset. Required otherwise.
     public var masterKey: String?
-    /// A data directory whose key store (and demo master key) personal fields are opened with, in
+    /// A data directory whose key store (with its demo master key and generated secrets) is used, in
     /// place of the served directory's own: `savry as-of --serve` serves a copy of the log with the
     /// live keys, so an erasure since holds in the past state too. nil: the data directory's own.
     public var keysFrom: URL?

@@ -1,0 +1,40 @@
+import Foundation
+import HTTPServing
+import Hummingbird
+import Logging
+import ProductHosting
+
+extension ProductOptions {
+    /// The whole API as it answered at `when`: the live log copied up to that position into
+    /// `output` (a scratch directory removed afterwards when nil), its read models folded, and served
+    /// read-only on `port` until stopped, with the live directory's keys and demo secrets.
+    public func serveReadOnly<Configuration: PastStateConfiguration, App: ApplicationProtocol>(
+        asOf when: AsOfOptions, host: String?, port: Int, output: URL?, _ type: Configuration.Type,
+        build: (Configuration, Logger) async throws -> App
+    ) async throws {
+        let logger = Bootstrap.logging(Product.self, level: logLevel)
+        let directory = output?.standardizedFileURL
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("\(Product.name)-as-of-\(UUID().uuidString)")
+        defer { if output == nil { try? FileManager.default.removeItem(at: directory) } }
+        let position: UInt64
+        do {
+            let live = try openLogAndKeys()
+            defer { live.close() }
+            position = try when.resolve(in: live.log).position
+            try await TimeTravel.dataDirectory(Product.self, of: live.log, personalData: live.personalData, upTo: position, at: directory, logger: logger)
+        }
+        let settings = EnvironmentSettings()
+        var configuration = Configuration(dataDirectory: directory)
+        try configuration.apply(settings)
+        configuration.demoMode = DataDirectory(dataDirectory).isDemo
+        configuration.keysFrom = dataDirectory
+        configuration.readOnly = true
+        configuration.host = host ?? settings.text("\(Product.environmentPrefix)_HOST") ?? "127.0.0.1"
+        configuration.port = port
+        configuration.metricsRegistry = Bootstrap.metrics(Product.self)
+        logger.info("serving the state as of a log position, read-only", metadata: [
+            "position": "\(position)", "address": "\(configuration.host):\(port)", "data_dir": "\(directory.path)",
+        ])
+        try await build(configuration, logger).runService()
+    }
+}
