@@ -435,7 +435,15 @@ let package = Package(
             dependencies: ["PersonalData", "TestSupport", .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
-        .testTarget(name: "EventSourcingTests", dependencies: ["EventSourcing"], swiftSettings: strict),
+        .testTarget(
+            name: "ReadModelsTests",
+            dependencies: [
+                "ReadModels", "EventSourcing", "EventLog", "PersonalData", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "EventSourcingTests", dependencies: ["EventSourcing", "EventLog", "PersonalData", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "HostingTests",
             dependencies: [

@@ -1,0 +1,125 @@
+import EventLog
+import EventSourcing
+import Foundation
+import GRDB
+import Logging
+import PersonalData
+import ReadModels
+import TestSupport
+import Testing
+
+/// The projection runner on a real LMDB log and a real SQLite read database, folding the engine's
+/// test product (`TallyCatalog`): given these events, then these read models.
+final class TallyReadModels {
+    let directory: TemporaryDirectory
+    let log: EventLog
+    let keys: KeyStoreCipher
+    let store: EventStore<TallyCatalog>
+    private(set) var projections: [any Projection<TallyEvent>]
+    private(set) var database: ReadDatabase
+    private(set) var runner: ProjectionRunner<TallyCatalog>
+
+    init(projections: [any Projection<TallyEvent>] = [TallyProjection(), NotesProjection()]) throws {
+        directory = try TemporaryDirectory()
+        log = try EventLog(configuration: .init(directory: directory.url.appendingPathComponent("log"), initialMapSize: 4 << 20))
+        keys = try testKeyStore(in: directory)
+        store = EventStore(log: log, personalData: keys)
+        self.projections = projections
+        (database, runner) = try Self.open(directory, log, keys, projections)
+    }
+
+    deinit {
+        log.close()
+        try? database.close()
+    }
+
+    private static func open(
+        _ directory: TemporaryDirectory, _ log: EventLog, _ keys: KeyStoreCipher, _ projections: [any Projection<TallyEvent>]
+    ) throws -> (ReadDatabase, ProjectionRunner<TallyCatalog>) {
+        let database = try ReadDatabase(path: directory.url.appendingPathComponent("read/read.sqlite").path, projections: projections)
+        let runner = try ProjectionRunner<TallyCatalog>(log: log, personalData: keys, database: database, projections: projections, batchSize: 3, logger: Logger(label: "test"))
+        return (database, runner)
+    }
+
+    /// Given these counts, each on its tally's stream.
+    func given(_ counts: [(tally: String, user: Int64, amount: Int)]) async throws {
+        for (tally, user, amount) in counts {
+            _ = try await store.append([.counted(Counted(tally: tally, userId: user, amount: amount, note: "note of \(user)"))], to: "tally-\(tally)", eventId: .timeOrdered())
+        }
+    }
+
+    /// A crash: the connections and runner dropped, then opened again over the same files.
+    func restart(with projections: [any Projection<TallyEvent>]? = nil) throws {
+        try database.close()
+        self.projections = projections ?? self.projections
+        (database, runner) = try Self.open(directory, log, keys, self.projections)
+    }
+
+    func rows() throws -> [String] {
+        try database.read { db in try Row.fetchAll(db, sql: "SELECT name, total, counts FROM tally ORDER BY name").map { "\($0[0] as String)=\($0[1] as Int)/\($0[2] as Int)" } }
+    }
+}
+
+@Suite struct ProjectionRunnerTests {
+    static let counts: [(tally: String, user: Int64, amount: Int)] = [
+        ("cups", 1, 2), ("plates", 2, 1), ("cups", 2, 3), ("bowls", 1, 1), ("cups", 3, 1), ("plates", 1, 4), ("bowls", 3, 2),
+    ]
+
+    @Test func theRunnerFoldsTheLogAndCheckpointsEveryProjectionAtTheHead() async throws {
+        let models = try TallyReadModels()
+        try await models.given(Self.counts)
+        #expect(try models.runner.catchUp() == 7)
+        #expect(try models.rows() == ["bowls=3/2", "cups=6/3", "plates=5/2"])
+        #expect(try models.runner.status().map(\.position) == [7, 7])
+        #expect(try models.runner.catchUp() == 0)
+    }
+
+    @Test(arguments: [1, 3, 4, 6])
+    func aRunnerStoppedAnywhereResumesExactly(stopAt: UInt64) async throws {
+        let models = try TallyReadModels()
+        try await models.given(Self.counts)
+        _ = try models.runner.catchUp(until: stopAt)
+        #expect(try models.runner.status().allSatisfy { $0.position == stopAt })
+        try models.restart()
+        _ = try models.runner.catchUp()
+
+        let whole = try TallyReadModels()
+        try await whole.given(Self.counts)
+        _ = try whole.runner.catchUp()
+        #expect(try models.database.canonicalDump() == whole.database.canonicalDump())
+    }
+
+    /// Its batch (positions 4–6 here) is rolled back for it alone: its rows and checkpoint stay as
+    /// they were after the batch before, consistent with each other.
+    @Test func aProjectionThatFailsStopsAloneAtItsPositionAndTheOthersGoOn() async throws {
+        let models = try TallyReadModels(projections: [TallyProjection(failingAt: "bowls"), NotesProjection()])
+        try await models.given(Self.counts)
+        _ = try models.runner.catchUp()
+        let status = try models.runner.status()
+        let tallies = try #require(status.first { $0.name == "tallies" })
+        #expect(tallies.failedPosition == 4 && tallies.position == 3 && tallies.failure != nil)
+        #expect(status.first { $0.name == "tally-notes" }?.position == 7)
+        #expect(try models.rows() == ["cups=5/2", "plates=1/1"])
+    }
+
+    @Test func aNewProjectionVersionRefoldsTheWholeLogIntoItsTables() async throws {
+        let models = try TallyReadModels()
+        try await models.given(Self.counts)
+        _ = try models.runner.catchUp()
+        try await models.database.pool.write { try $0.execute(sql: "DELETE FROM tally") }
+        try models.restart(with: [TallyProjection(version: 2), NotesProjection()])
+        #expect(try models.runner.status().first { $0.name == "tallies" }.map { [$0.version, Int($0.position)] } == [2, 0])
+        _ = try models.runner.catchUp()
+        #expect(try models.rows() == ["bowls=3/2", "cups=6/3", "plates=5/2"])
+    }
+
+    @Test func personalFieldsAreFoldedOpenedAndAnErasureFoldsThemAway() async throws {
+        let models = try TallyReadModels()
+        try await models.given(Self.counts)
+        _ = try await models.store.append([.userErased(UserErased(userId: 2, initiator: .operator))], to: "user-2", eventId: .timeOrdered())
+        _ = try models.runner.catchUp()
+        let notes = try models.database.read { try String.fetchAll($0, sql: "SELECT note FROM tallyNote ORDER BY position") }
+        #expect(notes == ["note of 1", "note of 1", "note of 3", "note of 1", "note of 3"])
+        #expect(try models.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM tallyNote WHERE userId = 2") } == 0)
+    }
+}
