@@ -1,4 +1,5 @@
 import ChatAPI
+import ChatApp
 import ChatAssistant
 import ChatCommands
 import ChatProjections
@@ -47,8 +48,9 @@ final class ChatStorage: Sendable {
     }
 }
 
-/// The chat routes served by a real Hummingbird server on 127.0.0.1, over `ChatStorage`, replies
-/// from `assistant`.
+/// The chat routes as `chat serve` builds them (`chatRouter`: token auth, the login throttle,
+/// health, the operator routes, middleware order), served by a real Hummingbird server on 127.0.0.1
+/// over `ChatStorage`, replies from `assistant`.
 struct ChatLiveServer {
     static let adminToken = "chat-test-admin-token-chat-test-admin-token"
 
@@ -61,22 +63,18 @@ struct ChatLiveServer {
         _ body: @Sendable (ChatLiveServer) async throws -> T
     ) async throws -> T {
         let storage = if let given { given } else { try await ChatStorage() }
-        let router = Router(context: ChatRequestContext.self)
-        let readYourWrites = ReadYourWrites(runner: storage.runner, timeout: .seconds(30))
-        let replays = ReplayCoordinator(runner: storage.runner)
-        let accounts = ChatAccounts(stores: storage.stores, readYourWrites: readYourWrites)
+        var configuration = ChatConfiguration(dataDirectory: storage.stores.directory.root)
+        configuration.adminToken = adminToken
+        configuration.rateLimit = nil
+        configuration.loginThrottle = loginThrottle
+        configuration.contextTokens = 2_000
+        configuration.readYourWritesTimeout = .seconds(30)
         var logger = Logger(label: "chat-test")
         logger.logLevel = .critical
-        addChatRoutes(to: router, dependencies: ChatAPIDependencies(
-            conversations: Conversations(
-                commands: storage.commands, assistant: assistant, prompts: .standard, budget: ConversationBudget(tokens: 2_000), files: storage.files, logger: logger
-            ),
-            queries: ChatQueries(database: storage.stores.readDatabase), files: storage.files, readYourWrites: readYourWrites, rateLimit: nil,
-            loginThrottle: loginThrottle, accounts: accounts
-        ))
-        addChatOperatorRoutes(
-            to: router, adminToken: adminToken, audit: AuditTrail(log: storage.stores.log, catalog: ChatProduct.Catalog.self), replays: replays,
-            accounts: accounts
+        let replays = ReplayCoordinator(runner: storage.runner)
+        let router = try chatRouter(
+            configuration: configuration, stores: storage.stores, runner: storage.runner, replays: replays, commands: storage.commands,
+            assistant: assistant, logger: logger
         )
         return try await serveWithClient(router, services: [storage.runner, replays], logger: logger, timeout: .seconds(60)) { client in
             try await body(ChatLiveServer(storage: storage, client: ChatClient(client: client)))

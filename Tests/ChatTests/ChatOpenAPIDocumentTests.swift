@@ -1,4 +1,5 @@
-@testable import ChatApp
+import ChatApp
+import ChatAssistant
 import ChatCommands
 import ChatProjections
 import Logging
@@ -24,7 +25,7 @@ import Testing
         let runner = try stores.runner(logger: logger)
         let router = try chatRouter(
             configuration: configuration, stores: stores, runner: runner, replays: ReplayCoordinator(runner: runner),
-            commands: try ChatCommandService(store: stores.store), logger: logger
+            commands: try ChatCommandService(store: stores.store), assistant: OfflineAssistant(), logger: logger
         )
         let registered = OpenAPIRoutes.registered(router), documented = try OpenAPIRoutes.documented("Chat")
         #expect(registered.contains("POST /admin/replay") && registered.contains("DELETE /api/account"))

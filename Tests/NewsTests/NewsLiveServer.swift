@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NewsAPI
+import NewsApp
 import NewsCommands
 import NewsDomain
 import NewsProjections
@@ -52,7 +53,8 @@ final class NewsStorage: Sendable {
     deinit { stores.close() }
 }
 
-/// The news routes on a real server on 127.0.0.1 over `NewsStorage`.
+/// The news routes as `news serve` builds them (`newsRouter`: rate limit, health, operator routes,
+/// middleware order) on a real server on 127.0.0.1 over `NewsStorage`.
 struct NewsLiveServer {
     let storage: NewsStorage
     let client: TestClient
@@ -62,20 +64,15 @@ struct NewsLiveServer {
         storage given: NewsStorage? = nil, requestsPerMinute: Int = 100_000, adminToken: String? = nil, _ body: @Sendable (NewsLiveServer) async throws -> T
     ) async throws -> T {
         let storage = if let given { given } else { try await NewsStorage() }
-        let router = Router(context: NewsRequestContext.self)
-        addNewsRoutes(to: router, dependencies: NewsAPIDependencies(
-            commands: storage.commands, queries: storage.queries, readYourWrites: ReadYourWrites(runner: storage.runner, timeout: .seconds(30)),
-            readModelRevision: ReadModelRevision(runner: storage.runner), requestsPerMinute: requestsPerMinute
-        ))
-        if let adminToken {
-            addNewsOperatorRoutes(
-                to: router, adminToken: adminToken, audit: AuditTrail(log: storage.stores.log, catalog: NewsProduct.Catalog.self),
-                replays: ReplayCoordinator(runner: storage.runner)
-            )
-        }
+        var configuration = NewsConfiguration(dataDirectory: storage.stores.directory.root)
+        configuration.requestsPerMinute = requestsPerMinute
+        configuration.adminToken = adminToken
+        configuration.readYourWritesTimeout = .seconds(30)
+        let replays = ReplayCoordinator(runner: storage.runner)
+        let router = try newsRouter(configuration: configuration, stores: storage.stores, runner: storage.runner, replays: replays, commands: storage.commands)
         var logger = Logger(label: "news-test")
         logger.logLevel = .critical
-        return try await serveWithClient(router, services: [storage.runner], logger: logger, timeout: .seconds(60)) { client in
+        return try await serveWithClient(router, services: [storage.runner, replays], logger: logger, timeout: .seconds(60)) { client in
             try await body(NewsLiveServer(storage: storage, client: client))
         }
     }

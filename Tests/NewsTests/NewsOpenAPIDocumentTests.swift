@@ -1,4 +1,4 @@
-@testable import NewsApp
+import NewsApp
 import Logging
 import NewsCommands
 import NewsProjections

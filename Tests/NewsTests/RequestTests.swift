@@ -27,8 +27,8 @@ import Testing
 
     /// The engine's operator routes answer their refusals in the contract's error shape, not 500.
     @Test func operatorRefusalsAreAnsweredInTheErrorShape() async throws {
-        try await NewsLiveServer.run(adminToken: "operator-secret") { server in
-            let admin: HTTPFields = [HTTPField.Name("X-Admin-Token")!: "operator-secret"]
+        try await NewsLiveServer.run(adminToken: "news-operator-secret-news-operator-secret") { server in
+            let admin: HTTPFields = [HTTPField.Name("X-Admin-Token")!: "news-operator-secret-news-operator-secret"]
             let erase = try await server.send(.post, "/admin/users/5/erase", headers: admin)
             #expect(erase.status == .notFound && erase.isErrorShape)
             let replay = try await server.send(.post, "/admin/replay", json: #"{"projections":["nothing-by-that-name"]}"#, headers: admin)

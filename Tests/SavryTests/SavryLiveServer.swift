@@ -9,44 +9,45 @@ import Logging
 import NIOCore
 import ProductHosting
 import SavryAPI
+import SavryApp
 import SavryProjections
 import ServiceLifecycle
 import TestSupport
 import Testing
 
-/// Savry's routes served by a real Hummingbird server on 127.0.0.1 (an ephemeral port), over the real
-/// stores in a temp dir (`SavryStorage`), with the projection runner and the replay coordinator
-/// running as the server's services, and the operator routes behind `adminToken`.
+/// Savry's routes as `savry serve` builds them (`savryRouter`: sign-in, rate limits, health, the
+/// operator routes behind `adminToken`, middleware order), served by a real Hummingbird server on
+/// 127.0.0.1 (an ephemeral port) over the real stores in a temp dir (`SavryStorage`), with the
+/// projection runner and the replay coordinator running as the server's services.
 struct SavryLiveServer {
     static let secret = "savry-test-secret-savry-test-secret-savry-test-secret-savry-test"
     static let adminToken = "savry-test-admin-token-savry-test-admin-token"
 
     let storage: SavryStorage
+    /// Tokens under the server's secret, to read the grants it issued.
     let tokens: SavryTokens
     let client: SavryClient
 
     /// Serves `storage` (fresh stores when nil) until `body` returns, and returns what it returns;
-    /// the stores stay open after.
+    /// the stores stay open after. `appleJWKS` turns on Sign in with Apple for `FakeApple.bundleId`.
     @discardableResult
     static func run<T: Sendable>(
-        storage given: SavryStorage? = nil, devLoginEnabled: Bool = true, apple: AppleIdentityVerifier? = nil, rateLimit: RateLimit? = nil,
+        storage given: SavryStorage? = nil, devLoginEnabled: Bool = true, appleJWKS: URL? = nil, rateLimit: RateLimit? = nil,
         _ body: @Sendable (SavryLiveServer) async throws -> T
     ) async throws -> T {
         let storage = if let given { given } else { try await SavryStorage() }
+        var configuration = SavryConfiguration(dataDirectory: storage.stores.directory.root)
+        configuration.demoMode = devLoginEnabled
+        configuration.jwtSecret = secret
+        configuration.adminToken = adminToken
+        configuration.appleBundleId = appleJWKS.map { _ in FakeApple.bundleId }
+        configuration.appleKeySource = appleJWKS.map { .file($0) }
+        configuration.rateLimit = rateLimit
+        configuration.readYourWritesTimeout = .seconds(30)
+        let replays = ReplayCoordinator(runner: storage.runner)
+        let router = try await savryRouter(configuration: configuration, stores: storage.stores, runner: storage.runner, replays: replays, commands: storage.commands)
         let tokens = await SavryTokens(
             secret: secret, isActive: storage.commands.isActive, isSignedOut: SignedOutTokens(database: storage.stores.readDatabase).contains
-        )
-        let router = Router(context: SavryRequestContext.self)
-        let readYourWrites = ReadYourWrites(runner: storage.runner, timeout: .seconds(30))
-        let accounts = SavryAccounts(stores: storage.stores, readYourWrites: readYourWrites)
-        let replays = ReplayCoordinator(runner: storage.runner)
-        addSavryRoutes(to: router, dependencies: SavryAPIDependencies(
-            commands: storage.commands, recipes: RecipeQueries(database: storage.database), tokens: tokens, apple: apple,
-            devLoginEnabled: devLoginEnabled, readYourWrites: readYourWrites, accounts: accounts, rateLimit: rateLimit
-        ))
-        addSavryOperatorRoutes(
-            to: router, adminToken: adminToken, audit: AuditTrail(log: storage.log, catalog: SavryProduct.Catalog.self), replays: replays,
-            accounts: accounts
         )
         var logger = Logger(label: "savry-test")
         logger.logLevel = .warning

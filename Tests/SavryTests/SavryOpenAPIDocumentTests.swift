@@ -1,4 +1,4 @@
-@testable import SavryApp
+import SavryApp
 import Logging
 import ReadModels
 import SavryCommands

@@ -33,8 +33,7 @@ struct FakeApple {
     @Test func anAppleIdentityIsOneUserAndBadTokensAre401() async throws {
         let directory = try TemporaryDirectory()
         let apple = try await FakeApple(directory: directory.url)
-        let verifier = AppleIdentityVerifier(source: .file(apple.jwksFile), bundleId: FakeApple.bundleId)
-        try await SavryLiveServer.run(devLoginEnabled: false, apple: verifier) { server in
+        try await SavryLiveServer.run(devLoginEnabled: false, appleJWKS: apple.jwksFile) { server in
             let client = server.client
             let first = try await client.send(.post, "/api/app/auth", body: #"{"identityToken":"\#(try await apple.token(subject: "001.abc"))"}"#)
             #expect(first.status == .ok && Set(first.json.keys) == ["token"])

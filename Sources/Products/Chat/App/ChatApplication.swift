@@ -31,7 +31,11 @@ public func buildChatApplication(configuration: ChatConfiguration, logger: Logge
             try runner.catchUp()
         }
         let replays = ReplayCoordinator(runner: runner)
-        let router = try chatRouter(configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands, logger: logger)
+        let assistant: any Assistant = configuration.assistant.map { OpenAICompatibleAssistant(settings: $0, client: .shared) } ?? OfflineAssistant()
+        logger.info("assistant replies", metadata: ["provider": "\(assistant.provider)", "model": "\(assistant.model)"])
+        let router = try chatRouter(
+            configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands, assistant: assistant, logger: logger
+        )
         return stores.server(router, configuration: configuration, connectRefusal: ChatAPIError.connectRefusal, workers: [runner, replays], logger: logger)
     } catch {
         stores.close()
@@ -40,9 +44,10 @@ public func buildChatApplication(configuration: ChatConfiguration, logger: Logge
 }
 
 /// Chat's routes as served: the contract's, health, and the operator routes when a token is set.
-func chatRouter(
+/// The live tests serve this over stores of their own, with an assistant of their own.
+public func chatRouter(
     configuration: ChatConfiguration, stores: ProductStores<ChatProduct>, runner: ChatRunner, replays: ReplayCoordinator,
-    commands: ChatCommandService, logger: Logger
+    commands: ChatCommandService, assistant: any Assistant, logger: Logger
 ) throws -> Router<ChatRequestContext> {
     let directory = DataDirectory(configuration.dataDirectory)
     let adminToken = try GeneratedSecret.resolve(
@@ -50,8 +55,6 @@ func chatRouter(
     )
     let files = SealedFiles(root: directory.files, keys: stores.keys)
     let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
-    let assistant: any Assistant = configuration.assistant.map { OpenAICompatibleAssistant(settings: $0, client: .shared) } ?? OfflineAssistant()
-    logger.info("assistant replies", metadata: ["provider": "\(assistant.provider)", "model": "\(assistant.model)"])
     let accounts = ChatAccounts(stores: stores, readYourWrites: readYourWrites)
     let router = Router(context: ChatRequestContext.self)
     addChatRoutes(to: router, dependencies: ChatAPIDependencies(

@@ -34,8 +34,9 @@ public func buildNewsApplication(configuration: NewsConfiguration, logger: Logge
     }
 }
 
-/// The news routes as served: the contract's `/v1`, health, and the operator routes when a token is set.
-func newsRouter(
+/// The news routes as served: the contract's `/v1`, health, and the operator routes when a token is
+/// set. The live tests serve this over stores of their own.
+public func newsRouter(
     configuration: NewsConfiguration, stores: ProductStores<NewsProduct>, runner: NewsRunner, replays: ReplayCoordinator, commands: NewsCommandService
 ) throws -> Router<NewsRequestContext> {
     let adminToken = try GeneratedSecret.resolve(

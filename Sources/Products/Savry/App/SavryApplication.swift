@@ -33,7 +33,8 @@ public func buildSavryApplication(configuration: SavryConfiguration, logger: Log
 }
 
 /// Savry's routes as served: the contract's, health, and the operator routes when a token is set.
-func savryRouter(
+/// The live tests serve this over stores of their own.
+public func savryRouter(
     configuration: SavryConfiguration, stores: ProductStores<SavryProduct>, runner: SavryRunner, replays: ReplayCoordinator,
     commands: SavryCommandService
 ) async throws -> Router<SavryRequestContext> {
