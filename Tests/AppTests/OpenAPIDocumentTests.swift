@@ -43,7 +43,7 @@ import Testing
         defer { storage.close() }
         let runner = try storage.stores.runner(logger: logger)
         let recommender = Recommender(inputs: RecommendationInputQueries(database: storage.readDatabase), logger: logger)
-        let router = try await buildRouter(
+        let router = try await nuvieRouter(
             configuration: configuration, storage: storage, runner: runner, replays: ReplayCoordinator(runner: runner), recommender: recommender,
             logger: logger
         )

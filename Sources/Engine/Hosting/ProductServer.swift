@@ -6,9 +6,11 @@ import ServiceLifecycle
 extension ProductStores {
     /// The product's server: `router` on the configured address, with the engine's connection limits
     /// and `CONNECT` answered `connectRefusal` (the product's error body), its `workers` running
-    /// beside it, and these stores closed once they have all stopped.
+    /// beside it, and these stores (then `closingAlso`, a product's own files) closed once they have
+    /// all stopped.
     public func server<Context: RequestContext>(
-        _ router: Router<Context>, configuration: some ServerConfiguration, connectRefusal: String, workers: [any Service], logger: Logger
+        _ router: Router<Context>, configuration: some ServerConfiguration, connectRefusal: String, workers: [any Service],
+        closingAlso: @escaping @Sendable () -> Void = {}, logger: Logger
     ) -> some ApplicationProtocol where Context.Source == ApplicationRequestContextSource {
         let connections = configuration.connections
         return Application(
@@ -17,7 +19,7 @@ extension ProductStores {
             configuration: connections.serverConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: Product.name, logger: logger
             ),
-            services: [StoresAndTheirWorkers(workers: workers, log: log, close: close)],
+            services: [StoresAndTheirWorkers(workers: workers, log: log, close: { close(); closingAlso() })],
             logger: logger
         )
     }

@@ -42,20 +42,13 @@ public func buildNuvieApplication(configuration: NuvieConfiguration, logger: Log
         let training = ModelTrainingService(recommender: recommender, interval: configuration.modelRetrainInterval, logger: logger)
         training.trainIfRatingsChanged()
         let replays = ReplayCoordinator(runner: runner)
-        let router = try await buildRouter(
+        let router = try await nuvieRouter(
             configuration: configuration, storage: storage, runner: runner, replays: replays, recommender: recommender, logger: logger
         )
-        return Application(
-            router: router,
-            server: .http1(configuration: configuration.connections.channelConfiguration(
-                connectRefusal: #"{"error":{"code":"METHOD_NOT_ALLOWED","message":"CONNECT is not supported: this server is not a proxy","details":{}}}"#,
-                logger: logger
-            )),
-            configuration: configuration.connections.serverConfiguration(
-                address: .hostname(configuration.host, port: configuration.port), serverName: "nuvie", logger: logger
-            ),
-            services: [StoresAndTheirWorkers(workers: [runner, training, replays], log: storage.log, close: storage.close)],
-            logger: logger
+        let cache = storage.recommendationCache
+        return storage.stores.server(
+            router, configuration: configuration, connectRefusal: NuvieAPIError.connectRefusal, workers: [runner, training, replays],
+            closingAlso: { try? cache.close() }, logger: logger
         )
     } catch {
         storage.close()
@@ -63,7 +56,9 @@ public func buildNuvieApplication(configuration: NuvieConfiguration, logger: Log
     }
 }
 
-func buildRouter(
+/// Nuvie's routes as served: the contract's, health (with the model's section), the AI contract's
+/// and the operator routes.
+func nuvieRouter(
     configuration: NuvieConfiguration, storage: Storage, runner: NuvieRunner, replays: ReplayCoordinator, recommender: Recommender, logger: Logger
 ) async throws -> Router<NuvieRequestContext> {
     let commands = CommandService(store: storage.store)
