@@ -1,7 +1,9 @@
 import SavryApp
 import Logging
 import ReadModels
+import ProductHosting
 import SavryCommands
+import SavryProjections
 import TestSupport
 import Testing
 
@@ -12,7 +14,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let configuration = SavryConfiguration.testing(dataDirectory: directory.url)
         let logger = Logger(label: "savry-openapi-test")
-        let stores = try await openSavryStores(configuration: configuration, logger: logger)
+        let stores = try await ProductStores<SavryProduct>.open(for: configuration, logger: logger)
         defer { stores.close() }
         let runner = try stores.runner(logger: logger)
         let router = try await savryRouter(

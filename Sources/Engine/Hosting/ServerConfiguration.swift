@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServing
+import Logging
 import Prometheus
 
 /// What every product's server configuration has, so that one `serve` command fills them all in:
@@ -12,6 +13,9 @@ public protocol ServerConfiguration: Sendable {
     var port: Int { get set }
     var metricsRegistry: PrometheusCollectorRegistry? { get set }
     var connections: ConnectionLimits { get }
+    /// `<NAME>_MASTER_KEY`: required outside demo mode.
+    var masterKey: String? { get }
+    var initialLogMapSize: Int { get }
     /// Every `<NAME>_*` variable it reads; others are reported as unknown at start-up.
     static var environmentNames: Set<String> { get }
     /// The rest of the configuration from the environment, every value checked.
@@ -32,4 +36,30 @@ public protocol PastStateConfiguration: ServerConfiguration {
 extension PastStateConfiguration {
     /// Where the key store, the master key and generated secrets are read.
     public var keysDirectory: DataDirectory { DataDirectory(keysFrom ?? dataDirectory) }
+}
+
+extension ProductStores {
+    /// The stores a server configured so serves from: its data directory, under the configured master
+    /// key (in demo mode the one generated there); a `PastStateConfiguration` reads the live keys and
+    /// opens the log read-only when it says so.
+    public static func open(for configuration: some ServerConfiguration, logger: Logger) async throws -> ProductStores {
+        let past = configuration as? any PastStateConfiguration
+        let keys = DataDirectory(past?.keysFrom ?? configuration.dataDirectory)
+        return try await open(
+            directory: DataDirectory(configuration.dataDirectory),
+            masterKey: try keys.masterKey(for: Product.self, configured: configuration.masterKey, demoMode: configuration.demoMode),
+            keyStore: past?.keysFrom.map { DataDirectory($0).keyStorePath }, initialLogMapSize: configuration.initialLogMapSize,
+            readOnly: past?.readOnly ?? false, logger: logger
+        )
+    }
+
+    /// `body`'s result, these stores closed when it throws: what a product's builder wires on them.
+    public func closedIfThrowing<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            close()
+            throw error
+        }
+    }
 }

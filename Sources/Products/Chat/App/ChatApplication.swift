@@ -16,13 +16,8 @@ import ReadModels
 /// returns the server with the projection runner as a service. Replies come from the configured
 /// OpenAI-compatible API, or the offline responder when none is configured.
 public func buildChatApplication(configuration: ChatConfiguration, logger: Logger = Logger(label: "chat")) async throws -> some ApplicationProtocol {
-    let directory = DataDirectory(configuration.dataDirectory)
-    let stores = try await ProductStores<ChatProduct>.open(
-        directory: directory,
-        masterKey: try directory.masterKey(for: ChatProduct.self, configured: configuration.masterKey, demoMode: configuration.demoMode),
-        initialLogMapSize: configuration.initialLogMapSize, logger: logger
-    )
-    do {
+    let stores = try await ProductStores<ChatProduct>.open(for: configuration, logger: logger)
+    return try await stores.closedIfThrowing {
         let runner = try stores.runner(logger: logger)
         let commands = try ChatCommandService(store: stores.store, passwords: DjangoPassword(iterations: configuration.passwordIterations))
         if configuration.demoMode {
@@ -37,9 +32,6 @@ public func buildChatApplication(configuration: ChatConfiguration, logger: Logge
             configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands, assistant: assistant, logger: logger
         )
         return stores.server(router, configuration: configuration, connectRefusal: ChatAPIError.connectRefusal, workers: [runner, replays], logger: logger)
-    } catch {
-        stores.close()
-        throw error
     }
 }
 

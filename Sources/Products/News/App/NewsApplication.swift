@@ -11,13 +11,8 @@ import ReadModels
 /// Opens the news product's stores over its own data directory, ingests the synthetic demo set in
 /// demo mode, and returns the server with the projection runner as a service.
 public func buildNewsApplication(configuration: NewsConfiguration, logger: Logger = Logger(label: "news")) async throws -> some ApplicationProtocol {
-    let directory = DataDirectory(configuration.dataDirectory)
-    let stores = try await ProductStores<NewsProduct>.open(
-        directory: directory,
-        masterKey: try directory.masterKey(for: NewsProduct.self, configured: configuration.masterKey, demoMode: configuration.demoMode),
-        initialLogMapSize: configuration.initialLogMapSize, logger: logger
-    )
-    do {
+    let stores = try await ProductStores<NewsProduct>.open(for: configuration, logger: logger)
+    return try await stores.closedIfThrowing {
         let runner = try stores.runner(logger: logger)
         let commands = NewsCommandService(store: stores.store)
         if configuration.demoMode {
@@ -27,10 +22,8 @@ public func buildNewsApplication(configuration: NewsConfiguration, logger: Logge
         }
         let replays = ReplayCoordinator(runner: runner)
         let router = try newsRouter(configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands)
-        return stores.server(router, configuration: configuration, connectRefusal: NewsAPIError.connectRefusal, workers: [runner, replays, FeedPoller(feeds: configuration.feeds, interval: configuration.feedInterval, commands: commands, logger: logger)], logger: logger)
-    } catch {
-        stores.close()
-        throw error
+        let poller = FeedPoller(feeds: configuration.feeds, interval: configuration.feedInterval, commands: commands, logger: logger)
+        return stores.server(router, configuration: configuration, connectRefusal: NewsAPIError.connectRefusal, workers: [runner, replays, poller], logger: logger)
     }
 }
 

@@ -23,13 +23,7 @@ struct Storage: Sendable {
         if !configuration.readOnly {
             try StorageFullError.checkRoom(for: .recommendationCache, at: configuration.recommendationCachePath)
         }
-        let directory = DataDirectory(configuration.dataDirectory)
-        stores = try await ProductStores.open(
-            directory: directory,
-            masterKey: try configuration.keysDirectory.masterKey(for: NuvieProduct.self, configured: configuration.masterKey, demoMode: configuration.demoMode),
-            keyStore: configuration.keysFrom.map { DataDirectory($0).keyStorePath }, initialLogMapSize: configuration.initialLogMapSize, readOnly: configuration.readOnly,
-            logger: logger
-        )
+        stores = try await ProductStores.open(for: configuration, logger: logger)
         do {
             recommendationCache = try RecommendationFeedCache(path: configuration.recommendationCachePath)
         } catch {

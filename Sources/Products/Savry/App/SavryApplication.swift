@@ -14,8 +14,8 @@ import SavryProjections
 /// returns the server with the projection runner as a service. Logging and metrics are bootstrapped
 /// by the executable, once.
 public func buildSavryApplication(configuration: SavryConfiguration, logger: Logger = Logger(label: "savry")) async throws -> some ApplicationProtocol {
-    let stores = try await openSavryStores(configuration: configuration, logger: logger)
-    do {
+    let stores = try await ProductStores<SavryProduct>.open(for: configuration, logger: logger)
+    return try await stores.closedIfThrowing {
         let runner = try stores.runner(logger: logger)
         let commands = SavryCommandService(store: stores.store)
         if configuration.demoMode && !configuration.readOnly {
@@ -26,9 +26,6 @@ public func buildSavryApplication(configuration: SavryConfiguration, logger: Log
         let replays = ReplayCoordinator(runner: runner)
         let router = try await savryRouter(configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands)
         return stores.server(router, configuration: configuration, connectRefusal: SavryAPIError.connectRefusal, workers: [runner, replays], logger: logger)
-    } catch {
-        stores.close()
-        throw error
     }
 }
 
@@ -67,18 +64,6 @@ public func savryRouter(
         )
     }
     return router
-}
-
-/// Savry's stores over the configured data directory, personal fields sealed and opened with the
-/// key store of `keysFrom` (the live one, for a past state) or the directory's own, under the master
-/// key from `SAVRY_MASTER_KEY(_FILE)`, or in demo mode the one generated into that directory.
-public func openSavryStores(configuration: SavryConfiguration, logger: Logger) async throws -> ProductStores<SavryProduct> {
-    return try await ProductStores<SavryProduct>.open(
-        directory: DataDirectory(configuration.dataDirectory),
-        masterKey: try configuration.keysDirectory.masterKey(for: SavryProduct.self, configured: configuration.masterKey, demoMode: configuration.demoMode),
-        keyStore: configuration.keysFrom.map { DataDirectory($0).keyStorePath },
-        initialLogMapSize: configuration.initialLogMapSize, readOnly: configuration.readOnly, logger: logger
-    )
 }
 
 public enum SavryConfigurationError: Error, CustomStringConvertible {
