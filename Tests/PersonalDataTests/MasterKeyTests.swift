@@ -44,6 +44,25 @@ import Testing
         _ = try KeyStore(path: keyStorePath(in: directory), masterKey: MasterKey.resolve(value: nil, file: demoFile, named: "K", demoMode: false, demoFile: demoFile))
     }
 
+    /// A start killed while it wrote a key it did not need would leave the temporary file behind
+    /// (the kill cycles found ten in one data directory): an existing key is read, nothing written.
+    @Test func anExistingDemoKeyIsReadWithoutWritingBesideIt() throws {
+        let directory = try TemporaryDirectory()
+        let demoFile = directory.url.appendingPathComponent("master.key")
+        _ = try MasterKey.demo(file: demoFile)
+        let before = try Self.modified(directory.url)
+        Thread.sleep(forTimeInterval: 0.02)
+        _ = try MasterKey.demo(file: demoFile)
+        #expect(try Self.modified(directory.url) == before, "a file was created or removed beside the key")
+    }
+
+    /// The directory's modification time, to the nanosecond.
+    static func modified(_ directory: URL) throws -> [Int] {
+        var status = stat()
+        guard stat(directory.path, &status) == 0 else { throw CocoaError(.fileReadUnknown) }
+        return [status.st_mtim.tv_sec, status.st_mtim.tv_nsec]
+    }
+
     @Test func aMissingFileIsAClearError() throws {
         let directory = try TemporaryDirectory()
         let error = #expect(throws: MasterKeyError.self) { try MasterKey(contentsOf: directory.url.appendingPathComponent("absent.key")) }

@@ -49,6 +49,8 @@ public struct MasterKey: Sendable {
     /// The demo key kept in `file`: read back when the file exists, else 32 random bytes written
     /// there (base64, mode 0600 from the start, the file appearing whole or not at all).
     public static func demo(file: URL) throws -> MasterKey {
+        // Read first: a key written on every start would leave a temporary file behind at each kill.
+        if FileManager.default.fileExists(atPath: file.path) { return try MasterKey(contentsOf: file) }
         let generated = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64EncodedString()
         if try PrivateFile.publish(Data((generated + "\n").utf8), at: file.path) {
             return try MasterKey(base64: generated, source: file.path)
