@@ -131,7 +131,7 @@ private func rated(_ rating: Double, review: Bool = false) -> NuvieEvent {
         }
     }
 
-    @Test func everyCaseIsSampledAndReadsBackFromItsLogFormWithItsPersonalFieldsSealed() throws {
+    @Test func everyCaseIsSampledAndReadsBackFromItsLogForm() throws {
         let keys = try testKeyStore(in: try TemporaryDirectory())
         #expect(try CatalogCheck.problems(NuvieCatalog.self, samples: Self.everyCase, caseName: Self.caseName, cipher: keys) == [])
         #expect(throws: PayloadCatalogFailure.unknownType("movie-rated", schemaVersion: 9)) {

@@ -140,6 +140,12 @@ extension AsOfTests {
         #expect(refused.status == 405 && (refused.json["error"] as? [String: Any])?["code"] as? String == "METHOD_NOT_ALLOWED")
         #expect(try await past.get("/health").json["log_head_position"] as? Int == before)
         #expect(try await live.get("/movies/5", token: token).json["user_rating"] as? Int == 5)
+
+        // Deleting the account there is refused before anything is touched: the keys are the live ones.
+        #expect(try await past.delete("/users/me", token: token).status == 405)
+        let userId = try #require(try await live.get("/users/me", token: token).json["user_id"] as? Int)
+        #expect(try demoKeyStore(of: data).isErased(Int64(userId)) == false, "the live user's key was destroyed")
+        #expect(try await live.get("/movies/5", token: token).json["user_rating"] as? Int == 5)
     }
 }
 

@@ -22,7 +22,7 @@ import Testing
             try? FileManager.default.removeItem(at: dataDirectory)
             let importing = try ServerProcess.launch(outputDirectory: directory.url, arguments: arguments)
             // The server logs " importing" after each batch the log acknowledged.
-            await importing.kill9(once: " importing\n")
+            await importing.kill9(whenOutputContains: " importing\n")
             before = importing.everythingSaid()
             if !before.contains("demo imported") { break }
         }

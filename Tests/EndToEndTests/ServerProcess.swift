@@ -125,7 +125,7 @@ final class ServerProcess: Sendable {
 
     /// SIGKILL as soon as the output holds `line` (or after two minutes, or at once if it has
     /// exited), watched from a thread of its own: not the test pool, which other tests keep busy.
-    func kill9(once line: String) async {
+    func kill9(whenOutputContains line: String) async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let watcher = Thread {
                 let deadline = Date(timeIntervalSinceNow: 120)

@@ -20,7 +20,10 @@ final class TallyStore: Sendable {
         store = EventStore(log: log, personalData: keys)
     }
 
-    deinit { log.close() }
+    deinit {
+        log.close()
+        try? keys.keys.close()
+    }
 
     /// Adds `amount` to `tally` when the total stays at most `limit`: a decision on the tally's stream.
     func count(_ tally: String, by amount: Int, user: Int64 = 1, note: String? = nil, limit: Int = .max, eventId: UUID = .timeOrdered()) async throws -> CommandResult {

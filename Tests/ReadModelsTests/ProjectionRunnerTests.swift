@@ -31,6 +31,7 @@ final class TallyReadModels {
     deinit {
         log.close()
         try? database.close()
+        try? keys.keys.close()
     }
 
     private static func open(

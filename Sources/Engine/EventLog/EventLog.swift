@@ -32,6 +32,8 @@ public final class EventLog: Sendable {
     private let head: PositionWatcher
     private let writer: GroupCommitWriter
     private let readOnly: Bool
+    /// Refuses every append: a log that shows a past state.
+    public var isReadOnly: Bool { readOnly }
     private let storageFull = StorageFullLatch()
     private let appendTimer = Metrics.Timer(label: "engine_log_append_duration")
     private let appendedEvents = Counter(label: "engine_log_appended_events_total")

@@ -16,40 +16,53 @@ public protocol ServerConfiguration: Sendable {
     /// `<NAME>_MASTER_KEY`: required outside demo mode.
     var masterKey: String? { get }
     var initialLogMapSize: Int { get }
+    /// Serves a past state: every write answers 405 and nothing is recorded (`PastStateConfiguration`).
+    var readOnly: Bool { get }
+    /// The data directory whose key store, master key and generated demo secrets this server reads,
+    /// in place of its own: the live one, for a past state, so that a user erased since reads as
+    /// erased there too and a live sign-in still holds. nil: its own.
+    var keysFrom: URL? { get }
     /// Every `<NAME>_*` variable it reads; others are reported as unknown at start-up.
     static var environmentNames: Set<String> { get }
     /// The rest of the configuration from the environment, every value checked.
     mutating func apply(_ settings: EnvironmentSettings) throws
 }
 
+extension ServerConfiguration {
+    public var readOnly: Bool { false }
+    public var keysFrom: URL? { nil }
+
+    /// Where the key store and the master key are read.
+    public var keysDirectory: DataDirectory { DataDirectory(keysFrom ?? dataDirectory) }
+
+    /// Where the generated demo secret `name` is kept: the live directory's when this serves a past
+    /// state from one that has it, else this data directory's. A past state never writes into the
+    /// live directory.
+    public func generatedSecretFile(_ name: String) -> URL {
+        if let keysFrom, FileManager.default.fileExists(atPath: keysFrom.appendingPathComponent(name).path) {
+            return keysFrom.appendingPathComponent(name)
+        }
+        return dataDirectory.appendingPathComponent(name)
+    }
+}
+
 /// A configuration that can serve a past state (`<product> as-of --serve`): a copy of the log up to
 /// a position, every write refused, personal fields opened with the live key store.
 public protocol PastStateConfiguration: ServerConfiguration {
-    /// Every write answers 405; nothing is recorded.
     var readOnly: Bool { get set }
-    /// The data directory whose key store, master key and generated demo secrets this server uses,
-    /// in place of its own: the live one, for a past state, so a user erased since reads as erased
-    /// there too and a live sign-in still holds. nil: its own.
     var keysFrom: URL? { get set }
-}
-
-extension PastStateConfiguration {
-    /// Where the key store, the master key and generated secrets are read.
-    public var keysDirectory: DataDirectory { DataDirectory(keysFrom ?? dataDirectory) }
 }
 
 extension ProductStores {
     /// The stores a server configured so serves from: its data directory, under the configured master
-    /// key (in demo mode the one generated there); a `PastStateConfiguration` reads the live keys and
-    /// opens the log read-only when it says so.
+    /// key (in demo mode the one generated in `keysDirectory`), with the live key store and the log
+    /// read-only for a past state.
     public static func open(for configuration: some ServerConfiguration, logger: Logger) async throws -> ProductStores {
-        let past = configuration as? any PastStateConfiguration
-        let keys = DataDirectory(past?.keysFrom ?? configuration.dataDirectory)
-        return try await open(
+        try await open(
             directory: DataDirectory(configuration.dataDirectory),
-            masterKey: try keys.masterKey(for: Product.self, configured: configuration.masterKey, demoMode: configuration.demoMode),
-            keyStore: past?.keysFrom.map { DataDirectory($0).keyStorePath }, initialLogMapSize: configuration.initialLogMapSize,
-            readOnly: past?.readOnly ?? false, logger: logger
+            masterKey: try configuration.keysDirectory.masterKey(for: Product.self, configured: configuration.masterKey, demoMode: configuration.demoMode),
+            keyStore: configuration.keysFrom.map { DataDirectory($0).keyStorePath }, initialLogMapSize: configuration.initialLogMapSize,
+            readOnly: configuration.readOnly, logger: logger
         )
     }
 

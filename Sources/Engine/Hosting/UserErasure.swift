@@ -1,3 +1,4 @@
+import EventLog
 import EventSourcing
 import Foundation
 import Metrics
@@ -58,6 +59,9 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
     /// An erasure that stopped after destroying the key (its event not yet recorded) is resumed by
     /// asking again; one recorded is `alreadyErased`.
     public func erase(_ userId: Int64, initiator: UserErased.Initiator) async throws -> CommandResult {
+        // A past state served read-only opens personal fields with the live key store: destroying a
+        // key there would erase the live user, whose erasure this log cannot record.
+        guard !store.log.isReadOnly else { throw EventLogError.readOnly }
         let tombstone = try keys.erasure(of: userId)
         guard tombstone?.position == nil else { throw Failure.alreadyErased(userId) }
         guard try store.streamExists(Product.userStream(userId)) else { throw Failure.unknownUser(userId) }

@@ -13,7 +13,7 @@ public struct NuvieConfiguration: PastStateConfiguration {
     public var host: String
     public var port: Int
     /// Demo mode imports `demoDataset` into an empty log, enables the `dev` sign-in provider and
-    /// keeps a generated JWT secret in the data directory.
+    /// keeps a generated JWT secret in the data directory (a past state reads the live one's).
     public var demoMode: Bool
     public var demoDataset: URL?
     public var jwtSecret: String?
@@ -42,7 +42,8 @@ public struct NuvieConfiguration: PastStateConfiguration {
     /// `METHOD_NOT_ALLOWED` (`nuvie as-of --serve`).
     public var readOnly = false
     /// Wraps every user's data key (env `NUVIE_MASTER_KEY` or `NUVIE_MASTER_KEY_FILE`, base64 of 32
-    /// bytes); demo mode generates one into the data directory when unset (ops/privacy.md).
+    /// bytes); demo mode generates one into the data directory when unset, which a past state reads
+    /// from the live one (ops/privacy.md).
     public var masterKey: String?
     /// The data directory whose key store, master key and generated demo secrets are used, when not
     /// this one's: a past state served from a copy of the log reads the live one (`nuvie as-of --serve`).
@@ -94,9 +95,7 @@ public struct NuvieConfiguration: PastStateConfiguration {
         return configuration
     }
 
-    var logDirectory: URL { DataDirectory(dataDirectory).log }
     var recommendationCachePath: String { DataDirectory(dataDirectory).cache.appendingPathComponent("recommendation-feed.sqlite").path }
-    var readDirectory: URL { DataDirectory(dataDirectory).read }
 }
 
 public enum ConfigurationError: Error, CustomStringConvertible {

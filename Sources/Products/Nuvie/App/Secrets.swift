@@ -2,7 +2,7 @@ import Foundation
 import ProductHosting
 
 /// Nuvie's secrets: configured (at least 32 bytes), or in demo mode generated once into the data
-/// directory (`GeneratedSecret`; the live one's, for a past state).
+/// directory (`GeneratedSecret`; for a past state, the live one's when it has one).
 enum Secrets {
     /// The JWT secret; required outside demo mode.
     static func jwtSecret(_ configuration: NuvieConfiguration) throws -> String {
@@ -24,7 +24,7 @@ enum Secrets {
 
     private static func resolve(_ configured: String?, _ name: String, _ file: String, _ configuration: NuvieConfiguration) throws -> String? {
         try GeneratedSecret.resolve(
-            configured, named: name, demoMode: configuration.demoMode, file: configuration.keysDirectory.root.appendingPathComponent(file)
+            configured, named: name, demoMode: configuration.demoMode, file: configuration.generatedSecretFile(file)
         )
     }
 }

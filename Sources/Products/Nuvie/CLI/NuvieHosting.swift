@@ -1,7 +1,6 @@
 import Logging
 import NuvieProjections
 import OperatorCLI
-import Prometheus
 import ProductHosting
 
 typealias GlobalOptions = ProductOptions<NuvieProduct>
@@ -9,5 +8,4 @@ typealias GlobalOptions = ProductOptions<NuvieProduct>
 /// The engine's process-wide bootstrap, for Nuvie.
 enum Bootstrap {
     static func logging(level: String) -> Logger { ProductHosting.Bootstrap.logging(NuvieProduct.self, level: level) }
-    static func metrics() -> PrometheusCollectorRegistry { ProductHosting.Bootstrap.metrics(NuvieProduct.self) }
 }

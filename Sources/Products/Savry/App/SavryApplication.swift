@@ -9,9 +9,10 @@ import SavryAPI
 import SavryCommands
 import SavryProjections
 
-/// Opens Savry's stores over its own data directory (the log, the key store that seals personal
-/// fields, the read models; erasures reconciled first), seeds the demo cooks in demo mode, and
-/// returns the server with the projection runner as a service. Logging and metrics are bootstrapped
+/// Opens Savry's stores over the configured data directory (the log, the key store that seals
+/// personal fields, the read models; erasures reconciled first, except for a past state served
+/// read-only), seeds the demo cooks in demo mode, and returns the server with the projection runner
+/// as a service. Logging and metrics are bootstrapped
 /// by the executable, once.
 public func buildSavryApplication(configuration: SavryConfiguration, logger: Logger = Logger(label: "savry")) async throws -> some ApplicationProtocol {
     let stores = try await ProductStores<SavryProduct>.open(for: configuration, logger: logger)
@@ -35,12 +36,11 @@ public func savryRouter(
     configuration: SavryConfiguration, stores: ProductStores<SavryProduct>, runner: SavryRunner, replays: ReplayCoordinator,
     commands: SavryCommandService
 ) async throws -> Router<SavryRequestContext> {
-    let directory = configuration.keysDirectory
     guard let secret = try GeneratedSecret.resolve(
-        configuration.jwtSecret, named: "SAVRY_JWT_SECRET", demoMode: configuration.demoMode, file: directory.root.appendingPathComponent("jwt-secret")
+        configuration.jwtSecret, named: "SAVRY_JWT_SECRET", demoMode: configuration.demoMode, file: configuration.generatedSecretFile("jwt-secret")
     ) else { throw SavryConfigurationError.missingJWTSecret }
     let adminToken = try GeneratedSecret.resolve(
-        configuration.adminToken, named: "SAVRY_ADMIN_TOKEN", demoMode: configuration.demoMode, file: directory.root.appendingPathComponent("admin-token")
+        configuration.adminToken, named: "SAVRY_ADMIN_TOKEN", demoMode: configuration.demoMode, file: configuration.generatedSecretFile("admin-token")
     )
     let router = Router(context: SavryRequestContext.self)
     let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
