@@ -83,6 +83,21 @@ final class TallyStore: Sendable {
         #expect(try tallies.events(of: "cups") == [.counted(Counted(tally: "cups", userId: 7, amount: 1, note: nil))])
     }
 
+    @Test func aReadOnlyLogRefusesADecisionBeforeAnyKeyIsCreated() async throws {
+        let tallies = try TallyStore()
+        // An empty log created, then opened read-only, as a past state's copy is served.
+        try EventLog(configuration: .init(directory: tallies.directory.url.appendingPathComponent("log-past"))).close()
+        let past = try EventLog(configuration: .init(directory: tallies.directory.url.appendingPathComponent("log-past"), readOnly: true))
+        defer { past.close() }
+        let store = EventStore<TallyCatalog>(log: past, personalData: tallies.keys)
+        await #expect(throws: EventLogError.readOnly) {
+            _ = try await store.decideAndAppend("tally-cups", as: TallyState.self, eventId: .timeOrdered()) { _ in
+                [.counted(Counted(tally: "cups", userId: 9, amount: 1, note: "never sealed"))]
+            }
+        }
+        #expect(try tallies.keys.keys.key(for: 9, creating: false) == nil, "a key was created for an event the log refused")
+    }
+
     @Test func anOlderSchemaVersionIsReadAsTheCurrentCase() async throws {
         let tallies = try TallyStore()
         let v1 = NewEvent(type: "counted", schemaVersion: 1, actorUserId: 3, payload: Data(#"{"tally":"cups","userId":3}"#.utf8))

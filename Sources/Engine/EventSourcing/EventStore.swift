@@ -18,9 +18,11 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
         self.personalData = personalData
     }
 
-    /// `event` ready for the log, its personal fields sealed.
+    /// `event` ready for the log, its personal fields sealed. Refused at once by a read-only log: a
+    /// past state's key store is the live one, where sealing would create keys for nothing.
     public func newEvent(_ event: Event, id: UUID = .timeOrdered(), recordedAt: Date? = nil) throws -> NewEvent {
-        try Catalog.newEvent(event, id: id, recordedAt: recordedAt, personalData: personalData)
+        guard !log.isReadOnly else { throw EventLogError.readOnly }
+        return try Catalog.newEvent(event, id: id, recordedAt: recordedAt, personalData: personalData)
     }
 
     public func decode(_ recorded: RecordedEvent) throws -> Recorded<Event> {
