@@ -45,7 +45,7 @@ struct AsOf: AsyncParsableCommand {
                 try await buildNuvieApplication(configuration: configuration, logger: logger)
             }
         }
-        let logger = Bootstrap.logging(level: global.logLevel)
+        let logger = global.logger()
         let stores = try global.openLogAndKeys()
         defer { stores.close() }
         let log = stores.log

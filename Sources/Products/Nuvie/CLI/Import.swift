@@ -22,7 +22,7 @@ struct Import: AsyncParsableCommand {
         var strict = false
 
         func run() async throws {
-            let logger = Bootstrap.logging(level: global.logLevel)
+            let logger = global.logger()
             let dataset = try MovieLensDataset(directory: URL(fileURLWithPath: directory))
             if strict, !dataset.rejected.isEmpty { throw RowsRejected(dataset.rejected) }
             let stores = try await global.openStores(logger: logger)

@@ -1,0 +1,5 @@
+import NuvieProjections
+import OperatorCLI
+
+typealias GlobalOptions = ProductOptions<NuvieProduct>
+
