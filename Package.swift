@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(
@@ -51,6 +53,17 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Sources/Engine/EventLog",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "PostgresLog",
+            dependencies: [
+                "EventLog",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Engine/PostgresLog",
             swiftSettings: strict
         ),
         .target(
@@ -416,8 +429,9 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "ChildProcesses", "EventSourcing", "PersonalData", "ReadModels", "ProductHosting", "HTTPServing",
+                "ChildProcesses", "EventSourcing", "PersonalData", "ReadModels", "ProductHosting", "HTTPServing", "EventLog", "PostgresLog",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -428,7 +442,14 @@ let package = Package(
             path: "Tests/TestSupport",
             swiftSettings: strict
         ),
-        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "CLMDB", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "EventLogTests",
+            dependencies: [
+                "EventLog", "PostgresLog", "CLMDB", "TestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(name: "DomainTests", dependencies: ["NuvieDomain", "EventSourcing", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "PersonalDataTests",

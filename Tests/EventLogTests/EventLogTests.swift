@@ -13,10 +13,11 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
     try EventLog(configuration: .init(directory: dir.url.appendingPathComponent("log"), initialMapSize: mapSize))
 }
 
+/// Every test here runs on each log backend (`LogBackend`): the same semantics, proven by the same tests.
 @Suite(.timeLimit(.minutes(3))) struct EventLogTests {
-    @Test func appendsGetGapFreeIncreasingPositionsAndReadBackInOrder() async throws {
-        let dir = try TemporaryDirectory()
-        let log = try openLog(dir)
+    @Test(arguments: LogBackend.available) func appendsGetGapFreeIncreasingPositionsAndReadBackInOrder(_ backend: LogBackend) async throws {
+        let place = try await LogPlace(backend)
+        let log = try await place.open()
         defer { log.close() }
 
         let first = try await log.append(to: "user-1", expectedVersion: .noStream, events: [event(payload: #"{"n":1}"#), event(payload: #"{"n":2}"#)])
@@ -33,9 +34,9 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
         #expect(try log.read(from: 4, limit: 10).isEmpty)
     }
 
-    @Test func recordKeepsEveryField() async throws {
-        let dir = try TemporaryDirectory()
-        let log = try openLog(dir)
+    @Test(arguments: LogBackend.available) func recordKeepsEveryField(_ backend: LogBackend) async throws {
+        let place = try await LogPlace(backend)
+        let log = try await place.open()
         defer { log.close() }
         let id = UUID()
         let at = Date(timeIntervalSince1970: 1_700_000_000.123456)
@@ -54,9 +55,9 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
         #expect(stored.payload == Data(#"{"r":5}"#.utf8))
     }
 
-    @Test func wrongExpectedVersionThrowsAndWritesNothing() async throws {
-        let dir = try TemporaryDirectory()
-        let log = try openLog(dir)
+    @Test(arguments: LogBackend.available) func wrongExpectedVersionThrowsAndWritesNothing(_ backend: LogBackend) async throws {
+        let place = try await LogPlace(backend)
+        let log = try await place.open()
         defer { log.close() }
         _ = try await log.append(to: "s", expectedVersion: .noStream, events: [event()])
 
@@ -79,9 +80,9 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
         #expect(next.positions == [2])
     }
 
-    @Test func concurrentWritersWithTheSameExpectationOnlyOneWins() async throws {
-        let dir = try TemporaryDirectory()
-        let log = try openLog(dir)
+    @Test(arguments: LogBackend.available) func concurrentWritersWithTheSameExpectationOnlyOneWins(_ backend: LogBackend) async throws {
+        let place = try await LogPlace(backend)
+        let log = try await place.open()
         defer { log.close() }
         _ = try await log.append(to: "contended", expectedVersion: .noStream, events: [event()])
 
@@ -96,9 +97,9 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
         #expect(log.headPosition == 2)
     }
 
-    @Test func concurrentAppendsAreAllDurableAndGapFree() async throws {
-        let dir = try TemporaryDirectory()
-        let log = try openLog(dir)
+    @Test(arguments: LogBackend.available) func concurrentAppendsAreAllDurableAndGapFree(_ backend: LogBackend) async throws {
+        let place = try await LogPlace(backend)
+        let log = try await place.open()
         defer { log.close() }
         let positions = try await withThrowingTaskGroup(of: [UInt64].self) { group in
             for writer in 0..<64 {
@@ -114,9 +115,9 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
         for writer in 0..<64 { #expect(try log.streamVersion("w-\(writer)") == 10) }
     }
 
-    @Test func reappendingAnEventIdReturnsTheOriginalPositionAndWritesNothing() async throws {
-        let dir = try TemporaryDirectory()
-        let log = try openLog(dir)
+    @Test(arguments: LogBackend.available) func reappendingAnEventIdReturnsTheOriginalPositionAndWritesNothing(_ backend: LogBackend) async throws {
+        let place = try await LogPlace(backend)
+        let log = try await place.open()
         defer { log.close() }
         let retried = event()
         let original = try await log.append(to: "s", expectedVersion: .noStream, events: [retried])
@@ -134,9 +135,9 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
         #expect(log.headPosition == 2)
     }
 
-    @Test func aRejectedAppendDoesNotDisturbOthersCommittedWithIt() async throws {
-        let dir = try TemporaryDirectory()
-        let log = try openLog(dir)
+    @Test(arguments: LogBackend.available) func aRejectedAppendDoesNotDisturbOthersCommittedWithIt(_ backend: LogBackend) async throws {
+        let place = try await LogPlace(backend)
+        let log = try await place.open()
         defer { log.close() }
         _ = try await log.append(to: "taken", expectedVersion: .noStream, events: [event()])
         let results = await withTaskGroup(of: Bool.self) { group in
@@ -153,14 +154,14 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
         #expect(try log.read(from: 1, limit: 100).map(\.position) == Array(1...11))
     }
 
-    @Test func reopensWithEverythingCommitted() async throws {
-        let dir = try TemporaryDirectory()
+    @Test(arguments: LogBackend.available) func reopensWithEverythingCommitted(_ backend: LogBackend) async throws {
+        let place = try await LogPlace(backend)
         do {
-            let log = try openLog(dir)
+            let log = try await place.open()
             _ = try await log.append(to: "user-1", expectedVersion: .noStream, events: [event(actor: 1), event(actor: 1)])
             log.close()
         }
-        let reopened = try openLog(dir)
+        let reopened = try await place.open()
         defer { reopened.close() }
         #expect(reopened.headPosition == 2)
         #expect(try reopened.streamVersion("user-1") == 2)
@@ -168,9 +169,9 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
         #expect(next.positions == [3])
     }
 
-    @Test func theMapGrowsWhenFull() async throws {
-        let dir = try TemporaryDirectory()
-        let log = try openLog(dir, mapSize: 256 << 10)
+    @Test(arguments: LogBackend.available) func theMapGrowsWhenFull(_ backend: LogBackend) async throws {
+        let place = try await LogPlace(backend)
+        let log = try await place.open(mapSize: 256 << 10)
         defer { log.close() }
         let initial = log.mapSize
         let big = String(repeating: "x", count: 4000)
@@ -183,9 +184,9 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
         #expect(try log.read(from: 1, limit: 2000).count == 1000)
     }
 
-    @Test func readersSeeAContiguousPrefixWhileWritesGoOn() async throws {
-        let dir = try TemporaryDirectory()
-        let log = try openLog(dir)
+    @Test(arguments: LogBackend.available) func readersSeeAContiguousPrefixWhileWritesGoOn(_ backend: LogBackend) async throws {
+        let place = try await LogPlace(backend)
+        let log = try await place.open()
         defer { log.close() }
         let reader = Task {
             var violations = 0
@@ -202,9 +203,9 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
         #expect(try log.read(from: 1, limit: 1000).count == 300)
     }
 
-    @Test func readsByStreamByUserAndByStreamPrefix() async throws {
-        let dir = try TemporaryDirectory()
-        let log = try openLog(dir)
+    @Test(arguments: LogBackend.available) func readsByStreamByUserAndByStreamPrefix(_ backend: LogBackend) async throws {
+        let place = try await LogPlace(backend)
+        let log = try await place.open()
         defer { log.close() }
         _ = try await log.append(to: "user-1", expectedVersion: .noStream, events: [event("registered", actor: 1)])
         _ = try await log.append(to: "user-2", expectedVersion: .noStream, events: [event("registered", actor: 2)])
@@ -235,9 +236,9 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
         #expect(try log.streamIds(withPrefix: "user-") == ["user-1", "user-10", "user-2"])
     }
 
-    @Test func waitingForEventsWakesOnAppend() async throws {
-        let dir = try TemporaryDirectory()
-        let log = try openLog(dir)
+    @Test(arguments: LogBackend.available) func waitingForEventsWakesOnAppend(_ backend: LogBackend) async throws {
+        let place = try await LogPlace(backend)
+        let log = try await place.open()
         defer { log.close() }
         let returned = Mutex(false)
         let waiter = Task {
@@ -255,9 +256,9 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
         await cancelled.value
     }
 
-    @Test func invalidAppendsAreRejected() async throws {
-        let dir = try TemporaryDirectory()
-        let log = try openLog(dir)
+    @Test(arguments: LogBackend.available) func invalidAppendsAreRejected(_ backend: LogBackend) async throws {
+        let place = try await LogPlace(backend)
+        let log = try await place.open()
         defer { log.close() }
         let twice = event()
         await #expect(throws: EventLogError.self) { try await log.append(to: "s", expectedVersion: .any, events: []) }
@@ -266,29 +267,29 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
         #expect(log.headPosition == 0)
     }
 
-    @Test func appendsAfterCloseAreRefused() async throws {
-        let dir = try TemporaryDirectory()
-        let log = try openLog(dir)
+    @Test(arguments: LogBackend.available) func appendsAfterCloseAreRefused(_ backend: LogBackend) async throws {
+        let place = try await LogPlace(backend)
+        let log = try await place.open()
         log.close()
         await #expect(throws: EventLogError.closed) { try await log.append(to: "s", expectedVersion: .any, events: [event()]) }
     }
 
-    @Test func closingTwiceIsHarmlessAndReadsAfterCloseThrow() async throws {
-        let dir = try TemporaryDirectory()
-        let log = try openLog(dir)
+    @Test(arguments: LogBackend.available) func closingTwiceIsHarmlessAndReadsAfterCloseThrow(_ backend: LogBackend) async throws {
+        let place = try await LogPlace(backend)
+        let log = try await place.open()
         _ = try await log.append(to: "s", expectedVersion: .any, events: [event()])
         log.close()
         log.close()
         #expect(throws: EventLogError.closed) { try log.read(from: 1, limit: 10) }
-        #expect(throws: EventLogError.closed) { try log.backup(to: dir.url.appendingPathComponent("copy")) }
+        #expect(throws: EventLogError.closed) { try log.backup(to: place.directory.url.appendingPathComponent("copy")) }
     }
 
-    @Test func backupIsAConsistentCopy() async throws {
-        let dir = try TemporaryDirectory()
-        let log = try openLog(dir)
+    @Test(arguments: LogBackend.available) func backupIsAConsistentCopy(_ backend: LogBackend) async throws {
+        let place = try await LogPlace(backend)
+        let log = try await place.open()
         defer { log.close() }
         for i in 0..<50 { _ = try await log.append(to: "s-\(i)", expectedVersion: .noStream, events: [event()]) }
-        let copy = dir.url.appendingPathComponent("backup")
+        let copy = place.directory.url.appendingPathComponent("backup")
         try log.backup(to: copy)
         let restored = try EventLog(configuration: .init(directory: copy))
         defer { restored.close() }

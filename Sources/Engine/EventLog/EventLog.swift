@@ -17,12 +17,17 @@ public final class EventLog: Sendable {
         public var groupCommit: Bool
         /// Refuses every append with `EventLogError.readOnly`: a log that shows a past state.
         public var readOnly: Bool
+        /// When set, the log is this shared one, and `directory` holds this process's copy of it.
+        public var shared: (any SharedLog)?
 
-        public init(directory: URL, initialMapSize: Int = 64 << 20, groupCommit: Bool = true, readOnly: Bool = false) {
+        public init(
+            directory: URL, initialMapSize: Int = 64 << 20, groupCommit: Bool = true, readOnly: Bool = false, shared: (any SharedLog)? = nil
+        ) {
             self.directory = directory
             self.initialMapSize = initialMapSize
             self.groupCommit = groupCommit
             self.readOnly = readOnly
+            self.shared = shared
         }
     }
 
@@ -31,7 +36,9 @@ public final class EventLog: Sendable {
     private let index: LogIndex
     private let head: PositionWatcher
     private let writer: GroupCommitWriter
+    private let follower: SharedLogFollower?
     private let readOnly: Bool
+    private let directory: URL
     /// Refuses every append: a log that shows a past state.
     public var isReadOnly: Bool { readOnly }
     private let storageFull = StorageFullLatch()
@@ -58,6 +65,8 @@ public final class EventLog: Sendable {
             environment: environment, store: store, index: index, head: head, storageFull: storageFull, grouping: configuration.groupCommit
         )
         readOnly = configuration.readOnly
+        directory = configuration.directory
+        follower = configuration.shared.map { [writer, head] in SharedLogFollower(shared: $0, writer: writer, localHead: head) }
     }
 
     /// Unmaps the pages of the log and its index this process has read; see
@@ -69,6 +78,7 @@ public final class EventLog: Sendable {
 
     /// Stops the writer after the appends already queued, then closes the environment.
     public func close() {
+        follower?.close()
         writer.close()
         index.environment.close()
         environment.close()
@@ -80,7 +90,7 @@ public final class EventLog: Sendable {
     public func append(_ appends: [StreamAppend]) async throws -> AppendResult {
         guard !readOnly else { throw EventLogError.readOnly }
         let started = ContinuousClock.now
-        let result = try await writer.submit(appends)
+        let result = if let follower { try await follower.append(appends) } else { try await writer.submit(appends) }
         appendTimer.record(duration: ContinuousClock.now - started)
         if !result.wasDuplicate { appendedEvents.increment(by: result.positions.count) }
         return result
@@ -89,6 +99,23 @@ public final class EventLog: Sendable {
     public func append(to streamId: String, expectedVersion: ExpectedVersion, events: [NewEvent]) async throws -> AppendResult {
         try await append([StreamAppend(streamId: streamId, expectedVersion: expectedVersion, events: events)])
     }
+
+    // MARK: Sharing
+
+    /// Where the log is: the shared log's location, or the embedded log's directory.
+    public var location: String { follower?.shared.location ?? directory.path }
+
+    /// Returns once this process's copy holds every event the shared log held when called; at once
+    /// for an embedded log. Throws when the shared log cannot be reached.
+    public func catchUpWithSharedLog() async throws {
+        try await follower?.catchUp()
+    }
+
+    /// The shared log's head as last heard; the embedded log's own head otherwise.
+    public var sharedHeadPosition: UInt64 { follower?.sharedHeadPosition ?? head.position }
+
+    /// Set while the shared log cannot be read: this copy, and every read model folded from it, is behind.
+    public var sharedLogFailure: (message: String, since: Date)? { follower?.failure }
 
     // MARK: Reading
 

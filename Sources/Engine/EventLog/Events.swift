@@ -44,6 +44,22 @@ public struct RecordedEvent: Sendable, Equatable {
     public var payload: Data
 
     public var recordedAt: Date { Date(timeIntervalSince1970: Double(recordedAtMicroseconds) / 1_000_000) }
+
+    public init(
+        position: UInt64, id: UUID, type: String, schemaVersion: UInt16, streamId: String, streamVersion: UInt64,
+        recordedAtMicroseconds: Int64, actorUserId: Int64?, userIds: [Int64], payload: Data
+    ) {
+        self.position = position
+        self.id = id
+        self.type = type
+        self.schemaVersion = schemaVersion
+        self.streamId = streamId
+        self.streamVersion = streamVersion
+        self.recordedAtMicroseconds = recordedAtMicroseconds
+        self.actorUserId = actorUserId
+        self.userIds = userIds
+        self.payload = payload
+    }
 }
 
 /// The stream version an append expects to find.
@@ -55,7 +71,7 @@ public enum ExpectedVersion: Sendable, Equatable, CustomStringConvertible {
     /// The stream's last event must have exactly this version (versions start at 1).
     case exact(UInt64)
 
-    func accepts(_ current: UInt64) -> Bool {
+    public func accepts(_ current: UInt64) -> Bool {
         switch self {
         case .any: true
         case .noStream: current == 0

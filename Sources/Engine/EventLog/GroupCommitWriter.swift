@@ -6,7 +6,14 @@ import Metrics
 /// One caller alone pays one commit; many concurrent callers share one.
 final class GroupCommitWriter: @unchecked Sendable {
     private struct Request {
-        let appends: [StreamAppend]
+        enum Work {
+            /// Decided here, by the append rules.
+            case append([StreamAppend])
+            /// Decided by a shared log: copied in its order (those already here are skipped).
+            case copy([RecordedEvent])
+        }
+
+        let work: Work
         let continuation: CheckedContinuation<AppendResult, any Error>
     }
 
@@ -43,6 +50,14 @@ final class GroupCommitWriter: @unchecked Sendable {
     }
 
     func submit(_ appends: [StreamAppend]) async throws -> AppendResult {
+        try await submit(.append(appends))
+    }
+
+    func copy(_ events: [RecordedEvent]) async throws {
+        _ = try await submit(.copy(events))
+    }
+
+    private func submit(_ work: Request.Work) async throws -> AppendResult {
         try await withCheckedThrowingContinuation { continuation in
             condition.lock()
             defer { condition.unlock() }
@@ -50,7 +65,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                 continuation.resume(throwing: EventLogError.closed)
                 return
             }
-            queue.append(Request(appends: appends, continuation: continuation))
+            queue.append(Request(work: work, continuation: continuation))
             condition.signal()
         }
     }
@@ -111,7 +126,14 @@ final class GroupCommitWriter: @unchecked Sendable {
                     var pending = PendingIndex(index: index, txn: indexTxn)
                     for request in batch {
                         do {
-                            results.append(.success(try store.append(request.appends, in: txn, index: &pending, after: &position, now: now)))
+                            switch request.work {
+                            case .append(let appends):
+                                results.append(.success(try store.append(appends, in: txn, index: &pending, after: &position, now: now)))
+                            case .copy(let events):
+                                let new = events.drop { $0.position <= position }
+                                try store.write(Array(new), in: txn, index: &pending, after: &position)
+                                results.append(.success(AppendResult(positions: new.map(\.position), wasDuplicate: false)))
+                            }
                         } catch let rejected as EventLogError {
                             results.append(.failure(rejected))
                         }

@@ -24,68 +24,34 @@ struct LogStore: Sendable {
         try txn.get(events, key: RecordCodec.key(position)).map { try RecordCodec.decode($0, position: position) }
     }
 
-    /// Validates the whole request first, so a rejected request writes nothing; then writes its
-    /// events, and their index entries into `index`.
+    /// Decides the request by the append rules (`AppendPlanner`), then writes what they decided,
+    /// and its index entries into `index`.
     func append(_ appends: [StreamAppend], in txn: Transaction, index: inout PendingIndex, after head: inout UInt64, now: Int64) throws -> AppendResult {
-        let newEvents = appends.flatMap(\.events)
-        guard !newEvents.isEmpty else { throw EventLogError.invalidAppend("no events") }
-        guard Set(newEvents.map(\.id)).count == newEvents.count else { throw EventLogError.invalidAppend("an event id appears twice") }
-        for append in appends {
-            guard !append.streamId.isEmpty, append.streamId.utf8.count <= 400, !append.streamId.utf8.contains(0) else {
-                throw EventLogError.invalidAppend("stream id must be 1–400 bytes without NUL")
-            }
-        }
-
-        let known = try newEvents.map { try index.position(ofEvent: $0.id) }
-        let recorded = known.compactMap { $0 }
-        if recorded.count == newEvents.count {
-            try expectSameEvents(appends, recordedAt: recorded, txn)
-            return AppendResult(positions: recorded, wasDuplicate: true)
-        }
-        if !recorded.isEmpty {
-            throw EventLogError.partialDuplicate(eventIds: zip(newEvents, known).filter { $0.1 != nil }.map(\.0.id))
-        }
-
-        // A stream may appear more than once: each expectation is checked against the one before it.
-        var pending: [String: UInt64] = [:]
-        var versions: [UInt64] = []
-        for append in appends {
-            let current = try pending[append.streamId] ?? index.streamVersion(append.streamId)
-            guard append.expectedVersion.accepts(current) else {
-                throw EventLogError.wrongExpectedVersion(streamId: append.streamId, expected: append.expectedVersion, actual: current)
-            }
-            versions.append(current)
-            pending[append.streamId] = current + UInt64(append.events.count)
-        }
-
-        var positions: [UInt64] = []
-        positions.reserveCapacity(newEvents.count)
-        for (append, startVersion) in zip(appends, versions) {
-            var version = startVersion
-            for event in append.events {
-                head += 1
-                version += 1
-                let position = RecordCodec.key(head)
-                let users = Array(Set(event.userIds + (event.actorUserId.map { [$0] } ?? []))).sorted()
-                let recordedAt = event.recordedAt.map { Int64(($0.timeIntervalSince1970 * 1_000_000).rounded()) } ?? now
-                let record = RecordCodec.encode(event, streamId: append.streamId, streamVersion: version, recordedAt: recordedAt, userIds: users)
-                try txn.put(events, key: position, value: record, flags: MDB_APPEND)
-                index.add(LogIndex.Entry(eventId: event.id, streamId: append.streamId, version: version, position: head, userIds: users))
-                positions.append(head)
-            }
-        }
-        return AppendResult(positions: positions, wasDuplicate: false)
+        let decision = try AppendPlanner.decide(appends, after: head, now: now, in: LookupsInCommit(store: self, index: index, txn: txn))
+        if case .write(let events) = decision { try write(events, in: txn, index: &index, after: &head) }
+        return decision.result
     }
 
-    /// A retry is the same facts again: an id already recorded for another event (another stream,
-    /// type or payload) is a caller reusing an idempotency key for a different request.
-    private func expectSameEvents(_ appends: [StreamAppend], recordedAt positions: [UInt64], _ txn: Transaction) throws {
-        let offered = appends.flatMap { append in append.events.map { (append.streamId, $0) } }
-        for ((streamId, event), position) in zip(offered, positions) {
-            guard let stored = try self.event(at: position, txn) else { continue }
-            guard stored.streamId == streamId, stored.type == event.type, stored.schemaVersion == event.schemaVersion,
-                  stored.payload == event.payload
-            else { throw EventLogError.eventIdReused(eventId: event.id, position: position) }
+    /// Writes events whose positions are already decided, each right after the head: the appends
+    /// this log decided, or a shared log's events copied in its order.
+    func write(_ events: [RecordedEvent], in txn: Transaction, index: inout PendingIndex, after head: inout UInt64) throws {
+        for event in events {
+            guard event.position == head + 1 else {
+                throw EventLogError.invalidAppend("position \(event.position) does not follow the head \(head)")
+            }
+            try txn.put(self.events, key: RecordCodec.key(event.position), value: RecordCodec.encode(event), flags: MDB_APPEND)
+            index.add(LogIndex.Entry(eventId: event.id, streamId: event.streamId, version: event.streamVersion, position: event.position, userIds: event.userIds))
+            head = event.position
         }
     }
+}
+
+private struct LookupsInCommit: AppendLookups {
+    let store: LogStore
+    let index: PendingIndex
+    let txn: Transaction
+
+    func position(ofEvent id: UUID) throws -> UInt64? { try index.position(ofEvent: id) }
+    func streamVersion(_ streamId: String) throws -> UInt64 { try index.streamVersion(streamId) }
+    func event(at position: UInt64) throws -> RecordedEvent? { try store.event(at: position, txn) }
 }

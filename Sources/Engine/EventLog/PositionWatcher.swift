@@ -51,6 +51,15 @@ public final class PositionWatcher: Sendable {
 }
 
 extension PositionWatcher {
+    /// Returns once the position reaches `target`, or when the task is cancelled.
+    public func wait(until target: UInt64) async {
+        while !Task.isCancelled {
+            let seen = position
+            if seen >= target { return }
+            await wait(beyond: seen)
+        }
+    }
+
     /// Waits until the position reaches `target`; false when `timeout` passes first.
     public func wait(until target: UInt64, timeout: Duration) async -> Bool {
         if position >= target { return true }

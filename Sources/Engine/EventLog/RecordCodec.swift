@@ -23,20 +23,21 @@ enum RecordCodec {
 
     static func uuidKey(_ id: UUID) -> [UInt8] { withUnsafeBytes(of: id.uuid, Array.init) }
 
-    static func encode(_ event: NewEvent, streamId: String, streamVersion: UInt64, recordedAt: Int64, userIds: [Int64]) -> [UInt8] {
+    /// Every field but the position, which is the record's key.
+    static func encode(_ event: RecordedEvent) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(64 + event.type.utf8.count + streamId.utf8.count + event.payload.count)
+        out.reserveCapacity(64 + event.type.utf8.count + event.streamId.utf8.count + event.payload.count)
         out.append(formatVersion)
         out += uuidKey(event.id)
-        append(recordedAt, to: &out)
+        append(event.recordedAtMicroseconds, to: &out)
         append(event.schemaVersion, to: &out)
-        append(streamVersion, to: &out)
+        append(event.streamVersion, to: &out)
         out.append(event.actorUserId == nil ? 0 : 1)
         append(event.actorUserId ?? 0, to: &out)
         appendString(event.type, to: &out)
-        appendString(streamId, to: &out)
-        append(UInt16(userIds.count), to: &out)
-        for user in userIds { append(user, to: &out) }
+        appendString(event.streamId, to: &out)
+        append(UInt16(event.userIds.count), to: &out)
+        for user in event.userIds { append(user, to: &out) }
         out += event.payload
         return out
     }

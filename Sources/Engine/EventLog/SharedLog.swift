@@ -1,0 +1,27 @@
+import Foundation
+
+/// A log that the processes of several machines append to (PostgreSQL, in `PostgresLog`). It decides
+/// every position, by the same `AppendPlanner` rules as the embedded log; each process keeps a copy of
+/// it in its own embedded log, which serves every read (`SharedLogFollower`).
+public protocol SharedLog: Sendable {
+    /// Decides each request on its own (one refused does not refuse the others) and commits those
+    /// accepted together, durably. Returns each request's decision and the shared head after the commit.
+    func append(_ requests: [[StreamAppend]]) async throws -> (decisions: [Result<AppendDecision, EventLogError>], head: UInt64)
+
+    /// Events after `position`, in order, at most `limit`: never with a gap, since a position is only
+    /// readable once every position before it is.
+    func events(after position: UInt64, limit: Int) async throws -> [RecordedEvent]
+
+    /// The position of the last event committed; 0 for an empty log.
+    func head() async throws -> UInt64
+
+    /// Runs until cancelled, calling `heard` with the shared head whenever it may have moved: on
+    /// every commit announced by any process, and by polling, in case an announcement is lost.
+    func watchHead(_ heard: @escaping @Sendable (UInt64) -> Void) async
+
+    /// Where this log is, for messages and `/health` (no password).
+    var location: String { get }
+
+    /// Stops watching and closes the connections.
+    func close()
+}

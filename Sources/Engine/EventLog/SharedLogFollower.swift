@@ -1,0 +1,145 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// Keeps this process's embedded log a copy of a shared log, in the shared log's order, and sends
+/// this process's appends there. An append answers once the copy holds the shared log as it was
+/// after that append's commit: the caller's own events, and, after a conflict, the writes that won,
+/// so the retry decides on them.
+final class SharedLogFollower: Sendable {
+    let shared: any SharedLog
+    private let writer: GroupCommitWriter
+    private let localHead: PositionWatcher
+    /// The highest shared head heard of: the copy follows it.
+    private let sharedHead: PositionWatcher
+    private let batcher: SharedAppendBatcher
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+    private let lastFailure = Mutex<(message: String, since: Date)?>(nil)
+    private let isClosed = Mutex(false)
+    private let logger = Logger(label: "engine.shared-log")
+    private static let copyBatch = 2_000
+
+    init(shared: any SharedLog, writer: GroupCommitWriter, localHead: PositionWatcher) {
+        self.shared = shared
+        self.writer = writer
+        self.localHead = localHead
+        sharedHead = PositionWatcher(position: localHead.position)
+        batcher = SharedAppendBatcher(shared: shared)
+        let heads = sharedHead
+        tasks.withLock {
+            $0 = [
+                Task { [self] in await follow() },
+                Task { await shared.watchHead { heads.publish($0) } },
+            ]
+        }
+    }
+
+    /// Set while the shared log cannot be read: the copy, and so every read model here, is behind.
+    var failure: (message: String, since: Date)? { lastFailure.withLock { $0 } }
+
+    var sharedHeadPosition: UInt64 { sharedHead.position }
+
+    func append(_ appends: [StreamAppend]) async throws -> AppendResult {
+        guard !isClosed.withLock({ $0 }) else { throw EventLogError.closed }
+        let (decision, headAfter) = try await batcher.submit(appends)
+        sharedHead.publish(headAfter)
+        await localHead.wait(until: headAfter)
+        return try decision.get().result
+    }
+
+    /// Returns once the copy holds every event the shared log held when called; throws when the
+    /// shared log cannot be reached at all.
+    func catchUp() async throws {
+        let head = try await shared.head()
+        sharedHead.publish(head)
+        await localHead.wait(until: head)
+    }
+
+    func close() {
+        isClosed.withLock { $0 = true }
+        for task in tasks.withLock({ $0 }) { task.cancel() }
+        shared.close()
+    }
+
+    private func follow() async {
+        var pause = Duration.milliseconds(50)
+        while !Task.isCancelled {
+            let local = localHead.position
+            guard sharedHead.position > local else {
+                await sharedHead.wait(beyond: local)
+                continue
+            }
+            do {
+                let events = try await shared.events(after: local, limit: Self.copyBatch)
+                if events.isEmpty {
+                    try await Task.sleep(for: .milliseconds(10))
+                } else {
+                    try await writer.copy(events)
+                }
+                if lastFailure.withLock({ $0 }) != nil {
+                    logger.info("shared log readable again", metadata: ["log": "\(shared.location)"])
+                    lastFailure.withLock { $0 = nil }
+                }
+                pause = .milliseconds(50)
+            } catch is CancellationError {
+                return
+            } catch {
+                let first = lastFailure.withLock { failure in
+                    defer { failure = failure ?? ("\(error)", Date()) }
+                    return failure == nil
+                }
+                if first { logger.error("cannot copy the shared log", metadata: ["log": "\(shared.location)", "error": "\(error)"]) }
+                try? await Task.sleep(for: pause)
+                pause = min(pause * 2, .seconds(2))
+            }
+        }
+    }
+}
+
+/// Sends appends to the shared log one commit at a time: every append that arrives while a commit is
+/// under way goes into the next one (group commit across requests).
+private final class SharedAppendBatcher: Sendable {
+    typealias Outcome = (decision: Result<AppendDecision, EventLogError>, head: UInt64)
+
+    private struct State {
+        var waiting: [(appends: [StreamAppend], continuation: CheckedContinuation<Outcome, any Error>)] = []
+        var committing = false
+    }
+
+    private let shared: any SharedLog
+    private let state = Mutex(State())
+    private static let largestCommit = 512
+
+    init(shared: any SharedLog) {
+        self.shared = shared
+    }
+
+    func submit(_ appends: [StreamAppend]) async throws -> Outcome {
+        try await withCheckedThrowingContinuation { continuation in
+            let startsCommitting = state.withLock { state -> Bool in
+                state.waiting.append((appends, continuation))
+                defer { state.committing = true }
+                return !state.committing
+            }
+            if startsCommitting { Task { await commitWhileWaiting() } }
+        }
+    }
+
+    private func commitWhileWaiting() async {
+        while true {
+            let batch = state.withLock { state in
+                let batch = Array(state.waiting.prefix(Self.largestCommit))
+                state.waiting.removeFirst(batch.count)
+                if batch.isEmpty { state.committing = false }
+                return batch
+            }
+            guard !batch.isEmpty else { return }
+            do {
+                let (decisions, head) = try await shared.append(batch.map(\.appends))
+                for (request, decision) in zip(batch, decisions) { request.continuation.resume(returning: (decision, head)) }
+            } catch {
+                for request in batch { request.continuation.resume(throwing: error) }
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Logging
+import PostgresNIO
+
+/// The log's tables, created and migrated by the product itself, step by step like its read models.
+/// `event_log_meta` says which product's log this is and at which schema version.
+enum PostgresLogSchema {
+    /// Step N brings a database from version N to N + 1. Append steps; never edit one that shipped.
+    static let steps: [[PostgresQuery]] = [
+        [
+            """
+            CREATE TABLE event_log (
+                position bigint PRIMARY KEY,
+                event_id uuid NOT NULL UNIQUE,
+                stream_id text NOT NULL,
+                stream_version bigint NOT NULL,
+                type text NOT NULL,
+                schema_version integer NOT NULL,
+                recorded_at bigint NOT NULL,
+                actor_user_id bigint,
+                user_ids bigint[] NOT NULL,
+                payload bytea NOT NULL,
+                UNIQUE (stream_id, stream_version)
+            )
+            """,
+        ],
+    ]
+
+    /// Migrates under a lock, so nodes starting together do it once; refuses another product's log.
+    static func prepare(_ client: PostgresClient, product: String, location: String, logger: Logger) async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSharedLog.migrationLock))", logger: logger)
+            try await connection.query("CREATE TABLE IF NOT EXISTS event_log_meta (name text PRIMARY KEY, value text NOT NULL)", logger: logger)
+            var meta: [String: String] = [:]
+            for try await (name, value) in try await connection.query("SELECT name, value FROM event_log_meta", logger: logger).decode((String, String).self) {
+                meta[name] = value
+            }
+            if let owner = meta["product"], owner != product { throw PostgresLogError.heldByAnotherProduct(location: location, product: owner) }
+            let version = meta["schema_version"].flatMap(Int.init) ?? 0
+            guard version <= steps.count else { throw PostgresLogError.writtenByANewerVersion(location: location, schemaVersion: version) }
+            for step in steps[version...] {
+                for statement in step { try await connection.query(statement, logger: logger) }
+            }
+            try await connection.query(
+                """
+                INSERT INTO event_log_meta (name, value) VALUES ('product', \(product)), ('schema_version', \(String(steps.count)))
+                ON CONFLICT (name) DO UPDATE SET value = excluded.value
+                """,
+                logger: logger
+            )
+        }
+    }
+}

@@ -1,0 +1,225 @@
+import EventLog
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The event log as one PostgreSQL table, shared by every node of a product.
+///
+/// Positions are gap-free and commit in order: every append takes one transaction-scoped advisory
+/// lock before it reads the head, so a transaction can only take positions after every earlier one has
+/// committed, and a reader never sees position N + 1 before N (the sequence-gap trap of SQL event
+/// stores; `ops/postgresql.md`). One commit at a time is made up for by group commit: every append
+/// that arrives during a commit goes into the next (`SharedLogFollower`).
+public final class PostgresSharedLog: SharedLog {
+    static let appendLock: Int64 = 0x6576_656E_745F_6C67  // "event_lg"
+    static let migrationLock: Int64 = 0x6576_656E_745F_6D67  // "event_mg"
+    static let channel = "event_log"
+    private static let columns = "position, event_id, stream_id, stream_version, type, schema_version, recorded_at, actor_user_id, user_ids, payload"
+    private static let rowsPerInsert = 1_000
+    private static let pollInterval = Duration.seconds(1)
+
+    public let location: String
+    private let client: PostgresClient
+    private let running: Task<Void, Never>
+    private let logger: Logger
+
+    /// Connects, checks that commits are durable, and creates or migrates the log's tables. Throws
+    /// at once, naming the place, when the database cannot be reached or holds another product's log.
+    public init(url: String, product: String, logger: Logger = Logger(label: "engine.postgres-log")) async throws {
+        let place = try PostgresLogLocation(url: url)
+        location = place.description
+        // PostgresNIO's own messages (a lease asked for while `run()` is starting, each failed
+        // connection attempt) only from errors up: this log reports what it could not do itself.
+        var quiet = logger
+        quiet.logLevel = max(logger.logLevel, .error)
+        self.logger = quiet
+        client = PostgresClient(configuration: place.configuration, backgroundLogger: quiet)
+        running = Task { [client] in await client.run() }
+        do {
+            try await Self.checkDurable(place, logger: quiet)
+            try await PostgresLogSchema.prepare(client, product: product, location: location, logger: quiet)
+        } catch let error as PostgresLogError {
+            running.cancel()
+            throw error
+        } catch {
+            running.cancel()
+            throw PostgresLogError.unreachable(location: location, reason: Self.reason(error))
+        }
+    }
+
+    public func close() {
+        running.cancel()
+    }
+
+    // MARK: Appending
+
+    public func append(_ requests: [[StreamAppend]]) async throws -> (decisions: [Result<AppendDecision, EventLogError>], head: UInt64) {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.appendLock))", logger: logger)
+            let head = try await Self.head(connection, logger: logger)
+            var known = try await lookups(for: requests, connection)
+            let now = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
+            var position = head
+            var decisions: [Result<AppendDecision, EventLogError>] = []
+            var written: [RecordedEvent] = []
+            for request in requests {
+                do {
+                    let decision = try AppendPlanner.decide(request, after: position, now: now, in: known)
+                    if case .write(let events) = decision {
+                        known.add(events)
+                        written += events
+                        position = events.last?.position ?? position
+                    }
+                    decisions.append(.success(decision))
+                } catch let refused as EventLogError {
+                    decisions.append(.failure(refused))
+                }
+            }
+            for start in stride(from: 0, to: written.count, by: Self.rowsPerInsert) {
+                try await insert(written[start..<min(start + Self.rowsPerInsert, written.count)], connection)
+            }
+            if position > head {
+                try await connection.query("SELECT pg_notify(\(Self.channel), \(String(position)))", logger: logger)
+            }
+            return (decisions, position)
+        }
+    }
+
+    /// What the append rules need, read in three queries for the whole commit.
+    private func lookups(for requests: [[StreamAppend]], _ connection: PostgresConnection) async throws -> KnownEvents {
+        var known = KnownEvents()
+        let ids = requests.flatMap { $0.flatMap { $0.events.map(\.id) } }
+        if !ids.isEmpty {
+            let rows = try await connection.query("SELECT \(unescaped: Self.columns) FROM event_log WHERE event_id = ANY(\(ids))", logger: logger)
+            known.add(try await Self.decode(rows))
+        }
+        let streams = Array(Set(requests.flatMap { $0.map(\.streamId) }))
+        if !streams.isEmpty {
+            let rows = try await connection.query(
+                """
+                SELECT s.id, coalesce((SELECT max(stream_version) FROM event_log WHERE stream_id = s.id), 0)
+                FROM unnest(\(streams)::text[]) AS s(id)
+                """,
+                logger: logger
+            )
+            for try await (stream, version) in rows.decode((String, Int64).self) { known.versions[stream] = UInt64(version) }
+        }
+        return known
+    }
+
+    private func insert(_ events: ArraySlice<RecordedEvent>, _ connection: PostgresConnection) async throws {
+        var bindings = PostgresBindings(capacity: events.count * 10)
+        var rows: [String] = []
+        rows.reserveCapacity(events.count)
+        for event in events {
+            let first = bindings.count
+            rows.append("(" + (1...10).map { "$\(first + $0)" }.joined(separator: ",") + ")")
+            bindings.append(Int64(event.position))
+            bindings.append(event.id)
+            bindings.append(event.streamId)
+            bindings.append(Int64(event.streamVersion))
+            bindings.append(event.type)
+            bindings.append(Int32(event.schemaVersion))
+            bindings.append(event.recordedAtMicroseconds)
+            bindings.append(event.actorUserId)
+            bindings.append(event.userIds)
+            try bindings.append(event.payload)
+        }
+        let sql = "INSERT INTO event_log (\(Self.columns)) VALUES " + rows.joined(separator: ",")
+        try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+    }
+
+    // MARK: Reading
+
+    public func head() async throws -> UInt64 {
+        try await client.withConnection { try await Self.head($0, logger: logger) }
+    }
+
+    public func events(after position: UInt64, limit: Int) async throws -> [RecordedEvent] {
+        let rows = try await client.query(
+            "SELECT \(unescaped: Self.columns) FROM event_log WHERE position > \(Int64(clamping: position)) ORDER BY position LIMIT \(limit)",
+            logger: logger
+        )
+        return try await Self.decode(rows)
+    }
+
+    public func watchHead(_ heard: @escaping @Sendable (UInt64) -> Void) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [self] in
+                while !Task.isCancelled {
+                    if let head = try? await head() { heard(head) }
+                    try? await Task.sleep(for: Self.pollInterval)
+                }
+            }
+            group.addTask { [self] in
+                while !Task.isCancelled {
+                    do {
+                        try await client.withConnection { connection in
+                            for try await notification in try await connection.listen(Self.channel) {
+                                if let head = UInt64(notification.payload) { heard(head) }
+                            }
+                        }
+                    } catch {
+                        try? await Task.sleep(for: Self.pollInterval)
+                    }
+                }
+            }
+        }
+    }
+
+    private static func head(_ connection: PostgresConnection, logger: Logger) async throws -> UInt64 {
+        for try await position in try await connection.query("SELECT coalesce(max(position), 0) FROM event_log", logger: logger).decode(Int64.self) {
+            return UInt64(position)
+        }
+        return 0
+    }
+
+    private static func decode(_ rows: PostgresRowSequence) async throws -> [RecordedEvent] {
+        var events: [RecordedEvent] = []
+        for try await row in rows {
+            let (position, id, stream, version, type, schemaVersion, recordedAt, actor, users, payload) =
+                try row.decode((Int64, UUID, String, Int64, String, Int32, Int64, Int64?, [Int64], Data).self)
+            events.append(RecordedEvent(
+                position: UInt64(position), id: id, type: type, schemaVersion: UInt16(clamping: schemaVersion), streamId: stream,
+                streamVersion: UInt64(version), recordedAtMicroseconds: recordedAt, actorUserId: actor, userIds: users, payload: payload
+            ))
+        }
+        return events
+    }
+
+    /// Connects once, on a connection of its own, so a server that cannot be reached fails at once.
+    private static func checkDurable(_ place: PostgresLogLocation, logger: Logger) async throws {
+        let connection = try await PostgresConnection.connect(configuration: place.connectionConfiguration, id: 0, logger: logger)
+        defer { Task { try? await connection.close() } }
+        for try await setting in try await connection.query("SHOW synchronous_commit", logger: logger).decode(String.self) where setting == "off" {
+            throw PostgresLogError.notDurable(location: place.description, synchronousCommit: setting)
+        }
+    }
+
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            return error.underlying.map { "\($0)" } ?? "\(error.code)"
+        }
+        return "\(error)"
+    }
+}
+
+/// The events and stream versions one commit's requests touch, plus what the commit decided so far.
+private struct KnownEvents: AppendLookups {
+    private var positions: [UUID: UInt64] = [:]
+    private var events: [UInt64: RecordedEvent] = [:]
+    var versions: [String: UInt64] = [:]
+
+    mutating func add(_ recorded: [RecordedEvent]) {
+        for event in recorded {
+            positions[event.id] = event.position
+            events[event.position] = event
+            versions[event.streamId] = max(versions[event.streamId] ?? 0, event.streamVersion)
+        }
+    }
+
+    func position(ofEvent id: UUID) -> UInt64? { positions[id] }
+    func streamVersion(_ streamId: String) -> UInt64 { versions[streamId] ?? 0 }
+    func event(at position: UInt64) -> RecordedEvent? { events[position] }
+}

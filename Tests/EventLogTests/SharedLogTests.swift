@@ -1,0 +1,126 @@
+import EventLog
+import Foundation
+import Logging
+import PostgresLog
+import PostgresNIO
+import Testing
+import TestSupport
+
+private func event(_ id: UUID = UUID(), payload: String = "{}") -> NewEvent {
+    NewEvent(id: id, type: "thing-happened", payload: Data(payload.utf8))
+}
+
+/// The PostgreSQL log as several nodes see it: each node an `EventLog` with a directory of its own,
+/// all sharing one database. (What one node sees is `EventLogTests`, on both backends.)
+@Suite(.enabled(if: TestPostgres.serverURL != nil, "needs ENGINE_TEST_POSTGRES_URL: scripts/postgres.sh run swift test"), .timeLimit(.minutes(3)))
+struct SharedLogTests {
+    @Test func nodesWritingConcurrentlyEachHoldTheWholeLogInOneOrder() async throws {
+        let place = try await LogPlace(.postgres)
+        var nodes: [EventLog] = []
+        for node in 0..<3 { nodes.append(try await place.open("node-\(node)")) }
+        defer { for node in nodes { node.close() } }
+
+        let positions = try await withThrowingTaskGroup(of: [UInt64].self) { group in
+            for writer in 0..<32 {
+                let node = nodes[writer % nodes.count]
+                group.addTask {
+                    var mine: [UInt64] = []
+                    for n in 0..<25 {
+                        let result = try await node.append(to: "writer-\(writer)", expectedVersion: .exact(UInt64(n)), events: [event(payload: "\(writer)-\(n)")])
+                        mine += result.positions
+                    }
+                    return mine
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(positions.sorted() == Array(1...800))
+
+        let shared = try await PostgresSharedLog(url: try #require(place.databaseURL), product: "test")
+        defer { shared.close() }
+        let truth = try await shared.events(after: 0, limit: 10_000)
+        #expect(truth.map(\.position) == Array(1...800))
+        for node in nodes {
+            try await node.catchUpWithSharedLog()
+            #expect(try node.read(from: 1, limit: 10_000) == truth)
+            for writer in 0..<32 { #expect(try node.streamVersion("writer-\(writer)") == 25) }
+        }
+    }
+
+    /// A commit held open (here by hand, as a slow appender's would be) holds back every later
+    /// position: no node ever copies a position before all those below it have committed.
+    @Test func aCommitHeldOpenHoldsBackEveryLaterPosition() async throws {
+        let place = try await LogPlace(.postgres)
+        let writer = try await place.open("writer")
+        let reader = try await place.open("reader")
+        defer { writer.close(); reader.close() }
+        _ = try await writer.append(to: "s", expectedVersion: .any, events: [event()])
+
+        let slow = Logger(label: "slow-appender")
+        let client = PostgresClient(configuration: try PostgresLogLocation(url: try #require(place.databaseURL)).configuration)
+        let later = try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            return try await client.withTransaction(logger: slow) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(\(Int64(0x6576_656E_745F_6C67)))", logger: slow)
+                try await connection.query(
+                    "INSERT INTO event_log VALUES (2, \(UUID()), 'slow', 1, 'thing-happened', 1, 0, NULL, '{}', '{}'::bytea)", logger: slow
+                )
+                let later = Task { try await writer.append(to: "s", expectedVersion: .any, events: [event()]) }
+                try await Task.sleep(for: .milliseconds(500))
+                #expect(reader.headPosition == 1, "a position was copied while the one before it was uncommitted")
+                #expect(writer.headPosition == 1)
+                return later
+            }
+        }
+        #expect(try await later.value.positions == [3])
+        try await reader.catchUpWithSharedLog()
+        #expect(try reader.read(from: 1, limit: 10).map(\.streamId) == ["s", "slow", "s"])
+    }
+
+    @Test func aRetryOnAnotherNodeIsRecognisedAndAConflictLeavesTheCopyCurrent() async throws {
+        let place = try await LogPlace(.postgres)
+        let a = try await place.open("a")
+        let b = try await place.open("b")
+        defer { a.close(); b.close() }
+        let retried = event()
+        let first = try await a.append(to: "order-1", expectedVersion: .noStream, events: [retried])
+        let again = try await b.append(to: "order-1", expectedVersion: .noStream, events: [retried])
+        #expect(again.positions == first.positions && again.wasDuplicate)
+
+        _ = try await a.append(to: "order-2", expectedVersion: .noStream, events: [event()])
+        await #expect(throws: EventLogError.wrongExpectedVersion(streamId: "order-2", expected: .noStream, actual: 1)) {
+            try await b.append(to: "order-2", expectedVersion: .noStream, events: [event()])
+        }
+        #expect(try b.streamVersion("order-2") == 1, "the refused node decides its retry on the write that won")
+
+        let reused = NewEvent(id: retried.id, type: "other-thing", payload: Data("{}".utf8))
+        await #expect(throws: EventLogError.eventIdReused(eventId: retried.id, position: 1)) {
+            try await b.append(to: "order-1", expectedVersion: .any, events: [reused])
+        }
+    }
+
+    @Test func aDatabaseHoldingAnotherProductsLogIsRefused() async throws {
+        let url = try await TestPostgres.newDatabase()
+        try await PostgresSharedLog(url: url, product: "savry").close()
+        await #expect {
+            try await PostgresSharedLog(url: url, product: "chat")
+        } throws: { error in
+            "\(error)".contains("holds the event log of savry")
+        }
+        try await PostgresSharedLog(url: url, product: "savry").close()
+    }
+
+    @Test func aServerThatCannotBeReachedIsNamedAtOnce() async throws {
+        let started = ContinuousClock.now
+        await #expect {
+            try await PostgresSharedLog(url: "postgres://postgres@127.0.0.1:1/nothing?sslmode=disable", product: "test")
+        } throws: { error in
+            "\(error)".hasPrefix("cannot reach the event log at postgres://postgres@127.0.0.1:1/nothing")
+        }
+        #expect(ContinuousClock.now - started < .seconds(30))
+        #expect(throws: PostgresLogError.self) { try PostgresLogLocation(url: "mysql://somewhere/db") }
+        #expect(throws: PostgresLogError.self) { try PostgresLogLocation(url: "postgres://host-only") }
+        #expect(throws: PostgresLogError.self) { try PostgresLogLocation(url: "postgres://h/db?sslmode=verify-full") }
+    }
+}

@@ -1,0 +1,65 @@
+import EventLog
+import Foundation
+import Logging
+import PostgresLog
+import PostgresNIO
+import Testing
+
+/// The log backends a log test runs on: the embedded LMDB log always, and the PostgreSQL log when
+/// `ENGINE_TEST_POSTGRES_URL` names a server to create databases in. `scripts/test.sh` always starts
+/// one (`scripts/postgres.sh run`), so CI runs both; a bare `swift test` runs the LMDB half.
+public enum LogBackend: String, Sendable, CustomTestStringConvertible {
+    case lmdb
+    case postgres
+
+    public static var available: [LogBackend] { TestPostgres.serverURL == nil ? [.lmdb] : [.lmdb, .postgres] }
+
+    public var testDescription: String { rawValue }
+}
+
+/// One test's log: a temporary directory for the embedded log (or for this process's copy of the
+/// shared one) and, on PostgreSQL, a database of its own.
+public struct LogPlace: Sendable {
+    public let directory: TemporaryDirectory
+    public let backend: LogBackend
+    public let databaseURL: String?
+
+    public init(_ backend: LogBackend) async throws {
+        directory = try TemporaryDirectory()
+        self.backend = backend
+        databaseURL = switch backend {
+        case .lmdb: nil
+        case .postgres: try await TestPostgres.newDatabase()
+        }
+    }
+
+    /// Opens the log; on PostgreSQL, once this process's copy in `subdirectory` holds the whole log.
+    public func open(_ subdirectory: String = "log", mapSize: Int = 1 << 20) async throws -> EventLog {
+        let shared: (any SharedLog)? = if let databaseURL { try await PostgresSharedLog(url: databaseURL, product: "test") } else { nil }
+        let log = try EventLog(configuration: .init(directory: directory.url.appendingPathComponent(subdirectory), initialMapSize: mapSize, shared: shared))
+        try await log.catchUpWithSharedLog()
+        return log
+    }
+}
+
+public enum TestPostgres {
+    public static var serverURL: String? { ProcessInfo.processInfo.environment["ENGINE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// A new, empty database on the test server; its URL.
+    public static func newDatabase() async throws -> String {
+        guard let serverURL, var components = URLComponents(string: serverURL) else {
+            throw PostgresLogError.badURL("ENGINE_TEST_POSTGRES_URL is not set")
+        }
+        let name = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        var quiet = Logger(label: "test-postgres")
+        quiet.logLevel = .error
+        let client = PostgresClient(configuration: try PostgresLogLocation(url: serverURL).configuration, backgroundLogger: quiet)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: quiet)
+            group.cancelAll()
+        }
+        components.path = "/" + name
+        return components.string ?? serverURL
+    }
+}
