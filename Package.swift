@@ -114,7 +114,7 @@ let package = Package(
         .target(
             name: "ProductHosting",
             dependencies: [
-                "EventLog", "EventSourcing", "ReadModels", "HTTPServing", "PersonalData",
+                "EventLog", "PostgresLog", "EventSourcing", "ReadModels", "HTTPServing", "PersonalData",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -8,7 +8,7 @@ import TestSupport
 @Suite(.timeLimit(.minutes(3))) struct EnvironmentSettingsTests {
     private func configured(_ values: [String: String]) throws -> NuvieConfiguration {
         var configuration = NuvieConfiguration(dataDirectory: URL(fileURLWithPath: "/tmp/unused"))
-        try configuration.apply(EnvironmentSettings(values))
+        try configuration.applyEverySetting(EnvironmentSettings(values), prefix: "NUVIE")
         return configuration
     }
 

@@ -7,7 +7,7 @@ import Testing
 @Suite struct ChatConfigurationTests {
     static func configured(_ values: [String: String]) throws -> ChatConfiguration {
         var configuration = ChatConfiguration(dataDirectory: FileManager.default.temporaryDirectory)
-        try configuration.apply(EnvironmentSettings(values))
+        try configuration.applyEverySetting(EnvironmentSettings(values), prefix: "CHAT")
         return configuration
     }
 

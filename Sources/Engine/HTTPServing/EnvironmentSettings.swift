@@ -14,9 +14,14 @@ public struct EnvironmentSettings: Sendable {
         self.reads = reads
     }
 
-    /// The names `serve` itself reads for every product, before a configuration's `apply`.
+    /// The names the engine reads for every product (`ServerConfiguration.applyEverySetting`), so a
+    /// product declares and reads only its own.
     public static func servingNames(prefix: String) -> Set<String> {
-        Set(["DATA_DIR", "LOG_LEVEL", "HOST", "PORT", "DEMO"].map { "\(prefix)_\($0)" })
+        Set([
+            "DATA_DIR", "LOG_LEVEL", "HOST", "PORT", "DEMO", "LOG_URL", "MASTER_KEY", "MASTER_KEY_FILE",
+            "HTTP_IDLE_TIMEOUT_SECONDS", "HTTP_HEADER_TIMEOUT_SECONDS", "HTTP_BODY_TIMEOUT_SECONDS", "HTTP_MAX_CONNECTIONS",
+            "HTTP_MAX_CONNECTIONS_PER_ADDRESS",
+        ].map { "\(prefix)_\($0)" })
     }
 
     public final class NamesRead: Sendable {
@@ -71,9 +76,11 @@ public struct EnvironmentSettings: Sendable {
         }
     }
 
-    /// `<prefix>_*` variables nobody reads: most likely misspelt, worth a warning at start-up.
+    /// `<prefix>_*` variables nobody reads, neither the engine (`servingNames`) nor the product
+    /// (`known`): most likely misspelt, worth a warning at start-up.
     public func unknownNames(prefix: String, known: Set<String>) -> [String] {
-        values.keys.filter { $0.hasPrefix(prefix + "_") && !known.contains($0) }.sorted()
+        let read = known.union(Self.servingNames(prefix: prefix))
+        return values.keys.filter { $0.hasPrefix(prefix + "_") && !read.contains($0) }.sorted()
     }
 }
 

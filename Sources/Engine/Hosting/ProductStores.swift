@@ -21,16 +21,30 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
     /// Opens the stores and, unless `readOnly`, reconciles the key store with the log's erasures
     /// before anything reads a personal field (`reconcileErasures`). `keyStore` is the directory's
     /// own unless given (a past state served from a copy of the log reads the live keys, so that
-    /// an erasure since holds there too).
+    /// an erasure since holds there too). With `logURL`, the log is the shared one there, and the
+    /// data directory's log this process's copy of it, caught up before this returns.
     public static func open(
         directory: DataDirectory, masterKey: MasterKey, keyStore: String? = nil, initialLogMapSize: Int = 64 << 20,
-        readOnly: Bool = false, logger: Logger
+        readOnly: Bool = false, logURL: String? = nil, logger: Logger
     ) async throws -> ProductStores {
-        let stores = try ProductStores(
-            directory: directory, masterKey: masterKey, keyStore: keyStore, initialLogMapSize: initialLogMapSize, readOnly: readOnly
-        )
-        guard !readOnly else { return stores }
+        var shared: (any SharedLog)?
+        if let logURL { shared = try await SharedLogSetting.open(logURL, for: Product.self) }
+        let stores: ProductStores
         do {
+            stores = try ProductStores(
+                directory: directory, masterKey: masterKey, keyStore: keyStore, initialLogMapSize: initialLogMapSize, readOnly: readOnly, shared: shared
+            )
+        } catch {
+            shared?.close()
+            throw error
+        }
+        do {
+            if shared != nil {
+                logger.info("copying the shared log", metadata: ["log": "\(stores.log.location)", "copy_head": "\(stores.log.headPosition)"])
+                try await stores.log.catchUpWithSharedLog()
+                logger.info("the copy holds the shared log", metadata: ["head": "\(stores.log.headPosition)"])
+            }
+            guard !readOnly else { return stores }
             try await stores.reconcileErasures(logger: logger)
         } catch {
             stores.close()
@@ -39,7 +53,9 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
         return stores
     }
 
-    private init(directory: DataDirectory, masterKey: MasterKey, keyStore: String?, initialLogMapSize: Int, readOnly: Bool) throws {
+    private init(
+        directory: DataDirectory, masterKey: MasterKey, keyStore: String?, initialLogMapSize: Int, readOnly: Bool, shared: (any SharedLog)?
+    ) throws {
         if !readOnly {
             try StorageFullError.checkRoom(for: .eventLog, at: directory.log.path)
             try StorageFullError.checkRoom(for: .readModels, at: directory.read.path)
@@ -47,7 +63,7 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
         }
         try directory.claim(for: Product.self)
         self.directory = directory
-        log = try EventLog(configuration: .init(directory: directory.log, initialMapSize: initialLogMapSize, readOnly: readOnly))
+        log = try EventLog(configuration: .init(directory: directory.log, initialMapSize: initialLogMapSize, readOnly: readOnly, shared: shared))
         do {
             keys = try KeyStore(path: keyStore ?? directory.keyStorePath, masterKey: masterKey)
         } catch {

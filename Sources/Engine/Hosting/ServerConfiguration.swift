@@ -12,9 +12,12 @@ public protocol ServerConfiguration: Sendable {
     var host: String { get set }
     var port: Int { get set }
     var metricsRegistry: PrometheusCollectorRegistry? { get set }
-    var connections: ConnectionLimits { get }
+    var connections: ConnectionLimits { get set }
     /// `<NAME>_MASTER_KEY`: required outside demo mode.
-    var masterKey: String? { get }
+    var masterKey: String? { get set }
+    /// `<NAME>_LOG_URL` or `--log-url`: the log in PostgreSQL (`postgres://…`), shared by every node
+    /// of the product. nil: the embedded log in the data directory.
+    var logURL: String? { get set }
     var initialLogMapSize: Int { get }
     /// Serves a past state: every write answers 405 and nothing is recorded (`PastStateConfiguration`).
     var readOnly: Bool { get }
@@ -22,15 +25,25 @@ public protocol ServerConfiguration: Sendable {
     /// in place of its own: the live one, for a past state, so that a user erased since reads as
     /// erased there too and a live sign-in still holds. nil: its own.
     var keysFrom: URL? { get }
-    /// Every `<NAME>_*` variable it reads; others are reported as unknown at start-up.
+    /// Every `<NAME>_*` variable the product reads itself, besides the engine's
+    /// (`EnvironmentSettings.servingNames`); others are reported as unknown at start-up.
     static var environmentNames: Set<String> { get }
-    /// The rest of the configuration from the environment, every value checked.
+    /// The product's own settings from the environment, every value checked.
     mutating func apply(_ settings: EnvironmentSettings) throws
 }
 
 extension ServerConfiguration {
     public var readOnly: Bool { false }
     public var keysFrom: URL? { nil }
+
+    /// The settings the engine reads for every product (master key, shared log, HTTP connection
+    /// limits: `EnvironmentSettings.servingNames`), then the product's own (`apply`).
+    public mutating func applyEverySetting(_ settings: EnvironmentSettings, prefix: String) throws {
+        masterKey = try settings.secret("\(prefix)_MASTER_KEY")
+        if let url = settings.text("\(prefix)_LOG_URL") { logURL = try SharedLogSetting.checked(url, name: "\(prefix)_LOG_URL") }
+        try connections.apply(settings, prefix: prefix)
+        try apply(settings)
+    }
 
     /// Where the key store and the master key are read.
     public var keysDirectory: DataDirectory { DataDirectory(keysFrom ?? dataDirectory) }
@@ -62,7 +75,7 @@ extension ProductStores {
             directory: DataDirectory(configuration.dataDirectory),
             masterKey: try configuration.keysDirectory.masterKey(for: Product.self, configured: configuration.masterKey, demoMode: configuration.demoMode),
             keyStore: configuration.keysFrom.map { DataDirectory($0).keyStorePath }, initialLogMapSize: configuration.initialLogMapSize,
-            readOnly: configuration.readOnly, logger: logger
+            readOnly: configuration.readOnly, logURL: configuration.logURL, logger: logger
         )
     }
 

@@ -23,15 +23,13 @@ extension ProductOptions {
             position = try when.resolve(in: live.log).position
             try await TimeTravel.dataDirectory(Product.self, of: live.log, personalData: live.personalData, upTo: position, at: directory, logger: logger)
         }
-        let settings = EnvironmentSettings()
-        var configuration = Configuration(dataDirectory: directory)
-        try configuration.apply(settings)
+        var configuration = try configuration(Configuration.self, dataDirectory: directory, host: host, logger: logger)
         configuration.demoMode = DataDirectory(dataDirectory).isDemo
         configuration.keysFrom = dataDirectory
         configuration.readOnly = true
-        configuration.host = host ?? settings.text("\(Product.environmentPrefix)_HOST") ?? "127.0.0.1"
+        // The past state is a copy of the log up to a position, in the scratch directory.
+        configuration.logURL = nil
         configuration.port = port
-        configuration.metricsRegistry = Bootstrap.metrics(Product.self)
         logger.info("serving the state as of a log position, read-only", metadata: [
             "position": "\(position)", "address": "\(configuration.host):\(port)", "data_dir": "\(directory.path)",
         ])

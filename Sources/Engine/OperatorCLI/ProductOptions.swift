@@ -15,12 +15,16 @@ public struct ProductOptions<Product: EventSourcedProduct>: ParsableArguments {
     @Option(help: "trace, debug, info, notice, warning, error or critical (env \(Product.environmentPrefix)_LOG_LEVEL).")
     public var logLevel: String = ProcessInfo.processInfo.environment["\(Product.environmentPrefix)_LOG_LEVEL"] ?? "info"
 
+    @Option(help: "The event log in PostgreSQL, shared by every node of the product: postgres://user:password@host:port/database (env \(Product.environmentPrefix)_LOG_URL). Unset: the embedded log in the data directory, which otherwise holds this node's copy of the shared one.")
+    public var logURL: String? = ProcessInfo.processInfo.environment["\(Product.environmentPrefix)_LOG_URL"].flatMap { $0.isEmpty ? nil : $0 }
+
     public init() {}
 
     public var dataDirectory: URL { URL(fileURLWithPath: dataDir, isDirectory: true).standardizedFileURL }
 
     public func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
+        if let logURL { _ = try SharedLogSetting.checked(logURL, name: "--log-url / \(Product.environmentPrefix)_LOG_URL") }
     }
 
     /// The data directory, refused when its marker names another product.
@@ -42,7 +46,7 @@ public struct ProductOptions<Product: EventSourcedProduct>: ParsableArguments {
 
     /// The product's stores over the data directory, for a command that reads or writes them itself.
     public func openStores(readOnly: Bool = false, logger: Logger) async throws -> ProductStores<Product> {
-        try await ProductStores.open(directory: try productDirectory(), masterKey: try masterKey(), readOnly: readOnly, logger: logger)
+        try await ProductStores.open(directory: try productDirectory(), masterKey: try masterKey(), readOnly: readOnly, logURL: logURL, logger: logger)
     }
 
     /// Bootstraps logging for a command that does not serve.

@@ -32,21 +32,36 @@ public struct ServeOptions<Product: EventSourcedProduct>: ParsableArguments {
         build: (Configuration, Logger) async throws -> App
     ) async throws {
         let logger = Bootstrap.logging(Product.self, level: global.logLevel)
-        let settings = EnvironmentSettings()
-        for name in settings.unknownNames(prefix: Product.environmentPrefix, known: Configuration.environmentNames) {
-            logger.warning("ignoring an environment variable no setting reads (misspelt?)", metadata: ["variable": "\(name)"])
-        }
-        let prefix = Product.environmentPrefix
-        var configuration = Configuration(dataDirectory: global.dataDirectory)
-        configuration.demoMode = try DataDirectory(global.dataDirectory).resolveDemoMode(flag: demo, environment: try settings.flag("\(prefix)_DEMO"))
-        configuration.host = host ?? settings.text("\(prefix)_HOST") ?? "127.0.0.1"
-        configuration.port = try port ?? settings.integer("\(prefix)_PORT", in: 0...65535) ?? defaultPort
-        configuration.metricsRegistry = Bootstrap.metrics(Product.self)
-        try configuration.apply(settings)
+        var configuration = try global.configuration(Configuration.self, dataDirectory: global.dataDirectory, host: host, logger: logger)
+        configuration.demoMode = try DataDirectory(global.dataDirectory).resolveDemoMode(
+            flag: demo, environment: try EnvironmentSettings().flag("\(Product.environmentPrefix)_DEMO")
+        )
+        configuration.port = try port ?? EnvironmentSettings().integer("\(Product.environmentPrefix)_PORT", in: 0...65535) ?? defaultPort
         logger.info("starting", metadata: [
             "data_dir": "\(global.dataDirectory.path)", "demo": "\(configuration.demoMode)", "address": "\(configuration.host):\(configuration.port)",
+            "log": "\(SharedLogSetting.describe(configuration.logURL))",
         ])
         let app = try await build(configuration, logger)
         try await DataDirectory(global.dataDirectory).whileServing { try await app.runService() }
+    }
+}
+
+extension ProductOptions {
+    /// A server configuration over `dataDirectory` with every setting from the environment (each
+    /// unknown `<NAME>_*` variable logged as a warning), the address and the shared log from the flags.
+    func configuration<Configuration: ServerConfiguration>(
+        _: Configuration.Type, dataDirectory: URL, host: String?, logger: Logger
+    ) throws -> Configuration {
+        let prefix = Product.environmentPrefix
+        let settings = EnvironmentSettings()
+        for name in settings.unknownNames(prefix: prefix, known: Configuration.environmentNames) {
+            logger.warning("ignoring an environment variable no setting reads (misspelt?)", metadata: ["variable": "\(name)"])
+        }
+        var configuration = Configuration(dataDirectory: dataDirectory)
+        try configuration.applyEverySetting(settings, prefix: prefix)
+        configuration.logURL = logURL
+        configuration.host = host ?? settings.text("\(prefix)_HOST") ?? "127.0.0.1"
+        configuration.metricsRegistry = Bootstrap.metrics(Product.self)
+        return configuration
     }
 }

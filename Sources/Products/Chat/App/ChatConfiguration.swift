@@ -32,26 +32,23 @@ public struct ChatConfiguration: ServerConfiguration {
     public var initialLogMapSize = 64 << 20
     public var metricsRegistry: PrometheusCollectorRegistry?
     public var connections = ConnectionLimits()
+    public var logURL: String?
 
     public init(dataDirectory: URL) {
         self.dataDirectory = dataDirectory
     }
 
-    /// Every `CHAT_*` variable the server reads; others are reported as unknown at start-up.
+    /// Chat's own `CHAT_*` settings; the engine reads the rest (`EnvironmentSettings.servingNames`).
     public static let environmentNames: Set<String> = [
-        "CHAT_DATA_DIR", "CHAT_LOG_LEVEL", "CHAT_HOST", "CHAT_PORT", "CHAT_DEMO",
-        "CHAT_ADMIN_TOKEN", "CHAT_ADMIN_TOKEN_FILE", "CHAT_MASTER_KEY", "CHAT_MASTER_KEY_FILE",
-        "CHAT_OPENAI_BASE_URL", "CHAT_OPENAI_API_KEY", "CHAT_OPENAI_API_KEY_FILE", "CHAT_OPENAI_MODEL", "CHAT_OPENAI_TEMPERATURE",
-        "CHAT_OPENAI_TIMEOUT_SECONDS", "CHAT_CONTEXT_TOKENS", "CHAT_TONE_PROMPTS_FILE", "CHAT_PASSWORD_ITERATIONS",
-        "CHAT_LOGIN_FAILURES_PER_ACCOUNT", "CHAT_LOGIN_FAILURES_PER_ADDRESS", "CHAT_READ_YOUR_WRITES_TIMEOUT_MS",
-        "CHAT_RATE_LIMIT_PER_MINUTE", "CHAT_RATE_LIMIT_BURST",
-        "CHAT_HTTP_IDLE_TIMEOUT_SECONDS", "CHAT_HTTP_HEADER_TIMEOUT_SECONDS", "CHAT_HTTP_BODY_TIMEOUT_SECONDS", "CHAT_HTTP_MAX_CONNECTIONS", "CHAT_HTTP_MAX_CONNECTIONS_PER_ADDRESS",
+        "CHAT_ADMIN_TOKEN", "CHAT_ADMIN_TOKEN_FILE", "CHAT_OPENAI_BASE_URL", "CHAT_OPENAI_API_KEY", "CHAT_OPENAI_API_KEY_FILE",
+        "CHAT_OPENAI_MODEL", "CHAT_OPENAI_TEMPERATURE", "CHAT_OPENAI_TIMEOUT_SECONDS", "CHAT_CONTEXT_TOKENS",
+        "CHAT_TONE_PROMPTS_FILE", "CHAT_PASSWORD_ITERATIONS", "CHAT_LOGIN_FAILURES_PER_ACCOUNT", "CHAT_LOGIN_FAILURES_PER_ADDRESS",
+        "CHAT_READ_YOUR_WRITES_TIMEOUT_MS", "CHAT_RATE_LIMIT_PER_MINUTE", "CHAT_RATE_LIMIT_BURST",
     ]
 
     /// The rest of the configuration from the environment, every value checked (`InvalidSetting`).
     public mutating func apply(_ settings: EnvironmentSettings) throws {
         adminToken = try settings.secret("CHAT_ADMIN_TOKEN")
-        masterKey = try settings.secret("CHAT_MASTER_KEY")
         // Every CHAT_OPENAI_* value is checked whether or not a base URL is set: one set without it
         // would otherwise be ignored in silence.
         let temperature = try settings.text("CHAT_OPENAI_TEMPERATURE").map { raw in
@@ -84,6 +81,5 @@ public struct ChatConfiguration: ServerConfiguration {
             readYourWritesTimeout = .milliseconds(timeout)
         }
         rateLimit = try RateLimit(settings, prefix: "CHAT", default: rateLimit ?? RateLimit(requestsPerMinute: 600, burst: 120))
-        try connections.apply(settings, prefix: "CHAT")
     }
 }

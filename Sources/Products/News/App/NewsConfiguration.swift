@@ -22,20 +22,19 @@ public struct NewsConfiguration: ServerConfiguration {
     public var initialLogMapSize = 64 << 20
     public var metricsRegistry: PrometheusCollectorRegistry?
     public var connections = ConnectionLimits()
+    public var logURL: String?
 
     public init(dataDirectory: URL) {
         self.dataDirectory = dataDirectory
     }
 
     public static let environmentNames: Set<String> = [
-        "NEWS_DATA_DIR", "NEWS_LOG_LEVEL", "NEWS_HOST", "NEWS_PORT", "NEWS_DEMO", "NEWS_ADMIN_TOKEN", "NEWS_ADMIN_TOKEN_FILE",
-        "NEWS_MASTER_KEY", "NEWS_MASTER_KEY_FILE", "NEWS_RATE_LIMIT_PER_MINUTE", "NEWS_FEEDS", "NEWS_FEED_INTERVAL_SECONDS", "NEWS_READ_YOUR_WRITES_TIMEOUT_MS",
-        "NEWS_HTTP_IDLE_TIMEOUT_SECONDS", "NEWS_HTTP_HEADER_TIMEOUT_SECONDS", "NEWS_HTTP_BODY_TIMEOUT_SECONDS", "NEWS_HTTP_MAX_CONNECTIONS", "NEWS_HTTP_MAX_CONNECTIONS_PER_ADDRESS",
+        "NEWS_ADMIN_TOKEN", "NEWS_ADMIN_TOKEN_FILE", "NEWS_RATE_LIMIT_PER_MINUTE", "NEWS_FEEDS", "NEWS_FEED_INTERVAL_SECONDS",
+        "NEWS_READ_YOUR_WRITES_TIMEOUT_MS",
     ]
 
     public mutating func apply(_ settings: EnvironmentSettings) throws {
         adminToken = try settings.secret("NEWS_ADMIN_TOKEN")
-        masterKey = try settings.secret("NEWS_MASTER_KEY")
         requestsPerMinute = try settings.integer("NEWS_RATE_LIMIT_PER_MINUTE", in: 1...1_000_000) ?? requestsPerMinute
         if let list = settings.text("NEWS_FEEDS") {
             feeds = try list.split(separator: ",").map { raw in
@@ -50,6 +49,5 @@ public struct NewsConfiguration: ServerConfiguration {
         if let timeout = try settings.integer("NEWS_READ_YOUR_WRITES_TIMEOUT_MS", in: 1...600_000) {
             readYourWritesTimeout = .milliseconds(timeout)
         }
-        try connections.apply(settings, prefix: "NEWS")
     }
 }

@@ -4,22 +4,18 @@ import NuvieAPI
 import Foundation
 
 extension NuvieConfiguration {
-    /// Every `NUVIE_*` variable the server reads; others are reported as unknown at start-up.
+    /// Nuvie's own `NUVIE_*` settings; the engine reads the rest (`EnvironmentSettings.servingNames`).
     public static let environmentNames: Set<String> = [
-        "NUVIE_DATA_DIR", "NUVIE_LOG_LEVEL", "NUVIE_HOST", "NUVIE_PORT", "NUVIE_DEMO",
-        "NUVIE_JWT_SECRET", "NUVIE_JWT_SECRET_FILE", "NUVIE_ADMIN_TOKEN", "NUVIE_ADMIN_TOKEN_FILE",
-        "NUVIE_INTERNAL_TOKEN", "NUVIE_INTERNAL_TOKEN_FILE", "NUVIE_APPLE_BUNDLE_ID", "NUVIE_APPLE_JWKS",
-        "NUVIE_AI_SERVICE_URL", "NUVIE_AI_TIMEOUT_MS", "NUVIE_MODEL_RETRAIN_SECONDS", "NUVIE_RECOMMENDATION_TTL_SECONDS",
-        "NUVIE_RATE_LIMIT_PER_MINUTE", "NUVIE_RATE_LIMIT_BURST", "NUVIE_READ_YOUR_WRITES_TIMEOUT_MS",
-        "NUVIE_HTTP_IDLE_TIMEOUT_SECONDS", "NUVIE_HTTP_HEADER_TIMEOUT_SECONDS", "NUVIE_HTTP_BODY_TIMEOUT_SECONDS",
-        "NUVIE_HTTP_MAX_CONNECTIONS", "NUVIE_HTTP_MAX_CONNECTIONS_PER_ADDRESS", "NUVIE_MASTER_KEY", "NUVIE_MASTER_KEY_FILE",
+        "NUVIE_JWT_SECRET", "NUVIE_JWT_SECRET_FILE", "NUVIE_ADMIN_TOKEN", "NUVIE_ADMIN_TOKEN_FILE", "NUVIE_INTERNAL_TOKEN",
+        "NUVIE_INTERNAL_TOKEN_FILE", "NUVIE_APPLE_BUNDLE_ID", "NUVIE_APPLE_JWKS", "NUVIE_AI_SERVICE_URL", "NUVIE_AI_TIMEOUT_MS",
+        "NUVIE_MODEL_RETRAIN_SECONDS", "NUVIE_RECOMMENDATION_TTL_SECONDS", "NUVIE_RATE_LIMIT_PER_MINUTE", "NUVIE_RATE_LIMIT_BURST",
+        "NUVIE_READ_YOUR_WRITES_TIMEOUT_MS",
     ]
 
     /// The rest of the configuration from the environment, every value checked (`InvalidSetting`).
     public mutating func apply(_ settings: EnvironmentSettings) throws {
         jwtSecret = try settings.secret("NUVIE_JWT_SECRET")
         adminToken = try settings.secret("NUVIE_ADMIN_TOKEN")
-        masterKey = try settings.secret("NUVIE_MASTER_KEY")
         internalToken = try settings.secret("NUVIE_INTERNAL_TOKEN")
         appleBundleId = settings.text("NUVIE_APPLE_BUNDLE_ID")
         appleKeySource = try settings.appleKeySource("NUVIE_APPLE_JWKS")
@@ -31,6 +27,5 @@ extension NuvieConfiguration {
         if let timeout = try settings.integer("NUVIE_READ_YOUR_WRITES_TIMEOUT_MS", in: 1...600_000) {
             readYourWritesTimeout = .milliseconds(timeout)
         }
-        try connections.apply(settings, prefix: "NUVIE")
     }
 }

@@ -50,6 +50,7 @@ public struct NuvieConfiguration: PastStateConfiguration {
     public var keysFrom: URL?
     /// Timeouts and the connection limit of the HTTP server (env `NUVIE_HTTP_*`).
     public var connections = ConnectionLimits()
+    public var logURL: String?
 
     public init(
         dataDirectory: URL, host: String = "127.0.0.1", port: Int = 8080, demoMode: Bool = false, demoDataset: URL? = nil,

@@ -34,6 +34,7 @@ public struct SavryConfiguration: PastStateConfiguration {
     /// Serves a past state (`savry as-of --serve`): every write answers 405.
     public var readOnly = false
     public var connections = ConnectionLimits()
+    public var logURL: String?
 
     public init(dataDirectory: URL) {
         self.dataDirectory = dataDirectory
@@ -56,27 +57,21 @@ public struct SavryConfiguration: PastStateConfiguration {
         return configuration
     }
 
-    /// Every `SAVRY_*` variable the server reads; others are reported as unknown at start-up.
+    /// Savry's own `SAVRY_*` settings; the engine reads the rest (`EnvironmentSettings.servingNames`).
     public static let environmentNames: Set<String> = [
-        "SAVRY_DATA_DIR", "SAVRY_LOG_LEVEL", "SAVRY_HOST", "SAVRY_PORT", "SAVRY_DEMO",
-        "SAVRY_JWT_SECRET", "SAVRY_JWT_SECRET_FILE", "SAVRY_ADMIN_TOKEN", "SAVRY_ADMIN_TOKEN_FILE", "SAVRY_MASTER_KEY", "SAVRY_MASTER_KEY_FILE",
-        "SAVRY_APPLE_BUNDLE_ID", "SAVRY_APPLE_JWKS", "SAVRY_READ_YOUR_WRITES_TIMEOUT_MS",
-        "SAVRY_RATE_LIMIT_PER_MINUTE", "SAVRY_RATE_LIMIT_BURST",
-        "SAVRY_HTTP_IDLE_TIMEOUT_SECONDS", "SAVRY_HTTP_HEADER_TIMEOUT_SECONDS", "SAVRY_HTTP_BODY_TIMEOUT_SECONDS",
-        "SAVRY_HTTP_MAX_CONNECTIONS", "SAVRY_HTTP_MAX_CONNECTIONS_PER_ADDRESS",
+        "SAVRY_JWT_SECRET", "SAVRY_JWT_SECRET_FILE", "SAVRY_ADMIN_TOKEN", "SAVRY_ADMIN_TOKEN_FILE", "SAVRY_APPLE_BUNDLE_ID",
+        "SAVRY_APPLE_JWKS", "SAVRY_READ_YOUR_WRITES_TIMEOUT_MS", "SAVRY_RATE_LIMIT_PER_MINUTE", "SAVRY_RATE_LIMIT_BURST",
     ]
 
     /// The rest of the configuration from the environment, every value checked (`InvalidSetting`).
     public mutating func apply(_ settings: EnvironmentSettings) throws {
         jwtSecret = try settings.secret("SAVRY_JWT_SECRET")
         adminToken = try settings.secret("SAVRY_ADMIN_TOKEN")
-        masterKey = try settings.secret("SAVRY_MASTER_KEY")
         appleBundleId = settings.text("SAVRY_APPLE_BUNDLE_ID")
         appleKeySource = try settings.appleKeySource("SAVRY_APPLE_JWKS")
         if let timeout = try settings.integer("SAVRY_READ_YOUR_WRITES_TIMEOUT_MS", in: 1...600_000) {
             readYourWritesTimeout = .milliseconds(timeout)
         }
         rateLimit = try RateLimit(settings, prefix: "SAVRY", default: Self.defaultRateLimit)
-        try connections.apply(settings, prefix: "SAVRY")
     }
 }

@@ -1,0 +1,40 @@
+import EventLog
+import HTTPServing
+import PostgresLog
+import ReadModels
+
+/// `<PRODUCT>_LOG_URL` (or `--log-url`): the product's log in PostgreSQL, shared by all its nodes.
+public enum SharedLogSetting {
+    /// The URL when it is one PostgreSQL can be reached by; its password never appears in the message.
+    public static func checked(_ url: String, name: String) throws -> String {
+        do {
+            _ = try PostgresLogLocation(url: url)
+            return url
+        } catch {
+            throw InvalidSetting(name: name, value: "(hidden)", expected: "postgres://user:password@host:port/database[?sslmode=disable|prefer|require] (\(error))")
+        }
+    }
+
+    /// Where the log is, for messages: never a password.
+    public static func describe(_ url: String?) -> String {
+        guard let url else { return "embedded" }
+        return (try? PostgresLogLocation(url: url).description) ?? "postgres"
+    }
+
+    /// Connects and prepares the product's log, or stops the start with a message naming the setting.
+    static func open<Product: EventSourcedProduct>(_ url: String, for _: Product.Type) async throws -> any SharedLog {
+        let name = "\(Product.environmentPrefix)_LOG_URL"
+        do {
+            return try await PostgresSharedLog(url: try checked(url, name: name), product: Product.name)
+        } catch let error as PostgresLogError {
+            throw SharedLogUnavailable(setting: name, reason: error.description)
+        }
+    }
+}
+
+public struct SharedLogUnavailable: Error, CustomStringConvertible {
+    public let setting: String
+    public let reason: String
+
+    public var description: String { "\(setting): \(reason)" }
+}
