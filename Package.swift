@@ -58,7 +58,7 @@ let package = Package(
         .target(
             name: "PostgresLog",
             dependencies: [
-                "EventLog",
+                "EventLog", "PersonalData",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),

@@ -9,7 +9,7 @@ import Testing
 /// Commands fold their streams through `DomainLog`, which keeps each stream's state between decisions.
 @Suite(.timeLimit(.minutes(3))) struct DomainLogTests {
     private func rated(_ stars: Double, review: Bool = false, in store: DomainLog) throws -> NewEvent {
-        try store.newEvent(.movieRated(MovieRated(userId: 1, movieId: 2, rating: stars, previousRating: nil, comment: nil, isReview: review)))
+        try store.newEventWithPreparedKeys(.movieRated(MovieRated(userId: 1, movieId: 2, rating: stars, previousRating: nil, comment: nil, isReview: review)))
     }
 
     @Test func aStreamsStateIsItsEventsFoldedWhateverWasKept() async throws {

@@ -150,7 +150,7 @@ private struct Generator: RandomNumberGenerator {
         var films: [StreamAppend] = []
         for id in 1...6_000 {
             let film = MovieAdded(movieId: Int64(id), title: "Film \(id)", genres: ["Drama"], year: 2000, tmdbId: nil, imdbId: nil)
-            films.append(StreamAppend(streamId: "movie-\(id)", expectedVersion: .noStream, events: [try DomainLog(log: log, personalData: keys).newEvent(.movieAdded(film))]))
+            films.append(StreamAppend(streamId: "movie-\(id)", expectedVersion: .noStream, events: [try await DomainLog(log: log, personalData: keys).newEvent(.movieAdded(film))]))
         }
         _ = try await log.append(films)
         let readDirectory = directory.url.appendingPathComponent("read")

@@ -153,7 +153,7 @@ struct SyntheticRatings {
                 at += 1
                 let rated = MovieRated(userId: user, movieId: movie, rating: rating, previousRating: ratings[stream], comment: nil, isReview: false)
                 ratings[stream] = rating
-                appends.append(StreamAppend(streamId: stream, expectedVersion: .any, events: [try store.newEvent(.movieRated(rated), recordedAt: at)]))
+                appends.append(StreamAppend(streamId: stream, expectedVersion: .any, events: [try await store.newEvent(.movieRated(rated), recordedAt: at)]))
             }
             _ = try await log.append(appends)
             progress(Int(log.headPosition))

@@ -50,7 +50,7 @@ struct PersonalDataBench: AsyncParsableCommand {
             open.append((ContinuousClock.now - started).seconds * 1_000_000 / Double(values))
 
             started = ContinuousClock.now
-            try cipher.prepareKeys(for: Set(2...1_001))
+            try await cipher.prepareKeys(for: Set(2...1_001))
             batch.append((ContinuousClock.now - started).seconds * 1_000)
             BenchFigures.progress("run \(run)/\(runs) done")
         }

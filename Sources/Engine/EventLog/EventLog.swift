@@ -19,15 +19,20 @@ public final class EventLog: Sendable {
         public var readOnly: Bool
         /// When set, the log is this shared one, and `directory` holds this process's copy of it.
         public var shared: (any SharedLog)?
+        /// Runs before each batch of the shared log is copied here: what the copied events need
+        /// first (the keys their personal fields were sealed under).
+        public var beforeCopy: (@Sendable () async throws -> Void)?
 
         public init(
-            directory: URL, initialMapSize: Int = 64 << 20, groupCommit: Bool = true, readOnly: Bool = false, shared: (any SharedLog)? = nil
+            directory: URL, initialMapSize: Int = 64 << 20, groupCommit: Bool = true, readOnly: Bool = false, shared: (any SharedLog)? = nil,
+            beforeCopy: (@Sendable () async throws -> Void)? = nil
         ) {
             self.directory = directory
             self.initialMapSize = initialMapSize
             self.groupCommit = groupCommit
             self.readOnly = readOnly
             self.shared = shared
+            self.beforeCopy = beforeCopy
         }
     }
 
@@ -66,7 +71,9 @@ public final class EventLog: Sendable {
         )
         readOnly = configuration.readOnly
         directory = configuration.directory
-        follower = configuration.shared.map { [writer, head] in SharedLogFollower(shared: $0, writer: writer, localHead: head) }
+        follower = configuration.shared.map { [writer, head] in
+            SharedLogFollower(shared: $0, writer: writer, localHead: head, beforeCopy: configuration.beforeCopy)
+        }
     }
 
     /// Unmaps the pages of the log and its index this process has read; see

@@ -13,14 +13,16 @@ final class SharedLogFollower: Sendable {
     /// The highest shared head heard of: the copy follows it.
     private let sharedHead: PositionWatcher
     private let batcher: SharedAppendBatcher
+    private let beforeCopy: (@Sendable () async throws -> Void)?
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let lastFailure = Mutex<(message: String, since: Date)?>(nil)
     private let isClosed = Mutex(false)
     private let logger = Logger(label: "engine.shared-log")
     private static let copyBatch = 2_000
 
-    init(shared: any SharedLog, writer: GroupCommitWriter, localHead: PositionWatcher) {
+    init(shared: any SharedLog, writer: GroupCommitWriter, localHead: PositionWatcher, beforeCopy: (@Sendable () async throws -> Void)?) {
         self.shared = shared
+        self.beforeCopy = beforeCopy
         self.writer = writer
         self.localHead = localHead
         sharedHead = PositionWatcher(position: localHead.position)
@@ -74,6 +76,7 @@ final class SharedLogFollower: Sendable {
                 if events.isEmpty {
                     try await Task.sleep(for: .milliseconds(10))
                 } else {
+                    try await beforeCopy?()
                     try await writer.copy(events)
                 }
                 if lastFailure.withLock({ $0 }) != nil {

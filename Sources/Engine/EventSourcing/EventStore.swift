@@ -18,11 +18,33 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
         self.personalData = personalData
     }
 
-    /// `event` ready for the log, its personal fields sealed. Refused at once by a read-only log: a
-    /// past state's key store is the live one, where sealing would create keys for nothing.
-    public func newEvent(_ event: Event, id: UUID = .timeOrdered(), recordedAt: Date? = nil) throws -> NewEvent {
+    /// `event` ready for the log, its personal fields sealed (their owners' keys prepared first when
+    /// the key store is shared by several nodes). Refused at once by a read-only log: a past state's
+    /// key store is the live one, where sealing would create keys for nothing.
+    public func newEvent(_ event: Event, id: UUID = .timeOrdered(), recordedAt: Date? = nil) async throws -> NewEvent {
+        guard !log.isReadOnly else { throw EventLogError.readOnly }
+        if personalData.needsPreparedKeys {
+            let owners = PersonalDataOwners()
+            _ = try Catalog.newEvent(event, id: id, recordedAt: recordedAt, personalData: owners)
+            try await personalData.prepareKeys(for: owners.all)
+        }
+        return try Catalog.newEvent(event, id: id, recordedAt: recordedAt, personalData: personalData)
+    }
+
+    /// `event` ready for the log, for a batch whose owners' keys are prepared already
+    /// (`personalData.prepareKeys`, once for thousands of events: an import).
+    public func newEventWithPreparedKeys(_ event: Event, id: UUID = .timeOrdered(), recordedAt: Date? = nil) throws -> NewEvent {
         guard !log.isReadOnly else { throw EventLogError.readOnly }
         return try Catalog.newEvent(event, id: id, recordedAt: recordedAt, personalData: personalData)
+    }
+
+    /// `events` ready for the log, with the ids `EventIds.nth` derives from `eventId`.
+    public func newEvents(_ events: [Event], eventId: UUID) async throws -> [NewEvent] {
+        var new: [NewEvent] = []
+        for (index, event) in events.enumerated() {
+            new.append(try await newEvent(event, id: EventIds.nth(index, of: eventId, namespace: Catalog.eventIdNamespace)))
+        }
+        return new
     }
 
     public func decode(_ recorded: RecordedEvent) throws -> Recorded<Event> {
@@ -86,8 +108,7 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
             if let original, decided.isEmpty { throw EventLogError.eventIdReused(eventId: eventId, position: original) }
             guard !decided.isEmpty else { return try commandResult(log.headPosition) }
             let result = try await log.append(
-                to: stream, expectedVersion: version == 0 ? .noStream : .exact(version),
-                events: try decided.enumerated().map { try newEvent($1, id: EventIds.nth($0, of: eventId, namespace: Catalog.eventIdNamespace)) }
+                to: stream, expectedVersion: version == 0 ? .noStream : .exact(version), events: try await newEvents(decided, eventId: eventId)
             )
             return try commandResult(result.lastPosition)
         } }
@@ -95,9 +116,7 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
 
     /// Appends `events` to `stream` whatever it holds (facts no decision depends on).
     public func append(_ events: [Event], to stream: String, eventId: UUID) async throws -> CommandResult {
-        let result = try await log.append(
-            to: stream, expectedVersion: .any, events: try events.enumerated().map { try newEvent($1, id: EventIds.nth($0, of: eventId, namespace: Catalog.eventIdNamespace)) }
-        )
+        let result = try await log.append(to: stream, expectedVersion: .any, events: try await newEvents(events, eventId: eventId))
         return try commandResult(result.lastPosition)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Seals and opens the personal values of events (`@Personal` fields) under the data key of the user
 /// they belong to: the event's actor. The host hands its event store one backed by its key store;
@@ -10,8 +11,12 @@ public protocol PersonalDataCipher: Sendable {
     /// The value, or nil when its owner was erased. A value written before personal fields were
     /// sealed (in clear, see ops/privacy.md) reads as itself, and as nil once its owner is erased.
     func open(_ stored: String, owner: Int64, field: String) throws -> String?
-    /// Makes sure these users have data keys before a batch seals for them: one write for all.
-    func prepareKeys(for owners: Set<Int64>) throws
+    /// Makes sure these users have data keys before a batch seals for them: one write for all, or,
+    /// with a key store shared by several nodes, one claim there.
+    func prepareKeys(for owners: Set<Int64>) async throws
+    /// True when sealing finds only keys prepared first (a key store shared by several nodes):
+    /// `EventStore.newEvent` then prepares the owners of every event it seals.
+    var needsPreparedKeys: Bool { get }
     /// Whether `user` was erased (their data key destroyed).
     func isErased(_ user: Int64) throws -> Bool
     /// The highest user id that has, or had, a key: a log restored from before that user's sign-up
@@ -23,7 +28,8 @@ public protocol PersonalDataCipher: Sendable {
 }
 
 extension PersonalDataCipher {
-    public func prepareKeys(for owners: Set<Int64>) throws {}
+    public func prepareKeys(for owners: Set<Int64>) async throws {}
+    public var needsPreparedKeys: Bool { false }
     public func isErased(_ user: Int64) throws -> Bool { false }
     public func highestKnownUser() throws -> Int64 { 0 }
     public var presentsInClear: Bool { false }
@@ -36,6 +42,20 @@ public struct WithheldPersonalData: PersonalDataCipher {
 
     public func seal(_ value: String, owner: Int64, field: String) throws -> String { value }
     public func open(_ stored: String, owner: Int64, field: String) throws -> String? { nil }
+}
+
+/// Seals nothing and notes whose values would be sealed: the owners whose keys an event needs.
+final class PersonalDataOwners: PersonalDataCipher {
+    private let seen = Mutex<Set<Int64>>([])
+
+    var all: Set<Int64> { seen.withLock { $0 } }
+
+    func seal(_ value: String, owner: Int64, field: String) throws -> String {
+        seen.withLock { _ = $0.insert(owner) }
+        return value
+    }
+
+    func open(_ stored: String, owner: Int64, field: String) throws -> String? { stored }
 }
 
 /// The sealing context an event's encoder and decoder carry, for its `@Personal` fields.

@@ -43,10 +43,11 @@ public struct UserRegistration<Catalog: EventCatalog>: Sendable {
             if let existing { return existing }
             let userId = try await userIds.next()
             let (claim, registration) = try register(userId)
+            let claimed = try await store.newEvent(claim), registered = try await store.newEvent(registration)
             do {
                 let result = try await store.log.append([
-                    StreamAppend(streamId: identity.stream, expectedVersion: version == 0 ? .noStream : .exact(version), events: [try store.newEvent(claim)]),
-                    StreamAppend(streamId: userStreamPrefix + "\(userId)", expectedVersion: .noStream, events: [try store.newEvent(registration)]),
+                    StreamAppend(streamId: identity.stream, expectedVersion: version == 0 ? .noStream : .exact(version), events: [claimed]),
+                    StreamAppend(streamId: userStreamPrefix + "\(userId)", expectedVersion: .noStream, events: [registered]),
                 ])
                 return SignIn(userId: userId, isNewUser: true, position: result.lastPosition)
             } catch EventLogError.wrongExpectedVersion(let stream, _, _) where stream != identity.stream {

@@ -29,7 +29,9 @@ extension ProductStores {
         let inLog = Set(recorded.map(\.userId))
         var settled: [KeyStore.Erasure] = []
         var reRecorded = 0
-        for tombstone in tombstones where (keyStoreIsAhead || tombstone.position == nil) && !inLog.contains(tombstone.userId) {
+        // A shared key store and log are restored together (ops/postgresql.md), and a tombstone without
+        // its event there may be another node's erasure under way: that node records it.
+        for tombstone in tombstones where !keys.isShared && (keyStoreIsAhead || tombstone.position == nil) && !inLog.contains(tombstone.userId) {
             let stream = Product.userStream(tombstone.userId)
             // A user this log never had (registered and erased after it was copied) has nothing to fold.
             guard try log.streamVersion(stream) > 0 else { continue }
@@ -42,8 +44,8 @@ extension ProductStores {
             settled.append(KeyStore.Erasure(userId: tombstone.userId, position: result.position))
             reRecorded += 1
         }
-        let destroyed = try keys.applyErasures(recorded, reconciledThrough: log.headPosition)
-        try keys.recordErasurePositions(recorded + settled)
+        let destroyed = try await keys.applyErasuresEverywhere(recorded, reconciledThrough: log.headPosition)
+        try await keys.recordErasurePositionsEverywhere(recorded + settled)
         if !destroyed.isEmpty || !settled.isEmpty {
             logger.notice("key store reconciled with the log's erasures", metadata: [
                 "keys_destroyed_again": "\(destroyed.count)", "erasures_recorded_again": "\(reRecorded)",

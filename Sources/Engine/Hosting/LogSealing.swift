@@ -58,7 +58,7 @@ public enum LogSealing {
         var versions: [String: UInt64] = [:]
         while new.headPosition < old.headPosition {
             let batch = try old.read(from: new.headPosition + 1, limit: 5_000)
-            try personalData.prepareKeys(for: Set(batch.compactMap(\.actorUserId)))
+            try await personalData.prepareKeys(for: Set(batch.compactMap(\.actorUserId)))
             _ = try await new.append(try batch.map { record in
                 let event = try Product.Catalog.decode(record, personalData: personalData)
                 let stream = SignInIdentity.sealedName(of: record.streamId)

@@ -27,7 +27,7 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
         directory: DataDirectory, masterKey: MasterKey, keyStore: String? = nil, initialLogMapSize: Int = 64 << 20,
         readOnly: Bool = false, logURL: String? = nil, logger: Logger
     ) async throws -> ProductStores {
-        var shared: (any SharedLog)?
+        var shared: SharedStores?
         if let logURL { shared = try await SharedLogSetting.open(logURL, for: Product.self) }
         let stores: ProductStores
         do {
@@ -35,11 +35,12 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
                 directory: directory, masterKey: masterKey, keyStore: keyStore, initialLogMapSize: initialLogMapSize, readOnly: readOnly, shared: shared
             )
         } catch {
-            shared?.close()
+            shared?.log.close()
             throw error
         }
         do {
             if shared != nil {
+                try await stores.keys.joinShared()
                 logger.info("copying the shared log", metadata: ["log": "\(stores.log.location)", "copy_head": "\(stores.log.headPosition)"])
                 try await stores.log.catchUpWithSharedLog()
                 logger.info("the copy holds the shared log", metadata: ["head": "\(stores.log.headPosition)"])
@@ -54,7 +55,7 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
     }
 
     private init(
-        directory: DataDirectory, masterKey: MasterKey, keyStore: String?, initialLogMapSize: Int, readOnly: Bool, shared: (any SharedLog)?
+        directory: DataDirectory, masterKey: MasterKey, keyStore: String?, initialLogMapSize: Int, readOnly: Bool, shared: SharedStores?
     ) throws {
         if !readOnly {
             try StorageFullError.checkRoom(for: .eventLog, at: directory.log.path)
@@ -63,11 +64,14 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
         }
         try directory.claim(for: Product.self)
         self.directory = directory
-        log = try EventLog(configuration: .init(directory: directory.log, initialMapSize: initialLogMapSize, readOnly: readOnly, shared: shared))
+        keys = try KeyStore(path: keyStore ?? directory.keyStorePath, masterKey: masterKey, shared: shared?.keys)
         do {
-            keys = try KeyStore(path: keyStore ?? directory.keyStorePath, masterKey: masterKey)
+            log = try EventLog(configuration: .init(
+                directory: directory.log, initialMapSize: initialLogMapSize, readOnly: readOnly, shared: shared?.log,
+                beforeCopy: { [keys] in try await keys.copyShared() }
+            ))
         } catch {
-            log.close()
+            try? keys.close()
             throw error
         }
         do {

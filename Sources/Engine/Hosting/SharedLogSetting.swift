@@ -1,4 +1,5 @@
 import EventLog
+import PersonalData
 import HTTPServing
 import PostgresLog
 import ReadModels
@@ -21,15 +22,23 @@ public enum SharedLogSetting {
         return (try? PostgresLogLocation(url: url).description) ?? "postgres"
     }
 
-    /// Connects and prepares the product's log, or stops the start with a message naming the setting.
-    static func open<Product: EventSourcedProduct>(_ url: String, for _: Product.Type) async throws -> any SharedLog {
+    /// Connects and prepares the product's log and key store, or stops the start with a message
+    /// naming the setting.
+    static func open<Product: EventSourcedProduct>(_ url: String, for _: Product.Type) async throws -> SharedStores {
         let name = "\(Product.environmentPrefix)_LOG_URL"
         do {
-            return try await PostgresSharedLog(url: try checked(url, name: name), product: Product.name)
+            let log = try await PostgresSharedLog(url: try checked(url, name: name), product: Product.name)
+            return SharedStores(log: log, keys: PostgresSharedKeys(log: log))
         } catch let error as PostgresLogError {
             throw SharedLogUnavailable(setting: name, reason: error.description)
         }
     }
+}
+
+/// What the nodes of a product share: the log, and the key store its personal fields are sealed under.
+struct SharedStores {
+    let log: any SharedLog
+    let keys: any SharedKeys
 }
 
 public struct SharedLogUnavailable: Error, CustomStringConvertible {

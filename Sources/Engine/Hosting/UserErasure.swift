@@ -65,14 +65,14 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
         let tombstone = try keys.erasure(of: userId)
         guard tombstone?.position == nil else { throw Failure.alreadyErased(userId) }
         guard try store.streamExists(Product.userStream(userId)) else { throw Failure.unknownUser(userId) }
-        if tombstone == nil { try keys.applyErasures([KeyStore.Erasure(userId: userId, position: nil)]) }
+        if tombstone == nil { try await keys.applyErasuresEverywhere([KeyStore.Erasure(userId: userId, position: nil)]) }
         // Nothing can open them once the key is gone; deleting them frees the space.
         try files.removeAll(of: userId)
         store.forgetFoldedStreams()
         let result = try await store.append(
             [Product.Catalog.userErased(UserErased(userId: userId, initiator: initiator))], to: Product.userStream(userId), eventId: .timeOrdered()
         )
-        try keys.recordErasurePositions([KeyStore.Erasure(userId: userId, position: result.position)])
+        try await keys.recordErasurePositionsEverywhere([KeyStore.Erasure(userId: userId, position: result.position)])
         erasures.increment()
         try await readModelsReach(result.position)
         try? await readDatabase.truncateWAL()

@@ -18,6 +18,7 @@ public final class KeyStore: Sendable {
         case keyDestroyed(userId: Int64)
         case wrappedKeyUnreadable(userId: Int64)
         case backupDestinationExists(path: String)
+        case notClaimed(userId: Int64)
 
         public var description: String {
             switch self {
@@ -25,6 +26,8 @@ public final class KeyStore: Sendable {
             case .keyDestroyed(let userId): "user \(userId)'s data key was destroyed (the user was erased): nothing personal is written for them again"
             case .wrappedKeyUnreadable(let userId): "user \(userId)'s wrapped data key does not unwrap: altered, or copied from another user's row"
             case .backupDestinationExists(let path): "\(path) exists; back the key store up into a new file"
+            case .notClaimed(let userId):
+                "user \(userId) has no data key here, and with a shared key store keys are made only by claiming them there (prepareKeys) before sealing"
             }
         }
     }
@@ -40,6 +43,8 @@ public final class KeyStore: Sendable {
     let pool: DatabasePool
     let masterKey: MasterKey
     let cache: Mutex<KeyCache>
+    /// The store shared by every node of the product, when this is one node's copy of it.
+    let shared: (any SharedKeys)?
 
     /// The key store of a data directory: `keys/keys.sqlite` in it.
     public convenience init(dataDirectory: URL, masterKey: MasterKey, cachedKeys: Int = 10_000) throws {
@@ -48,8 +53,9 @@ public final class KeyStore: Sendable {
     }
 
     /// Opens the key store at `path`, creating it (mode 0600, in a directory of mode 0700) when absent.
-    /// Throws `wrongMasterKey` when its keys were wrapped under another master key.
-    public init(path: String, masterKey: MasterKey, cachedKeys: Int = 10_000) throws {
+    /// Throws `wrongMasterKey` when its keys were wrapped under another master key. With `shared`, it
+    /// is this node's copy of that store (`joinShared`).
+    public init(path: String, masterKey: MasterKey, cachedKeys: Int = 10_000, shared: (any SharedKeys)? = nil) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         _ = try PrivateFile.createEmpty(at: path)
@@ -64,6 +70,7 @@ public final class KeyStore: Sendable {
         self.path = path
         self.pool = pool
         self.masterKey = masterKey
+        self.shared = shared
         cache = Mutex(KeyCache(capacity: cachedKeys))
     }
 
@@ -104,6 +111,7 @@ public final class KeyStore: Sendable {
             try unknown.compactMap { userId -> (Int64, StoredKey)? in
                 let stored = try read(userId, db)
                 guard case .absent = stored else { return (userId, stored) }
+                guard shared == nil else { throw Failure.notClaimed(userId: userId) }
                 let key = SymmetricKey(size: .bits256)
                 try insert(key, for: userId, db)
                 return (userId, .live(key))
@@ -125,13 +133,14 @@ public final class KeyStore: Sendable {
         try pool.write { db in
             let stored = try read(userId, db)
             guard case .absent = stored else { return stored }
+            guard shared == nil else { throw Failure.notClaimed(userId: userId) }
             let key = SymmetricKey(size: .bits256)
             try insert(key, for: userId, db)
             return .live(key)
         }
     }
 
-    private func read(_ userId: Int64, _ db: Database) throws -> StoredKey {
+    func read(_ userId: Int64, _ db: Database) throws -> StoredKey {
         let row = try Row.fetchOne(
             db,
             sql: """

@@ -63,9 +63,11 @@ public struct KeyStoreCipher: PersonalDataCipher {
         }
     }
 
-    public func prepareKeys(for owners: Set<Int64>) throws {
-        try keys.createKeys(for: owners)
+    public func prepareKeys(for owners: Set<Int64>) async throws {
+        try await keys.prepareKeys(for: owners)
     }
+
+    public var needsPreparedKeys: Bool { keys.isShared }
 
     public func isErased(_ user: Int64) throws -> Bool {
         try keys.isDestroyed(user)

@@ -34,10 +34,13 @@ enum KeyStoreSchema {
                 CREATE TABLE reconciliation (id INTEGER PRIMARY KEY CHECK (id = 1), log_position INTEGER NOT NULL);
                 """)
         }
+        migrator.registerMigration("keyStore.v3: a node's copy of a shared key store") { db in
+            try db.execute(sql: "CREATE TABLE shared_copy (id INTEGER PRIMARY KEY CHECK (id = 1), sequence INTEGER NOT NULL)")
+        }
         return migrator
     }
 
-    private static let masterKeyCheck = "master-key-check"
+    static let masterKeyCheck = "master-key-check"
 
     /// Records a value sealed under `masterKey` in a new file; in one that has it, opens it, so a
     /// store opened under another master key fails here rather than at every user's first read.

@@ -1,8 +1,9 @@
 import Logging
 import PostgresNIO
 
-/// The log's tables, created and migrated by the product itself, step by step like its read models.
-/// `event_log_meta` says which product's log this is and at which schema version.
+/// The log's tables and the shared key store's, created and migrated by the product itself, step by
+/// step like its read models. `event_log_meta` says which product's log this is and at which schema
+/// version.
 enum PostgresLogSchema {
     /// Step N brings a database from version N to N + 1. Append steps; never edit one that shipped.
     static let steps: [[PostgresQuery]] = [
@@ -22,6 +23,19 @@ enum PostgresLogSchema {
                 UNIQUE (stream_id, stream_version)
             )
             """,
+        ],
+        [
+            """
+            CREATE TABLE data_key (
+                user_id bigint PRIMARY KEY,
+                wrapped bytea,
+                destroyed_at timestamptz,
+                log_position bigint,
+                sequence bigint NOT NULL UNIQUE,
+                CHECK ((wrapped IS NULL) = (destroyed_at IS NOT NULL))
+            )
+            """,
+            "CREATE TABLE key_store_check (id integer PRIMARY KEY CHECK (id = 1), sealed bytea NOT NULL)",
         ],
     ]
 

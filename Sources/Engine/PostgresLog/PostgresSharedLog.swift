@@ -19,9 +19,9 @@ public final class PostgresSharedLog: SharedLog {
     private static let pollInterval = Duration.seconds(1)
 
     public let location: String
-    private let client: PostgresClient
+    let client: PostgresClient
     private let running: Task<Void, Never>
-    private let logger: Logger
+    let logger: Logger
 
     /// Connects, checks that commits are durable, and creates or migrates the log's tables. Throws
     /// at once, naming the place, when the database cannot be reached or holds another product's log.

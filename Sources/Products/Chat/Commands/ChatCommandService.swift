@@ -182,11 +182,9 @@ public struct ChatCommandService: Sendable {
         guard try isActive(userId) else { throw ChatDomainError.userNotFound(userId: userId) }
         for _ in 0..<5 {
             let sessionId = try await sessionNumbers.next()
-            let events = try decide(sessionId)
+            let events = try await store.newEvents(try decide(sessionId), eventId: .timeOrdered())
             do {
-                let appended = try await store.log.append(
-                    to: ChatStreams.session(sessionId), expectedVersion: .noStream, events: try events.map { try store.newEvent($0) }
-                )
+                let appended = try await store.log.append(to: ChatStreams.session(sessionId), expectedVersion: .noStream, events: events)
                 return (sessionId, try store.commandResult(appended.lastPosition))
             } catch EventLogError.wrongExpectedVersion {
                 await sessionNumbers.reset()

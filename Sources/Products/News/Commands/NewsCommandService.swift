@@ -39,10 +39,11 @@ public struct NewsCommandService: Sendable {
         }
         guard !fresh.isEmpty else { return outcomes.map { $0 ?? .duplicate } }
         do {
-            let appends = try fresh.map { item in
-                StreamAppend(streamId: item.stream, expectedVersion: .noStream, events: [
-                    try store.newEvent(.articleIngested(item.article), id: NewsCatalog.derivedEventId(from: "article:\(item.article.url)")),
-                ])
+            var appends: [StreamAppend] = []
+            for item in fresh {
+                appends.append(StreamAppend(streamId: item.stream, expectedVersion: .noStream, events: [
+                    try await store.newEvent(.articleIngested(item.article), id: NewsCatalog.derivedEventId(from: "article:\(item.article.url)")),
+                ]))
             }
             let result = try await store.log.append(appends)
             for (offset, item) in fresh.enumerated() { outcomes[item.index] = .recorded(position: result.positions[offset]) }
@@ -55,7 +56,7 @@ public struct NewsCommandService: Sendable {
     private func ingestOne(_ article: ArticleIngested, stream: String) async throws -> Ingested {
         do {
             let result = try await store.log.append(to: stream, expectedVersion: .noStream, events: [
-                try store.newEvent(.articleIngested(article), id: NewsCatalog.derivedEventId(from: "article:\(article.url)")),
+                try await store.newEvent(.articleIngested(article), id: NewsCatalog.derivedEventId(from: "article:\(article.url)")),
             ])
             return .recorded(position: result.lastPosition)
         } catch EventLogError.wrongExpectedVersion, EventLogError.eventIdReused {

@@ -47,7 +47,7 @@ public struct MovieLensImporter: Sendable {
 
     /// Imports what `dataset` read; its rejected rows are not in it (`Summary.rejected` says which).
     public func importDataset(_ dataset: MovieLensDataset, progress: @Sendable (Progress) -> Void = { _ in }) async throws -> Summary {
-        try store.personalData.prepareKeys(for: Set(dataset.ratings.map(\.userId) + dataset.tags.map(\.userId)))
+        try await store.personalData.prepareKeys(for: Set(dataset.ratings.map(\.userId) + dataset.tags.map(\.userId)))
         let appends = try Self.appends(for: dataset, store: store)
         let started = ContinuousClock.now
         var newEvents = 0
@@ -126,6 +126,6 @@ public struct MovieLensImporter: Sendable {
     }
 
     static func single(_ stream: String, _ event: NuvieEvent, key: String, at: Date, expected: ExpectedVersion, store: DomainLog) throws -> StreamAppend {
-        StreamAppend(streamId: stream, expectedVersion: expected, events: [try store.newEvent(event, id: NuvieCatalog.derivedEventId(from: "movielens:\(key)"), recordedAt: at)])
+        StreamAppend(streamId: stream, expectedVersion: expected, events: [try store.newEventWithPreparedKeys(event, id: NuvieCatalog.derivedEventId(from: "movielens:\(key)"), recordedAt: at)])
     }
 }

@@ -1,0 +1,152 @@
+import Crypto
+import Foundation
+import GRDB
+
+/// The key store the nodes of one product share (PostgreSQL, in `PostgresLog`): which user has which
+/// wrapped data key, and who was erased. It is the authority; each node's `KeyStore` file is its
+/// copy, so sealing and opening stay local reads. Keys are wrapped under the master key, which every
+/// node of a product must share (`checkMasterKey`).
+public protocol SharedKeys: Sendable {
+    /// Offers a wrapped key for each user; the first offer for a user wins, on any node. Returns what
+    /// each user holds afterwards: their key (this offer or an earlier one), or their erasure.
+    func claim(_ offered: [Int64: Data]) async throws -> [Int64: SharedKey]
+
+    /// Destroys these users' keys everywhere (tombstones, also for users who never had one), and
+    /// records or updates where the log holds their erasures.
+    func destroy(_ erasures: [KeyStore.Erasure]) async throws
+
+    /// Every key and erasure recorded or changed after `sequence`, in order: never with a gap, since a
+    /// change becomes readable only after every earlier one.
+    func changes(after sequence: Int64) async throws -> [SharedKeyChange]
+
+    /// Records `sealed` (a value sealed under this node's master key) when nothing is recorded yet,
+    /// else returns the recorded one, which this node must be able to open.
+    func masterKeyCheck(offering sealed: Data) async throws -> Data
+}
+
+public enum SharedKey: Sendable, Equatable {
+    case live(wrapped: Data)
+    case destroyed(position: UInt64?)
+}
+
+public struct SharedKeyChange: Sendable, Equatable {
+    public var sequence: Int64
+    public var userId: Int64
+    public var key: SharedKey
+
+    public init(sequence: Int64, userId: Int64, key: SharedKey) {
+        self.sequence = sequence
+        self.userId = userId
+        self.key = key
+    }
+}
+
+extension KeyStore {
+    /// True when this store is a node's copy of a shared one: keys are then made only through it.
+    public var isShared: Bool { shared != nil }
+
+    /// Checks the shared store holds keys wrapped under this master key, then copies what it holds.
+    public func joinShared() async throws {
+        guard let shared else { return }
+        let offered = try SealedBytes.seal(Data(), with: masterKey.key, authenticating: KeyStoreSchema.masterKeyCheck)
+        let recorded = try await shared.masterKeyCheck(offering: offered)
+        do {
+            _ = try SealedBytes.open(recorded, with: masterKey.key, authenticating: KeyStoreSchema.masterKeyCheck)
+        } catch {
+            throw Failure.wrongMasterKey(path: "the shared key store (every node of a product needs the same master key)")
+        }
+        try await copyShared()
+    }
+
+    /// Brings this copy up to the shared store: new keys kept, destroyed ones deleted here too (and
+    /// from the cache), so a user erased on another node reads as erased here. The event log's copy
+    /// calls this before it copies each batch of events, so no event reaches this node before the
+    /// key or the erasure it was written under.
+    public func copyShared() async throws {
+        guard let shared else { return }
+        let after = try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT sequence FROM shared_copy WHERE id = 1") } ?? 0
+        let changes = try await shared.changes(after: after)
+        guard let last = changes.last else { return }
+        let destroyed = try await pool.write { db in
+            var destroyed: [Int64] = []
+            for change in changes {
+                switch change.key {
+                case .live(let wrapped):
+                    try db.execute(
+                        sql: "INSERT INTO data_key (user_id, wrapped, created_at) VALUES (?, ?, ?) ON CONFLICT (user_id) DO NOTHING",
+                        arguments: [change.userId, wrapped, Date()]
+                    )
+                case .destroyed(let position):
+                    try db.execute(sql: "DELETE FROM data_key WHERE user_id = ?", arguments: [change.userId])
+                    try db.execute(
+                        sql: """
+                            INSERT INTO destroyed_key (user_id, destroyed_at, log_position) VALUES (?, ?, ?)
+                            ON CONFLICT (user_id) DO UPDATE SET log_position = coalesce(excluded.log_position, log_position)
+                            """,
+                        arguments: [change.userId, Date(), position.map(Int64.init)]
+                    )
+                    destroyed.append(change.userId)
+                }
+            }
+            try db.execute(
+                sql: "INSERT INTO shared_copy (id, sequence) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET sequence = excluded.sequence",
+                arguments: [last.sequence]
+            )
+            return destroyed
+        }
+        if !destroyed.isEmpty {
+            cache.withLock { $0.destroyed(destroyed) }
+            try await pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+        }
+    }
+
+    /// Makes sure these users have data keys before anything seals for them: with a shared store,
+    /// claimed there (agreed with every node); else created here, in one write for all.
+    public func prepareKeys(for userIds: Set<Int64>) async throws {
+        if let shared { try await claimShared(for: userIds, shared) } else { try createKeys(for: userIds) }
+    }
+
+    /// Destroys these users' keys in the shared store first (every node then drops them: `copyShared`),
+    /// then here; see `applyErasures`.
+    @discardableResult
+    public func applyErasuresEverywhere(_ erasures: [Erasure], reconciledThrough: UInt64? = nil) async throws -> [Int64] {
+        if let shared, !erasures.isEmpty { try await shared.destroy(erasures) }
+        return try applyErasures(erasures, reconciledThrough: reconciledThrough)
+    }
+
+    /// `recordErasurePositions`, in the shared store too.
+    public func recordErasurePositionsEverywhere(_ erasures: [Erasure]) async throws {
+        if let shared, !erasures.isEmpty { try await shared.destroy(erasures) }
+        try recordErasurePositions(erasures)
+    }
+
+    private func claimShared(for userIds: Set<Int64>, _ shared: any SharedKeys) async throws {
+        let uncached = cache.withLock { cache in userIds.filter { cache.entry(for: $0) == nil } }
+        let unknown = try await pool.read { db in
+            try uncached.filter { userId in
+                if case .absent = try read(userId, db) { return true }
+                return false
+            }
+        }
+        guard !unknown.isEmpty else { return }
+        var offered: [Int64: Data] = [:]
+        for userId in unknown { offered[userId] = try KeyWrapping.wrap(SymmetricKey(size: .bits256), for: userId, under: masterKey) }
+        let held = try await shared.claim(offered)
+        try await pool.write { db in
+            for (userId, key) in held {
+                switch key {
+                case .live(let wrapped):
+                    try db.execute(
+                        sql: "INSERT INTO data_key (user_id, wrapped, created_at) VALUES (?, ?, ?) ON CONFLICT (user_id) DO NOTHING",
+                        arguments: [userId, wrapped, Date()]
+                    )
+                case .destroyed(let position):
+                    try db.execute(
+                        sql: "INSERT INTO destroyed_key (user_id, destroyed_at, log_position) VALUES (?, ?, ?) ON CONFLICT (user_id) DO NOTHING",
+                        arguments: [userId, Date(), position.map(Int64.init)]
+                    )
+                }
+            }
+        }
+    }
+}
