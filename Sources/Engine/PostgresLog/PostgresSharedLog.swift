@@ -37,7 +37,11 @@ public final class PostgresSharedLog: SharedLog {
         running = Task { [client] in await client.run() }
         do {
             try await Self.checkDurable(place, logger: quiet)
-            try await PostgresLogSchema.prepare(client, product: product, location: location, logger: quiet)
+            do {
+                try await PostgresLogSchema.prepare(client, product: product, location: location, logger: quiet)
+            } catch let error as PostgresTransactionError {
+                throw error.closureError ?? error
+            }
         } catch let error as PostgresLogError {
             running.cancel()
             throw error
