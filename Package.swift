@@ -116,6 +116,7 @@ let package = Package(
             dependencies: [
                 "EventLog", "PostgresLog", "EventSourcing", "ReadModels", "HTTPServing", "PersonalData",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

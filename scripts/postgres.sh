@@ -4,6 +4,7 @@
 #   scripts/postgres.sh start DIR   installs PostgreSQL when missing, creates a cluster in DIR (empty or
 #                                   absent), starts it on a free port on 127.0.0.1, prints its URL
 #   scripts/postgres.sh stop DIR    stops it (DIR is kept: remove it when done)
+#   scripts/postgres.sh resume DIR  starts the cluster in DIR again, on the same port
 #   scripts/postgres.sh run CMD…    starts one in a temporary directory, runs CMD with
 #                                   ENGINE_TEST_POSTGRES_URL set to it, then stops and removes it
 #
@@ -33,12 +34,22 @@ start() {
   install_if_missing
   mkdir -p "$dir"
   [ "$(id -u)" -eq 0 ] && chown postgres "$dir"
+  if ! as_owner test -w "$dir"; then
+    echo "postgres.sh: the postgres user cannot reach $dir (a parent is not searchable); use a directory under /tmp" >&2
+    exit 1
+  fi
   as_owner "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 >"$dir/initdb.log"
-  local port; port=$(free_port)
+  free_port >"$dir/port"
+  resume "$dir"
+  echo "postgres://postgres@127.0.0.1:$(cat "$dir/port")/postgres?sslmode=disable" | tee "$dir/url"
+}
+
+resume() {
+  local dir=$1
+  install_if_missing
   as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c fsync=on -c synchronous_commit=on -c max_connections=300" \
+    -o "-c listen_addresses=127.0.0.1 -c port=$(cat "$dir/port") -c unix_socket_directories=$dir -c fsync=on -c synchronous_commit=on -c max_connections=300" \
     start >/dev/null
-  echo "postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable" | tee "$dir/url"
 }
 
 stop() {
@@ -49,11 +60,12 @@ stop() {
 case "${1:-}" in
   start) start "$2" ;;
   stop) stop "$2" ;;
+  resume) resume "$2" ;;
   run)
     shift
     dir=$(mktemp -d)
     trap 'stop "$dir" || true; rm -rf "$dir"' EXIT
     ENGINE_TEST_POSTGRES_URL=$(start "$dir") "$@"
     ;;
-  *) sed -n '2,10p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,11p' "$0" >&2; exit 2 ;;
 esac

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Testing
 import TestSupport
@@ -13,6 +14,7 @@ struct SharedLogNodeTests {
             "\(prefix)_MASTER_KEY": Data(repeating: 7, count: 32).base64EncodedString(),
             "\(prefix)_JWT_SECRET": "cluster-test-secret-cluster-test-secret",
             "\(prefix)_ADMIN_TOKEN": "cluster-test-admin-token-cluster-test",
+            "\(prefix)_READ_YOUR_WRITES_TIMEOUT_MS": "3000",
         ]
     }
 
@@ -42,7 +44,14 @@ struct SharedLogNodeTests {
         let token = try await SavryEndToEndTests.signIn(a, "ana")
         let created = try await a.post("/api/app/recipes", #"{"name":"Quince of the cluster","ingredients":[{"name":"quince"}],"instructions":["Poach"]}"#, token: token)
         #expect(created.status == 201)
-        #expect(try await Self.eventually { try await b.get("/api/app/recipes", token: token).text.contains("Quince of the cluster") })
+        // The write's answer names how far node A had folded; node B, asked for at least that, waits until it has.
+        let position = try #require(created.headers["x-log-position"])
+        let onB = try await b.get("/api/app/recipes", token: token, headers: ["X-Min-Position": position])
+        #expect(onB.status == 200 && onB.text.contains("Quince of the cluster"), "\(onB.status) \(onB.text)")
+        #expect(UInt64(onB.headers["x-log-position"] ?? "") ?? 0 >= UInt64(position) ?? .max)
+        let unreachable = try await b.get("/api/app/recipes", token: token, headers: ["X-Min-Position": "\((UInt64(position) ?? 0) + 1_000)"])
+        #expect(unreachable.status == 503 && unreachable.json["message"] is String, "a position no node has reached: refused in Savry's shape after the wait")
+        #expect(try await b.get("/api/app/recipes", token: token, headers: ["X-Min-Position": "soon"]).status == 400)
         #expect(try await b.get("/api/app/recipes", token: try await SavryEndToEndTests.signIn(b, "ana")).text.contains("Quince"), "the same cook, signed in on either node")
 
         // How soon is a figure for BENCHMARKS.md, not a timed test: here, that it happens.
@@ -69,5 +78,49 @@ struct SharedLogNodeTests {
 
         let malformed = try await runProduct("savry", ["serve", "--data-dir", directory.url.appendingPathComponent("other").path, "--log-url", "mysql://x/y"])
         #expect(malformed.status != 0 && malformed.output.contains("SAVRY_LOG_URL"), "\(malformed.output)")
+    }
+
+    /// A PostgreSQL server of the test's own, stopped and started again by `scripts/postgres.sh`.
+    @Test func whileThePostgreSQLServerIsDownWritesAnswer503ReadsAreServedAndAllResumes() async throws {
+        let directory = try TemporaryDirectory()
+        let cluster = directory.url.appendingPathComponent("postgres")
+        let serverURL = try await Self.postgres("start", cluster).trimmingCharacters(in: .whitespacesAndNewlines)
+        defer { Task { _ = try? await Self.postgres("stop", cluster) } }
+        let node = try await Self.savryNode(directory.url.appendingPathComponent("node"), logURL: serverURL)
+        defer { node.stopWhenLeaving() }
+        let token = try await SavryEndToEndTests.signIn(node, "ana")
+        let recipe = #"{"name":"Before","ingredients":[{"name":"salt"}],"instructions":["Stir"]}"#
+        #expect(try await node.post("/api/app/recipes", recipe, token: token).status == 201)
+
+        _ = try await Self.postgres("stop", cluster)
+        let refused = try await node.post("/api/app/recipes", recipe.replacingOccurrences(of: "Before", with: "During"), token: token)
+        #expect(refused.status == 503 && refused.headers["retry-after"] != nil && refused.json["message"] is String, "\(refused.status) \(refused.text)")
+        let read = try await node.get("/api/app/recipes", token: token)
+        #expect(read.status == 200 && read.text.contains("Before"))
+        #expect(try await Self.eventually {
+            let health = try await node.get("/health")
+            return health.status == 503 && health.json["status"] as? String == "degraded"
+        })
+
+        _ = try await Self.postgres("resume", cluster)
+        let retried = try await Self.eventually(within: .seconds(20)) {
+            try await node.post("/api/app/recipes", recipe.replacingOccurrences(of: "Before", with: "After"), token: token).status == 201
+        }
+        #expect(retried, "writes resume without restarting the node")
+        #expect(try await Self.eventually { try await node.get("/health").json["status"] as? String == "ok" })
+        let after = try await node.get("/api/app/recipes", token: token)
+        #expect(after.text.contains("Before") && after.text.contains("After"))
+    }
+
+    static func postgres(_ command: String, _ cluster: URL) async throws -> String {
+        let output = cluster.deletingLastPathComponent().appendingPathComponent("postgres-\(command)-\(UUID().uuidString).out")
+        let process = try ChildProcess(
+            executable: URL(fileURLWithPath: "/bin/bash"), arguments: [repositoryRoot.appendingPathComponent("scripts/postgres.sh").path, command, cluster.path],
+            environment: ProcessInfo.processInfo.environment, output: output
+        )
+        let status = await process.exited()
+        let said = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        guard status == 0 else { throw CancellationError() }
+        return said
     }
 }

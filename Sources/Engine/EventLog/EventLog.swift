@@ -109,6 +109,9 @@ public final class EventLog: Sendable {
 
     // MARK: Sharing
 
+    /// True when the log is a shared one and this is this process's copy of it.
+    public var isShared: Bool { follower != nil }
+
     /// Where the log is: the shared log's location, or the embedded log's directory.
     public var location: String { follower?.shared.location ?? directory.path }
 

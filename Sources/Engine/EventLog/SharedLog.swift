@@ -16,12 +16,28 @@ public protocol SharedLog: Sendable {
     func head() async throws -> UInt64
 
     /// Runs until cancelled, calling `heard` with the shared head whenever it may have moved: on
-    /// every commit announced by any process, and by polling, in case an announcement is lost.
-    func watchHead(_ heard: @escaping @Sendable (UInt64) -> Void) async
+    /// every commit announced by any process, and by polling, in case an announcement is lost; and
+    /// with the error when a poll finds the shared log unreachable.
+    func watchHead(_ heard: @escaping @Sendable (Result<UInt64, any Error>) -> Void) async
 
     /// Where this log is, for messages and `/health` (no password).
     var location: String { get }
 
     /// Stops watching and closes the connections.
     func close()
+}
+
+/// The shared log did not answer in time (its server is down or unreachable). Nothing was recorded,
+/// unless `outcomeUnknown`: the commit may have happened, and a retry under the same event ids (an
+/// `Idempotency-Key`) is recognised either way.
+public struct SharedLogUnreachable: Error, Equatable, Sendable, CustomStringConvertible {
+    public var reason: String
+    public var outcomeUnknown: Bool
+
+    public init(reason: String, outcomeUnknown: Bool) {
+        self.reason = reason
+        self.outcomeUnknown = outcomeUnknown
+    }
+
+    public var description: String { "the shared event log is unreachable: \(reason)" }
 }

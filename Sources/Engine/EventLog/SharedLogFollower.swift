@@ -19,6 +19,8 @@ final class SharedLogFollower: Sendable {
     private let isClosed = Mutex(false)
     private let logger = Logger(label: "engine.shared-log")
     private static let copyBatch = 2_000
+    /// How long an append waits for this node's copy to hold what it committed.
+    private static let copyTimeout = Duration.seconds(10)
 
     init(shared: any SharedLog, writer: GroupCommitWriter, localHead: PositionWatcher, beforeCopy: (@Sendable () async throws -> Void)?) {
         self.shared = shared
@@ -27,11 +29,10 @@ final class SharedLogFollower: Sendable {
         self.localHead = localHead
         sharedHead = PositionWatcher(position: localHead.position)
         batcher = SharedAppendBatcher(shared: shared)
-        let heads = sharedHead
         tasks.withLock {
             $0 = [
                 Task { [self] in await follow() },
-                Task { await shared.watchHead { heads.publish($0) } },
+                Task { [self] in await shared.watchHead { [self] in heard($0) } },
             ]
         }
     }
@@ -45,8 +46,36 @@ final class SharedLogFollower: Sendable {
         guard !isClosed.withLock({ $0 }) else { throw EventLogError.closed }
         let (decision, headAfter) = try await batcher.submit(appends)
         sharedHead.publish(headAfter)
-        await localHead.wait(until: headAfter)
+        guard await localHead.wait(until: headAfter, timeout: Self.copyTimeout) else {
+            throw SharedLogUnreachable(reason: "committed, but this node could not copy it back in time", outcomeUnknown: true)
+        }
         return try decision.get().result
+    }
+
+    private func heard(_ head: Result<UInt64, any Error>) {
+        switch head {
+        case .success(let position):
+            sharedHead.publish(position)
+            if localHead.position >= position { recovered() }
+        case .failure(let error):
+            failed(error)
+        }
+    }
+
+    private func failed(_ error: any Error) {
+        let first = lastFailure.withLock { failure in
+            defer { failure = failure ?? ("\(error)", Date()) }
+            return failure == nil
+        }
+        if first { logger.error("cannot read the shared log", metadata: ["log": "\(shared.location)", "error": "\(error)"]) }
+    }
+
+    private func recovered() {
+        let wasFailing = lastFailure.withLock { failure in
+            defer { failure = nil }
+            return failure != nil
+        }
+        if wasFailing { logger.notice("shared log readable again", metadata: ["log": "\(shared.location)"]) }
     }
 
     /// Returns once the copy holds every event the shared log held when called; throws when the
@@ -79,19 +108,12 @@ final class SharedLogFollower: Sendable {
                     try await beforeCopy?()
                     try await writer.copy(events)
                 }
-                if lastFailure.withLock({ $0 }) != nil {
-                    logger.info("shared log readable again", metadata: ["log": "\(shared.location)"])
-                    lastFailure.withLock { $0 = nil }
-                }
+                recovered()
                 pause = .milliseconds(50)
             } catch is CancellationError {
                 return
             } catch {
-                let first = lastFailure.withLock { failure in
-                    defer { failure = failure ?? ("\(error)", Date()) }
-                    return failure == nil
-                }
-                if first { logger.error("cannot copy the shared log", metadata: ["log": "\(shared.location)", "error": "\(error)"]) }
+                failed(error)
                 try? await Task.sleep(for: pause)
                 pause = min(pause * 2, .seconds(2))
             }

@@ -18,6 +18,9 @@ public enum EngineRefusal: Error, Sendable, Equatable {
     case invalidIdempotencyKey(String)
     /// A disk is full: the event log, the read models, or a store a product keeps beside them.
     case storageFull
+    /// The shared log (PostgreSQL) did not answer: nothing recorded, or, when `outcomeUnknown`, maybe
+    /// recorded; a retry with the same `Idempotency-Key` is safe either way.
+    case logUnreachable(outcomeUnknown: Bool)
     /// The log was opened read-only: a server showing a past state (`as-of --serve`).
     case readOnly
     /// The write is recorded, but the read models had not folded it in time to answer from them.
@@ -46,6 +49,7 @@ public enum EngineRefusal: Error, Sendable, Equatable {
         case EventLogError.partialDuplicate, EventLogError.eventIdReused: self = .idempotencyKeyReused
         case let error as InvalidIdempotencyKey: self = .invalidIdempotencyKey(error.description)
         case is StorageFullError: self = .storageFull
+        case let error as SharedLogUnreachable: self = .logUnreachable(outcomeUnknown: error.outcomeUnknown)
         case EventLogError.readOnly: self = .readOnly
         case EventLogError.closed: self = .shuttingDown
         case let error as ReadModelsBehind: self = .readModelsBehind(position: error.position)
@@ -71,7 +75,8 @@ public enum EngineRefusal: Error, Sendable, Equatable {
 
     /// One of each case, for tests that check a product answers every refusal.
     public static let examples: [EngineRefusal] = [
-        .conflict, .idempotencyKeyReused, .invalidIdempotencyKey("Idempotency-Key must be 1–255 characters"), .storageFull, .readOnly,
+        .conflict, .idempotencyKeyReused, .invalidIdempotencyKey("Idempotency-Key must be 1–255 characters"), .storageFull,
+        .logUnreachable(outcomeUnknown: false), .logUnreachable(outcomeUnknown: true), .readOnly,
         .readModelsBehind(position: 7), .shuttingDown,
         .operatorRequest(.invalid("bad", field: "limit")), .operatorRequest(.conflict("busy")),
         .operatorRequest(.notFound("no user 9")), .operatorRequest(.unsupportedMediaType("JSON only")),

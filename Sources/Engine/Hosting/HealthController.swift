@@ -5,10 +5,11 @@ import HTTPServing
 import Hummingbird
 import Prometheus
 
-/// `GET /health`: the log head, each projection's position, lag and failure, what the product adds
-/// (its own sections), and each store whose disk is full; 503 when a projection has stopped on an
-/// event (`failing`) or a store refuses writes for want of space (`degraded`). `GET /metrics`:
-/// Prometheus text.
+/// `GET /health`: the log head, where the log is (and, for a shared log, how far this node's copy is
+/// behind it), each projection's position, lag and failure, what the product adds (its own
+/// sections), and each store whose disk is full; 503 when a projection has stopped on an event
+/// (`failing`), or a store refuses writes for want of space or the shared log cannot be reached
+/// (`degraded`: reads are still served). `GET /metrics`: Prometheus text.
 public struct HealthController<Context: RequestContext>: Sendable {
     public typealias StorageFailure = @Sendable () -> (error: StorageFullError, since: Date)?
 
@@ -42,9 +43,12 @@ public struct HealthController<Context: RequestContext>: Sendable {
         let full = storageFailures.compactMap { $0() }.map {
             Health.FullStore(store: $0.error.store.rawValue, since: $0.since.formatted(.iso8601), error: $0.error.description)
         }
-        let status = failed ? "failing" : !full.isEmpty ? "degraded" : projections.allSatisfy { $0.lag == 0 } ? "ok" : "catching_up"
-        let health = Health(status: status, logHeadPosition: head, projections: projections, sections: sections(), storageFull: full)
-        return EditedResponse(status: failed || !full.isEmpty ? .serviceUnavailable : .ok, response: health)
+        let logHealth = LogHealth(log)
+        let degraded = !full.isEmpty || logHealth.failure != nil
+        let caughtUp = projections.allSatisfy { $0.lag == 0 } && logHealth.behind == 0
+        let status = failed ? "failing" : degraded ? "degraded" : caughtUp ? "ok" : "catching_up"
+        let health = Health(status: status, logHeadPosition: head, log: logHealth, projections: projections, sections: sections(), storageFull: full)
+        return EditedResponse(status: failed || degraded ? .serviceUnavailable : .ok, response: health)
     }
 
     public func metrics(_ request: Request, context: Context) async throws -> Response {
@@ -78,6 +82,25 @@ public struct ProjectionHealth: Encodable, Sendable {
     }
 }
 
+/// Where the log is: `embedded` (LMDB in the data directory) or `postgres` (shared by every node, this
+/// node reading its own copy, `behind` events behind the shared head as last heard).
+struct LogHealth: Encodable, Sendable {
+    var backend: String
+    @Nullable var location: String?
+    var sharedHeadPosition: UInt64
+    var behind: UInt64
+    @Nullable var failure: String?
+
+    init(_ log: EventLog) {
+        let shared = log.sharedHeadPosition
+        backend = log.isShared ? "postgres" : "embedded"
+        location = log.isShared ? log.location : nil
+        sharedHeadPosition = shared
+        behind = shared > log.headPosition ? shared - log.headPosition : 0
+        failure = log.sharedLogFailure.map { "since \($0.since.formatted(.iso8601)): \($0.message)" }
+    }
+}
+
 public struct Health: ResponseEncodable, Sendable {
     /// A store whose last write failed for want of space (reads still work).
     struct FullStore: Encodable, Sendable {
@@ -88,6 +111,7 @@ public struct Health: ResponseEncodable, Sendable {
 
     var status: String
     var logHeadPosition: UInt64
+    var log: LogHealth
     var projections: [ProjectionHealth]
     var sections: [String: any Encodable & Sendable]
     var storageFull: [FullStore]
@@ -96,6 +120,7 @@ public struct Health: ResponseEncodable, Sendable {
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(status, forKey: Key("status"))
         try container.encode(logHeadPosition, forKey: Key("logHeadPosition"))
+        try container.encode(log, forKey: Key("log"))
         try container.encode(projections, forKey: Key("projections"))
         for (name, section) in sections.sorted(by: { $0.key < $1.key }) { try container.encode(section, forKey: Key(name)) }
         try container.encode(storageFull, forKey: Key("storageFull"))

@@ -17,6 +17,7 @@ public final class PostgresSharedLog: SharedLog {
     private static let columns = "position, event_id, stream_id, stream_version, type, schema_version, recorded_at, actor_user_id, user_ids, payload"
     private static let rowsPerInsert = 1_000
     private static let pollInterval = Duration.seconds(1)
+    static let operationTimeout = Duration.seconds(5)
 
     public let location: String
     let client: PostgresClient
@@ -58,6 +59,10 @@ public final class PostgresSharedLog: SharedLog {
     // MARK: Appending
 
     public func append(_ requests: [[StreamAppend]]) async throws -> (decisions: [Result<AppendDecision, EventLogError>], head: UInt64) {
+        try await bounded(outcomeUnknown: true) { [self] in try await commit(requests) }
+    }
+
+    private func commit(_ requests: [[StreamAppend]]) async throws -> (decisions: [Result<AppendDecision, EventLogError>], head: UInt64) {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.appendLock))", logger: logger)
             let head = try await Self.head(connection, logger: logger)
@@ -136,22 +141,62 @@ public final class PostgresSharedLog: SharedLog {
     // MARK: Reading
 
     public func head() async throws -> UInt64 {
-        try await client.withConnection { try await Self.head($0, logger: logger) }
+        try await bounded { [self] in try await client.withConnection { try await Self.head($0, logger: logger) } }
     }
 
     public func events(after position: UInt64, limit: Int) async throws -> [RecordedEvent] {
-        let rows = try await client.query(
-            "SELECT \(unescaped: Self.columns) FROM event_log WHERE position > \(Int64(clamping: position)) ORDER BY position LIMIT \(limit)",
-            logger: logger
-        )
-        return try await Self.decode(rows)
+        try await bounded { [self] in
+            let rows = try await client.query(
+                "SELECT \(unescaped: Self.columns) FROM event_log WHERE position > \(Int64(clamping: position)) ORDER BY position LIMIT \(limit)",
+                logger: logger
+            )
+            return try await Self.decode(rows)
+        }
     }
 
-    public func watchHead(_ heard: @escaping @Sendable (UInt64) -> Void) async {
+    /// `operation`, or `SharedLogUnreachable` when it has not finished within `operationTimeout`
+    /// (the connection pool waits for a server that is down rather than failing) or the connection failed.
+    func bounded<T: Sendable>(outcomeUnknown: Bool = false, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        let result = await withTaskGroup(of: Result<T, any Error>?.self) { group in
+            group.addTask { do { return .success(try await operation()) } catch { return .failure(error) } }
+            group.addTask {
+                try? await Task.sleep(for: Self.operationTimeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        switch result {
+        case .success(let value): return value
+        case .failure(let error):
+            let cause = (error as? PostgresTransactionError).flatMap { $0.closureError ?? $0.commitError ?? $0.beginError } ?? error
+            guard let unreachable = Self.unavailability(cause) else { throw cause }
+            throw SharedLogUnreachable(reason: unreachable, outcomeUnknown: outcomeUnknown)
+        case nil: throw SharedLogUnreachable(reason: "no answer within \(Self.operationTimeout)", outcomeUnknown: outcomeUnknown)
+        }
+    }
+
+    /// Why `error` means the server cannot be used right now (the connection failed or closed, or the
+    /// server is shutting down, starting, or out of connections); nil for any other error, a bug.
+    static func unavailability(_ error: any Error) -> String? {
+        guard let error = error as? PSQLError else { return nil }
+        guard error.code == .server else { return reason(error) }
+        let state = error.serverInfo?[.sqlState] ?? ""
+        return ["08", "57", "53"].contains(String(state.prefix(2))) ? reason(error) : nil
+    }
+
+    public func watchHead(_ heard: @escaping @Sendable (Result<UInt64, any Error>) -> Void) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [self] in
                 while !Task.isCancelled {
-                    if let head = try? await head() { heard(head) }
+                    do {
+                        heard(.success(try await head()))
+                    } catch is CancellationError {
+                        return
+                    } catch {
+                        heard(.failure(error))
+                    }
                     try? await Task.sleep(for: Self.pollInterval)
                 }
             }
@@ -160,7 +205,7 @@ public final class PostgresSharedLog: SharedLog {
                     do {
                         try await client.withConnection { connection in
                             for try await notification in try await connection.listen(Self.channel) {
-                                if let head = UInt64(notification.payload) { heard(head) }
+                                if let head = UInt64(notification.payload) { heard(.success(head)) }
                             }
                         }
                     } catch {

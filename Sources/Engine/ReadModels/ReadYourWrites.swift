@@ -3,12 +3,17 @@
 /// change is saved, only not yet visible).
 public struct ReadYourWrites: Sendable {
     private let applied: @Sendable (_ position: UInt64, _ timeout: Duration) async -> Bool
+    private let folded: @Sendable () -> UInt64
     private let timeout: Duration
 
     public init<Catalog>(runner: ProjectionRunner<Catalog>, timeout: Duration) {
         applied = { position, timeout in await runner.waitUntilApplied(position, timeout: timeout) }
+        folded = { runner.appliedPosition }
         self.timeout = timeout
     }
+
+    /// The log position every read model here has folded through.
+    public var appliedPosition: UInt64 { folded() }
 
     /// Waits until the read models include `position`.
     public func wait(for position: UInt64) async throws(ReadModelsBehind) {

@@ -55,6 +55,7 @@ public func addChatRoutes(to router: Router<ChatRequestContext>, dependencies d:
     router.addMiddleware {
         RequestObservationMiddleware()
         ContractErrorMiddleware<ChatRequestContext, ChatAPIError>()
+        LogPositionMiddleware(readYourWrites: d.readYourWrites)
     }
     let commands = d.conversations.commands
     let api = router.group("/api")

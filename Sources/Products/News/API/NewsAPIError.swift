@@ -44,6 +44,9 @@ public struct NewsAPIError: ContractError, Equatable {
         case .storageFull:
             self.init(.serviceUnavailable, "Storage full", details: "Nothing was saved; retry later")
             headers[.retryAfter] = "30"
+        case .logUnreachable(let outcomeUnknown):
+            self.init(.serviceUnavailable, "Event log unreachable", details: outcomeUnknown ? "It may have been saved; retry the same request" : "Nothing was saved; retry")
+            headers[.retryAfter] = "2"
         case .readOnly: self.init(.methodNotAllowed, "Read-only", details: "This server shows a past state of the log and records nothing")
         case .readModelsBehind:
             self.init(.serviceUnavailable, "Saved but not yet visible", details: "Retry the read shortly")

@@ -75,13 +75,15 @@ public struct RecommendationDependencies: Sendable {
 }
 
 extension Router<NuvieRequestContext> {
-    /// Request ids, request logs and metrics, the error shape, bearer-token authentication, then the
-    /// rate limit when there is one. Add before any route so every route gets them.
-    public func addAPIMiddleware(tokens: TokenService, rateLimit: RateLimit?) {
+    /// Request ids, request logs and metrics, the error shape, log positions (`LogPositionMiddleware`),
+    /// bearer-token authentication, then the rate limit when there is one. Add before any route so
+    /// every route gets them.
+    public func addAPIMiddleware(tokens: TokenService, rateLimit: RateLimit?, readYourWrites: ReadYourWrites) {
         addMiddleware {
             RequestObservationMiddleware()
             // Inside logs and metrics, so they record the status each error maps to, not a 500.
             ContractErrorMiddleware<NuvieRequestContext, NuvieAPIError>()
+            LogPositionMiddleware(readYourWrites: readYourWrites)
             AuthMiddleware(tokens: tokens)
         }
         if let rateLimit {

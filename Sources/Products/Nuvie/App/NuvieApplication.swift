@@ -65,7 +65,7 @@ func nuvieRouter(
     let tokens = await TokenService(secret: try Secrets.jwtSecret(configuration), isLive: liveSessions(commands, readOnly: configuration.readOnly))
     let router = Router(context: NuvieRequestContext.self)
     let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
-    router.addAPIMiddleware(tokens: tokens, rateLimit: configuration.rateLimit)
+    router.addAPIMiddleware(tokens: tokens, rateLimit: configuration.rateLimit, readYourWrites: readYourWrites)
     HealthController<NuvieRequestContext>(
         log: storage.log, runner: runner, registry: configuration.metricsRegistry,
         moreStorage: [{ storage.recommendationCache.storageFailure }],

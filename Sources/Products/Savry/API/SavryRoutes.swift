@@ -46,6 +46,7 @@ public func addSavryRoutes(to router: Router<SavryRequestContext>, dependencies 
     router.addMiddleware {
         RequestObservationMiddleware()
         ContractErrorMiddleware<SavryRequestContext, SavryAPIError>()
+        LogPositionMiddleware(readYourWrites: d.readYourWrites)
     }
     let app = router.group("/api/app")
     let signIn = app.group("/auth")

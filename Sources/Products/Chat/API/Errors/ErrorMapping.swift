@@ -14,6 +14,12 @@ extension ChatAPIError: ContractError {
         case .storageFull:
             self.init(.serviceUnavailable, "storage_full", "The server cannot record anything right now (its storage is full)", detail: "Nothing was saved; retry later")
             headers[.retryAfter] = "30"
+        case .logUnreachable(let outcomeUnknown):
+            self.init(
+                .serviceUnavailable, "log_unreachable", "The server cannot reach its event log right now",
+                detail: outcomeUnknown ? "It may have been saved; retry the same request" : "Nothing was saved; retry"
+            )
+            headers[.retryAfter] = "2"
         case .readOnly:
             self.init(.methodNotAllowed, "read_only", "This server shows a past state and records nothing", detail: "Writes are refused by `chat as-of --serve`")
         case .readModelsBehind: self = .serviceUnavailable("Your change is saved but not yet visible; retry the read shortly", retryAfter: 1)

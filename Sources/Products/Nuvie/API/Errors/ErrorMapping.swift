@@ -10,6 +10,11 @@ extension NuvieAPIError: ContractError {
         case .idempotencyKeyReused: self = .idempotencyKeyReused
         case .invalidIdempotencyKey(let message): self = .validation(message, field: "Idempotency-Key")
         case .storageFull: self = .storageFull()
+        case .logUnreachable(let outcomeUnknown):
+            self.init(.serviceUnavailable, code: "LOG_UNREACHABLE", message: "The server cannot reach its event log right now; " + (
+                outcomeUnknown ? "the change may have been saved: retry with the same Idempotency-Key" : "nothing was saved, retry"
+            ))
+            headers[.retryAfter] = "2"
         case .readOnly: self.init(.methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "This server shows a past state of the log and records nothing")
         case .readModelsBehind(let position): self = .projectionsBehind(position: position)
         case .shuttingDown:

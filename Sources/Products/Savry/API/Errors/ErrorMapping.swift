@@ -10,6 +10,7 @@ extension SavryAPIError: ContractError {
             self.init(.unprocessableContent, "This Idempotency-Key was already used for a different request; use a new key for a new request")
         case .invalidIdempotencyKey(let message): self.init(.badRequest, message)
         case .storageFull: self = .storageFull()
+        case .logUnreachable(let outcomeUnknown): self = .logUnreachable(outcomeUnknown: outcomeUnknown)
         case .readOnly: self.init(.methodNotAllowed, "This server shows a past state of the log and records nothing")
         case .readModelsBehind: self = .projectionsBehind()
         case .shuttingDown: self = .shuttingDown

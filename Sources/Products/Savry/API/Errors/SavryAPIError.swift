@@ -59,6 +59,14 @@ extension SavryAPIError {
         return error
     }
 
+    static func logUnreachable(outcomeUnknown: Bool) -> SavryAPIError {
+        var error = SavryAPIError(.serviceUnavailable, "The server cannot reach its event log right now; " + (
+            outcomeUnknown ? "the change may have been saved: retry with the same Idempotency-Key" : "nothing was saved, retry"
+        ))
+        error.headers[.retryAfter] = "2"
+        return error
+    }
+
     static func storageFull() -> SavryAPIError {
         var error = SavryAPIError(.serviceUnavailable, "The server cannot record changes right now (its storage is full); nothing was saved, retry later")
         error.headers[.retryAfter] = "30"

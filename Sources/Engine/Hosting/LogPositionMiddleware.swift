@@ -1,0 +1,36 @@
+import HTTPTypes
+import Hummingbird
+import ReadModels
+
+/// Reading your writes on any node. Every answer carries `X-Log-Position`: the log position this
+/// node's read models had folded through when it answered (after a write, at least the write's). A
+/// request that sends it back as `X-Min-Position` waits, at most the read-your-writes timeout, until
+/// the node that serves it has folded that far, so a read that follows a write on another node sees
+/// it; past the timeout it is refused as `readModelsBehind` (503, the product's shape). A client
+/// that sends nothing is served at once, as before; `scripts/serve-cluster.sh` routes each user to
+/// one node, so it still reads its own writes.
+public struct LogPositionMiddleware<Context: RequestContext>: RouterMiddleware {
+    static var position: HTTPField.Name { .init("X-Log-Position")! }
+    static var minimum: HTTPField.Name { .init("X-Min-Position")! }
+    private let readYourWrites: ReadYourWrites
+
+    public init(readYourWrites: ReadYourWrites) {
+        self.readYourWrites = readYourWrites
+    }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let sent = request.headers[Self.minimum] {
+            guard let minimum = UInt64(sent) else {
+                throw EngineRefusal.otherClientError(.badRequest, message: "X-Min-Position must be a log position (a whole number from 0), as X-Log-Position gave it")
+            }
+            do {
+                try await readYourWrites.wait(for: minimum)
+            } catch {
+                throw EngineRefusal.readModelsBehind(position: minimum)
+            }
+        }
+        var response = try await next(request, context)
+        response.headers[Self.position] = String(readYourWrites.appliedPosition)
+        return response
+    }
+}
