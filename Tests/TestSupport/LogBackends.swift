@@ -45,19 +45,38 @@ public struct LogPlace: Sendable {
 public enum TestPostgres {
     public static var serverURL: String? { ProcessInfo.processInfo.environment["ENGINE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 } }
 
+    /// The head of the PostgreSQL log at `url`, read as a new node would.
+    public static func head(of url: String) async throws -> UInt64 {
+        try await withClient(url) { client, logger in
+            for try await head in try await client.query("SELECT coalesce(max(position), 0) FROM event_log", logger: logger).decode(Int64.self) {
+                return UInt64(head)
+            }
+            return 0
+        }
+    }
+
+    private static func withClient<T: Sendable>(_ url: String, _ body: @Sendable (PostgresClient, Logger) async throws -> T) async throws -> T {
+        var quiet = Logger(label: "test-postgres")
+        quiet.logLevel = .error
+        let client = PostgresClient(configuration: try PostgresLogLocation(url: url).configuration, backgroundLogger: quiet)
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                await client.run()
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await body(client, quiet)
+        }
+    }
+
     /// A new, empty database on the test server; its URL.
     public static func newDatabase() async throws -> String {
         guard let serverURL, var components = URLComponents(string: serverURL) else {
             throw PostgresLogError.badURL("ENGINE_TEST_POSTGRES_URL is not set")
         }
         let name = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        var quiet = Logger(label: "test-postgres")
-        quiet.logLevel = .error
-        let client = PostgresClient(configuration: try PostgresLogLocation(url: serverURL).configuration, backgroundLogger: quiet)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: quiet)
-            group.cancelAll()
+        try await withClient(serverURL) { client, logger in
+            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
         }
         components.path = "/" + name
         return components.string ?? serverURL

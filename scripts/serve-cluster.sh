@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# Serves one product as a cluster on this machine: N nodes sharing one event log in a throwaway PostgreSQL
+# server, behind nginx. Debian's nginx and PostgreSQL are installed when missing (scripts/postgres.sh).
+#
+#   scripts/serve-cluster.sh [--product nuvie|savry|chat|news] [--nodes N] [--port P] [--dir DIR] [--release]
+#
+#   --product   the product to serve (default nuvie)
+#   --nodes     how many nodes (default 3); each serves --demo on its own free port and data directory
+#   --port      the port nginx answers on, on 127.0.0.1 (default 8080)
+#   --dir       where everything lives (default: a new directory under /tmp); kept afterwards. It must be
+#               reachable by the postgres user. Given an earlier run's DIR, the cluster resumes with its secrets.
+#   --release   serve the release build (.build/release) instead of the debug one
+#
+# The product is built only when its binary is missing. The nodes share the master key and the secrets their
+# tokens are signed with (DIR/secrets.env, which also holds the admin token), and nginx routes each
+# Authorization header to one node, so a signed-in user reads their own writes. Ctrl-C stops it all.
+set -euo pipefail
+
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
+
+product=nuvie nodes=3 port=8080 dir="" config=debug
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --product) product=${2:?--product needs a value}; shift 2 ;;
+    --nodes) nodes=${2:?--nodes needs a value}; shift 2 ;;
+    --port) port=${2:?--port needs a value}; shift 2 ;;
+    --dir) dir=${2:?--dir needs a value}; shift 2 ;;
+    --release) config=release; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "serve-cluster.sh: unknown argument $1" >&2; usage >&2; exit 2 ;;
+  esac
+done
+case "$product" in nuvie|savry|chat|news) ;; *) echo "serve-cluster.sh: --product is nuvie, savry, chat or news" >&2; exit 2 ;; esac
+[[ "$nodes" =~ ^[1-9][0-9]*$ ]] || { echo "serve-cluster.sh: --nodes is a positive number" >&2; exit 2; }
+[[ "$port" =~ ^[1-9][0-9]*$ ]] || { echo "serve-cluster.sh: --port is a port number" >&2; exit 2; }
+prefix=$(echo "$product" | tr a-z A-Z)
+
+if [ -n "$dir" ]; then
+  mkdir -p "$dir"; dir=$(cd "$dir" && pwd)
+else
+  dir=$(mktemp -d "/tmp/$product-cluster.XXXXXX"); chmod 755 "$dir"
+fi
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+port_is_free() {
+  python3 -c 'import socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+try: s.bind(("127.0.0.1", int(sys.argv[1])))
+except OSError: sys.exit(1)' "$1"
+}
+port_is_free "$port" || { echo "serve-cluster.sh: port $port on 127.0.0.1 is in use (choose another with --port)" >&2; exit 1; }
+
+# Everything started below is stopped here, whichever way the script ends.
+pg_started="" nginx_pid="" pids=()
+cleanup() {
+  local status=$?
+  trap '' INT TERM
+  echo >&2
+  if [ -n "$nginx_pid" ] && kill -0 "$nginx_pid" 2>/dev/null; then
+    echo "stopping nginx" >&2
+    kill -TERM "$nginx_pid" 2>/dev/null || true; wait "$nginx_pid" 2>/dev/null || true
+  fi
+  if [ ${#pids[@]} -gt 0 ]; then
+    echo "stopping the $product nodes" >&2
+    kill -TERM "${pids[@]}" 2>/dev/null || true
+    for _ in $(seq 30); do
+      local alive=0
+      for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+      [ $alive -eq 0 ] && break
+      sleep 1
+    done
+    kill -KILL "${pids[@]}" 2>/dev/null || true
+    wait "${pids[@]}" 2>/dev/null || true
+  fi
+  if [ -n "$pg_started" ]; then
+    echo "stopping PostgreSQL" >&2
+    scripts/postgres.sh stop "$dir/postgres" || true
+  fi
+  echo "kept $dir (remove it when done: rm -rf $dir)" >&2
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# nginx, from Debian when missing.
+nginx=$(command -v nginx || echo /usr/sbin/nginx)
+if [ ! -x "$nginx" ]; then
+  echo "installing nginx" >&2
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nginx >/dev/null
+  nginx=$(command -v nginx || echo /usr/sbin/nginx)
+fi
+
+# The product, built only when missing.
+bin=$root/.build/$config/$product
+if [ ! -x "$bin" ]; then
+  scripts/ensure-deps.sh
+  echo "building $product ($config)" >&2
+  if [ "$config" = release ]; then swift build -c release --product "$product"; else swift build --product "$product"; fi
+fi
+
+# The shared secrets: generated on the first run in DIR, reused after.
+secret() { head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n'; }
+secrets=$dir/secrets.env
+if [ ! -s "$secrets" ]; then
+  (
+    umask 077
+    {
+      echo "${prefix}_MASTER_KEY=$(head -c 32 /dev/urandom | base64)"
+      echo "${prefix}_ADMIN_TOKEN=$(secret)"
+      case "$product" in nuvie|savry) echo "${prefix}_JWT_SECRET=$(secret)" ;; esac
+      [ "$product" = nuvie ] && echo "NUVIE_INTERNAL_TOKEN=$(secret)"
+      true
+    } >"$secrets"
+  )
+fi
+chmod 600 "$secrets"
+set -a; . "$secrets"; set +a
+
+# PostgreSQL, holding the shared log in a database named after the product.
+if [ -d "$dir/postgres/data" ]; then
+  scripts/postgres.sh resume "$dir/postgres"
+  pg_started=1
+  pg_url=$(cat "$dir/postgres/url")
+else
+  pg_url=$(scripts/postgres.sh start "$dir/postgres")
+  pg_started=1
+fi
+psql=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)/psql
+if [ -z "$("$psql" "$pg_url" -tAc "SELECT 1 FROM pg_database WHERE datname = '$product'")" ]; then
+  "$psql" "$pg_url" -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE $product"
+fi
+log_url=$(echo "$pg_url" | sed "s|/postgres?|/$product?|")
+
+# The nodes, one after another: each answers GET /health before the next starts.
+health() { curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://127.0.0.1:$1/health" 2>/dev/null || true; }
+node_ports=()
+for i in $(seq "$nodes"); do
+  node_port=$(free_port)
+  echo "starting $product node $i on 127.0.0.1:$node_port (log: $dir/node-$i.log)" >&2
+  "$bin" serve --demo --data-dir "$dir/node-$i" --port "$node_port" --log-url "$log_url" --log-level info \
+    >"$dir/node-$i.log" 2>&1 &
+  pid=$!
+  pids+=("$pid"); node_ports+=("$node_port")
+  timeout=120; [ "$i" -eq 1 ] && timeout=300
+  for second in $(seq "$timeout"); do
+    [ "$(health "$node_port")" = 200 ] && break
+    if ! kill -0 "$pid" 2>/dev/null; then
+      echo "serve-cluster.sh: $product node $i exited while starting; the end of $dir/node-$i.log:" >&2
+      tail -n 30 "$dir/node-$i.log" >&2
+      exit 1
+    fi
+    if [ "$second" -eq "$timeout" ]; then
+      echo "serve-cluster.sh: $product node $i did not answer /health within ${timeout}s; the end of $dir/node-$i.log:" >&2
+      tail -n 30 "$dir/node-$i.log" >&2
+      exit 1
+    fi
+    sleep 1
+  done
+done
+
+# nginx in front: the hash on Authorization keeps each signed-in user on one node.
+mkdir -p "$dir/nginx-temp"
+{
+  echo "# Written by scripts/serve-cluster.sh: nginx -c $dir/nginx.conf -p $dir"
+  [ "$(id -u)" -eq 0 ] && echo "user root;"
+  cat <<CONF
+daemon off;
+worker_processes 1;
+pid $dir/nginx.pid;
+error_log $dir/nginx-error.log;
+events {}
+http {
+  access_log $dir/nginx-access.log;
+  client_body_temp_path $dir/nginx-temp/body;
+  proxy_temp_path $dir/nginx-temp/proxy;
+  fastcgi_temp_path $dir/nginx-temp/fastcgi;
+  uwsgi_temp_path $dir/nginx-temp/uwsgi;
+  scgi_temp_path $dir/nginx-temp/scgi;
+  upstream nodes {
+    hash \$http_authorization consistent;
+CONF
+  for node_port in "${node_ports[@]}"; do echo "    server 127.0.0.1:$node_port;"; done
+  cat <<CONF
+  }
+  server {
+    listen 127.0.0.1:$port;
+    client_max_body_size 60m;
+    location / {
+      proxy_pass http://nodes;
+      proxy_set_header Host \$host;
+      proxy_set_header X-Forwarded-For \$remote_addr;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+    }
+  }
+}
+CONF
+} >"$dir/nginx.conf"
+"$nginx" -q -t -e "$dir/nginx-error.log" -c "$dir/nginx.conf" -p "$dir"
+"$nginx" -e "$dir/nginx-error.log" -c "$dir/nginx.conf" -p "$dir" &
+nginx_pid=$!
+for second in $(seq 30); do
+  [ "$(health "$port")" = 200 ] && break
+  if ! kill -0 "$nginx_pid" 2>/dev/null || [ "$second" -eq 30 ]; then
+    echo "serve-cluster.sh: nginx did not start; the end of $dir/nginx-error.log:" >&2
+    tail -n 20 "$dir/nginx-error.log" >&2
+    exit 1
+  fi
+  sleep 1
+done
+
+cat <<MSG
+
+  $product cluster ready: http://127.0.0.1:$port (nginx, routing by Authorization)
+MSG
+for i in $(seq "$nodes"); do
+  echo "  node $i    http://127.0.0.1:${node_ports[$((i - 1))]}   data $dir/node-$i   log $dir/node-$i.log"
+done
+cat <<MSG
+  log       $log_url (PostgreSQL in $dir/postgres)
+  nginx     $dir/nginx.conf   logs $dir/nginx-error.log, $dir/nginx-access.log
+  secrets   $secrets (${prefix}_ADMIN_TOKEN opens /admin/… as X-Admin-Token)
+  Ctrl-C stops the nodes, nginx and PostgreSQL; $dir is kept.
+
+MSG
+
+# Until Ctrl-C, or until a node or nginx stops.
+while :; do
+  for i in $(seq "$nodes"); do
+    if ! kill -0 "${pids[$((i - 1))]}" 2>/dev/null; then
+      echo "serve-cluster.sh: $product node $i stopped; the end of $dir/node-$i.log:" >&2
+      tail -n 30 "$dir/node-$i.log" >&2
+      exit 1
+    fi
+  done
+  kill -0 "$nginx_pid" 2>/dev/null || { echo "serve-cluster.sh: nginx stopped (see $dir/nginx-error.log)" >&2; exit 1; }
+  sleep 1
+done
