@@ -417,8 +417,9 @@ let package = Package(
             name: "NuvieBench",
             dependencies: [
                 "SeededRandom", "NuvieApp", "NuvieCommands", "NuvieDomain", "NuvieMovieLens", "NuvieProjections", "NuvieRecommendations",
-                "EventLog", "EventSourcing", "ReadModels", "ChildProcesses", "ProductHosting", "PersonalData",
+                "EventLog", "EventSourcing", "ReadModels", "ChildProcesses", "ProductHosting", "PersonalData", "PostgresLog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

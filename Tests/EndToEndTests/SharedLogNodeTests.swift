@@ -80,6 +80,30 @@ struct SharedLogNodeTests {
         #expect(malformed.status != 0 && malformed.output.contains("SAVRY_LOG_URL"), "\(malformed.output)")
     }
 
+    /// Uniqueness holds across nodes: the same signup sent to three Chat nodes at once makes one
+    /// account, and the other two are told the email is taken.
+    @Test func theSameSignupOnThreeNodesAtOnceMakesOneAccount() async throws {
+        let directory = try TemporaryDirectory()
+        let logURL = try await TestPostgres.newDatabase()
+        let environment = Self.clusterEnvironment("CHAT").merging(["CHAT_PASSWORD_ITERATIONS": "100000", "CHAT_RATE_LIMIT_PER_MINUTE": "0"]) { $1 }
+        var nodes: [ServerProcess] = []
+        for node in 0..<3 {
+            let data = directory.url.appendingPathComponent("chat-\(node)")
+            nodes.append(try await ServerProcess.start("chat", outputDirectory: directory.url, environment: environment) { port in
+                ["serve", "--data-dir", data.path, "--port", "\(port)", "--demo", "--log-url", logURL, "--log-level", "warning"]
+            })
+        }
+        defer { for node in nodes { node.stopWhenLeaving() } }
+        for attempt in 0..<3 {
+            let body = #"{"email":"race-\#(attempt)@example.com","password":"correct horse battery"}"#
+            let statuses = try await withThrowingTaskGroup(of: UInt.self) { group in
+                for node in nodes { group.addTask { try await node.post("/api/signup/", body).status } }
+                return try await group.reduce(into: []) { $0.append($1) }.sorted()
+            }
+            #expect(statuses == [201, 400, 400], "attempt \(attempt): \(statuses)")
+        }
+    }
+
     /// A PostgreSQL server of the test's own, stopped and started again by `scripts/postgres.sh`.
     @Test func whileThePostgreSQLServerIsDownWritesAnswer503ReadsAreServedAndAllResumes() async throws {
         let directory = try TemporaryDirectory()

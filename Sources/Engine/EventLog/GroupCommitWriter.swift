@@ -14,7 +14,8 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
 
         let work: Work
-        let continuation: CheckedContinuation<AppendResult, any Error>
+        /// nil for a copy nobody waits for (`enqueueCopy`).
+        let continuation: CheckedContinuation<AppendResult, any Error>?
     }
 
     private let condition = NSCondition()
@@ -57,6 +58,16 @@ final class GroupCommitWriter: @unchecked Sendable {
         _ = try await submit(.copy(events))
     }
 
+    /// Queues a copy behind everything queued so far and returns at once; a copy that does not
+    /// follow the head when its turn comes is dropped.
+    func enqueueCopy(_ events: [RecordedEvent]) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !isClosed else { return }
+        queue.append(Request(work: .copy(events), continuation: nil))
+        condition.signal()
+    }
+
     private func submit(_ work: Request.Work) async throws -> AppendResult {
         try await withCheckedThrowingContinuation { continuation in
             condition.lock()
@@ -82,7 +93,7 @@ final class GroupCommitWriter: @unchecked Sendable {
     private func run() {
         while let batch = nextBatch() {
             let results = commit(batch)
-            for (request, result) in zip(batch, results) { request.continuation.resume(with: result) }
+            for (request, result) in zip(batch, results) { request.continuation?.resume(with: result) }
         }
         condition.lock()
         isFinished = true

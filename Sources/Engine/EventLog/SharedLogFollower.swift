@@ -28,7 +28,10 @@ final class SharedLogFollower: Sendable {
         self.writer = writer
         self.localHead = localHead
         sharedHead = PositionWatcher(position: localHead.position)
-        batcher = SharedAppendBatcher(shared: shared)
+        // This node's own commits are copied without reading them back when they follow the copy's
+        // head (their keys are this node's already). When another node wrote in between, the writer
+        // drops the copy and the follower reads the gap.
+        batcher = SharedAppendBatcher(shared: shared, committed: { [writer] in writer.enqueueCopy($0) })
         tasks.withLock {
             $0 = [
                 Task { [self] in await follow() },
@@ -132,11 +135,13 @@ private final class SharedAppendBatcher: Sendable {
     }
 
     private let shared: any SharedLog
+    private let committed: @Sendable ([RecordedEvent]) -> Void
     private let state = Mutex(State())
     private static let largestCommit = 512
 
-    init(shared: any SharedLog) {
+    init(shared: any SharedLog, committed: @escaping @Sendable ([RecordedEvent]) -> Void) {
         self.shared = shared
+        self.committed = committed
     }
 
     func submit(_ appends: [StreamAppend]) async throws -> Outcome {
@@ -161,6 +166,11 @@ private final class SharedAppendBatcher: Sendable {
             guard !batch.isEmpty else { return }
             do {
                 let (decisions, head) = try await shared.append(batch.map(\.appends))
+                let written = decisions.flatMap { decision -> [RecordedEvent] in
+                    guard case .success(.write(let events)) = decision else { return [] }
+                    return events
+                }
+                if !written.isEmpty { committed(written) }
                 for (request, decision) in zip(batch, decisions) { request.continuation.resume(returning: (decision, head)) }
             } catch {
                 for request in batch { request.continuation.resume(throwing: error) }

@@ -84,11 +84,10 @@ public final class PostgresSharedLog: SharedLog {
                     decisions.append(.failure(refused))
                 }
             }
+            // The last insert announces the new head in the same statement: one round trip less.
             for start in stride(from: 0, to: written.count, by: Self.rowsPerInsert) {
-                try await insert(written[start..<min(start + Self.rowsPerInsert, written.count)], connection)
-            }
-            if position > head {
-                try await connection.query("SELECT pg_notify(\(Self.channel), \(String(position)))", logger: logger)
+                let end = min(start + Self.rowsPerInsert, written.count)
+                try await insert(written[start..<end], announcing: end == written.count ? position : nil, connection)
             }
             return (decisions, position)
         }
@@ -116,7 +115,7 @@ public final class PostgresSharedLog: SharedLog {
         return known
     }
 
-    private func insert(_ events: ArraySlice<RecordedEvent>, _ connection: PostgresConnection) async throws {
+    private func insert(_ events: ArraySlice<RecordedEvent>, announcing head: UInt64?, _ connection: PostgresConnection) async throws {
         var bindings = PostgresBindings(capacity: events.count * 10)
         var rows: [String] = []
         rows.reserveCapacity(events.count)
@@ -134,7 +133,12 @@ public final class PostgresSharedLog: SharedLog {
             bindings.append(event.userIds)
             try bindings.append(event.payload)
         }
-        let sql = "INSERT INTO event_log (\(Self.columns)) VALUES " + rows.joined(separator: ",")
+        var sql = "INSERT INTO event_log (\(Self.columns)) VALUES " + rows.joined(separator: ",")
+        if let head {
+            bindings.append(Self.channel)
+            bindings.append(String(head))
+            sql = "WITH inserted AS (\(sql) RETURNING 1) SELECT pg_notify($\(bindings.count - 1), $\(bindings.count)) FROM (SELECT count(*) FROM inserted) AS done"
+        }
         try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
     }
 
