@@ -104,6 +104,37 @@ struct SharedLogNodeTests {
         }
     }
 
+    /// A team that outgrows one machine keeps its history: `log-copy` moves a served directory's log
+    /// and key store into PostgreSQL (again: nothing more to copy), and a node on it serves the same.
+    @Test func anEmbeddedLogMovesIntoPostgreSQLAndANodeOnItServesTheSame() async throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.url.appendingPathComponent("one-machine")
+        let environment = Self.clusterEnvironment("SAVRY")
+        let single = try await ServerProcess.start("savry", outputDirectory: directory.url, environment: environment) { port in
+            ["serve", "--data-dir", data.path, "--port", "\(port)", "--demo", "--log-level", "warning"]
+        }
+        let ana = try await SavryEndToEndTests.signIn(single, "ana")
+        #expect(try await single.post("/api/app/recipes", #"{"name":"Moved soup","ingredients":[{"name":"leek"}],"instructions":["Boil"]}"#, token: ana).status == 201)
+        let ben = try await SavryEndToEndTests.signIn(single, "ben")
+        #expect(try await single.delete("/api/app/account", token: ben).status == 204)
+        let before = try Self.canonical(try await single.get("/api/app/recipes", token: ana).json)
+        await single.stop()
+
+        let logURL = try await TestPostgres.newDatabase()
+        let copy = try await runProduct("savry", ["log-copy", "--to", logURL, "--data-dir", data.path], environment: environment)
+        #expect(copy.status == 0 && copy.output.contains("copied") && !copy.output.contains("copied 0 events"), "\(copy.output)")
+        let again = try await runProduct("savry", ["log-copy", "--to", logURL, "--data-dir", data.path], environment: environment)
+        #expect(again.status == 0 && again.output.contains("copied 0 events"), "\(again.output)")
+
+        let node = try await Self.savryNode(directory.url.appendingPathComponent("node"), logURL: logURL)
+        defer { node.stopWhenLeaving() }
+        let after = try Self.canonical(try await node.get("/api/app/recipes", token: ana).json)
+        #expect(after == before && after.contains("Moved soup"), "\(after)")
+        #expect(try await node.get("/api/app/recipes", token: ben).status == 401, "an erasure before the move holds after it")
+        let verify = try await runProduct("savry", ["verify", "--data-dir", directory.url.appendingPathComponent("node").path], environment: environment)
+        #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")
+    }
+
     /// A PostgreSQL server of the test's own, stopped and started again by `scripts/postgres.sh`.
     @Test func whileThePostgreSQLServerIsDownWritesAnswer503ReadsAreServedAndAllResumes() async throws {
         let directory = try TemporaryDirectory()
@@ -134,6 +165,11 @@ struct SharedLogNodeTests {
         #expect(try await Self.eventually { try await node.get("/health").json["status"] as? String == "ok" })
         let after = try await node.get("/api/app/recipes", token: token)
         #expect(after.text.contains("Before") && after.text.contains("After"))
+    }
+
+    /// The JSON with its keys sorted: two processes order a dictionary's keys differently.
+    static func canonical(_ json: [String: Any]) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]), as: UTF8.self)
     }
 
     static func postgres(_ command: String, _ cluster: URL) async throws -> String {

@@ -100,6 +100,39 @@ extension KeyStore {
         }
     }
 
+    /// Moves this file's keys and erasures into `shared` (a product leaving the embedded log for a
+    /// shared one): the same wrapped keys, so every value sealed in the log still opens. Refuses a
+    /// shared store written under another master key, or holding another key for one of these users.
+    /// Safe to run again.
+    public func copy(into shared: any SharedKeys) async throws -> (keys: Int, erasures: Int) {
+        let offered = try SealedBytes.seal(Data(), with: masterKey.key, authenticating: KeyStoreSchema.masterKeyCheck)
+        do {
+            _ = try SealedBytes.open(try await shared.masterKeyCheck(offering: offered), with: masterKey.key, authenticating: KeyStoreSchema.masterKeyCheck)
+        } catch {
+            throw Failure.wrongMasterKey(path: "the shared key store (copy the keys with the master key the log was sealed under)")
+        }
+        let (wrapped, erasures) = try await pool.read { db in
+            (
+                try Row.fetchAll(db, sql: "SELECT user_id, wrapped FROM data_key ORDER BY user_id").map { ($0["user_id"] as Int64, $0["wrapped"] as Data) },
+                try Row.fetchAll(db, sql: "SELECT user_id, log_position FROM destroyed_key ORDER BY user_id").map { row in
+                    Erasure(userId: row["user_id"], position: (row["log_position"] as Int64?).map(UInt64.init))
+                }
+            )
+        }
+        for start in stride(from: 0, to: wrapped.count, by: 1_000) {
+            let batch = Dictionary(uniqueKeysWithValues: wrapped[start..<min(start + 1_000, wrapped.count)].map { ($0.0, $0.1) })
+            for (userId, held) in try await shared.claim(batch) {
+                switch held {
+                case .live(let key) where key == batch[userId]: continue
+                case .live: throw SharedKeysConflict(userId: userId, reason: "the shared store holds another key for this user")
+                case .destroyed: throw SharedKeysConflict(userId: userId, reason: "the shared store has this user erased, this file does not")
+                }
+            }
+        }
+        if !erasures.isEmpty { try await shared.destroy(erasures) }
+        return (wrapped.count, erasures.count)
+    }
+
     /// Makes sure these users have data keys before anything seals for them: with a shared store,
     /// claimed there (agreed with every node); else created here, in one write for all.
     public func prepareKeys(for userIds: Set<Int64>) async throws {
@@ -149,4 +182,11 @@ extension KeyStore {
             }
         }
     }
+}
+
+public struct SharedKeysConflict: Error, CustomStringConvertible {
+    public var userId: Int64
+    public var reason: String
+
+    public var description: String { "user \(userId): \(reason); is this the log and key store the shared store was copied from?" }
 }

@@ -93,6 +93,23 @@ public final class PostgresSharedLog: SharedLog {
         }
     }
 
+    /// Writes events another log already decided (`log-copy` moving a log here), at their own
+    /// positions, which must follow this log's head. Refused, writing nothing, when they do not.
+    public func importRecorded(_ events: [RecordedEvent]) async throws {
+        guard let first = events.first, let last = events.last else { return }
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.appendLock))", logger: logger)
+            let head = try await Self.head(connection, logger: logger)
+            guard first.position == head + 1 else {
+                throw EventLogError.invalidAppend("position \(first.position) does not follow the head \(head) of \(location)")
+            }
+            for start in stride(from: 0, to: events.count, by: Self.rowsPerInsert) {
+                let end = min(start + Self.rowsPerInsert, events.count)
+                try await insert(events[start..<end], announcing: end == events.count ? last.position : nil, connection)
+            }
+        }
+    }
+
     /// What the append rules need, read in three queries for the whole commit.
     private func lookups(for requests: [[StreamAppend]], _ connection: PostgresConnection) async throws -> KnownEvents {
         var known = KnownEvents()

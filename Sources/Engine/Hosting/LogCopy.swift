@@ -1,0 +1,60 @@
+import EventLog
+import Foundation
+import Logging
+import PersonalData
+import PostgresLog
+import ReadModels
+
+/// Moves a product's embedded log into PostgreSQL (`<product> log-copy --to postgres://…`), for a team
+/// that outgrows one machine and keeps its history: the key store first (the same wrapped keys, so
+/// every sealed value still opens, and every erasure), then every event at its own position, with its
+/// id, stream, version and time. Resumable: a second run checks that the database holds this log's
+/// events so far (the last one's id at its position) and copies the rest.
+public enum LogCopy {
+    public struct Report: Sendable {
+        public var copiedEvents: Int
+        public var head: UInt64
+        public var keys: Int
+        public var erasures: Int
+    }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case differentLog(position: UInt64)
+
+        public var description: String {
+            switch self {
+            case .differentLog(let position):
+                "the database holds a different log (its event at position \(position) is not this log's): copy into an empty database"
+            }
+        }
+    }
+
+    public static func run<Product: EventSourcedProduct>(
+        _ product: Product.Type, from directory: DataDirectory, to url: String, masterKey: MasterKey, logger: Logger
+    ) async throws -> Report {
+        let log = try EventLog(configuration: .init(directory: directory.log, readOnly: true))
+        defer { log.close() }
+        let keys = try KeyStore(path: directory.keyStorePath, masterKey: masterKey)
+        defer { try? keys.close() }
+        let shared = try await SharedLogSetting.open(url, for: Product.self)
+        defer { shared.log.close() }
+        guard let target = shared.log as? PostgresSharedLog else { throw Failure.differentLog(position: 0) }
+
+        let (copiedKeys, erasures) = try await keys.copy(into: shared.keys)
+        var head = try await target.head()
+        guard head <= log.headPosition else { throw Failure.differentLog(position: head) }
+        if head > 0 {
+            let theirs = try await target.events(after: head - 1, limit: 1).first
+            guard let theirs, theirs.id == (try log.event(at: head))?.id else { throw Failure.differentLog(position: head) }
+        }
+        var copied = 0
+        while head < log.headPosition {
+            let batch = try log.read(from: head + 1, limit: 5_000)
+            try await target.importRecorded(batch)
+            copied += batch.count
+            head = batch.last?.position ?? head
+            logger.info("copying the log", metadata: ["position": "\(head)", "of": "\(log.headPosition)"])
+        }
+        return Report(copiedEvents: copied, head: head, keys: copiedKeys, erasures: erasures)
+    }
+}
