@@ -17,6 +17,7 @@ $nuvie eval --ratings demo/ml-latest-small/ratings.csv --split random --seed 42
 $bench recommend --runs 3
 $bench http --runs 3 --duration 10
 $bench append --runs 3
+scripts/postgres.sh run bash -c '"$0" shared-append --server-url "$ENGINE_TEST_POSTGRES_URL" --runs 3 --events 30000' "$bench"
 $bench rebuild --runs 3
 log1m=$(mktemp -d)
 $bench rebuild --events 1000000 --runs 3 --log-dir "$log1m"
