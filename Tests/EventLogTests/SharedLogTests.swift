@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PostgresLog
 import PostgresNIO
+import Synchronization
 import Testing
 import TestSupport
 
@@ -98,6 +99,45 @@ struct SharedLogTests {
         await #expect(throws: EventLogError.eventIdReused(eventId: retried.id, position: 1)) {
             try await b.append(to: "order-1", expectedVersion: .any, events: [reused])
         }
+    }
+
+    /// A job for one process at a time (News' feed poller): the first node to ask leads it, the other
+    /// waits, and takes over once the leader's connection is gone (here: its log closed).
+    @Test func oneNodeLeadsAJobAndAnotherTakesOverWhenItGoes() async throws {
+        let place = try await LogPlace(.postgres)
+        let a = try await place.open("a"), b = try await place.open("b")
+        defer { b.close() }
+        let running = Mutex<[String]>([]), overlapped = Mutex(false)
+        let job: @Sendable (String) -> @Sendable () async throws -> Void = { node in
+            {
+                running.withLock { now in
+                    if !now.isEmpty { overlapped.withLock { $0 = true } }
+                    now.append(node)
+                }
+                defer { running.withLock { $0.removeAll { $0 == node } } }
+                try await Task.sleep(for: .seconds(3_600))
+            }
+        }
+        let leaderA = Task { try await a.asTheOneProcess(doing: "poller", job("a")) }
+        #expect(try await Self.eventually { running.withLock { $0 } == ["a"] })
+        let leaderB = Task { try await b.asTheOneProcess(doing: "poller", job("b")) }
+        try await Task.sleep(for: .seconds(3))
+        #expect(running.withLock { $0 } == ["a"], "b waits while a leads")
+
+        a.close()
+        leaderA.cancel()
+        #expect(try await Self.eventually(within: .seconds(15)) { running.withLock { $0 } == ["b"] }, "b takes over")
+        #expect(!overlapped.withLock { $0 })
+        leaderB.cancel()
+    }
+
+    static func eventually(within timeout: Duration = .seconds(5), _ done: () throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if try done() { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return try done()
     }
 
     @Test func aDatabaseHoldingAnotherProductsLogIsRefused() async throws {

@@ -121,6 +121,12 @@ public final class EventLog: Sendable {
         try await follower?.catchUp()
     }
 
+    /// Runs `body` as the one process of the log that does `job` (a feed poller): at once for an
+    /// embedded log; for a shared one, once this process leads the job (`SharedLog.leading`).
+    public func asTheOneProcess(doing job: String, _ body: @escaping @Sendable () async throws -> Void) async throws {
+        if let follower { try await follower.shared.leading(job, body) } else { try await body() }
+    }
+
     /// The shared log's head as last heard; the embedded log's own head otherwise.
     public var sharedHeadPosition: UInt64 { follower?.sharedHeadPosition ?? head.position }
 

@@ -20,6 +20,12 @@ public protocol SharedLog: Sendable {
     /// with the error when a poll finds the shared log unreachable.
     func watchHead(_ heard: @escaping @Sendable (Result<UInt64, any Error>) -> Void) async
 
+    /// Runs `body` once this process leads `job` among every process of the log (one at a time), and
+    /// returns when it returns. Leadership is lost with the connection that holds it (the process
+    /// died, or the network): `body` is then cancelled and this process waits to lead again, while
+    /// another takes over.
+    func leading(_ job: String, _ body: @escaping @Sendable () async throws -> Void) async throws
+
     /// Where this log is, for messages and `/health` (no password).
     var location: String { get }
 

@@ -22,7 +22,10 @@ public func buildNewsApplication(configuration: NewsConfiguration, logger: Logge
         }
         let replays = ReplayCoordinator(runner: runner)
         let router = try newsRouter(configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands)
-        let poller = FeedPoller(feeds: configuration.feeds, interval: configuration.feedInterval, commands: commands, logger: logger)
+        // One node polls the feeds at a time; another takes over when it dies.
+        let poller = OneProcessJob("news-feed-poller", log: stores.log, job: FeedPoller(
+            feeds: configuration.feeds, interval: configuration.feedInterval, commands: commands, logger: logger
+        ))
         return stores.server(router, configuration: configuration, connectRefusal: NewsAPIError.connectRefusal, workers: [runner, replays, poller], logger: logger)
     }
 }
