@@ -71,14 +71,58 @@ struct ClusterConsistencyTests {
         }
     }
 
+    /// kill -9 of one node while 32 writers write through all three: the others keep answering, every
+    /// acknowledged write is in the log (retried under its key, it records nothing new), and the killed
+    /// node restarts on its data directory and catches up to read models identical to a fresh fold.
+    @Test func aNodeKilledDuringWritesLosesNothingAcknowledgedAndCatchesUp() async throws {
+        let directory = try TemporaryDirectory()
+        let logURL = try await TestPostgres.newDatabase()
+        let data = (0..<3).map { directory.url.appendingPathComponent("node-\($0)") }
+        var nodes: [ServerProcess] = []
+        for node in 0..<3 { nodes.append(try await SharedLogNodeTests.savryNode(data[node], logURL: logURL)) }
+        defer { for node in nodes { node.stopWhenLeaving() } }
+        var tokens: [String] = []
+        for writer in 0..<Self.writers { tokens.append(try await SavryEndToEndTests.signIn(nodes[0], "cook-\(writer)")) }
+        let recipe: @Sendable (Int, Int) -> String = { writer, n in #"{"name":"Dish \#(n) of cook \#(writer)","ingredients":[{"name":"salt"}],"instructions":["Stir"]}"# }
+
+        let acknowledged = Mutex<[(writer: Int, n: Int)]>([])
+        let victim = nodes[2]
+        let killing = Task {
+            try await Task.sleep(for: .seconds(2))
+            await victim.kill9()
+        }
+        let survivorsAnswered = try await Self.writeUntilTimeIsUp(seconds: 6) { [nodes, tokens] writer, n in
+            let reply = try? await nodes[writer % 3].post(
+                "/api/app/recipes", recipe(writer, n), token: tokens[writer], headers: ["Idempotency-Key": "w\(writer)-\(n)"]
+            )
+            guard reply?.status == 201 else { return false }
+            acknowledged.withLock { $0.append((writer, n)) }
+            return writer % 3 != 2
+        }
+        try await killing.value
+        #expect(survivorsAnswered > Self.writers, "the surviving nodes kept answering")
+
+        nodes[2] = try await SharedLogNodeTests.savryNode(data[2], logURL: logURL)
+        let head = try await Self.expectEveryNodeHoldsTheWholeLog(nodes, logURL: logURL) { try await $0.get("/health").json["logHeadPosition"] as? Int }
+        for (writer, n) in acknowledged.withLock({ $0 }) {
+            let again = try await nodes[(writer + 1) % 3].post(
+                "/api/app/recipes", recipe(writer, n), token: tokens[writer], headers: ["Idempotency-Key": "w\(writer)-\(n)"]
+            )
+            #expect(again.status == 201 || again.status == 200, "acknowledged write w\(writer)-\(n) retried: \(again.status) \(again.text)")
+        }
+        #expect(try await TestPostgres.head(of: logURL) == UInt64(head), "a retried acknowledged write recorded something new: it was lost")
+        let verify = try await runProduct("savry", ["verify", "--data-dir", data[2].path], environment: SharedLogNodeTests.clusterEnvironment("SAVRY"))
+        #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")
+    }
+
     static var nuvieEnvironment: [String: String] {
         SharedLogNodeTests.clusterEnvironment("NUVIE").merging(["NUVIE_INTERNAL_TOKEN": "cluster-test-internal-token-cluster-test"]) { $1 }
     }
 
     /// Runs `write(writer, n)` in each writer, over and over, until the write time is up; how many
     /// writes were acknowledged.
-    static func writeUntilTimeIsUp(_ write: @escaping @Sendable (_ writer: Int, _ n: Int) async throws -> Bool) async throws -> Int {
-        let deadline = ContinuousClock.now + writeTime
+    static func writeUntilTimeIsUp(seconds: Int? = nil, _ write: @escaping @Sendable (_ writer: Int, _ n: Int) async throws -> Bool) async throws -> Int {
+        let deadline = ContinuousClock.now + (seconds.map { Duration.seconds($0) } ?? writeTime)
         return try await withThrowingTaskGroup(of: Int.self) { group in
             for writer in 0..<writers {
                 group.addTask {
