@@ -71,14 +71,7 @@ public enum TestPostgres {
 
     /// A new, empty database on the test server; its URL.
     public static func newDatabase() async throws -> String {
-        guard let serverURL, var components = URLComponents(string: serverURL) else {
-            throw PostgresLogError.badURL("ENGINE_TEST_POSTGRES_URL is not set")
-        }
-        let name = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try await withClient(serverURL) { client, logger in
-            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
-        }
-        components.path = "/" + name
-        return components.string ?? serverURL
+        guard let serverURL else { throw PostgresLogError.badURL("ENGINE_TEST_POSTGRES_URL is not set") }
+        return try await PostgresSharedLog.createDatabase(on: serverURL, named: "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))
     }
 }

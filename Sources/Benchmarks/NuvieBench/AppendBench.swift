@@ -66,11 +66,17 @@ struct AppendBench: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let log = try EventLog(configuration: .init(directory: scratch, initialMapSize: 1 << 30, groupCommit: grouping))
         defer { log.close() }
+        return try await measure(writers: writers, events: events, spreadOver: [log])
+    }
+
+    /// `writers` tasks, spread over `logs`, append `events` events between them, each append awaited.
+    static func measure(writers: Int, events: Int, spreadOver logs: [EventLog]) async throws -> Result {
         let payload = Data(#"{"userId":1,"movieId":2,"rating":4.5,"previousRating":null,"comment":null,"isReview":false,"stars":5}"#.utf8)
         let perWriter = max(1, events / writers)
         let started = ContinuousClock.now
         let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
             for writer in 0..<writers {
+                let log = logs[writer % logs.count]
                 group.addTask {
                     var own: [Double] = []
                     own.reserveCapacity(perWriter)

@@ -1,9 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
-import Logging
 import PostgresLog
-import PostgresNIO
 
 /// `nuvie-bench shared-append --server-url postgres://…`: durable appends to the PostgreSQL log through
 /// 1 and 3 nodes (each an `EventLog` with its own copy, as a node has), beside the embedded log in
@@ -68,31 +66,7 @@ struct SharedAppendBench: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let logs = try await openNodes(max(nodes, 1), shared: nodes > 0, in: scratch)
         defer { for log in logs { log.close() } }
-        let payload = Data(#"{"userId":1,"movieId":2,"rating":4.5,"previousRating":null,"comment":null,"isReview":false,"stars":5}"#.utf8)
-        let perWriter = max(1, events / writers)
-        let started = ContinuousClock.now
-        let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
-            for writer in 0..<writers {
-                let log = logs[writer % logs.count]
-                group.addTask {
-                    var own: [Double] = []
-                    own.reserveCapacity(perWriter)
-                    for index in 0..<perWriter {
-                        let event = NewEvent(type: "bench.appended", schemaVersion: 1, recordedAt: Date(), payload: payload)
-                        let begun = ContinuousClock.now
-                        _ = try await log.append(to: "bench-\(writer)-\(index % 16)", expectedVersion: .any, events: [event])
-                        own.append((ContinuousClock.now - begun).seconds)
-                    }
-                    return own
-                }
-            }
-            return try await group.reduce(into: []) { $0 += $1 }.sorted()
-        }
-        let elapsed = (ContinuousClock.now - started).seconds
-        return AppendBench.Result(
-            eventsPerSecond: Double(latencies.count) / elapsed,
-            p50: latencies[latencies.count / 2], p99: latencies[min(latencies.count - 1, latencies.count * 99 / 100)]
-        )
+        return try await AppendBench.measure(writers: writers, events: events, spreadOver: logs)
     }
 
     /// Node A appends at `visibilityRate`; node B notes when each position reaches its copy.
@@ -134,7 +108,7 @@ struct SharedAppendBench: AsyncParsableCommand {
     }
 
     private func openNodes(_ count: Int, shared: Bool, in scratch: URL) async throws -> [EventLog] {
-        let database = shared ? try await Self.newDatabase(on: serverURL) : nil
+        let database = shared ? try await PostgresSharedLog.createDatabase(on: serverURL, named: "bench_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))") : nil
         var logs: [EventLog] = []
         for node in 0..<count {
             let sharedLog: (any SharedLog)? = if let database { try await PostgresSharedLog(url: database, product: "bench") } else { nil }
@@ -143,20 +117,5 @@ struct SharedAppendBench: AsyncParsableCommand {
             logs.append(log)
         }
         return logs
-    }
-
-    static func newDatabase(on serverURL: String) async throws -> String {
-        guard var components = URLComponents(string: serverURL) else { throw ValidationError("--server-url is not a URL") }
-        let name = "bench_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        var quiet = Logger(label: "bench")
-        quiet.logLevel = .error
-        let client = PostgresClient(configuration: try PostgresLogLocation(url: serverURL).configuration, backgroundLogger: quiet)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            defer { group.cancelAll() }
-            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: quiet)
-        }
-        components.path = "/" + name
-        return components.string ?? serverURL
     }
 }

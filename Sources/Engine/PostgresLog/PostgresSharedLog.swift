@@ -57,6 +57,23 @@ public final class PostgresSharedLog: SharedLog {
         running.cancel()
     }
 
+    /// Creates a database on the server `serverURL` names (connected to as given); the URL of the new one.
+    public static func createDatabase(on serverURL: String, named name: String) async throws -> String {
+        guard var components = URLComponents(string: serverURL), name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+            throw PostgresLogError.badURL("cannot name a database \(name) on \(serverURL)")
+        }
+        var quiet = Logger(label: "engine.postgres-log")
+        quiet.logLevel = .error
+        let client = PostgresClient(configuration: try PostgresLogLocation(url: serverURL).configuration, backgroundLogger: quiet)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: quiet)
+        }
+        components.path = "/" + name
+        return components.string ?? serverURL
+    }
+
     // MARK: Appending
 
     public func append(_ requests: [[StreamAppend]]) async throws -> (decisions: [Result<AppendDecision, EventLogError>], head: UInt64) {
