@@ -135,6 +135,40 @@ struct SharedLogNodeTests {
         #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")
     }
 
+    /// Backup is PostgreSQL's own: `pg_dump` of the product's database (log and key store in one
+    /// snapshot), `pg_restore` into a new one, and a node with an empty data directory serves the same.
+    @Test func aPgDumpRestoredIntoANewDatabaseServesTheSame() async throws {
+        let directory = try TemporaryDirectory()
+        let logURL = try await TestPostgres.newDatabase()
+        let live = try await Self.savryNode(directory.url.appendingPathComponent("live"), logURL: logURL)
+        let ana = try await SavryEndToEndTests.signIn(live, "ana")
+        #expect(try await live.post("/api/app/recipes", #"{"name":"Dumped soup","ingredients":[{"name":"leek"}],"instructions":["Boil"]}"#, token: ana).status == 201)
+        let ben = try await SavryEndToEndTests.signIn(live, "ben")
+        #expect(try await live.delete("/api/app/account", token: ben).status == 204)
+        let before = try Self.canonical(try await live.get("/api/app/recipes", token: ana).json)
+        await live.stop()
+
+        let dump = directory.url.appendingPathComponent("savry.dump")
+        #expect(try await Self.run("/usr/bin/pg_dump", ["-Fc", "-f", dump.path, "--dbname", logURL]) == 0)
+        let restoredURL = try await TestPostgres.newDatabase()
+        #expect(try await Self.run("/usr/bin/pg_restore", ["--no-owner", "--dbname", restoredURL, dump.path]) == 0)
+
+        let restored = try await Self.savryNode(directory.url.appendingPathComponent("restored"), logURL: restoredURL)
+        defer { restored.stopWhenLeaving() }
+        let after = try Self.canonical(try await restored.get("/api/app/recipes", token: ana).json)
+        #expect(after == before && after.contains("Dumped soup"), "\(after)")
+        #expect(try await restored.get("/api/app/recipes", token: ben).status == 401, "the erasure is in the dump too")
+    }
+
+    static func run(_ executable: String, _ arguments: [String]) async throws -> Int32 {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString).out")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let process = try ChildProcess(executable: URL(fileURLWithPath: executable), arguments: arguments, environment: ProcessInfo.processInfo.environment, output: output)
+        let status = await process.exited()
+        if status != 0 { Issue.record("\(executable) exited \(status): \((try? String(contentsOf: output, encoding: .utf8)) ?? "")") }
+        return status
+    }
+
     /// A PostgreSQL server of the test's own, stopped and started again by `scripts/postgres.sh`.
     @Test func whileThePostgreSQLServerIsDownWritesAnswer503ReadsAreServedAndAllResumes() async throws {
         let directory = try TemporaryDirectory()
