@@ -11,8 +11,10 @@
 # Durability is what the tests check: fsync and synchronous_commit stay on.
 set -euo pipefail
 
+# As root, PostgreSQL's commands run as the postgres user, from / (the caller's directory may be
+# closed to that user: a clone under a private temp dir).
 as_owner() {
-  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+  if [ "$(id -u)" -eq 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
 }
 
 install_if_missing() {

@@ -173,7 +173,8 @@ struct SharedLogNodeTests {
     @Test func whileThePostgreSQLServerIsDownWritesAnswer503ReadsAreServedAndAllResumes() async throws {
         let directory = try TemporaryDirectory()
         let cluster = directory.url.appendingPathComponent("postgres")
-        let serverURL = try await Self.postgres("start", cluster).trimmingCharacters(in: .whitespacesAndNewlines)
+        let started = try await Self.postgres("start", cluster)
+        let serverURL = try #require(started.split(separator: "\n").last { $0.hasPrefix("postgres://") }.map(String.init), "\(started)")
         defer { Task { _ = try? await Self.postgres("stop", cluster) } }
         let node = try await Self.savryNode(directory.url.appendingPathComponent("node"), logURL: serverURL)
         defer { node.stopWhenLeaving() }
