@@ -17,7 +17,8 @@ public final class PostgresSharedLog: SharedLog {
     private static let columns = "position, event_id, stream_id, stream_version, type, schema_version, recorded_at, actor_user_id, user_ids, payload"
     private static let rowsPerInsert = 1_000
     private static let pollInterval = Duration.seconds(1)
-    static let operationTimeout = Duration.seconds(5)
+    /// How long an operation may take before the log is reported unreachable (writes answer 503).
+    let operationTimeout: Duration
     static let leadershipRetry = Duration.seconds(2)
 
     public let location: String
@@ -27,8 +28,11 @@ public final class PostgresSharedLog: SharedLog {
 
     /// Connects, checks that commits are durable, and creates or migrates the log's tables. Throws
     /// at once, naming the place, when the database cannot be reached or holds another product's log.
-    public init(url: String, product: String, logger: Logger = Logger(label: "engine.postgres-log")) async throws {
+    public init(
+        url: String, product: String, operationTimeout: Duration = .seconds(5), logger: Logger = Logger(label: "engine.postgres-log")
+    ) async throws {
         let place = try PostgresLogLocation(url: url)
+        self.operationTimeout = operationTimeout
         location = place.description
         // PostgresNIO's own messages (a lease asked for while `run()` is starting, each failed
         // connection attempt) only from errors up: this log reports what it could not do itself.
@@ -199,7 +203,7 @@ public final class PostgresSharedLog: SharedLog {
         let result = await withTaskGroup(of: Result<T, any Error>?.self) { group in
             group.addTask { do { return .success(try await operation()) } catch { return .failure(error) } }
             group.addTask {
-                try? await Task.sleep(for: Self.operationTimeout)
+                try? await Task.sleep(for: self.operationTimeout)
                 return nil
             }
             let first = await group.next() ?? nil
@@ -212,7 +216,7 @@ public final class PostgresSharedLog: SharedLog {
             let cause = (error as? PostgresTransactionError).flatMap { $0.closureError ?? $0.commitError ?? $0.beginError } ?? error
             guard let unreachable = Self.unavailability(cause) else { throw cause }
             throw SharedLogUnreachable(reason: unreachable, outcomeUnknown: outcomeUnknown)
-        case nil: throw SharedLogUnreachable(reason: "no answer within \(Self.operationTimeout)", outcomeUnknown: outcomeUnknown)
+        case nil: throw SharedLogUnreachable(reason: "no answer within \(operationTimeout)", outcomeUnknown: outcomeUnknown)
         }
     }
 
