@@ -1,4 +1,3 @@
-import ChildProcesses
 import Foundation
 import Testing
 import TestSupport
@@ -161,11 +160,8 @@ struct SharedLogNodeTests {
     }
 
     static func run(_ executable: String, _ arguments: [String]) async throws -> Int32 {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString).out")
-        defer { try? FileManager.default.removeItem(at: output) }
-        let process = try ChildProcess(executable: URL(fileURLWithPath: executable), arguments: arguments, environment: ProcessInfo.processInfo.environment, output: output)
-        let status = await process.exited()
-        if status != 0 { Issue.record("\(executable) exited \(status): \((try? String(contentsOf: output, encoding: .utf8)) ?? "")") }
+        let (status, output) = try await runCommand(URL(fileURLWithPath: executable), arguments)
+        if status != 0 { Issue.record("\(executable) exited \(status): \(output)") }
         return status
     }
 
@@ -208,13 +204,9 @@ struct SharedLogNodeTests {
     }
 
     static func postgres(_ command: String, _ cluster: URL) async throws -> String {
-        let output = cluster.deletingLastPathComponent().appendingPathComponent("postgres-\(command)-\(UUID().uuidString).out")
-        let process = try ChildProcess(
-            executable: URL(fileURLWithPath: "/bin/bash"), arguments: [repositoryRoot.appendingPathComponent("scripts/postgres.sh").path, command, cluster.path],
-            environment: ProcessInfo.processInfo.environment, output: output
+        let (status, said) = try await runCommand(
+            URL(fileURLWithPath: "/bin/bash"), [repositoryRoot.appendingPathComponent("scripts/postgres.sh").path, command, cluster.path]
         )
-        let status = await process.exited()
-        let said = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         guard status == 0 else { throw CancellationError() }
         return said
     }

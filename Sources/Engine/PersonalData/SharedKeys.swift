@@ -70,23 +70,8 @@ extension KeyStore {
         let destroyed = try await pool.write { db in
             var destroyed: [Int64] = []
             for change in changes {
-                switch change.key {
-                case .live(let wrapped):
-                    try db.execute(
-                        sql: "INSERT INTO data_key (user_id, wrapped, created_at) VALUES (?, ?, ?) ON CONFLICT (user_id) DO NOTHING",
-                        arguments: [change.userId, wrapped, Date()]
-                    )
-                case .destroyed(let position):
-                    try db.execute(sql: "DELETE FROM data_key WHERE user_id = ?", arguments: [change.userId])
-                    try db.execute(
-                        sql: """
-                            INSERT INTO destroyed_key (user_id, destroyed_at, log_position) VALUES (?, ?, ?)
-                            ON CONFLICT (user_id) DO UPDATE SET log_position = coalesce(excluded.log_position, log_position)
-                            """,
-                        arguments: [change.userId, Date(), position.map(Int64.init)]
-                    )
-                    destroyed.append(change.userId)
-                }
+                try Self.keep(change.key, for: change.userId, db)
+                if case .destroyed = change.key { destroyed.append(change.userId) }
             }
             try db.execute(
                 sql: "INSERT INTO shared_copy (id, sequence) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET sequence = excluded.sequence",
@@ -166,20 +151,30 @@ extension KeyStore {
         for userId in unknown { offered[userId] = try KeyWrapping.wrap(SymmetricKey(size: .bits256), for: userId, under: masterKey) }
         let held = try await shared.claim(offered)
         try await pool.write { db in
-            for (userId, key) in held {
-                switch key {
-                case .live(let wrapped):
-                    try db.execute(
-                        sql: "INSERT INTO data_key (user_id, wrapped, created_at) VALUES (?, ?, ?) ON CONFLICT (user_id) DO NOTHING",
-                        arguments: [userId, wrapped, Date()]
-                    )
-                case .destroyed(let position):
-                    try db.execute(
-                        sql: "INSERT INTO destroyed_key (user_id, destroyed_at, log_position) VALUES (?, ?, ?) ON CONFLICT (user_id) DO NOTHING",
-                        arguments: [userId, Date(), position.map(Int64.init)]
-                    )
-                }
-            }
+            for (userId, key) in held { try Self.keep(key, for: userId, db) }
+        }
+    }
+}
+
+extension KeyStore {
+    /// What the shared store holds for a user, kept in this copy: a key this copy lacks, or the
+    /// user's erasure (their key deleted here too, the erasure's log position recorded when known).
+    fileprivate static func keep(_ key: SharedKey, for userId: Int64, _ db: Database) throws {
+        switch key {
+        case .live(let wrapped):
+            try db.execute(
+                sql: "INSERT INTO data_key (user_id, wrapped, created_at) VALUES (?, ?, ?) ON CONFLICT (user_id) DO NOTHING",
+                arguments: [userId, wrapped, Date()]
+            )
+        case .destroyed(let position):
+            try db.execute(sql: "DELETE FROM data_key WHERE user_id = ?", arguments: [userId])
+            try db.execute(
+                sql: """
+                    INSERT INTO destroyed_key (user_id, destroyed_at, log_position) VALUES (?, ?, ?)
+                    ON CONFLICT (user_id) DO UPDATE SET log_position = coalesce(excluded.log_position, log_position)
+                    """,
+                arguments: [userId, Date(), position.map(Int64.init)]
+            )
         }
     }
 }
