@@ -60,6 +60,7 @@ let package = Package(
             dependencies: [
                 "EventLog", "PersonalData",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],

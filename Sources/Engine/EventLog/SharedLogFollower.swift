@@ -113,7 +113,7 @@ final class SharedLogFollower: Sendable {
                 }
                 recovered()
                 pause = .milliseconds(50)
-            } catch is CancellationError {
+            } catch let error where error is CancellationError || error as? EventLogError == .closed {
                 return
             } catch {
                 failed(error)

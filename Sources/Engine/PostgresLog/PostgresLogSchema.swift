@@ -37,6 +37,25 @@ enum PostgresLogSchema {
             """,
             "CREATE TABLE key_store_check (id integer PRIMARY KEY CHECK (id = 1), sealed bytea NOT NULL)",
         ],
+        [
+            // One round trip where an append took four: the lock, then what the append rules need, each
+            // read by a statement of its own (a VOLATILE function's statements each take a fresh
+            // snapshot), so every commit made before the lock was granted is seen. Planned at every
+            // call: a plan cached while the log was small scans the whole table once it is not.
+            """
+            CREATE FUNCTION event_log_lock_for_append(
+                lock bigint, ids uuid[], streams text[], OUT head bigint, OUT versions bigint[], OUT known bigint[]
+            ) LANGUAGE plpgsql VOLATILE SET plan_cache_mode = force_custom_plan AS $$
+            BEGIN
+                PERFORM pg_advisory_xact_lock(lock);
+                SELECT coalesce(max(e.position), 0) INTO head FROM event_log e;
+                SELECT coalesce(array_agg(coalesce((SELECT max(e.stream_version) FROM event_log e WHERE e.stream_id = s.id), 0) ORDER BY s.n), '{}')
+                    INTO versions FROM unnest(streams) WITH ORDINALITY AS s(id, n);
+                SELECT coalesce(array_agg(e.position), '{}') INTO known FROM event_log e WHERE e.event_id = ANY(ids);
+            END
+            $$
+            """,
+        ],
     ]
 
     /// Migrates under a lock, so nodes starting together do it once; refuses another product's log.

@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import Logging
+import NIOFoundationCompat
 import PostgresNIO
 
 /// The event log as one PostgreSQL table, shared by every node of a product.
@@ -15,7 +16,6 @@ public final class PostgresSharedLog: SharedLog {
     static let migrationLock: Int64 = 0x6576_656E_745F_6D67  // "event_mg"
     static let channel = "event_log"
     private static let columns = "position, event_id, stream_id, stream_version, type, schema_version, recorded_at, actor_user_id, user_ids, payload"
-    private static let rowsPerInsert = 1_000
     private static let pollInterval = Duration.seconds(1)
     /// How long an operation may take before the log is reported unreachable (writes answer 503).
     let operationTimeout: Duration
@@ -86,9 +86,8 @@ public final class PostgresSharedLog: SharedLog {
 
     private func commit(_ requests: [[StreamAppend]]) async throws -> (decisions: [Result<AppendDecision, EventLogError>], head: UInt64) {
         try await client.withTransaction(logger: logger) { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.appendLock))", logger: logger)
-            let head = try await Self.head(connection, logger: logger)
-            var known = try await lookups(for: requests, connection)
+            let (head, lookedUp) = try await lockForAppend(requests, connection)
+            var known = lookedUp
             let now = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
             var position = head
             var decisions: [Result<AppendDecision, EventLogError>] = []
@@ -106,11 +105,7 @@ public final class PostgresSharedLog: SharedLog {
                     decisions.append(.failure(refused))
                 }
             }
-            // The last insert announces the new head in the same statement: one round trip less.
-            for start in stride(from: 0, to: written.count, by: Self.rowsPerInsert) {
-                let end = min(start + Self.rowsPerInsert, written.count)
-                try await insert(written[start..<end], announcing: end == written.count ? position : nil, connection)
-            }
+            if !written.isEmpty { try await insert(written, connection) }
             return (decisions, position)
         }
     }
@@ -118,67 +113,59 @@ public final class PostgresSharedLog: SharedLog {
     /// Writes events another log already decided (`log-copy` moving a log here), at their own
     /// positions, which must follow this log's head. Refused, writing nothing, when they do not.
     public func importRecorded(_ events: [RecordedEvent]) async throws {
-        guard let first = events.first, let last = events.last else { return }
+        guard let first = events.first else { return }
         try await client.withTransaction(logger: logger) { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.appendLock))", logger: logger)
-            let head = try await Self.head(connection, logger: logger)
+            let (head, _) = try await lockForAppend([], connection)
             guard first.position == head + 1 else {
                 throw EventLogError.invalidAppend("position \(first.position) does not follow the head \(head) of \(location)")
             }
-            for start in stride(from: 0, to: events.count, by: Self.rowsPerInsert) {
-                let end = min(start + Self.rowsPerInsert, events.count)
-                try await insert(events[start..<end], announcing: end == events.count ? last.position : nil, connection)
-            }
+            try await insert(events, connection)
         }
     }
 
-    /// What the append rules need, read in three queries for the whole commit.
-    private func lookups(for requests: [[StreamAppend]], _ connection: PostgresConnection) async throws -> KnownEvents {
-        var known = KnownEvents()
+    /// Takes the append lock, then reads the head and what the append rules need for the whole commit:
+    /// one round trip (`event_log_lock_for_append`, schema step 3). The events already recorded under
+    /// the requests' ids, only there when a request is a retry, take a second.
+    private func lockForAppend(_ requests: [[StreamAppend]], _ connection: PostgresConnection) async throws -> (head: UInt64, known: KnownEvents) {
         let ids = requests.flatMap { $0.flatMap { $0.events.map(\.id) } }
-        if !ids.isEmpty {
-            let rows = try await connection.query("SELECT \(unescaped: Self.columns) FROM event_log WHERE event_id = ANY(\(ids))", logger: logger)
-            known.add(try await Self.decode(rows))
-        }
         let streams = Array(Set(requests.flatMap { $0.map(\.streamId) }))
-        if !streams.isEmpty {
-            let rows = try await connection.query(
-                """
-                SELECT s.id, coalesce((SELECT max(stream_version) FROM event_log WHERE stream_id = s.id), 0)
-                FROM unnest(\(streams)::text[]) AS s(id)
-                """,
-                logger: logger
-            )
-            for try await (stream, version) in rows.decode((String, Int64).self) { known.versions[stream] = UInt64(version) }
+        var known = KnownEvents()
+        var head: UInt64 = 0
+        var recorded: [Int64] = []
+        let rows = try await connection.query("SELECT head, versions, known FROM event_log_lock_for_append(\(Self.appendLock), \(ids), \(streams))", logger: logger)
+        for try await (position, versions, positions) in rows.decode((Int64, [Int64], [Int64]).self) {
+            head = UInt64(position)
+            for (stream, version) in zip(streams, versions) { known.versions[stream] = UInt64(version) }
+            recorded = positions
         }
-        return known
+        if !recorded.isEmpty {
+            known.add(try await Self.decode(connection.query("SELECT \(unescaped: Self.columns) FROM event_log WHERE position = ANY(\(recorded))", logger: logger)))
+        }
+        return (head, known)
     }
 
-    private func insert(_ events: ArraySlice<RecordedEvent>, announcing head: UInt64?, _ connection: PostgresConnection) async throws {
-        var bindings = PostgresBindings(capacity: events.count * 10)
-        var rows: [String] = []
-        rows.reserveCapacity(events.count)
-        for event in events {
-            let first = bindings.count
-            rows.append("(" + (1...10).map { "$\(first + $0)" }.joined(separator: ",") + ")")
-            bindings.append(Int64(event.position))
-            bindings.append(event.id)
-            bindings.append(event.streamId)
-            bindings.append(Int64(event.streamVersion))
-            bindings.append(event.type)
-            bindings.append(Int32(event.schemaVersion))
-            bindings.append(event.recordedAtMicroseconds)
-            bindings.append(event.actorUserId)
-            bindings.append(event.userIds)
-            try bindings.append(event.payload)
-        }
-        var sql = "INSERT INTO event_log (\(Self.columns)) VALUES " + rows.joined(separator: ",")
-        if let head {
-            bindings.append(Self.channel)
-            bindings.append(String(head))
-            sql = "WITH inserted AS (\(sql) RETURNING 1) SELECT pg_notify($\(bindings.count - 1), $\(bindings.count)) FROM (SELECT count(*) FROM inserted) AS done"
-        }
-        try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+    /// One statement of a fixed shape whatever the number of events (columns as arrays, so the server
+    /// parses ten parameters, not ten per event), announcing the new head in the same round trip.
+    private func insert(_ events: [RecordedEvent], _ connection: PostgresConnection) async throws {
+        guard let head = events.last?.position else { return }
+        let actors = "{" + events.map { $0.actorUserId.map(String.init) ?? "NULL" }.joined(separator: ",") + "}"
+        let users = events.map { "{" + $0.userIds.map(String.init).joined(separator: ",") + "}" }
+        try await connection.query(
+            """
+            WITH inserted AS (
+                INSERT INTO event_log (\(unescaped: Self.columns))
+                SELECT p, i, s, v, t, sv, r, a, u::bigint[], d FROM unnest(
+                    \(events.map { Int64($0.position) })::bigint[], \(events.map(\.id))::uuid[], \(events.map(\.streamId))::text[],
+                    \(events.map { Int64($0.streamVersion) })::bigint[], \(events.map(\.type))::text[],
+                    \(events.map { Int32($0.schemaVersion) })::integer[], \(events.map(\.recordedAtMicroseconds))::bigint[],
+                    \(actors)::bigint[], \(users)::text[], \(events.map { ByteBuffer(data: $0.payload) })::bytea[]
+                ) AS x(p, i, s, v, t, sv, r, a, u, d)
+                RETURNING 1
+            )
+            SELECT pg_notify(\(Self.channel), \(String(head))) FROM (SELECT count(*) FROM inserted) AS done
+            """,
+            logger: logger
+        )
     }
 
     // MARK: Reading
