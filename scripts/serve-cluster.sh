@@ -13,10 +13,11 @@
 #
 # The product is built only when its binary is missing. The nodes share the master key and the secrets their
 # tokens are signed with (DIR/secrets.env, which also holds the admin token), and nginx routes each
-# Authorization header to one node, so a signed-in user reads their own writes. Ctrl-C stops it all.
+# Authorization header to one node, so a signed-in user reads their own writes. A node that stops is
+# started again (its users are served by the others meanwhile). Ctrl-C stops it all.
 set -euo pipefail
 
-usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
 
 product=nuvie nodes=3 port=8080 dir="" config=debug
 while [ $# -gt 0 ]; do
@@ -138,31 +139,34 @@ if [ -z "$("$psql" "$pg_url" -tAc "SELECT 1 FROM pg_database WHERE datname = '$p
 fi
 log_url=$(echo "$pg_url" | sed "s|/postgres?|/$product?|")
 
-# The nodes, one after another: each answers GET /health before the next starts.
+# The nodes, one after another: each answers GET /health before the next starts. A node that stops
+# is started again on its data directory and port (below), as a service manager would.
 health() { curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://127.0.0.1:$1/health" 2>/dev/null || true; }
-node_ports=()
-for i in $(seq "$nodes"); do
-  node_port=$(free_port)
+start_node() {  # start_node I PORT: starts node I and waits for its /health; its pid in pids[I-1]
+  local i=$1 node_port=$2 timeout=120 pid
   echo "starting $product node $i on 127.0.0.1:$node_port (log: $dir/node-$i.log)" >&2
   "$bin" serve --demo --data-dir "$dir/node-$i" --port "$node_port" --log-url "$log_url" --log-level info \
-    >"$dir/node-$i.log" 2>&1 &
+    >>"$dir/node-$i.log" 2>&1 &
   pid=$!
-  pids+=("$pid"); node_ports+=("$node_port")
-  timeout=120; [ "$i" -eq 1 ] && timeout=300
+  pids[$((i - 1))]=$pid
+  [ "$i" -eq 1 ] && timeout=300
   for second in $(seq "$timeout"); do
-    [ "$(health "$node_port")" = 200 ] && break
+    [ "$(health "$node_port")" = 200 ] && return 0
     if ! kill -0 "$pid" 2>/dev/null; then
       echo "serve-cluster.sh: $product node $i exited while starting; the end of $dir/node-$i.log:" >&2
       tail -n 30 "$dir/node-$i.log" >&2
-      exit 1
-    fi
-    if [ "$second" -eq "$timeout" ]; then
-      echo "serve-cluster.sh: $product node $i did not answer /health within ${timeout}s; the end of $dir/node-$i.log:" >&2
-      tail -n 30 "$dir/node-$i.log" >&2
-      exit 1
+      return 1
     fi
     sleep 1
   done
+  echo "serve-cluster.sh: $product node $i did not answer /health within ${timeout}s; the end of $dir/node-$i.log:" >&2
+  tail -n 30 "$dir/node-$i.log" >&2
+  return 1
+}
+node_ports=()
+for i in $(seq "$nodes"); do
+  node_ports+=("$(free_port)")
+  start_node "$i" "${node_ports[$((i - 1))]}" || exit 1
 done
 
 # nginx in front: the hash on Authorization keeps each signed-in user on one node.
@@ -186,7 +190,10 @@ http {
   upstream nodes {
     hash \$http_authorization consistent;
 CONF
-  for node_port in "${node_ports[@]}"; do echo "    server 127.0.0.1:$node_port;"; done
+  # A node that refuses connections is skipped for 2 s: its users go to the next node meanwhile (a
+  # request it refused was never sent, so nginx passes even a POST on; one it took and then died on
+  # answers 502, and the app retries it under its Idempotency-Key).
+  for node_port in "${node_ports[@]}"; do echo "    server 127.0.0.1:$node_port max_fails=1 fail_timeout=2s;"; done
   cat <<CONF
   }
   server {
@@ -231,13 +238,13 @@ cat <<MSG
 
 MSG
 
-# Until Ctrl-C, or until a node or nginx stops.
+# Until Ctrl-C or nginx stops; a node that stops is started again.
 while :; do
   for i in $(seq "$nodes"); do
     if ! kill -0 "${pids[$((i - 1))]}" 2>/dev/null; then
-      echo "serve-cluster.sh: $product node $i stopped; the end of $dir/node-$i.log:" >&2
-      tail -n 30 "$dir/node-$i.log" >&2
-      exit 1
+      wait "${pids[$((i - 1))]}" 2>/dev/null && status=0 || status=$?
+      echo "serve-cluster.sh: $product node $i stopped (exit status $status); starting it again" >&2
+      start_node "$i" "${node_ports[$((i - 1))]}" || sleep 5
     fi
   done
   kill -0 "$nginx_pid" 2>/dev/null || { echo "serve-cluster.sh: nginx stopped (see $dir/nginx-error.log)" >&2; exit 1; }

@@ -51,7 +51,20 @@ final class ServerProcess: Sendable {
         _ executable: String = "nuvie", outputDirectory: URL, environment: [String: String] = [:], arguments: (Int) -> [String]
     ) throws -> ServerProcess {
         let port = Int.random(in: 10_000..<32_000)
-        return try ServerProcess(executable, arguments: arguments(port), port: port, outputDirectory: outputDirectory, environment: environment)
+        return try ServerProcess(binary(executable), arguments: arguments(port), port: port, outputDirectory: outputDirectory, environment: environment)
+    }
+
+    /// `scripts/serve-cluster.sh` serving `product` on `nodes` nodes in `directory`, healthy through
+    /// nginx, whose port this process's requests go to.
+    static func cluster(_ product: String, nodes: Int, directory: URL, environment: [String: String] = [:]) async throws -> ServerProcess {
+        let port = Int.random(in: 10_000..<32_000)
+        let script = try ServerProcess(
+            repositoryRoot.appendingPathComponent("scripts/serve-cluster.sh"),
+            arguments: ["--product", product, "--nodes", "\(nodes)", "--port", "\(port)", "--dir", directory.path],
+            port: port, outputDirectory: directory, environment: environment
+        )
+        _ = try await script.waitUntilHealthy(timeout: .seconds(300))
+        return script
     }
 
     /// Any `nuvie` command that serves on the port it is given, started and healthy. Ports are drawn
@@ -64,7 +77,7 @@ final class ServerProcess: Sendable {
         for _ in 0..<5 {
             let port = Int.random(in: 10_000..<32_000)
             let server = try ServerProcess(
-                executable, arguments: arguments(port), port: port, outputDirectory: outputDirectory, environment: environment
+                binary(executable), arguments: arguments(port), port: port, outputDirectory: outputDirectory, environment: environment
             )
             switch try await server.waitUntilHealthy(timeout: timeout) {
             case .healthy: return server
@@ -75,13 +88,13 @@ final class ServerProcess: Sendable {
         throw CancellationError()
     }
 
-    private init(_ executable: String, arguments: [String], port: Int, outputDirectory: URL, environment: [String: String] = [:]) throws {
+    private init(_ executable: URL, arguments: [String], port: Int, outputDirectory: URL, environment: [String: String] = [:]) throws {
         self.port = port
         baseURL = "http://127.0.0.1:\(port)"
         output = outputDirectory.appendingPathComponent("server-\(port)-\(UUID().uuidString).log")
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
         process = try ChildProcess(
-            executable: Self.binary(executable), arguments: arguments,
+            executable: executable, arguments: arguments,
             environment: ProcessInfo.processInfo.environment.merging(["NUVIE_RATE_LIMIT_PER_MINUTE": "0"].merging(environment) { $1 }) { $1 },
             output: output
         )

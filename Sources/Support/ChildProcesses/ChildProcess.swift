@@ -36,8 +36,20 @@ public final class ChildProcess: Sendable {
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
+        // A clean signal state: the spawning thread (one of Swift's or Dispatch's) blocks SIGTERM and
+        // others, and a child that inherited that could not be stopped (a script's `trap` never runs).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noneBlocked = sigset_t(), allDefault = sigset_t()
+        sigemptyset(&noneBlocked)
+        sigemptyset(&allDefault)
+        for signal: Int32 in 1..<32 where signal != SIGKILL && signal != SIGSTOP { sigaddset(&allDefault, signal) }
+        posix_spawnattr_setsigmask(&attributes, &noneBlocked)
+        posix_spawnattr_setsigdefault(&attributes, &allDefault)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
+        let status = posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp)
         guard status == 0 else { throw SpawnFailed(errno: status) }
         self.pid = pid
     }
@@ -67,7 +79,10 @@ public final class ChildProcess: Sendable {
     /// two-core machine: a test blocked in `waitpid` there stalls every server in the process).
     @discardableResult
     public func exited() async -> Int32 {
-        while isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+        while isRunning {
+            // Cancelled, the sleep throws at once: the wait then blocks rather than spins.
+            do { try await Task.sleep(for: .milliseconds(20)) } catch { break }
+        }
         return waitUntilExit()
     }
 
