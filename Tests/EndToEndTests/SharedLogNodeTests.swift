@@ -60,6 +60,7 @@ struct SharedLogNodeTests {
         #expect(healthB.status == 200)
     }
 
+    /// And a new node without its secrets does not start as a demo (a new, empty directory otherwise is one).
     @Test func aNodeDoesNotStartOnAnotherProductsLogOrOnAServerItCannotReach() async throws {
         let directory = try TemporaryDirectory()
         let logURL = try await TestPostgres.newDatabase()
@@ -77,6 +78,9 @@ struct SharedLogNodeTests {
 
         let malformed = try await runProduct("savry", ["serve", "--data-dir", directory.url.appendingPathComponent("other").path, "--log-url", "mysql://x/y"])
         #expect(malformed.status != 0 && malformed.output.contains("SAVRY_LOG_URL"), "\(malformed.output)")
+
+        let joining = try await runProduct("savry", ["serve", "--data-dir", directory.url.appendingPathComponent("joining").path, "--port", "0", "--log-url", logURL])
+        #expect(joining.status != 0 && joining.output.contains("SAVRY_MASTER_KEY"), "\(joining.output)")
     }
 
     /// Uniqueness holds across nodes: the same signup sent to three Chat nodes at once makes one

@@ -48,10 +48,11 @@ public struct DataDirectory: Sendable {
     }
 
     /// Explicit flag, then the environment, then: on for a new or empty directory, off otherwise. A
-    /// demo directory is marked so, so that it stays a demo on restart.
-    public func resolveDemoMode(flag: Bool?, environment: Bool?) throws -> Bool {
+    /// new directory of a node joining a shared log is not a demo: it is a new node of a cluster, and
+    /// is given its secrets. A demo directory is marked so, so that it stays a demo on restart.
+    public func resolveDemoMode(flag: Bool?, environment: Bool?, joiningSharedLog: Bool = false) throws -> Bool {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-        let demo = flag ?? environment ?? (files.isEmpty || files.contains(demoMarker.lastPathComponent))
+        let demo = flag ?? environment ?? ((files.isEmpty && !joiningSharedLog) || files.contains(demoMarker.lastPathComponent))
         if demo {
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
             try Data().write(to: demoMarker)

@@ -4,12 +4,16 @@ import Foundation
 import HTTPServing
 import Hummingbird
 import Prometheus
+import Synchronization
 
 /// `GET /health`: the log head, where the log is (and, for a shared log, how far this node's copy is
 /// behind it), each projection's position, lag and failure, what the product adds (its own
 /// sections), and each store whose disk is full; 503 when a projection has stopped on an event
 /// (`failing`), or a store refuses writes for want of space or the shared log cannot be reached
-/// (`degraded`: reads are still served). `GET /metrics`: Prometheus text.
+/// (`degraded`: reads are still served), or, on a node of a shared log, its read models have not held
+/// the log once since it started (`catching_up`: a new node takes no traffic from a balancer until it
+/// has folded the log; after that, a moment's lag under writes is `catching_up` with 200, as on one
+/// machine). `GET /metrics`: Prometheus text.
 public struct HealthController<Context: RequestContext>: Sendable {
     public typealias StorageFailure = @Sendable () -> (error: StorageFullError, since: Date)?
 
@@ -18,6 +22,7 @@ public struct HealthController<Context: RequestContext>: Sendable {
     let storageFailures: [StorageFailure]
     let sections: @Sendable () -> [String: any Encodable & Sendable]
     let registry: PrometheusCollectorRegistry?
+    private let caughtUpOnce = Latch()
 
     /// `sections` are written beside the engine's fields under their own names (`recommendationModel`…).
     public init<Catalog>(
@@ -46,9 +51,11 @@ public struct HealthController<Context: RequestContext>: Sendable {
         let logHealth = LogHealth(log)
         let degraded = !full.isEmpty || logHealth.failure != nil
         let caughtUp = projections.allSatisfy { $0.lag == 0 } && logHealth.behind == 0
+        if caughtUp { caughtUpOnce.set() }
+        let starting = log.isShared && !caughtUpOnce.isSet
         let status = failed ? "failing" : degraded ? "degraded" : caughtUp ? "ok" : "catching_up"
         let health = Health(status: status, logHeadPosition: head, log: logHealth, projections: projections, sections: sections(), storageFull: full)
-        return EditedResponse(status: failed || degraded ? .serviceUnavailable : .ok, response: health)
+        return EditedResponse(status: failed || degraded || starting ? .serviceUnavailable : .ok, response: health)
     }
 
     public func metrics(_ request: Request, context: Context) async throws -> Response {
@@ -133,4 +140,11 @@ public struct Health: ResponseEncodable, Sendable {
         init?(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
     }
+}
+
+/// Set once, never unset.
+private final class Latch: Sendable {
+    private let value = Atomic(false)
+    var isSet: Bool { value.load(ordering: .relaxed) }
+    func set() { value.store(true, ordering: .relaxed) }
 }

@@ -34,7 +34,7 @@ public struct ServeOptions<Product: EventSourcedProduct>: ParsableArguments {
         let logger = Bootstrap.logging(Product.self, level: global.logLevel)
         var configuration = try global.configuration(Configuration.self, dataDirectory: global.dataDirectory, host: host, logger: logger)
         configuration.demoMode = try DataDirectory(global.dataDirectory).resolveDemoMode(
-            flag: demo, environment: try EnvironmentSettings().flag("\(Product.environmentPrefix)_DEMO")
+            flag: demo, environment: try EnvironmentSettings().flag("\(Product.environmentPrefix)_DEMO"), joiningSharedLog: configuration.logURL != nil
         )
         configuration.port = try port ?? EnvironmentSettings().integer("\(Product.environmentPrefix)_PORT", in: 0...65535) ?? defaultPort
         logger.info("starting", metadata: [
