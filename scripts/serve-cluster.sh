@@ -176,7 +176,7 @@ mkdir -p "$dir/nginx-temp"
   [ "$(id -u)" -eq 0 ] && echo "user root;"
   cat <<CONF
 daemon off;
-worker_processes 1;
+worker_processes auto;
 pid $dir/nginx.pid;
 error_log $dir/nginx-error.log;
 events {}
@@ -194,6 +194,7 @@ CONF
   # request it refused was never sent, so nginx passes even a POST on; one it took and then died on
   # answers 502, and the app retries it under its Idempotency-Key).
   for node_port in "${node_ports[@]}"; do echo "    server 127.0.0.1:$node_port max_fails=1 fail_timeout=2s;"; done
+  echo "    keepalive 64;  # connections to the nodes kept open: a new one per request cost more than the request"
   cat <<CONF
   }
   server {
