@@ -60,7 +60,8 @@ struct SharedLogNodeTests {
         #expect(healthB.status == 200)
     }
 
-    /// And a new node without its secrets does not start as a demo (a new, empty directory otherwise is one).
+    /// And a new node without its secrets does not start as a demo (a new, empty directory otherwise is
+    /// one), nor a node's directory without its shared log (served alone, its copy would part from it).
     @Test func aNodeDoesNotStartOnAnotherProductsLogOrOnAServerItCannotReach() async throws {
         let directory = try TemporaryDirectory()
         let logURL = try await TestPostgres.newDatabase()
@@ -81,6 +82,9 @@ struct SharedLogNodeTests {
 
         let joining = try await runProduct("savry", ["serve", "--data-dir", directory.url.appendingPathComponent("joining").path, "--port", "0", "--log-url", logURL])
         #expect(joining.status != 0 && joining.output.contains("SAVRY_MASTER_KEY"), "\(joining.output)")
+
+        let alone = try await runProduct("savry", ["serve", "--data-dir", directory.url.appendingPathComponent("savry").path, "--port", "0", "--demo"])
+        #expect(alone.status != 0 && alone.output.contains("SAVRY_LOG_URL") && alone.output.contains("copy of the shared log"), "\(alone.output)")
     }
 
     /// Uniqueness holds across nodes: the same signup sent to three Chat nodes at once makes one

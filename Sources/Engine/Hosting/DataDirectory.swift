@@ -32,6 +32,9 @@ public struct DataDirectory: Sendable {
     public var demoMasterKey: URL { root.appendingPathComponent("demo-master-key") }
     /// Names the product whose log this is, so another product's binary refuses it.
     public var productMarker: URL { root.appendingPathComponent("product") }
+    /// Present when the directory's log is a node's copy of a shared log (it names where, without a
+    /// password): nothing may be appended to it except through that log.
+    public var sharedLogMarker: URL { root.appendingPathComponent("shared-log") }
     /// Present when the directory was created in demo mode, so it stays a demo on restart.
     public var demoMarker: URL { root.appendingPathComponent("demo-mode") }
     public var isDemo: Bool { FileManager.default.fileExists(atPath: demoMarker.path) }

@@ -22,13 +22,22 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
     /// before anything reads a personal field (`reconcileErasures`). `keyStore` is the directory's
     /// own unless given (a past state served from a copy of the log reads the live keys, so that
     /// an erasure since holds there too). With `logURL`, the log is the shared one there, and the
-    /// data directory's log this process's copy of it, caught up before this returns.
+    /// data directory's log this process's copy of it, caught up before this returns; without it, a
+    /// directory that holds such a copy is refused unless `readOnly`.
     public static func open(
         directory: DataDirectory, masterKey: MasterKey, keyStore: String? = nil, initialLogMapSize: Int = 64 << 20,
         readOnly: Bool = false, logURL: String? = nil, logger: Logger
     ) async throws -> ProductStores {
         var shared: SharedStores?
-        if let logURL { shared = try await SharedLogSetting.open(logURL, for: Product.self) }
+        if let logURL {
+            shared = try await SharedLogSetting.open(logURL, for: Product.self)
+        } else if !readOnly, let copied = try? String(contentsOf: directory.sharedLogMarker, encoding: .utf8) {
+            throw SharedLogUnavailable(
+                setting: "\(Product.environmentPrefix)_LOG_URL",
+                reason: "\(directory.root.path) holds a node's copy of the shared log at \(copied.trimmingCharacters(in: .whitespacesAndNewlines)); "
+                    + "give its URL (--log-url): written to alone, the copy would part from the log"
+            )
+        }
         let stores: ProductStores
         do {
             stores = try ProductStores(
@@ -40,6 +49,7 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
         }
         do {
             if shared != nil {
+                if !readOnly { try Data("\(stores.log.location)\n".utf8).write(to: directory.sharedLogMarker, options: .atomic) }
                 try await stores.keys.joinShared()
                 logger.info("copying the shared log", metadata: ["log": "\(stores.log.location)", "copy_head": "\(stores.log.headPosition)"])
                 try await stores.log.catchUpWithSharedLog()
