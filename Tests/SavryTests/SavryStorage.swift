@@ -38,12 +38,13 @@ final class SavryStorage: Sendable {
         try await self.init(directory: temporary.url, temporary: temporary)
     }
 
-    /// The stores of the data directory `directory` (opened again after a restore, say).
-    init(directory: URL, temporary: TemporaryDirectory? = nil) async throws {
+    /// The stores of the data directory `directory` (opened again after a restore, say); with
+    /// `logURL`, a node's over the shared log there.
+    init(directory: URL, temporary: TemporaryDirectory? = nil, logURL: String? = nil) async throws {
         self.temporary = temporary
         self.directory = directory
         stores = try await ProductStores<SavryProduct>.open(
-            directory: DataDirectory(directory), masterKey: Self.masterKey, initialLogMapSize: 4 << 20, logger: Logger(label: "test")
+            directory: DataDirectory(directory), masterKey: Self.masterKey, initialLogMapSize: 4 << 20, logURL: logURL, logger: Logger(label: "test")
         )
         runner = try stores.runner(batchSize: 3, logger: Logger(label: "test"))
         commands = SavryCommandService(store: stores.store)
