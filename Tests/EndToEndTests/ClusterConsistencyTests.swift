@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import Synchronization
 import Testing
@@ -142,9 +141,7 @@ struct ClusterConsistencyTests {
     }
 
     static func health(port: String) async throws -> ServerProcess.Reply {
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/health"), timeout: .seconds(5))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        return .init(status: response.status.code, json: (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))) as? [String: Any] ?? [:])
+        try await ServerProcess.send(.GET, "http://127.0.0.1:\(port)/health")
     }
 
     static var nuvieEnvironment: [String: String] {

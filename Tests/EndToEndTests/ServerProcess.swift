@@ -194,7 +194,12 @@ final class ServerProcess: Sendable {
     }
 
     private func send(_ method: HTTPMethod, _ path: String, token: String?, body: String?, headers: [String: String]) async throws -> Reply {
-        var request = HTTPClientRequest(url: baseURL + path)
+        try await Self.send(method, baseURL + path, token: token, body: body, headers: headers)
+    }
+
+    /// A request to any server, a node behind nginx say, answered as `Reply`.
+    static func send(_ method: HTTPMethod, _ url: String, token: String? = nil, body: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
+        var request = HTTPClientRequest(url: url)
         request.method = method
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
