@@ -8,6 +8,15 @@
 #   scripts/postgres.sh run CMD…    starts one in a temporary directory, runs CMD with
 #                                   ENGINE_TEST_POSTGRES_URL set to it, then stops and removes it
 #
+# A synchronous standby, and failing over to it (ops/postgresql.md, "Failover"):
+#   scripts/postgres.sh standby DIR PRIMARY_DIR   copies the server in PRIMARY_DIR into DIR (pg_basebackup -R),
+#                                   starts it streaming from it, and makes it the primary's synchronous
+#                                   standby: a commit is acknowledged once DIR has it too. Prints its URL
+#   scripts/postgres.sh kill DIR    kill -9 of the server in DIR and every process of it (a lost machine)
+#   scripts/postgres.sh promote DIR makes the standby in DIR the primary; it waits for no standby until
+#                                   one is attached to it (`standby OLD_PRIMARY_DIR DIR`)
+#   scripts/postgres.sh role DIR    prints primary, standby or down
+#
 # Durability is what the tests check: fsync and synchronous_commit stay on.
 set -euo pipefail
 
@@ -59,15 +68,68 @@ stop() {
   as_owner "$bin/pg_ctl" -D "$1/data" -m fast -w stop >/dev/null
 }
 
+sql() {  # sql DIR STATEMENT: runs STATEMENT on the server in DIR, printing its rows unaligned
+  "$bin/psql" "postgres://postgres@127.0.0.1:$(cat "$1/port")/postgres?sslmode=disable" -qtA -v ON_ERROR_STOP=1 -c "$2"
+}
+
+# Any earlier copy in DIR is replaced: a failed primary comes back this way, as the new one's standby.
+standby() {
+  local dir=$1 primary=$2
+  install_if_missing
+  [ -s "$primary/port" ] || { echo "postgres.sh: no server in $primary" >&2; exit 1; }
+  [ -s "$dir/port" ] && as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
+  mkdir -p "$dir"; rm -rf "$dir/data"
+  [ "$(id -u)" -eq 0 ] && chown postgres "$dir"
+  [ -s "$dir/port" ] || free_port >"$dir/port"
+  as_owner "$bin/pg_basebackup" -h 127.0.0.1 -p "$(cat "$primary/port")" -U postgres -D "$dir/data" -R -X stream --checkpoint=fast
+  # A copy of a promoted server carries its setting: as a standby it waits for nothing.
+  echo "synchronous_standby_names = ''" | as_owner tee -a "$dir/data/postgresql.auto.conf" >/dev/null
+  resume "$dir"
+  sql "$primary" "ALTER SYSTEM SET synchronous_standby_names = '*'" >/dev/null
+  sql "$primary" "SELECT pg_reload_conf()" >/dev/null
+  for _ in $(seq 100); do
+    [ "$(sql "$primary" "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'")" -ge 1 ] && break
+    sleep 0.1
+  done
+  echo "postgres://postgres@127.0.0.1:$(cat "$dir/port")/postgres?sslmode=disable" | tee "$dir/url"
+}
+
+kill_server() {
+  local pid
+  pid=$(head -1 "$1/data/postmaster.pid" 2>/dev/null) || { echo "postgres.sh: no server running in $1" >&2; exit 1; }
+  # Its children with it: the postmaster's death alone leaves backends to finish what they were doing.
+  kill -KILL "$pid" $(pgrep -P "$pid")
+}
+
+promote() {
+  install_if_missing
+  as_owner "$bin/pg_ctl" -D "$1/data" -w -t 60 promote >/dev/null
+  sql "$1" "ALTER SYSTEM RESET synchronous_standby_names" >/dev/null
+  sql "$1" "SELECT pg_reload_conf()" >/dev/null
+}
+
+role() {
+  install_if_missing
+  case "$(sql "$1" "SELECT pg_is_in_recovery()" 2>/dev/null)" in
+    f) echo primary ;;
+    t) echo standby ;;
+    *) echo down ;;
+  esac
+}
+
 case "${1:-}" in
   start) start "$2" ;;
   stop) stop "$2" ;;
   resume) resume "$2" ;;
+  standby) standby "$2" "$3" ;;
+  kill) kill_server "$2" ;;
+  promote) promote "$2" ;;
+  role) role "$2" ;;
   run)
     shift
     dir=$(mktemp -d)
     trap 'stop "$dir" || true; rm -rf "$dir"' EXIT
     ENGINE_TEST_POSTGRES_URL=$(start "$dir") "$@"
     ;;
-  *) sed -n '2,11p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,22p' "$0" >&2; exit 2 ;;
 esac

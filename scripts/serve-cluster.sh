@@ -2,13 +2,16 @@
 # Serves one product as a cluster on this machine: N nodes sharing one event log in a throwaway PostgreSQL
 # server, behind nginx. Debian's nginx and PostgreSQL are installed when missing (scripts/postgres.sh).
 #
-#   scripts/serve-cluster.sh [--product nuvie|savry|chat|news] [--nodes N] [--port P] [--dir DIR] [--release]
+#   scripts/serve-cluster.sh [--product nuvie|savry|chat|news] [--nodes N] [--port P] [--dir DIR] [--standby] [--release]
 #
 #   --product   the product to serve (default nuvie)
 #   --nodes     how many nodes (default 3); each serves --demo on its own free port and data directory
 #   --port      the port nginx answers on, on 127.0.0.1 (default 8080)
 #   --dir       where everything lives (default: a new directory under /tmp); kept afterwards. It must be
 #               reachable by the postgres user. Given an earlier run's DIR, the cluster resumes with its secrets.
+#   --standby   a second PostgreSQL (DIR/postgres-2) as the first's synchronous standby: an append is
+#               acknowledged once both hold it, and the nodes list both servers, so after a failover
+#               (scripts/postgres.sh promote DIR/postgres-2) they write to the promoted one by themselves
 #   --release   serve the release build (.build/release) instead of the debug one
 #
 # The product is built only when its binary is missing. The nodes share the master key and the secrets their
@@ -17,15 +20,16 @@
 # started again (its users are served by the others meanwhile). Ctrl-C stops it all.
 set -euo pipefail
 
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
 
-product=nuvie nodes=3 port=8080 dir="" config=debug
+product=nuvie nodes=3 port=8080 dir="" config=debug standby=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --product) product=${2:?--product needs a value}; shift 2 ;;
     --nodes) nodes=${2:?--nodes needs a value}; shift 2 ;;
     --port) port=${2:?--port needs a value}; shift 2 ;;
     --dir) dir=${2:?--dir needs a value}; shift 2 ;;
+    --standby) standby=1; shift ;;
     --release) config=release; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "serve-cluster.sh: unknown argument $1" >&2; usage >&2; exit 2 ;;
@@ -56,7 +60,7 @@ except OSError: sys.exit(1)' "$1"
 port_is_free "$port" || { echo "serve-cluster.sh: port $port on 127.0.0.1 is in use (choose another with --port)" >&2; exit 1; }
 
 # Everything started below is stopped here, whichever way the script ends.
-pg_started="" nginx_pid="" pids=()
+pg_servers=() nginx_pid="" pids=()
 cleanup() {
   local status=$?
   trap '' INT TERM
@@ -77,10 +81,10 @@ cleanup() {
     kill -KILL "${pids[@]}" 2>/dev/null || true
     wait "${pids[@]}" 2>/dev/null || true
   fi
-  if [ -n "$pg_started" ]; then
-    echo "stopping PostgreSQL" >&2
-    scripts/postgres.sh stop "$dir/postgres" || true
-  fi
+  for server in "${pg_servers[@]}"; do
+    echo "stopping PostgreSQL in $server" >&2
+    scripts/postgres.sh stop "$server" 2>/dev/null || true
+  done
   echo "kept $dir (remove it when done: rm -rf $dir)" >&2
   exit "$status"
 }
@@ -124,20 +128,30 @@ fi
 chmod 600 "$secrets"
 set -a; . "$secrets"; set +a
 
-# PostgreSQL, holding the shared log in a database named after the product.
-if [ -d "$dir/postgres/data" ]; then
-  scripts/postgres.sh resume "$dir/postgres"
-  pg_started=1
-  pg_url=$(cat "$dir/postgres/url")
-else
-  pg_url=$(scripts/postgres.sh start "$dir/postgres")
-  pg_started=1
-fi
+# PostgreSQL, holding the shared log in a database named after the product; with --standby, a second
+# server streaming it. Resumed, either may be the primary (after a failover).
+servers=("$dir/postgres")
+[ -n "$standby" ] && servers+=("$dir/postgres-2")
+for server in "${servers[@]}"; do
+  if [ -d "$server/data" ]; then
+    scripts/postgres.sh resume "$server"
+  elif [ "$server" = "$dir/postgres" ]; then
+    scripts/postgres.sh start "$server" >/dev/null
+  else
+    scripts/postgres.sh standby "$server" "$dir/postgres" >/dev/null
+  fi
+  pg_servers+=("$server")
+done
+primary=""
+for server in "${servers[@]}"; do [ "$(scripts/postgres.sh role "$server")" = primary ] && primary=$server; done
+[ -n "$primary" ] || { echo "serve-cluster.sh: none of ${servers[*]} is a primary" >&2; exit 1; }
 psql=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)/psql
-if [ -z "$("$psql" "$pg_url" -tAc "SELECT 1 FROM pg_database WHERE datname = '$product'")" ]; then
-  "$psql" "$pg_url" -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE $product"
+if [ -z "$("$psql" "$(cat "$primary/url")" -tAc "SELECT 1 FROM pg_database WHERE datname = '$product'")" ]; then
+  "$psql" "$(cat "$primary/url")" -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE $product"
 fi
-log_url=$(echo "$pg_url" | sed "s|/postgres?|/$product?|")
+hosts=$(for server in "${servers[@]}"; do printf '127.0.0.1:%s,' "$(cat "$server/port")"; done)
+log_url="postgres://postgres@${hosts%,}/$product?sslmode=disable"
+[ -n "$standby" ] && log_url="$log_url&target_session_attrs=read-write"
 
 # The nodes, one after another: each answers GET /health before the next starts. A node that stops
 # is started again on its data directory and port (below), as a service manager would.
@@ -232,10 +246,15 @@ for i in $(seq "$nodes"); do
   echo "  node $i    http://127.0.0.1:${node_ports[$((i - 1))]}   data $dir/node-$i   log $dir/node-$i.log"
 done
 cat <<MSG
-  log       $log_url (PostgreSQL in $dir/postgres)
+  log       $log_url (PostgreSQL in ${servers[*]})
   nginx     $dir/nginx.conf   logs $dir/nginx-error.log, $dir/nginx-access.log
   secrets   $secrets (${prefix}_ADMIN_TOKEN opens /admin/… as X-Admin-Token)
   Ctrl-C stops the nodes, nginx and PostgreSQL; $dir is kept.
+
+MSG
+[ -n "$standby" ] && cat <<MSG
+  failover  the primary is $primary; when it is lost: scripts/postgres.sh promote <the other>, then
+            scripts/postgres.sh standby <the lost one> <the promoted one> (ops/postgresql.md, "Failover")
 
 MSG
 

@@ -83,11 +83,7 @@ struct ClusterConsistencyTests {
         let directory = try TemporaryDirectory()
         let cluster = try await ServerProcess.cluster("savry", nodes: 3, directory: directory.url)
         defer { cluster.stopWhenLeaving() }
-        let said = cluster.everythingSaid()
-        let nodePorts = try (1...3).map { node in
-            let line = try #require(said.split(separator: "\n").first { $0.hasPrefix("  node \(node) ") }, "\(said)")
-            return try #require(line.split(separator: "http://127.0.0.1:").last?.prefix { $0.isNumber }).description
-        }
+        let nodePorts = try Self.nodePorts(of: cluster, count: 3)
         var tokens: [String] = []
         for writer in 0..<Self.writers { tokens.append(try await SavryEndToEndTests.signIn(cluster, "cook-\(writer)")) }
         let recipe: @Sendable (Int, Int) -> String = { writer, n in #"{"name":"Dish \#(n) of cook \#(writer)","ingredients":[{"name":"salt"}],"instructions":["Stir"]}"# }
@@ -128,16 +124,31 @@ struct ClusterConsistencyTests {
             try await nodePorts.asyncMap { try await Self.health(port: $0).json["logHeadPosition"] as? Int }.allSatisfy { $0 == Int(shared) }
         }
         #expect(caughtUp, "every node at the shared head \(shared), and a retried acknowledged write recorded nothing new")
-        let secrets = try String(contentsOf: directory.url.appendingPathComponent("secrets.env"), encoding: .utf8)
+        try await Self.expectEveryNodeVerifies(directory.url, nodes: 3)
+        await cluster.stop()
+    }
+
+    /// The nodes' own ports, as `scripts/serve-cluster.sh` announced them.
+    static func nodePorts(of cluster: ServerProcess, count: Int) throws -> [String] {
+        let said = cluster.everythingSaid()
+        return try (1...count).map { node in
+            let line = try #require(said.split(separator: "\n").first { $0.hasPrefix("  node \(node) ") }, "\(said)")
+            return try #require(line.split(separator: "http://127.0.0.1:").last?.prefix { $0.isNumber }).description
+        }
+    }
+
+    /// `savry verify` on each node's data directory of a `scripts/serve-cluster.sh` cluster in
+    /// `directory`, with its secrets: read models identical to a fresh fold.
+    static func expectEveryNodeVerifies(_ directory: URL, nodes: Int) async throws {
+        let secrets = try String(contentsOf: directory.appendingPathComponent("secrets.env"), encoding: .utf8)
         let environment = Dictionary(secrets.split(separator: "\n").compactMap { line -> (String, String)? in
             guard let equals = line.firstIndex(of: "=") else { return nil }
             return (String(line[..<equals]), String(line[line.index(after: equals)...]))
         }) { $1 }
-        for node in 1...3 {
-            let verify = try await runProduct("savry", ["verify", "--data-dir", directory.url.appendingPathComponent("node-\(node)").path], environment: environment)
+        for node in 1...nodes {
+            let verify = try await runProduct("savry", ["verify", "--data-dir", directory.appendingPathComponent("node-\(node)").path], environment: environment)
             #expect(verify.status == 0 && verify.output.contains("identical"), "node \(node): \(verify.output)")
         }
-        await cluster.stop()
     }
 
     static func health(port: String) async throws -> ServerProcess.Reply {

@@ -56,11 +56,13 @@ final class ServerProcess: Sendable {
 
     /// `scripts/serve-cluster.sh` serving `product` on `nodes` nodes in `directory`, healthy through
     /// nginx, whose port this process's requests go to.
-    static func cluster(_ product: String, nodes: Int, directory: URL, environment: [String: String] = [:]) async throws -> ServerProcess {
+    static func cluster(
+        _ product: String, nodes: Int, directory: URL, options: [String] = [], environment: [String: String] = [:]
+    ) async throws -> ServerProcess {
         let port = Int.random(in: 10_000..<32_000)
         let script = try ServerProcess(
             repositoryRoot.appendingPathComponent("scripts/serve-cluster.sh"),
-            arguments: ["--product", product, "--nodes", "\(nodes)", "--port", "\(port)", "--dir", directory.path],
+            arguments: ["--product", product, "--nodes", "\(nodes)", "--port", "\(port)", "--dir", directory.path] + options,
             port: port, outputDirectory: directory, environment: environment
         )
         _ = try await script.waitUntilHealthy(timeout: .seconds(300))

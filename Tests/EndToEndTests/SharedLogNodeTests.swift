@@ -211,11 +211,14 @@ struct SharedLogNodeTests {
         String(decoding: try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]), as: UTF8.self)
     }
 
-    static func postgres(_ command: String, _ cluster: URL) async throws -> String {
+    static func postgres(_ command: String, _ clusters: URL...) async throws -> String {
         let (status, said) = try await runCommand(
-            URL(fileURLWithPath: "/bin/bash"), [repositoryRoot.appendingPathComponent("scripts/postgres.sh").path, command, cluster.path]
+            URL(fileURLWithPath: "/bin/bash"), [repositoryRoot.appendingPathComponent("scripts/postgres.sh").path, command] + clusters.map(\.path)
         )
-        guard status == 0 else { throw CancellationError() }
+        guard status == 0 else {
+            Issue.record("scripts/postgres.sh \(command) exited \(status): \(said)")
+            throw CancellationError()
+        }
         return said
     }
 }

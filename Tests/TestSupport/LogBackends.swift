@@ -64,7 +64,7 @@ public enum TestPostgres {
     private static func withClient<T: Sendable>(_ url: String, _ body: @Sendable (PostgresClient, Logger) async throws -> T) async throws -> T {
         var quiet = Logger(label: "test-postgres")
         quiet.logLevel = .error
-        let client = PostgresClient(configuration: try PostgresLogLocation(url: url).configuration, backgroundLogger: quiet)
+        let client = PostgresClient(configuration: try PostgresLogLocation(url: url).firstServerConfiguration, backgroundLogger: quiet)
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {
                 await client.run()

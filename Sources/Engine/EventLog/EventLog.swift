@@ -115,6 +115,9 @@ public final class EventLog: Sendable {
     /// Where the log is: the shared log's location, or the embedded log's directory.
     public var location: String { follower?.shared.location ?? directory.path }
 
+    /// The shared log's server in use now; nil for the embedded log, or while none is.
+    public var sharedLogServer: String? { follower?.shared.server }
+
     /// Returns once this process's copy holds every event the shared log held when called; at once
     /// for an embedded log. Throws when the shared log cannot be reached.
     public func catchUpWithSharedLog() async throws {

@@ -29,6 +29,9 @@ public protocol SharedLog: Sendable {
     /// Where this log is, for messages and `/health` (no password).
     var location: String { get }
 
+    /// The server of `location` in use now (after a failover, the one promoted); nil while none is.
+    var server: String? { get }
+
     /// Stops watching and closes the connections.
     func close()
 }

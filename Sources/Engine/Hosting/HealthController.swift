@@ -90,10 +90,12 @@ public struct ProjectionHealth: Encodable, Sendable {
 }
 
 /// Where the log is: `embedded` (LMDB in the data directory) or `postgres` (shared by every node, this
-/// node reading its own copy, `behind` events behind the shared head as last heard).
+/// node reading its own copy, `behind` events behind the shared head as last heard), and which of the
+/// URL's servers takes its writes now (`server`: null while none does, as during a failover).
 struct LogHealth: Encodable, Sendable {
     var backend: String
     @Nullable var location: String?
+    @Nullable var server: String?
     var sharedHeadPosition: UInt64
     var behind: UInt64
     @Nullable var failure: String?
@@ -102,6 +104,7 @@ struct LogHealth: Encodable, Sendable {
         let shared = log.sharedHeadPosition
         backend = log.isShared ? "postgres" : "embedded"
         location = log.isShared ? log.location : nil
+        server = log.sharedLogServer
         sharedHeadPosition = shared
         behind = shared > log.headPosition ? shared - log.headPosition : 0
         failure = log.sharedLogFailure.map { "since \($0.since.formatted(.iso8601)): \($0.message)" }

@@ -2,23 +2,37 @@ import Foundation
 import NIOSSL
 import PostgresNIO
 
-/// A `postgres://user:password@host:port/database?sslmode=…` URL, read into postgres-nio's settings.
-/// `sslmode` is `disable`, `prefer` (the default) or `require`.
+/// A `postgres://user:password@host:port[,host:port…]/database?sslmode=…&target_session_attrs=…` URL,
+/// read into postgres-nio's settings, one per server (postgres-nio connects to one host: the list is
+/// ours, as libpq reads it).
+/// - `sslmode`: `disable`, `prefer` (the default) or `require`.
+/// - `target_session_attrs`: `any` (the default: the first server that answers) or `read-write` /
+///   `primary` (the one that takes writes: after a failover, the standby promoted in its place).
 public struct PostgresLogLocation: Sendable, CustomStringConvertible {
-    public let configuration: PostgresClient.Configuration
-    /// The same place for one connection of its own: the first check at start-up fails at once,
-    /// where the pool would keep retrying.
-    let connectionConfiguration: PostgresConnection.Configuration
+    public struct Server: Sendable, Equatable, CustomStringConvertible {
+        public let host: String
+        public let port: Int
+        public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    }
+
+    public let servers: [Server]
+    /// Whether only a server that takes writes will do (`target_session_attrs=read-write`).
+    public let needsWritable: Bool
+    let username: String
+    let password: String?
+    let database: String
+    private let tls: PostgresClient.Configuration.TLS
+    private let connectionTLS: PostgresConnection.Configuration.TLS
 
     public init(url: String) throws {
-        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
-              let host = components.host, !host.isEmpty
-        else { throw PostgresLogError.badURL("expected postgres://user:password@host:port/database") }
-        let database = String(components.path.drop { $0 == "/" })
+        let (servers, rest) = try Self.splitServers(url)
+        guard let components = URLComponents(string: rest), ["postgres", "postgresql"].contains(components.scheme ?? "") else {
+            throw PostgresLogError.badURL("expected postgres://user:password@host:port/database")
+        }
+        database = String(components.path.drop { $0 == "/" })
         guard !database.isEmpty else { throw PostgresLogError.badURL("the URL names no database") }
-        let tls: PostgresClient.Configuration.TLS
-        let connectionTLS: PostgresConnection.Configuration.TLS
-        switch components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "prefer" {
+        let query = Dictionary(components.queryItems?.map { ($0.name, $0.value ?? "") } ?? []) { $1 }
+        switch query["sslmode"] ?? "prefer" {
         case "disable":
             tls = .disable
             connectionTLS = .disable
@@ -30,23 +44,70 @@ public struct PostgresLogLocation: Sendable, CustomStringConvertible {
             connectionTLS = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
         case let other: throw PostgresLogError.badURL("sslmode \(other) is not one of disable, prefer, require")
         }
-        let port = components.port ?? 5432
-        let user = components.user ?? "postgres"
-        var configuration = PostgresClient.Configuration(
-            host: host, port: port, username: user, password: components.password, database: database, tls: tls
-        )
-        configuration.options.connectTimeout = .seconds(5)
-        self.configuration = configuration
-        var connectionConfiguration = PostgresConnection.Configuration(
-            host: host, port: port, username: user, password: components.password, database: database, tls: connectionTLS
-        )
-        connectionConfiguration.options.connectTimeout = .seconds(5)
-        self.connectionConfiguration = connectionConfiguration
+        switch query["target_session_attrs"] ?? "any" {
+        case "any": needsWritable = false
+        case "read-write", "primary": needsWritable = true
+        case let other: throw PostgresLogError.badURL("target_session_attrs \(other) is not one of any, read-write, primary")
+        }
+        self.servers = servers
+        username = components.user ?? "postgres"
+        password = components.password
     }
 
-    /// Host, port and database: never the password.
+    /// The servers of `url`'s authority, and the URL with the first of them alone (for URLComponents,
+    /// which reads one host).
+    private static func splitServers(_ url: String) throws -> (servers: [Server], rest: String) {
+        guard let schemeEnd = url.range(of: "://") else { throw PostgresLogError.badURL("expected postgres://user:password@host:port/database") }
+        let afterScheme = url[schemeEnd.upperBound...]
+        let authority = afterScheme.prefix { $0 != "/" && $0 != "?" }
+        let userInfo = authority.lastIndex(of: "@").map { authority[...$0] } ?? ""
+        let hostList = authority[(authority.lastIndex(of: "@").map { authority.index(after: $0) } ?? authority.startIndex)...]
+        let servers = try hostList.split(separator: ",", omittingEmptySubsequences: false).map { item -> Server in
+            let (host, port): (Substring, Substring?)
+            if item.hasPrefix("["), let close = item.firstIndex(of: "]") {
+                host = item[item.index(after: item.startIndex)..<close]
+                let after = item[item.index(after: close)...]
+                port = after.hasPrefix(":") ? after.dropFirst() : nil
+            } else if let colon = item.lastIndex(of: ":") {
+                host = item[..<colon]
+                port = item[item.index(after: colon)...]
+            } else {
+                (host, port) = (item, nil)
+            }
+            guard !host.isEmpty else { throw PostgresLogError.badURL("the URL names no host") }
+            guard let number = port.map({ Int($0) }) ?? 5432, (1...65535).contains(number) else {
+                throw PostgresLogError.badURL("the port of \(item) is not a number from 1 to 65535")
+            }
+            return Server(host: String(host), port: number)
+        }
+        let first = servers[0].host.contains(":") ? "[\(servers[0].host)]:\(servers[0].port)" : "\(servers[0].host):\(servers[0].port)"
+        return (servers, url[..<schemeEnd.upperBound] + userInfo + first + afterScheme[authority.endIndex...])
+    }
+
+    /// A pool's settings for the first server listed (a tool's connection to a server it names).
+    public var firstServerConfiguration: PostgresClient.Configuration { configuration(for: servers[0]) }
+
+    /// A pool's settings for `server`.
+    func configuration(for server: Server) -> PostgresClient.Configuration {
+        var configuration = PostgresClient.Configuration(
+            host: server.host, port: server.port, username: username, password: password, database: database, tls: tls
+        )
+        configuration.options.connectTimeout = .seconds(5)
+        return configuration
+    }
+
+    /// A single connection's settings for `server`: a check fails at once, where a pool keeps retrying.
+    func connectionConfiguration(for server: Server) -> PostgresConnection.Configuration {
+        var configuration = PostgresConnection.Configuration(
+            host: server.host, port: server.port, username: username, password: password, database: database, tls: connectionTLS
+        )
+        configuration.options.connectTimeout = .seconds(2)
+        return configuration
+    }
+
+    /// Hosts, ports and database: never the password.
     public var description: String {
-        "postgres://\(configuration.username)@\(configuration.host ?? "?"):\(configuration.port ?? 5432)/\(configuration.database ?? "")"
+        "postgres://\(username)@\(servers.map(\.description).joined(separator: ","))/\(database)"
     }
 }
 

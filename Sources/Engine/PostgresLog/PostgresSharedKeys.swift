@@ -10,12 +10,11 @@ import PostgresNIO
 /// every destruction) and in the WAL and base backups until they expire: ops/privacy.md.
 public struct PostgresSharedKeys: SharedKeys {
     static let changeLock: Int64 = 0x6B65_795F_6368_616E  // "key_chan"
-    private let client: PostgresClient
-    private let logger: Logger
+    private let log: PostgresSharedLog
+    private var logger: Logger { log.logger }
 
     public init(log: PostgresSharedLog) {
-        client = log.client
-        logger = log.logger
+        self.log = log
     }
 
     public func claim(_ offered: [Int64: Data]) async throws -> [Int64: SharedKey] {
@@ -55,39 +54,43 @@ public struct PostgresSharedKeys: SharedKeys {
             }
         }
         // The destroyed keys' old row versions, out of the table now rather than at the next autovacuum.
-        _ = try? await client.query("VACUUM data_key", logger: logger)
+        _ = try? await log.bounded { [logger] in try await $0.query("VACUUM data_key", logger: logger) }
     }
 
     public func changes(after sequence: Int64) async throws -> [SharedKeyChange] {
-        let rows = try await client.query(
-            "SELECT user_id, wrapped, log_position, sequence FROM data_key WHERE sequence > \(sequence) ORDER BY sequence", logger: logger
-        )
-        var changes: [SharedKeyChange] = []
-        for try await (userId, wrapped, position, sequence) in rows.decode((Int64, Data?, Int64?, Int64).self) {
-            changes.append(SharedKeyChange(
-                sequence: sequence, userId: userId, key: wrapped.map { .live(wrapped: $0) } ?? .destroyed(position: position.map(UInt64.init))
-            ))
+        try await log.bounded { [logger] client in
+            let rows = try await client.query(
+                "SELECT user_id, wrapped, log_position, sequence FROM data_key WHERE sequence > \(sequence) ORDER BY sequence", logger: logger
+            )
+            var changes: [SharedKeyChange] = []
+            for try await (userId, wrapped, position, sequence) in rows.decode((Int64, Data?, Int64?, Int64).self) {
+                changes.append(SharedKeyChange(
+                    sequence: sequence, userId: userId, key: wrapped.map { .live(wrapped: $0) } ?? .destroyed(position: position.map(UInt64.init))
+                ))
+            }
+            return changes
         }
-        return changes
     }
 
     public func masterKeyCheck(offering sealed: Data) async throws -> Data {
-        try await client.query("INSERT INTO key_store_check (id, sealed) VALUES (1, \(sealed)) ON CONFLICT (id) DO NOTHING", logger: logger)
-        for try await recorded in try await client.query("SELECT sealed FROM key_store_check WHERE id = 1", logger: logger).decode(Data.self) {
-            return recorded
+        try await log.bounded { [logger] client in
+            try await client.query("INSERT INTO key_store_check (id, sealed) VALUES (1, \(sealed)) ON CONFLICT (id) DO NOTHING", logger: logger)
+            for try await recorded in try await client.query("SELECT sealed FROM key_store_check WHERE id = 1", logger: logger).decode(Data.self) {
+                return recorded
+            }
+            return sealed
         }
-        return sealed
     }
 
     /// `body` in one transaction holding the change lock, with the last sequence taken so far.
-    private func changing<T: Sendable>(_ body: (PostgresConnection, Int64) async throws -> T) async throws -> T {
-        try await client.withTransaction(logger: logger) { connection in
+    private func changing<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Int64) async throws -> T) async throws -> T {
+        try await log.bounded(outcomeUnknown: true) { [logger] client in try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.changeLock))", logger: logger)
             var last: Int64 = 0
             for try await sequence in try await connection.query("SELECT coalesce(max(sequence), 0) FROM data_key", logger: logger).decode(Int64.self) {
                 last = sequence
             }
             return try await body(connection, last)
-        }
+        } }
     }
 }

@@ -19,46 +19,56 @@ public final class PostgresSharedLog: SharedLog {
     private static let pollInterval = Duration.seconds(1)
     /// How long an operation may take before the log is reported unreachable (writes answer 503).
     let operationTimeout: Duration
+    /// How long an append keeps being retried, under its event ids, while no server takes writes or
+    /// its outcome is unknown: with several servers listed, long enough for a scripted promotion.
+    let failoverWait: Duration
     static let leadershipRetry = Duration.seconds(2)
 
     public let location: String
-    let client: PostgresClient
-    private let running: Task<Void, Never>
+    let primary: PrimaryPool
+    /// For postgres-nio's calls: errors only.
     let logger: Logger
+    /// For what this log itself reports.
+    private let reporter: Logger
 
-    /// Connects, checks that commits are durable, and creates or migrates the log's tables. Throws
-    /// at once, naming the place, when the database cannot be reached or holds another product's log.
+    /// Connects to the server that takes writes, checks that its commits are durable, and creates or
+    /// migrates the log's tables. Throws at once, naming the place, when no server can be used or the
+    /// database holds another product's log.
     public init(
-        url: String, product: String, operationTimeout: Duration = .seconds(5), logger: Logger = Logger(label: "engine.postgres-log")
+        url: String, product: String, operationTimeout: Duration = .seconds(5), failoverWait: Duration? = nil,
+        logger: Logger = Logger(label: "engine.postgres-log")
     ) async throws {
         let place = try PostgresLogLocation(url: url)
         self.operationTimeout = operationTimeout
+        self.failoverWait = failoverWait ?? (place.servers.count > 1 ? .seconds(15) : .zero)
         location = place.description
         // PostgresNIO's own messages (a lease asked for while `run()` is starting, each failed
         // connection attempt) only from errors up: this log reports what it could not do itself.
         var quiet = logger
         quiet.logLevel = max(logger.logLevel, .error)
         self.logger = quiet
-        client = PostgresClient(configuration: place.configuration, backgroundLogger: quiet)
-        running = Task { [client] in await client.run() }
+        reporter = logger
+        primary = PrimaryPool(place, logger: logger, connectionLogger: quiet)
         do {
-            try await Self.checkDurable(place, logger: quiet)
+            let pool = try await primary.current()
             do {
-                try await PostgresLogSchema.prepare(client, product: product, location: location, logger: quiet)
+                try await PostgresLogSchema.prepare(pool.client, product: product, location: location, logger: quiet)
             } catch let error as PostgresTransactionError {
                 throw error.closureError ?? error
             }
         } catch let error as PostgresLogError {
-            running.cancel()
+            primary.close()
             throw error
         } catch {
-            running.cancel()
+            primary.close()
             throw PostgresLogError.unreachable(location: location, reason: Self.reason(error))
         }
     }
 
+    public var server: String? { primary.server?.description }
+
     public func close() {
-        running.cancel()
+        primary.close()
     }
 
     /// Creates a database on the server `serverURL` names (connected to as given); the URL of the new one.
@@ -68,7 +78,7 @@ public final class PostgresSharedLog: SharedLog {
         }
         var quiet = Logger(label: "engine.postgres-log")
         quiet.logLevel = .error
-        let client = PostgresClient(configuration: try PostgresLogLocation(url: serverURL).configuration, backgroundLogger: quiet)
+        let client = PostgresClient(configuration: try PostgresLogLocation(url: serverURL).firstServerConfiguration, backgroundLogger: quiet)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }
@@ -80,11 +90,22 @@ public final class PostgresSharedLog: SharedLog {
 
     // MARK: Appending
 
+    /// Retried within `failoverWait` when no server could be reached or the outcome is unknown: the
+    /// same requests, under the same event ids, so a commit that did happen is recognised
+    /// (`alreadyRecorded`) and never made twice.
     public func append(_ requests: [[StreamAppend]]) async throws -> (decisions: [Result<AppendDecision, EventLogError>], head: UInt64) {
-        try await bounded(outcomeUnknown: true) { [self] in try await commit(requests) }
+        let deadline = ContinuousClock.now + failoverWait
+        while true {
+            do {
+                return try await bounded(outcomeUnknown: true) { [self] in try await commit(requests, on: $0) }
+            } catch let unreachable as SharedLogUnreachable where ContinuousClock.now < deadline {
+                reporter.warning("append retried", metadata: ["reason": "\(unreachable.reason)"])
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
     }
 
-    private func commit(_ requests: [[StreamAppend]]) async throws -> (decisions: [Result<AppendDecision, EventLogError>], head: UInt64) {
+    private func commit(_ requests: [[StreamAppend]], on client: PostgresClient) async throws -> (decisions: [Result<AppendDecision, EventLogError>], head: UInt64) {
         try await client.withTransaction(logger: logger) { connection in
             let (head, lookedUp) = try await lockForAppend(requests, connection)
             var known = lookedUp
@@ -114,7 +135,7 @@ public final class PostgresSharedLog: SharedLog {
     /// positions, which must follow this log's head. Refused, writing nothing, when they do not.
     public func importRecorded(_ events: [RecordedEvent]) async throws {
         guard let first = events.first else { return }
-        try await client.withTransaction(logger: logger) { connection in
+        try await primary.current().client.withTransaction(logger: logger) { connection in
             let (head, _) = try await lockForAppend([], connection)
             guard first.position == head + 1 else {
                 throw EventLogError.invalidAppend("position \(first.position) does not follow the head \(head) of \(location)")
@@ -171,11 +192,11 @@ public final class PostgresSharedLog: SharedLog {
     // MARK: Reading
 
     public func head() async throws -> UInt64 {
-        try await bounded { [self] in try await client.withConnection { try await Self.head($0, logger: logger) } }
+        try await bounded { [self] client in try await client.withConnection { try await Self.head($0, logger: logger) } }
     }
 
     public func events(after position: UInt64, limit: Int) async throws -> [RecordedEvent] {
-        try await bounded { [self] in
+        try await bounded { [self] client in
             let rows = try await client.query(
                 "SELECT \(unescaped: Self.columns) FROM event_log WHERE position > \(Int64(clamping: position)) ORDER BY position LIMIT \(limit)",
                 logger: logger
@@ -184,11 +205,21 @@ public final class PostgresSharedLog: SharedLog {
         }
     }
 
-    /// `operation`, or `SharedLogUnreachable` when it has not finished within `operationTimeout`
-    /// (the connection pool waits for a server that is down rather than failing) or the connection failed.
-    func bounded<T: Sendable>(outcomeUnknown: Bool = false, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+    /// `operation` on the pool of the server that takes writes, or `SharedLogUnreachable` when it has
+    /// not finished within `operationTimeout` (the connection pool waits for a server that is down
+    /// rather than failing) or the connection failed; then the next operation looks for the server again.
+    func bounded<T: Sendable>(outcomeUnknown: Bool = false, _ operation: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
         let result = await withTaskGroup(of: Result<T, any Error>?.self) { group in
-            group.addTask { do { return .success(try await operation()) } catch { return .failure(error) } }
+            group.addTask { [primary] in
+                let pool: PrimaryPool.Pool
+                do { pool = try await primary.current() } catch { return .failure(error) }
+                do {
+                    return .success(try await operation(pool.client))
+                } catch {
+                    if Task.isCancelled || Self.unavailability(Self.cause(error)) != nil { primary.lost(pool) }
+                    return .failure(error)
+                }
+            }
             group.addTask {
                 try? await Task.sleep(for: self.operationTimeout)
                 return nil
@@ -200,20 +231,26 @@ public final class PostgresSharedLog: SharedLog {
         switch result {
         case .success(let value): return value
         case .failure(let error):
-            let cause = (error as? PostgresTransactionError).flatMap { $0.closureError ?? $0.commitError ?? $0.beginError } ?? error
+            let cause = Self.cause(error)
             guard let unreachable = Self.unavailability(cause) else { throw cause }
             throw SharedLogUnreachable(reason: unreachable, outcomeUnknown: outcomeUnknown)
         case nil: throw SharedLogUnreachable(reason: "no answer within \(operationTimeout)", outcomeUnknown: outcomeUnknown)
         }
     }
 
-    /// Why `error` means the server cannot be used right now (the connection failed or closed, or the
-    /// server is shutting down, starting, or out of connections); nil for any other error, a bug.
+    private static func cause(_ error: any Error) -> any Error {
+        (error as? PostgresTransactionError).flatMap { $0.closureError ?? $0.commitError ?? $0.beginError } ?? error
+    }
+
+    /// Why `error` means the server cannot be used right now (no server takes writes, the connection
+    /// failed or closed, or the server is shutting down, starting, out of connections, or now a
+    /// read-only standby); nil for any other error, a bug.
     static func unavailability(_ error: any Error) -> String? {
+        if case .unreachable(_, let reason) = error as? PostgresLogError { return reason }
         guard let error = error as? PSQLError else { return nil }
         guard error.code == .server else { return reason(error) }
         let state = error.serverInfo?[.sqlState] ?? ""
-        return ["08", "57", "53"].contains(String(state.prefix(2))) ? reason(error) : nil
+        return ["08", "57", "53"].contains(String(state.prefix(2))) || state == "25006" ? reason(error) : nil
     }
 
     public func watchHead(_ heard: @escaping @Sendable (Result<UInt64, any Error>) -> Void) async {
@@ -232,13 +269,18 @@ public final class PostgresSharedLog: SharedLog {
             }
             group.addTask { [self] in
                 while !Task.isCancelled {
+                    guard let pool = try? await primary.current() else {
+                        try? await Task.sleep(for: Self.pollInterval)
+                        continue
+                    }
                     do {
-                        try await client.withConnection { connection in
+                        try await pool.client.withConnection { connection in
                             for try await notification in try await connection.listen(Self.channel) {
                                 if let head = UInt64(notification.payload) { heard(.success(head)) }
                             }
                         }
                     } catch {
+                        if Self.unavailability(error) != nil { primary.lost(pool) }
                         try? await Task.sleep(for: Self.pollInterval)
                     }
                 }
@@ -249,15 +291,18 @@ public final class PostgresSharedLog: SharedLog {
     public func leading(_ job: String, _ body: @escaping @Sendable () async throws -> Void) async throws {
         let lock = Self.lockKey(job)
         while !Task.isCancelled {
+            let pool = try? await primary.current()
             do {
-                let finished = try await client.withConnection { connection in
+                guard let pool else { throw PostgresLogError.unreachable(location: location, reason: "no server to lead on") }
+                let finished = try await pool.client.withConnection { connection in
                     try await lead(lock, job: job, on: connection, body)
                 }
                 if finished { return }
             } catch let error where Self.unavailability(error) == nil && !(error is CancellationError) {
                 throw error
             } catch {
-                logger.warning("lost or could not take the lead", metadata: ["job": "\(job)", "error": "\(error)"])
+                if let pool, Self.unavailability(error) != nil { primary.lost(pool) }
+                reporter.warning("lost or could not take the lead", metadata: ["job": "\(job)", "error": "\(error)"])
             }
             try? await Task.sleep(for: Self.leadershipRetry)
         }
@@ -270,7 +315,7 @@ public final class PostgresSharedLog: SharedLog {
         var taken = false
         for try await got in try await connection.query("SELECT pg_try_advisory_lock(\(lock))", logger: logger).decode(Bool.self) { taken = got }
         guard taken else { return false }
-        logger.notice("leading", metadata: ["job": "\(job)"])
+        reporter.notice("leading", metadata: ["job": "\(job)"])
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await body() }
@@ -316,15 +361,6 @@ public final class PostgresSharedLog: SharedLog {
             ))
         }
         return events
-    }
-
-    /// Connects once, on a connection of its own, so a server that cannot be reached fails at once.
-    private static func checkDurable(_ place: PostgresLogLocation, logger: Logger) async throws {
-        let connection = try await PostgresConnection.connect(configuration: place.connectionConfiguration, id: 0, logger: logger)
-        defer { Task { try? await connection.close() } }
-        for try await setting in try await connection.query("SHOW synchronous_commit", logger: logger).decode(String.self) where setting == "off" {
-            throw PostgresLogError.notDurable(location: place.description, synchronousCommit: setting)
-        }
     }
 
     static func reason(_ error: any Error) -> String {

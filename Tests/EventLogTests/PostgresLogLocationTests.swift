@@ -1,0 +1,31 @@
+import PostgresLog
+import Testing
+
+/// The log's URL as libpq reads it: a host list, and which of its servers will do.
+@Suite struct PostgresLogLocationTests {
+    @Test func oneServerIsTheFirstThatAnswers() throws {
+        let place = try PostgresLogLocation(url: "postgres://ana:secret@db.example:6432/savry?sslmode=disable")
+        #expect(place.servers.map(\.description) == ["db.example:6432"])
+        #expect(!place.needsWritable)
+        #expect(place.description == "postgres://ana@db.example:6432/savry")
+    }
+
+    @Test func aHostListWithReadWriteNeedsTheServerThatTakesWrites() throws {
+        let place = try PostgresLogLocation(url: "postgresql://ana:s3cret@10.0.0.1:5433,db-2,[::1]:5434/news?target_session_attrs=read-write&sslmode=disable")
+        #expect(place.servers.map(\.host) == ["10.0.0.1", "db-2", "::1"])
+        #expect(place.servers.map(\.port) == [5433, 5432, 5434])
+        #expect(place.needsWritable)
+        #expect(place.description == "postgres://ana@10.0.0.1:5433,db-2:5432,[::1]:5434/news")
+        #expect(!place.description.contains("s3cret"))
+        #expect(try PostgresLogLocation(url: "postgres://h1,h2/db?target_session_attrs=primary").needsWritable)
+        #expect(try !PostgresLogLocation(url: "postgres://h1,h2/db?target_session_attrs=any").needsWritable)
+    }
+
+    @Test(arguments: [
+        "mysql://somewhere/db", "postgres://host-only", "postgres://h/db?sslmode=verify-full", "postgres://h1,,h2/db",
+        "postgres://h1:0/db", "postgres://h1:port/db", "postgres:///db", "postgres://h1,h2/db?target_session_attrs=standby",
+    ])
+    func aBadURLIsRefusedWithItsReason(url: String) {
+        #expect(throws: PostgresLogError.self) { try PostgresLogLocation(url: url) }
+    }
+}
