@@ -71,8 +71,11 @@ public final class EventLog: Sendable {
         )
         readOnly = configuration.readOnly
         directory = configuration.directory
-        follower = configuration.shared.map { [writer, head] in
-            SharedLogFollower(shared: $0, writer: writer, localHead: head, beforeCopy: configuration.beforeCopy)
+        follower = configuration.shared.map { [writer, head, environment, store] in
+            SharedLogFollower(
+                shared: $0, writer: writer, localHead: head, beforeCopy: configuration.beforeCopy,
+                localEventId: { position in try environment.read { try store.event(at: position, $0) }?.id }
+            )
         }
     }
 

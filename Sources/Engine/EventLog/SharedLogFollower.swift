@@ -14,6 +14,9 @@ final class SharedLogFollower: Sendable {
     private let sharedHead: PositionWatcher
     private let batcher: SharedAppendBatcher
     private let beforeCopy: (@Sendable () async throws -> Void)?
+    private let localEventId: @Sendable (UInt64) throws -> UUID?
+    /// Set when the shared log no longer holds what this copy took from it (`checkSameHistory`).
+    private let diverged = Mutex<String?>(nil)
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let lastFailure = Mutex<(message: String, since: Date)?>(nil)
     private let isClosed = Mutex(false)
@@ -22,9 +25,13 @@ final class SharedLogFollower: Sendable {
     /// How long an append waits for this node's copy to hold what it committed.
     private static let copyTimeout = Duration.seconds(10)
 
-    init(shared: any SharedLog, writer: GroupCommitWriter, localHead: PositionWatcher, beforeCopy: (@Sendable () async throws -> Void)?) {
+    init(
+        shared: any SharedLog, writer: GroupCommitWriter, localHead: PositionWatcher, beforeCopy: (@Sendable () async throws -> Void)?,
+        localEventId: @escaping @Sendable (UInt64) throws -> UUID?
+    ) {
         self.shared = shared
         self.beforeCopy = beforeCopy
+        self.localEventId = localEventId
         self.writer = writer
         self.localHead = localHead
         sharedHead = PositionWatcher(position: localHead.position)
@@ -43,10 +50,13 @@ final class SharedLogFollower: Sendable {
     /// Set while the shared log cannot be read: the copy, and so every read model here, is behind.
     var failure: (message: String, since: Date)? { lastFailure.withLock { $0 } }
 
+    private var divergence: String? { diverged.withLock { $0 } }
+
     var sharedHeadPosition: UInt64 { sharedHead.position }
 
     func append(_ appends: [StreamAppend]) async throws -> AppendResult {
         guard !isClosed.withLock({ $0 }) else { throw EventLogError.closed }
+        if let divergence { throw SharedLogUnreachable(reason: divergence, outcomeUnknown: false) }
         let (decision, headAfter) = try await batcher.submit(appends)
         sharedHead.publish(headAfter)
         guard await localHead.wait(until: headAfter, timeout: Self.copyTimeout) else {
@@ -66,6 +76,7 @@ final class SharedLogFollower: Sendable {
     }
 
     private func failed(_ error: any Error) {
+        if divergence != nil { return }
         let first = lastFailure.withLock { failure in
             defer { failure = failure ?? ("\(error)", Date()) }
             return failure == nil
@@ -74,11 +85,30 @@ final class SharedLogFollower: Sendable {
     }
 
     private func recovered() {
+        guard divergence == nil else { return }
         let wasFailing = lastFailure.withLock { failure in
             defer { failure = nil }
             return failure != nil
         }
-        if wasFailing { logger.notice("shared log readable again", metadata: ["log": "\(shared.location)"]) }
+        if wasFailing {
+            logger.notice("shared log readable again", metadata: ["log": "\(shared.location)"])
+            Task { await checkSameHistory() }
+        }
+    }
+
+    /// After the shared log could not be read (its server may have been replaced by a promoted
+    /// standby), checks that it still holds the last event this copy took from it. A standby promoted
+    /// without every commit (asynchronous replication) has lost that event, and may give its position
+    /// to another: this node then stops writing and copying, and says so in `/health`, until its data
+    /// directory is rebuilt (ops/postgresql.md, "Failover").
+    func checkSameHistory() async {
+        let local = localHead.position
+        guard local > 0, let ours = try? localEventId(local), let theirs = try? await shared.events(after: local - 1, limit: 1) else { return }
+        guard theirs.first?.id != ours else { return }
+        let message = "the shared log no longer holds event \(ours) at position \(local), which this node copied from it: a server without every commit was promoted. This node stopped writing; rebuild its data directory"
+        diverged.withLock { $0 = message }
+        lastFailure.withLock { $0 = (message, Date()) }
+        logger.critical("the shared log lost events this node holds", metadata: ["log": "\(shared.location)", "position": "\(local)"])
     }
 
     /// Returns once the copy holds every event the shared log held when called; throws when the
@@ -99,6 +129,7 @@ final class SharedLogFollower: Sendable {
         var pause = Duration.milliseconds(50)
         while !Task.isCancelled {
             let local = localHead.position
+            guard divergence == nil else { return }
             guard sharedHead.position > local else {
                 await sharedHead.wait(beyond: local)
                 continue

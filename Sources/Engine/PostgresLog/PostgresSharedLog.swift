@@ -207,26 +207,25 @@ public final class PostgresSharedLog: SharedLog {
 
     /// `operation` on the pool of the server that takes writes, or `SharedLogUnreachable` when it has
     /// not finished within `operationTimeout` (the connection pool waits for a server that is down
-    /// rather than failing) or the connection failed; then the next operation looks for the server again.
+    /// rather than failing), the connection failed, or the pool was left for another server's; then
+    /// the next operation looks for the server again.
     func bounded<T: Sendable>(outcomeUnknown: Bool = false, _ operation: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
-        let result = await withTaskGroup(of: Result<T, any Error>?.self) { group in
-            group.addTask { [primary] in
-                let pool: PrimaryPool.Pool
-                do { pool = try await primary.current() } catch { return .failure(error) }
-                do {
-                    return .success(try await operation(pool.client))
-                } catch {
-                    if Task.isCancelled || Self.unavailability(Self.cause(error)) != nil { primary.lost(pool) }
-                    return .failure(error)
-                }
+        let pool: PrimaryPool.Pool
+        do {
+            pool = try await primary.current()
+        } catch {
+            throw SharedLogUnreachable(reason: Self.unavailability(error) ?? Self.reason(error), outcomeUnknown: false)
+        }
+        let result = await withDeadline(operationTimeout, abandonedWith: pool.abandonment) { [primary] () -> Result<T, any Error> in
+            do {
+                return .success(try await operation(pool.client))
+            } catch {
+                // An error of a pool given up meanwhile (its server left) is that, whatever it says.
+                let retired = !primary.isInUse(pool)
+                guard Task.isCancelled || retired || Self.unavailability(Self.cause(error)) != nil else { return .failure(error) }
+                primary.lost(pool)
+                return .failure(retired ? PostgresLogError.unreachable(location: "\(pool.server)", reason: "its connection was given up") : error)
             }
-            group.addTask {
-                try? await Task.sleep(for: self.operationTimeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
         }
         switch result {
         case .success(let value): return value
@@ -234,7 +233,9 @@ public final class PostgresSharedLog: SharedLog {
             let cause = Self.cause(error)
             guard let unreachable = Self.unavailability(cause) else { throw cause }
             throw SharedLogUnreachable(reason: unreachable, outcomeUnknown: outcomeUnknown)
-        case nil: throw SharedLogUnreachable(reason: "no answer within \(operationTimeout)", outcomeUnknown: outcomeUnknown)
+        case nil:
+            primary.lost(pool)
+            throw SharedLogUnreachable(reason: "no answer from \(pool.server) within \(operationTimeout), or it was left", outcomeUnknown: outcomeUnknown)
         }
     }
 
@@ -279,6 +280,9 @@ public final class PostgresSharedLog: SharedLog {
                                 if let head = UInt64(notification.payload) { heard(.success(head)) }
                             }
                         }
+                        // The notifications ended: the connection closed. It is the first to know the
+                        // server is gone, before any operation waits for a connection to it.
+                        primary.lost(pool)
                     } catch {
                         if Self.unavailability(error) != nil { primary.lost(pool) }
                         try? await Task.sleep(for: Self.pollInterval)

@@ -11,6 +11,8 @@ final class PrimaryPool: Sendable {
         let client: PostgresClient
         let server: PostgresLogLocation.Server
         fileprivate let running: Task<Void, Never>
+        /// Declared when the pool is retired: what still waits on it is given up.
+        let abandonment = Abandonment()
     }
 
     private enum State {
@@ -52,11 +54,30 @@ final class PrimaryPool: Sendable {
         }
     }
 
-    /// `pool` could not be used: the next operation looks for the server again (the same one, when it
-    /// still takes writes: then the pool is kept).
+    /// `pool` could not be used: the next operation looks for the server again. With one server, the
+    /// pool is kept (it reconnects by itself). With several, it is retired.
     func lost(_ pool: Pool) {
+        let retiring = state.withLock { state -> Bool in
+            guard case .using(let inUse) = state, inUse.client === pool.client else { return false }
+            let failover = location.servers.count > 1
+            state = .lost(failover ? nil : inUse)
+            return failover
+        }
+        if retiring { Self.retire(pool) }
+    }
+
+    /// Gives up what still waits on `pool` (a pool waits for a server that is gone rather than failing,
+    /// and a query on a connection its server closed may never end), to be retried on the server found
+    /// next, then shuts it down.
+    private static func retire(_ pool: Pool) {
+        pool.abandonment.declare()
+        pool.running.cancel()
+    }
+
+    func isInUse(_ pool: Pool) -> Bool {
         state.withLock { state in
-            if case .using(let inUse) = state, inUse.client === pool.client { state = .lost(inUse) }
+            if case .using(let inUse) = state { return inUse.client === pool.client }
+            return false
         }
     }
 
@@ -86,7 +107,7 @@ final class PrimaryPool: Sendable {
             if let previous, previous.server == server {
                 pool = previous
             } else {
-                previous?.running.cancel()
+                if let previous { Self.retire(previous) }
                 let client = PostgresClient(configuration: location.configuration(for: server), backgroundLogger: connectionLogger)
                 pool = Pool(client: client, server: server, running: Task { await client.run() })
                 if previous != nil { logger.notice("the event log's server changed", metadata: ["server": "\(server)", "log": "\(location)"]) }
@@ -108,7 +129,9 @@ final class PrimaryPool: Sendable {
         var refusals: [String] = []
         for server in location.servers {
             do {
-                let role = try await ServerRole.of(server, in: location, logger: connectionLogger)
+                guard let role = try await ServerRole.of(server, in: location, logger: connectionLogger) else {
+                    throw PostgresLogError.unreachable(location: "\(server)", reason: "no answer within 3 s")
+                }
                 if role.takesWrites || !location.needsWritable {
                     writable.append((server, role))
                     if !location.needsWritable { break }
@@ -147,7 +170,14 @@ private struct ServerRole {
     var synchronousCommit: String
     var synchronousStandbys: String
 
-    static func of(_ server: PostgresLogLocation.Server, in location: PostgresLogLocation, logger: Logger) async throws -> ServerRole {
+    /// nil when the server has not answered within 3 s.
+    static func of(_ server: PostgresLogLocation.Server, in location: PostgresLogLocation, logger: Logger) async throws -> ServerRole? {
+        try await withDeadline(.seconds(3)) { () -> Result<ServerRole, any Error> in
+            do { return .success(try await ask(server, in: location, logger: logger)) } catch { return .failure(error) }
+        }?.get()
+    }
+
+    private static func ask(_ server: PostgresLogLocation.Server, in location: PostgresLogLocation, logger: Logger) async throws -> ServerRole {
         let connection = try await PostgresConnection.connect(configuration: location.connectionConfiguration(for: server), id: 0, logger: logger)
         defer { Task { try? await connection.close() } }
         let rows = try await connection.query(
