@@ -215,10 +215,11 @@ struct SharedLogNodeTests {
         let (status, said) = try await runCommand(
             URL(fileURLWithPath: "/bin/bash"), [repositoryRoot.appendingPathComponent("scripts/postgres.sh").path, command] + clusters.map(\.path)
         )
-        guard status == 0 else {
-            Issue.record("scripts/postgres.sh \(command) exited \(status): \(said)")
-            throw CancellationError()
-        }
+        guard status == 0 else { throw ScriptFailed(description: "scripts/postgres.sh \(command) exited \(status): \(said)") }
         return said
     }
+}
+
+struct ScriptFailed: Error, CustomStringConvertible {
+    let description: String
 }

@@ -161,3 +161,38 @@ struct SharedLogTests {
         #expect(ContinuousClock.now - started < .seconds(30))
     }
 }
+
+/// A node whose copy holds events the shared log no longer has (a standby promoted without every
+/// commit, or a node pointed at another database) stops writing and says why.
+@Suite(.enabled(if: TestPostgres.serverURL != nil, "needs ENGINE_TEST_POSTGRES_URL: scripts/postgres.sh run swift test"), .timeLimit(.minutes(3)))
+struct SharedLogDivergenceTests {
+    @Test func aCopyAheadOfItsSharedLogStopsWritingAndSaysWhy() async throws {
+        let place = try await LogPlace(.postgres)
+        let node = try await place.open("node")
+        for n in 0..<3 { _ = try await node.append(to: "s", expectedVersion: .exact(UInt64(n)), events: [event()]) }
+        node.close()
+
+        // Another history in another database: one event, at position 1.
+        let elsewhere = try await TestPostgres.newDatabase()
+        let other = try EventLog(configuration: .init(
+            directory: place.directory.url.appendingPathComponent("other"), initialMapSize: 1 << 20,
+            shared: try await PostgresSharedLog(url: elsewhere, product: "test")
+        ))
+        _ = try await other.append(to: "t", expectedVersion: .any, events: [event()])
+        other.close()
+
+        let reopened = try EventLog(configuration: .init(
+            directory: place.directory.url.appendingPathComponent("node"), initialMapSize: 1 << 20,
+            shared: try await PostgresSharedLog(url: elsewhere, product: "test")
+        ))
+        defer { reopened.close() }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while reopened.sharedLogFailure == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let failure = try #require(reopened.sharedLogFailure?.message)
+        #expect(failure.contains("no longer holds event") && failure.contains("position 3"), "\(failure)")
+        await #expect(throws: SharedLogUnreachable.self) {
+            try await reopened.append(to: "s", expectedVersion: .any, events: [event()])
+        }
+        #expect(try reopened.read(from: 1, limit: 10).count == 3, "nothing of the other history copied")
+    }
+}

@@ -41,7 +41,10 @@ final class SharedLogFollower: Sendable {
         batcher = SharedAppendBatcher(shared: shared, committed: { [writer] in writer.enqueueCopy($0) })
         tasks.withLock {
             $0 = [
-                Task { [self] in await follow() },
+                Task { [self] in
+                    await checkSameHistory()
+                    await follow()
+                },
                 Task { [self] in await shared.watchHead { [self] in heard($0) } },
             ]
         }
@@ -96,8 +99,8 @@ final class SharedLogFollower: Sendable {
         }
     }
 
-    /// After the shared log could not be read (its server may have been replaced by a promoted
-    /// standby), checks that it still holds the last event this copy took from it. A standby promoted
+    /// At the start, and after the shared log could not be read (its server may have been replaced by a
+    /// promoted standby), checks that it still holds the last event this copy took from it. A standby promoted
     /// without every commit (asynchronous replication) has lost that event, and may give its position
     /// to another: this node then stops writing and copying, and says so in `/health`, until its data
     /// directory is rebuilt (ops/postgresql.md, "Failover").
