@@ -9,7 +9,7 @@ import Glibc
 /// Losing the database machine: `scripts/serve-cluster.sh --standby` (three Savry nodes, nginx, a
 /// primary PostgreSQL and its synchronous standby), 32 writers through nginx, and kill -9 of the
 /// primary with every process of it; the standby promoted as `ops/postgresql.md` says, and the lost
-/// server rebuilt as the new one's standby. `FAILOVER_CYCLES` of them (1 here;
+/// server rebuilt as the new one's standby, while reads go on. `FAILOVER_CYCLES` of them (1 here;
 /// `scripts/failover-cycles.sh` runs 100, alternating which server is the primary).
 @Suite(.enabled(if: TestPostgres.serverURL != nil, "needs ENGINE_TEST_POSTGRES_URL: scripts/postgres.sh run swift test"), .timeLimit(.minutes(60)))
 struct FailoverTests {
@@ -26,6 +26,8 @@ struct FailoverTests {
         let acknowledged = Mutex<[Acknowledged]>([])
         /// The other answers, by status (0: none), as a client retrying under its key would see them.
         let refused = Mutex<[Int: Int]>([:])
+        /// Reads' answers, by status, all along.
+        let reads = Mutex<[Int: Int]>([:])
         let going = Mutex(true)
     }
 
@@ -43,6 +45,15 @@ struct FailoverTests {
         let writes = Writes()
         let writers = Task { [cluster, tokens] in
             await withTaskGroup(of: Void.self) { group in
+                for reader in 0..<4 {
+                    group.addTask {
+                        while writes.going.withLock({ $0 }) {
+                            let reply = try? await cluster.get("/api/app/recipes?limit=5", token: tokens[reader])
+                            writes.reads.withLock { $0[reply.map { Int($0.status) } ?? 0, default: 0] += 1 }
+                            try? await Task.sleep(for: .milliseconds(50))
+                        }
+                    }
+                }
                 for writer in tokens.indices {
                     group.addTask {
                         var n = 0
@@ -101,10 +112,13 @@ struct FailoverTests {
             lost += Set(acknowledgedNames.filter { $0.hasSuffix(" of cook \(writer)") }).subtracting(names).count
         }
         #expect(lost == 0 && doubled == 0, "\(acknowledgedNames.count) acknowledged: \(lost) lost, \(doubled) doubled")
+        let readAnswers = writes.reads.withLock { $0 }
+        #expect(readAnswers.keys.sorted() == [200], "reads are served all through the failovers: \(readAnswers)")
         try await ClusterConsistencyTests.expectEveryNodeVerifies(directory.url, nodes: 3)
         print("""
             failover figures: \(Self.cycles) cycles, \(acknowledgedNames.count) writes acknowledged, \(lost) lost, \(doubled) doubled, \
-            other answers \(writes.refused.withLock { $0 }.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }); \
+            other answers \(writes.refused.withLock { $0 }.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }), \
+            reads \(readAnswers.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }); \
             promotion to the first acknowledged write \(Self.percentiles(promotionToFirstWrite)); \
             primary's death to the first acknowledged write \(Self.percentiles(deathToFirstWrite))
             """)

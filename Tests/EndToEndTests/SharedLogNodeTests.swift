@@ -33,6 +33,34 @@ struct SharedLogNodeTests {
         return try await done()
     }
 
+    /// Each node hands out user ids from its own copy: sixteen first sign-ins at once on two nodes
+    /// collide on ids, and every one of them still registers, each a user of its own.
+    @Test func firstSignInsOnTwoNodesAtOnceAllRegister() async throws {
+        let directory = try TemporaryDirectory()
+        let logURL = try await TestPostgres.newDatabase()
+        let a = try await Self.savryNode(directory.url.appendingPathComponent("a"), logURL: logURL)
+        let b = try await Self.savryNode(directory.url.appendingPathComponent("b"), logURL: logURL)
+        defer { a.stopWhenLeaving(); b.stopWhenLeaving() }
+        let answers = try await withThrowingTaskGroup(of: (UInt, String).self) { group in
+            for n in 0..<16 {
+                group.addTask {
+                    let reply = try await (n.isMultiple(of: 2) ? a : b).post("/api/app/auth", #"{"devUser":"newcomer-\#(n)"}"#)
+                    return (reply.status, reply.text)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.allSatisfy { $0.0 == 200 }, "\(answers.filter { $0.0 != 200 })")
+        let users = Set(answers.compactMap { answer -> String? in
+            // The token's subject: the user id it was issued to.
+            guard let token = (try? JSONSerialization.jsonObject(with: Data(answer.1.utf8)) as? [String: Any])?["token"] as? String else { return nil }
+            var payload = String(token.split(separator: ".").dropFirst().first ?? "").replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            payload += String(repeating: "=", count: (4 - payload.count % 4) % 4)
+            return Data(base64Encoded: payload).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }?["sub"] as? String
+        })
+        #expect(users.count == 16, "sixteen users of their own: \(users.sorted())")
+    }
+
     @Test func aWriteOnOneNodeIsReadOnAnotherAndAnErasureBlindsEveryNode() async throws {
         let directory = try TemporaryDirectory()
         let logURL = try await TestPostgres.newDatabase()
