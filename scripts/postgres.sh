@@ -87,10 +87,18 @@ standby() {
   resume "$dir"
   sql "$primary" "ALTER SYSTEM SET synchronous_standby_names = '*'" >/dev/null
   sql "$primary" "SELECT pg_reload_conf()" >/dev/null
+  local synchronous=""
   for _ in $(seq 100); do
-    [ "$(sql "$primary" "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'")" -ge 1 ] && break
+    [ "$(sql "$primary" "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'")" -ge 1 ] && { synchronous=1; break; }
     sleep 0.1
   done
+  if [ -z "$synchronous" ]; then
+    # Left set, every commit on the primary would wait for a standby that is not there.
+    sql "$primary" "ALTER SYSTEM RESET synchronous_standby_names" >/dev/null
+    sql "$primary" "SELECT pg_reload_conf()" >/dev/null
+    echo "postgres.sh: the standby in $dir did not become synchronous within 10 s (see $dir/server.log); the primary waits for no standby" >&2
+    exit 1
+  fi
   echo "postgres://postgres@127.0.0.1:$(cat "$dir/port")/postgres?sslmode=disable" | tee "$dir/url"
 }
 
@@ -131,5 +139,5 @@ case "${1:-}" in
     trap 'stop "$dir" || true; rm -rf "$dir"' EXIT
     ENGINE_TEST_POSTGRES_URL=$(start "$dir") "$@"
     ;;
-  *) sed -n '2,22p' "$0" >&2; exit 2 ;;
+  *) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2; exit 2 ;;
 esac

@@ -23,6 +23,11 @@ struct SharedLogNodeTests {
         }
     }
 
+    /// Nodes `a` and `b` of one log, each in its own directory under `directory`.
+    static func twoSavryNodes(in directory: URL, logURL: String) async throws -> (ServerProcess, ServerProcess) {
+        (try await savryNode(directory.appendingPathComponent("a"), logURL: logURL), try await savryNode(directory.appendingPathComponent("b"), logURL: logURL))
+    }
+
     /// Polls until `done` holds, for at most `timeout`; whether it did.
     static func eventually(within timeout: Duration = .seconds(5), _ done: () async throws -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
@@ -37,9 +42,7 @@ struct SharedLogNodeTests {
     /// collide on ids, and every one of them still registers, each a user of its own.
     @Test func firstSignInsOnTwoNodesAtOnceAllRegister() async throws {
         let directory = try TemporaryDirectory()
-        let logURL = try await TestPostgres.newDatabase()
-        let a = try await Self.savryNode(directory.url.appendingPathComponent("a"), logURL: logURL)
-        let b = try await Self.savryNode(directory.url.appendingPathComponent("b"), logURL: logURL)
+        let (a, b) = try await Self.twoSavryNodes(in: directory.url, logURL: try await TestPostgres.newDatabase())
         defer { a.stopWhenLeaving(); b.stopWhenLeaving() }
         let answers = try await withThrowingTaskGroup(of: (UInt, String).self) { group in
             for n in 0..<16 {
@@ -63,9 +66,7 @@ struct SharedLogNodeTests {
 
     @Test func aWriteOnOneNodeIsReadOnAnotherAndAnErasureBlindsEveryNode() async throws {
         let directory = try TemporaryDirectory()
-        let logURL = try await TestPostgres.newDatabase()
-        let a = try await Self.savryNode(directory.url.appendingPathComponent("a"), logURL: logURL)
-        let b = try await Self.savryNode(directory.url.appendingPathComponent("b"), logURL: logURL)
+        let (a, b) = try await Self.twoSavryNodes(in: directory.url, logURL: try await TestPostgres.newDatabase())
         defer { a.stopWhenLeaving(); b.stopWhenLeaving() }
 
         let token = try await SavryEndToEndTests.signIn(a, "ana")

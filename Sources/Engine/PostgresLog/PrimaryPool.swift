@@ -110,7 +110,7 @@ final class PrimaryPool: Sendable {
                 if let previous { Self.retire(previous) }
                 let client = PostgresClient(configuration: location.configuration(for: server), backgroundLogger: connectionLogger)
                 pool = Pool(client: client, server: server, running: Task { await client.run() })
-                if previous != nil { logger.notice("the event log's server changed", metadata: ["server": "\(server)", "log": "\(location)"]) }
+                logger.notice("writing to the event log's server", metadata: ["server": "\(server)", "log": "\(location)"])
             }
             state.withLock { $0 = .using(pool) }
             return pool
