@@ -1,11 +1,11 @@
 @testable import NuvieAPI
 @testable import AppleSignIn
-import NuvieApp
 import Foundation
 import HTTPTypes
 import JWTKit
-import TestSupport
+import NuvieApp
 import Testing
+import TestSupport
 
 /// What an attacker and a fuzzer found (issue 14), each held by a test that failed before its fix.
 @Suite(.timeLimit(.minutes(3))) struct HardeningTests {
@@ -115,7 +115,7 @@ import Testing
             let valid = try await client.devLogin("movielens-1")
             #expect(try await client.send(.get, "/movies/1", token: valid).status == .ok)
             let now = Date()
-            let session = try #require(SessionTests.claims(of: valid)?["sid"] as? String)
+            let session = try #require(tokenClaims(valid)?["sid"] as? String)
             let claims = OwnTokenClaims(
                 sub: .init(value: "1"), iat: .init(value: now), exp: .init(value: now.addingTimeInterval(600)), use: "access", sid: session,
                 auth_time: Int(now.timeIntervalSince1970)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import NuvieAPI
 import Testing
+import TestSupport
 
 /// Sessions through the live server: logout ends this device's, logout-all every one, a refresh
 /// token is spent by its refresh and presenting it again ends its whole family (OAuth 2.0 Security
@@ -55,7 +56,7 @@ import Testing
             let login = try await client.send(.post, "/auth/login", body: #"{"provider":"dev","user_identifier":"stale-1","name":"Stale"}"#)
             let access = try #require(login.json["access_token"] as? String)
             // The same session, signed in an hour ago: what an old token refreshed since would carry.
-            let claims = try #require(Self.claims(of: access))
+            let claims = try #require(tokenClaims(access))
             let subject = try #require(claims["sub"] as? String), sid = try #require(claims["sid"] as? String)
             let userId = try #require(Int64(subject)), sessionId = try #require(UUID(uuidString: sid))
             let stale = try await TokenService(secret: HardeningTests.testSecret, isLive: { _, _ in true })
@@ -66,13 +67,5 @@ import Testing
             #expect(try await client.send(.delete, "/users/me", token: access).status == .noContent)
             #expect(try await client.send(.get, "/users/me", token: access).status == .unauthorized)
         }
-    }
-
-    static func claims(of token: String) -> [String: Any]? {
-        let parts = token.split(separator: ".")
-        guard parts.count == 3 else { return nil }
-        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
     }
 }

@@ -57,9 +57,7 @@ struct SharedLogNodeTests {
         let users = Set(answers.compactMap { answer -> String? in
             // The token's subject: the user id it was issued to.
             guard let token = (try? JSONSerialization.jsonObject(with: Data(answer.1.utf8)) as? [String: Any])?["token"] as? String else { return nil }
-            var payload = String(token.split(separator: ".").dropFirst().first ?? "").replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-            payload += String(repeating: "=", count: (4 - payload.count % 4) % 4)
-            return Data(base64Encoded: payload).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }?["sub"] as? String
+            return tokenClaims(token)?["sub"] as? String
         })
         #expect(users.count == 16, "sixteen users of their own: \(users.sorted())")
     }

@@ -80,8 +80,7 @@ public struct PostgresLogLocation: Sendable, CustomStringConvertible {
             }
             return Server(host: String(host), port: number)
         }
-        let first = servers[0].host.contains(":") ? "[\(servers[0].host)]:\(servers[0].port)" : "\(servers[0].host):\(servers[0].port)"
-        return (servers, url[..<schemeEnd.upperBound] + userInfo + first + afterScheme[authority.endIndex...])
+        return (servers, url[..<schemeEnd.upperBound] + userInfo + servers[0].description + afterScheme[authority.endIndex...])
     }
 
     /// A pool's settings for the first server listed (a tool's connection to a server it names).
