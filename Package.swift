@@ -48,6 +48,7 @@ let package = Package(
         .target(
             name: "EventLog",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "CLMDB",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -58,6 +59,7 @@ let package = Package(
         .target(
             name: "PostgresLog",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "EventLog", "PersonalData",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
@@ -69,13 +71,14 @@ let package = Package(
         ),
         .target(
             name: "EventSourcing",
-            dependencies: ["EventLog", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Metrics", package: "swift-metrics")],
+            dependencies: [.product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "EventLog", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Metrics", package: "swift-metrics")],
             path: "Sources/Engine/EventSourcing",
             swiftSettings: strict
         ),
         .target(
             name: "ReadModels",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "EventLog", "EventSourcing",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -89,6 +92,7 @@ let package = Package(
         .target(
             name: "PersonalData",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "EventLog", "EventSourcing",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -99,6 +103,7 @@ let package = Package(
         .target(
             name: "HTTPServing",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -115,6 +120,7 @@ let package = Package(
         .target(
             name: "ProductHosting",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "EventLog", "PostgresLog", "EventSourcing", "ReadModels", "HTTPServing", "PersonalData",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -154,7 +160,12 @@ let package = Package(
             path: "Sources/Engine/AppleSignIn",
             swiftSettings: strict
         ),
-        .target(name: "ChildProcesses", path: "Sources/Support/ChildProcesses", swiftSettings: strict),
+        .target(
+            name: "ChildProcesses",
+            dependencies: [.product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            path: "Sources/Support/ChildProcesses",
+            swiftSettings: strict
+        ),
         .target(name: "SeededRandom", path: "Sources/Support/SeededRandom", swiftSettings: strict),
         .target(name: "NuvieDomain", dependencies: ["EventSourcing"], path: "Sources/Products/Nuvie/Domain", swiftSettings: strict),
         .target(name: "NuvieMovieLens", path: "Sources/Products/Nuvie/MovieLens", swiftSettings: strict),
@@ -171,6 +182,7 @@ let package = Package(
         .target(
             name: "NuvieProjections",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "NuvieDomain", "EventLog", "EventSourcing", "ReadModels",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -182,6 +194,7 @@ let package = Package(
         .target(
             name: "NuvieRecommendations",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "SeededRandom", "CLAPACK", "NuvieDomain", "NuvieMovieLens", "EventLog", "ReadModels", "NuvieProjections",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -194,6 +207,7 @@ let package = Package(
         .target(
             name: "NuvieAPI",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "AppleSignIn", "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "HTTPServing", "NuvieProjections", "NuvieRecommendations", "ProductHosting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -289,6 +303,7 @@ let package = Package(
         .target(
             name: "ChatCommands",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "ChatDomain", "ChatAssistant", "EventLog", "EventSourcing", "ReadModels", "PersonalData",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -306,6 +321,7 @@ let package = Package(
         .target(
             name: "ChatAPI",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "ChatDomain", "ChatCommands", "ChatProjections", "EventLog", "EventSourcing", "ReadModels", "HTTPServing",
                 "ProductHosting", "PersonalData",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -365,6 +381,7 @@ let package = Package(
         .target(
             name: "NewsAPI",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "NewsDomain", "NewsCommands", "NewsProjections", "EventLog", "EventSourcing", "ReadModels", "HTTPServing", "ProductHosting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -448,6 +465,7 @@ let package = Package(
         .testTarget(
             name: "EventLogTests",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "EventLog", "PostgresLog", "CLMDB", "TestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ],
@@ -456,7 +474,7 @@ let package = Package(
         .testTarget(name: "DomainTests", dependencies: ["NuvieDomain", "EventSourcing", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "PersonalDataTests",
-            dependencies: ["PersonalData", "TestSupport", .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [.product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "PersonalData", "TestSupport", .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
         .testTarget(
@@ -489,7 +507,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ProjectionsTests",
-            dependencies: ["NuvieProjections", "ReadModels", "NuvieCommands", "EventSourcing", "EventLog", "NuvieDomain", "PersonalData", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
+            dependencies: [.product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "NuvieProjections", "ReadModels", "NuvieCommands", "EventSourcing", "EventLog", "NuvieDomain", "PersonalData", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
@@ -517,6 +535,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "SeededRandom", "NuvieProjections", "SavryProjections", "ChatProjections", "NewsProjections", "ReadModels", "EventLog", "EventSourcing",
                 "NuvieCommands", "NuvieDomain", "ProductHosting", "ChildProcesses", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -529,6 +548,7 @@ let package = Package(
         .testTarget(
             name: "SavryTests",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "SavryDomain", "SavryCommands", "SavryProjections", "SavryAPI", "SavryApp", "AppleSignIn", "HTTPServing", "EventLog", "EventSourcing", "ReadModels",
                 "ProductHosting", "PersonalData", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -545,6 +565,7 @@ let package = Package(
         .testTarget(
             name: "ChatTests",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "ChatDomain", "ChatAssistant", "ChatCommands", "ChatProjections", "ChatAPI", "ChatApp", "HTTPServing", "EventSourcing", "ReadModels",
                 "ProductHosting", "PersonalData", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),

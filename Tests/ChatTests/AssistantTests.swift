@@ -35,7 +35,7 @@ import Testing
                 (.tooLong(bytes: 200_000), .seconds(30), { $0 == .tooLong(bytes: 64 * 1024) }),
             ]
             for (behaviour, timeout, expected) in cases {
-                model.behaviour.withLock { $0 = behaviour }
+                model.behaviour.withLockedValue { $0 = behaviour }
                 do throws(AssistantFailure) {
                     _ = try await Self.assistant(baseURL, timeout: timeout).answer([ChatTurn(role: .user, content: "hi")])
                     Issue.record("\(behaviour) answered")
@@ -53,15 +53,15 @@ import Testing
         try await model.run { baseURL in
             try await ChatLiveServer.run(assistant: Self.assistant(baseURL, timeout: .seconds(4))) { server in
                 let token = try await server.client.newUser("gil@example.com")
-                model.behaviour.withLock { $0 = .slow(.seconds(8)) }
+                model.behaviour.withLockedValue { $0 = .slow(.seconds(8)) }
                 let slow = try await server.client.chat(token, "are you there?")
                 #expect(slow.status == .gatewayTimeout && slow.errorCode == "assistant_timeout" && slow.isErrorShape, "\(slow.text)")
-                model.behaviour.withLock { $0 = .status(500) }
+                model.behaviour.withLockedValue { $0 = .status(500) }
                 let failed = try await server.client.chat(token, "still there?")
                 #expect(failed.status == .badGateway && failed.errorCode == "assistant_unavailable", "\(failed.text)")
-                model.behaviour.withLock { $0 = .malformed }
+                model.behaviour.withLockedValue { $0 = .malformed }
                 #expect(try await server.client.chat(token, "hello?").status == .badGateway)
-                model.behaviour.withLock { $0 = .tooLong(bytes: 200_000) }
+                model.behaviour.withLockedValue { $0 = .tooLong(bytes: 200_000) }
                 #expect(try await server.client.chat(token, "anyone?").status == .badGateway)
 
                 try await Task.sleep(for: .milliseconds(100))

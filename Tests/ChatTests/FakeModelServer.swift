@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
-import Synchronization
+import NIOConcurrencyHelpers
 import TestSupport
 
 /// An OpenAI-compatible chat-completions server on 127.0.0.1 for the client to talk to: it answers,
@@ -16,12 +16,12 @@ final class FakeModelServer: Sendable {
         case tooLong(bytes: Int)
     }
 
-    let behaviour = Mutex<Behaviour>(.answer("A fake model's answer."))
-    private let requests = Mutex<[Data]>([])
+    let behaviour = NIOLockedValueBox<Behaviour>(.answer("A fake model's answer."))
+    private let requests = NIOLockedValueBox<[Data]>([])
 
     /// The JSON body of the last request.
     var lastRequest: [String: Any]? {
-        requests.withLock { $0.last }.flatMap { (try? JSONSerialization.jsonObject(with: $0)) as? [String: Any] }
+        requests.withLockedValue { $0.last }.flatMap { (try? JSONSerialization.jsonObject(with: $0)) as? [String: Any] }
     }
 
     var lastMessages: [[String: String]] {
@@ -33,8 +33,8 @@ final class FakeModelServer: Sendable {
         let router = Router()
         router.post("/v1/chat/completions") { request, context -> Response in
             let data = try await request.body.collect(upTo: 1 << 20)
-            self.requests.withLock { $0.append(Data(data.readableBytesView)) }
-            switch self.behaviour.withLock({ $0 }) {
+            self.requests.withLockedValue { $0.append(Data(data.readableBytesView)) }
+            switch self.behaviour.withLockedValue({ $0 }) {
             case .answer(let text):
                 let reply: [String: Any] = [
                     "id": "chatcmpl-1", "object": "chat.completion", "model": "fake-model-1",

@@ -1,5 +1,5 @@
 @testable import ChatAPI
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 
 /// Upload bodies held at once are bounded across requests: a request waits for room, and one that
@@ -16,16 +16,16 @@ import Testing
             }
         }
         for await _ in held { break }
-        let secondDone = Mutex(false)
+        let secondDone = NIOLockedValueBox(false)
         let second = Task {
-            try await budget.holding(50) { secondDone.withLock { $0 = true } }
+            try await budget.holding(50) { secondDone.withLockedValue { $0 = true } }
         }
         try await Task.sleep(for: .milliseconds(200))
-        #expect(secondDone.withLock { $0 } == false, "ran while 80 of 100 bytes were held")
+        #expect(secondDone.withLockedValue { $0 } == false, "ran while 80 of 100 bytes were held")
         release.yield()
         try await first.value
         try await second.value
-        #expect(secondDone.withLock { $0 })
+        #expect(secondDone.withLockedValue { $0 })
         #expect(budget.bytesInUse == 0)
     }
 

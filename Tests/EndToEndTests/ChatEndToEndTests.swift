@@ -1,6 +1,6 @@
 import Foundation
 import ChatProjections
-import Synchronization
+import NIOConcurrencyHelpers
 import TestSupport
 import Testing
 
@@ -58,8 +58,8 @@ import Testing
 final class ChatMessageWrites: KillCycleWorkload {
     typealias Product = ChatProduct
     let product = "chat"
-    private let auth = Mutex<[String: String]>([:])
-    private let acknowledged = Mutex<[String: Int]>([:])
+    private let auth = NIOLockedValueBox<[String: String]>([:])
+    private let acknowledged = NIOLockedValueBox<[String: Int]>([:])
 
     func serve(_ dataDirectory: URL) async throws -> ServerProcess {
         try await ChatEndToEndTests.serve(dataDirectory)
@@ -68,11 +68,11 @@ final class ChatMessageWrites: KillCycleWorkload {
     func prepare(_ server: ServerProcess) async throws {
         let signup = try await server.post("/api/signup/", #"{"email":"kill-cycles@example.com","password":"long enough pass"}"#)
         let token = try #require(signup.json["token"] as? String, "signup answered \(signup.status): \(signup.text)")
-        auth.withLock { $0 = ["Authorization": "Token \(token)"] }
+        auth.withLockedValue { $0 = ["Authorization": "Token \(token)"] }
     }
 
     func burst(against server: ServerProcess, cycle: Int) async {
-        let auth = auth.withLock { $0 }
+        let auth = auth.withLockedValue { $0 }
         await withTaskGroup(of: Void.self) { group in
             for writer in 0..<2 {
                 group.addTask {
@@ -84,7 +84,7 @@ final class ChatMessageWrites: KillCycleWorkload {
                               reply.status == 200, let id = reply.json["session_id"] as? Int
                         else { return }
                         sessionId = id
-                        self.acknowledged.withLock { $0[message] = id }
+                        self.acknowledged.withLockedValue { $0[message] = id }
                     }
                 }
             }
@@ -92,10 +92,10 @@ final class ChatMessageWrites: KillCycleWorkload {
     }
 
     /// Read from the account's export, which holds every session (the list holds the newest 200).
-    var acknowledgedSoFar: Int { acknowledged.withLock { $0.count } }
+    var acknowledgedSoFar: Int { acknowledged.withLockedValue { $0.count } }
 
     func expectAcknowledgedServed(by server: ServerProcess) async throws -> Int {
-        let export = try await server.get("/api/account/export/", headers: auth.withLock { $0 })
+        let export = try await server.get("/api/account/export/", headers: auth.withLockedValue { $0 })
         let sessions = try #require((export.json["account"] as? [String: Any])?["sessions"] as? [[String: Any]], "export answered \(export.status)")
         var listed: [String: Int] = [:]
         for session in sessions {
@@ -103,7 +103,7 @@ final class ChatMessageWrites: KillCycleWorkload {
                 listed[message["content"] as? String ?? ""] = session["id"] as? Int
             }
         }
-        let sent = acknowledged.withLock { $0 }
+        let sent = acknowledged.withLockedValue { $0 }
         for (message, sessionId) in sent {
             #expect(listed[message] == sessionId, "acknowledged \"\(message)\" in session \(sessionId) is \(listed[message].map { "in \($0)" } ?? "missing")")
         }

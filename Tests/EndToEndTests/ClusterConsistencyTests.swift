@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 import TestSupport
 #if canImport(Glibc)
@@ -90,22 +90,22 @@ struct ClusterConsistencyTests {
 
         let victim = directory.url.appendingPathComponent("node-3/server.pid")
         let killedPid = try #require(Int32(String(contentsOf: victim, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-        let acknowledged = Mutex<[(writer: Int, n: Int, afterKill: Bool)]>([])
-        let killed = Mutex(false)
+        let acknowledged = NIOLockedValueBox<[(writer: Int, n: Int, afterKill: Bool)]>([])
+        let killed = NIOLockedValueBox(false)
         let killing = Task {
             try await Task.sleep(for: .seconds(2))
             kill(killedPid, SIGKILL)
-            killed.withLock { $0 = true }
+            killed.withLockedValue { $0 = true }
         }
         _ = try await Self.writeUntilTimeIsUp(seconds: 8) { [cluster, tokens] writer, n in
             let reply = try? await cluster.post("/api/app/recipes", recipe(writer, n), token: tokens[writer], headers: ["Idempotency-Key": "w\(writer)-\(n)"])
             guard reply?.status == 201 else { return false }
-            let afterKill = killed.withLock { $0 }
-            acknowledged.withLock { $0.append((writer, n, afterKill)) }
+            let afterKill = killed.withLockedValue { $0 }
+            acknowledged.withLockedValue { $0.append((writer, n, afterKill)) }
             return true
         }
         try await killing.value
-        let answeredAfterKill = Set(acknowledged.withLock { $0 }.filter(\.afterKill).map(\.writer))
+        let answeredAfterKill = Set(acknowledged.withLockedValue { $0 }.filter(\.afterKill).map(\.writer))
         #expect(answeredAfterKill.count == Self.writers, "writers answered after the kill: \(answeredAfterKill.sorted())")
 
         let restarted = try await SharedLogNodeTests.eventually(within: .seconds(120)) {
@@ -114,7 +114,7 @@ struct ClusterConsistencyTests {
             return (try? await Self.health(port: nodePorts[2]))?.status == 200
         }
         #expect(restarted, "the script started node 3 again: \(cluster.everythingSaid().suffix(2_000))")
-        for (writer, n, _) in acknowledged.withLock({ $0 }) {
+        for (writer, n, _) in acknowledged.withLockedValue({ $0 }) {
             let again = try await cluster.post("/api/app/recipes", recipe(writer, n), token: tokens[writer], headers: ["Idempotency-Key": "w\(writer)-\(n)"])
             #expect(again.status == 201 || again.status == 200, "acknowledged write w\(writer)-\(n) retried: \(again.status) \(again.text)")
         }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import TestSupport
 import Testing
 #if canImport(Glibc)
@@ -23,12 +23,12 @@ struct FailoverTests {
 
     /// What the writers were told, while they write.
     final class Writes: Sendable {
-        let acknowledged = Mutex<[Acknowledged]>([])
+        let acknowledged = NIOLockedValueBox<[Acknowledged]>([])
         /// The other answers, by status (0: none), as a client retrying under its key would see them.
-        let refused = Mutex<[Int: Int]>([:])
+        let refused = NIOLockedValueBox<[Int: Int]>([:])
         /// Reads' answers, by status, all along.
-        let reads = Mutex<[Int: Int]>([:])
-        let going = Mutex(true)
+        let reads = NIOLockedValueBox<[Int: Int]>([:])
+        let going = NIOLockedValueBox(true)
     }
 
     @Test func thePrimaryKilledDuringWritesAndItsStandbyPromotedLosesNothingAcknowledgedAndDoublesNothing() async throws {
@@ -47,9 +47,9 @@ struct FailoverTests {
             await withTaskGroup(of: Void.self) { group in
                 for reader in 0..<4 {
                     group.addTask {
-                        while writes.going.withLock({ $0 }) {
+                        while writes.going.withLockedValue({ $0 }) {
                             let reply = try? await cluster.get("/api/app/recipes?limit=5", token: tokens[reader])
-                            writes.reads.withLock { $0[reply.map { Int($0.status) } ?? 0, default: 0] += 1 }
+                            writes.reads.withLockedValue { $0[reply.map { Int($0.status) } ?? 0, default: 0] += 1 }
                             try? await Task.sleep(for: .milliseconds(50))
                         }
                     }
@@ -57,13 +57,13 @@ struct FailoverTests {
                 for writer in tokens.indices {
                     group.addTask {
                         var n = 0
-                        while writes.going.withLock({ $0 }) {
+                        while writes.going.withLockedValue({ $0 }) {
                             n += 1
                             let reply = try? await cluster.post("/api/app/recipes", recipe(writer, n), token: tokens[writer], headers: ["Idempotency-Key": "w\(writer)-\(n)"])
                             if reply?.status == 201 {
-                                writes.acknowledged.withLock { $0.append(Acknowledged(writer: writer, n: n, at: .now)) }
+                                writes.acknowledged.withLockedValue { $0.append(Acknowledged(writer: writer, n: n, at: .now)) }
                             } else {
-                                writes.refused.withLock { $0[reply.map { Int($0.status) } ?? 0, default: 0] += 1 }
+                                writes.refused.withLockedValue { $0[reply.map { Int($0.status) } ?? 0, default: 0] += 1 }
                             }
                         }
                     }
@@ -81,10 +81,10 @@ struct FailoverTests {
             _ = try await SharedLogNodeTests.postgres("promote", servers[1])
             let promoted = ContinuousClock.now
             let written = try await SharedLogNodeTests.eventually(within: .seconds(60)) {
-                writes.acknowledged.withLock { $0.contains { $0.at > promoted } }
+                writes.acknowledged.withLockedValue { $0.contains { $0.at > promoted } }
             }
             #expect(written, "cycle \(cycle): a write acknowledged on the promoted server: \(cluster.everythingSaid().suffix(3_000))")
-            if let first = writes.acknowledged.withLock({ $0.filter { $0.at > promoted }.map(\.at).min() }) {
+            if let first = writes.acknowledged.withLockedValue({ $0.filter { $0.at > promoted }.map(\.at).min() }) {
                 promotionToFirstWrite.append(first - promoted)
                 deathToFirstWrite.append(first - died)
             }
@@ -92,7 +92,7 @@ struct FailoverTests {
             servers.reverse()
         }
         try await Task.sleep(for: .seconds(2))
-        writes.going.withLock { $0 = false }
+        writes.going.withLockedValue { $0 = false }
         await writers.value
 
         let serverURL = try String(contentsOf: servers[0].appendingPathComponent("url"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -104,7 +104,7 @@ struct FailoverTests {
 
         // Exactly once: every acknowledged recipe is there, and no recipe is there twice (an append
         // retried across the failover under its event ids, or by nginx on another node, is recognised).
-        let acknowledgedNames = writes.acknowledged.withLock { $0 }.map { "Dish \($0.n) of cook \($0.writer)" }
+        let acknowledgedNames = writes.acknowledged.withLockedValue { $0 }.map { "Dish \($0.n) of cook \($0.writer)" }
         var lost = 0, doubled = 0
         for (writer, token) in tokens.enumerated() {
             let names = try await SavryEndToEndTests.walk(cluster, token: token, limit: 50).compactMap { $0["name"] as? String }
@@ -112,12 +112,12 @@ struct FailoverTests {
             lost += Set(acknowledgedNames.filter { $0.hasSuffix(" of cook \(writer)") }).subtracting(names).count
         }
         #expect(lost == 0 && doubled == 0, "\(acknowledgedNames.count) acknowledged: \(lost) lost, \(doubled) doubled")
-        let readAnswers = writes.reads.withLock { $0 }
+        let readAnswers = writes.reads.withLockedValue { $0 }
         #expect(readAnswers.keys.sorted() == [200], "reads are served all through the failovers: \(readAnswers)")
         try await ClusterConsistencyTests.expectEveryNodeVerifies(directory.url, nodes: 3)
         print("""
             failover figures: \(Self.cycles) cycles, \(acknowledgedNames.count) writes acknowledged, \(lost) lost, \(doubled) doubled, \
-            other answers \(writes.refused.withLock { $0 }.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }), \
+            other answers \(writes.refused.withLockedValue { $0 }.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }), \
             reads \(readAnswers.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }); \
             promotion to the first acknowledged write \(Self.percentiles(promotionToFirstWrite)); \
             primary's death to the first acknowledged write \(Self.percentiles(deathToFirstWrite))

@@ -1,6 +1,6 @@
 import Foundation
 import NuvieProjections
-import Synchronization
+import NIOConcurrencyHelpers
 import TestSupport
 import Testing
 
@@ -11,8 +11,8 @@ final class NuvieRatingWrites: KillCycleWorkload {
     struct Rating: Sendable { var token: String; var movieId: Int; var rating: Int; var key: String }
 
     let product = "nuvie"
-    private let tokens = Mutex<[String]>([])
-    private let acknowledged = Mutex<[Rating]>([])
+    private let tokens = NIOLockedValueBox<[String]>([])
+    private let acknowledged = NIOLockedValueBox<[Rating]>([])
 
     func serve(_ dataDirectory: URL) async throws -> ServerProcess {
         try await ServerProcess.demo(dataDirectory: dataDirectory)
@@ -24,11 +24,11 @@ final class NuvieRatingWrites: KillCycleWorkload {
             let login = try await server.post("/auth/login", #"{"provider":"dev","user_identifier":"movielens-\#(user)"}"#)
             signedIn.append(try #require(login.json["access_token"] as? String))
         }
-        tokens.withLock { $0 = signedIn }
+        tokens.withLockedValue { $0 = signedIn }
     }
 
     func burst(against server: ServerProcess, cycle: Int) async {
-        let tokens = tokens.withLock { $0 }
+        let tokens = tokens.withLockedValue { $0 }
         await withTaskGroup(of: Void.self) { group in
             for worker in 0..<6 {
                 group.addTask {
@@ -37,18 +37,18 @@ final class NuvieRatingWrites: KillCycleWorkload {
                         n += 1
                         let sent = Rating(token: tokens[worker % 3], movieId: 1 + (n + worker) % 5, rating: 1 + (n * 7 + worker) % 5, key: "c\(cycle)-w\(worker)-\(n)")
                         guard let reply = try? await Self.rate(sent, on: server) else { return }
-                        if reply.status == 200 { self.acknowledged.withLock { $0.append(sent) } }
+                        if reply.status == 200 { self.acknowledged.withLockedValue { $0.append(sent) } }
                     }
                 }
             }
         }
     }
 
-    var acknowledgedSoFar: Int { acknowledged.withLock { $0.count } }
+    var acknowledgedSoFar: Int { acknowledged.withLockedValue { $0.count } }
 
     func expectAcknowledgedServed(by server: ServerProcess) async throws -> Int {
         let head = try #require(try await server.get("/health").json["log_head_position"] as? Int)
-        let ratings = acknowledged.withLock { $0 }
+        let ratings = acknowledged.withLockedValue { $0 }
         let statuses = try await withThrowingTaskGroup(of: UInt.self) { group in
             var statuses: [UInt] = []
             for (index, sent) in ratings.enumerated() {

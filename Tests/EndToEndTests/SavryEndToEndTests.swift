@@ -1,6 +1,6 @@
 import Foundation
 import SavryProjections
-import Synchronization
+import NIOConcurrencyHelpers
 import TestSupport
 import Testing
 
@@ -169,8 +169,8 @@ final class SavryRecipeWrites: KillCycleWorkload {
     typealias Product = SavryProduct
     let product = "savry"
     private let cooks = ["crash-0", "crash-1"]
-    private let tokens = Mutex<[String]>([])
-    private let acknowledged = Mutex<(created: [String: String], edited: [String: String])>(([:], [:]))
+    private let tokens = NIOLockedValueBox<[String]>([])
+    private let acknowledged = NIOLockedValueBox<(created: [String: String], edited: [String: String])>(([:], [:]))
 
     /// Without the rate limit: the final walk reads every page of a long run.
     func serve(_ dataDirectory: URL) async throws -> ServerProcess {
@@ -180,11 +180,11 @@ final class SavryRecipeWrites: KillCycleWorkload {
     func prepare(_ server: ServerProcess) async throws {
         var signedIn: [String] = []
         for cook in cooks { signedIn.append(try await SavryEndToEndTests.signIn(server, cook)) }
-        tokens.withLock { $0 = signedIn }
+        tokens.withLockedValue { $0 = signedIn }
     }
 
     func burst(against server: ServerProcess, cycle: Int) async {
-        let tokens = tokens.withLock { $0 }
+        let tokens = tokens.withLockedValue { $0 }
         await withTaskGroup(of: Void.self) { group in
             for writer in 0..<8 {
                 group.addTask {
@@ -194,19 +194,19 @@ final class SavryRecipeWrites: KillCycleWorkload {
                         guard let reply = try? await server.post("/api/app/recipes", #"{"name":"\#(name)","ingredients":[],"instructions":[]}"#, token: token),
                               reply.status == 201, let id = reply.json["recipeId"] as? String
                         else { return }
-                        self.acknowledged.withLock { $0.created[id] = name }
+                        self.acknowledged.withLockedValue { $0.created[id] = name }
                         guard n % 3 == 0 else { continue }
                         guard let patch = try? await server.patch("/api/app/recipes/\(id)", #"{"name":"\#(name) (edited)"}"#, token: token),
                               patch.status == 200
                         else { return }
-                        self.acknowledged.withLock { $0.edited[id] = "\(name) (edited)" }
+                        self.acknowledged.withLockedValue { $0.edited[id] = "\(name) (edited)" }
                     }
                 }
             }
         }
     }
 
-    var acknowledgedSoFar: Int { acknowledged.withLock { $0.created.count + $0.edited.count } }
+    var acknowledgedSoFar: Int { acknowledged.withLockedValue { $0.created.count + $0.edited.count } }
 
     func expectAcknowledgedServed(by server: ServerProcess) async throws -> Int {
         var served: [String: String] = [:]
@@ -216,7 +216,7 @@ final class SavryRecipeWrites: KillCycleWorkload {
             #expect(Set(ids).count == ids.count, "a page walk repeated a recipe")
             for recipe in recipes { served[recipe["id"] as? String ?? ""] = recipe["name"] as? String }
         }
-        let (created, edited) = acknowledged.withLock { $0 }
+        let (created, edited) = acknowledged.withLockedValue { $0 }
         for (id, name) in created {
             // An edit whose answer the kill cut off may have been recorded: either name is right then.
             let allowed = edited[id].map { [$0] } ?? [name, "\(name) (edited)"]

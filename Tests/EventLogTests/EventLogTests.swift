@@ -1,6 +1,6 @@
 import Foundation
 import TestSupport
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 import CLMDB
 @testable import EventLog
@@ -240,14 +240,14 @@ private func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -
         let place = try await LogPlace(backend)
         let log = try await place.open()
         defer { log.close() }
-        let returned = Mutex(false)
+        let returned = NIOLockedValueBox(false)
         let waiter = Task {
             await log.waitForEvents(after: 0)
-            returned.withLock { $0 = true }
+            returned.withLockedValue { $0 = true }
             return log.headPosition
         }
         try await Task.sleep(for: .milliseconds(100))
-        #expect(!returned.withLock { $0 }, "returned before anything was appended")
+        #expect(!returned.withLockedValue { $0 }, "returned before anything was appended")
         _ = try await log.append(to: "s", expectedVersion: .any, events: [event()])
         #expect(await waiter.value == 1)
 

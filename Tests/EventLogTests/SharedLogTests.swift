@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import PostgresLog
 import PostgresNIO
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 import TestSupport
 
@@ -107,27 +107,27 @@ struct SharedLogTests {
         let place = try await LogPlace(.postgres)
         let a = try await place.open("a"), b = try await place.open("b")
         defer { b.close() }
-        let running = Mutex<[String]>([]), overlapped = Mutex(false)
+        let running = NIOLockedValueBox<[String]>([]), overlapped = NIOLockedValueBox(false)
         let job: @Sendable (String) -> @Sendable () async throws -> Void = { node in
             {
-                running.withLock { now in
-                    if !now.isEmpty { overlapped.withLock { $0 = true } }
+                running.withLockedValue { now in
+                    if !now.isEmpty { overlapped.withLockedValue { $0 = true } }
                     now.append(node)
                 }
-                defer { running.withLock { $0.removeAll { $0 == node } } }
+                defer { running.withLockedValue { $0.removeAll { $0 == node } } }
                 try await Task.sleep(for: .seconds(3_600))
             }
         }
         let leaderA = Task { try await a.asTheOneProcess(doing: "poller", job("a")) }
-        #expect(try await Self.eventually { running.withLock { $0 } == ["a"] })
+        #expect(try await Self.eventually { running.withLockedValue { $0 } == ["a"] })
         let leaderB = Task { try await b.asTheOneProcess(doing: "poller", job("b")) }
         try await Task.sleep(for: .seconds(3))
-        #expect(running.withLock { $0 } == ["a"], "b waits while a leads")
+        #expect(running.withLockedValue { $0 } == ["a"], "b waits while a leads")
 
         a.close()
         leaderA.cancel()
-        #expect(try await Self.eventually(within: .seconds(15)) { running.withLock { $0 } == ["b"] }, "b takes over")
-        #expect(!overlapped.withLock { $0 })
+        #expect(try await Self.eventually(within: .seconds(15)) { running.withLockedValue { $0 } == ["b"] }, "b takes over")
+        #expect(!overlapped.withLockedValue { $0 })
         leaderB.cancel()
     }
 

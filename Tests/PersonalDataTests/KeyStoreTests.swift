@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 import PersonalData
-import Synchronization
+import NIOConcurrencyHelpers
 import TestSupport
 import Testing
 
@@ -84,18 +84,18 @@ import Testing
     @Test func concurrentFirstUsesOfOneUsersKeyMakeOneKey() throws {
         let directory = try TemporaryDirectory()
         let store = try KeyStore(path: keyStorePath(in: directory), masterKey: randomMasterKey())
-        let seen = Mutex<Set<Data>>([])
-        let failures = Mutex<[String]>([])
+        let seen = NIOLockedValueBox<Set<Data>>([])
+        let failures = NIOLockedValueBox<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 16) { _ in
             do {
                 let key = try store.key(for: 42, creating: true)
-                seen.withLock { _ = $0.insert(bytes(of: key) ?? Data()) }
+                seen.withLockedValue { _ = $0.insert(bytes(of: key) ?? Data()) }
             } catch {
-                failures.withLock { $0.append("\(error)") }
+                failures.withLockedValue { $0.append("\(error)") }
             }
         }
-        #expect(failures.withLock { $0 } == [])
-        #expect(seen.withLock { $0.count } == 1)
+        #expect(failures.withLockedValue { $0 } == [])
+        #expect(seen.withLockedValue { $0.count } == 1)
         let rows = try DatabaseQueue(path: keyStorePath(in: directory)).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM data_key") }
         #expect(rows == 1)
     }

@@ -4,7 +4,7 @@ import EventLog
 import Foundation
 import GRDB
 import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 import TestSupport
 import Testing
 @testable import NuvieProjections
@@ -30,18 +30,18 @@ import Testing
         let runner = try ProjectionRunner(log: log, personalData: keys, database: database, logger: Logger(label: "test"))
         let stopped = StoppedFlag()
         let running = Task {
-            defer { stopped.value.withLock { $0 = true } }
+            defer { stopped.value.withLockedValue { $0 = true } }
             try await runner.run()
         }
         defer { running.cancel() }
-        try await Self.waitUntil { runner.storageFailure != nil || stopped.value.withLock { $0 } }
+        try await Self.waitUntil { runner.storageFailure != nil || stopped.value.withLockedValue { $0 } }
         let failure = try #require(runner.storageFailure)
         #expect(failure.error.store == .readModels)
         #expect(try runner.status().allSatisfy { $0.failedPosition == nil })
         #expect(runner.appliedPosition < log.headPosition)
 
         try FileManager.default.removeItem(at: filler)
-        try await Self.waitUntil { runner.appliedPosition == log.headPosition || stopped.value.withLock { $0 } }
+        try await Self.waitUntil { runner.appliedPosition == log.headPosition || stopped.value.withLockedValue { $0 } }
         #expect(runner.appliedPosition == log.headPosition)
         #expect(try runner.status().allSatisfy { $0.failedPosition == nil && $0.position == Int64(log.headPosition) })
         #expect(runner.storageFailure == nil)
@@ -61,7 +61,7 @@ import Testing
 }
 
 private final class StoppedFlag: Sendable {
-    let value = Mutex(false)
+    let value = NIOLockedValueBox(false)
 }
 
 /// Which SQLite errors count as a full disk; needs no root, so it runs everywhere.

@@ -8,7 +8,7 @@ import ReadModels
 import SavryCommands
 import SavryDomain
 import SavryProjections
-import Synchronization
+import NIOConcurrencyHelpers
 import TestSupport
 
 /// Savry's real stores in a temp dir, opened as the server opens them (`ProductStores.open`: the
@@ -25,7 +25,7 @@ final class SavryStorage: Sendable {
     let stores: ProductStores<SavryProduct>
     let runner: SavryRunner
     let commands: SavryCommandService
-    private let closed = Mutex(false)
+    private let closed = NIOLockedValueBox(false)
 
     var log: EventLog { stores.log }
     var database: ReadDatabase { stores.readDatabase }
@@ -52,7 +52,7 @@ final class SavryStorage: Sendable {
 
     /// Closes the stores (once), so that another `SavryStorage` or a backup can open the directory.
     func close() {
-        let wasClosed = closed.withLock { closed in
+        let wasClosed = closed.withLockedValue { closed in
             defer { closed = true }
             return closed
         }

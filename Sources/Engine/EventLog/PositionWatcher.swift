@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A position that only moves forward (the log's head, a projection's checkpoint), and the tasks
 /// waiting for it to pass a point.
@@ -9,16 +9,16 @@ public final class PositionWatcher: Sendable {
         var waiters: [UInt64: (after: UInt64, continuation: CheckedContinuation<Void, Never>)] = [:]
     }
 
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
 
     public init(position: UInt64) {
-        state = Mutex(State(position: position))
+        state = NIOLockedValueBox(State(position: position))
     }
 
-    public var position: UInt64 { state.withLock { $0.position } }
+    public var position: UInt64 { state.withLockedValue { $0.position } }
 
     public func publish(_ position: UInt64) {
-        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let ready = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
             guard position > state.position else { return [] }
             state.position = position
             let due = state.waiters.filter { $0.value.after < position }
@@ -30,13 +30,13 @@ public final class PositionWatcher: Sendable {
 
     /// Returns once the head is beyond `position`, or when the task is cancelled.
     public func wait(beyond position: UInt64) async {
-        let id = state.withLock { state -> UInt64 in
+        let id = state.withLockedValue { state -> UInt64 in
             state.nextWaiterId += 1
             return state.nextWaiterId
         }
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let resumeNow = state.withLock { state -> Bool in
+                let resumeNow = state.withLockedValue { state -> Bool in
                     if state.position > position || Task.isCancelled { return true }
                     state.waiters[id] = (position, continuation)
                     return false
@@ -44,7 +44,7 @@ public final class PositionWatcher: Sendable {
                 if resumeNow { continuation.resume() }
             }
         } onCancel: {
-            let continuation = state.withLock { $0.waiters.removeValue(forKey: id)?.continuation }
+            let continuation = state.withLockedValue { $0.waiters.removeValue(forKey: id)?.continuation }
             continuation?.resume()
         }
     }

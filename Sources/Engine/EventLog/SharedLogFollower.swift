@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Keeps this process's embedded log a copy of a shared log, in the shared log's order, and sends
 /// this process's appends there. An append answers once the copy holds the shared log as it was
@@ -16,10 +16,10 @@ final class SharedLogFollower: Sendable {
     private let beforeCopy: (@Sendable () async throws -> Void)?
     private let localEventId: @Sendable (UInt64) throws -> UUID?
     /// Set when the shared log no longer holds what this copy took from it (`checkSameHistory`).
-    private let diverged = Mutex<String?>(nil)
-    private let tasks = Mutex<[Task<Void, Never>]>([])
-    private let lastFailure = Mutex<(message: String, since: Date)?>(nil)
-    private let isClosed = Mutex(false)
+    private let diverged = NIOLockedValueBox<String?>(nil)
+    private let tasks = NIOLockedValueBox<[Task<Void, Never>]>([])
+    private let lastFailure = NIOLockedValueBox<(message: String, since: Date)?>(nil)
+    private let isClosed = NIOLockedValueBox(false)
     private let logger = Logger(label: "engine.shared-log")
     private static let copyBatch = 2_000
     /// How long an append waits for this node's copy to hold what it committed.
@@ -39,7 +39,7 @@ final class SharedLogFollower: Sendable {
         // head (their keys are this node's already). When another node wrote in between, the writer
         // drops the copy and the follower reads the gap.
         batcher = SharedAppendBatcher(shared: shared, committed: { [writer] in writer.enqueueCopy($0) })
-        tasks.withLock {
+        tasks.withLockedValue {
             $0 = [
                 Task { [self] in
                     await checkSameHistory()
@@ -51,14 +51,14 @@ final class SharedLogFollower: Sendable {
     }
 
     /// Set while the shared log cannot be read: the copy, and so every read model here, is behind.
-    var failure: (message: String, since: Date)? { lastFailure.withLock { $0 } }
+    var failure: (message: String, since: Date)? { lastFailure.withLockedValue { $0 } }
 
-    private var divergence: String? { diverged.withLock { $0 } }
+    private var divergence: String? { diverged.withLockedValue { $0 } }
 
     var sharedHeadPosition: UInt64 { sharedHead.position }
 
     func append(_ appends: [StreamAppend]) async throws -> AppendResult {
-        guard !isClosed.withLock({ $0 }) else { throw EventLogError.closed }
+        guard !isClosed.withLockedValue({ $0 }) else { throw EventLogError.closed }
         if let divergence { throw SharedLogUnreachable(reason: divergence, outcomeUnknown: false) }
         let (decision, headAfter) = try await batcher.submit(appends)
         sharedHead.publish(headAfter)
@@ -80,7 +80,7 @@ final class SharedLogFollower: Sendable {
 
     private func failed(_ error: any Error) {
         if divergence != nil { return }
-        let first = lastFailure.withLock { failure in
+        let first = lastFailure.withLockedValue { failure in
             defer { failure = failure ?? ("\(error)", Date()) }
             return failure == nil
         }
@@ -89,7 +89,7 @@ final class SharedLogFollower: Sendable {
 
     private func recovered() {
         guard divergence == nil else { return }
-        let wasFailing = lastFailure.withLock { failure in
+        let wasFailing = lastFailure.withLockedValue { failure in
             defer { failure = nil }
             return failure != nil
         }
@@ -109,8 +109,8 @@ final class SharedLogFollower: Sendable {
         guard local > 0, let ours = try? localEventId(local), let theirs = try? await shared.events(after: local - 1, limit: 1) else { return }
         guard theirs.first?.id != ours else { return }
         let message = "the shared log no longer holds event \(ours) at position \(local), which this node copied from it: a server without every commit was promoted. This node stopped writing; rebuild its data directory"
-        diverged.withLock { $0 = message }
-        lastFailure.withLock { $0 = (message, Date()) }
+        diverged.withLockedValue { $0 = message }
+        lastFailure.withLockedValue { $0 = (message, Date()) }
         logger.critical("the shared log lost events this node holds", metadata: ["log": "\(shared.location)", "position": "\(local)"])
     }
 
@@ -123,8 +123,8 @@ final class SharedLogFollower: Sendable {
     }
 
     func close() {
-        isClosed.withLock { $0 = true }
-        for task in tasks.withLock({ $0 }) { task.cancel() }
+        isClosed.withLockedValue { $0 = true }
+        for task in tasks.withLockedValue({ $0 }) { task.cancel() }
         shared.close()
     }
 
@@ -170,7 +170,7 @@ private final class SharedAppendBatcher: Sendable {
 
     private let shared: any SharedLog
     private let committed: @Sendable ([RecordedEvent]) -> Void
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     private static let largestCommit = 512
 
     init(shared: any SharedLog, committed: @escaping @Sendable ([RecordedEvent]) -> Void) {
@@ -180,7 +180,7 @@ private final class SharedAppendBatcher: Sendable {
 
     func submit(_ appends: [StreamAppend]) async throws -> Outcome {
         try await withCheckedThrowingContinuation { continuation in
-            let startsCommitting = state.withLock { state -> Bool in
+            let startsCommitting = state.withLockedValue { state -> Bool in
                 state.waiting.append((appends, continuation))
                 defer { state.committing = true }
                 return !state.committing
@@ -191,7 +191,7 @@ private final class SharedAppendBatcher: Sendable {
 
     private func commitWhileWaiting() async {
         while true {
-            let batch = state.withLock { state in
+            let batch = state.withLockedValue { state in
                 let batch = Array(state.waiting.prefix(Self.largestCommit))
                 state.waiting.removeFirst(batch.count)
                 if batch.isEmpty { state.committing = false }

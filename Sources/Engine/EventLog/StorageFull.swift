@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -78,7 +78,7 @@ public final class StorageFullLatch: Sendable {
         var since: Date
     }
 
-    private let failure = Mutex<Failure?>(nil)
+    private let failure = NIOLockedValueBox<Failure?>(nil)
     private let logger: Logger
 
     public init(logger: Logger = Logger(label: "storage")) {
@@ -86,7 +86,7 @@ public final class StorageFullLatch: Sendable {
     }
 
     public func record(_ error: StorageFullError) {
-        let first = failure.withLock { current in
+        let first = failure.withLockedValue { current in
             defer { current = current ?? Failure(error: error, since: Date()) }
             return current == nil
         }
@@ -98,7 +98,7 @@ public final class StorageFullLatch: Sendable {
 
     /// A write to the store succeeded.
     public func recordSuccess() {
-        guard let cleared = failure.withLock({ current in defer { current = nil }; return current }) else { return }
+        guard let cleared = failure.withLockedValue({ current in defer { current = nil }; return current }) else { return }
         logger.notice("space available again: writes to \(cleared.error.store.title) work again", metadata: [
             "store": "\(cleared.error.store.rawValue)", "path": "\(cleared.error.path)",
         ])
@@ -107,7 +107,7 @@ public final class StorageFullLatch: Sendable {
     /// The standing failure and when it began; cleared first when its filesystem has room again,
     /// so that `/health` recovers without waiting for the next write.
     public var current: (error: StorageFullError, since: Date)? {
-        guard let standing = failure.withLock({ $0 }) else { return nil }
+        guard let standing = failure.withLockedValue({ $0 }) else { return nil }
         if let free = FreeSpace.available(at: standing.error.path), free >= FreeSpace.minimum {
             recordSuccess()
             return nil

@@ -1,5 +1,5 @@
 import Metrics
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Streams' states as decisions last folded them, with the stream version each was folded through.
 /// A recorded event never changes, so a kept state folded with the events after its version is the
@@ -16,20 +16,20 @@ final class FoldedStreams: Sendable {
         var version: UInt64
     }
 
-    private let kept: Mutex<(cache: LRUCache<Key, Folded>, forgotten: UInt64)>
+    private let kept: NIOLockedValueBox<(cache: LRUCache<Key, Folded>, forgotten: UInt64)>
     /// `engine_folded_states_bytes`: what the kept states hold, at most `maximumBytes`.
     private let keptBytes = Gauge(label: "engine_folded_states_bytes")
 
     /// At most `maximumStreams` states and `maximumBytes` of them (`StreamState.retainedBytes`): a
     /// stream whose state holds a conversation's every turn weighs what it holds, not 1.
     init(maximumStreams: Int = 16_384, maximumBytes: Int = 32 << 20) {
-        kept = Mutex((LRUCache(capacity: maximumStreams, maximumCost: maximumBytes), 0))
+        kept = NIOLockedValueBox((LRUCache(capacity: maximumStreams, maximumCost: maximumBytes), 0))
     }
 
     /// The kept state of `stream` (nil when none is), and how many times everything was forgotten so
     /// far (for `keep`).
     func state<State: StreamState>(_: State.Type, of stream: String) -> (folded: (state: State, version: UInt64)?, forgotten: UInt64) {
-        kept.withLock { kept in
+        kept.withLockedValue { kept in
             let folded = kept.cache.value(for: Key(stream: stream, state: ObjectIdentifier(State.self)))
             return (folded.flatMap { folded in (folded.state as? State).map { ($0, folded.version) } }, kept.forgotten)
         }
@@ -41,7 +41,7 @@ final class FoldedStreams: Sendable {
     func keep<State: StreamState>(_ state: State, version: UInt64, of stream: String, readBefore forgotten: UInt64) {
         let key = Key(stream: stream, state: ObjectIdentifier(State.self))
         let cost = state.retainedBytes + heapBytes(of: CollectionOfOne(stream))
-        let total = kept.withLock { kept -> Int? in
+        let total = kept.withLockedValue { kept -> Int? in
             guard kept.forgotten == forgotten else { return nil }
             if let current = kept.cache.value(for: key), current.version >= version { return nil }
             kept.cache.set(Folded(state: state, version: version), for: key, cost: cost)
@@ -51,7 +51,7 @@ final class FoldedStreams: Sendable {
     }
 
     func removeAll() {
-        kept.withLock { kept in
+        kept.withLockedValue { kept in
             kept.forgotten += 1
             kept.cache = LRUCache(capacity: kept.cache.capacity, maximumCost: kept.cache.maximumCost)
             keptBytes.record(0)

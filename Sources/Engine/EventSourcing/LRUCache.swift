@@ -1,6 +1,6 @@
 /// Values by key, at most `capacity` of them and at most `maximumCost` in all: past either, the
 /// least recently used go first. Lookups, insertions and evictions are O(1) (a dictionary over a
-/// doubly linked list kept in an array). Not synchronised: callers hold it in a `Mutex`.
+/// doubly linked list kept in an array). Not synchronised: callers hold it in a `NIOLockedValueBox`.
 public struct LRUCache<Key: Hashable, Value> {
     fileprivate struct Node {
         var key: Key

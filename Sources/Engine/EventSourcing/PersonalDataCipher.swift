@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Seals and opens the personal values of events (`@Personal` fields) under the data key of the user
 /// they belong to: the event's actor. The host hands its event store one backed by its key store;
@@ -46,12 +46,12 @@ public struct WithheldPersonalData: PersonalDataCipher {
 
 /// Seals nothing and notes whose values would be sealed: the owners whose keys an event needs.
 final class PersonalDataOwners: PersonalDataCipher {
-    private let seen = Mutex<Set<Int64>>([])
+    private let seen = NIOLockedValueBox<Set<Int64>>([])
 
-    var all: Set<Int64> { seen.withLock { $0 } }
+    var all: Set<Int64> { seen.withLockedValue { $0 } }
 
     func seal(_ value: String, owner: Int64, field: String) throws -> String {
-        seen.withLock { _ = $0.insert(owner) }
+        seen.withLockedValue { _ = $0.insert(owner) }
         return value
     }
 

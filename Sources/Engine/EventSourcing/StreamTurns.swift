@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Decisions on one stream take turns in this process: a second waits for the first's append to be
 /// recorded, then decides against it. Racing instead, both decide against the same version, one loses
@@ -7,7 +7,7 @@ import Synchronization
 /// connections, BENCHMARKS.md). Writers in other processes are still met by the log's version check.
 final class StreamTurns: Sendable {
     /// The streams whose turn is taken, with who waits for each, in order.
-    private let queues = Mutex<[String: [CheckedContinuation<Void, Never>]]>([:])
+    private let queues = NIOLockedValueBox<[String: [CheckedContinuation<Void, Never>]]>([:])
 
     func inTurn<T>(on stream: String, _ body: () async throws -> T) async throws -> T {
         await take(stream)
@@ -16,14 +16,14 @@ final class StreamTurns: Sendable {
     }
 
     private func take(_ stream: String) async {
-        let free = queues.withLock { queues in
+        let free = queues.withLockedValue { queues in
             guard queues[stream] == nil else { return false }
             queues[stream] = []
             return true
         }
         guard !free else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let freedMeanwhile = queues.withLock { queues in
+            let freedMeanwhile = queues.withLockedValue { queues in
                 guard queues[stream] != nil else {
                     queues[stream] = []
                     return true
@@ -37,7 +37,7 @@ final class StreamTurns: Sendable {
 
     /// Gives the turn to the first waiting, or frees the stream.
     private func handOn(_ stream: String) {
-        let next = queues.withLock { queues -> CheckedContinuation<Void, Never>? in
+        let next = queues.withLockedValue { queues -> CheckedContinuation<Void, Never>? in
             guard var waiting = queues[stream], !waiting.isEmpty else {
                 queues[stream] = nil
                 return nil

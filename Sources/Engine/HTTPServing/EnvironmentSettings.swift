@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A product's `<PRODUCT>_*` settings in a process environment, each checked when read: a value that cannot be
 /// used stops the start-up with a message naming the variable, instead of falling back to a default.
@@ -25,10 +25,10 @@ public struct EnvironmentSettings: Sendable {
     }
 
     public final class NamesRead: Sendable {
-        private let names = Mutex<Set<String>>([])
+        private let names = NIOLockedValueBox<Set<String>>([])
         public init() {}
-        public var all: Set<String> { names.withLock { $0 } }
-        func insert(_ name: String) { names.withLock { _ = $0.insert(name) } }
+        public var all: Set<String> { names.withLockedValue { $0 } }
+        func insert(_ name: String) { names.withLockedValue { _ = $0.insert(name) } }
     }
 
     /// The value, or nil when unset or empty (an empty variable means "not set", as in shells).

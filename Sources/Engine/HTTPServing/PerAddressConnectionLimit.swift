@@ -1,12 +1,12 @@
 import NIOCore
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// At most `limit` connections open at once from one client address; one more is closed as soon as
 /// it opens. Without it one client that opens connections and leaves them idle holds every slot of
 /// `ConnectionLimits.maxConnections`, and every other client waits up to the idle timeout.
 final class ConnectionsPerAddress: Sendable {
     let limit: Int
-    private let open = Mutex<[String: Int]>([:])
+    private let open = NIOLockedValueBox<[String: Int]>([:])
 
     init(limit: Int) {
         self.limit = limit
@@ -14,7 +14,7 @@ final class ConnectionsPerAddress: Sendable {
 
     /// Counts a new connection from `address`; false (counting nothing) when it has `limit` already.
     func admit(_ address: String) -> Bool {
-        open.withLock { open in
+        open.withLockedValue { open in
             let count = open[address, default: 0]
             guard count < limit else { return false }
             open[address] = count + 1
@@ -23,7 +23,7 @@ final class ConnectionsPerAddress: Sendable {
     }
 
     func release(_ address: String) {
-        open.withLock { open in
+        open.withLockedValue { open in
             let count = open[address, default: 1] - 1
             open[address] = count > 0 ? count : nil
         }

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import Metrics
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// How many requests one caller may make: `requestsPerMinute` on average, in bursts of up to `burst`.
 public struct RateLimit: Sendable, Equatable {
@@ -32,7 +32,7 @@ public final class RateLimiter: Sendable {
     }
 
     private let limit: RateLimit
-    private let buckets = Mutex<[String: Bucket]>([:])
+    private let buckets = NIOLockedValueBox<[String: Bucket]>([:])
     private static let pruneThreshold = 10_000
 
     public init(_ limit: RateLimit) {
@@ -43,7 +43,7 @@ public final class RateLimiter: Sendable {
     public func take(_ key: String, now: ContinuousClock.Instant = .now) -> Int? {
         let perSecond = Double(limit.requestsPerMinute) / 60
         let capacity = Double(limit.burst)
-        return buckets.withLock { buckets in
+        return buckets.withLockedValue { buckets in
             if buckets.count > Self.pruneThreshold { prune(&buckets, now: now, perSecond: perSecond, capacity: capacity) }
             var bucket = buckets[key] ?? Bucket(tokens: capacity, updated: now)
             bucket.tokens = min(capacity, bucket.tokens + Self.seconds(now - bucket.updated) * perSecond)

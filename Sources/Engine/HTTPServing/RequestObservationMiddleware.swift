@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import Metrics
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Each request's id, its debug log line and its metrics, in one layer, outermost.
 ///
@@ -72,11 +72,11 @@ private final class RequestMetrics: Sendable {
         }
     }
 
-    private let routes = Mutex<[Route: Handles]>([:])
-    private let activeByMethod = Mutex<[HTTPRequest.Method: Meter]>([:])
+    private let routes = NIOLockedValueBox<[Route: Handles]>([:])
+    private let activeByMethod = NIOLockedValueBox<[HTTPRequest.Method: Meter]>([:])
 
     func active(_ method: HTTPRequest.Method) -> Meter {
-        activeByMethod.withLock { meters in
+        activeByMethod.withLockedValue { meters in
             if let meter = meters[method] { return meter }
             let meter = Meter(label: "http.server.active_requests", dimensions: [("http.request.method", method.rawValue)])
             meters[method] = meter
@@ -86,7 +86,7 @@ private final class RequestMetrics: Sendable {
 
     func record<Context: RequestContext>(_ request: Request, _ context: Context, status: HTTPResponse.Status, started: ContinuousClock.Instant, failed: Bool) {
         let route = Route(path: context.endpointPath ?? (failed ? "NotFound" : "Unknown"), method: request.method, status: status)
-        let handles = routes.withLock { known in
+        let handles = routes.withLockedValue { known in
             if let handles = known[route] { return handles }
             let handles = Handles(route)
             known[route] = handles

@@ -2,7 +2,7 @@ import Crypto
 import EventSourcing
 import Foundation
 import GRDB
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Every user's data key, in a SQLite file of its own outside the log (`<data-dir>/keys/keys.sqlite`),
 /// each wrapped by the master key with its user id as authenticated data, so a wrapped key copied
@@ -42,7 +42,7 @@ public final class KeyStore: Sendable {
     public let path: String
     let pool: DatabasePool
     let masterKey: MasterKey
-    let cache: Mutex<KeyCache>
+    let cache: NIOLockedValueBox<KeyCache>
     /// The store shared by every node of the product, when this is one node's copy of it.
     let shared: (any SharedKeys)?
 
@@ -71,7 +71,7 @@ public final class KeyStore: Sendable {
         self.pool = pool
         self.masterKey = masterKey
         self.shared = shared
-        cache = Mutex(KeyCache(capacity: cachedKeys))
+        cache = NIOLockedValueBox(KeyCache(capacity: cachedKeys))
     }
 
     public func close() throws {
@@ -94,19 +94,19 @@ public final class KeyStore: Sendable {
     }
 
     func lookup(_ userId: Int64, creating: Bool) throws -> StoredKey {
-        let (cached, destructions) = cache.withLock { ($0.entry(for: userId), $0.destructions) }
+        let (cached, destructions) = cache.withLockedValue { ($0.entry(for: userId), $0.destructions) }
         if let cached { return cached }
         let stored = try creating ? readOrCreate(userId) : pool.read { db in try read(userId, db) }
-        cache.withLock { $0.keep(stored, for: userId, readBeforeDestructions: destructions) }
+        cache.withLockedValue { $0.keep(stored, for: userId, readBeforeDestructions: destructions) }
         return stored
     }
 
     /// Creates the keys of those of `userIds` who have none and were not erased, in one transaction:
     /// what an import sealing for thousands of new users does first, rather than one synced write each.
     public func createKeys(for userIds: Set<Int64>) throws {
-        let unknown = cache.withLock { cache in userIds.filter { cache.entry(for: $0) == nil } }
+        let unknown = cache.withLockedValue { cache in userIds.filter { cache.entry(for: $0) == nil } }
         guard !unknown.isEmpty else { return }
-        let destructions = cache.withLock { $0.destructions }
+        let destructions = cache.withLockedValue { $0.destructions }
         let created = try pool.write { db in
             try unknown.compactMap { userId -> (Int64, StoredKey)? in
                 let stored = try read(userId, db)
@@ -117,7 +117,7 @@ public final class KeyStore: Sendable {
                 return (userId, .live(key))
             }
         }
-        cache.withLock { cache in
+        cache.withLockedValue { cache in
             for (userId, stored) in created { cache.keep(stored, for: userId, readBeforeDestructions: destructions) }
         }
     }

@@ -58,7 +58,7 @@ extension KeyStore {
             return destroyed
         }
         guard !erasures.isEmpty else { return [] }
-        cache.withLock { $0.destroyed(erasures.map(\.userId)) }
+        cache.withLockedValue { $0.destroyed(erasures.map(\.userId)) }
         try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
         return newlyDestroyed
     }

@@ -80,7 +80,7 @@ extension KeyStore {
             return destroyed
         }
         if !destroyed.isEmpty {
-            cache.withLock { $0.destroyed(destroyed) }
+            cache.withLockedValue { $0.destroyed(destroyed) }
             try await pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
         }
     }
@@ -139,7 +139,7 @@ extension KeyStore {
     }
 
     private func claimShared(for userIds: Set<Int64>, _ shared: any SharedKeys) async throws {
-        let uncached = cache.withLock { cache in userIds.filter { cache.entry(for: $0) == nil } }
+        let uncached = cache.withLockedValue { cache in userIds.filter { cache.entry(for: $0) == nil } }
         let unknown = try await pool.read { db in
             try uncached.filter { userId in
                 if case .absent = try read(userId, db) { return true }

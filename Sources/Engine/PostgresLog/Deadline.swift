@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// `operation`'s result, or nil once `timeout` has passed, `abandonment` is declared or the caller is
 /// cancelled: then `operation` is cancelled but not waited for. postgres-nio does not always end a
@@ -28,11 +28,11 @@ final class Abandonment: Sendable {
         var watchers: [Int: @Sendable () -> Void] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     /// Runs `action` when abandonment is declared, or now if it was; a token for `unwatch`.
     func watch(_ action: @escaping @Sendable () -> Void) -> Int? {
-        let token = state.withLock { state -> Int? in
+        let token = state.withLockedValue { state -> Int? in
             guard !state.declared else { return nil }
             state.next += 1
             state.watchers[state.next] = action
@@ -43,11 +43,11 @@ final class Abandonment: Sendable {
     }
 
     func unwatch(_ token: Int) {
-        _ = state.withLock { $0.watchers.removeValue(forKey: token) }
+        _ = state.withLockedValue { $0.watchers.removeValue(forKey: token) }
     }
 
     func declare() {
-        let actions = state.withLock { state -> [@Sendable () -> Void] in
+        let actions = state.withLockedValue { state -> [@Sendable () -> Void] in
             state.declared = true
             defer { state.watchers = [:] }
             return Array(state.watchers.values)
@@ -63,10 +63,10 @@ private final class FirstOutcome<T: Sendable>: Sendable {
         case settled(T?)
     }
 
-    private let state = Mutex(State.waiting(nil))
+    private let state = NIOLockedValueBox(State.waiting(nil))
 
     func settle(_ value: T?) {
-        let waiting = state.withLock { state -> CheckedContinuation<T?, Never>? in
+        let waiting = state.withLockedValue { state -> CheckedContinuation<T?, Never>? in
             guard case .waiting(let continuation) = state else { return nil }
             state = .settled(value)
             return continuation
@@ -76,7 +76,7 @@ private final class FirstOutcome<T: Sendable>: Sendable {
 
     func value() async -> T? {
         await withCheckedContinuation { continuation in
-            let settled = state.withLock { state -> T?? in
+            let settled = state.withLockedValue { state -> T?? in
                 switch state {
                 case .settled(let value): return .some(value)
                 case .waiting:

@@ -1,6 +1,6 @@
 import Logging
 import PostgresNIO
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A connection pool to the server of the log's URL that takes its writes. With one server the pool
 /// is made once and reconnects by itself. With several and `target_session_attrs=read-write`, the
@@ -26,7 +26,7 @@ final class PrimaryPool: Sendable {
     private let logger: Logger
     /// For postgres-nio: its pools' messages.
     private let connectionLogger: Logger
-    private let state = Mutex(State.lost(nil))
+    private let state = NIOLockedValueBox(State.lost(nil))
 
     init(_ location: PostgresLogLocation, logger: Logger, connectionLogger: Logger) {
         self.location = location
@@ -38,7 +38,7 @@ final class PrimaryPool: Sendable {
     /// Throws `PostgresLogError` when no server will do.
     func current() async throws -> Pool {
         enum Next { case ready(Pool), wait(Task<Pool, any Error>) }
-        let next = state.withLock { state -> Next in
+        let next = state.withLockedValue { state -> Next in
             switch state {
             case .using(let pool): return .ready(pool)
             case .finding(let task): return .wait(task)
@@ -57,7 +57,7 @@ final class PrimaryPool: Sendable {
     /// `pool` could not be used: the next operation looks for the server again. With one server, the
     /// pool is kept (it reconnects by itself). With several, it is retired.
     func lost(_ pool: Pool) {
-        let retiring = state.withLock { state -> Bool in
+        let retiring = state.withLockedValue { state -> Bool in
             guard case .using(let inUse) = state, inUse.client === pool.client else { return false }
             let failover = location.servers.count > 1
             state = .lost(failover ? nil : inUse)
@@ -75,7 +75,7 @@ final class PrimaryPool: Sendable {
     }
 
     func isInUse(_ pool: Pool) -> Bool {
-        state.withLock { state in
+        state.withLockedValue { state in
             if case .using(let inUse) = state { return inUse.client === pool.client }
             return false
         }
@@ -83,14 +83,14 @@ final class PrimaryPool: Sendable {
 
     /// The server in use, for `/health`; nil while none is.
     var server: PostgresLogLocation.Server? {
-        state.withLock { state in
+        state.withLockedValue { state in
             if case .using(let pool) = state { return pool.server }
             return nil
         }
     }
 
     func close() {
-        state.withLock { state in
+        state.withLockedValue { state in
             switch state {
             case .using(let pool), .lost(.some(let pool)): pool.running.cancel()
             case .finding(let task): task.cancel()
@@ -112,10 +112,10 @@ final class PrimaryPool: Sendable {
                 pool = Pool(client: client, server: server, running: Task { await client.run() })
                 logger.notice("writing to the event log's server", metadata: ["server": "\(server)", "log": "\(location)"])
             }
-            state.withLock { $0 = .using(pool) }
+            state.withLockedValue { $0 = .using(pool) }
             return pool
         } catch {
-            state.withLock { $0 = .lost(previous) }
+            state.withLockedValue { $0 = .lost(previous) }
             throw error
         }
     }

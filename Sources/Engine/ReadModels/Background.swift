@@ -1,15 +1,15 @@
 import Dispatch
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Work started when created (`BlockingWork.start`, on a queue of its own); `value()` waits for its result.
 public final class Background<Value: Sendable>: Sendable {
-    private let result = Mutex<Result<Value, any Error>?>(nil)
+    private let result = NIOLockedValueBox<Result<Value, any Error>?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
     public init(_ work: @escaping @Sendable () throws -> Value) {
         BlockingWork.start {
             let outcome = Result { try work() }
-            self.result.withLock { $0 = outcome }
+            self.result.withLockedValue { $0 = outcome }
             self.done.signal()
         }
     }
@@ -17,7 +17,7 @@ public final class Background<Value: Sendable>: Sendable {
     public func value() throws -> Value {
         done.wait()
         done.signal()
-        guard let outcome = result.withLock({ $0 }) else { preconditionFailure("signalled before its result was stored") }
+        guard let outcome = result.withLockedValue({ $0 }) else { preconditionFailure("signalled before its result was stored") }
         return try outcome.get()
     }
 }

@@ -2,7 +2,7 @@ import EventSourcing
 
 /// Values kept in memory by id while their key (what they were made from: a stamp, a revision) still
 /// matches and they have not expired; past `capacity` ids the least recently used is dropped.
-/// Callers hold it in a `Mutex`. Used for per-user results (scores, feeds) and for what the read
+/// Callers hold it in a `NIOLockedValueBox`. Used for per-user results (scores, feeds) and for what the read
 /// models make cheap to remember (search matches per catalog revision, decoded genre lists).
 public struct Memo<Id: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry: Sendable {

@@ -5,6 +5,7 @@ import GRDB
 import Logging
 import Metrics
 import ServiceLifecycle
+import NIOConcurrencyHelpers
 import Synchronization
 
 /// Tails the log and folds each batch of events into every projection, in one SQLite transaction
@@ -33,7 +34,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     let batchSize: Int
     let logger: Logger
     /// Held for each batch, and by a rebuild while it swaps in its new generation.
-    let batchLock = Mutex<Void>(())
+    let batchLock = NIOLockedValueBox<Void>(())
     /// The position every healthy projection has reached: what read-your-writes waits for.
     private let applied: PositionWatcher
     private let changes = Atomic<UInt64>(0)
@@ -128,7 +129,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
         var prefetch: Prefetch<Catalog>?
         defer { _ = try? prefetch?.events.value() }
         while true {
-            let count = try batchLock.withLock { _ in try applyNextBatch(until: target, prefetch: &prefetch) }
+            let count = try batchLock.withLockedValue { _ in try applyNextBatch(until: target, prefetch: &prefetch) }
             total += count
             if count == 0 { return total }
         }

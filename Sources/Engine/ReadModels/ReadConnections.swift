@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Read-only connections to one read-model file, for single-statement reads on request paths.
 ///
@@ -17,7 +17,7 @@ final class ReadConnections: Sendable {
     }
 
     private let path: String
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     /// Connections kept for reuse; callers beyond this (rare: reads are synchronous, so about one
     /// per thread of the cooperative pool) open one and close it after.
     private static let kept = 16
@@ -30,19 +30,19 @@ final class ReadConnections: Sendable {
     struct Retired: Error {}
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        let reused = try state.withLock { state throws -> DatabaseQueue? in
+        let reused = try state.withLockedValue { state throws -> DatabaseQueue? in
             guard !state.isClosed else { throw Retired() }
             return state.idle.popLast()
         }
         let connection = try reused ?? open()
         // A connection that is not kept closes when released.
-        defer { state.withLock { if !$0.isClosed, $0.idle.count < Self.kept { $0.idle.append(connection) } } }
+        defer { state.withLockedValue { if !$0.isClosed, $0.idle.count < Self.kept { $0.idle.append(connection) } } }
         return try connection.inDatabase(body)
     }
 
     /// Closes the idle connections; reads from now on fail, and those under way close theirs after.
     func close() throws {
-        let idle = state.withLock { state in
+        let idle = state.withLockedValue { state in
             state.isClosed = true
             defer { state.idle = [] }
             return state.idle

@@ -1,13 +1,13 @@
 import EventLog
 import Foundation
 import GRDB
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The SQLite file that holds every read model: a WAL-mode `DatabasePool`, one writer (the
 /// projection runner), many readers. Its schema is migrated when it opens. A rebuild can replace
 /// the file it serves from (`adopt`) while requests go on.
 public final class ReadDatabase: Sendable {
-    private let current: Mutex<Generation>
+    private let current: NIOLockedValueBox<Generation>
     public let projections: [any ReadModelSchema]
     /// Set when opened from a data directory's read-model files: rebuilds then swap generations.
     let files: ReadModelFiles?
@@ -20,8 +20,8 @@ public final class ReadDatabase: Sendable {
     }
 
     /// The current generation's writer: the runner's, and a product's own in-memory folds.
-    public var pool: any DatabaseWriter { current.withLock { $0.pool } }
-    public var path: String { current.withLock { $0.path } }
+    public var pool: any DatabaseWriter { current.withLockedValue { $0.pool } }
+    public var path: String { current.withLockedValue { $0.path } }
 
     /// The current generation in `directory` (see `ReadModelFiles`), after removing stale ones.
     public convenience init(directory: URL, projections: [any ReadModelSchema]) throws {
@@ -60,13 +60,13 @@ public final class ReadDatabase: Sendable {
     private init(generation: Generation, projections: [any ReadModelSchema], files: ReadModelFiles?) {
         self.projections = projections
         self.files = files
-        current = Mutex(generation)
+        current = NIOLockedValueBox(generation)
     }
 
     /// Runs `body`, which should be one statement (it gets no transaction), on a read-only
     /// connection of the current generation: the cheapest read there is, for request paths.
     public func statement<T>(_ body: (Database) throws -> T) throws -> T {
-        let (pool, readers) = current.withLock { ($0.pool, $0.readers) }
+        let (pool, readers) = current.withLockedValue { ($0.pool, $0.readers) }
         guard let readers else { return try pool.unsafeRead(body) }
         do {
             return try readers.read(body)
@@ -79,7 +79,7 @@ public final class ReadDatabase: Sendable {
     /// Runs `body` in one read transaction on a read-only connection of the current generation, so
     /// its statements see one state of the read models.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
-        let (pool, readers) = current.withLock { ($0.pool, $0.readers) }
+        let (pool, readers) = current.withLockedValue { ($0.pool, $0.readers) }
         guard let readers else { return try pool.read(body) }
         do {
             return try transaction(on: readers, body)
@@ -92,7 +92,7 @@ public final class ReadDatabase: Sendable {
     /// Returns when `readers` belong to a generation a rebuild replaced, so the read goes to the
     /// current one; throws when the database itself is closed.
     private func expectRetired(_ readers: ReadConnections) throws {
-        guard current.withLock({ $0.readers !== readers }) else {
+        guard current.withLockedValue({ $0.readers !== readers }) else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the read database is closed")
         }
     }
@@ -150,10 +150,10 @@ public final class ReadDatabase: Sendable {
     /// deleted with its WAL at once (reads already running finish on it): it holds personal values
     /// in clear, and an erasure after the swap reaches only the current generation.
     func adopt(_ rebuilt: ReadDatabase) throws {
-        let generation = rebuilt.current.withLock { $0 }
+        let generation = rebuilt.current.withLockedValue { $0 }
         _ = try generation.pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         try files?.promote(generation.path)
-        let retired = current.withLock { current in
+        let retired = current.withLockedValue { current in
             defer { current = generation }
             return current
         }
@@ -180,7 +180,7 @@ public final class ReadDatabase: Sendable {
 
     /// Closes the pool's connections and the read-only ones. Later reads fail.
     public func close() throws {
-        let (pool, readers) = current.withLock { ($0.pool, $0.readers) }
+        let (pool, readers) = current.withLockedValue { ($0.pool, $0.readers) }
         try readers?.close()
         try pool.close()
     }

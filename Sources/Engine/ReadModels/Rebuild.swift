@@ -76,7 +76,7 @@ extension ProjectionRunner {
                 progress(report)
             }
         }
-        try batchLock.withLock { _ in
+        try batchLock.withLockedValue { _ in
             try rebuilder.catchUp()
             try database.adopt(rebuilt)
         }

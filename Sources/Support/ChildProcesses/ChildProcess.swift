@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,7 +12,7 @@ import Glibc
 public final class ChildProcess: Sendable {
     public let pid: pid_t
     /// The wait status once the child has been reaped.
-    private let exit = Mutex<Int32?>(nil)
+    private let exit = NIOLockedValueBox<Int32?>(nil)
 
     public struct SpawnFailed: Error, CustomStringConvertible {
         public var errno: Int32
@@ -62,7 +62,7 @@ public final class ChildProcess: Sendable {
     }()
 
     public var isRunning: Bool {
-        exit.withLock { exit in
+        exit.withLockedValue { exit in
             guard exit == nil else { return false }
             var status: Int32 = 0
             guard waitpid(pid, &status, WNOHANG) == pid else { return true }
@@ -89,7 +89,7 @@ public final class ChildProcess: Sendable {
     /// Blocks until the child exits; its exit code (128 + the signal for one killed by a signal).
     @discardableResult
     public func waitUntilExit() -> Int32 {
-        let status = exit.withLock { exit in
+        let status = exit.withLockedValue { exit in
             if let exit { return exit }
             var status: Int32 = 0
             while waitpid(pid, &status, 0) == -1, errno == EINTR {}

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Synchronization
 
 /// The address ranges where this process maps one file, from `/proc/self/maps` by the file's device
@@ -25,7 +26,7 @@ enum MappedPages {
     private typealias FileKey = String
 
     private static let generation = Atomic<UInt64>(0)
-    private static let latest = Mutex<Snapshot?>(nil)
+    private static let latest = NIOLockedValueBox<Snapshot?>(nil)
     static let maximumAge = Duration.seconds(1)
 
     /// An environment of this process mapped, grew or closed its map: parses before now are stale.
@@ -37,7 +38,7 @@ enum MappedPages {
         var info = stat()
         guard stat(path, &info) == 0 else { return [] }
         let key = String(format: "%02x:%02x", major(info.st_dev), minor(info.st_dev)) + " \(info.st_ino)"
-        return latest.withLock { latest in
+        return latest.withLockedValue { latest in
             let now = ContinuousClock.now, current = generation.load(ordering: .sequentiallyConsistent)
             if let snapshot = latest, snapshot.generation == current, now - snapshot.taken < maximumAge {
                 return snapshot.regions[key] ?? []

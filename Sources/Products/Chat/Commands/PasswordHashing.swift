@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import ReadModels
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Where password hashes are computed: a PBKDF2 of 600,000 rounds takes a core for a fifth of a
 /// second, and run on the queue the folds use (`BlockingWork`), a burst of signups or failed logins
@@ -17,7 +17,7 @@ public final class PasswordHashing: Sendable {
 
     private let queues: [DispatchQueue]
     private let capacity: Int
-    private let admitted = Mutex<(inFlight: Int, next: Int)>((0, 0))
+    private let admitted = NIOLockedValueBox<(inFlight: Int, next: Int)>((0, 0))
 
     public init(threads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1), waiting: Int = 16) {
         queues = (0..<max(1, threads)).map { DispatchQueue(label: "password-hashing-\($0)", qos: .userInitiated) }
@@ -26,14 +26,14 @@ public final class PasswordHashing: Sendable {
 
     /// Runs `work` on a hashing thread, or throws `Busy` without running it.
     public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        let queue: DispatchQueue? = admitted.withLock { state in
+        let queue: DispatchQueue? = admitted.withLockedValue { state in
             guard state.inFlight < capacity else { return nil }
             state.inFlight += 1
             state.next += 1
             return queues[state.next % queues.count]
         }
         guard let queue else { throw Busy(retryAfterSeconds: 1) }
-        defer { admitted.withLock { $0.inFlight -= 1 } }
+        defer { admitted.withLockedValue { $0.inFlight -= 1 } }
         return try await BlockingWork.run(on: queue, work)
     }
 }

@@ -1,6 +1,6 @@
 import ChatDomain
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Slows password guessing: at most `perAccount` failed logins for one email, or `perAddress` from
 /// one client address, within `window`; further attempts for it are refused (429 with `Retry-After`)
@@ -24,7 +24,7 @@ final class LoginThrottle: Sendable {
     }
 
     private let limits: Limits
-    private let failures = Mutex<[String: [ContinuousClock.Instant]]>([:])
+    private let failures = NIOLockedValueBox<[String: [ContinuousClock.Instant]]>([:])
 
     init(_ limits: Limits) {
         self.limits = limits
@@ -44,7 +44,7 @@ final class LoginThrottle: Sendable {
     /// 429 with the seconds until it may try again, counting nothing.
     private func begin(email: String, address: String?, now: ContinuousClock.Instant = .now) throws -> Attempt {
         let keys = keys(email: email, address: address)
-        return try failures.withLock { failures in
+        return try failures.withLockedValue { failures in
             let waits = keys.compactMap { key, limit -> Int? in
                 let recent = (failures[key] ?? []).filter { now - $0 < limits.window }
                 failures[key] = recent.isEmpty ? nil : recent
@@ -63,7 +63,7 @@ final class LoginThrottle: Sendable {
     /// The attempt's password was right: the account starts afresh, and the address no longer
     /// counts this attempt.
     private func succeeded(_ attempt: Attempt) {
-        failures.withLock { failures in
+        failures.withLockedValue { failures in
             guard let account = attempt.keys.first else { return }
             failures[account] = nil
             for key in attempt.keys.dropFirst() {

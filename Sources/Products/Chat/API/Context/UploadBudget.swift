@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Bytes of upload bodies held in memory at once, across every request of a server. A multipart
 /// body is collected whole (then checked, sealed and stored), so without a bound four parallel
@@ -8,7 +8,7 @@ import Synchronization
 final class UploadBudget: Sendable {
     let bytes: Int
     let wait: Duration
-    private let inUse = Mutex(0)
+    private let inUse = NIOLockedValueBox(0)
 
     init(bytes: Int, wait: Duration = .seconds(10)) {
         self.bytes = bytes
@@ -20,7 +20,7 @@ final class UploadBudget: Sendable {
     func holding<T>(_ amount: Int, refused: () async throws -> Void = {}, _ body: () async throws -> T) async throws -> T {
         let amount = min(max(amount, 0), bytes)
         let deadline = ContinuousClock.now + wait
-        while !inUse.withLock({ used in
+        while !inUse.withLockedValue({ used in
             guard used + amount <= bytes else { return false }
             used += amount
             return true
@@ -31,11 +31,11 @@ final class UploadBudget: Sendable {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        defer { inUse.withLock { $0 -= amount } }
+        defer { inUse.withLockedValue { $0 -= amount } }
         return try await body()
     }
 
-    var bytesInUse: Int { inUse.withLock { $0 } }
+    var bytesInUse: Int { inUse.withLockedValue { $0 } }
 
     struct Exhausted: Error {}
 }

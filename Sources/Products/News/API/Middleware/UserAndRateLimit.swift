@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The user a request is for: `X-User-ID`, else `?user_id=`, else the contract's development
 /// default, `1`. 1–64 letters, digits, `_ . @ -`.
@@ -37,7 +37,7 @@ final class NewsRateLimiter: Sendable {
     }
 
     /// The current window and each user's and address's count in it; a new window starts every count at 0.
-    private let window = Mutex<(start: Int64, counts: [Counted: Int])>((0, [:]))
+    private let window = NIOLockedValueBox<(start: Int64, counts: [Counted: Int])>((0, [:]))
 
     init(limit: Int) {
         self.limit = limit
@@ -53,7 +53,7 @@ final class NewsRateLimiter: Sendable {
 
     /// Counts the request for the user and the address; what is left and when the window ends.
     func take(_ user: String, address: String?, now: Int64 = Int64(Date().timeIntervalSince1970)) -> Taken {
-        window.withLock { window in
+        window.withLockedValue { window in
             let start = now - now % 60
             if window.start != start { window = (start, [:]) }
             let count = window.counts[.user(user), default: 0] + 1

@@ -1,7 +1,7 @@
 import AppleSignIn
 import Foundation
 import JWTKit
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Issues and checks the backend's own tokens: HS256 JWTs, an access token (24 h) and a refresh
 /// token (30 days) that can only be exchanged for a new pair. Both name their session (`sid`), and
@@ -112,14 +112,14 @@ public struct TokenService: Sendable {
 /// good part of a cheap request.
 private final class VerifiedTokens: Sendable {
     static let capacity = 10_000
-    private let tokens = Mutex<(byToken: [String: (grant: TokenService.Grant, expiresAt: Date)], forgotten: UInt64)>(([:], 0))
+    private let tokens = NIOLockedValueBox<(byToken: [String: (grant: TokenService.Grant, expiresAt: Date)], forgotten: UInt64)>(([:], 0))
 
     /// Counts `forget`s, so a token verified before one is not remembered after it: its session may
     /// have ended between the check and the remembering.
-    var forgotten: UInt64 { tokens.withLock { $0.forgotten } }
+    var forgotten: UInt64 { tokens.withLockedValue { $0.forgotten } }
 
     func grant(_ token: String, now: Date) -> TokenService.Grant? {
-        tokens.withLock { tokens in
+        tokens.withLockedValue { tokens in
             guard let known = tokens.byToken[token] else { return nil }
             guard known.expiresAt > now else {
                 tokens.byToken[token] = nil
@@ -130,7 +130,7 @@ private final class VerifiedTokens: Sendable {
     }
 
     func remember(_ token: String, grant: TokenService.Grant, expiresAt: Date, verifiedBefore forgotten: UInt64) {
-        tokens.withLock { tokens in
+        tokens.withLockedValue { tokens in
             guard tokens.forgotten == forgotten else { return }
             if tokens.byToken.count >= Self.capacity { tokens.byToken.removeAll(keepingCapacity: true) }
             tokens.byToken[token] = (grant, expiresAt)
@@ -138,7 +138,7 @@ private final class VerifiedTokens: Sendable {
     }
 
     func forget(where matches: (TokenService.Grant) -> Bool) {
-        tokens.withLock { tokens in
+        tokens.withLockedValue { tokens in
             tokens.forgotten += 1
             tokens.byToken = tokens.byToken.filter { !matches($0.value.grant) }
         }

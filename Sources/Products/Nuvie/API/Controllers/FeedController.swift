@@ -4,7 +4,7 @@ import Foundation
 import NIOCore
 import NuvieProjections
 import NuvieRecommendations
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// `GET /feed/activities?type=&limit=&offset=`: what the caller's friends did, newest first.
 /// `GET /feed/recommendations?limit=&offset=`: the caller's recommendations, each with why.
@@ -82,13 +82,13 @@ struct FeedController: Sendable {
 
 /// Each user's last encoded feed page, with what it was made from.
 final class EncodedFeeds: Sendable {
-    private let memo = Mutex(Memo<Int64, ByteBuffer>())
+    private let memo = NIOLockedValueBox(Memo<Int64, ByteBuffer>())
 
     func get(_ userId: Int64, key: String, now: Date) -> ByteBuffer? {
-        memo.withLock { $0.get(userId, key: key, now: now.timeIntervalSince1970) }
+        memo.withLockedValue { $0.get(userId, key: key, now: now.timeIntervalSince1970) }
     }
 
     func put(_ userId: Int64, key: String, _ body: ByteBuffer, expiresAt: Date) {
-        memo.withLock { $0.put(userId, key: key, body, expiresAt: expiresAt.timeIntervalSince1970) }
+        memo.withLockedValue { $0.put(userId, key: key, body, expiresAt: expiresAt.timeIntervalSince1970) }
     }
 }

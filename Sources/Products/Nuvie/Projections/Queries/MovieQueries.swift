@@ -1,7 +1,7 @@
 import ReadModels
 import Foundation
 import GRDB
-import Synchronization
+import NIOConcurrencyHelpers
 
 public struct MovieDetail: Sendable, Equatable {
     public var movieId: Int64
@@ -106,10 +106,10 @@ func decodeGenres(_ json: String?) -> [String] {
 /// thousand distinct lists, so decoded ones are remembered.
 func decodeGenreList(_ json: String?) -> [String]? {
     guard let json else { return nil }
-    if let known = genreLists.withLock({ $0.get(json, key: "") }) { return known }
+    if let known = genreLists.withLockedValue({ $0.get(json, key: "") }) { return known }
     let decoded = (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
-    genreLists.withLock { $0.put(json, key: "", decoded) }
+    genreLists.withLockedValue { $0.put(json, key: "", decoded) }
     return decoded
 }
 
-private let genreLists = Mutex(Memo<String, [String]>(capacity: 8_192))
+private let genreLists = NIOLockedValueBox(Memo<String, [String]>(capacity: 8_192))

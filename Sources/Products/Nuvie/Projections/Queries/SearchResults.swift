@@ -1,5 +1,5 @@
 import ReadModels
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// What searches found, remembered until the read models they came from move.
 ///
@@ -12,9 +12,9 @@ import Synchronization
 final class SearchResults: Sendable {
     typealias Ranks = [(movieId: Int64, rank: Int)]
 
-    private let ranks = Mutex(Memo<String, Ranks>(capacity: 1_024))
+    private let ranks = NIOLockedValueBox(Memo<String, Ranks>(capacity: 1_024))
     /// Bounded by films held in all (8 bytes each), not only by queries.
-    private let ordered = Mutex(Memo<String, [Int64]>(capacity: 1_024, maximumCost: 2_000_000))
+    private let ordered = NIOLockedValueBox(Memo<String, [Int64]>(capacity: 1_024, maximumCost: 2_000_000))
 
     /// The matches remembered for `query` at this catalog revision, else `find()`'s, remembered.
     func ranks(for query: String, catalogRevision: Int64, find: () throws -> Ranks) rethrows -> Ranks {
@@ -27,11 +27,11 @@ final class SearchResults: Sendable {
     }
 
     private func remembered<Value: Sendable & Collection>(
-        in memo: borrowing Mutex<Memo<String, Value>>, _ query: String, key: String, cost: Int?, _ make: () throws -> Value
+        in memo: borrowing NIOLockedValueBox<Memo<String, Value>>, _ query: String, key: String, cost: Int?, _ make: () throws -> Value
     ) rethrows -> Value {
-        if let known = memo.withLock({ $0.get(query, key: key) }) { return known }
+        if let known = memo.withLockedValue({ $0.get(query, key: key) }) { return known }
         let made = try make()
-        memo.withLock { $0.put(query, key: key, made, cost: cost ?? max(1, made.count)) }
+        memo.withLockedValue { $0.put(query, key: key, made, cost: cost ?? max(1, made.count)) }
         return made
     }
 }

@@ -4,7 +4,7 @@ import NuvieDomain
 import EventLog
 import Foundation
 import GRDB
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// One user's read models as of a log position, folded from only the events that can show in their
 /// profile, their ratings and the first page of their friends' activity, instead of the whole log
@@ -94,12 +94,12 @@ public enum UserAsOf {
         // concurrentPerform runs one half on the calling thread: no thread of the global queue
         // blocks waiting for another (this also runs inside a Background).
         let halves = [records[..<(records.count / 2)], records[(records.count / 2)...]]
-        let results = Mutex<[Int: Result<[Recorded<NuvieEvent>], any Error>]>([:])
+        let results = NIOLockedValueBox<[Int: Result<[Recorded<NuvieEvent>], any Error>]>([:])
         DispatchQueue.concurrentPerform(iterations: halves.count) { half in
             let result = Result { try halves[half].map(decode) }
-            results.withLock { $0[half] = result }
+            results.withLockedValue { $0[half] = result }
         }
-        return try results.withLock { results in try halves.indices.flatMap { try results[$0]?.get() ?? [] } }
+        return try results.withLockedValue { results in try halves.indices.flatMap { try results[$0]?.get() ?? [] } }
     }
 
     /// Sorted by position, each event once (a friend's event can also be the user's).

@@ -3,7 +3,7 @@ import EventLog
 import Foundation
 import GRDB
 import NuvieProjections
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// `recommendation_feed`: each user's latest recommendation list with its time to live, in its own
 /// SQLite file beside the read models. It is a cache, not a read model: nothing in it comes from the
@@ -17,7 +17,7 @@ import Synchronization
 public final class RecommendationFeedCache: Sendable {
     private let pool: DatabasePool
     private let path: String
-    private let memory = Mutex(Memo<Int64, RecommendationList>())
+    private let memory = NIOLockedValueBox(Memo<Int64, RecommendationList>())
     private let storageFull = StorageFullLatch()
 
     public init(path: String) throws {
@@ -55,7 +55,7 @@ public final class RecommendationFeedCache: Sendable {
     /// The user's entry when it has not expired at `now` and was made from the same `stamp`.
     public func fresh(userId: Int64, stamp: String, now: Date) throws -> RecommendationList? {
         let now = now.timeIntervalSince1970
-        if let list = memory.withLock({ $0.get(userId, key: stamp, now: now) }) { return list }
+        if let list = memory.withLockedValue({ $0.get(userId, key: stamp, now: now) }) { return list }
         let stored = try pool.read { db -> (RecommendationList, Double)? in
             guard let row = try Row.fetchOne(db, sql: "SELECT stamp, expires_at, list FROM recommendation_feed WHERE user_id = ?", arguments: [userId]),
                   row["stamp"] == stamp, Double(row["expires_at"] as Int64) > now,
@@ -64,7 +64,7 @@ public final class RecommendationFeedCache: Sendable {
             return (list, Double(row["expires_at"] as Int64))
         }
         guard let (list, expiresAt) = stored else { return nil }
-        memory.withLock { $0.put(userId, key: stamp, list, expiresAt: expiresAt) }
+        memory.withLockedValue { $0.put(userId, key: stamp, list, expiresAt: expiresAt) }
         return list
     }
 
@@ -84,13 +84,13 @@ public final class RecommendationFeedCache: Sendable {
             guard let full = StorageFullError.sqlite(error, store: .recommendationCache, path: path) else { throw error }
             storageFull.record(full)
         }
-        memory.withLock { $0.put(list.userId, key: stamp, list, expiresAt: Double(generated + Int64(list.ttlSeconds))) }
+        memory.withLockedValue { $0.put(list.userId, key: stamp, list, expiresAt: Double(generated + Int64(list.ttlSeconds))) }
     }
 
     /// Drops every entry, from memory, the file and its WAL: after an erasure, since any list may
     /// name the erased user.
     public func forgetEveryone() throws {
-        memory.withLock { $0 = Memo(capacity: $0.capacity) }
+        memory.withLockedValue { $0 = Memo(capacity: $0.capacity) }
         try pool.write { db in try db.execute(sql: "DELETE FROM recommendation_feed") }
         _ = try pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
     }

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import Metrics
 import NuvieProjections
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The in-process AI service: the trained `ItemSimilarityModel` plus the live recommendation inputs.
 /// The model is retrained from the user-ratings read model (see `ModelTrainingService`); everything
@@ -24,14 +24,14 @@ public final class Recommender: RecommendationEngine {
     let inputs: RecommendationInputQueries
     let parameters: ItemSimilarityModel.Parameters
     public let ttlSeconds: Int
-    private let current = Mutex<Trained?>(nil)
-    private let catalog = Mutex<LiveCatalog?>(nil)
+    private let current = NIOLockedValueBox<Trained?>(nil)
+    private let catalog = NIOLockedValueBox<LiveCatalog?>(nil)
     /// Each user's last scoring pass, kept while nothing it rests on has changed: their signals
     /// (`freshness`), the model and the catalog snapshot.
-    private let scorings = Mutex(Memo<Int64, UserScoring>())
+    private let scorings = NIOLockedValueBox(Memo<Int64, UserScoring>())
     /// The same passes by the read-model revision and model they were made at, for requests that
     /// come before anything has changed: those skip even the freshness read.
-    private let settled = Mutex(Memo<Int64, UserScoring>())
+    private let settled = NIOLockedValueBox(Memo<Int64, UserScoring>())
     private let readModels: ReadModelRevision?
     private let logger: Logger
 
@@ -56,7 +56,7 @@ public final class Recommender: RecommendationEngine {
         self.logger = logger
     }
 
-    public var trained: Trained? { current.withLock { $0 } }
+    public var trained: Trained? { current.withLockedValue { $0 } }
 
     /// Trains on every rating in the read model now and serves the result from then on.
     @discardableResult
@@ -64,7 +64,7 @@ public final class Recommender: RecommendationEngine {
         let clock = ContinuousClock(), start = clock.now
         let (position, pairs) = try inputs.interactions()
         let model = try ItemSimilarityModel.train(pairs, parameters: parameters)
-        let trained = current.withLock { current in
+        let trained = current.withLockedValue { current in
             let next = Trained(
                 model: model, info: ModelInfo(name: Self.modelName, version: Self.modelVersion, trainedAt: Date()),
                 position: position, generation: (current?.generation ?? 0) + 1
@@ -116,7 +116,7 @@ public final class Recommender: RecommendationEngine {
         let plainOptions = options.useSocial && options.seedFilter == nil
         // Read before anything else, so what is remembered under it is at least as new.
         let settledKey = readModels.map { "\($0.current)|\(trained.generation)" }
-        if plainOptions, let settledKey, let memo = settled.withLock({ $0.get(userId, key: settledKey) }), memo.profile.hasSeen(options.exclude) {
+        if plainOptions, let settledKey, let memo = settled.withLockedValue({ $0.get(userId, key: settledKey) }), memo.profile.hasSeen(options.exclude) {
             return (memo, trained)
         }
         let freshness = try inputs.freshness(userId: userId)
@@ -126,9 +126,9 @@ public final class Recommender: RecommendationEngine {
         // with it is not settled, or it would outlive the reload.
         func remember(_ scoring: UserScoring) {
             guard let settledKey, catalog.position == freshness.popularityPosition else { return }
-            settled.withLock { $0.put(userId, key: settledKey, scoring) }
+            settled.withLockedValue { $0.put(userId, key: settledKey, scoring) }
         }
-        if plainOptions, let memo = scorings.withLock({ $0.get(userId, key: key) }), memo.profile.hasSeen(options.exclude) {
+        if plainOptions, let memo = scorings.withLockedValue({ $0.get(userId, key: key) }), memo.profile.hasSeen(options.exclude) {
             remember(memo)
             return (memo, trained)
         }
@@ -137,7 +137,7 @@ public final class Recommender: RecommendationEngine {
         let plain = plainOptions && profile.hasSeen(options.exclude)
         let scoring = Scorer(model: trained.model, catalog: catalog.snapshot).prepare(profile, options: plain ? .init() : options)
         if plain {
-            scorings.withLock { $0.put(userId, key: key, scoring) }
+            scorings.withLockedValue { $0.put(userId, key: key, scoring) }
             remember(scoring)
         }
         return (scoring, trained)
@@ -145,12 +145,12 @@ public final class Recommender: RecommendationEngine {
 
     private func liveCatalog(position: UInt64) throws -> LiveCatalog {
         let now = ContinuousClock.now
-        let known = catalog.withLock { $0 }
+        let known = catalog.withLockedValue { $0 }
         if let known, known.position == position || now - known.loadedAt < .seconds(1) { return known }
         let counts = try inputs.ratingCounts()
         var films = (titles: known?.snapshot.titles ?? [:], genres: known?.snapshot.genres ?? [:])
         if try inputs.movieCount() != films.titles.count { films = try inputs.catalog() }
-        let fresh = catalog.withLock { current in
+        let fresh = catalog.withLockedValue { current in
             let fresh = LiveCatalog(
                 position: position, loadedAt: now,
                 snapshot: CatalogSnapshot(titles: films.titles, genres: films.genres, ratingCounts: counts),
@@ -167,8 +167,8 @@ public final class Recommender: RecommendationEngine {
     /// holds the model and snapshot it was made with (20 MB of weights on the demo), which would
     /// otherwise stay alive until the memo's least recently used entries are pushed out.
     private func forgetScorings() {
-        scorings.withLock { $0 = Memo() }
-        settled.withLock { $0 = Memo() }
+        scorings.withLockedValue { $0 = Memo() }
+        settled.withLockedValue { $0 = Memo() }
     }
 }
 
