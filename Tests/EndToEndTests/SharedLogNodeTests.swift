@@ -38,8 +38,8 @@ struct SharedLogNodeTests {
         return try await done()
     }
 
-    /// Each node hands out user ids from its own copy: sixteen first sign-ins at once on two nodes
-    /// collide on ids, and every one of them still registers, each a user of its own.
+    /// Sixteen first sign-ins at once on two nodes: every one registers, each a user of its own (the
+    /// ids come from the shared log, so the nodes never hand out the same one).
     @Test func firstSignInsOnTwoNodesAtOnceAllRegister() async throws {
         let directory = try TemporaryDirectory()
         let (a, b) = try await Self.twoSavryNodes(in: directory.url, logURL: try await TestPostgres.newDatabase())

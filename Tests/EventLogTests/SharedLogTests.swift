@@ -140,6 +140,25 @@ struct SharedLogTests {
         return try done()
     }
 
+    /// New streams' numbers (new users' ids) come from the shared log: two nodes never hand out the
+    /// same one, though neither has appended anything, and each is above the floor a node gives.
+    @Test func nodesNeverHandOutTheSameStreamNumber() async throws {
+        let place = try await LogPlace(.postgres)
+        let a = try await place.open("a"), b = try await place.open("b")
+        defer { a.close(); b.close() }
+        let numbers = try await withThrowingTaskGroup(of: Int64?.self) { group in
+            for n in 0..<40 {
+                let node = n.isMultiple(of: 2) ? a : b
+                group.addTask { try await node.sharedStreamNumber("user-", above: 0) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(numbers.compactMap { $0 }.sorted() == Array(1...40))
+        #expect(try await a.sharedStreamNumber("user-", above: 100) == 101)
+        #expect(try await b.sharedStreamNumber("user-", above: 0) == 102)
+        #expect(try await b.sharedStreamNumber("session-", above: 0) == 1)
+    }
+
     @Test func aDatabaseHoldingAnotherProductsLogIsRefused() async throws {
         let url = try await TestPostgres.newDatabase()
         try await PostgresSharedLog(url: url, product: "savry").close()

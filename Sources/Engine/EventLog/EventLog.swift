@@ -133,6 +133,12 @@ public final class EventLog: Sendable {
         if let follower { try await follower.shared.leading(job, body) } else { try await body() }
     }
 
+    /// The number of a new stream `<prefix><number>` from the shared log (`SharedLog.nextNumber`); nil
+    /// for an embedded log, whose one process decides them alone.
+    public func sharedStreamNumber(_ prefix: String, above floor: Int64) async throws -> Int64? {
+        try await follower?.shared.nextNumber(prefix, above: floor)
+    }
+
     /// The shared log's head as last heard; the embedded log's own head otherwise.
     public var sharedHeadPosition: UInt64 { follower?.sharedHeadPosition ?? head.position }
 

@@ -26,6 +26,11 @@ public protocol SharedLog: Sendable {
     /// another takes over.
     func leading(_ job: String, _ body: @escaping @Sendable () async throws -> Void) async throws
 
+    /// The number of a new stream `<prefix><number>` (a new user's), above `floor` and above every
+    /// number handed out for `prefix` before, by any process: a node's own copy of the log cannot
+    /// know the number another node handed out a moment ago.
+    func nextNumber(_ prefix: String, above floor: Int64) async throws -> Int64
+
     /// Where this log is, for messages and `/health` (no password).
     var location: String { get }
 

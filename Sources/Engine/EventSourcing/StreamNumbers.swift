@@ -3,7 +3,8 @@ import EventLog
 /// Hands out the numbers of new streams named `<prefix><number>` (users, a product's numbered
 /// things), above every number already in the log and above `floor` (for users: every user the key
 /// store knows, so that a log restored from before some sign-ups does not give their ids, and keys,
-/// to someone else). A clash with a concurrent writer is caught by the `noStream` expectation on
+/// to someone else). On a shared log the number comes from the shared log, so nodes never hand out
+/// the same one. A clash with a concurrent writer is still caught by the `noStream` expectation on
 /// the new stream; the caller then calls `reset` and asks again.
 public actor StreamNumbers {
     private let log: EventLog
@@ -17,10 +18,14 @@ public actor StreamNumbers {
         self.floor = floor
     }
 
-    public func next() throws -> Int64 {
-        let current = try highest ?? scanHighest()
-        highest = current + 1
-        return current + 1
+    public func next() async throws -> Int64 {
+        let floor = try highest ?? scanHighest()
+        if log.isShared, let number = try await log.sharedStreamNumber(streamPrefix, above: floor) {
+            highest = max(highest ?? floor, number)
+            return number
+        }
+        highest = floor + 1
+        return floor + 1
     }
 
     /// Forgets what it knew, after a clash showed another writer took numbers.

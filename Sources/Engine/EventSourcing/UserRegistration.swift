@@ -16,10 +16,7 @@ public struct UserRegistration<Catalog: EventCatalog>: Sendable {
     private let userIds: StreamNumbers
     private let userStreamPrefix: String
     private let claimedUser: @Sendable (Catalog.Event) -> Int64?
-    /// Nodes of a shared log hand out ids from their own copies, so sign-ups on several nodes at once
-    /// collide on the next id; each round of collisions registers at least one, hence more attempts than
-    /// one process needs.
-    private static var maximumAttempts: Int { 16 }
+    private static var maximumAttempts: Int { 5 }
 
     /// `claimedUser` reads the user id from a product's identity-claim event (nil for any other).
     public init(store: EventStore<Catalog>, userStreamPrefix: String, claimedUser: @escaping @Sendable (Catalog.Event) -> Int64?) {

@@ -56,6 +56,7 @@ enum PostgresLogSchema {
             $$
             """,
         ],
+        ["CREATE TABLE stream_number (prefix text PRIMARY KEY, highest bigint NOT NULL)"],
     ]
 
     /// Migrates under a lock, so nodes starting together do it once; refuses another product's log.

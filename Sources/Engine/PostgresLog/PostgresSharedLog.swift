@@ -205,6 +205,21 @@ public final class PostgresSharedLog: SharedLog {
         }
     }
 
+    public func nextNumber(_ prefix: String, above floor: Int64) async throws -> Int64 {
+        try await bounded { [self] client in
+            let rows = try await client.query(
+                """
+                INSERT INTO stream_number (prefix, highest) VALUES (\(prefix), \(floor) + 1)
+                ON CONFLICT (prefix) DO UPDATE SET highest = greatest(stream_number.highest, excluded.highest - 1) + 1
+                RETURNING highest
+                """,
+                logger: logger
+            )
+            for try await number in rows.decode(Int64.self) { return number }
+            throw PostgresLogError.unreachable(location: location, reason: "no number came back for \(prefix)")
+        }
+    }
+
     /// `operation` on the pool of the server that takes writes, or `SharedLogUnreachable` when it has
     /// not finished within `operationTimeout` (the connection pool waits for a server that is down
     /// rather than failing), the connection failed, or the pool was left for another server's; then
