@@ -18,17 +18,17 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
         self.personalData = personalData
     }
 
-    /// `event` ready for the log, its personal fields sealed (their owners' keys prepared first when
-    /// the key store is shared by several nodes). Refused at once by a read-only log: a past state's
-    /// key store is the live one, where sealing would create keys for nothing.
+    /// `event` ready for the log, its personal fields sealed (its owner's key prepared first when the
+    /// key store is shared by several nodes and this node has not seen it yet). Refused at once by a
+    /// read-only log: a past state's key store is the live one, where sealing would create keys for nothing.
     public func newEvent(_ event: Event, id: UUID = .timeOrdered(), recordedAt: Date? = nil) async throws -> NewEvent {
         guard !log.isReadOnly else { throw EventLogError.readOnly }
-        if personalData.needsPreparedKeys {
-            let owners = PersonalDataOwners()
-            _ = try Catalog.newEvent(event, id: id, recordedAt: recordedAt, personalData: owners)
-            try await personalData.prepareKeys(for: owners.all)
+        do {
+            return try Catalog.newEvent(event, id: id, recordedAt: recordedAt, personalData: personalData)
+        } catch let missing as KeyNotPrepared {
+            try await personalData.prepareKeys(for: [missing.owner])
+            return try Catalog.newEvent(event, id: id, recordedAt: recordedAt, personalData: personalData)
         }
-        return try Catalog.newEvent(event, id: id, recordedAt: recordedAt, personalData: personalData)
     }
 
     /// `event` ready for the log, for a batch whose owners' keys are prepared already

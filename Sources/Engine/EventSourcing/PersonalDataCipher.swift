@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 
 /// Seals and opens the personal values of events (`@Personal` fields) under the data key of the user
 /// they belong to: the event's actor. The host hands its event store one backed by its key store;
@@ -12,11 +11,9 @@ public protocol PersonalDataCipher: Sendable {
     /// sealed (in clear, see ops/privacy.md) reads as itself, and as nil once its owner is erased.
     func open(_ stored: String, owner: Int64, field: String) throws -> String?
     /// Makes sure these users have data keys before a batch seals for them: one write for all, or,
-    /// with a key store shared by several nodes, one claim there.
+    /// with a key store shared by several nodes, one claim there. `seal` throws `KeyNotPrepared` for
+    /// an owner whose key must be prepared this way first.
     func prepareKeys(for owners: Set<Int64>) async throws
-    /// True when sealing finds only keys prepared first (a key store shared by several nodes):
-    /// `EventStore.newEvent` then prepares the owners of every event it seals.
-    var needsPreparedKeys: Bool { get }
     /// Whether `user` was erased (their data key destroyed).
     func isErased(_ user: Int64) throws -> Bool
     /// The highest user id that has, or had, a key: a log restored from before that user's sign-up
@@ -29,7 +26,6 @@ public protocol PersonalDataCipher: Sendable {
 
 extension PersonalDataCipher {
     public func prepareKeys(for owners: Set<Int64>) async throws {}
-    public var needsPreparedKeys: Bool { false }
     public func isErased(_ user: Int64) throws -> Bool { false }
     public func highestKnownUser() throws -> Int64 { 0 }
     public var presentsInClear: Bool { false }
@@ -44,18 +40,19 @@ public struct WithheldPersonalData: PersonalDataCipher {
     public func open(_ stored: String, owner: Int64, field: String) throws -> String? { nil }
 }
 
-/// Seals nothing and notes whose values would be sealed: the owners whose keys an event needs.
-final class PersonalDataOwners: PersonalDataCipher {
-    private let seen = NIOLockedValueBox<Set<Int64>>([])
+/// What `seal` throws when the owner has no data key here and one cannot be made on the spot (a key
+/// store shared by several nodes, where a key is agreed with the others first): `prepareKeys`, then
+/// seal again.
+public struct KeyNotPrepared: Error, Equatable, CustomStringConvertible {
+    public var owner: Int64
 
-    var all: Set<Int64> { seen.withLockedValue { $0 } }
-
-    func seal(_ value: String, owner: Int64, field: String) throws -> String {
-        seen.withLockedValue { _ = $0.insert(owner) }
-        return value
+    public init(owner: Int64) {
+        self.owner = owner
     }
 
-    func open(_ stored: String, owner: Int64, field: String) throws -> String? { stored }
+    public var description: String {
+        "user \(owner) has no data key here, and with a shared key store keys are made only by claiming them there (prepareKeys) before sealing"
+    }
 }
 
 /// The sealing context an event's encoder and decoder carry, for its `@Personal` fields.

@@ -18,7 +18,6 @@ public final class KeyStore: Sendable {
         case keyDestroyed(userId: Int64)
         case wrappedKeyUnreadable(userId: Int64)
         case backupDestinationExists(path: String)
-        case notClaimed(userId: Int64)
 
         public var description: String {
             switch self {
@@ -26,8 +25,6 @@ public final class KeyStore: Sendable {
             case .keyDestroyed(let userId): "user \(userId)'s data key was destroyed (the user was erased): nothing personal is written for them again"
             case .wrappedKeyUnreadable(let userId): "user \(userId)'s wrapped data key does not unwrap: altered, or copied from another user's row"
             case .backupDestinationExists(let path): "\(path) exists; back the key store up into a new file"
-            case .notClaimed(let userId):
-                "user \(userId) has no data key here, and with a shared key store keys are made only by claiming them there (prepareKeys) before sealing"
             }
         }
     }
@@ -111,7 +108,7 @@ public final class KeyStore: Sendable {
             try unknown.compactMap { userId -> (Int64, StoredKey)? in
                 let stored = try read(userId, db)
                 guard case .absent = stored else { return (userId, stored) }
-                guard shared == nil else { throw Failure.notClaimed(userId: userId) }
+                guard shared == nil else { throw KeyNotPrepared(owner: userId) }
                 let key = SymmetricKey(size: .bits256)
                 try insert(key, for: userId, db)
                 return (userId, .live(key))
@@ -133,7 +130,7 @@ public final class KeyStore: Sendable {
         try pool.write { db in
             let stored = try read(userId, db)
             guard case .absent = stored else { return stored }
-            guard shared == nil else { throw Failure.notClaimed(userId: userId) }
+            guard shared == nil else { throw KeyNotPrepared(owner: userId) }
             let key = SymmetricKey(size: .bits256)
             try insert(key, for: userId, db)
             return .live(key)

@@ -67,8 +67,6 @@ public struct KeyStoreCipher: PersonalDataCipher {
         try await keys.prepareKeys(for: owners)
     }
 
-    public var needsPreparedKeys: Bool { keys.isShared }
-
     public func isErased(_ user: Int64) throws -> Bool {
         try keys.isDestroyed(user)
     }
