@@ -12,8 +12,7 @@ swift build -c release --product nuvie
 swift build -c release --product nuvie-bench
 nuvie=.build/release/nuvie
 bench=.build/release/nuvie-bench
-$nuvie eval --ratings demo/ml-latest-small/ratings.csv --split temporal
-$nuvie eval --ratings demo/ml-latest-small/ratings.csv --split random --seed 42
+$nuvie eval --ratings demo/ml-latest-small/ratings.csv --split both --seed 42
 $bench recommend --runs 3
 $bench http --runs 3 --duration 10
 $bench append --runs 3

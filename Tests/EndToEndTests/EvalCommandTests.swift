@@ -3,19 +3,30 @@ import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(3))) struct EvalCommandTests {
-    /// `nuvie eval --tune --format json`: one object per model, then the constants chosen on validation.
-    @Test(arguments: ["temporal", "random"])
+    /// `nuvie eval --tune --format json`: one object per model and split, then the constants chosen on
+    /// validation, with each split's figures.
+    @Test(arguments: ["temporal", "random", "both"])
     func evalPrintsOneJSONObjectPerModel(split: String) async throws {
         let ratings = replayFixtures.appendingPathComponent("movielens-taste/ratings.csv").path
         let run = try await runNuvie(["eval", "--ratings", ratings, "--split", split, "--seed", "42", "--tune", "--format", "json"], logLevel: false)
         #expect(run.status == 0, "\(run.output)")
         let lines = run.output.split(separator: "\n").filter { $0.hasPrefix("{") }
             .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let splits = split == "both" ? ["temporal", "random"] : [split]
         let objects = lines.filter { $0["model"] != nil }
-        #expect(objects.compactMap { $0["model"] as? String }.prefix(4) == ["popular", "item-knn", "ease", "served"])
-        #expect(objects.count == 4 + 2 * 3, "popular and served for users cut to their first 3, 5 and 10 ratings")
+        for kind in splits {
+            let ofSplit = objects.filter { $0["split"] as? String == kind }
+            #expect(ofSplit.compactMap { $0["model"] as? String }.prefix(4) == ["popular", "item-knn", "ease", "served"])
+            #expect(ofSplit.count == 4 + 2 * 3, "popular and served for users cut to their first 3, 5 and 10 ratings")
+        }
+        #expect(objects.count == splits.count * 10)
         let tuning = try #require(lines.last?["tuning"] as? [String: Any])
-        #expect(["lambda", "minimum_ratings", "genre_share", "validation_ndcg@10", "ease_lambda", "ease_minimum_ratings"].allSatisfy { tuning[$0] != nil })
+        #expect(["lambda", "minimum_ratings", "genre_share", "recency_half_life", "recency_floor"].allSatisfy { tuning[$0] != nil })
+        let measured = try #require(tuning["splits"] as? [String: [String: Any]])
+        #expect(measured.keys.sorted() == splits.sorted())
+        for kind in splits {
+            #expect(["validation_ndcg@10", "ease_validation_ndcg@10", "ease_lambda", "ease_minimum_ratings"].allSatisfy { measured[kind]?[$0] != nil })
+        }
         for object in objects {
             for key in ["precision@10", "recall@10", "ndcg@10", "hitrate@10", "coverage@10"] {
                 #expect((0...1).contains(object[key] as? Double ?? -1), "\(key) in \(object)")
@@ -68,5 +79,25 @@ import Testing
 
         let strict = try await runNuvie(["eval", "--ratings", file.path, "--strict"], logLevel: false)
         #expect(strict.status != 0 && strict.output.contains("6 rows rejected") && !strict.output.contains("ndcg"), "\(strict.output)")
+    }
+
+    /// `--ablate` adds the served model with each of its choices undone alone; `--validation` measures
+    /// on the validation split instead of the test part (fewer training ratings, the same users).
+    @Test func ablationsAndTheValidationSplit() async throws {
+        let ratings = replayFixtures.appendingPathComponent("movielens-taste/ratings.csv").path
+        func models(_ extra: [String]) async throws -> [[String: Any]] {
+            let run = try await runNuvie(["eval", "--ratings", ratings, "--minimum-ratings", "2", "--format", "json"] + extra, logLevel: false)
+            #expect(run.status == 0, "\(run.output)")
+            return run.output.split(separator: "\n").filter { $0.hasPrefix("{") }
+                .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        }
+        let ablated = try await models(["--ablate"]).compactMap { $0["model"] as? String }
+        #expect(Array(ablated[4..<11]) == [
+            "served − recency", "served − recency floor", "served − genre", "served − popularity blend", "served + negative weights",
+            "served − rating floor (5)", "served, every rating a seed",
+        ])
+        let test = try await models([]), validation = try await models(["--validation"])
+        #expect(test.count == validation.count)
+        #expect(test.map { $0["ndcg@10"] as? Double } != validation.map { $0["ndcg@10"] as? Double })
     }
 }

@@ -70,6 +70,7 @@ import Testing
         let ratings = try RatingsFile.read(directory.appendingPathComponent("ratings.csv")).ratings
         let movies = try RatingsFile.readMovies(directory.appendingPathComponent("movies.csv"))
         let original = OfflineEvaluation(ratings: ratings, split: .temporal, movies: movies)
+        let random = OfflineEvaluation(ratings: ratings, split: .random, movies: movies)
         let heldOut = Set(original.split.test.flatMap { user, films in films.map { "\(user)-\($0)" } })
         // The same training part, every held-out rating flipped and moved to another film.
         let altered = ratings.map { rating -> RatingRecord in
@@ -78,8 +79,10 @@ import Testing
         }
         let changed = OfflineEvaluation(ratings: altered, split: .temporal, movies: movies)
         #expect(changed.split.train == original.split.train && changed.split.test != original.split.test)
-        let choice = try Tuning.choose(for: original, kind: .temporal, seed: 42)
-        #expect(try Tuning.choose(for: changed, kind: .temporal, seed: 42) == choice)
-        #expect(choice.candidates == Tuning.lambdas.count * Tuning.minimumRatings.count * (Tuning.genreShares.count * Tuning.recencyHalfLives.count + 1))
+        let choice = try Tuning.choose(for: [original, random], seed: 42)
+        #expect(try Tuning.choose(for: [changed, random], seed: 42) == choice)
+        #expect(choice.validation.keys.sorted { $0.rawValue < $1.rawValue } == [.random, .temporal])
+        let grid = Tuning.lambdas.count * Tuning.minimumRatings.count
+        #expect(choice.candidates == grid * (Tuning.genreShares.count * Tuning.recencies.count + 2))
     }
 }

@@ -88,6 +88,27 @@ private func profile(_ ratings: [Int64: Double], friends: [Int64: [TasteProfile.
         #expect(dramaLast.drama == sciFiLast.sciFi && dramaLast.sciFi == sciFiLast.drama, "mirror images")
     }
 
+    /// Recency never silences a liked film: one liked 40 ratings ago still counts at least the floor, so
+    /// a user whose held-out films are not their newest (a random split) is not reduced to their last few.
+    @Test func aFilmLikedLongAgoStillCountsAtLeastTheFloor() throws {
+        var pairs: [(userId: Int64, movieId: Int64)] = []
+        for user in Int64(1)...12 {
+            for film: Int64 in user <= 6 ? [1, 2, 3] : [5, 6, 7] { pairs.append((user, film)) }
+        }
+        let counts = Dictionary(grouping: pairs.map(\.movieId), by: { $0 }).mapValues(\.count)
+        let mirrored = Scorer(
+            model: try ItemSimilarityModel.train(pairs, parameters: .init(minimumRatings: 1, lambda: 1)),
+            catalog: CatalogSnapshot(titles: [:], genres: [:], ratingCounts: counts)
+        )
+        var ratings: [Int64: TasteProfile.Rated] = [1: .init(rating: 5, position: 1), 5: .init(rating: 5, position: 100)]
+        for n in Int64(0)..<40 { ratings[1_000 + n] = .init(rating: 2, position: UInt64(10 + n)) }
+        let scoring = mirrored.prepare(TasteProfile(ratings: ratings, likedByGenre: [:]), options: .init(useSocial: false))
+        let old = scoring.scores(2).aiScore, new = scoring.scores(6).aiScore
+        #expect(mirrored.recencyFloor > 0 && mirrored.recencyHalfLife != nil)
+        #expect(old < new && Double(old) >= Double(new) * mirrored.recencyFloor - 1, "old \(old), new \(new)")
+        #expect(mirrored.explain(TasteProfile(ratings: ratings, likedByGenre: [:]), movieId: 2).explanation.factors.first?.seedMovieIds == [1])
+    }
+
     @Test func weightsAreSharesOfTheScoreAndSumToOne() {
         let user = profile([1: 5, 2: 4, 3: 5, 5: 2])
         let page = scorer.recommend(user, limit: 10)

@@ -3,10 +3,10 @@ import Foundation
 import NuvieMovieLens
 import NuvieRecommendations
 
-/// `nuvie eval --ratings FILE [--tune]`: offline top-10 quality of most-popular, plain item-kNN,
-/// plain EASE and the model we serve, on one split of a MovieLens ratings file, and the cold start.
-/// With `--tune` the served model's constants are chosen on a validation split of the training
-/// part first (`Tuning`), and the test part is measured once, with them.
+/// `nuvie eval --ratings FILE [--split both] [--tune]`: offline top-10 quality of most-popular, plain
+/// item-kNN, plain EASE and the model we serve, on one split of a MovieLens ratings file or both, and
+/// the cold start. With `--tune` the served model's constants are chosen on validation splits of the
+/// training part first (`Tuning`), and the test part is measured once, with them.
 struct Eval: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Evaluate the served recommender against most-popular, item-kNN and plain EASE on a MovieLens ratings file.",
@@ -15,9 +15,11 @@ struct Eval: AsyncParsableCommand {
             (user item rating timestamp). Each user's ratings are split 80/20: temporal holds out each \
             user's latest 20 % (by timestamp, then film id), random a seeded shuffle's 20 %. A held-out \
             film is relevant whatever its rating. Genres for the served model's genre term come from \
-            movies.csv beside FILE when there is one (or --movies). --tune chooses λ, the minimum \
-            ratings per film and the genre share on a validation split carved from the training part \
-            only (the same kind of split, applied to it), then measures the test part once.
+            movies.csv beside FILE when there is one (or --movies). --split both measures on each. \
+            --tune chooses λ, the minimum ratings per film, the genre share and the recency on \
+            validation splits carved from the training part only (the same kinds of split, applied to \
+            it; with both, the constants whose worse ratio to plain EASE is best), then measures the \
+            test part once.
             """
     )
 
@@ -29,17 +31,29 @@ struct Eval: AsyncParsableCommand {
     @Option(help: "ml-latest movies.csv (default: movies.csv beside the ratings file, when present).")
     var movies: String?
 
-    @Option(help: "temporal (default) or random.")
-    var split: Split.Kind = .temporal
+    /// Which splits to measure on: one, or both (and, with --tune, constants that hold on both).
+    enum Splits: String, ExpressibleByArgument, CaseIterable {
+        case temporal, random, both
+        var kinds: [Split.Kind] { self == .both ? [.temporal, .random] : [self == .temporal ? .temporal : .random] }
+    }
+
+    @Option(help: "temporal (default), random, or both.")
+    var split: Splits = .temporal
 
     @Option(help: "Seed for the random split.")
     var seed: UInt64 = 42
 
-    @Option(help: "Films rated fewer times are left out of the item–item weights (without --tune).")
-    var minimumRatings: Int = ItemSimilarityModel.Parameters().minimumRatings
+    @Option(help: "Films rated fewer times are left out of the item–item weights, the served model's and plain EASE's (without --tune; default: each its own).")
+    var minimumRatings: Int?
 
-    @Flag(help: "Choose the served model's constants on a validation split of the training part, then measure the test part once.")
+    @Flag(help: "Choose the served model's constants on validation splits of the training part (every split asked for), then measure the test part once.")
     var tune = false
+
+    @Flag(help: "Also the served model with each of its choices undone alone (recency, its floor, genre, popularity blend, dropped negative weights, rating floor, liked-only seeds).")
+    var ablate = false
+
+    @Flag(help: "Measure on a validation split carved from the training part (as --tune does), not on the test part: for exploring choices.")
+    var validation = false
 
     @Option(help: "table (default) or json (one object per line).")
     var format: Format = .table
@@ -58,32 +72,53 @@ struct Eval: AsyncParsableCommand {
             ?? ratingsURL.deletingLastPathComponent().appendingPathComponent("movies.csv")
         let catalog = FileManager.default.fileExists(atPath: moviesURL.path) ? try RatingsFile.readMovies(moviesURL) : ([:], [:])
         let progress = { (step: String) in FileHandle.standardError.write(Data("eval: \(step)\n".utf8)) }
-        var evaluation = OfflineEvaluation(
-            ratings: records, split: split, seed: seed, movies: catalog, constants: .init(minimumRatings: minimumRatings)
-        )
-        let choice = try tune ? Tuning.choose(for: evaluation, kind: split, seed: seed, progress: progress) : nil
-        if let choice {
-            evaluation = OfflineEvaluation(ratings: records, split: split, seed: seed, movies: catalog, constants: choice.constants)
+        let constants = minimumRatings.map { minimum in
+            OfflineEvaluation.Constants(minimumRatings: minimum, ease: .init(minimumRatings: minimum, lambda: ItemSimilarityModel.Parameters.plainEASE.lambda, keepsNegativeWeights: true))
+        } ?? .init()
+        var evaluations = split.kinds.map { kind in
+            OfflineEvaluation(ratings: records, split: kind, seed: seed, movies: catalog, constants: constants)
         }
-        let results = try evaluation.run(progress: progress)
+        let choice = try tune ? Tuning.choose(for: evaluations, seed: seed, progress: progress) : nil
+        if let choice {
+            evaluations = split.kinds.map { kind in
+                var constants = choice.constants
+                constants.ease = choice.ease[kind] ?? constants.ease
+                return OfflineEvaluation(ratings: records, split: kind, seed: seed, movies: catalog, constants: constants)
+            }
+        }
+        for evaluation in evaluations {
+            let kind = evaluation.split.kind
+            let measured = validation ? evaluation.onValidation(seed: seed) : evaluation
+            let results = try measured.run(ablate: ablate, progress: progress)
+            switch format {
+            case .json:
+                for result in results { print(try Self.jsonLine(result, split: kind)) }
+            case .table:
+                print("split: \(kind.rawValue)\(validation ? " validation" : "") (seed \(seed)), \(records.count) ratings (\(rejected.count) rows rejected), \(measured.split.test.count) users evaluated, top \(OfflineEvaluation.cutoff)")
+                print(["model", "precision@10", "recall@10", "ndcg@10", "hitrate@10", "coverage@10", "ms/user"].joined(separator: "\t"))
+                for r in results {
+                    print([r.model, f(r.precision), f(r.recall), f(r.ndcg), f(r.hitRate), f(r.coverage), String(format: "%.3f", r.millisecondsPerUser)].joined(separator: "\t"))
+                }
+                if let ease = results.first(where: { $0.model == "ease" })?.ndcg, let knn = results.first(where: { $0.model == "item-knn" })?.ndcg,
+                   let served = results.first(where: { $0.model == "served" })?.ndcg, ease > 0, knn > 0 {
+                    print("served NDCG@10: \(String(format: "%.3f", served / ease))× plain EASE, \(String(format: "%.3f", served / knn))× item-kNN")
+                }
+                print()
+            }
+        }
+        guard let choice else { return }
         switch format {
         case .json:
-            for result in results { print(try Self.jsonLine(result)) }
-            if let choice { print(try Self.jsonLine(choice)) }
+            print(try Self.jsonLine(choice))
         case .table:
-            print("split: \(split.rawValue) (seed \(seed)), \(records.count) ratings (\(rejected.count) rows rejected), \(evaluation.split.test.count) users evaluated, top \(OfflineEvaluation.cutoff)")
-            print(["model", "precision@10", "recall@10", "ndcg@10", "hitrate@10", "coverage@10", "ms/user"].joined(separator: "\t"))
-            for r in results {
-                print([r.model, f(r.precision), f(r.recall), f(r.ndcg), f(r.hitRate), f(r.coverage), String(format: "%.3f", r.millisecondsPerUser)].joined(separator: "\t"))
-            }
-            if let choice {
-                let c = choice.constants
-                print("""
-                    tuned on validation (\(choice.candidates) candidates): served λ \(c.lambda), minimum ratings \(c.minimumRatings), \
-                    genre share \(c.genreShare), recency half-life \(c.recencyHalfLife.map { "\($0) ratings" } ?? "none") \
-                    (validation NDCG@10 \(f(choice.validationNDCG))); plain EASE λ \(c.ease.lambda), \
-                    minimum ratings \(c.ease.minimumRatings) (validation NDCG@10 \(f(choice.easeValidationNDCG)))
-                    """)
+            let c = choice.constants
+            print("""
+                tuned on validation (\(choice.candidates) candidates): served λ \(c.lambda), minimum ratings \(c.minimumRatings), \
+                genre share \(c.genreShare), recency half-life \(c.recencyHalfLife.map { "\($0) ratings, floor \(c.recencyFloor)" } ?? "none")
+                """)
+            for kind in split.kinds {
+                guard let measured = choice.validation[kind], let ease = choice.ease[kind] else { continue }
+                print("  \(kind.rawValue): validation NDCG@10 \(f(measured.served)); plain EASE λ \(ease.lambda), minimum ratings \(ease.minimumRatings): \(f(measured.ease))")
             }
         }
     }
@@ -91,25 +126,27 @@ struct Eval: AsyncParsableCommand {
     private func f(_ value: Double) -> String { String(format: "%.4f", value) }
 
     static func jsonLine(_ choice: Tuning.Choice) throws -> String {
+        let c = choice.constants
         let object: [String: Any] = [
             "tuning": [
-                "lambda": choice.constants.lambda, "minimum_ratings": choice.constants.minimumRatings,
-                "genre_share": choice.constants.genreShare, "validation_ndcg@10": choice.validationNDCG, "candidates": choice.candidates,
-                "recency_half_life": choice.constants.recencyHalfLife.map { $0 as Any } ?? NSNull(),
-                "ease_lambda": choice.constants.ease.lambda, "ease_minimum_ratings": choice.constants.ease.minimumRatings,
-                "ease_validation_ndcg@10": choice.easeValidationNDCG,
+                "lambda": c.lambda, "minimum_ratings": c.minimumRatings, "genre_share": c.genreShare, "candidates": choice.candidates,
+                "recency_half_life": c.recencyHalfLife.map { $0 as Any } ?? NSNull(), "recency_floor": c.recencyFloor,
+                "splits": Dictionary(uniqueKeysWithValues: choice.validation.map { kind, measured in
+                    (kind.rawValue, [
+                        "validation_ndcg@10": measured.served, "ease_validation_ndcg@10": measured.ease,
+                        "ease_lambda": choice.ease[kind]?.lambda ?? 0, "ease_minimum_ratings": choice.ease[kind]?.minimumRatings ?? 0,
+                    ] as [String: Any])
+                }),
             ] as [String: Any],
         ]
         return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
     }
 
-    static func jsonLine(_ r: OfflineEvaluation.Result) throws -> String {
+    static func jsonLine(_ r: OfflineEvaluation.Result, split: Split.Kind) throws -> String {
         let object: [String: Any] = [
-            "model": r.model, "precision@10": r.precision, "recall@10": r.recall, "ndcg@10": r.ndcg,
+            "model": r.model, "split": split.rawValue, "precision@10": r.precision, "recall@10": r.recall, "ndcg@10": r.ndcg,
             "hitrate@10": r.hitRate, "coverage@10": r.coverage, "users": r.users, "ms_per_user": r.millisecondsPerUser,
         ]
         return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
     }
 }
-
-extension Split.Kind: ExpressibleByArgument {}

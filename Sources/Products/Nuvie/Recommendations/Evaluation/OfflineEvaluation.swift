@@ -27,21 +27,39 @@ public struct OfflineEvaluation: Sendable {
         public var minimumRatings: Int
         public var genreShare: Double
         public var recencyHalfLife: Double?
+        public var recencyFloor: Double
+        public var fullHistory = Scorer.defaultFullHistory
+        /// Ablations only (`nuvie eval --ablate`): what the served model does not do.
+        var keepsNegativeWeights = false
+        var seedsEveryRating = false
         public var ease: ItemSimilarityModel.Parameters
 
         public init(lambda: Double = ItemSimilarityModel.Parameters().lambda,
                     minimumRatings: Int = ItemSimilarityModel.Parameters().minimumRatings,
                     genreShare: Double = Scorer.defaultGenreShare, recencyHalfLife: Double? = Scorer.defaultRecencyHalfLife,
-                    ease: ItemSimilarityModel.Parameters? = nil) {
+                    recencyFloor: Double = Scorer.defaultRecencyFloor, ease: ItemSimilarityModel.Parameters? = nil) {
             self.lambda = lambda
             self.minimumRatings = minimumRatings
             self.genreShare = genreShare
             self.recencyHalfLife = recencyHalfLife
-            self.ease = ease ?? .init(minimumRatings: minimumRatings, lambda: lambda, keepsNegativeWeights: true)
+            self.recencyFloor = recencyFloor
+            self.ease = ease ?? .plainEASE
         }
 
-        var model: ItemSimilarityModel.Parameters { .init(minimumRatings: minimumRatings, lambda: lambda) }
+        var model: ItemSimilarityModel.Parameters { .init(minimumRatings: minimumRatings, lambda: lambda, keepsNegativeWeights: keepsNegativeWeights) }
     }
+
+    /// The served model with one of its choices undone at a time, each a row named for what changed:
+    /// which of them a split rewards or punishes.
+    public static let ablations: [(name: String, change: @Sendable (inout Constants) -> Void)] = [
+        ("served − recency", { $0.recencyHalfLife = nil }),
+        ("served − recency floor", { $0.recencyFloor = 0 }),
+        ("served − genre", { $0.genreShare = 0 }),
+        ("served − popularity blend", { $0.fullHistory = Double(Scorer.minimumHistory) }),
+        ("served + negative weights", { $0.keepsNegativeWeights = true }),
+        ("served − rating floor (5)", { $0.minimumRatings = 5 }),
+        ("served, every rating a seed", { $0.seedsEveryRating = true }),
+    ]
 
     public static let cutoff = 10
     public static let coldStartHistories = [3, 5, 10]
@@ -63,8 +81,14 @@ public struct OfflineEvaluation: Sendable {
         self.catalogSize = catalogSize
     }
 
-    /// popular, item-knn, ease, served, then the cold-start rows.
-    public func run(progress: (String) -> Void = { _ in }) throws -> [Result] {
+    /// The same evaluation on a validation split carved from the training part (as `--tune` does):
+    /// where choices are explored without looking at the test part.
+    public func onValidation(seed: UInt64) -> OfflineEvaluation {
+        OfflineEvaluation(split: Split(split.train, kind: split.kind, seed: seed), movies: movies, constants: constants, catalogSize: catalogSize)
+    }
+
+    /// popular, item-knn, ease, served, the ablations when asked, then the cold-start rows.
+    public func run(ablate: Bool = false, progress: (String) -> Void = { _ in }) throws -> [Result] {
         let history = History(split.train)
         let users = split.test.keys.sorted()
 
@@ -85,6 +109,16 @@ public struct OfflineEvaluation: Sendable {
         let scorer = try servedScorer(history)
         progress("served: ranking")
         let served = measure("served", users) { scorer.topMovieIds(history.profile($0, genres: movies.genres), limit: Self.cutoff) }
+        var ablated: [Result] = []
+        for (name, change) in ablate ? Self.ablations : [] {
+            progress(name)
+            var changed = constants
+            change(&changed)
+            let probe = OfflineEvaluation(split: split, movies: movies, constants: changed, catalogSize: catalogSize)
+            let model = changed.model == constants.model ? scorer.model : try probe.trained(changed.model)
+            let scorer = probe.servedScorer(model, history)
+            ablated.append(measure(name, users) { scorer.topMovieIds(history.profile($0, genres: movies.genres), limit: Self.cutoff) })
+        }
 
         var coldStart: [Result] = []
         for first in Self.coldStartHistories {
@@ -95,7 +129,7 @@ public struct OfflineEvaluation: Sendable {
                 scorer.topMovieIds(history.profile(userId, genres: movies.genres, first: first), limit: Self.cutoff)
             })
         }
-        return [popular, itemKNN, plainEASE, served] + coldStart
+        return [popular, itemKNN, plainEASE, served] + ablated + coldStart
     }
 
     /// The item–item weights under `parameters`, trained on the training part.
@@ -122,7 +156,8 @@ public struct OfflineEvaluation: Sendable {
     private func servedScorer(_ model: ItemSimilarityModel, _ history: History) -> Scorer {
         Scorer(
             model: model, catalog: CatalogSnapshot(titles: movies.titles, genres: movies.genres, ratingCounts: history.counts),
-            genreShare: constants.genreShare, recencyHalfLife: constants.recencyHalfLife
+            genreShare: constants.genreShare, recencyHalfLife: constants.recencyHalfLife, recencyFloor: constants.recencyFloor, fullHistory: constants.fullHistory,
+            seedsEveryRating: constants.seedsEveryRating
         )
     }
 

@@ -13,6 +13,7 @@ import NuvieMovieLens
 public struct Split: Sendable {
     public enum Kind: String, Sendable, CaseIterable { case temporal, random }
 
+    public var kind: Kind
     public var train: [RatingRecord]
     /// User → the films held out.
     public var test: [Int64: Set<Int64>]
@@ -21,6 +22,7 @@ public struct Split: Sendable {
 
     public init(_ ratings: [RatingRecord], kind: Kind, seed: UInt64 = 42) {
         var generator = SplitMix64(seed: seed)
+        self.kind = kind
         var byUser: [Int64: [RatingRecord]] = [:]
         for rating in ratings { byUser[rating.userId, default: []].append(rating) }
         train = []

@@ -19,12 +19,16 @@ public struct ItemSimilarityModel: Sendable, Equatable {
         /// a reason "because you rated" is only ever in the film's favour.
         public var keepsNegativeWeights: Bool
 
-        /// The defaults are what `nuvie eval --tune` chose on the bundled data's validation split (BENCHMARKS.md).
-        public init(minimumRatings: Int = 10, lambda: Double = 250, keepsNegativeWeights: Bool = false) {
+        /// The defaults are the served model's, chosen by `nuvie eval --split both --tune` on the bundled
+        /// data's validation splits (BENCHMARKS.md).
+        public init(minimumRatings: Int = 20, lambda: Double = 500, keepsNegativeWeights: Bool = false) {
             self.minimumRatings = minimumRatings
             self.lambda = lambda
             self.keepsNegativeWeights = keepsNegativeWeights
         }
+
+        /// Plain EASE, the evaluation's baseline, at what its own search chose on both validation splits.
+        public static let plainEASE = Parameters(minimumRatings: 10, lambda: 250, keepsNegativeWeights: true)
     }
 
     public let parameters: Parameters

@@ -11,13 +11,16 @@ import Foundation
 ///
 /// c = min(1, your ratings / 30), 0 under 3 ratings or with no film liked yet (cold start: popularity
 /// until we know your taste);
-/// Each liked film's weights count for 0.5^(k / h), k the number of the user's ratings newer than it
-/// and h the recency half-life (none: every liked film counts fully): what comes next follows what
-/// the user rated last more than what they rated long ago.
+/// Each liked film's weights count for f + (1 − f)·0.5^(k / h), k the number of the user's ratings
+/// newer than it, h the recency half-life (none: every liked film counts fully) and f the floor: what
+/// comes next follows what the user rated last, but a film liked long ago still counts at least f
+/// (without the floor, a random split, whose held-out films are not the newest, fell below most-popular:
+/// projections/recommendations.md).
 ///
-/// σ = 0.2 when social signals are used and you have friends, else 0; g, the genre share, is 0.15
-/// and h is 5 ratings (with λ and the minimum ratings per film, chosen by `nuvie eval --tune` on a
-/// validation split of the bundled data's training part: BENCHMARKS.md).
+/// σ = 0.2 when social signals are used and you have friends, else 0; g, the genre share, is 0.15,
+/// h is 5 ratings and f is 0.75 (with λ and the minimum ratings per film, chosen by
+/// `nuvie eval --split both --tune` on validation splits of the bundled data's training part:
+/// BENCHMARKS.md).
 public struct Scorer: Sendable {
     public struct Options: Sendable {
         public var useSocial: Bool
@@ -33,8 +36,8 @@ public struct Scorer: Sendable {
     }
 
     public static let defaultGenreShare = 0.15
+    public static let defaultFullHistory = 30.0
     static let socialShare = 0.2
-    static let fullHistory = 30.0
     static let minimumHistory = 3
     static let friendsForFullSocial = 3.0
 
@@ -44,24 +47,35 @@ public struct Scorer: Sendable {
     public let genreShare: Double
     /// h above, in ratings; nil: no decay.
     public let recencyHalfLife: Double?
+    /// f above: the least a liked film counts, however long ago it was rated.
+    public let recencyFloor: Double
+    /// The ratings at which c reaches 1 (30 above): below it, popularity keeps a share.
+    public let fullHistory: Double
+    /// Every rated film a seed, not only liked ones: an ablation for `nuvie eval`, never served (a
+    /// reason "because you liked" names only films the user liked).
+    let seedsEveryRating: Bool
     let mostRatings: Int
 
     public static let defaultRecencyHalfLife: Double? = 5
+    public static let defaultRecencyFloor = 0.75
 
     public init(
         model: ItemSimilarityModel, catalog: CatalogSnapshot, genreShare: Double = Scorer.defaultGenreShare,
-        recencyHalfLife: Double? = Scorer.defaultRecencyHalfLife
+        recencyHalfLife: Double? = Scorer.defaultRecencyHalfLife, recencyFloor: Double = Scorer.defaultRecencyFloor, fullHistory: Double = Scorer.defaultFullHistory, seedsEveryRating: Bool = false
     ) {
         self.model = model
         self.catalog = catalog
         self.genreShare = genreShare
         self.recencyHalfLife = recencyHalfLife
+        self.recencyFloor = recencyFloor
+        self.fullHistory = fullHistory
+        self.seedsEveryRating = seedsEveryRating
         mostRatings = catalog.ratingCounts.values.max() ?? 0
     }
 
     /// How far the user's history personalises the score (c above).
-    public static func personalisation(ratingCount: Int) -> Double {
-        ratingCount < minimumHistory ? 0 : min(1, Double(ratingCount) / fullHistory)
+    func personalisation(ratingCount: Int) -> Double {
+        ratingCount < Self.minimumHistory ? 0 : min(1, Double(ratingCount) / fullHistory)
     }
 
     /// One user's scoring pass, to ask several questions of: their personal sums over the model's
@@ -103,7 +117,8 @@ public struct UserScoring: Sendable {
     let personalisation: Double
     let social: Double
     let seeds: [Int64]
-    /// Each seed's weight: 1, or less the longer ago it was rated (`Scorer.recencyHalfLife`).
+    /// Each seed's weight: 1, or less the longer ago it was rated (`Scorer.recencyHalfLife`), never
+    /// under `Scorer.recencyFloor`.
     let seedWeights: [Int64: Double]
     let personal: [Double]
     let largestPersonal: Double
@@ -113,11 +128,11 @@ public struct UserScoring: Sendable {
         self.scorer = scorer
         self.profile = profile
         self.options = options
-        seeds = profile.ratings.filter { $0.value.liked && (options.seedFilter?.contains($0.key) ?? true) }.keys.sorted()
+        seeds = profile.ratings.filter { ($0.value.liked || scorer.seedsEveryRating) && (options.seedFilter?.contains($0.key) ?? true) }.keys.sorted()
         // Nothing liked yet, however much rated: nothing to personalise from, so popularity it is.
-        personalisation = seeds.isEmpty ? 0 : Scorer.personalisation(ratingCount: profile.ratings.count)
+        personalisation = seeds.isEmpty ? 0 : scorer.personalisation(ratingCount: profile.ratings.count)
         social = options.useSocial && profile.friendCount > 0 ? Scorer.socialShare : 0
-        seedWeights = Self.recencyWeights(seeds, profile, halfLife: scorer.recencyHalfLife)
+        seedWeights = Self.recencyWeights(seeds, profile, halfLife: scorer.recencyHalfLife, floor: scorer.recencyFloor)
         var sums = [Double](repeating: 0, count: scorer.model.count)
         for seed in seeds { scorer.model.accumulate(seed: seed, weight: seedWeights[seed] ?? 1, into: &sums) }
         personal = sums
@@ -130,13 +145,14 @@ public struct UserScoring: Sendable {
         genreAffinity = mostLiked > 0 ? profile.likedByGenre.mapValues { Double($0) / mostLiked } : [:]
     }
 
-    /// 0.5^(k / halfLife) for each seed, k the number of the user's ratings recorded after it.
-    static func recencyWeights(_ seeds: [Int64], _ profile: TasteProfile, halfLife: Double?) -> [Int64: Double] {
+    /// f + (1 − f)·0.5^(k / halfLife) for each seed, f the floor and k the number of the user's ratings
+    /// recorded after it.
+    static func recencyWeights(_ seeds: [Int64], _ profile: TasteProfile, halfLife: Double?, floor: Double) -> [Int64: Double] {
         guard let halfLife else { return [:] }
         // Newest first; equal positions (offline) in film order, so the weights are the same every run.
         let newestFirst = profile.ratings.sorted { ($0.value.position, $1.key) > ($1.value.position, $0.key) }.map(\.key)
         let rank = Dictionary(uniqueKeysWithValues: newestFirst.enumerated().map { ($0.element, $0.offset) })
-        return Dictionary(uniqueKeysWithValues: seeds.map { ($0, pow(0.5, Double(rank[$0] ?? 0) / halfLife)) })
+        return Dictionary(uniqueKeysWithValues: seeds.map { ($0, floor + (1 - floor) * pow(0.5, Double(rank[$0] ?? 0) / halfLife)) })
     }
 
     static func isCandidate(_ movieId: Int64, _ profile: TasteProfile, _ options: Scorer.Options) -> Bool {
