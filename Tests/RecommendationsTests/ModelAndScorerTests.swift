@@ -60,19 +60,23 @@ private func profile(_ ratings: [Int64: Double], friends: [Int64: [TasteProfile.
         scorer = Scorer(model: try ItemSimilarityModel.train(interactions, parameters: .init(minimumRatings: 1, lambda: 1)), catalog: catalog)
     }
 
-    /// What comes next follows what the user rated last: of two liked films, the newer one's
-    /// neighbours score higher, and which do flips with the order they were rated in.
-    @Test func theNewestLikedFilmsCountMost() throws {
-        // Two clusters that mirror each other: films 1–3 (Sci-Fi) and 5–7 (Drama), 2 mirroring 6.
+    /// Two clusters that mirror each other: films 1–3 (Sci-Fi) and 5–7 (Drama), 2 mirroring 6.
+    static func mirroredClusters() throws -> Scorer {
         var pairs: [(userId: Int64, movieId: Int64)] = []
         for user in Int64(1)...12 {
             for film: Int64 in user <= 6 ? [1, 2, 3] : [5, 6, 7] { pairs.append((user, film)) }
         }
         let counts = Dictionary(grouping: pairs.map(\.movieId), by: { $0 }).mapValues(\.count)
-        let mirrored = Scorer(
+        return Scorer(
             model: try ItemSimilarityModel.train(pairs, parameters: .init(minimumRatings: 1, lambda: 1)),
             catalog: CatalogSnapshot(titles: [:], genres: [:], ratingCounts: counts)
         )
+    }
+
+    /// What comes next follows what the user rated last: of two liked films, the newer one's
+    /// neighbours score higher, and which do flips with the order they were rated in.
+    @Test func theNewestLikedFilmsCountMost() throws {
+        let mirrored = try Self.mirroredClusters()
         func aiScores(sciFiFirst: Bool) -> (sciFi: Int, drama: Int) {
             let (older, newer): (Int64, Int64) = sciFiFirst ? (1, 5) : (5, 1)
             let ratings: [Int64: TasteProfile.Rated] = [
@@ -91,15 +95,7 @@ private func profile(_ ratings: [Int64: Double], friends: [Int64: [TasteProfile.
     /// Recency never silences a liked film: one liked 40 ratings ago still counts at least the floor, so
     /// a user whose held-out films are not their newest (a random split) is not reduced to their last few.
     @Test func aFilmLikedLongAgoStillCountsAtLeastTheFloor() throws {
-        var pairs: [(userId: Int64, movieId: Int64)] = []
-        for user in Int64(1)...12 {
-            for film: Int64 in user <= 6 ? [1, 2, 3] : [5, 6, 7] { pairs.append((user, film)) }
-        }
-        let counts = Dictionary(grouping: pairs.map(\.movieId), by: { $0 }).mapValues(\.count)
-        let mirrored = Scorer(
-            model: try ItemSimilarityModel.train(pairs, parameters: .init(minimumRatings: 1, lambda: 1)),
-            catalog: CatalogSnapshot(titles: [:], genres: [:], ratingCounts: counts)
-        )
+        let mirrored = try Self.mirroredClusters()
         var ratings: [Int64: TasteProfile.Rated] = [1: .init(rating: 5, position: 1), 5: .init(rating: 5, position: 100)]
         for n in Int64(0)..<40 { ratings[1_000 + n] = .init(rating: 2, position: UInt64(10 + n)) }
         let scoring = mirrored.prepare(TasteProfile(ratings: ratings, likedByGenre: [:]), options: .init(useSocial: false))

@@ -34,7 +34,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     let batchSize: Int
     let logger: Logger
     /// Held for each batch, and by a rebuild while it swaps in its new generation.
-    let batchLock = NIOLockedValueBox<Void>(())
+    let batchLock = NIOLock()
     /// The position every healthy projection has reached: what read-your-writes waits for.
     private let applied: PositionWatcher
     private let changes = Atomic<UInt64>(0)
@@ -129,7 +129,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
         var prefetch: Prefetch<Catalog>?
         defer { _ = try? prefetch?.events.value() }
         while true {
-            let count = try batchLock.withLockedValue { _ in try applyNextBatch(until: target, prefetch: &prefetch) }
+            let count = try batchLock.withLock { try applyNextBatch(until: target, prefetch: &prefetch) }
             total += count
             if count == 0 { return total }
         }

@@ -76,7 +76,7 @@ extension ProjectionRunner {
                 progress(report)
             }
         }
-        try batchLock.withLockedValue { _ in
+        try batchLock.withLock {
             try rebuilder.catchUp()
             try database.adopt(rebuilt)
         }
