@@ -94,11 +94,16 @@ public final class PostgresSharedLog: SharedLog {
     /// (`alreadyRecorded`) and never made twice.
     public func append(_ requests: [[StreamAppend]]) async throws -> (decisions: [Result<AppendDecision, EventLogError>], head: UInt64) {
         let deadline = ContinuousClock.now + failoverWait
+        var retries = 0
         while true {
             do {
-                return try await bounded(outcomeUnknown: true) { [self] in try await commit(requests, on: $0) }
+                let committed = try await bounded(outcomeUnknown: true) { [self] in try await commit(requests, on: $0) }
+                if retries > 0 { reporter.notice("append went through after retries", metadata: ["retries": "\(retries)"]) }
+                return committed
             } catch let unreachable as SharedLogUnreachable where ContinuousClock.now < deadline {
-                reporter.warning("append retried", metadata: ["reason": "\(unreachable.reason)"])
+                // Once per failover, not every 100 ms of it.
+                if retries == 0 { reporter.warning("append retried until a server takes it", metadata: ["reason": "\(unreachable.reason)"]) }
+                retries += 1
                 try await Task.sleep(for: .milliseconds(100))
             }
         }
