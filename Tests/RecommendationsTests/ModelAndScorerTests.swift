@@ -51,6 +51,14 @@ private func profile(_ ratings: [Int64: Double], friends: [Int64: [TasteProfile.
         #expect(!model.covers(42))
         #expect(model.covers(9))
     }
+
+    /// Film 9 is rated 12 times; films 1, 4, 6 and 7 five times; the rest four.
+    @Test func pastTheBoundOnlyTheMostRatedFilmsAreKept() throws {
+        let model = try ItemSimilarityModel.train(interactions, parameters: .init(minimumRatings: 1, lambda: 1, maximumFilms: 3))
+        #expect(model.movieIds == [1, 4, 9])
+        #expect(model.weightBytes == 9 * MemoryLayout<Float>.stride)
+        #expect(try ItemSimilarityModel.train(interactions, parameters: .init(minimumRatings: 1, lambda: 1, maximumFilms: 9)).count == 9)
+    }
 }
 
 @Suite(.timeLimit(.minutes(3))) struct ScorerTests {

@@ -74,8 +74,8 @@ struct SoakBench: AsyncParsableCommand {
             try await Task.sleep(for: .seconds(min(sampleEvery, max(1, duration))))
             guard load.isRunning else { break }
             let health = try? await SoakHealth.read(base)
-            let sqlite = (try? await SQLiteHeap.read(base)) ?? "SQLite unread"
-            let line = "t+\(Int((ContinuousClock.now - loadStarted).seconds)) s: RSS \(ProcessMemory.read(pid: server.pid).description), \(sqlite), head \(health?.head ?? 0), max lag \(health?.maxLag ?? 0)"
+            let gauges = (try? await HeapGauges.read(base)) ?? "gauges unread"
+            let line = "t+\(Int((ContinuousClock.now - loadStarted).seconds)) s: RSS \(ProcessMemory.read(pid: server.pid).description), \(gauges), head \(health?.head ?? 0), max lag \(health?.maxLag ?? 0)"
             samples.append(line)
             BenchFigures.progress(line)
         }
@@ -133,14 +133,18 @@ struct SoakHealth {
     }
 }
 
-/// From `/metrics`: SQLite's share of the server's heap (the engine records it every 10 s).
-enum SQLiteHeap {
+/// From `/metrics`, what the heap holds that the server measures itself: SQLite's page caches, the
+/// states kept between decisions and the recommendation model's weights.
+enum HeapGauges {
+    static let gauges = [("SQLite", "nuvie_sqlite_memory_bytes"), ("states", "nuvie_folded_states_bytes"), ("model", "nuvie_recommendation_model_bytes")]
+
     static func read(_ base: String) async throws -> String {
         let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "\(base)/metrics"), timeout: .seconds(10))
-        let text = String(buffer: try await response.body.collect(upTo: 16 << 20))
-        let line = text.split(separator: "\n").first { $0.hasPrefix("nuvie_sqlite_memory_bytes ") }
-        let bytes = line.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) } ?? 0
-        return String(format: "SQLite %.1f MB", bytes / 1_048_576)
+        let lines = String(buffer: try await response.body.collect(upTo: 16 << 20)).split(separator: "\n")
+        return gauges.map { name, metric in
+            let bytes = lines.first { $0.hasPrefix(metric + " ") }.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }
+            return bytes.map { "\(name) \(String(format: "%.1f", $0 / 1_048_576)) MB" } ?? "\(name) unread"
+        }.joined(separator: ", ")
     }
 }
 

@@ -8,7 +8,7 @@ extension NuvieConfiguration {
     public static let environmentNames: Set<String> = [
         "NUVIE_JWT_SECRET", "NUVIE_JWT_SECRET_FILE", "NUVIE_ADMIN_TOKEN", "NUVIE_ADMIN_TOKEN_FILE", "NUVIE_INTERNAL_TOKEN",
         "NUVIE_INTERNAL_TOKEN_FILE", "NUVIE_APPLE_BUNDLE_ID", "NUVIE_APPLE_JWKS", "NUVIE_AI_SERVICE_URL", "NUVIE_AI_TIMEOUT_MS",
-        "NUVIE_MODEL_RETRAIN_SECONDS", "NUVIE_RECOMMENDATION_TTL_SECONDS", "NUVIE_RATE_LIMIT_PER_MINUTE", "NUVIE_RATE_LIMIT_BURST",
+        "NUVIE_MODEL_RETRAIN_SECONDS", "NUVIE_MODEL_MAXIMUM_FILMS", "NUVIE_RECOMMENDATION_TTL_SECONDS", "NUVIE_RATE_LIMIT_PER_MINUTE", "NUVIE_RATE_LIMIT_BURST",
         "NUVIE_READ_YOUR_WRITES_TIMEOUT_MS",
     ]
 
@@ -22,6 +22,7 @@ extension NuvieConfiguration {
         aiServiceURL = try settings.httpURL("NUVIE_AI_SERVICE_URL")
         if let timeout = try settings.integer("NUVIE_AI_TIMEOUT_MS", in: 1...600_000) { aiServiceTimeout = .milliseconds(timeout) }
         if let seconds = try settings.integer("NUVIE_MODEL_RETRAIN_SECONDS", in: 1...86_400) { modelRetrainInterval = .seconds(seconds) }
+        if let films = try settings.integer("NUVIE_MODEL_MAXIMUM_FILMS", in: 16...65_536) { modelParameters.maximumFilms = films }
         if let ttl = try settings.integer("NUVIE_RECOMMENDATION_TTL_SECONDS", in: 1...86_400) { recommendationTTLSeconds = ttl }
         rateLimit = try RateLimit(settings, prefix: "NUVIE", default: Self.defaultRateLimit)
         if let timeout = try settings.integer("NUVIE_READ_YOUR_WRITES_TIMEOUT_MS", in: 1...600_000) {

@@ -18,13 +18,18 @@ public struct ItemSimilarityModel: Sendable, Equatable {
         /// Keep negative weights (plain EASE, the evaluation's baseline). The served model drops them:
         /// a reason "because you rated" is only ever in the film's favour.
         public var keepsNegativeWeights: Bool
+        /// At most this many films, the most rated first: the weights are `count²` floats (64 MiB at
+        /// 4,096) and training inverts that matrix, so a catalog where tens of thousands of films pass
+        /// `minimumRatings` would otherwise need gigabytes and hours to train.
+        public var maximumFilms: Int
 
         /// The defaults are the served model's, chosen by `nuvie eval --split both --tune` on the bundled
         /// data's validation splits (BENCHMARKS.md).
-        public init(minimumRatings: Int = 20, lambda: Double = 500, keepsNegativeWeights: Bool = false) {
+        public init(minimumRatings: Int = 20, lambda: Double = 500, keepsNegativeWeights: Bool = false, maximumFilms: Int = 4_096) {
             self.minimumRatings = minimumRatings
             self.lambda = lambda
             self.keepsNegativeWeights = keepsNegativeWeights
+            self.maximumFilms = maximumFilms
         }
 
         /// Plain EASE, the evaluation's baseline, at what its own search chose on both validation splits.
@@ -39,6 +44,9 @@ public struct ItemSimilarityModel: Sendable, Equatable {
     let weights: [Float]
 
     public var count: Int { movieIds.count }
+
+    /// What the weights hold in memory.
+    public var weightBytes: Int { weights.count * MemoryLayout<Float>.stride }
 
     public func covers(_ movieId: Int64) -> Bool { index[movieId] != nil }
 
@@ -73,7 +81,7 @@ public struct ItemSimilarityModel: Sendable, Equatable {
         for (userId, movieId) in interactions where moviesPerUser[userId, default: []].insert(movieId).inserted {
             ratingsPerMovie[movieId, default: 0] += 1
         }
-        let movieIds = ratingsPerMovie.filter { $0.value >= parameters.minimumRatings }.keys.sorted()
+        let movieIds = mostRated(ratingsPerMovie, parameters).sorted()
         let index = Dictionary(uniqueKeysWithValues: movieIds.enumerated().map { ($0.element, $0.offset) })
         let n = movieIds.count
         guard n > 0 else { return ItemSimilarityModel(parameters: parameters, movieIds: [], index: [:], weights: []) }
@@ -96,6 +104,14 @@ public struct ItemSimilarityModel: Sendable, Equatable {
             }
         }
         return ItemSimilarityModel(parameters: parameters, movieIds: movieIds, index: index, weights: matrix)
+    }
+
+    /// The films with at least `minimumRatings` ratings, at most `maximumFilms` of them: the most
+    /// rated, ties to the lower id.
+    private static func mostRated(_ ratingsPerMovie: [Int64: Int], _ parameters: Parameters) -> [Int64] {
+        let eligible = ratingsPerMovie.filter { $0.value >= parameters.minimumRatings }
+        guard eligible.count > parameters.maximumFilms else { return Array(eligible.keys) }
+        return eligible.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(parameters.maximumFilms).map(\.key)
     }
 
     /// In place, through LAPACK's Cholesky routines; fills both triangles.

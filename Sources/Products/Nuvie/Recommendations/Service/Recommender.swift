@@ -76,6 +76,8 @@ public final class Recommender: RecommendationEngine {
         let elapsed = clock.now - start
         Timer(label: "nuvie_recommendation_training_seconds").recordNanoseconds(elapsed.nanoseconds)
         Gauge(label: "nuvie_recommendation_model_position").record(Double(position))
+        Gauge(label: "nuvie_recommendation_model_films").record(Double(model.count))
+        Gauge(label: "nuvie_recommendation_model_bytes").record(Double(model.weightBytes))
         logger.info("recommendation model trained", metadata: [
             "position": "\(position)", "ratings": "\(pairs.count)", "films": "\(model.count)", "elapsed": "\(elapsed)",
         ])
