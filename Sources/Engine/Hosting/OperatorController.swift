@@ -140,3 +140,40 @@ public enum OperatorRequestError: Error, Equatable, Sendable {
     case notFound(String)
     case unsupportedMediaType(String)
 }
+
+extension ProductStores {
+    /// Mounts the operator endpoints over these stores when the configuration has an operator token
+    /// (`Router.addOperatorRoutes`); without one there is no `/admin`.
+    public func addOperatorRoutes<Context: RequestContext, Refusal: Error & Sendable>(
+        to router: Router<Context>, configuration: some ServerConfiguration, refusal: Refusal, replays: ReplayCoordinator,
+        erase: @escaping @Sendable (Int64) async throws -> UInt64
+    ) throws {
+        guard let token = try configuration.operatorToken(Product.self) else { return }
+        router.addOperatorRoutes(token: token, refusal: refusal, audit: AuditTrail(log: log, catalog: Product.Catalog.self), replays: replays, erase: erase)
+    }
+}
+
+extension ServerConfiguration {
+    /// `/admin`'s token: `<NAME>_ADMIN_TOKEN` (at least 32 bytes), else in demo mode one generated
+    /// once into the data directory (`admin-token`; a past state reads the live one's); nil: no
+    /// operator routes.
+    public func operatorToken<Product: EventSourcedProduct>(_: Product.Type) throws -> String? {
+        try GeneratedSecret.resolve(
+            serving.adminToken, named: "\(Product.environmentPrefix)_ADMIN_TOKEN", demoMode: serving.demoMode, file: generatedSecretFile("admin-token")
+        )
+    }
+}
+
+extension Router {
+    /// Mounts the operator endpoints under `/admin`, behind the operator's `X-Admin-Token` (a missing
+    /// or wrong one is answered with `refusal`, in the product's error shape). Call after the
+    /// product's routes, so that these get its middleware.
+    public func addOperatorRoutes<Refusal: Error & Sendable>(
+        token: String, refusal: Refusal, audit: AuditTrail, replays: ReplayCoordinator,
+        erase: @escaping @Sendable (Int64) async throws -> UInt64
+    ) {
+        group("/admin")
+            .add(middleware: HeaderTokenMiddleware<Context, Refusal>(header: "X-Admin-Token", token: token, refusal: refusal))
+            .addRoutes(OperatorController<Context>(audit: audit, replays: replays, erase: erase).endpoints)
+    }
+}

@@ -1,30 +1,14 @@
 import Foundation
 import HTTPServing
 import Logging
-import Prometheus
 
 /// What every product's server configuration has, so that one `serve` command fills them all in:
-/// where, on which address, whether a demo, where metrics go, and the rest from its environment.
+/// the engine's `serving` settings, read as the configuration's own members (`configuration.port`),
+/// and the product's, from its environment.
+@dynamicMemberLookup
 public protocol ServerConfiguration: Sendable {
     init(dataDirectory: URL)
-    var dataDirectory: URL { get }
-    var demoMode: Bool { get set }
-    var host: String { get set }
-    var port: Int { get set }
-    var metricsRegistry: PrometheusCollectorRegistry? { get set }
-    var connections: ConnectionLimits { get set }
-    /// `<NAME>_MASTER_KEY`: required outside demo mode.
-    var masterKey: String? { get set }
-    /// `<NAME>_LOG_URL` or `--log-url`: the log in PostgreSQL (`postgres://…`), shared by every node
-    /// of the product. nil: the embedded log in the data directory.
-    var logURL: String? { get set }
-    var initialLogMapSize: Int { get }
-    /// Serves a past state: every write answers 405 and nothing is recorded (`PastStateConfiguration`).
-    var readOnly: Bool { get }
-    /// The data directory whose key store, master key and generated demo secrets this server reads,
-    /// in place of its own: the live one, for a past state, so that a user erased since reads as
-    /// erased there too and a live sign-in still holds. nil: its own.
-    var keysFrom: URL? { get }
+    var serving: ServingSettings { get set }
     /// Every `<NAME>_*` variable the product reads itself, besides the engine's
     /// (`EnvironmentSettings.servingNames`); others are reported as unknown at start-up.
     static var environmentNames: Set<String> { get }
@@ -33,38 +17,35 @@ public protocol ServerConfiguration: Sendable {
 }
 
 extension ServerConfiguration {
-    public var readOnly: Bool { false }
-    public var keysFrom: URL? { nil }
+    public subscript<Value>(dynamicMember setting: WritableKeyPath<ServingSettings, Value>) -> Value {
+        get { serving[keyPath: setting] }
+        set { serving[keyPath: setting] = newValue }
+    }
 
-    /// The settings the engine reads for every product (master key, shared log, HTTP connection
-    /// limits: `EnvironmentSettings.servingNames`), then the product's own (`apply`).
+    /// The settings the engine reads for every product (`EnvironmentSettings.servingNames`), then the
+    /// product's own (`apply`).
     public mutating func applyEverySetting(_ settings: EnvironmentSettings, prefix: String) throws {
-        masterKey = try settings.secret("\(prefix)_MASTER_KEY")
-        if let url = settings.text("\(prefix)_LOG_URL") { logURL = try SharedLogSetting.checked(url, name: "\(prefix)_LOG_URL") }
-        try connections.apply(settings, prefix: prefix)
+        try serving.apply(settings, prefix: prefix)
         try apply(settings)
     }
 
     /// Where the key store and the master key are read.
-    public var keysDirectory: DataDirectory { DataDirectory(keysFrom ?? dataDirectory) }
+    public var keysDirectory: DataDirectory { DataDirectory(serving.keysFrom ?? serving.dataDirectory) }
 
     /// Where the generated demo secret `name` is kept: the live directory's when this serves a past
     /// state from one that has it, else this data directory's. A past state never writes into the
     /// live directory.
     public func generatedSecretFile(_ name: String) -> URL {
-        if let keysFrom, FileManager.default.fileExists(atPath: keysFrom.appendingPathComponent(name).path) {
+        if let keysFrom = serving.keysFrom, FileManager.default.fileExists(atPath: keysFrom.appendingPathComponent(name).path) {
             return keysFrom.appendingPathComponent(name)
         }
-        return dataDirectory.appendingPathComponent(name)
+        return serving.dataDirectory.appendingPathComponent(name)
     }
 }
 
-/// A configuration that can serve a past state (`<product> as-of --serve`): a copy of the log up to
-/// a position, every write refused, personal fields opened with the live key store.
-public protocol PastStateConfiguration: ServerConfiguration {
-    var readOnly: Bool { get set }
-    var keysFrom: URL? { get set }
-}
+/// A configuration of a product that can serve a past state (`<product> as-of --serve`): a copy of
+/// the log up to a position, every write refused, personal fields opened with the live key store.
+public protocol PastStateConfiguration: ServerConfiguration {}
 
 extension ProductStores {
     /// The stores a server configured so serves from: its data directory, under the configured master

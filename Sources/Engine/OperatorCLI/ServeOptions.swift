@@ -24,11 +24,11 @@ public struct ServeOptions<Product: EventSourcedProduct>: ParsableArguments {
         if let port { guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") } }
     }
 
-    /// Builds the configuration from the flags, the environment and the defaults (logging
+    /// Builds the configuration from the flags, the environment and the product's defaults (logging
     /// bootstrapped, every unknown `<NAME>_*` variable logged as a warning), then serves what `build`
     /// makes of it until stopped, with the server's pid in the data directory.
     public func run<Configuration: ServerConfiguration, App: ApplicationProtocol>(
-        _ global: ProductOptions<Product>, defaultPort: Int, _ type: Configuration.Type,
+        _ global: ProductOptions<Product>, _ type: Configuration.Type,
         build: (Configuration, Logger) async throws -> App
     ) async throws {
         let logger = Bootstrap.logging(Product.self, level: global.logLevel)
@@ -36,7 +36,7 @@ public struct ServeOptions<Product: EventSourcedProduct>: ParsableArguments {
         configuration.demoMode = try DataDirectory(global.dataDirectory).resolveDemoMode(
             flag: demo, environment: try EnvironmentSettings().flag("\(Product.environmentPrefix)_DEMO"), joiningSharedLog: configuration.logURL != nil
         )
-        configuration.port = try port ?? EnvironmentSettings().integer("\(Product.environmentPrefix)_PORT", in: 0...65535) ?? defaultPort
+        configuration.port = try port ?? EnvironmentSettings().integer("\(Product.environmentPrefix)_PORT", in: 0...65535) ?? configuration.port
         logger.info("starting", metadata: [
             "data_dir": "\(global.dataDirectory.path)", "demo": "\(configuration.demoMode)", "address": "\(configuration.host):\(configuration.port)",
             "log": "\(SharedLogSetting.describe(configuration.logURL))",

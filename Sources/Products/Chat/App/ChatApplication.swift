@@ -42,9 +42,6 @@ public func chatRouter(
     commands: ChatCommandService, assistant: any Assistant, logger: Logger
 ) throws -> Router<ChatRequestContext> {
     let directory = DataDirectory(configuration.dataDirectory)
-    let adminToken = try GeneratedSecret.resolve(
-        configuration.adminToken, named: "CHAT_ADMIN_TOKEN", demoMode: configuration.demoMode, file: directory.root.appendingPathComponent("admin-token")
-    )
     let files = SealedFiles(root: directory.files, keys: stores.keys)
     let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
     let accounts = ChatAccounts(stores: stores, readYourWrites: readYourWrites)
@@ -59,11 +56,9 @@ public func chatRouter(
     ))
     HealthController<ChatRequestContext>(log: stores.log, runner: runner, registry: configuration.metricsRegistry, moreStorage: [{ files.storageFailure }])
         .register(on: router)
-    if let adminToken {
-        addChatOperatorRoutes(
-            to: router, adminToken: adminToken, audit: AuditTrail(log: stores.log, catalog: ChatProduct.Catalog.self), replays: replays,
-            accounts: accounts
-        )
-    }
+    try stores.addOperatorRoutes(
+        to: router, configuration: configuration,
+        refusal: ChatAPIError(.unauthorized, "not_authenticated", "This endpoint needs the operator's X-Admin-Token", detail: "X-Admin-Token"), replays: replays
+    ) { try await accounts.erase($0, initiator: .operator) }
     return router
 }

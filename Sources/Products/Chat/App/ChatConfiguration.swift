@@ -3,21 +3,12 @@ import ChatAPI
 import ChatCommands
 import Foundation
 import HTTPServing
-import Prometheus
 import ProductHosting
 
 /// Everything the chat server needs to start, as plain values. The `chat` executable builds it from
 /// flags and the `CHAT_*` environment; tests build it directly.
 public struct ChatConfiguration: ServerConfiguration {
-    public var dataDirectory: URL
-    public var host = "127.0.0.1"
-    public var port = 8000
-    /// Demo mode seeds the demo accounts and keeps generated secrets in the data directory.
-    public var demoMode = false
-    /// Opens `/admin/…` (header `X-Admin-Token`); demo mode generates one when unset.
-    public var adminToken: String?
-    /// Base64 of 32 bytes (`CHAT_MASTER_KEY(_FILE)`); demo mode generates one when unset.
-    public var masterKey: String?
+    public var serving: ServingSettings
     /// The OpenAI-compatible API replies come from; nil: the offline responder.
     public var assistant: OpenAICompatibleAssistant.Settings?
     public var tonePrompts = TonePrompts.standard
@@ -25,30 +16,23 @@ public struct ChatConfiguration: ServerConfiguration {
     public var contextTokens = 6_000
     /// PBKDF2 iterations of new password hashes.
     public var passwordIterations = DjangoPassword.owaspIterations
-    public var readYourWritesTimeout: Duration = .seconds(5)
     /// Per user (per address on login and signup); nil turns it off.
     public var rateLimit: RateLimit? = RateLimit(requestsPerMinute: 600, burst: 120)
     public var loginThrottle = LoginThrottleLimits.standard
-    public var initialLogMapSize = 64 << 20
-    public var metricsRegistry: PrometheusCollectorRegistry?
-    public var connections = ConnectionLimits()
-    public var logURL: String?
 
     public init(dataDirectory: URL) {
-        self.dataDirectory = dataDirectory
+        serving = ServingSettings(dataDirectory: dataDirectory, port: 8000)
     }
 
     /// Chat's own `CHAT_*` settings; the engine reads the rest (`EnvironmentSettings.servingNames`).
     public static let environmentNames: Set<String> = [
-        "CHAT_ADMIN_TOKEN", "CHAT_ADMIN_TOKEN_FILE", "CHAT_OPENAI_BASE_URL", "CHAT_OPENAI_API_KEY", "CHAT_OPENAI_API_KEY_FILE",
-        "CHAT_OPENAI_MODEL", "CHAT_OPENAI_TEMPERATURE", "CHAT_OPENAI_TIMEOUT_SECONDS", "CHAT_CONTEXT_TOKENS",
-        "CHAT_TONE_PROMPTS_FILE", "CHAT_PASSWORD_ITERATIONS", "CHAT_LOGIN_FAILURES_PER_ACCOUNT", "CHAT_LOGIN_FAILURES_PER_ADDRESS",
-        "CHAT_READ_YOUR_WRITES_TIMEOUT_MS", "CHAT_RATE_LIMIT_PER_MINUTE", "CHAT_RATE_LIMIT_BURST",
+        "CHAT_OPENAI_BASE_URL", "CHAT_OPENAI_API_KEY", "CHAT_OPENAI_API_KEY_FILE", "CHAT_OPENAI_MODEL", "CHAT_OPENAI_TEMPERATURE",
+        "CHAT_OPENAI_TIMEOUT_SECONDS", "CHAT_CONTEXT_TOKENS", "CHAT_TONE_PROMPTS_FILE", "CHAT_PASSWORD_ITERATIONS",
+        "CHAT_LOGIN_FAILURES_PER_ACCOUNT", "CHAT_LOGIN_FAILURES_PER_ADDRESS", "CHAT_RATE_LIMIT_PER_MINUTE", "CHAT_RATE_LIMIT_BURST",
     ]
 
     /// The rest of the configuration from the environment, every value checked (`InvalidSetting`).
     public mutating func apply(_ settings: EnvironmentSettings) throws {
-        adminToken = try settings.secret("CHAT_ADMIN_TOKEN")
         // Every CHAT_OPENAI_* value is checked whether or not a base URL is set: one set without it
         // would otherwise be ignored in silence.
         let temperature = try settings.text("CHAT_OPENAI_TEMPERATURE").map { raw in
@@ -77,9 +61,6 @@ public struct ChatConfiguration: ServerConfiguration {
         passwordIterations = try settings.integer("CHAT_PASSWORD_ITERATIONS", in: 100_000...10_000_000) ?? passwordIterations
         loginThrottle.perAccount = try settings.integer("CHAT_LOGIN_FAILURES_PER_ACCOUNT", in: 1...1_000) ?? loginThrottle.perAccount
         loginThrottle.perAddress = try settings.integer("CHAT_LOGIN_FAILURES_PER_ADDRESS", in: 1...100_000) ?? loginThrottle.perAddress
-        if let timeout = try settings.integer("CHAT_READ_YOUR_WRITES_TIMEOUT_MS", in: 1...600_000) {
-            readYourWritesTimeout = .milliseconds(timeout)
-        }
         rateLimit = try RateLimit(settings, prefix: "CHAT", default: rateLimit ?? RateLimit(requestsPerMinute: 600, burst: 120))
     }
 }

@@ -12,7 +12,7 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var serve: ServeOptions<ChatProduct>
 
     func run() async throws {
-        try await serve.run(global, defaultPort: 8000, ChatConfiguration.self) { configuration, logger in
+        try await serve.run(global, ChatConfiguration.self) { configuration, logger in
             try await buildChatApplication(configuration: configuration, logger: logger)
         }
     }

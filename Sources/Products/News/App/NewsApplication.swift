@@ -35,10 +35,6 @@ public func buildNewsApplication(configuration: NewsConfiguration, logger: Logge
 public func newsRouter(
     configuration: NewsConfiguration, stores: ProductStores<NewsProduct>, runner: NewsRunner, replays: ReplayCoordinator, commands: NewsCommandService
 ) throws -> Router<NewsRequestContext> {
-    let adminToken = try GeneratedSecret.resolve(
-        configuration.adminToken, named: "NEWS_ADMIN_TOKEN", demoMode: configuration.demoMode,
-        file: DataDirectory(configuration.dataDirectory).root.appendingPathComponent("admin-token")
-    )
     let router = Router(context: NewsRequestContext.self)
     addNewsRoutes(to: router, dependencies: NewsAPIDependencies(
         commands: commands, queries: NewsQueries(database: stores.readDatabase),
@@ -46,8 +42,10 @@ public func newsRouter(
         readModelRevision: ReadModelRevision(runner: runner), requestsPerMinute: configuration.requestsPerMinute
     ))
     HealthController<NewsRequestContext>(log: stores.log, runner: runner, registry: configuration.metricsRegistry).register(on: router)
-    if let adminToken {
-        addNewsOperatorRoutes(to: router, adminToken: adminToken, audit: AuditTrail(log: stores.log, catalog: NewsProduct.Catalog.self), replays: replays)
-    }
+    // News has no accounts: its erase answers 404 for every id.
+    try stores.addOperatorRoutes(
+        to: router, configuration: configuration,
+        refusal: NewsAPIError(.forbidden, "Invalid API key", details: "This endpoint needs the operator's X-Admin-Token"), replays: replays
+    ) { userId in throw OperatorRequestError.notFound("news has no accounts: there is no user \(userId) to erase") }
     return router
 }

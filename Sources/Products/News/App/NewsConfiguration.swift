@@ -1,40 +1,26 @@
 import Foundation
 import HTTPServing
-import Prometheus
 import ProductHosting
 
 /// Everything the news server needs to start. The `news` executable builds it from flags and the
 /// `NEWS_*` environment.
 public struct NewsConfiguration: ServerConfiguration {
-    public var dataDirectory: URL
-    public var host = "127.0.0.1"
-    public var port = 5001
-    /// Demo mode ingests the synthetic demo articles and keeps generated secrets in the data directory.
-    public var demoMode = false
-    public var adminToken: String?
-    public var masterKey: String?
+    public var serving: ServingSettings
     /// The contract's 100.
     public var requestsPerMinute = 100
     /// RSS/Atom feeds fetched every `feedInterval` (`NEWS_FEEDS`, comma-separated http(s) URLs).
     public var feeds: [URL] = []
     public var feedInterval: Duration = .seconds(900)
-    public var readYourWritesTimeout: Duration = .seconds(5)
-    public var initialLogMapSize = 64 << 20
-    public var metricsRegistry: PrometheusCollectorRegistry?
-    public var connections = ConnectionLimits()
-    public var logURL: String?
 
     public init(dataDirectory: URL) {
-        self.dataDirectory = dataDirectory
+        serving = ServingSettings(dataDirectory: dataDirectory, port: 5001)
     }
 
     public static let environmentNames: Set<String> = [
-        "NEWS_ADMIN_TOKEN", "NEWS_ADMIN_TOKEN_FILE", "NEWS_RATE_LIMIT_PER_MINUTE", "NEWS_FEEDS", "NEWS_FEED_INTERVAL_SECONDS",
-        "NEWS_READ_YOUR_WRITES_TIMEOUT_MS",
+        "NEWS_RATE_LIMIT_PER_MINUTE", "NEWS_FEEDS", "NEWS_FEED_INTERVAL_SECONDS",
     ]
 
     public mutating func apply(_ settings: EnvironmentSettings) throws {
-        adminToken = try settings.secret("NEWS_ADMIN_TOKEN")
         requestsPerMinute = try settings.integer("NEWS_RATE_LIMIT_PER_MINUTE", in: 1...1_000_000) ?? requestsPerMinute
         if let list = settings.text("NEWS_FEEDS") {
             feeds = try list.split(separator: ",").map { raw in
@@ -46,8 +32,5 @@ public struct NewsConfiguration: ServerConfiguration {
             }
         }
         if let seconds = try settings.integer("NEWS_FEED_INTERVAL_SECONDS", in: 60...86_400) { feedInterval = .seconds(seconds) }
-        if let timeout = try settings.integer("NEWS_READ_YOUR_WRITES_TIMEOUT_MS", in: 1...600_000) {
-            readYourWritesTimeout = .milliseconds(timeout)
-        }
     }
 }

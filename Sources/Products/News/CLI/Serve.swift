@@ -12,7 +12,7 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var serve: ServeOptions<NewsProduct>
 
     func run() async throws {
-        try await serve.run(global, defaultPort: 5001, NewsConfiguration.self) { configuration, logger in
+        try await serve.run(global, NewsConfiguration.self) { configuration, logger in
             try await buildNewsApplication(configuration: configuration, logger: logger)
         }
     }

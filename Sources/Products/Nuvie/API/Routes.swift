@@ -123,14 +123,10 @@ extension Router<NuvieRequestContext> {
                 .addRoutes(AIController(engine: d.recommendations.local).endpoints)
         }
         if let adminToken = d.adminToken {
-            group("/admin")
-                .add(middleware: HeaderTokenMiddleware<NuvieRequestContext, NuvieAPIError>(
-                    header: "X-Admin-Token", token: adminToken,
-                    refusal: NuvieAPIError(.unauthorized, code: "ADMIN_TOKEN_REQUIRED", message: "This endpoint needs the operator's X-Admin-Token")
-                ))
-                .addRoutes(OperatorController<NuvieRequestContext>(audit: d.audit, replays: d.replays) { userId in
-                    try await AccountController.erase(userId, initiator: .operator, accounts: d.accounts, tokens: d.tokens)
-                }.endpoints)
+            addOperatorRoutes(
+                token: adminToken, refusal: NuvieAPIError(.unauthorized, code: "ADMIN_TOKEN_REQUIRED", message: "This endpoint needs the operator's X-Admin-Token"),
+                audit: d.audit, replays: d.replays
+            ) { try await AccountController.erase($0, initiator: .operator, accounts: d.accounts, tokens: d.tokens) }
         }
     }
 }

@@ -19,7 +19,7 @@ public func buildNuvieApplication(configuration: NuvieConfiguration, logger: Log
     do {
         // Secrets are checked before the demo import and the first training, not minutes after.
         _ = try Secrets.jwtSecret(configuration)
-        _ = try Secrets.adminToken(configuration)
+        _ = try configuration.operatorToken(NuvieProduct.self)
         _ = try Secrets.internalToken(configuration)
         let demo = DemoImport(directory: DataDirectory(configuration.dataDirectory))
         let importing = configuration.demoMode && demo.isDue(logHead: storage.log.headPosition)
@@ -90,7 +90,7 @@ func nuvieRouter(
             recommendationCache: storage.recommendationCache
         ),
         replays: replays,
-        adminToken: try Secrets.adminToken(configuration),
+        adminToken: try configuration.operatorToken(NuvieProduct.self),
         recommendations: try recommendationDependencies(configuration, storage: storage, recommender: recommender, logger: logger)
     ))
     return router

@@ -6,16 +6,14 @@ import Foundation
 extension NuvieConfiguration {
     /// Nuvie's own `NUVIE_*` settings; the engine reads the rest (`EnvironmentSettings.servingNames`).
     public static let environmentNames: Set<String> = [
-        "NUVIE_JWT_SECRET", "NUVIE_JWT_SECRET_FILE", "NUVIE_ADMIN_TOKEN", "NUVIE_ADMIN_TOKEN_FILE", "NUVIE_INTERNAL_TOKEN",
-        "NUVIE_INTERNAL_TOKEN_FILE", "NUVIE_APPLE_BUNDLE_ID", "NUVIE_APPLE_JWKS", "NUVIE_AI_SERVICE_URL", "NUVIE_AI_TIMEOUT_MS",
-        "NUVIE_MODEL_RETRAIN_SECONDS", "NUVIE_MODEL_MAXIMUM_FILMS", "NUVIE_RECOMMENDATION_TTL_SECONDS", "NUVIE_RATE_LIMIT_PER_MINUTE", "NUVIE_RATE_LIMIT_BURST",
-        "NUVIE_READ_YOUR_WRITES_TIMEOUT_MS",
+        "NUVIE_JWT_SECRET", "NUVIE_JWT_SECRET_FILE", "NUVIE_INTERNAL_TOKEN", "NUVIE_INTERNAL_TOKEN_FILE", "NUVIE_APPLE_BUNDLE_ID",
+        "NUVIE_APPLE_JWKS", "NUVIE_AI_SERVICE_URL", "NUVIE_AI_TIMEOUT_MS", "NUVIE_MODEL_RETRAIN_SECONDS", "NUVIE_MODEL_MAXIMUM_FILMS",
+        "NUVIE_RECOMMENDATION_TTL_SECONDS", "NUVIE_RATE_LIMIT_PER_MINUTE", "NUVIE_RATE_LIMIT_BURST",
     ]
 
     /// The rest of the configuration from the environment, every value checked (`InvalidSetting`).
     public mutating func apply(_ settings: EnvironmentSettings) throws {
         jwtSecret = try settings.secret("NUVIE_JWT_SECRET")
-        adminToken = try settings.secret("NUVIE_ADMIN_TOKEN")
         internalToken = try settings.secret("NUVIE_INTERNAL_TOKEN")
         appleBundleId = settings.text("NUVIE_APPLE_BUNDLE_ID")
         appleKeySource = try settings.appleKeySource("NUVIE_APPLE_JWKS")
@@ -25,8 +23,5 @@ extension NuvieConfiguration {
         if let films = try settings.integer("NUVIE_MODEL_MAXIMUM_FILMS", in: 16...65_536) { modelParameters.maximumFilms = films }
         if let ttl = try settings.integer("NUVIE_RECOMMENDATION_TTL_SECONDS", in: 1...86_400) { recommendationTTLSeconds = ttl }
         rateLimit = try RateLimit(settings, prefix: "NUVIE", default: Self.defaultRateLimit)
-        if let timeout = try settings.integer("NUVIE_READ_YOUR_WRITES_TIMEOUT_MS", in: 1...600_000) {
-            readYourWritesTimeout = .milliseconds(timeout)
-        }
     }
 }

@@ -3,30 +3,19 @@ import HTTPServing
 import NuvieAPI
 import Foundation
 import ProductHosting
-import Prometheus
 import NuvieRecommendations
 
 /// Everything the server needs to start, as plain values. The CLI builds it from flags and the
 /// environment; tests use `.testing(dataDirectory:)`.
 public struct NuvieConfiguration: PastStateConfiguration {
-    public var dataDirectory: URL
-    public var host: String
-    public var port: Int
-    /// Demo mode imports `demoDataset` into an empty log, enables the `dev` sign-in provider and
-    /// keeps a generated JWT secret in the data directory (a past state reads the live one's).
-    public var demoMode: Bool
+    public var serving: ServingSettings
+    /// Imported into an empty log in demo mode.
     public var demoDataset: URL?
     public var jwtSecret: String?
     public var appleBundleId: String?
     public var appleKeySource: AppleIdentityVerifier.KeySource?
-    public var readYourWritesTimeout: Duration
-    public var initialLogMapSize: Int
-    /// Opens the `/admin` endpoints (header `X-Admin-Token`); demo mode generates one when unset.
-    public var adminToken: String?
     /// Per user (per IP when anonymous); nil turns rate limiting off.
-    public var rateLimit: RateLimit?
-    /// Served at `/metrics` when set (the CLI bootstraps swift-metrics with it).
-    public var metricsRegistry: PrometheusCollectorRegistry?
+    public var rateLimit: RateLimit? = NuvieConfiguration.defaultRateLimit
     /// Shared with the AI service: opens `/ai/…` here and signs calls to `aiServiceURL`. Demo mode
     /// generates one when unset.
     public var internalToken: String?
@@ -38,42 +27,9 @@ public struct NuvieConfiguration: PastStateConfiguration {
     public var modelRetrainInterval: Duration = .seconds(60)
     /// `ttl_seconds` of the in-process model's answers: how long the feed serves a cached list.
     public var recommendationTTLSeconds = 900
-    /// Serves the data directory as it is and records nothing: every write answers 405
-    /// `METHOD_NOT_ALLOWED` (`nuvie as-of --serve`).
-    public var readOnly = false
-    /// Wraps every user's data key (env `NUVIE_MASTER_KEY` or `NUVIE_MASTER_KEY_FILE`, base64 of 32
-    /// bytes); demo mode generates one into the data directory when unset, which a past state reads
-    /// from the live one (ops/privacy.md).
-    public var masterKey: String?
-    /// The data directory whose key store, master key and generated demo secrets are used, when not
-    /// this one's: a past state served from a copy of the log reads the live one (`nuvie as-of --serve`).
-    public var keysFrom: URL?
-    /// Timeouts and the connection limit of the HTTP server (env `NUVIE_HTTP_*`).
-    public var connections = ConnectionLimits()
-    public var logURL: String?
-
-    public init(
-        dataDirectory: URL, host: String = "127.0.0.1", port: Int = 8080, demoMode: Bool = false, demoDataset: URL? = nil,
-        jwtSecret: String? = nil, appleBundleId: String? = nil, appleKeySource: AppleIdentityVerifier.KeySource? = nil,
-        readYourWritesTimeout: Duration = .seconds(5), initialLogMapSize: Int = 256 << 20,
-        rateLimit: RateLimit? = NuvieConfiguration.defaultRateLimit, metricsRegistry: PrometheusCollectorRegistry? = nil
-    ) {
-        self.dataDirectory = dataDirectory
-        self.host = host
-        self.port = port
-        self.demoMode = demoMode
-        self.demoDataset = demoDataset
-        self.jwtSecret = jwtSecret
-        self.appleBundleId = appleBundleId
-        self.appleKeySource = appleKeySource
-        self.readYourWritesTimeout = readYourWritesTimeout
-        self.initialLogMapSize = initialLogMapSize
-        self.rateLimit = rateLimit
-        self.metricsRegistry = metricsRegistry
-    }
 
     public init(dataDirectory: URL) {
-        self.init(dataDirectory: dataDirectory, host: "127.0.0.1")
+        serving = ServingSettings(dataDirectory: dataDirectory, port: 8080, initialLogMapSize: 256 << 20)
     }
 
     /// Enough for any person using the app (10 requests a second on average, bursts of 120), not
@@ -85,18 +41,15 @@ public struct NuvieConfiguration: PastStateConfiguration {
     /// a loaded two-core machine the gap can pass the 10 s header deadline (the hardening tests set
     /// their own).
     public static func testing(dataDirectory: URL) -> NuvieConfiguration {
-        var configuration = NuvieConfiguration(
-            dataDirectory: dataDirectory, port: 0, demoMode: true, jwtSecret: "test-secret-test-secret-test-secret",
-            initialLogMapSize: 4 << 20, rateLimit: nil
-        )
+        var configuration = NuvieConfiguration(dataDirectory: dataDirectory)
+        configuration.serving = .testing(dataDirectory: dataDirectory)
+        configuration.jwtSecret = "test-secret-test-secret-test-secret"
+        configuration.rateLimit = nil
         configuration.connections = ConnectionLimits(idleTimeout: .seconds(600), headerTimeout: .seconds(600), bodyTimeout: .seconds(600))
-        // Tests run in parallel on a loaded machine: a write waits longer for its read models before
-        // answering 503 (the tests of that answer set their own).
-        configuration.readYourWritesTimeout = .seconds(30)
         return configuration
     }
 
-    var recommendationCachePath: String { DataDirectory(dataDirectory).cache.appendingPathComponent("recommendation-feed.sqlite").path }
+    var recommendationCachePath: String { DataDirectory(serving.dataDirectory).cache.appendingPathComponent("recommendation-feed.sqlite").path }
 }
 
 public enum ConfigurationError: Error, CustomStringConvertible {

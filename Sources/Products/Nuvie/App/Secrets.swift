@@ -12,11 +12,6 @@ enum Secrets {
         return secret
     }
 
-    /// Opens the admin endpoints; without one they are off.
-    static func adminToken(_ configuration: NuvieConfiguration) throws -> String? {
-        try resolve(configuration.adminToken, "NUVIE_ADMIN_TOKEN", "admin-token", configuration)
-    }
-
     /// Shared with the AI service; without one `/ai/…` is off.
     static func internalToken(_ configuration: NuvieConfiguration) throws -> String? {
         try resolve(configuration.internalToken, "NUVIE_INTERNAL_TOKEN", "internal-token", configuration)

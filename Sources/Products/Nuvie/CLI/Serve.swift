@@ -16,7 +16,7 @@ struct Serve: AsyncParsableCommand {
     var demoDataset: String?
 
     func run() async throws {
-        try await serve.run(global, defaultPort: 8080, NuvieConfiguration.self) { configuration, logger in
+        try await serve.run(global, NuvieConfiguration.self) { configuration, logger in
             var configuration = configuration
             if configuration.demoMode { configuration.demoDataset = try DemoMode.dataset(demoDataset) }
             return try await buildNuvieApplication(configuration: configuration, logger: logger)

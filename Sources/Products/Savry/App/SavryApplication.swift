@@ -39,9 +39,6 @@ public func savryRouter(
     guard let secret = try GeneratedSecret.resolve(
         configuration.jwtSecret, named: "SAVRY_JWT_SECRET", demoMode: configuration.demoMode, file: configuration.generatedSecretFile("jwt-secret")
     ) else { throw SavryConfigurationError.missingJWTSecret }
-    let adminToken = try GeneratedSecret.resolve(
-        configuration.adminToken, named: "SAVRY_ADMIN_TOKEN", demoMode: configuration.demoMode, file: configuration.generatedSecretFile("admin-token")
-    )
     let router = Router(context: SavryRequestContext.self)
     let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
     let accounts = SavryAccounts(stores: stores, readYourWrites: readYourWrites)
@@ -58,11 +55,9 @@ public func savryRouter(
         rateLimit: configuration.rateLimit
     ))
     HealthController<SavryRequestContext>(log: stores.log, runner: runner, registry: configuration.metricsRegistry).register(on: router)
-    if let adminToken {
-        addSavryOperatorRoutes(
-            to: router, adminToken: adminToken, audit: AuditTrail(log: stores.log, catalog: SavryProduct.Catalog.self), replays: replays, accounts: accounts
-        )
-    }
+    try stores.addOperatorRoutes(
+        to: router, configuration: configuration, refusal: SavryAPIError(.unauthorized, "This endpoint needs the operator's X-Admin-Token"), replays: replays
+    ) { try await accounts.erase($0, initiator: .operator) }
     return router
 }
 

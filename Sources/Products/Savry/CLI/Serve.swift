@@ -12,7 +12,7 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var serve: ServeOptions<SavryProduct>
 
     func run() async throws {
-        try await serve.run(global, defaultPort: 3000, SavryConfiguration.self) { configuration, logger in
+        try await serve.run(global, SavryConfiguration.self) { configuration, logger in
             try await buildSavryApplication(configuration: configuration, logger: logger)
         }
     }
