@@ -63,7 +63,7 @@ import Testing
         // Offline, as `chat erase --user` without a server runs it: the uploads go with the key.
         _ = try await UserErasure(stores: storage.stores, runner: storage.runner).erase(ana, initiator: .user)
         #expect(!FileManager.default.fileExists(atPath: storage.files.root.appendingPathComponent("\(ana)/\(upload.sha256)").path))
-        #expect(try storage.files.contents(bensUpload.sha256, owner: ben) == Data("Ben's notes".utf8))
+        #expect(try await storage.files.contents(bensUpload.sha256, owner: ben) == Data("Ben's notes".utf8))
         let erased = try storage.stores.readDatabase.canonicalDump()
         #expect(!erased.contains("Ana") && !erased.contains("Renamed") && !erased.contains("answer"))
         #expect(erased.contains("Ben asks"))

@@ -206,7 +206,7 @@ final class ServerProcess: Sendable {
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
+            if !request.headers.contains(name: "Content-Type") { request.headers.add(name: "Content-Type", value: "application/json") }
             request.body = .bytes(ByteBuffer(string: body))
         }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))

@@ -28,6 +28,13 @@ struct SharedLogNodeTests {
         (try await savryNode(directory.appendingPathComponent("a"), logURL: logURL), try await savryNode(directory.appendingPathComponent("b"), logURL: logURL))
     }
 
+    static func chatNode(_ directory: URL, logURL: String) async throws -> ServerProcess {
+        let environment = clusterEnvironment("CHAT").merging(ChatEndToEndTests.environment) { $1 }
+        return try await ServerProcess.start("chat", outputDirectory: directory.deletingLastPathComponent(), environment: environment) { port in
+            ["serve", "--data-dir", directory.path, "--port", "\(port)", "--demo", "--log-url", logURL, "--log-level", "warning"]
+        }
+    }
+
     /// Polls until `done` holds, for at most `timeout`; whether it did.
     static func eventually(within timeout: Duration = .seconds(5), _ done: () async throws -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
@@ -231,6 +238,48 @@ struct SharedLogNodeTests {
         #expect(try await Self.eventually { try await node.get("/health").json["status"] as? String == "ok" })
         let after = try await node.get("/api/app/recipes", token: token)
         #expect(after.text.contains("Before") && after.text.contains("After"))
+    }
+
+    /// A file sent through node A is read through node B, which answers the next message of the
+    /// conversation (the model is sent the file's text) and keeps a copy; the user's erasure through
+    /// A removes it from the shared log, and B's next start removes B's copy.
+    @Test func anUploadThroughOneNodeIsReadThroughAnother() async throws {
+        let directory = try TemporaryDirectory()
+        let logURL = try await TestPostgres.newDatabase()
+        let a = try await Self.chatNode(directory.url.appendingPathComponent("a"), logURL: logURL)
+        let b = try await Self.chatNode(directory.url.appendingPathComponent("b"), logURL: logURL)
+        defer { a.stopWhenLeaving(); b.stopWhenLeaving() }
+        let signup = try await a.post("/api/signup/", #"{"email":"files@example.com","password":"long enough pass"}"#)
+        let auth = ["Authorization": "Token \(try #require(signup.json["token"] as? String, "\(signup.text)"))"]
+        let userId = try #require(signup.json["id"] as? Int)
+        let form = [
+            "--B\r\nContent-Disposition: form-data; name=\"message\"\r\n\r\nRead my notes\r\n",
+            "--B\r\nContent-Disposition: form-data; name=\"files[]\"; filename=\"notes.txt\"\r\nContent-Type: text/plain\r\n\r\nquince harvest notes\r\n",
+            "--B--\r\n",
+        ].joined()
+        let sent = try await a.post("/api/send-chat/", form, headers: auth.merging(["Content-Type": "multipart/form-data; boundary=B"]) { $1 })
+        #expect(sent.status == 200, "\(sent.text)")
+        let sessionId = try #require(sent.json["session_id"] as? Int)
+        let onA = directory.url.appendingPathComponent("a/files/\(userId)")
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: onA.path).first)
+        let onB = directory.url.appendingPathComponent("b/files/\(userId)/\(name)")
+        #expect(!FileManager.default.fileExists(atPath: onB.path))
+
+        let followUp = try await b.post(
+            "/api/send-chat/", #"{"message":"and now?","session_id":\#(sessionId)}"#,
+            headers: auth.merging(["X-Min-Position": try #require(sent.headers["x-log-position"])]) { $1 }
+        )
+        #expect(followUp.status == 200, "\(followUp.text)")
+        let sealed = try #require(FileManager.default.contents(atPath: onA.appendingPathComponent(name).path))
+        #expect(FileManager.default.contents(atPath: onB.path) == sealed, "node B read the file from the shared log and kept it, sealed")
+
+        let erased = try await a.delete("/api/account/", #"{"password":"long enough pass"}"#, headers: auth)
+        #expect(erased.status == 204, "\(erased.text)")
+        await b.stop()
+        let restarted = try await Self.chatNode(directory.url.appendingPathComponent("b"), logURL: logURL)
+        defer { restarted.stopWhenLeaving() }
+        #expect(!FileManager.default.fileExists(atPath: onB.path), "an erased user's files leave every node")
+        #expect(!FileManager.default.fileExists(atPath: onA.path))
     }
 
     /// The JSON with its keys sorted: two processes order a dictionary's keys differently.

@@ -139,6 +139,10 @@ public final class EventLog: Sendable {
         try await follower?.shared.nextNumber(prefix, above: floor)
     }
 
+    /// The files every process of a shared log reads (`SharedLog.storeFile`); nil for an embedded
+    /// log, whose files are in its own data directory only.
+    public var sharedFiles: SharedFiles? { follower.map { SharedFiles(log: $0.shared) } }
+
     /// The shared log's head as last heard; the embedded log's own head otherwise.
     public var sharedHeadPosition: UInt64 { follower?.sharedHeadPosition ?? head.position }
 

@@ -31,6 +31,17 @@ public protocol SharedLog: Sendable {
     /// know the number another node handed out a moment ago.
     func nextNumber(_ prefix: String, above floor: Int64) async throws -> Int64
 
+    /// Keeps `contents` under `name` for every process of the log, durably before it returns; the
+    /// same name again keeps what is there (names are content-addressed). Files a node stores are
+    /// read on every node (a user's upload), though each keeps its own copy.
+    func storeFile(_ name: String, _ contents: Data) async throws
+
+    /// The contents kept under `name`; nil when there are none.
+    func file(_ name: String) async throws -> Data?
+
+    /// Forgets every file whose name begins with `prefix` (an erased user's).
+    func removeFiles(prefixed prefix: String) async throws
+
     /// Where this log is, for messages and `/health` (no password).
     var location: String { get }
 
@@ -54,4 +65,15 @@ public struct SharedLogUnreachable: Error, Equatable, Sendable, CustomStringConv
     }
 
     public var description: String { "the shared event log is unreachable: \(reason)" }
+}
+
+/// The files of a shared log (`SharedLog.storeFile`), for what every node must read.
+public struct SharedFiles: Sendable {
+    let log: any SharedLog
+
+    public func store(_ name: String, _ contents: Data) async throws { try await log.storeFile(name, contents) }
+
+    public func contents(_ name: String) async throws -> Data? { try await log.file(name) }
+
+    public func removeAll(prefixed prefix: String) async throws { try await log.removeFiles(prefixed: prefix) }
 }

@@ -57,6 +57,7 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
             }
             guard !readOnly else { return stores }
             try await stores.reconcileErasures(logger: logger)
+            try SealedFiles.removeErasedOwners(in: directory.files, keys: stores.keys)
         } catch {
             stores.close()
             throw error

@@ -47,7 +47,7 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
     private init(stores: ProductStores<Product>, caches: URL? = nil, readModelsReach: @escaping @Sendable (UInt64) async throws -> Void) {
         store = stores.store
         keys = stores.keys
-        files = SealedFiles(root: stores.directory.files, keys: stores.keys)
+        files = SealedFiles(root: stores.directory.files, keys: stores.keys, shared: stores.log.sharedFiles)
         readDatabase = stores.readDatabase
         self.caches = caches
         self.readModelsReach = readModelsReach
@@ -67,7 +67,7 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
         guard try store.streamExists(Product.userStream(userId)) else { throw Failure.unknownUser(userId) }
         if tombstone == nil { try await keys.applyErasuresEverywhere([KeyStore.Erasure(userId: userId, position: nil)]) }
         // Nothing can open them once the key is gone; deleting them frees the space.
-        try files.removeAll(of: userId)
+        try await files.removeAll(of: userId)
         store.forgetFoldedStreams()
         let result = try await store.append(
             [Product.Catalog.userErased(UserErased(userId: userId, initiator: initiator))], to: Product.userStream(userId), eventId: .timeOrdered()

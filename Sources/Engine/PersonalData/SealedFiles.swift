@@ -8,7 +8,9 @@ import Foundation
 /// never opens again, here or in any backup; `removeAll(of:)` then frees the space.
 ///
 /// A file is durable (synced, linked into place, its directory synced) before `store` returns, so an
-/// event naming it is appended only after the file can be read back.
+/// event naming it is appended only after the file can be read back. On a shared log, `share` then
+/// stores the sealed file in it too, and a node that lacks a file fetches it from there (and keeps a
+/// copy): an upload through one node is read through every other.
 public struct SealedFiles: Sendable {
     public struct Stored: Sendable, Equatable {
         /// Lowercase hex SHA-256 of the contents: the file's name.
@@ -18,11 +20,13 @@ public struct SealedFiles: Sendable {
 
     public let root: URL
     private let keys: KeyStore
+    private let shared: SharedFiles?
     private let storageFull = StorageFullLatch()
 
-    public init(root: URL, keys: KeyStore) {
+    public init(root: URL, keys: KeyStore, shared: SharedFiles?) {
         self.root = root
         self.keys = keys
+        self.shared = shared
     }
 
     /// The standing failure to store a file for want of space, for `/health`.
@@ -42,6 +46,15 @@ public struct SealedFiles: Sendable {
         }
     }
 
+    /// Makes a stored file readable through every node of a shared log, durably (nothing to do on an
+    /// embedded one): before the event naming it is recorded, as `store` is.
+    public func share(_ sha256: String, owner: Int64) async throws {
+        guard let shared else { return }
+        let path = path(sha256, owner: owner).path
+        guard let sealed = FileManager.default.contents(atPath: path) else { throw PrivateFile.Failure(operation: "read", path: path, code: ENOENT) }
+        try await shared.store(Self.sharedName(sha256, owner: owner), sealed)
+    }
+
     private func recordedFull(cause: String) -> StorageFullError {
         let full = StorageFullError(store: .uploadedFiles, path: root.path, cause: cause)
         storageFull.record(full)
@@ -52,7 +65,7 @@ public struct SealedFiles: Sendable {
         let sha256 = SHA256.hash(data: contents).map { String(format: "%02x", $0) }.joined()
         guard let key = try keys.key(for: owner, creating: true) else { throw KeyStore.Failure.keyDestroyed(userId: owner) }
         let directory = root.appendingPathComponent("\(owner)")
-        let path = directory.appendingPathComponent(sha256).path
+        let path = path(sha256, owner: owner).path
         if !FileManager.default.fileExists(atPath: path) {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let sealed = try SealedBytes.seal(contents, with: key, authenticating: Self.context(sha256, owner: owner))
@@ -62,19 +75,50 @@ public struct SealedFiles: Sendable {
     }
 
     /// The contents of `owner`'s file `sha256`; nil when there is none or its owner was erased.
-    public func contents(_ sha256: String, owner: Int64) throws -> Data? {
+    public func contents(_ sha256: String, owner: Int64) async throws -> Data? {
         guard sha256.utf8.count == 64, sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
               let key = try keys.key(for: owner, creating: false),
-              let sealed = FileManager.default.contents(atPath: root.appendingPathComponent("\(owner)/\(sha256)").path)
+              let sealed = try await sealedContents(sha256, owner: owner)
         else { return nil }
         return try SealedBytes.open(sealed, with: key, authenticating: Self.context(sha256, owner: owner))
     }
 
-    /// Deletes every file of `owner`'s (after their erasure: nothing could open them any more).
-    public func removeAll(of owner: Int64) throws {
+    /// This node's copy, else the shared log's, copied here for the next read (a copy that cannot be
+    /// written, on a full disk say, is not kept; the read still answers).
+    private func sealedContents(_ sha256: String, owner: Int64) async throws -> Data? {
+        let path = path(sha256, owner: owner)
+        if let local = FileManager.default.contents(atPath: path.path) { return local }
+        guard let shared, let sealed = try await shared.contents(Self.sharedName(sha256, owner: owner)) else { return nil }
+        let directory = path.deletingLastPathComponent()
+        if (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])) != nil,
+           (try? PrivateFile.publish(sealed, at: path.path)) == true {
+            try? PrivateFile.syncDirectory(directory.path)
+        }
+        return sealed
+    }
+
+    /// Deletes every file of `owner`'s (after their erasure: nothing could open them any more), here
+    /// and in the shared log; other nodes' copies stay sealed under the destroyed key until their
+    /// next start removes them (`removeErasedOwners`).
+    public func removeAll(of owner: Int64) async throws {
         let directory = root.appendingPathComponent("\(owner)")
         if FileManager.default.fileExists(atPath: directory.path) { try FileManager.default.removeItem(at: directory) }
+        try await shared?.removeAll(prefixed: "files/\(owner)/")
     }
+
+    /// Deletes the files in `root` of every owner erased: a node's copies of files that an erasure
+    /// through another node made unreadable.
+    public static func removeErasedOwners(in root: URL, keys: KeyStore) throws {
+        guard let owners = try? FileManager.default.contentsOfDirectory(atPath: root.path), !owners.isEmpty else { return }
+        let erased = Set(try keys.erasures().map(\.userId))
+        for owner in owners where Int64(owner).map(erased.contains) == true {
+            try FileManager.default.removeItem(at: root.appendingPathComponent(owner))
+        }
+    }
+
+    private func path(_ sha256: String, owner: Int64) -> URL { root.appendingPathComponent("\(owner)/\(sha256)") }
+
+    private static func sharedName(_ sha256: String, owner: Int64) -> String { "files/\(owner)/\(sha256)" }
 
     private static func context(_ sha256: String, owner: Int64) -> String { "file1:\(owner):\(sha256)" }
 }

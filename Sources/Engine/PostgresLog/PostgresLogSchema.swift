@@ -57,6 +57,7 @@ enum PostgresLogSchema {
             """,
         ],
         ["CREATE TABLE stream_number (prefix text PRIMARY KEY, highest bigint NOT NULL)"],
+        ["CREATE TABLE shared_file (name text PRIMARY KEY, contents bytea NOT NULL)"],
     ]
 
     /// Migrates under a lock, so nodes starting together do it once; refuses another product's log.

@@ -43,8 +43,9 @@ public struct Conversations: Sendable {
     ) async throws -> Exchange {
         let sent = try await commands.send(text, tone: tone, lang: lang, attachments: attachments, to: sessionId, by: userId)
         let message = sent.message
-        let history = try commands.conversation(message.sessionId).turns.map { turn in
-            ChatTurn(role: turn.role == .user ? .user : .assistant, content: withFiles(turn, owner: userId))
+        var history: [ChatTurn] = []
+        for turn in try commands.conversation(message.sessionId).turns {
+            history.append(ChatTurn(role: turn.role == .user ? .user : .assistant, content: await withFiles(turn, owner: userId)))
         }
         let conversation = budget.fit(system: prompts.prompt(for: message.tone, language: message.lang), turns: history)
         let started = ContinuousClock.now
@@ -71,13 +72,16 @@ public struct Conversations: Sendable {
     }
 
     /// A turn as the model reads it: text files inline (up to 20,000 characters each), others named.
-    private func withFiles(_ turn: SessionState.Turn, owner: Int64) -> String {
-        turn.attachments.reduce(turn.content) { text, file in
-            guard AttachmentRules.isText(file.contentType), let data = try? files.contents(file.sha256, owner: owner) else {
-                return text + "\n\n[Attached file \"\(file.name)\" (\(file.contentType), \(file.size) bytes): not readable as text]"
+    private func withFiles(_ turn: SessionState.Turn, owner: Int64) async -> String {
+        var text = turn.content
+        for file in turn.attachments {
+            if AttachmentRules.isText(file.contentType), let data = try? await files.contents(file.sha256, owner: owner) {
+                text += "\n\n[Attached file \"\(file.name)\"]\n" + String(decoding: data, as: UTF8.self).prefix(20_000)
+            } else {
+                text += "\n\n[Attached file \"\(file.name)\" (\(file.contentType), \(file.size) bytes): not readable as text]"
             }
-            return text + "\n\n[Attached file \"\(file.name)\"]\n" + String(decoding: data, as: UTF8.self).prefix(20_000)
         }
+        return text
     }
 
     private static func milliseconds(since start: ContinuousClock.Instant) -> Int {

@@ -48,13 +48,14 @@ struct SendChatController: Sendable {
         )
     }
 
-    /// Every file checked first, then each stored (synced) before the message naming it is recorded.
+    /// Every file checked first, then each stored (synced, and in the shared log when there is one)
+    /// before the message naming it is recorded.
     private func store(_ uploads: [FormFields.File], owner: Int64) async throws -> [Attachment] {
         guard uploads.count <= AttachmentRules.maximumFiles else {
             throw ChatAPIError.invalid("files[]", "holds more than \(AttachmentRules.maximumFiles) files")
         }
         let files = files
-        return try await BlockingWork.run {
+        let attachments = try await BlockingWork.run {
             let checked = try uploads.map { upload in
                 (upload, try AttachmentRules.validated(name: upload.name, contentType: upload.contentType, contents: upload.contents))
             }
@@ -63,5 +64,9 @@ struct SendChatController: Sendable {
                 return Attachment(sha256: stored.sha256, name: upload.name, contentType: contentType, size: stored.size)
             }
         }
+        for attachment in attachments {
+            try await files.share(attachment.sha256, owner: owner)
+        }
+        return attachments
     }
 }
