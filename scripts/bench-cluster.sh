@@ -18,7 +18,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -x .build/release/nuvie ] || { echo "build first: swift build -c release --product nuvie" >&2; exit 2; }
-command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+command -v wrk >/dev/null || scripts/apt-install.sh wrk
 work=$(mktemp -d /tmp/bench-cluster.XXXXXX); chmod 755 "$work"
 cluster=""
 cleanup() { [ -n "$cluster" ] && { kill -TERM "$cluster" 2>/dev/null; wait "$cluster" 2>/dev/null; }; rm -rf "$work"; }

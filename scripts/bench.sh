@@ -4,10 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh
-if ! command -v wrk >/dev/null; then
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq wrk >/dev/null
-fi
+command -v wrk >/dev/null || scripts/apt-install.sh wrk
 swift build -c release --product nuvie
 swift build -c release --product nuvie-bench
 nuvie=.build/release/nuvie

@@ -28,10 +28,7 @@ as_owner() {
 
 install_if_missing() {
   if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
-    echo "installing postgresql" >&2
-    local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql >/dev/null
+    "$(dirname "${BASH_SOURCE[0]}")/apt-install.sh" postgresql
   fi
   bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 }

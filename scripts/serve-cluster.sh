@@ -95,10 +95,7 @@ trap 'exit 143' TERM
 # nginx, from Debian when missing.
 nginx=$(command -v nginx || echo /usr/sbin/nginx)
 if [ ! -x "$nginx" ]; then
-  echo "installing nginx" >&2
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nginx >/dev/null
+  "$root/scripts/apt-install.sh" nginx
   nginx=$(command -v nginx || echo /usr/sbin/nginx)
 fi
 

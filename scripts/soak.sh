@@ -63,12 +63,7 @@ missing=()
 command -v wrk >/dev/null || missing+=(wrk)
 command -v curl >/dev/null || missing+=(curl)
 command -v jq >/dev/null || missing+=(jq)
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "installing ${missing[*]}" >&2
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+"$root/scripts/apt-install.sh" "${missing[@]}"
 
 if [ "$product" = nuvie ]; then
   [ -x "$bin_dir/nuvie-bench" ] && [ -x "$binary" ] || die "$bin_dir/nuvie-bench and $binary are needed: swift build -c release --product nuvie && swift build -c release --product nuvie-bench"
