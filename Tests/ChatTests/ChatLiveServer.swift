@@ -35,7 +35,7 @@ final class ChatStorage: Sendable {
         stores = try await ProductStores<ChatProduct>.open(directory: directory, masterKey: Self.masterKey, initialLogMapSize: 4 << 20, logger: Logger(label: "test"))
         runner = try stores.runner(batchSize: 3, logger: Logger(label: "test"))
         commands = try ChatCommandService(store: stores.store, passwords: Self.passwords)
-        files = SealedFiles(root: directory.files, keys: stores.keys, shared: stores.log.sharedFiles)
+        files = stores.uploadedFiles
     }
 
     deinit { stores.close() }

@@ -17,6 +17,8 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
     public let store: EventStore<Product.Catalog>
 
     public var personalData: KeyStoreCipher { KeyStoreCipher(keys: keys) }
+    /// Files users uploaded, sealed under their keys, in the data directory and, on a shared log, in it.
+    public var uploadedFiles: SealedFiles { SealedFiles(root: directory.files, keys: keys, shared: log.sharedFiles) }
 
     /// Opens the stores and, unless `readOnly`, reconciles the key store with the log's erasures
     /// before anything reads a personal field (`reconcileErasures`). `keyStore` is the directory's
@@ -57,7 +59,7 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
             }
             guard !readOnly else { return stores }
             try await stores.reconcileErasures(logger: logger)
-            try SealedFiles.removeErasedOwners(in: directory.files, keys: stores.keys)
+            try stores.uploadedFiles.removeErasedOwners()
         } catch {
             stores.close()
             throw error

@@ -47,7 +47,7 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
     private init(stores: ProductStores<Product>, caches: URL? = nil, readModelsReach: @escaping @Sendable (UInt64) async throws -> Void) {
         store = stores.store
         keys = stores.keys
-        files = SealedFiles(root: stores.directory.files, keys: stores.keys, shared: stores.log.sharedFiles)
+        files = stores.uploadedFiles
         readDatabase = stores.readDatabase
         self.caches = caches
         self.readModelsReach = readModelsReach

@@ -106,9 +106,9 @@ public struct SealedFiles: Sendable {
         try await shared?.removeAll(prefixed: "files/\(owner)/")
     }
 
-    /// Deletes the files in `root` of every owner erased: a node's copies of files that an erasure
+    /// Deletes the files here of every owner erased: a node's copies of files that an erasure
     /// through another node made unreadable.
-    public static func removeErasedOwners(in root: URL, keys: KeyStore) throws {
+    public func removeErasedOwners() throws {
         guard let owners = try? FileManager.default.contentsOfDirectory(atPath: root.path), !owners.isEmpty else { return }
         let erased = Set(try keys.erasures().map(\.userId))
         for owner in owners where Int64(owner).map(erased.contains) == true {

@@ -41,8 +41,7 @@ public func chatRouter(
     configuration: ChatConfiguration, stores: ProductStores<ChatProduct>, runner: ChatRunner, replays: ReplayCoordinator,
     commands: ChatCommandService, assistant: any Assistant, logger: Logger
 ) throws -> Router<ChatRequestContext> {
-    let directory = DataDirectory(configuration.dataDirectory)
-    let files = SealedFiles(root: directory.files, keys: stores.keys, shared: stores.log.sharedFiles)
+    let files = stores.uploadedFiles
     let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
     let accounts = ChatAccounts(stores: stores, readYourWrites: readYourWrites)
     let router = Router(context: ChatRequestContext.self)
