@@ -101,6 +101,41 @@ struct SharedLogTests {
         }
     }
 
+    /// A node decides in one round trip on what its copy says of the streams it appends to. When
+    /// another node wrote to them since (here its copy is held back), the log refuses that decision and
+    /// the node decides again on what the log holds: the same refusal, the next version.
+    @Test func aNodeWhoseCopyLagsDecidesOnWhatTheLogHolds() async throws {
+        let place = try await LogPlace(.postgres)
+        let copyHeld = NIOLockedValueBox(false)
+        let a = try await place.open("a")
+        let b = try await place.open("b", beforeCopy: {
+            while copyHeld.withLockedValue({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        })
+        defer { a.close(); b.close() }
+        /// `append` on b while its copy is held back, then let go so b can answer.
+        func appendOnB(_ expected: ExpectedVersion) async throws -> AppendResult {
+            #expect(b.headPosition < a.headPosition)
+            let appending = Task { try await b.append(to: "s", expectedVersion: expected, events: [event()]) }
+            try await Task.sleep(for: .milliseconds(300))
+            copyHeld.withLockedValue { $0 = false }
+            return try await appending.value
+        }
+
+        copyHeld.withLockedValue { $0 = true }
+        _ = try await a.append(to: "s", expectedVersion: .noStream, events: [event()])
+        _ = try await a.append(to: "s", expectedVersion: .exact(1), events: [event()])
+        await #expect(throws: EventLogError.wrongExpectedVersion(streamId: "s", expected: .noStream, actual: 2)) {
+            try await appendOnB(.noStream)
+        }
+
+        copyHeld.withLockedValue { $0 = true }
+        _ = try await a.append(to: "s", expectedVersion: .exact(2), events: [event()])
+        #expect(try await appendOnB(.any).positions == [4])
+        #expect(try b.readStream("s").map(\.streamVersion) == [1, 2, 3, 4])
+        try await a.catchUpWithSharedLog()
+        #expect(try a.read(from: 1, limit: 10) == b.read(from: 1, limit: 10))
+    }
+
     /// A job for one process at a time (News' feed poller): the first node to ask leads it, the other
     /// waits, and takes over once the leader's connection is gone (here: its log closed).
     @Test func oneNodeLeadsAJobAndAnotherTakesOverWhenItGoes() async throws {

@@ -36,13 +36,13 @@ public struct LogPlace: Sendable {
     /// Opens the log; on PostgreSQL, once this process's copy in `subdirectory` holds the whole log.
     /// Its operations may take 60 s before it reports the server unreachable: the whole suite runs
     /// beside it on two cores, and these tests are about the log's semantics, not its outages.
-    public func open(_ subdirectory: String = "log", mapSize: Int = 1 << 20) async throws -> EventLog {
+    public func open(_ subdirectory: String = "log", mapSize: Int = 1 << 20, beforeCopy: (@Sendable () async throws -> Void)? = nil) async throws -> EventLog {
         let shared: (any SharedLog)? = if let databaseURL {
             try await PostgresSharedLog(url: databaseURL, product: "test", operationTimeout: .seconds(60))
         } else {
             nil
         }
-        let log = try EventLog(configuration: .init(directory: directory.url.appendingPathComponent(subdirectory), initialMapSize: mapSize, shared: shared))
+        let log = try EventLog(configuration: .init(directory: directory.url.appendingPathComponent(subdirectory), initialMapSize: mapSize, shared: shared, beforeCopy: beforeCopy))
         try await log.catchUpWithSharedLog()
         return log
     }

@@ -71,10 +71,16 @@ public final class EventLog: Sendable {
         )
         readOnly = configuration.readOnly
         directory = configuration.directory
-        follower = configuration.shared.map { [writer, head, environment, store] in
+        follower = configuration.shared.map { [writer, head, environment, store, index] in
             SharedLogFollower(
                 shared: $0, writer: writer, localHead: head, beforeCopy: configuration.beforeCopy,
-                localEventId: { position in try environment.read { try store.event(at: position, $0) }?.id }
+                localEventId: { position in try environment.read { try store.event(at: position, $0) }?.id },
+                localVersions: { streams, eventIds in
+                    try index.environment.read { txn in
+                        guard try eventIds.allSatisfy({ try index.position(ofEvent: $0, txn) == nil }) else { return nil }
+                        return try Dictionary(uniqueKeysWithValues: streams.map { ($0, try index.streamVersion($0, txn)) })
+                    }
+                }
             )
         }
     }

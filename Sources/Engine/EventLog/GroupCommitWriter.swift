@@ -15,7 +15,9 @@ final class GroupCommitWriter: @unchecked Sendable {
 
         let work: Work
         /// nil for a copy nobody waits for (`enqueueCopy`).
-        let continuation: CheckedContinuation<AppendResult, any Error>?
+        var continuation: CheckedContinuation<AppendResult, any Error>?
+        /// Called once the copy is written or dropped (`enqueueCopy`).
+        var processed: (@Sendable () -> Void)?
     }
 
     private let condition = NSCondition()
@@ -59,12 +61,13 @@ final class GroupCommitWriter: @unchecked Sendable {
     }
 
     /// Queues a copy behind everything queued so far and returns at once; a copy that does not
-    /// follow the head when its turn comes is dropped.
-    func enqueueCopy(_ events: [RecordedEvent]) {
+    /// follow the head when its turn comes is dropped. `processed` is called once it is written or
+    /// dropped.
+    func enqueueCopy(_ events: [RecordedEvent], processed: @escaping @Sendable () -> Void) {
         condition.lock()
         defer { condition.unlock() }
         guard !isClosed else { return }
-        queue.append(Request(work: .copy(events), continuation: nil))
+        queue.append(Request(work: .copy(events), processed: processed))
         condition.signal()
     }
 
@@ -93,7 +96,10 @@ final class GroupCommitWriter: @unchecked Sendable {
     private func run() {
         while let batch = nextBatch() {
             let results = commit(batch)
-            for (request, result) in zip(batch, results) { request.continuation?.resume(with: result) }
+            for (request, result) in zip(batch, results) {
+                request.continuation?.resume(with: result)
+                request.processed?()
+            }
         }
         condition.lock()
         isFinished = true

@@ -6,7 +6,13 @@ import Foundation
 public protocol SharedLog: Sendable {
     /// Decides each request on its own (one refused does not refuse the others) and commits those
     /// accepted together, durably. Returns each request's decision and the shared head after the commit.
-    func append(_ requests: [[StreamAppend]]) async throws -> (decisions: [Result<AppendDecision, EventLogError>], head: UInt64)
+    ///
+    /// `predicted` is what this process's copy says of the log: the version of every stream the
+    /// requests touch, nil when an event id of theirs is already there (a retry). A log may decide on
+    /// it and commit only if the log still holds exactly that (one round trip, where reading first
+    /// takes several); when another process wrote to those streams meanwhile, it decides on what the
+    /// log holds instead. Either way the decisions are the ones the log's own contents give.
+    func append(_ requests: [[StreamAppend]], predicted: [String: UInt64]?) async throws -> (decisions: [Result<AppendDecision, EventLogError>], head: UInt64)
 
     /// Events after `position`, in order, at most `limit`: never with a gap, since a position is only
     /// readable once every position before it is.

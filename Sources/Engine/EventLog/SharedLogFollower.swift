@@ -13,6 +13,7 @@ final class SharedLogFollower: Sendable {
     /// The highest shared head heard of: the copy follows it.
     private let sharedHead: PositionWatcher
     private let batcher: SharedAppendBatcher
+    private let ownCommits = OwnCommits()
     private let beforeCopy: (@Sendable () async throws -> Void)?
     private let localEventId: @Sendable (UInt64) throws -> UUID?
     /// Set when the shared log no longer holds what this copy took from it (`checkSameHistory`).
@@ -27,7 +28,7 @@ final class SharedLogFollower: Sendable {
 
     init(
         shared: any SharedLog, writer: GroupCommitWriter, localHead: PositionWatcher, beforeCopy: (@Sendable () async throws -> Void)?,
-        localEventId: @escaping @Sendable (UInt64) throws -> UUID?
+        localEventId: @escaping @Sendable (UInt64) throws -> UUID?, localVersions: @escaping SharedAppendBatcher.LocalVersions
     ) {
         self.shared = shared
         self.beforeCopy = beforeCopy
@@ -38,7 +39,7 @@ final class SharedLogFollower: Sendable {
         // This node's own commits are copied without reading them back when they follow the copy's
         // head (their keys are this node's already). When another node wrote in between, the writer
         // drops the copy and the follower reads the gap.
-        batcher = SharedAppendBatcher(shared: shared, committed: { [writer] in writer.enqueueCopy($0) })
+        batcher = SharedAppendBatcher(shared: shared, localVersions: localVersions, ownCommits: ownCommits, writer: writer)
         tasks.withLockedValue {
             $0 = [
                 Task { [self] in
@@ -137,8 +138,13 @@ final class SharedLogFollower: Sendable {
                 await sharedHead.wait(beyond: local)
                 continue
             }
+            // What this node committed itself is on its way into the copy: let it land, then read
+            // only what is still missing (another node's commits).
+            await ownCommits.waitForLanding()
+            let landed = localHead.position
+            guard sharedHead.position > landed else { continue }
             do {
-                let events = try await shared.events(after: local, limit: Self.copyBatch)
+                let events = try await shared.events(after: landed, limit: Self.copyBatch)
                 if events.isEmpty {
                     try await Task.sleep(for: .milliseconds(10))
                 } else {
@@ -160,8 +166,10 @@ final class SharedLogFollower: Sendable {
 
 /// Sends appends to the shared log one commit at a time: every append that arrives while a commit is
 /// under way goes into the next one (group commit across requests).
-private final class SharedAppendBatcher: Sendable {
+final class SharedAppendBatcher: Sendable {
     typealias Outcome = (decision: Result<AppendDecision, EventLogError>, head: UInt64)
+    /// The versions the copy holds of these streams; nil when it holds one of these event ids.
+    typealias LocalVersions = @Sendable (_ streams: [String], _ eventIds: [UUID]) throws -> [String: UInt64]?
 
     private struct State {
         var waiting: [(appends: [StreamAppend], continuation: CheckedContinuation<Outcome, any Error>)] = []
@@ -169,13 +177,17 @@ private final class SharedAppendBatcher: Sendable {
     }
 
     private let shared: any SharedLog
-    private let committed: @Sendable ([RecordedEvent]) -> Void
+    private let localVersions: LocalVersions
+    private let ownCommits: OwnCommits
+    private let writer: GroupCommitWriter
     private let state = NIOLockedValueBox(State())
     private static let largestCommit = 512
 
-    init(shared: any SharedLog, committed: @escaping @Sendable ([RecordedEvent]) -> Void) {
+    init(shared: any SharedLog, localVersions: @escaping LocalVersions, ownCommits: OwnCommits, writer: GroupCommitWriter) {
         self.shared = shared
-        self.committed = committed
+        self.localVersions = localVersions
+        self.ownCommits = ownCommits
+        self.writer = writer
     }
 
     func submit(_ appends: [StreamAppend]) async throws -> Outcome {
@@ -190,6 +202,8 @@ private final class SharedAppendBatcher: Sendable {
     }
 
     private func commitWhileWaiting() async {
+        // The stream versions of this node's last commit, which its copy may not hold yet.
+        var lastCommitted: [String: UInt64] = [:]
         while true {
             let batch = state.withLockedValue { state in
                 let batch = Array(state.waiting.prefix(Self.largestCommit))
@@ -198,17 +212,58 @@ private final class SharedAppendBatcher: Sendable {
                 return batch
             }
             guard !batch.isEmpty else { return }
+            let commit = ownCommits.begin()
             do {
-                let (decisions, head) = try await shared.append(batch.map(\.appends))
+                let requests = batch.map(\.appends)
+                let (decisions, head) = try await shared.append(requests, predicted: predictedVersions(requests, lastCommitted))
                 let written = decisions.flatMap { decision -> [RecordedEvent] in
                     guard case .success(.write(let events)) = decision else { return [] }
                     return events
                 }
-                if !written.isEmpty { committed(written) }
+                lastCommitted = Dictionary(written.map { ($0.streamId, $0.streamVersion) }, uniquingKeysWith: max)
+                if written.isEmpty {
+                    ownCommits.landed(commit)
+                } else {
+                    writer.enqueueCopy(written) { [ownCommits] in ownCommits.landed(commit) }
+                }
                 for (request, decision) in zip(batch, decisions) { request.continuation.resume(returning: (decision, head)) }
             } catch {
+                ownCommits.landed(commit)
                 for request in batch { request.continuation.resume(throwing: error) }
             }
         }
+    }
+
+    /// What this node's copy, and its last commit not copied yet, say of the streams `requests` touch;
+    /// nil when the copy cannot say (a retry of an event it holds, or it could not be read).
+    private func predictedVersions(_ requests: [[StreamAppend]], _ lastCommitted: [String: UInt64]) -> [String: UInt64]? {
+        let appends = requests.joined()
+        let streams = Array(Set(appends.map(\.streamId)))
+        guard let copied = try? localVersions(streams, appends.flatMap { $0.events.map(\.id) }) else { return nil }
+        return copied.merging(lastCommitted.filter { copied[$0.key] != nil }, uniquingKeysWith: max)
+    }
+}
+
+/// This node's commits to the shared log, numbered as they begin, and which of them have landed in
+/// its copy (copied, dropped by the writer for a gap before them, or failed). The follower waits for
+/// those under way rather than reading them back.
+final class OwnCommits: Sendable {
+    private let begun = NIOLockedValueBox<UInt64>(0)
+    private let landedThrough = PositionWatcher(position: 0)
+
+    func begin() -> UInt64 {
+        begun.withLockedValue { count in
+            count += 1
+            return count
+        }
+    }
+
+    func landed(_ commit: UInt64) {
+        landedThrough.publish(commit)
+    }
+
+    /// Returns once every commit begun so far has landed, or the task is cancelled.
+    func waitForLanding() async {
+        await landedThrough.wait(until: begun.withLockedValue { $0 })
     }
 }

@@ -58,6 +58,41 @@ enum PostgresLogSchema {
         ],
         ["CREATE TABLE stream_number (prefix text PRIMARY KEY, highest bigint NOT NULL)"],
         ["CREATE TABLE shared_file (name text PRIMARY KEY, contents bytea NOT NULL)"],
+        [
+            // A commit in one statement, run outside a transaction block: the lock, the head, the
+            // check that the log holds what the node decided on (none of `ids`, each of `streams` at
+            // its version in `versions`), and the events at their offsets from the head; the implicit
+            // transaction's commit then releases the lock. `appended` is false, and nothing written,
+            // when the check fails. Called with nothing to check inside a transaction that read under
+            // the same lock, it is that transaction's insert. Its plans are kept across calls (planning
+            // each call cost more than the rest of a small commit), so they must not depend on the
+            // table's size when first made: every read here is an index lookup, whatever the table holds.
+            """
+            CREATE FUNCTION event_log_append_as_predicted(
+                lock bigint, channel text, streams text[], versions bigint[], ids uuid[],
+                offsets bigint[], event_ids uuid[], stream_ids text[], stream_versions bigint[], types text[],
+                schema_versions integer[], recorded bigint[], actors bigint[], users text[], payloads bytea[],
+                OUT head bigint, OUT appended boolean
+            ) LANGUAGE plpgsql VOLATILE SET enable_seqscan = off AS $$
+            BEGIN
+                PERFORM pg_advisory_xact_lock(lock);
+                SELECT coalesce(max(e.position), 0) INTO head FROM event_log e;
+                appended := NOT EXISTS (SELECT 1 FROM event_log e WHERE e.event_id = ANY(ids))
+                    AND NOT EXISTS (
+                        SELECT 1 FROM unnest(streams, versions) AS x(id, version)
+                        WHERE coalesce((SELECT max(e.stream_version) FROM event_log e WHERE e.stream_id = x.id), 0) <> x.version
+                    );
+                IF appended AND cardinality(offsets) > 0 THEN
+                    INSERT INTO event_log (position, event_id, stream_id, stream_version, type, schema_version, recorded_at, actor_user_id, user_ids, payload)
+                        SELECT head + x.o, x.i, x.s, x.v, x.t, x.sv, x.r, x.a, x.u::bigint[], x.d
+                        FROM unnest(offsets, event_ids, stream_ids, stream_versions, types, schema_versions, recorded, actors, users, payloads)
+                            AS x(o, i, s, v, t, sv, r, a, u, d);
+                    PERFORM pg_notify(channel, (head + cardinality(offsets))::text);
+                END IF;
+            END
+            $$
+            """,
+        ],
     ]
 
     /// Migrates under a lock, so nodes starting together do it once; refuses another product's log.

@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import Logging
+import Metrics
 import NIOFoundationCompat
 import PostgresNIO
 
@@ -15,7 +16,7 @@ public final class PostgresSharedLog: SharedLog {
     static let appendLock: Int64 = 0x6576_656E_745F_6C67  // "event_lg"
     static let migrationLock: Int64 = 0x6576_656E_745F_6D67  // "event_mg"
     static let channel = "event_log"
-    private static let columns = "position, event_id, stream_id, stream_version, type, schema_version, recorded_at, actor_user_id, user_ids, payload"
+    static let columns = "position, event_id, stream_id, stream_version, type, schema_version, recorded_at, actor_user_id, user_ids, payload"
     private static let pollInterval = Duration.seconds(1)
     /// How long an operation may take before the log is reported unreachable (writes answer 503).
     let operationTimeout: Duration
@@ -24,6 +25,8 @@ public final class PostgresSharedLog: SharedLog {
     let failoverWait: Duration
 
     public let location: String
+    let commitsAsPredicted = Counter(label: "engine_shared_log_commits_total", dimensions: [("decided", "as_predicted")])
+    let commitsAfterReading = Counter(label: "engine_shared_log_commits_total", dimensions: [("decided", "after_reading")])
     let primary: PrimaryPool
     /// For postgres-nio's calls: errors only.
     let logger: Logger
@@ -85,112 +88,6 @@ public final class PostgresSharedLog: SharedLog {
         }
         components.path = "/" + name
         return components.string ?? serverURL
-    }
-
-    // MARK: Appending
-
-    /// Retried within `failoverWait` when no server could be reached or the outcome is unknown: the
-    /// same requests, under the same event ids, so a commit that did happen is recognised
-    /// (`alreadyRecorded`) and never made twice.
-    public func append(_ requests: [[StreamAppend]]) async throws -> (decisions: [Result<AppendDecision, EventLogError>], head: UInt64) {
-        let deadline = ContinuousClock.now + failoverWait
-        var retries = 0
-        while true {
-            do {
-                let committed = try await bounded(outcomeUnknown: true) { [self] in try await commit(requests, on: $0) }
-                if retries > 0 { reporter.notice("append went through after retries", metadata: ["retries": "\(retries)"]) }
-                return committed
-            } catch let unreachable as SharedLogUnreachable where ContinuousClock.now < deadline {
-                // Once per failover, not every 100 ms of it.
-                if retries == 0 { reporter.warning("append retried until a server takes it", metadata: ["reason": "\(unreachable.reason)"]) }
-                retries += 1
-                try await Task.sleep(for: .milliseconds(100))
-            }
-        }
-    }
-
-    private func commit(_ requests: [[StreamAppend]], on client: PostgresClient) async throws -> (decisions: [Result<AppendDecision, EventLogError>], head: UInt64) {
-        try await client.withTransaction(logger: logger) { connection in
-            let (head, lookedUp) = try await lockForAppend(requests, connection)
-            var known = lookedUp
-            let now = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
-            var position = head
-            var decisions: [Result<AppendDecision, EventLogError>] = []
-            var written: [RecordedEvent] = []
-            for request in requests {
-                do {
-                    let decision = try AppendPlanner.decide(request, after: position, now: now, in: known)
-                    if case .write(let events) = decision {
-                        known.add(events)
-                        written += events
-                        position = events.last?.position ?? position
-                    }
-                    decisions.append(.success(decision))
-                } catch let refused as EventLogError {
-                    decisions.append(.failure(refused))
-                }
-            }
-            if !written.isEmpty { try await insert(written, connection) }
-            return (decisions, position)
-        }
-    }
-
-    /// Writes events another log already decided (`log-copy` moving a log here), at their own
-    /// positions, which must follow this log's head. Refused, writing nothing, when they do not.
-    public func importRecorded(_ events: [RecordedEvent]) async throws {
-        guard let first = events.first else { return }
-        try await primary.current().client.withTransaction(logger: logger) { connection in
-            let (head, _) = try await lockForAppend([], connection)
-            guard first.position == head + 1 else {
-                throw EventLogError.invalidAppend("position \(first.position) does not follow the head \(head) of \(location)")
-            }
-            try await insert(events, connection)
-        }
-    }
-
-    /// Takes the append lock, then reads the head and what the append rules need for the whole commit:
-    /// one round trip (`event_log_lock_for_append`, schema step 3). The events already recorded under
-    /// the requests' ids, only there when a request is a retry, take a second.
-    private func lockForAppend(_ requests: [[StreamAppend]], _ connection: PostgresConnection) async throws -> (head: UInt64, known: KnownEvents) {
-        let ids = requests.flatMap { $0.flatMap { $0.events.map(\.id) } }
-        let streams = Array(Set(requests.flatMap { $0.map(\.streamId) }))
-        var known = KnownEvents()
-        var head: UInt64 = 0
-        var recorded: [Int64] = []
-        let rows = try await connection.query("SELECT head, versions, known FROM event_log_lock_for_append(\(Self.appendLock), \(ids), \(streams))", logger: logger)
-        for try await (position, versions, positions) in rows.decode((Int64, [Int64], [Int64]).self) {
-            head = UInt64(position)
-            for (stream, version) in zip(streams, versions) { known.versions[stream] = UInt64(version) }
-            recorded = positions
-        }
-        if !recorded.isEmpty {
-            known.add(try await Self.decode(connection.query("SELECT \(unescaped: Self.columns) FROM event_log WHERE position = ANY(\(recorded))", logger: logger)))
-        }
-        return (head, known)
-    }
-
-    /// One statement of a fixed shape whatever the number of events (columns as arrays, so the server
-    /// parses ten parameters, not ten per event), announcing the new head in the same round trip.
-    private func insert(_ events: [RecordedEvent], _ connection: PostgresConnection) async throws {
-        guard let head = events.last?.position else { return }
-        let actors = "{" + events.map { $0.actorUserId.map(String.init) ?? "NULL" }.joined(separator: ",") + "}"
-        let users = events.map { "{" + $0.userIds.map(String.init).joined(separator: ",") + "}" }
-        try await connection.query(
-            """
-            WITH inserted AS (
-                INSERT INTO event_log (\(unescaped: Self.columns))
-                SELECT p, i, s, v, t, sv, r, a, u::bigint[], d FROM unnest(
-                    \(events.map { Int64($0.position) })::bigint[], \(events.map(\.id))::uuid[], \(events.map(\.streamId))::text[],
-                    \(events.map { Int64($0.streamVersion) })::bigint[], \(events.map(\.type))::text[],
-                    \(events.map { Int32($0.schemaVersion) })::integer[], \(events.map(\.recordedAtMicroseconds))::bigint[],
-                    \(actors)::bigint[], \(users)::text[], \(events.map { ByteBuffer(data: $0.payload) })::bytea[]
-                ) AS x(p, i, s, v, t, sv, r, a, u, d)
-                RETURNING 1
-            )
-            SELECT pg_notify(\(Self.channel), \(String(head))) FROM (SELECT count(*) FROM inserted) AS done
-            """,
-            logger: logger
-        )
     }
 
     // MARK: Reading
@@ -318,7 +215,7 @@ public final class PostgresSharedLog: SharedLog {
         return 0
     }
 
-    private static func decode(_ rows: PostgresRowSequence) async throws -> [RecordedEvent] {
+    static func decode(_ rows: PostgresRowSequence) async throws -> [RecordedEvent] {
         var events: [RecordedEvent] = []
         for try await row in rows {
             let (position, id, stream, version, type, schemaVersion, recordedAt, actor, users, payload) =
@@ -338,23 +235,4 @@ public final class PostgresSharedLog: SharedLog {
         }
         return "\(error)"
     }
-}
-
-/// The events and stream versions one commit's requests touch, plus what the commit decided so far.
-private struct KnownEvents: AppendLookups {
-    private var positions: [UUID: UInt64] = [:]
-    private var events: [UInt64: RecordedEvent] = [:]
-    var versions: [String: UInt64] = [:]
-
-    mutating func add(_ recorded: [RecordedEvent]) {
-        for event in recorded {
-            positions[event.id] = event.position
-            events[event.position] = event
-            versions[event.streamId] = max(versions[event.streamId] ?? 0, event.streamVersion)
-        }
-    }
-
-    func position(ofEvent id: UUID) -> UInt64? { positions[id] }
-    func streamVersion(_ streamId: String) -> UInt64 { versions[streamId] ?? 0 }
-    func event(at position: UInt64) -> RecordedEvent? { events[position] }
 }
