@@ -509,6 +509,7 @@ let package = Package(
         .testTarget(
             name: "ProjectionsTests",
             dependencies: [.product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "NuvieProjections", "ReadModels", "NuvieCommands", "EventSourcing", "EventLog", "NuvieDomain", "PersonalData", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
+            exclude: ["Schemas"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -561,6 +562,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            exclude: ["Schemas"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -577,6 +579,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            exclude: ["Schemas"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -590,6 +593,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
+            exclude: ["Schemas"],
             swiftSettings: strict
         ),
     ]

@@ -61,7 +61,7 @@ public struct PersonalDataExport<Product: EventSourcedProduct>: Sendable {
             "position": record.position, "event_id": record.id.uuidString.lowercased(), "type": record.type,
             "schema_version": record.schemaVersion, "stream": record.streamId, "recorded_at": record.recordedAt.formatted(.iso8601),
             "role": record.actorUserId == userId ? "actor" : "subject",
-            "payload": try withheld(try JSONSerialization.jsonObject(with: try Product.Catalog.presentedPayload(of: record, opening: view))),
+            "payload": withheld(try JSONSerialization.jsonObject(with: try Product.Catalog.presentedPayload(of: record, opening: view))),
         ]
         return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
     }

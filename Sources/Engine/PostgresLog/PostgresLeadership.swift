@@ -47,7 +47,7 @@ extension PostgresSharedLog {
                 group.cancelAll()
             }
         } catch {
-            try? await connection.query("SELECT pg_advisory_unlock(\(lock))", logger: logger)
+            _ = try? await connection.query("SELECT pg_advisory_unlock(\(lock))", logger: logger)
             throw error
         }
         try await connection.query("SELECT pg_advisory_unlock(\(lock))", logger: logger)

@@ -192,8 +192,10 @@ public final class PostgresSharedLog: SharedLog {
                     }
                     do {
                         try await pool.client.withConnection { connection in
-                            for try await notification in try await connection.listen(Self.channel) {
-                                if let head = UInt64(notification.payload) { heard(.success(head)) }
+                            try await connection.listen(on: Self.channel) { notifications in
+                                for try await notification in notifications {
+                                    if let head = UInt64(notification.payload) { heard(.success(head)) }
+                                }
                             }
                         }
                         // The notifications ended: the connection closed. It is the first to know the
