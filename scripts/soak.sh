@@ -24,7 +24,10 @@
 #
 # Usage: scripts/soak.sh <savry|chat|news|nuvie> [--duration SECONDS (600)] [--connections N (64)]
 #          [--bin-dir DIR (.build/release)] [--data-dir DIR (fresh temp)] [--users N] [--sample-every SECONDS (30)]
-#          [--port P (a free one)]
+#          [--port P (a free one)] [--only KIND]
+# --only KIND sends requests of one kind instead of the mix (savry, chat, news: a kind of the product's
+# scripts/soak/<product>.lua, e.g. list, create; send; feed, preferences), for that request's own
+# throughput and latency: BENCHMARKS.md's rows for the three products.
 # Build first: swift build -c release --product <product>.
 # Artifacts: <data-dir>/../soak-<product>-<UTC time>.csv (the samples) and a directory of the same
 # name (wrk's output, both servers' logs, verify's output, the Lua data file). A fresh temporary data
@@ -38,7 +41,7 @@ die() { echo "soak: $*" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 product=$1; shift
 case "$product" in savry|chat|news|nuvie) ;; -h|--help) usage ;; *) die "unknown product '$product' (savry, chat, news or nuvie)" ;; esac
-duration=600 connections=64 bin_dir="$root/.build/release" data_dir="" users="" sample_every=30 port=""
+duration=600 connections=64 bin_dir="$root/.build/release" data_dir="" users="" sample_every=30 port="" only=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) duration=${2:?}; shift 2 ;;
@@ -48,6 +51,7 @@ while [ $# -gt 0 ]; do
     --users) users=${2:?}; shift 2 ;;
     --sample-every) sample_every=${2:?}; shift 2 ;;
     --port) port=${2:?}; shift 2 ;;
+    --only) only=${2:?}; shift 2 ;;
     -h|--help) usage ;;
     *) die "unknown option '$1'" ;;
   esac
@@ -66,6 +70,7 @@ command -v jq >/dev/null || missing+=(jq)
 "$root/scripts/apt-install.sh" "${missing[@]}"
 
 if [ "$product" = nuvie ]; then
+  [ -z "$only" ] || die "--only is for savry, chat and news: nuvie-bench http measures Nuvie's requests one by one"
   [ -x "$bin_dir/nuvie-bench" ] && [ -x "$binary" ] || die "$bin_dir/nuvie-bench and $binary are needed: swift build -c release --product nuvie && swift build -c release --product nuvie-bench"
   max_connections=$(( connections * 2 + 64 > 512 ? connections * 2 + 64 : 512 ))
   export NUVIE_HTTP_MAX_CONNECTIONS=$max_connections NUVIE_HTTP_MAX_CONNECTIONS_PER_ADDRESS=$max_connections
@@ -255,7 +260,7 @@ start_sqlite=$(sqlite_memory)
 echo "phase,t_s,vmrss_kb,rss_anon_kb,rss_file_kb,log_head,max_lag,health,lags,sqlite_kb" >"$csv"
 echo "start,0,$start_total,$start_anon,$start_files,$start_head,$(lag_of "$start_health"),$(status_of "$start_health"),$(lags_of "$start_health"),$start_sqlite" >>"$csv"
 progress "$product: start: head $start_head, RSS $(mb "$start_total") MB (anon $(mb "$start_anon"), files $(mb "$start_files")); wrk -t$threads -c$connections -d${duration}s, $users users"
-SOAK_DATA="$data_file" wrk -t"$threads" -c"$connections" -d"${duration}s" --timeout 10s -s "$root/scripts/soak/$product.lua" "$base" >"$work/wrk.txt" 2>&1 &
+SOAK_DATA="$data_file" SOAK_ONLY="$only" wrk -t"$threads" -c"$connections" -d"${duration}s" --timeout 10s -s "$root/scripts/soak/$product.lua" "$base" >"$work/wrk.txt" 2>&1 &
 wrk_pid=$!
 load_started=$SECONDS
 next_sample=$sample_every
@@ -339,7 +344,7 @@ memory_report=$(awk -F, -v d="$duration" '
   }' "$csv")
 
 echo
-echo "soak $product: wrk -t$threads -c$connections -d${duration}s --timeout 10s -s scripts/soak/$product.lua, $users users, $binary"
+echo "soak $product: wrk -t$threads -c$connections -d${duration}s --timeout 10s -s scripts/soak/$product.lua${only:+ (only $only)}, $users users, $binary"
 echo "requests: $requests (${rps:-?} req/s); statuses $statuses"
 echo "errors (non-2xx + socket): $errors   socket: ${socket_line:-?}"
 echo "latency ms: ${latency:-?}"

@@ -45,15 +45,15 @@ end
 
 function soak.next()
   local user = soak.any(users)
-  local pick = math.random(1000)
-  if pick <= 670 then
+  local kind = soak.choose({ { "list", 67 }, { "send", 20 }, { "rename", 12 }, { "send-new", 0.5 }, { "new-session", 0.5 } })
+  if kind == "list" then
     return soak.request("list", "GET", "/api/chat/sessions/", auth(user))
-  elseif pick <= 870 then
+  elseif kind == "send" then
     return send(user, soak.any(user.sessions))
-  elseif pick <= 990 then
+  elseif kind == "rename" then
     return soak.request("rename", "PATCH", "/api/chat/sessions/" .. soak.any(user.sessions) .. "/", auth(user),
       string.format('{"title":"Renamed %d"}', math.random(10000)))
-  elseif pick <= 995 then
+  elseif kind == "send-new" then
     return send(user, nil)
   end
   return soak.request("new-session", "POST", "/api/chat/sessions/new/", auth(user), '{"title":"Soak session","tone":"PlainClinical"}')

@@ -13,7 +13,7 @@
 -- bound) and max, and how many got no answer (wrk's timeouts, and those in flight at the end).
 --
 -- Environment (set by scripts/soak.sh): SOAK_DATA, a Lua file of the run's data (tokens, ids)
--- that the product's script reads with dofile.
+-- that the product's script reads with dofile; SOAK_ONLY, one kind of request instead of the mix.
 
 soak = {}
 statuses = {}
@@ -57,6 +57,29 @@ end
 -- One element of a list, at random.
 function soak.any(list)
   return list[math.random(#list)]
+end
+
+-- SOAK_ONLY=<kind> (scripts/soak.sh --only): every request of that one kind, for its own figures.
+soak.only = os.getenv("SOAK_ONLY")
+if soak.only == "" then soak.only = nil end
+
+-- The kind of the next request: SOAK_ONLY's, else one of `mix` ({kind, percent}, … adding up to 100)
+-- at random by its share.
+function soak.choose(mix)
+  if soak.only then
+    for _, entry in ipairs(mix) do
+      if entry[1] == soak.only then return soak.only end
+    end
+    local names = {}
+    for _, entry in ipairs(mix) do table.insert(names, entry[1]) end
+    error("SOAK_ONLY=" .. soak.only .. " is not one of " .. table.concat(names, ", "))
+  end
+  local pick, total = math.random() * 100, 0
+  for _, entry in ipairs(mix) do
+    total = total + entry[2]
+    if pick <= total then return entry[1] end
+  end
+  return mix[#mix][1]
 end
 
 -- A request of kind `kind` (a word: list, get, create, …), remembered until its answer arrives.

@@ -51,18 +51,18 @@ end
 function soak.next()
   local user = soak.any(users)
   local headers = { ["X-User-ID"] = user }
-  local pick = math.random(100)
-  if pick <= 20 then
+  local kind = soak.choose({ { "feed", 20 }, { "personalized", 17 }, { "story-groups", 12 }, { "brief", 8 }, { "interpret", 10 }, { "preferences", 33 } })
+  if kind == "feed" then
     return paged("feed", "/v1/feed", user)
-  elseif pick <= 37 then
+  elseif kind == "personalized" then
     return paged("personalized", "/v1/personalized-feed", user)
-  elseif pick <= 49 then
+  elseif kind == "story-groups" then
     local date = soak.any(dates)
     return soak.request("story-groups", "GET", string.format("/v1/feed/story-groups?date=%s&limit_global=%d&limit_per_ticker=%d",
       date, math.random(0, 10), math.random(0, 5)), headers)
-  elseif pick <= 57 then
+  elseif kind == "brief" then
     return soak.request("brief", "GET", "/v1/brief/latest", headers)
-  elseif pick <= 67 then
+  elseif kind == "interpret" then
     return soak.request("interpret", "POST", "/v1/interpret", headers, '{"textOrUrl":"' .. soak.any(texts) .. '"}')
   end
   return soak.request("preferences", "PUT", "/v1/preferences", headers,

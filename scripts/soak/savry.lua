@@ -60,16 +60,16 @@ end
 
 function soak.next()
   local user = soak.any(users)
-  local pick = math.random(100)
-  if pick <= 37 then
-    local path, kind = "/api/app/recipes?limit=" .. math.random(5, 20), "list"
-    if #cursors > 0 and math.random(2) == 1 then path, kind = path .. "&cursor=" .. soak.any(cursors), "list-cursor" end
-    return soak.request(kind, "GET", path, auth(user))
-  elseif pick <= 67 then
+  local kind = soak.choose({ { "list", 37 }, { "get", 30 }, { "patch", 13 }, { "create", 10 }, { "delete", 10 } })
+  if kind == "list" then
+    local path, page = "/api/app/recipes?limit=" .. math.random(5, 20), "list"
+    if #cursors > 0 and math.random(2) == 1 then path, page = path .. "&cursor=" .. soak.any(cursors), "list-cursor" end
+    return soak.request(page, "GET", path, auth(user))
+  elseif kind == "get" then
     return soak.request("get", "GET", "/api/app/recipes/" .. soak.any(user.recipes), auth(user))
-  elseif pick <= 80 then
+  elseif kind == "patch" then
     return soak.request("patch", "PATCH", "/api/app/recipes/" .. soak.any(user.recipes), auth(user), soak.any(patches)())
-  elseif pick <= 90 or #deletable == 0 then
+  elseif kind == "create" or #deletable == 0 then
     made = made + 1
     return soak.request("create", "POST", "/api/app/recipes", auth(user), recipeBody("Soak recipe " .. thread_number .. "-" .. made), user.id)
   end

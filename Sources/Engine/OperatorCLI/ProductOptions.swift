@@ -15,8 +15,13 @@ public struct ProductOptions<Product: EventSourcedProduct>: ParsableArguments {
     @Option(help: "trace, debug, info, notice, warning, error or critical (env \(Product.environmentPrefix)_LOG_LEVEL).")
     public var logLevel: String = ProcessInfo.processInfo.environment["\(Product.environmentPrefix)_LOG_LEVEL"] ?? "info"
 
-    @Option(help: "The event log in PostgreSQL, shared by every node of the product: postgres://user:password@host:port/database (env \(Product.environmentPrefix)_LOG_URL). Unset: the embedded log in the data directory, which otherwise holds this node's copy of the shared one.")
-    public var logURL: String? = ProcessInfo.processInfo.environment["\(Product.environmentPrefix)_LOG_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    @Option(name: .customLong("log-url"), help: "The event log in PostgreSQL, shared by every node of the product: postgres://user:password@host:port/database (env \(Product.environmentPrefix)_LOG_URL). Unset: the embedded log in the data directory, which otherwise holds this node's copy of the shared one.")
+    var logURLOption: String?
+
+    /// `--log-url`, else `<PRODUCT>_LOG_URL` when not empty.
+    public var logURL: String? {
+        logURLOption ?? ProcessInfo.processInfo.environment["\(Product.environmentPrefix)_LOG_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
 
     public init() {}
 
