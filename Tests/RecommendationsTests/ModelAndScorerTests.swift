@@ -165,17 +165,17 @@ private func profile(_ ratings: [Int64: Double], friends: [Int64: [TasteProfile.
         #expect(items.allSatisfy { $0.explanation.factors.map(\.type) == [.popular] })
     }
 
-    @Test func friendsSignalsNameExactlyThoseFriends() {
+    @Test func friendsSignalsNameExactlyThoseFriends() throws {
         let signals: [Int64: [TasteProfile.FriendSignal]] = [
             7: [.init(friendId: 100, position: 40, recommended: true), .init(friendId: 101, position: 41, recommended: false)],
         ]
         let user = profile([1: 5, 2: 4, 3: 5], friends: signals, friendCount: 3)
         let explained = scorer.explain(user, movieId: 7)
-        let factor = try? #require(explained.explanation.factors.first { $0.type == .friendActivity })
-        #expect(factor?.friendUserIds == [100, 101])
-        #expect(factor?.value == 2)
-        #expect(factor?.evidenceEventIds == [40, 41])
-        #expect(factor?.description == "Sarah recommended this to you; Tom rated this highly")
+        let factor = try #require(explained.explanation.factors.first { $0.type == .friendActivity })
+        #expect(factor.friendUserIds == [100, 101])
+        #expect(factor.value == 2)
+        #expect(factor.evidenceEventIds == [40, 41])
+        #expect(factor.description == "Sarah recommended this to you; Tom rated this highly")
         #expect(explained.socialScore == 67)
         #expect(scorer.explain(user, movieId: 7, options: .init(useSocial: false)).explanation.factors.allSatisfy { $0.type != .friendActivity })
     }
