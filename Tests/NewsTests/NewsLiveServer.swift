@@ -38,8 +38,12 @@ final class NewsStorage: Sendable {
         commands = NewsCommandService(store: stores.store)
     }
 
+    private static let templateRoot = FileManager.default.temporaryDirectory.appendingPathComponent("news-demo-template-\(UUID().uuidString)")
+
     private static let demoTemplate = Task {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("news-demo-template-\(UUID().uuidString)/data")
+        // A static outlives every test; the process's exit removes it.
+        atexit { try? FileManager.default.removeItem(at: NewsStorage.templateRoot) }
+        let data = templateRoot.appendingPathComponent("data")
         let stores = try await ProductStores<NewsProduct>.open(
             directory: DataDirectory(data), masterKey: masterKey, initialLogMapSize: 8 << 20, logger: Logger(label: "test")
         )

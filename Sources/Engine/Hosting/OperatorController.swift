@@ -158,9 +158,7 @@ extension ServerConfiguration {
     /// once into the data directory (`admin-token`; a past state reads the live one's); nil: no
     /// operator routes.
     public func operatorToken<Product: EventSourcedProduct>(_: Product.Type) throws -> String? {
-        try GeneratedSecret.resolve(
-            serving.adminToken, named: "\(Product.environmentPrefix)_ADMIN_TOKEN", demoMode: serving.demoMode, file: generatedSecretFile("admin-token")
-        )
+        try secret(serving.adminToken, named: "\(Product.environmentPrefix)_ADMIN_TOKEN", file: "admin-token")
     }
 }
 

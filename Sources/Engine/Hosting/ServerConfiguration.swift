@@ -41,6 +41,12 @@ extension ServerConfiguration {
         }
         return serving.dataDirectory.appendingPathComponent(name)
     }
+
+    /// `configured` (at least 32 bytes), else in demo mode the one generated once into
+    /// `generatedSecretFile(file)`, else nil. `name` is the setting the operator would set.
+    public func secret(_ configured: String?, named name: String, file: String) throws -> String? {
+        try GeneratedSecret.resolve(configured, named: name, demoMode: serving.demoMode, file: generatedSecretFile(file))
+    }
 }
 
 /// A configuration of a product that can serve a past state (`<product> as-of --serve`): a copy of

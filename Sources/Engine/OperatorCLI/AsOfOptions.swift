@@ -28,21 +28,24 @@ public struct AsOfOptions: ParsableArguments {
 }
 
 extension ProductOptions {
-    /// The product's read models as of `when`, folded from the live log into a scratch file removed
-    /// after `body` returns, with the position and instant they show. Personal fields are opened
-    /// with the live key store: a user erased since reads as erased in every past state too.
-    public func readModels<T>(asOf when: AsOfOptions, _ body: (ReadDatabase, _ position: UInt64, _ recordedAt: String) throws -> T) throws -> T {
+    /// The product's read models as of `when`, folded from the live log into `read.sqlite` in
+    /// `keptIn` (else in a scratch directory removed after `body` returns), with the position and
+    /// instant they show. Personal fields are opened with the live key store: a user erased since
+    /// reads as erased in every past state too.
+    public func readModels<T>(
+        asOf when: AsOfOptions, keptIn: URL? = nil, _ body: (ReadDatabase, _ position: UInt64, _ recordedAt: String) async throws -> T
+    ) async throws -> T {
         let live = try openLogAndKeys()
         defer { live.close() }
         let (target, at) = try when.resolve(in: live.log)
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("\(Product.name)-as-of-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let directory = keptIn ?? FileManager.default.temporaryDirectory.appendingPathComponent("\(Product.name)-as-of-\(UUID().uuidString)")
+        defer { if keptIn == nil { try? FileManager.default.removeItem(at: directory) } }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let database = try TimeTravel.readModels(
             Product.self, of: live.log, personalData: live.personalData, upTo: target,
-            at: scratch.appendingPathComponent("read.sqlite").path, logger: logger()
+            at: directory.appendingPathComponent("read.sqlite").path, logger: logger()
         )
         defer { try? database.close() }
-        return try body(database, target, at)
+        return try await body(database, target, at)
     }
 }

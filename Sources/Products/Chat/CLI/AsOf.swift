@@ -5,7 +5,7 @@ import Foundation
 import OperatorCLI
 
 /// `chat as-of --position N | --time T --user ID`: a user's sessions as they were then.
-struct AsOf: ParsableCommand {
+struct AsOf: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "as-of",
         abstract: "A user's sessions as GET /api/chat/sessions/ listed them as of a log position or an instant (the newest 200)."
@@ -17,8 +17,8 @@ struct AsOf: ParsableCommand {
     @Option(help: "The user id.")
     var user: Int64
 
-    func run() throws {
-        let sessions = try global.readModels(asOf: when) { database, position, at in
+    func run() async throws {
+        let sessions = try await global.readModels(asOf: when) { database, position, at in
             FileHandle.standardError.write(Data("user \(user)'s sessions as of position \(position) (\(at))\n".utf8))
             return try ChatQueries(database: database).sessions(of: user, limit: 200)
         }

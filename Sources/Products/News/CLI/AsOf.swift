@@ -5,7 +5,7 @@ import NewsProjections
 import OperatorCLI
 
 /// `news as-of --position N | --time T --user ID`: an investor's preferences as they were then.
-struct AsOf: ParsableCommand {
+struct AsOf: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "as-of",
         abstract: "An investor's preferences (focus profile and holdings, what their feed ranks by) as of a log position or an instant."
@@ -17,8 +17,8 @@ struct AsOf: ParsableCommand {
     @Option(help: "The investor's X-User-ID.")
     var user: String
 
-    func run() throws {
-        let preferences = try global.readModels(asOf: when) { database, position, at in
+    func run() async throws {
+        let preferences = try await global.readModels(asOf: when) { database, position, at in
             FileHandle.standardError.write(Data("\(user)'s preferences as of position \(position) (\(at))\n".utf8))
             return try NewsQueries(database: database).preferences(of: user)
         }

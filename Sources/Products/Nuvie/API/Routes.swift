@@ -21,24 +21,17 @@ public struct APIDependencies: Sendable {
     public var devLoginEnabled: Bool
     public var readYourWrites: ReadYourWrites
     public var readModelRevision: ReadModelRevision
-    public var audit: AuditTrail
     public var accounts: Accounts
-    public var replays: ReplayCoordinator
-    /// Opens `/admin/…`; without one those routes do not exist.
-    public var adminToken: String?
     public var recommendations: RecommendationDependencies
 
     public init(
         commands: CommandService, movies: MovieQueries, reviews: ReviewQueries, users: UserQueries, social: SocialQueries, search: SearchQueries,
         activity: ActivityQueries, tokens: TokenService,
-        apple: AppleIdentityVerifier?, devLoginEnabled: Bool, readYourWrites: ReadYourWrites, readModelRevision: ReadModelRevision, audit: AuditTrail, accounts: Accounts,
-        replays: ReplayCoordinator, adminToken: String?, recommendations: RecommendationDependencies
+        apple: AppleIdentityVerifier?, devLoginEnabled: Bool, readYourWrites: ReadYourWrites, readModelRevision: ReadModelRevision, accounts: Accounts,
+        recommendations: RecommendationDependencies
     ) {
         self.recommendations = recommendations
-        self.audit = audit
         self.accounts = accounts
-        self.replays = replays
-        self.adminToken = adminToken
         self.commands = commands
         self.movies = movies
         self.reviews = reviews
@@ -91,9 +84,9 @@ extension Router<NuvieRequestContext> {
         }
     }
 
-    /// Every route, each group mounted behind the credentials it needs: sign-in routes open, the app's
-    /// routes behind a signed-in user (`NuvieSignedInContext`), `/ai` behind `X-Internal-Token`,
-    /// `/admin` behind `X-Admin-Token`. A handler never checks credentials itself.
+    /// Every route of the contracts, each group mounted behind the credentials it needs: sign-in
+    /// routes open, the app's routes behind a signed-in user (`NuvieSignedInContext`), `/ai` behind
+    /// `X-Internal-Token`. A handler never checks credentials itself.
     public func addAPIRoutes(_ d: APIDependencies) {
         OpenAPIDocumentController<NuvieRequestContext>(document: PackageResources.openapi_json).register(on: self)
         addRoutes(AuthController(
@@ -121,12 +114,6 @@ extension Router<NuvieRequestContext> {
                     refusal: NuvieAPIError.authenticationRequired("This endpoint needs the backend's X-Internal-Token")
                 ))
                 .addRoutes(AIController(engine: d.recommendations.local).endpoints)
-        }
-        if let adminToken = d.adminToken {
-            addOperatorRoutes(
-                token: adminToken, refusal: NuvieAPIError(.unauthorized, code: "ADMIN_TOKEN_REQUIRED", message: "This endpoint needs the operator's X-Admin-Token"),
-                audit: d.audit, replays: d.replays
-            ) { try await AccountController.erase($0, initiator: .operator, accounts: d.accounts, tokens: d.tokens) }
         }
     }
 }

@@ -18,9 +18,9 @@ public func buildNuvieApplication(configuration: NuvieConfiguration, logger: Log
     let storage = try await Storage(configuration: configuration, logger: logger)
     do {
         // Secrets are checked before the demo import and the first training, not minutes after.
-        _ = try Secrets.jwtSecret(configuration)
+        _ = try configuration.resolvedJWTSecret()
         _ = try configuration.operatorToken(NuvieProduct.self)
-        _ = try Secrets.internalToken(configuration)
+        _ = try configuration.resolvedInternalToken()
         let demo = DemoImport(directory: DataDirectory(configuration.dataDirectory))
         let importing = configuration.demoMode && demo.isDue(logHead: storage.log.headPosition)
         if importing, let dataset = configuration.demoDataset {
@@ -56,15 +56,19 @@ public func buildNuvieApplication(configuration: NuvieConfiguration, logger: Log
     }
 }
 
-/// Nuvie's routes as served: the contract's, health (with the model's section), the AI contract's
-/// and the operator routes.
+/// Nuvie's routes as served: the contract's, health (with the model's section), the AI contract's,
+/// and the operator routes when a token is set.
 func nuvieRouter(
     configuration: NuvieConfiguration, storage: Storage, runner: NuvieRunner, replays: ReplayCoordinator, recommender: Recommender, logger: Logger
 ) async throws -> Router<NuvieRequestContext> {
     let commands = CommandService(store: storage.store)
-    let tokens = await TokenService(secret: try Secrets.jwtSecret(configuration), isLive: liveSessions(commands, readOnly: configuration.readOnly))
+    let tokens = await TokenService(secret: try configuration.resolvedJWTSecret(), isLive: liveSessions(commands, readOnly: configuration.readOnly))
     let router = Router(context: NuvieRequestContext.self)
     let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
+    let accounts = Accounts(
+        erasure: UserErasure(stores: storage.stores, readYourWrites: readYourWrites), export: PersonalDataExport(stores: storage.stores),
+        recommendationCache: storage.recommendationCache
+    )
     router.addAPIMiddleware(tokens: tokens, rateLimit: configuration.rateLimit, readYourWrites: readYourWrites)
     HealthController<NuvieRequestContext>(
         log: storage.log, runner: runner, registry: configuration.metricsRegistry,
@@ -84,22 +88,20 @@ func nuvieRouter(
         devLoginEnabled: configuration.demoMode,
         readYourWrites: readYourWrites,
         readModelRevision: ReadModelRevision(runner: runner),
-        audit: AuditTrail(log: storage.log, catalog: NuvieCatalog.self),
-        accounts: Accounts(
-            erasure: UserErasure(stores: storage.stores, readYourWrites: readYourWrites), export: PersonalDataExport(stores: storage.stores),
-            recommendationCache: storage.recommendationCache
-        ),
-        replays: replays,
-        adminToken: try configuration.operatorToken(NuvieProduct.self),
+        accounts: accounts,
         recommendations: try recommendationDependencies(configuration, storage: storage, recommender: recommender, logger: logger)
     ))
+    try storage.stores.addOperatorRoutes(
+        to: router, configuration: configuration, refusal: NuvieAPIError(.unauthorized, code: "ADMIN_TOKEN_REQUIRED", message: "This endpoint needs the operator's X-Admin-Token"),
+        replays: replays
+    ) { try await accounts.erase($0, initiator: .operator, tokens: tokens) }
     return router
 }
 
 private func recommendationDependencies(
     _ configuration: NuvieConfiguration, storage: Storage, recommender: Recommender, logger: Logger
 ) throws -> RecommendationDependencies {
-    let internalToken = try Secrets.internalToken(configuration)
+    let internalToken = try configuration.resolvedInternalToken()
     var engine: any RecommendationEngine = recommender
     if let url = configuration.aiServiceURL {
         guard let internalToken else { throw ConfigurationError.missingInternalToken }

@@ -49,6 +49,15 @@ public struct NuvieConfiguration: PastStateConfiguration {
         return configuration
     }
 
+    /// The JWT secret: configured, or generated in demo mode; required.
+    func resolvedJWTSecret() throws -> String {
+        guard let secret = try secret(jwtSecret, named: "NUVIE_JWT_SECRET", file: "jwt-secret") else { throw ConfigurationError.missingJWTSecret }
+        return secret
+    }
+
+    /// Shared with the AI service: configured, or generated in demo mode; without one `/ai/…` is off.
+    func resolvedInternalToken() throws -> String? { try secret(internalToken, named: "NUVIE_INTERNAL_TOKEN", file: "internal-token") }
+
     var recommendationCachePath: String { DataDirectory(serving.dataDirectory).cache.appendingPathComponent("recommendation-feed.sqlite").path }
 }
 

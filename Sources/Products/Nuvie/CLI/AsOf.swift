@@ -45,28 +45,23 @@ struct AsOf: AsyncParsableCommand {
                 try await buildNuvieApplication(configuration: configuration, logger: logger)
             }
         }
-        let logger = global.logger()
-        let stores = try global.openLogAndKeys()
-        defer { stores.close() }
-        let log = stores.log
-        let (target, at) = try when.resolve(in: log)
         if let user, !recommendations, output == nil {
+            let stores = try global.openLogAndKeys()
+            defer { stores.close() }
+            let (target, at) = try when.resolve(in: stores.log)
             let started = ContinuousClock.now
-            let database = try UserAsOf.readModels(of: user, at: target, in: log, personalData: stores.personalData)
+            let database = try UserAsOf.readModels(of: user, at: target, in: stores.log, personalData: stores.personalData)
             defer { try? database.close() }
             let snapshot = try UserSnapshot.json(user: user, database: database, position: target, recommendations: nil)
             FileHandle.standardError.write(Data("user \(user) as of position \(target) (\(at)), from their own and their friends' events, in \(Int((ContinuousClock.now - started).seconds * 1000)) ms\n".utf8))
             print(snapshot)
             return
         }
-        let directory = output.map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-as-of-\(UUID().uuidString)")
-        defer { if output == nil { try? FileManager.default.removeItem(at: directory) } }
-        let database = try TimeTravel.readModels(NuvieProduct.self, of: log, personalData: stores.personalData, upTo: target, at: directory.appendingPathComponent("read.sqlite").path, logger: logger)
-        defer { try? database.close() }
-        FileHandle.standardError.write(Data("read models as of position \(target) (\(at))\(output.map { " kept in \($0)/read.sqlite" } ?? "")\n".utf8))
-        guard let user else { return }
-        let recommended: [UserSnapshot.Recommendation]? = recommendations ? try await UserSnapshot.recommendations(user: user, database: database) : nil
-        print(try UserSnapshot.json(user: user, database: database, position: target, recommendations: recommended))
+        try await global.readModels(asOf: when, keptIn: output.map { URL(fileURLWithPath: $0, isDirectory: true) }) { database, target, at in
+            FileHandle.standardError.write(Data("read models as of position \(target) (\(at))\(output.map { " kept in \($0)/read.sqlite" } ?? "")\n".utf8))
+            guard let user else { return }
+            let recommended: [UserSnapshot.Recommendation]? = recommendations ? try await UserSnapshot.recommendations(user: user, database: database) : nil
+            print(try UserSnapshot.json(user: user, database: database, position: target, recommendations: recommended))
+        }
     }
 }

@@ -36,9 +36,9 @@ public func savryRouter(
     configuration: SavryConfiguration, stores: ProductStores<SavryProduct>, runner: SavryRunner, replays: ReplayCoordinator,
     commands: SavryCommandService
 ) async throws -> Router<SavryRequestContext> {
-    guard let secret = try GeneratedSecret.resolve(
-        configuration.jwtSecret, named: "SAVRY_JWT_SECRET", demoMode: configuration.demoMode, file: configuration.generatedSecretFile("jwt-secret")
-    ) else { throw SavryConfigurationError.missingJWTSecret }
+    guard let secret = try configuration.secret(configuration.jwtSecret, named: "SAVRY_JWT_SECRET", file: "jwt-secret") else {
+        throw SavryConfigurationError.missingJWTSecret
+    }
     let router = Router(context: SavryRequestContext.self)
     let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
     let accounts = SavryAccounts(stores: stores, readYourWrites: readYourWrites)

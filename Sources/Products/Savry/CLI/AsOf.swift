@@ -37,7 +37,7 @@ struct AsOf: AsyncParsableCommand {
             }
         }
         let recipe = recipe ?? ""
-        let found = try global.readModels(asOf: when) { database, position, at in
+        let found = try await global.readModels(asOf: when) { database, position, at in
             guard let found = try RecipeQueries(database: database).recipe(id: recipe) else {
                 throw ValidationError("no recipe \(recipe) as of position \(position) (\(at)): not created yet, or deleted")
             }

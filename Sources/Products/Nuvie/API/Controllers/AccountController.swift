@@ -19,6 +19,18 @@ public struct Accounts: Sendable {
         self.export = export
         self.recommendationCache = recommendationCache
     }
+
+    /// Erases `userId` (answering once the read models show it) and drops their cached tokens and
+    /// every cached recommendation list (a friend's may name them).
+    public func erase(_ userId: Int64, initiator: UserErased.Initiator, tokens: TokenService) async throws -> UInt64 {
+        // Whatever happens after the key is destroyed (read models slow to show it, say), nothing of
+        // the user's stays cached.
+        defer {
+            tokens.forget(userId: userId)
+            try? recommendationCache.forgetEveryone()
+        }
+        return try await erasure.erase(userId, initiator: initiator).position
+    }
 }
 
 /// `DELETE /users/me` erases the caller's account (App Store Review Guideline 5.1.1(v), GDPR Art.
@@ -46,7 +58,7 @@ struct AccountController: Sendable {
             )
         }
         do {
-            _ = try await Self.erase(context.userId, initiator: .user, accounts: accounts, tokens: tokens)
+            _ = try await accounts.erase(context.userId, initiator: .user, tokens: tokens)
         } catch UserErasureFailure.alreadyErased, UserErasureFailure.unknownUser {
             // Another request erased the account first: this token's user is gone, as after any erasure.
             throw NuvieAPIError.tokenRefused
@@ -58,17 +70,5 @@ struct AccountController: Sendable {
         guard let profile = try users.profile(id: context.userId) else { throw NuvieAPIError.userNotFound("User with ID \(context.userId) not found") }
         let account = try ContractJSON.encoder().encode(ProfileDTO(profile, relationship: nil, mutualFriends: nil))
         return accounts.export.response(for: context.userId, account: account)
-    }
-
-    /// Erases `userId` (answering once the read models show it) and drops their cached tokens and
-    /// every cached recommendation list (a friend's may name them).
-    static func erase(_ userId: Int64, initiator: UserErased.Initiator, accounts: Accounts, tokens: TokenService) async throws -> UInt64 {
-        // Whatever happens after the key is destroyed (read models slow to show it, say), nothing of
-        // the user's stays cached.
-        defer {
-            tokens.forget(userId: userId)
-            try? accounts.recommendationCache.forgetEveryone()
-        }
-        return try await accounts.erasure.erase(userId, initiator: initiator).position
     }
 }
