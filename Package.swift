@@ -592,6 +592,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Schemas"],
             swiftSettings: strict

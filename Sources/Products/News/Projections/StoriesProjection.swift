@@ -77,73 +77,71 @@ struct StoriesProjection: Projection {
     }
 
     func apply(_ recorded: Recorded<NewsEvent>, _ db: Database) throws {
-        guard case .articleIngested(let article) = recorded.event else { return }
-        let reading = ArticleReading.of(title: article.title, description: article.description, body: article.body)
-        let terms = Terms.of([article.title, article.description, article.body ?? ""].joined(separator: "\n"))
-        let simhash = SimHash.of(terms)
-        let (groupId, duplicateOf) = try place(article, terms: terms, simhash: simhash, reading: reading, db)
-        try db.run("""
-            INSERT INTO newsArticle (position, url, title, source, publishedAt, description, body, feed, reading, simhash, groupId, duplicateOf)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [
-                recorded.position, article.url, article.title, article.source, article.publishedAt, article.description, article.body, article.feed,
-                try Self.json(reading), Int64(bitPattern: simhash), groupId, duplicateOf,
-            ])
-        try db.run("INSERT OR IGNORE INTO newsGroupOutlet (groupId, source) VALUES (?, ?)", [groupId, article.source])
-        for ticker in reading.tickers {
+        try apply([recorded][...], db)
+    }
+
+    /// A run of articles placed against one `StoryDesk`, so each group's centroid is decoded once a
+    /// run rather than once an article; the same tables as one article at a time.
+    func apply(_ events: ArraySlice<Recorded<NewsEvent>>, _ db: Database) throws {
+        try apply(events, db, gathering: { recorded in
+            guard case .articleIngested(let article) = recorded.event else { return .nothing }
+            return .item((recorded.position, article))
+        }, flush: place)
+    }
+
+    private func place(_ run: [(position: UInt64, article: ArticleIngested)], _ db: Database) throws {
+        // Reading an article's text is most of the work and needs no table: both cores do it.
+        let analysed = try TwoThreads.map(run) { (position: $0.position, article: $0.article, analysis: try ArticleAnalysis($0.article)) }
+        let published = run.map(\.article.publishedAt)
+        var desk = try StoryDesk(publishedFrom: published.min() ?? 0, to: published.max() ?? 0, db)
+        for (position, article, analysis) in analysed {
+            let (reading, terms, simhash) = (analysis.reading, analysis.terms, analysis.simhash)
+            let groupId: Int64, duplicateOf: Int64?
+            if let original = desk.original(of: simhash, publishedAt: article.publishedAt) {
+                (groupId, duplicateOf) = (original.groupId, original.position)
+                try desk.addCopy(to: groupId, publishedAt: article.publishedAt, db)
+            } else {
+                let vector = try desk.vectorAfterCounting(terms, db)
+                if let nearest = desk.nearestGroup(to: vector, publishedAt: article.publishedAt) {
+                    desk.join(nearest, vector: vector, publishedAt: article.publishedAt)
+                    groupId = nearest
+                } else {
+                    groupId = desk.startGroup(title: article.title, eventType: reading.eventType.rawValue, vector: vector, publishedAt: article.publishedAt)
+                }
+                duplicateOf = nil
+                desk.remember(.init(position: Int64(position), simhash: simhash, groupId: groupId, publishedAt: article.publishedAt))
+            }
             try db.run("""
-                INSERT INTO newsGroupTicker (groupId, ticker, articles) VALUES (?, ?, 1)
-                ON CONFLICT(groupId, ticker) DO UPDATE SET articles = articles + 1
-                """, [groupId, ticker])
+                INSERT INTO newsArticle (position, url, title, source, publishedAt, description, body, feed, reading, simhash, groupId, duplicateOf)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [
+                    position, article.url, article.title, article.source, article.publishedAt, article.description, article.body, article.feed,
+                    analysis.readingJSON, Int64(bitPattern: simhash), groupId, duplicateOf,
+                ])
+            try db.run("INSERT OR IGNORE INTO newsGroupOutlet (groupId, source) VALUES (?, ?)", [groupId, article.source])
+            for ticker in reading.tickers {
+                try db.run("""
+                    INSERT INTO newsGroupTicker (groupId, ticker, articles) VALUES (?, ?, 1)
+                    ON CONFLICT(groupId, ticker) DO UPDATE SET articles = articles + 1
+                    """, [groupId, ticker])
+            }
         }
-        try refresh(groupId, db)
+        for groupId in try desk.write(db) { try refresh(groupId, db) }
     }
 
-    /// The group the article joins (a new one when none is near), and the article it copies.
-    private func place(_ article: ArticleIngested, terms: [String], simhash: UInt64, reading: ArticleReading, _ db: Database) throws -> (Int64, Int64?) {
-        let neighbours = try Row.fetchAll(db, sql: """
-            SELECT position, simhash, groupId FROM newsArticle WHERE publishedAt BETWEEN ? AND ? AND duplicateOf IS NULL ORDER BY position
-            """, arguments: [article.publishedAt - Self.duplicateWindow, article.publishedAt + Self.duplicateWindow])
-        if let original = neighbours.first(where: { SimHash.distance(UInt64(bitPattern: $0[1]), simhash) <= SimHash.nearDuplicate }) {
-            try db.run("UPDATE newsGroup SET articleCount = articleCount + 1, lastAt = MAX(lastAt, ?) WHERE groupId = ?", [article.publishedAt, original[2] as Int64])
-            return (original[2], original[0])
-        }
-        let vector = try vectorAfterCounting(terms, db)
-        var best: (groupId: Int64, similarity: Double, centroid: TermVector, count: Int)?
-        for row in try Row.fetchAll(db, sql: """
-            SELECT groupId, centroid, articleCount FROM newsGroup WHERE lastAt >= ? AND createdAt <= ? ORDER BY groupId
-            """, arguments: [article.publishedAt - Self.clusterWindow, article.publishedAt + Self.clusterWindow]) {
-            let centroid = try JSONDecoder().decode(TermVector.self, from: Data((row[1] as String).utf8))
-            let similarity = vector.cosine(centroid)
-            if similarity >= Self.threshold, similarity > (best?.similarity ?? -1) { best = (row[0], similarity, centroid, row[2]) }
-        }
-        if let best {
-            try db.run("UPDATE newsGroup SET articleCount = articleCount + 1, lastAt = MAX(lastAt, ?), createdAt = MIN(createdAt, ?), centroid = ? WHERE groupId = ?", [
-                article.publishedAt, article.publishedAt, try Self.json(best.centroid.merged(vector, selfCount: best.count)), best.groupId,
-            ])
-            return (best.groupId, nil)
-        }
-        let groupId = (try Int64.fetchOne(db, sql: "SELECT MAX(groupId) FROM newsGroup") ?? 0) + 1
-        try db.run("""
-            INSERT INTO newsGroup (groupId, title, eventType, createdAt, lastAt, articleCount, outletCount, primaryTicker, impactLevel, centroid)
-            VALUES (?, ?, ?, ?, ?, 1, 0, NULL, 'Very Low', ?)
-            """, [groupId, article.title, reading.eventType.rawValue, article.publishedAt, article.publishedAt, try Self.json(vector)])
-        return (groupId, nil)
-    }
+    /// What an article's text says, before it is placed: its reading, terms and SimHash.
+    private struct ArticleAnalysis: Sendable {
+        var reading: ArticleReading
+        var readingJSON: String
+        var terms: [String]
+        var simhash: UInt64
 
-    /// The article's TF-IDF vector, its terms first counted into the corpus.
-    private func vectorAfterCounting(_ terms: [String], _ db: Database) throws -> TermVector {
-        let counts = terms.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
-        var frequencies: [String: Int] = [:]
-        for term in counts.keys.sorted() {
-            frequencies[term] = try Int.fetchOne(db, sql: """
-                INSERT INTO newsTerm (term, documents) VALUES (?, 1) ON CONFLICT(term) DO UPDATE SET documents = documents + 1 RETURNING documents
-                """, arguments: [term])
+        init(_ article: ArticleIngested) throws {
+            reading = ArticleReading.of(title: article.title, description: article.description, body: article.body)
+            readingJSON = try StoriesProjection.json(reading)
+            terms = Terms.of([article.title, article.description, article.body ?? ""].joined(separator: "\n"))
+            simhash = SimHash.of(terms)
         }
-        let documents = try Int.fetchOne(db, sql: """
-            INSERT INTO newsCorpus (id, documents) VALUES (1, 1) ON CONFLICT(id) DO UPDATE SET documents = documents + 1 RETURNING documents
-            """) ?? 1
-        return TermVector.tfidf(counts, documents: documents) { frequencies[$0] ?? 1 }
     }
 
     /// The group's outlet count, primary ticker and impact level, from its rows.

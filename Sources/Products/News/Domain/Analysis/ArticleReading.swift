@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an article's words say, read by rules that can be checked: the tickers it mentions, the kind
 /// of event it reports (with the phrase that says so) and the tone of its wording (with the words).
 public struct ArticleReading: Sendable, Equatable, Codable {
@@ -20,10 +22,10 @@ public struct ArticleReading: Sendable, Equatable, Codable {
 
     public static func of(title: String, description: String, body: String?, tickers list: TickerList = .sp500) -> ArticleReading {
         let text = [title, description, body ?? ""].joined(separator: "\n")
-        let lower = " " + text.lowercased().map { $0.isLetter || $0.isNumber || $0 == "&" ? $0 : " " } + " "
-        let (eventType, evidence) = event(in: String(lower))
-        let positive = toneWords.positive.filter { lower.contains(" \($0) ") }
-        let negative = toneWords.negative.filter { lower.contains(" \($0) ") }
+        let lower = WordText(text, keeping: "&", lowercased: true)
+        let (eventType, evidence) = event(in: lower)
+        let positive = toneWords.positive.filter(lower.holds)
+        let negative = toneWords.negative.filter(lower.holds)
         let tone: Tone = positive.count > negative.count ? .positive : negative.count > positive.count ? .negative : .neutral
         return ArticleReading(
             tickers: mentions(in: text, list: list), eventType: eventType, eventEvidence: evidence, tone: tone,
@@ -32,10 +34,10 @@ public struct ArticleReading: Sendable, Equatable, Codable {
     }
 
     /// The kind whose phrases the text holds most of (ties: the order of `EventType`).
-    static func event(in lower: String) -> (EventType, String?) {
+    static func event(in lower: WordText) -> (EventType, String?) {
         var best: (EventType, String?, Int) = (.general, nil, 0)
         for type in EventType.allCases where type != .general {
-            let found = (eventPhrases[type] ?? []).filter { lower.contains(" \($0) ") }
+            let found = (eventPhrases[type] ?? []).filter(lower.holds)
             if found.count > best.2 { best = (type, found.first, found.count) }
         }
         return (best.0, best.1)
@@ -46,26 +48,46 @@ public struct ArticleReading: Sendable, Equatable, Codable {
     static func mentions(in text: String, list: TickerList) -> [String] {
         var found: [String] = []
         func add(_ symbol: String) { if list.company(symbol) != nil, !found.contains(symbol) { found.append(symbol) } }
-        let words = text.split(whereSeparator: { $0.isWhitespace })
+        let words = WordText.isPlainASCII(text)
+            ? text.utf8.split(whereSeparator: { (0x09...0x0D).contains($0) || $0 == 0x20 }).map { Substring($0) }
+            : text.split(whereSeparator: { $0.isWhitespace })
         for (index, raw) in words.enumerated() {
-            let word = raw.trimmingCharacters(in: wordPunctuation)
+            let word = trimmed(raw)
             if word.hasPrefix("$") { add(String(word.dropFirst())) }
             if word.hasPrefix("("), word.hasSuffix(")") { add(String(word.dropFirst().dropLast())) }
             if index > 0, exchanges.contains(String(words[index - 1])) { add(word) }
-            if word.count >= 3, word.allSatisfy({ $0.isUppercase || $0.isNumber }), !notTickers.contains(word) { add(word) }
+            if isSymbol(word), !notTickers.contains(word) { add(word) }
         }
-        let padded = " " + text.map { $0.isLetter || $0.isNumber || $0 == "&" || $0 == "." ? $0 : " " } + " "
+        let padded = WordText(text, keeping: "&.", lowercased: false)
         // A name stands in `padded` only after a space and before one, so its first word (or, for
         // a one-word name, its plural) is one of the text's words: the scans below run only then.
-        let present = Set(padded.split(separator: " ").map(String.init))
-        for (company, head) in zip(list.bySymbol, list.nameHeads) where present.contains(head.word) || head.plural.map(present.contains) == true {
+        let present = Set(padded.spaced.split(separator: " ").map(String.init))
+        for index in Set(present.flatMap { list.byNameHead[$0] ?? [] }).sorted() {
+            let company = list.bySymbol[index]
             guard !ambiguousNames.contains(company.shortName) else { continue }
-            if padded.contains(" \(company.shortName) ") || padded.contains(" \(company.shortName)s ") { add(company.symbol) }
+            if padded.holds(company.shortName) || padded.holds(company.shortName + "s") { add(company.symbol) }
         }
         return found
     }
 
-    private static let wordPunctuation = CharacterSet(charactersIn: ".,;:!?\"'’")
+    /// Three or more upper-case letters or digits.
+    static func isSymbol(_ word: String) -> Bool {
+        guard word.utf8.allSatisfy({ $0 < 0x80 }) else { return word.count >= 3 && word.allSatisfy { $0.isUppercase || $0.isNumber } }
+        return word.utf8.count >= 3 && word.utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+
+    /// `word` without the punctuation around it, scalar by scalar as `trimmingCharacters(in:)`
+    /// trims, without Foundation's bridging.
+    static func trimmed(_ word: Substring) -> String {
+        guard let first = word.unicodeScalars.first, let last = word.unicodeScalars.last,
+              wordPunctuation.contains(first) || wordPunctuation.contains(last) else { return String(word) }
+        var scalars = word.unicodeScalars[...]
+        while let first = scalars.first, wordPunctuation.contains(first) { scalars.removeFirst() }
+        while let last = scalars.last, wordPunctuation.contains(last) { scalars.removeLast() }
+        return String(String.UnicodeScalarView(scalars))
+    }
+
+    private static let wordPunctuation: Set<Unicode.Scalar> = [".", ",", ";", ":", "!", "?", "\"", "'", "’"]
     private static let exchanges: Set<String> = ["NASDAQ:", "NYSE:"]
     static let notTickers: Set<String> = ["ALL", "NOW", "KEY", "ARE", "FOR", "CEO", "CFO", "GDP", "SEC", "FED", "USA", "IPO", "ETF", "EPS", "FTC", "DOJ", "THE", "AND", "NEW", "CPI", "FOMC"]
     static let ambiguousNames: Set<String> = ["Target", "Ball", "Match", "Block", "Visa Inc", "Public Storage", "Best", "General", "American", "United", "Southern", "Progressive", "Principal", "Equity", "Universal", "Global", "Fox", "News", "Dover", "Lennar", "Mosaic", "Ventas", "Allegion", "Corning", "Nucor", "Loews"]

@@ -37,13 +37,27 @@ public struct TermVector: Sendable, Equatable, Codable {
     }
 
     /// The normalised sum of `self` and `other` weighed by how many articles each stands for: a
-    /// group's centroid with one more article.
+    /// group's centroid with one more article. Its `keep` heaviest terms (ties: the first in order).
     public func merged(_ other: TermVector, selfCount: Int, keep: Int = 64) -> TermVector {
-        var sums: [String: Double] = [:]
-        for (term, weight) in zip(terms, weights) { sums[term, default: 0] += weight * Double(selfCount) }
-        for (term, weight) in zip(other.terms, other.weights) { sums[term, default: 0] += weight }
-        let top = sums.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(keep).sorted { $0.key < $1.key }
-        let norm = sqrt(top.reduce(0) { $0 + $1.value * $1.value })
-        return TermVector(terms: top.map(\.key), weights: top.map { norm > 0 ? $0.value / norm : 0 })
+        // Both are sorted by term: one walk sums them in term order.
+        var sums: [(term: String, value: Double)] = []
+        sums.reserveCapacity(terms.count + other.terms.count)
+        var (i, j) = (0, 0)
+        while i < terms.count || j < other.terms.count {
+            if j == other.terms.count || (i < terms.count && terms[i] < other.terms[j]) {
+                sums.append((terms[i], weights[i] * Double(selfCount)))
+                i += 1
+            } else if i == terms.count || other.terms[j] < terms[i] {
+                sums.append((other.terms[j], other.weights[j]))
+                j += 1
+            } else {
+                sums.append((terms[i], weights[i] * Double(selfCount) + other.weights[j]))
+                i += 1
+                j += 1
+            }
+        }
+        let kept = sums.indices.sorted { sums[$0].value != sums[$1].value ? sums[$0].value > sums[$1].value : $0 < $1 }.prefix(keep).sorted()
+        let norm = sqrt(kept.reduce(0) { $0 + sums[$1].value * sums[$1].value })
+        return TermVector(terms: kept.map { sums[$0].term }, weights: kept.map { norm > 0 ? sums[$0].value / norm : 0 })
     }
 }

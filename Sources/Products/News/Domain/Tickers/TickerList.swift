@@ -12,9 +12,9 @@ public struct TickerList: Sendable {
     public let companies: [String: Company]
     /// Every company, by symbol: the order names are searched in.
     let bySymbol: [Company]
-    /// Each of those short names' first word, and for a one-word name its plural: a text can name
-    /// the company only if it holds one of them as a word.
-    let nameHeads: [(word: String, plural: String?)]
+    /// The companies (indices in `bySymbol`) whose short name begins with a word, or for a one-word
+    /// name is it or its plural: a text can name a company only if it holds one of its words.
+    let byNameHead: [String: [Int]]
 
     public static let sp500 = TickerList(tsv: PackageResources.sp500_tsv)
 
@@ -27,10 +27,13 @@ public struct TickerList: Sendable {
         }
         self.companies = companies
         bySymbol = companies.values.sorted { $0.symbol < $1.symbol }
-        nameHeads = bySymbol.map { company in
+        var byNameHead: [String: [Int]] = [:]
+        for (index, company) in bySymbol.enumerated() {
             let words = company.shortName.split(separator: " ")
-            return (String(words.first ?? ""), words.count == 1 ? company.shortName + "s" : nil)
+            byNameHead[String(words.first ?? ""), default: []].append(index)
+            if words.count == 1 { byNameHead[company.shortName + "s", default: []].append(index) }
         }
+        self.byNameHead = byNameHead
     }
 
     public func company(_ symbol: String) -> Company? { companies[symbol] }

@@ -4,7 +4,6 @@ import NuvieDomain
 import EventLog
 import Foundation
 import GRDB
-import NIOConcurrencyHelpers
 
 /// One user's read models as of a log position, folded from only the events that can show in their
 /// profile, their ratings and the first page of their friends' activity, instead of the whole log
@@ -20,7 +19,7 @@ public enum UserAsOf {
         of userId: Int64, at position: UInt64, in log: EventLog, personalData: any PersonalDataCipher, feedSize: Int = 20
     ) throws -> ReadDatabase {
         let decode: @Sendable (RecordedEvent) throws -> Recorded<NuvieEvent> = { try NuvieCatalog.decode($0, personalData: personalData) }
-        let own = try decoded(log.readUser(userId, through: position), decode)
+        let own = try TwoThreads.map(log.readUser(userId, through: position), decode)
         let ratedFilms = own.compactMap { if case .movieRated(let rated) = $0.event { rated.movieId } else { nil } }
         // Taste needs the genres of every film rated: read and decoded on the other core meanwhile.
         let ratedFilmEvents = Background { try filmEvents(ratedFilms, through: position, in: log, decode) }
@@ -81,25 +80,9 @@ public enum UserAsOf {
     private static func filmEvents(
         _ movieIds: [Int64], through position: UInt64, in log: EventLog, _ decode: @Sendable (RecordedEvent) throws -> Recorded<NuvieEvent>
     ) throws -> [Recorded<NuvieEvent>] {
-        inLogOrder(try decoded(Set(movieIds).flatMap { movieId in
+        inLogOrder(try TwoThreads.map(Set(movieIds).flatMap { movieId in
             try log.readStream(StreamName.movie(movieId)).prefix { $0.position <= position }
         }, decode))
-    }
-
-    /// Decoded on two threads when there are many: JSON decoding is most of a long history's time.
-    private static func decoded(
-        _ records: [RecordedEvent], _ decode: @Sendable (RecordedEvent) throws -> Recorded<NuvieEvent>
-    ) throws -> [Recorded<NuvieEvent>] {
-        guard records.count >= 256 else { return try records.map(decode) }
-        // concurrentPerform runs one half on the calling thread: no thread of the global queue
-        // blocks waiting for another (this also runs inside a Background).
-        let halves = [records[..<(records.count / 2)], records[(records.count / 2)...]]
-        let results = NIOLockedValueBox<[Int: Result<[Recorded<NuvieEvent>], any Error>]>([:])
-        DispatchQueue.concurrentPerform(iterations: halves.count) { half in
-            let result = Result { try halves[half].map(decode) }
-            results.withLockedValue { $0[half] = result }
-        }
-        return try results.withLockedValue { results in try halves.indices.flatMap { try results[$0]?.get() ?? [] } }
     }
 
     /// Sorted by position, each event once (a friend's event can also be the user's).

@@ -1,0 +1,60 @@
+import EventSourcing
+import Foundation
+import GRDB
+import NewsDomain
+import NewsProjections
+import ReadModels
+import Testing
+
+/// A fold's batch of articles is placed at once, against groups and originals read once for the
+/// run (`StoryDesk`); an article folded by itself is a run of one. Both leave the same rows.
+@Suite struct StoryRunTests {
+    @Test func articlesPlacedInRunsLeaveTheRowsPlacedOneAtATimeLeave() throws {
+        // Dense (50 events a day) so that runs span the copy and cluster windows, with copies whose
+        // group was not active beside the run.
+        let articles = try SyntheticNews.generate(seed: 11, stories: 250, days: 5).map { try NewsRules.article($0.ingested) }
+        let events = articles.enumerated().map { index, article in
+            Recorded<NewsEvent>(
+                position: UInt64(index + 1), eventId: UUID(), streamId: "article", streamVersion: UInt64(index),
+                recordedAt: Date(timeIntervalSince1970: 0), event: .articleIngested(article)
+            )
+        }
+        let stories = try #require(NewsReadModels.all.first { $0.name == "news-stories" })
+
+        let oneAtATime = try ReadDatabase.inMemory(projections: [stories])
+        try oneAtATime.pool.write { db in for event in events { try stories.apply(event, db) } }
+        let inRuns = try ReadDatabase.inMemory(projections: [stories])
+        try inRuns.pool.write { db in
+            for start in stride(from: 0, to: events.count, by: 157) { try stories.apply(events[start..<min(start + 157, events.count)], db) }
+        }
+
+        let expected = try oneAtATime.tableDumps()
+        #expect(try inRuns.tableDumps() == expected)
+        let rows = try oneAtATime.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM newsArticle WHERE duplicateOf IS NOT NULL") }
+        #expect(events.count > 700 && (rows ?? 0) > 20, "copies among \(events.count) articles: \(rows ?? 0)")
+    }
+
+    /// The copy window (three days) is wider than the cluster window (two): a copy can join a group
+    /// no longer active beside it, which a run has not read with the active ones.
+    @Test func aCopyJoinsItsOriginalsGroupAfterThatGroupWentQuiet() throws {
+        let stories = try #require(NewsReadModels.all.first { $0.name == "news-stories" })
+        let original = try NewsRules.article(ArticleIngested(
+            url: "https://a.example/1", title: "Acme Widgets agrees to acquire Zenith unit for $4 billion", source: "Wire A", publishedAt: 1_764_720_000,
+            description: "Acme Widgets said it will acquire a Zenith division in a $4 billion deal.", body: "Regulators must still review the deal.", feed: "test"
+        ))
+        var copy = original
+        (copy.url, copy.source, copy.publishedAt) = ("https://b.example/1", "Wire B", original.publishedAt + 60 * 3600)
+        let events = [original, copy].enumerated().map { index, article in
+            Recorded<NewsEvent>(
+                position: UInt64(index + 1), eventId: UUID(), streamId: "article", streamVersion: UInt64(index),
+                recordedAt: Date(timeIntervalSince1970: 0), event: .articleIngested(article)
+            )
+        }
+        let database = try ReadDatabase.inMemory(projections: [stories])
+        try database.pool.write { db in for event in events { try stories.apply(event, db) } }
+        let row = try database.pool.read { db in try Row.fetchOne(db, sql: "SELECT articleCount, lastAt FROM newsGroup") }
+        #expect(row?[0] as Int? == 2 && row?[1] as Int64? == copy.publishedAt)
+        let duplicateOf = try database.pool.read { db in try Int64.fetchOne(db, sql: "SELECT duplicateOf FROM newsArticle WHERE position = 2") }
+        #expect(duplicateOf == 1)
+    }
+}
