@@ -586,7 +586,7 @@ let package = Package(
             name: "NewsTests",
             dependencies: [
                 "NewsDomain", "NewsCommands", "NewsProjections", "NewsAPI", "NewsApp", "EventSourcing", "ReadModels", "ProductHosting", "PersonalData",
-                "TestSupport",
+                "SeededRandom", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

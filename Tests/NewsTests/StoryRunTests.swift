@@ -4,6 +4,7 @@ import GRDB
 import NewsDomain
 import NewsProjections
 import ReadModels
+import SeededRandom
 import Testing
 
 /// A fold's batch of articles is placed at once, against groups and originals read once for the
@@ -30,6 +31,22 @@ import Testing
 
         let expected = try oneAtATime.tableDumps()
         #expect(try inRuns.tableDumps() == expected)
+
+        // A back-fill out of date order over a month: a run's desks each take consecutive articles
+        // within a week.
+        var random = SplitMix64(seed: 3)
+        let month = try SyntheticNews.generate(seed: 5, stories: 120, days: 30).map { try NewsRules.article($0.ingested) }
+        let shuffled = month.shuffled(using: &random).enumerated().map { index, article in
+            Recorded<NewsEvent>(
+                position: UInt64(index + 1), eventId: UUID(), streamId: "article", streamVersion: UInt64(index),
+                recordedAt: Date(timeIntervalSince1970: 0), event: .articleIngested(article)
+            )
+        }
+        let shuffledOneAtATime = try ReadDatabase.inMemory(projections: [stories])
+        try shuffledOneAtATime.pool.write { db in for event in shuffled { try stories.apply(event, db) } }
+        let shuffledInOneRun = try ReadDatabase.inMemory(projections: [stories])
+        try shuffledInOneRun.pool.write { db in try stories.apply(shuffled[...], db) }
+        #expect(try shuffledInOneRun.tableDumps() == shuffledOneAtATime.tableDumps())
         let rows = try oneAtATime.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM newsArticle WHERE duplicateOf IS NOT NULL") }
         #expect(events.count > 700 && (rows ?? 0) > 20, "copies among \(events.count) articles: \(rows ?? 0)")
     }

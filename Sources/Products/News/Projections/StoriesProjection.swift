@@ -92,9 +92,29 @@ struct StoriesProjection: Projection {
     private func place(_ run: [(position: UInt64, article: ArticleIngested)], _ db: Database) throws {
         // Reading an article's text is most of the work and needs no table: both cores do it.
         let analysed = try TwoThreads.map(run) { (position: $0.position, article: $0.article, analysis: try ArticleAnalysis($0.article)) }
-        let published = run.map(\.article.publishedAt)
-        var desk = try StoryDesk(publishedFrom: published.min() ?? 0, to: published.max() ?? 0, db)
-        for (position, article, analysis) in analysed {
+        // A desk holds what its articles' days can meet: articles out of date order (a back-fill)
+        // would make it the whole table, so a desk takes consecutive articles within a week.
+        var start = analysed.startIndex
+        while start < analysed.endIndex {
+            var (earliest, latest) = (analysed[start].article.publishedAt, analysed[start].article.publishedAt)
+            var end = start + 1
+            while end < analysed.endIndex {
+                let published = analysed[end].article.publishedAt
+                guard max(latest, published) - min(earliest, published) <= Self.deskSpan else { break }
+                (earliest, latest, end) = (min(earliest, published), max(latest, published), end + 1)
+            }
+            try place(analysed[start..<end], on: StoryDesk(publishedFrom: earliest, to: latest, db), db)
+            start = end
+        }
+    }
+
+    private static let deskSpan: Int64 = 7 * 86_400
+
+    private func place(
+        _ run: ArraySlice<(position: UInt64, article: ArticleIngested, analysis: ArticleAnalysis)>, on desk: StoryDesk, _ db: Database
+    ) throws {
+        var desk = desk
+        for (position, article, analysis) in run {
             let (reading, terms, simhash) = (analysis.reading, analysis.terms, analysis.simhash)
             let groupId: Int64, duplicateOf: Int64?
             if let original = desk.original(of: simhash, publishedAt: article.publishedAt) {
