@@ -13,6 +13,8 @@ struct ActiveGroups {
         var articleCount: Int
         var centroid: TermVector
         var isNew: Bool
+        /// Whether an article joined it here (a copy only counts): its centroid needs writing.
+        var centroidChanged = false
         /// `centroid.terms` interned, in the same order (set by `add`).
         var termIds: [Int] = []
     }
@@ -73,6 +75,7 @@ struct ActiveGroups {
         for term in Set(before).subtracting(after) { slotsByTerm[term].removeAll { $0 == slot } }
         for term in Set(after).subtracting(before) { slotsByTerm[term].append(slot) }
         slots[slot].termIds = after
+        slots[slot].centroidChanged = true
         slots[slot].articleCount += 1
         slots[slot].lastAt = max(slots[slot].lastAt, publishedAt)
         slots[slot].createdAt = min(slots[slot].createdAt, publishedAt)

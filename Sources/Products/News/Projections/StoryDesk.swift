@@ -124,16 +124,17 @@ struct StoryDesk {
         for groupId in changed {
             guard let slot = groups.slot(of: groupId) else { continue }
             let group = groups.slots[slot]
-            let centroid = try StoriesProjection.json(group.centroid)
             if group.isNew {
                 try db.run("""
                     INSERT INTO newsGroup (groupId, title, eventType, createdAt, lastAt, articleCount, outletCount, primaryTicker, impactLevel, centroid)
                     VALUES (?, ?, ?, ?, ?, ?, 0, NULL, 'Very Low', ?)
-                    """, [groupId, group.title, group.eventType, group.createdAt, group.lastAt, group.articleCount, centroid])
-            } else {
+                    """, [groupId, group.title, group.eventType, group.createdAt, group.lastAt, group.articleCount, try StoriesProjection.json(group.centroid)])
+            } else if group.centroidChanged {
                 try db.run("UPDATE newsGroup SET articleCount = ?, lastAt = ?, createdAt = ?, centroid = ? WHERE groupId = ?", [
-                    group.articleCount, group.lastAt, group.createdAt, centroid, groupId,
+                    group.articleCount, group.lastAt, group.createdAt, try StoriesProjection.json(group.centroid), groupId,
                 ])
+            } else {
+                try db.run("UPDATE newsGroup SET articleCount = ?, lastAt = ? WHERE groupId = ?", [group.articleCount, group.lastAt, groupId])
             }
         }
         return changed

@@ -61,8 +61,7 @@ public struct ArticleReading: Sendable, Equatable, Codable {
         let padded = WordText(text, keeping: "&.", lowercased: false)
         // A name stands in `padded` only after a space and before one, so its first word (or, for
         // a one-word name, its plural) is one of the text's words: the scans below run only then.
-        let present = Set(padded.spaced.split(separator: " ").map(String.init))
-        for index in Set(present.flatMap { list.byNameHead[$0] ?? [] }).sorted() {
+        for index in Set(padded.words.flatMap { list.byNameHead[String($0)] ?? [] }).sorted() {
             let company = list.bySymbol[index]
             guard !ambiguousNames.contains(company.shortName) else { continue }
             if padded.holds(company.shortName) || padded.holds(company.shortName + "s") { add(company.symbol) }

@@ -10,8 +10,9 @@ struct WordText {
     let spaced: String
     private let bytes: [UInt8]
     private let isPlainASCII: Bool
-    /// A phrase can stand here only if its first word does: most are ruled out by one lookup.
-    private let words: Set<Substring>
+    /// Every word of the text. A phrase can stand here only if its first word does: most are ruled
+    /// out by one lookup.
+    let words: Set<Substring>
 
     /// ASCII without CR (CR LF is one character): such a text maps byte for byte as it does by
     /// character.
