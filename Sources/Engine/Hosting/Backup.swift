@@ -62,14 +62,21 @@ public enum Backup {
 
     @discardableResult
     public static func create<Product: EventSourcedProduct>(_ product: Product.Type, from dataDirectory: URL, to destination: URL) throws -> Manifest {
+        let log = try EventLog(configuration: .init(directory: DataDirectory(dataDirectory).log))
+        defer { log.close() }
+        return try create(product, of: log, in: DataDirectory(dataDirectory), to: destination)
+    }
+
+    /// The same, from a log already open (a server's: LMDB must not be opened twice in one process).
+    @discardableResult
+    public static func create<Product: EventSourcedProduct>(
+        _ product: Product.Type, of log: EventLog, in source: DataDirectory, to destination: URL
+    ) throws -> Manifest {
         let files = FileManager.default
         if files.fileExists(atPath: destination.path), !(try files.contentsOfDirectory(atPath: destination.path)).isEmpty {
             throw Failure.destinationNotEmpty(destination.path)
         }
         try files.createDirectory(at: destination.appendingPathComponent("log"), withIntermediateDirectories: true)
-        let source = DataDirectory(dataDirectory)
-        let log = try EventLog(configuration: .init(directory: source.log))
-        defer { log.close() }
         try log.backup(to: destination.appendingPathComponent("log"))
         if files.fileExists(atPath: source.files.path) {
             try files.copyItem(at: source.files, to: destination.appendingPathComponent(source.files.lastPathComponent))

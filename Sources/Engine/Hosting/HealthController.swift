@@ -22,6 +22,8 @@ public struct HealthController<Context: RequestContext>: Sendable {
     let storageFailures: [StorageFailure]
     let sections: @Sendable () -> [String: any Encodable & Sendable]
     let registry: PrometheusCollectorRegistry?
+    /// The read models' revision: it moves with every batch folded.
+    let revision: @Sendable () -> UInt64
     private let caughtUpOnce = Latch()
 
     /// `sections` are written beside the engine's fields under their own names (`recommendationModel`…).
@@ -34,6 +36,7 @@ public struct HealthController<Context: RequestContext>: Sendable {
         storageFailures = [{ log.storageFailure }, { runner.storageFailure }] + moreStorage
         self.sections = sections
         self.registry = registry
+        revision = { runner.revision }
     }
 
     public func register(on router: Router<Context>) {
@@ -42,6 +45,12 @@ public struct HealthController<Context: RequestContext>: Sendable {
     }
 
     public func health(_ request: Request, context: Context) async throws -> EditedResponse<Health> {
+        let health = try current()
+        return EditedResponse(status: health.unavailable ? .serviceUnavailable : .ok, response: health)
+    }
+
+    /// The health as `/health` answers it now.
+    func current() throws -> Health {
         let head = log.headPosition
         let projections = try projections().map { $0.at(head: head) }
         let failed = projections.contains { $0.failedPosition != nil }
@@ -54,8 +63,10 @@ public struct HealthController<Context: RequestContext>: Sendable {
         if caughtUp { caughtUpOnce.set() }
         let starting = log.isShared && !caughtUpOnce.isSet
         let status = failed ? "failing" : degraded ? "degraded" : caughtUp ? "ok" : "catching_up"
-        let health = Health(status: status, logHeadPosition: head, log: logHealth, projections: projections, sections: sections(), storageFull: full)
-        return EditedResponse(status: failed || degraded || starting ? .serviceUnavailable : .ok, response: health)
+        return Health(
+            status: status, logHeadPosition: head, log: logHealth, projections: projections, sections: sections(), storageFull: full,
+            unavailable: failed || degraded || starting
+        )
     }
 
     public func metrics(_ request: Request, context: Context) async throws -> Response {
@@ -125,6 +136,17 @@ public struct Health: ResponseEncodable, Sendable {
     var projections: [ProjectionHealth]
     var sections: [String: any Encodable & Sendable]
     var storageFull: [FullStore]
+    /// Answered with 503: a balancer sends this node no traffic.
+    var unavailable: Bool
+
+    /// The product's own sections as pretty JSON, by name (the console shows them as they are).
+    func sectionsAsJSON() -> [[String: String]] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return sections.sorted { $0.key < $1.key }.map { name, section in
+            ["name": name, "json": (try? encoder.encode(section)).map { String(decoding: $0, as: UTF8.self) } ?? "not encodable"]
+        }
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)

@@ -142,14 +142,22 @@ public enum OperatorRequestError: Error, Equatable, Sendable {
 }
 
 extension ProductStores {
-    /// Mounts the operator endpoints over these stores when the configuration has an operator token
-    /// (`Router.addOperatorRoutes`); without one there is no `/admin`.
+    /// Mounts the operator endpoints and the console over these stores when the configuration has an
+    /// operator token (`Router.addOperatorRoutes`); without one there is no `/admin`. `health` is the
+    /// product's own `/health`, which the console's overview shows.
     public func addOperatorRoutes<Context: RequestContext, Refusal: Error & Sendable>(
         to router: Router<Context>, configuration: some ServerConfiguration, refusal: Refusal, replays: ReplayCoordinator,
-        erase: @escaping @Sendable (Int64) async throws -> UInt64
+        health: HealthController<Context>, erase: @escaping @Sendable (Int64) async throws -> UInt64
     ) throws {
         guard let token = try configuration.operatorToken(Product.self) else { return }
-        router.addOperatorRoutes(token: token, refusal: refusal, audit: AuditTrail(log: log, catalog: Product.Catalog.self), replays: replays, erase: erase)
+        let audit = AuditTrail(log: log, catalog: Product.Catalog.self)
+        router.addOperatorRoutes(token: token, refusal: refusal, audit: audit, replays: replays, erase: erase)
+        let (log, directory) = (log, directory)
+        ConsoleController(
+            sessions: ConsoleSessions(token: token), pages: ConsolePages(product: Product.name), audit: audit, replays: replays, health: health,
+            directory: directory, tokenSetting: "\(Product.environmentPrefix)_ADMIN_TOKEN",
+            backUp: { try Backup.create(Product.self, of: log, in: directory, to: $0).logHeadPosition }, erase: erase
+        ).register(on: router)
     }
 }
 

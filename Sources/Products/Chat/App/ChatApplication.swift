@@ -53,11 +53,12 @@ public func chatRouter(
         queries: ChatQueries(database: stores.readDatabase), files: files, readYourWrites: readYourWrites,
         rateLimit: configuration.rateLimit, loginThrottle: configuration.loginThrottle, accounts: accounts
     ))
-    HealthController<ChatRequestContext>(log: stores.log, runner: runner, registry: configuration.metricsRegistry, moreStorage: [{ files.storageFailure }])
-        .register(on: router)
+    let health = HealthController<ChatRequestContext>(log: stores.log, runner: runner, registry: configuration.metricsRegistry, moreStorage: [{ files.storageFailure }])
+    health.register(on: router)
     try stores.addOperatorRoutes(
         to: router, configuration: configuration,
-        refusal: ChatAPIError(.unauthorized, "not_authenticated", "This endpoint needs the operator's X-Admin-Token", detail: "X-Admin-Token"), replays: replays
+        refusal: ChatAPIError(.unauthorized, "not_authenticated", "This endpoint needs the operator's X-Admin-Token", detail: "X-Admin-Token"), replays: replays,
+        health: health
     ) { try await accounts.erase($0, initiator: .operator) }
     return router
 }

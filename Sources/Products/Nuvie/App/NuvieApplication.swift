@@ -70,11 +70,12 @@ func nuvieRouter(
         recommendationCache: storage.recommendationCache
     )
     router.addAPIMiddleware(tokens: tokens, rateLimit: configuration.rateLimit, readYourWrites: readYourWrites)
-    HealthController<NuvieRequestContext>(
+    let health = HealthController<NuvieRequestContext>(
         log: storage.log, runner: runner, registry: configuration.metricsRegistry,
         moreStorage: [{ storage.recommendationCache.storageFailure }],
         sections: { ["recommendationModel": ModelHealth(recommender.trained)] }
-    ).register(on: router)
+    )
+    health.register(on: router)
     router.addAPIRoutes(APIDependencies(
         commands: commands,
         movies: MovieQueries(database: storage.readDatabase),
@@ -93,7 +94,7 @@ func nuvieRouter(
     ))
     try storage.stores.addOperatorRoutes(
         to: router, configuration: configuration, refusal: NuvieAPIError(.unauthorized, code: "ADMIN_TOKEN_REQUIRED", message: "This endpoint needs the operator's X-Admin-Token"),
-        replays: replays
+        replays: replays, health: health
     ) { try await accounts.erase($0, initiator: .operator, tokens: tokens) }
     return router
 }

@@ -54,9 +54,10 @@ public func savryRouter(
         accounts: accounts,
         rateLimit: configuration.rateLimit
     ))
-    HealthController<SavryRequestContext>(log: stores.log, runner: runner, registry: configuration.metricsRegistry).register(on: router)
+    let health = HealthController<SavryRequestContext>(log: stores.log, runner: runner, registry: configuration.metricsRegistry)
+    health.register(on: router)
     try stores.addOperatorRoutes(
-        to: router, configuration: configuration, refusal: SavryAPIError(.unauthorized, "This endpoint needs the operator's X-Admin-Token"), replays: replays
+        to: router, configuration: configuration, refusal: SavryAPIError(.unauthorized, "This endpoint needs the operator's X-Admin-Token"), replays: replays, health: health
     ) { try await accounts.erase($0, initiator: .operator) }
     return router
 }

@@ -1,0 +1,104 @@
+import EventSourcing
+import Foundation
+import Hummingbird
+import ReadModels
+
+/// What an operator does from the console: a user's history and their erasure, a replay followed to
+/// its swap, a backup.
+extension ConsoleController {
+    /// `?id=N[&offset=K]`: everything the user caused or that concerns them, newest first.
+    func user(_ request: Request, context: Context) async throws -> Response {
+        let raw = request.uri.queryParameters["id"].map(String.init) ?? ""
+        guard !raw.isEmpty else { return pages.page("user", title: "Users", [:], session: session(request)) }
+        guard let id = Int64(raw), id > 0 else {
+            return pages.problem(.badRequest, "A user id is a positive whole number, not \(raw)", session: session(request))
+        }
+        let entries = try audit.user(id)
+        let offset = request.uri.queryParameters["offset"].flatMap { Int($0) }.map { max(0, $0) } ?? 0
+        let shown = entries.reversed().dropFirst(offset).prefix(Self.pageSize)
+        let erased = entries.contains { $0.type == UserErased.typeName }
+        let user: [String: Any?] = [
+                "id": id, "total": entries.count, "erased": erased, "canErase": !erased && !entries.isEmpty,
+                "events": shown.map(EventRow.init),
+                "older": offset + shown.count < entries.count ? ConsolePages.link("users", ["id": raw, "offset": String(offset + shown.count)]) : nil,
+        ]
+        let values: [String: Any] = ["userId": raw, "user": user.compactMapValues { $0 }]
+        return pages.page("user", title: "User \(id)", values, session: session(request))
+    }
+
+    func eraseUser(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let form = try await ConsoleForm(&request)
+        guard let id = form["id"].flatMap(Int64.init), id > 0 else {
+            return pages.problem(.badRequest, "A user id is a positive whole number", session: session(request))
+        }
+        guard form["confirm"]?.trimmingCharacters(in: .whitespaces) == String(id) else {
+            return pages.problem(.badRequest, "To erase user \(id), type their id again in the confirmation box. Nothing was erased.", session: session(request))
+        }
+        let position: UInt64
+        do {
+            position = try await erase(id)
+        } catch UserErasureFailure.unknownUser {
+            return pages.problem(.notFound, "No user \(id). Nothing was erased.", session: session(request))
+        } catch UserErasureFailure.alreadyErased {
+            return pages.problem(.conflict, "User \(id) is already erased.", session: session(request))
+        } catch let refusal as OperatorRequestError {
+            return pages.problem(.notFound, "\(refusal). Nothing was erased.", session: session(request))
+        }
+        let values: [String: Any] = ["id": id, "position": position, "history": ConsolePages.link("users", ["id": String(id)])]
+        return pages.page("erased", title: "User \(id) erased", values, session: session(request))
+    }
+
+    func replay(_ request: Request, context: Context) async throws -> Response {
+        let status = await replays.status
+        let progress = status.progress
+        let values: [String: Any?] = [
+            "state": status.state.rawValue, "running": status.state == .running, "finished": status.state == .finished,
+            "failed": status.state == .failed, "error": status.error, "rebuilding": status.projections.isEmpty ? nil : status.projections.joined(separator: ", "),
+            "position": progress?.position ?? 0, "head": max(progress?.headPosition ?? 0, 1),
+            "percent": progress.map { $0.headPosition == 0 ? 100 : Int(100 * Double($0.position) / Double($0.headPosition)) } ?? 0,
+            "eta": progress?.remaining.map { Int($0.components.seconds) }, "rate": progress?.eventsPerSecond,
+            "startedAt": status.startedAt?.formatted(.iso8601), "finishedAt": status.finishedAt?.formatted(.iso8601),
+            "projections": try health.current().projections.map(\.name),
+        ]
+        return pages.page(
+            "replay", title: "Replay", values.compactMapValues { $0 }, session: session(request), refresh: status.state == .running ? 1 : nil
+        )
+    }
+
+    func startReplay(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let names = try await ConsoleForm(&request).all("projection")
+        do {
+            _ = try await replays.start(names.isEmpty ? nil : names)
+        } catch ReplayCoordinator.Refusal.alreadyRunning {
+            return pages.problem(.conflict, "A replay is already running: follow it on the replay page.", session: session(request))
+        } catch let error as RebuildError {
+            return pages.problem(.badRequest, error.description, session: session(request))
+        }
+        return Response.redirect(to: "\(ConsoleSessions.path)/replay", type: .normal)
+    }
+
+    func backup(_ request: Request, context: Context) async throws -> Response {
+        pages.page("backup", title: "Backup", backupValues(result: nil), session: session(request))
+    }
+
+    /// Into `backups/<time>` in the data directory: copy it off the machine from there.
+    func startBackup(_ request: Request, context: Context) async throws -> Response {
+        guard !audit.log.isShared else { return pages.problem(.conflict, "A shared log is backed up with PostgreSQL's own tools.", session: session(request)) }
+        let destination = backups.appendingPathComponent(Date().formatted(.iso8601).replacingOccurrences(of: ":", with: ""))
+        let position = try backUp(destination)
+        return pages.page("backup", title: "Backup", backupValues(result: ["position": position, "path": destination.path]), session: session(request))
+    }
+
+    private var backups: URL { directory.root.appendingPathComponent("backups") }
+
+    private func backupValues(result: [String: Any]?) -> [String: Any] {
+        let made = (try? FileManager.default.contentsOfDirectory(atPath: backups.path))?.sorted(by: >) ?? []
+        let values: [String: Any?] = [
+            "shared": audit.log.isShared, "location": audit.log.location, "directory": backups.path, "result": result,
+            "backups": made, "hasBackups": !made.isEmpty,
+        ]
+        return values.compactMapValues { $0 }
+    }
+}

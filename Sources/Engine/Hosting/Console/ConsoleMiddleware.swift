@@ -1,0 +1,45 @@
+import Foundation
+import Hummingbird
+
+/// The console's pages other than sign-in: without a live session, to the sign-in page; a form sent
+/// without its session's CSRF token is refused and changes nothing.
+struct ConsoleSessionMiddleware<Context: RequestContext>: RouterMiddleware {
+    let sessions: ConsoleSessions
+    let pages: ConsolePages
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let (_, session) = sessions.session(for: request) else {
+            return Response.redirect(to: "\(ConsoleSessions.path)/sign-in", type: .found)
+        }
+        guard request.method == .post else { return try await next(request, context) }
+        var request = request
+        let form = try await ConsoleForm(&request)
+        guard ConsoleSessions.same(form["csrf"], session.csrf) else {
+            return pages.problem(.forbidden, "This form is out of date or came from another page. Reload the page and try again.", session: session)
+        }
+        return try await next(request, context)
+    }
+}
+
+/// An `application/x-www-form-urlencoded` body, as the console's forms send it.
+struct ConsoleForm {
+    private let fields: [(String, String)]
+
+    /// Reads the body and leaves it in `request` for whoever reads it next.
+    init(_ request: inout Request) async throws {
+        let body = try await request.collectBody(upTo: 16 << 10)
+        fields = String(buffer: body).split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (Self.decoded(parts[0]), parts.count > 1 ? Self.decoded(parts[1]) : "")
+        }
+    }
+
+    private static func decoded(_ text: Substring) -> String {
+        let spaced = text.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
+    }
+
+    subscript(_ name: String) -> String? { fields.first { $0.0 == name }?.1 }
+
+    func all(_ name: String) -> [String] { fields.filter { $0.0 == name }.map(\.1) }
+}
