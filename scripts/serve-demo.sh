@@ -44,5 +44,11 @@ cat <<MSG
   News             http://127.0.0.1:${NEWS_PORT:-5001}   GET /v1/feed -H 'X-User-ID: 1' (synthetic articles, 2025-12-03 to 2026-01-01)
   All serve GET /health and /metrics. Ctrl-C stops them all.
 
+  Operator console (sign in with the token in the file):
+    http://127.0.0.1:${NUVIE_PORT:-8080}/admin/console   ${NUVIE_DATA_DIR:-./nuvie-data}/admin-token
+    http://127.0.0.1:${SAVRY_PORT:-3000}/admin/console   ${SAVRY_DATA_DIR:-./savry-data}/admin-token
+    http://127.0.0.1:${CHAT_PORT:-8000}/admin/console   ${CHAT_DATA_DIR:-./chat-data}/admin-token
+    http://127.0.0.1:${NEWS_PORT:-5001}/admin/console   ${NEWS_DATA_DIR:-./news-data}/admin-token
+
 MSG
 wait -n "${pids[@]}"

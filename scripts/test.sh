@@ -19,3 +19,6 @@ sync
 SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=8 scripts/postgres.sh run swift test --skip-build
 scripts/fuzz.sh
 scripts/openapi-clients.sh
+# The operator console in headless Chromium (installed from Debian when missing), against every
+# product's binary.
+scripts/browser-tests.sh

@@ -16,12 +16,15 @@ enum ConsoleStyle {
         dd { margin: 0; overflow-wrap: anywhere; }
         .scroll { overflow-x: auto; }
         table { border-collapse: collapse; width: 100%; }
-        th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #8883; vertical-align: top; overflow-wrap: anywhere; }
+        th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #8883; vertical-align: top; }
+        td { overflow-wrap: anywhere; }
         pre { padding: .75rem; background: #8881; overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; }
         form.stack { display: grid; gap: .5rem; max-width: 28rem; }
         form.filters { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin-bottom: 1rem; }
         form.inline { display: inline; }
         fieldset { display: grid; gap: .25rem; }
+        label.check { display: flex; gap: .5rem; align-items: center; }
+        label.check input { min-height: auto; }
         input, button { font: inherit; padding: .4rem .6rem; min-height: 2.5rem; }
         button { cursor: pointer; }
         .danger { background: var(--bad); color: #fff; border: 0; }
@@ -40,6 +43,10 @@ enum ConsoleStyle {
           dl { grid-template-columns: 1fr; }
           dt { font-weight: 600; }
           main { padding: .75rem; }
+          table.events thead { position: absolute; left: -9999px; }
+          table.events tr { display: block; padding: .5rem 0; border-bottom: 1px solid #8883; }
+          table.events td { display: grid; grid-template-columns: 6rem 1fr; border: 0; padding: .1rem 0; }
+          table.events td::before { content: attr(data-label); font-weight: 600; }
         }
         """
 

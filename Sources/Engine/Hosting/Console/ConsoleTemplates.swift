@@ -45,6 +45,7 @@ enum ConsoleTemplates {
         {{#message}}<p class="alert" role="alert">{{.}}</p>{{/message}}
         <form method="post" action="/admin/console/sign-in" class="stack">
         <input type="hidden" name="csrf" value="{{csrf}}">
+        <input type="text" name="operator" value="operator" autocomplete="username" hidden>
         <label for="token">Operator token</label>
         <input id="token" name="token" type="password" autocomplete="current-password" required autofocus>
         <p class="hint">The <code>{{tokenSetting}}</code> this server was started with; in demo mode, the <code>admin-token</code> file in its data directory.</p>
@@ -90,7 +91,7 @@ enum ConsoleTemplates {
         <div class="scroll"><table class="events">
         <thead><tr><th scope="col">Position</th><th scope="col">Type</th><th scope="col">Stream</th><th scope="col">Recorded</th><th scope="col">User</th></tr></thead>
         <tbody>
-        {{#events}}<tr><td><a href="/admin/console/events/{{position}}">{{position}}</a></td><td>{{type}} v{{schemaVersion}}</td><td><a href="{{streamLink}}">{{stream}}</a></td><td>{{recordedAt}}</td><td>{{#actor}}<a href="/admin/console/users?id={{.}}">{{.}}</a>{{/actor}}{{#role}} ({{.}}){{/role}}</td></tr>
+        {{#events}}<tr><td data-label="Position"><a href="/admin/console/events/{{position}}">{{position}}</a></td><td data-label="Type">{{type}} v{{schemaVersion}}</td><td data-label="Stream"><a href="{{streamLink}}">{{stream}}</a></td><td data-label="Recorded">{{recordedAt}}</td><td data-label="User">{{#actor}}<a href="/admin/console/users?id={{.}}">{{.}}</a>{{/actor}}{{#role}} ({{.}}){{/role}}</td></tr>
         {{/events}}
         </tbody></table></div>
         """
