@@ -23,7 +23,9 @@ import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -148,11 +150,25 @@ class Console:
         self.submit("#sign-in")
         check("not the operator token" in self.text("[role=alert]"), "a wrong token is refused")
         self.refused(401)
-        self.driver.find_element(By.ID, "token").send_keys(self.server.token)
-        self.submit("#sign-in")
+        page = self.driver.find_element(By.TAG_NAME, "html")
+        # Enter in the field sends the form.
+        self.driver.find_element(By.ID, "token").send_keys(self.server.token + Keys.ENTER)
+        WebDriverWait(self.driver, 60).until(expected_conditions.staleness_of(page))
         check(self.heading() == "Overview", f"signed in, the overview: {self.heading()}")
         cookie = self.driver.get_cookie("console_session")
         check(cookie and cookie["httpOnly"] and cookie["sameSite"] == "Strict", f"the session cookie: {cookie}")
+        self.keyboard_reaches_everything()
+        self.open("/admin/console")
+
+    def keyboard_reaches_everything(self):
+        """From the top of a page, Tab alone reaches every link and button of the header."""
+        self.open("/admin/console/events")
+        wanted = {"Overview", "Events", "Users", "Replay", "Backup", "Sign out"}
+        reached = set()
+        for _ in range(12):
+            ActionChains(self.driver).send_keys(Keys.TAB).perform()
+            reached.add(self.driver.switch_to.active_element.text.strip())
+        check(wanted <= reached, f"Tab reaches {sorted(wanted - reached)} (reached {sorted(reached)})")
 
     def lag_reaches_zero(self, head_before):
         deadline = time.time() + 60
@@ -371,7 +387,7 @@ def main():
             runs[product](driver)
             driver.delete_all_cookies()
             print(f"console {product}: passed in {time.time() - started:.0f} s", flush=True)
-    except AssertionError as failure:
+    except Exception as failure:
         print(f"console {product}: FAILED: {failure}", file=sys.stderr)
         return 1
     finally:
