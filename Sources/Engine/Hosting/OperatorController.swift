@@ -155,7 +155,7 @@ extension ProductStores {
         let (log, directory) = (log, directory)
         ConsoleController(
             sessions: ConsoleSessions(token: token), pages: ConsolePages(product: Product.name), audit: audit, replays: replays, health: health,
-            directory: directory, tokenSetting: "\(Product.environmentPrefix)_ADMIN_TOKEN",
+            directory: directory, tokenSetting: "\(Product.environmentPrefix)_ADMIN_TOKEN", readOnly: configuration.readOnly,
             backUp: { try Backup.create(Product.self, of: log, in: directory, to: $0).logHeadPosition }, erase: erase
         ).register(on: router)
     }

@@ -15,6 +15,7 @@ struct ConsoleController<Context: RequestContext>: Sendable {
     let health: HealthController<Context>
     let directory: DataDirectory
     let tokenSetting: String
+    let readOnly: Bool
     let backUp: @Sendable (URL) throws -> UInt64
     let erase: @Sendable (Int64) async throws -> UInt64
 
@@ -25,7 +26,7 @@ struct ConsoleController<Context: RequestContext>: Sendable {
             .get("console.css") { _, _ in ConsolePages.asset(ConsoleStyle.css, type: "text/css; charset=utf-8") }
             .get("icon.svg") { _, _ in ConsolePages.asset(ConsoleStyle.icon, type: "image/svg+xml") }
         router.group("\(ConsoleSessions.path)")
-            .add(middleware: ConsoleSessionMiddleware(sessions: sessions, pages: pages))
+            .add(middleware: ConsoleSessionMiddleware(sessions: sessions, pages: pages, readOnly: readOnly))
             .get(use: overview)
             .post("sign-out", use: signOut)
             .get("events", use: events)

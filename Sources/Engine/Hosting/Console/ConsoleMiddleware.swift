@@ -2,10 +2,12 @@ import Foundation
 import Hummingbird
 
 /// The console's pages other than sign-in: without a live session, to the sign-in page; a form sent
-/// without its session's CSRF token is refused and changes nothing.
+/// without its session's CSRF token is refused and changes nothing, and so is every action but
+/// signing out on a server that shows a past state (`readOnly`).
 struct ConsoleSessionMiddleware<Context: RequestContext>: RouterMiddleware {
     let sessions: ConsoleSessions
     let pages: ConsolePages
+    let readOnly: Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let (_, session) = sessions.session(for: request) else {
@@ -16,6 +18,9 @@ struct ConsoleSessionMiddleware<Context: RequestContext>: RouterMiddleware {
         let form = try await ConsoleForm(&request)
         guard ConsoleSessions.same(form["csrf"], session.csrf) else {
             return pages.problem(.forbidden, "This form is out of date or came from another page. Reload the page and try again.", session: session)
+        }
+        if readOnly && !request.uri.path.hasSuffix("/sign-out") {
+            return pages.problem(.methodNotAllowed, "This server shows a past state, read-only: nothing can be changed here.", session: session)
         }
         return try await next(request, context)
     }
