@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 from selenium import webdriver
@@ -289,7 +290,14 @@ def savry(driver):
         recipe_id = server.call("POST", "/api/app/recipes", recipe, auth)["recipeId"]
         for n in range(5):
             server.call("PATCH", f"/api/app/recipes/{recipe_id}", {"name": f"Browser Secret Stew {n}"}, auth)
+        try:
+            server.call("GET", "/api/app/recipes")
+            check(False, "a recipe list without a token is refused")
+        except urllib.error.HTTPError as refused:
+            check(refused.code == 401, f"a recipe list without a token: {refused.code}")
         console.lag_reaches_zero(head)
+        errors = console.text("main")
+        check("GET /api/app/recipes 401 1" in errors, f"the overview counts the refused request: {errors}")
         console.event_and_stream()
         console.replay(expect_progress=False)
         console.open("/admin/console/events?type=recipe-created")

@@ -114,8 +114,8 @@ struct ProjectionRow {
     }
 }
 
-/// Requests answered with an error since the server started, by route and status, from the
-/// metrics' `hb_request_errors` counters.
+/// Requests answered with an error status (4xx, 5xx) since the server started, by route and status,
+/// from the metrics' `hb_requests` counters.
 struct RequestErrorCount {
     var route: String
     var method: String
@@ -124,19 +124,17 @@ struct RequestErrorCount {
 
     static func read(_ metrics: String) -> [RequestErrorCount] {
         metrics.split(separator: "\n").compactMap { line in
-            guard line.hasPrefix("hb_request_errors{"), let close = line.lastIndex(of: "}") else { return nil }
+            guard line.hasPrefix("hb_requests{"), let close = line.lastIndex(of: "}") else { return nil }
             let labels = Dictionary(
-                line[line.index(line.startIndex, offsetBy: 18)..<close].split(separator: ",").compactMap { pair -> (String, String)? in
+                line[line.index(line.startIndex, offsetBy: 12)..<close].split(separator: ",").compactMap { pair -> (String, String)? in
                     let parts = pair.split(separator: "=", maxSplits: 1)
                     guard parts.count == 2 else { return nil }
                     return (String(parts[0]), String(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))))
                 }, uniquingKeysWith: { first, _ in first }
             )
             let count = line[line.index(after: close)...].trimmingCharacters(in: .whitespaces)
-            guard count != "0" else { return nil }
-            return RequestErrorCount(
-                route: labels["http_route"] ?? "?", method: labels["http_request_method"] ?? "?", status: labels["error_type"] ?? "?", count: count
-            )
+            guard count != "0", let status = labels["http_response_status_code"], let code = Int(status), code >= 400 else { return nil }
+            return RequestErrorCount(route: labels["http_route"] ?? "?", method: labels["http_request_method"] ?? "?", status: status, count: count)
         }
     }
 }
