@@ -12,8 +12,8 @@ import urllib.request
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -97,7 +97,19 @@ class Console:
         return self
 
     def text(self, selector):
-        return self.driver.find_element(By.CSS_SELECTOR, selector).text
+        """The element's text; read again when the page reloaded under the read (the overview
+        refreshes itself every 5 s)."""
+        for attempt in range(5):
+            try:
+                return self.driver.find_element(By.CSS_SELECTOR, selector).text
+            except WebDriverException:
+                if attempt == 4:
+                    raise
+                time.sleep(0.2)
+
+    def lags(self):
+        cells = self.driver.find_elements(By.CSS_SELECTOR, "#projections .lag")
+        return [int(cell.text) for cell in cells]
 
     def has(self, selector):
         return bool(self.driver.find_elements(By.CSS_SELECTOR, selector))
@@ -125,9 +137,18 @@ class Console:
 
     def submit(self, button):
         """Clicks a form's button and waits for the page it leads to."""
-        page = self.driver.find_element(By.TAG_NAME, "html")
+        page = self.driver.find_element(By.TAG_NAME, "html").id
         self.driver.find_element(By.CSS_SELECTOR, button).click()
-        WebDriverWait(self.driver, 60).until(expected_conditions.staleness_of(page))
+        self.wait_for_page_after(page)
+
+    def wait_for_page_after(self, page):
+        """Until the document is another than `page` (an element id of the old one's) and loaded."""
+        def arrived(driver):
+            try:
+                return driver.find_element(By.TAG_NAME, "html").id != page and driver.find_element(By.TAG_NAME, "main")
+            except WebDriverException:
+                return False
+        WebDriverWait(self.driver, 60).until(arrived)
 
     def sign_in(self):
         self.open("/admin/console")
@@ -137,10 +158,10 @@ class Console:
         self.submit("#sign-in")
         check("not the operator token" in self.text("[role=alert]"), "a wrong token is refused")
         self.refused(401)
-        page = self.driver.find_element(By.TAG_NAME, "html")
+        page = self.driver.find_element(By.TAG_NAME, "html").id
         # Enter in the field sends the form.
         self.driver.find_element(By.ID, "token").send_keys(self.server.token + Keys.ENTER)
-        WebDriverWait(self.driver, 60).until(expected_conditions.staleness_of(page))
+        self.wait_for_page_after(page)
         check(self.heading() == "Overview", f"signed in, the overview: {self.heading()}")
         cookie = self.driver.get_cookie("console_session")
         check(cookie and cookie["httpOnly"] and cookie["sameSite"] == "Strict", f"the session cookie: {cookie}")
@@ -158,11 +179,13 @@ class Console:
         check(wanted <= reached, f"Tab reaches {sorted(wanted - reached)} (reached {sorted(reached)})")
 
     def lag_reaches_zero(self, head_before):
-        deadline = time.time() + 60
+        deadline, head, lags = time.time() + 60, None, []
         while time.time() < deadline:
             self.open("/admin/console")
-            head = int(self.text("#log-head"))
-            lags = [int(cell.text) for cell in self.driver.find_elements(By.CSS_SELECTOR, "#projections .lag")]
+            try:
+                head, lags = int(self.text("#log-head")), self.lags()
+            except WebDriverException:
+                continue
             if head > head_before and lags and all(lag == 0 for lag in lags):
                 self.shoot("overview")
                 return head

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 import urllib.error
 
 from console_browser import BIN, MARKUP, ROOT, SHOTS, SIZES, Console, Server, check
@@ -156,6 +157,7 @@ def main():
             driver.delete_all_cookies()
             print(f"console {product}: passed in {time.time() - started:.0f} s", flush=True)
     except Exception as failure:
+        traceback.print_exc()
         print(f"console {product}: FAILED: {failure}", file=sys.stderr)
         return 1
     finally:

@@ -87,7 +87,8 @@ extension ConsoleController {
     func startBackup(_ request: Request, context: Context) async throws -> Response {
         guard !audit.log.isShared else { return pages.problem(.conflict, "A shared log is backed up with PostgreSQL's own tools.", session: session(request)) }
         let destination = backups.appendingPathComponent(Date().formatted(.iso8601).replacingOccurrences(of: ":", with: ""))
-        let position = try backUp(destination)
+        let backUp = backUp
+        let position = try await BlockingWork.run { try backUp(destination) }
         return pages.page("backup", title: "Backup", backupValues(result: ["position": position, "path": destination.path]), session: session(request))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ReadModels
 
 /// The log's pages: events newest first (by stream, by type), one event, and one stream stepped
 /// through by position or instant: the entity as its events stood then.
@@ -13,19 +14,8 @@ extension ConsoleController {
         let type = request.uri.queryParameters["type"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
         let head = audit.headPosition
         let before = request.uri.queryParameters["before"].flatMap { UInt64($0) }.map { min($0, head + 1) } ?? head + 1
-        var found: [AuditEntry] = []
-        var scannedDownTo = before
-        if let stream {
-            found = try audit.stream(stream).reversed().filter { $0.position < before && (type == nil || $0.type == type) }.prefix(Self.pageSize + 1).map { $0 }
-            scannedDownTo = 1
-        } else {
-            while found.count <= Self.pageSize, scannedDownTo > 1, before - scannedDownTo < Self.scanLimit {
-                let from = scannedDownTo > 500 ? scannedDownTo - 500 : 1
-                let chunk = try audit.events(from: from, limit: Int(scannedDownTo - from))
-                found += chunk.reversed().filter { type == nil || $0.type == type }
-                scannedDownTo = from
-            }
-        }
+        let audit = audit
+        let (found, scannedDownTo) = try await BlockingWork.run { try Self.newestFirst(in: audit, before: before, stream: stream, type: type) }
         let shown = Array(found.prefix(Self.pageSize))
         let more = found.count > Self.pageSize || scannedDownTo > 1
         let next = more ? (shown.last?.position ?? scannedDownTo) : nil
@@ -83,6 +73,23 @@ extension ConsoleController {
             "events": history[...index].suffix(200).reversed().map(EventRow.init),
         ]
         return pages.page("stream", title: "Stream \(id)", values.compactMapValues { $0 }, session: session(request))
+    }
+
+    /// Up to a page and one more of the events below `before`, newest first, and the position the
+    /// scan reached (1: nothing older is left unread).
+    private static func newestFirst(in audit: AuditTrail, before: UInt64, stream: String?, type: String?) throws -> ([AuditEntry], UInt64) {
+        if let stream {
+            let matching = try audit.stream(stream).reversed().filter { $0.position < before && (type == nil || $0.type == type) }
+            return (Array(matching.prefix(pageSize + 1)), 1)
+        }
+        var found: [AuditEntry] = []
+        var scannedDownTo = before
+        while found.count <= pageSize, scannedDownTo > 1, before - scannedDownTo < scanLimit {
+            let from = scannedDownTo > 500 ? scannedDownTo - 500 : 1
+            found += try audit.events(from: from, limit: Int(scannedDownTo - from)).reversed().filter { type == nil || $0.type == type }
+            scannedDownTo = from
+        }
+        return (found, scannedDownTo)
     }
 
     private static func describe(stream: String?, type: String?) -> String {
