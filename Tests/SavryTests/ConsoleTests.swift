@@ -59,6 +59,28 @@ import Testing
         }
     }
 
+    /// As `as-of --serve` serves a past state: the console shows it, and no action changes anything.
+    @Test func aServerShowingThePastTakesNoActionButSignOut() async throws {
+        let storage = try await SavryStorage()
+        let ana = try await SavryLiveServer.run(storage: storage) { server in
+            try #require(try await server.tokens.grant(from: try await server.client.token("ana"))?.userId)
+        }
+        try await SavryLiveServer.run(storage: storage, readOnly: true) { server in
+            let session = try #require(try await Console.signIn(server.client, token: SavryLiveServer.adminToken).sessionCookie)
+            let csrf = try await Console.csrf(server.client, session: session)
+            let events = { try await server.client.admin(.get, "/admin/users/\(ana)/audit").json["totalCount"] as? Int }
+            let before = try await events()
+            for (uri, fields) in [("/admin/console/users/erase", ["id": "\(ana)", "confirm": "\(ana)"]), ("/admin/console/replay", [:]), ("/admin/console/backup", [:])] {
+                let reply = try await Console.post(server.client, uri, ["csrf": csrf].merging(fields) { $1 }, session: session)
+                #expect(reply.status == .methodNotAllowed && reply.text.contains("read-only"), "\(uri)")
+            }
+            #expect(try await events() == before)
+            #expect(!FileManager.default.fileExists(atPath: storage.stores.directory.root.appendingPathComponent("backups").path))
+            let out = try await Console.post(server.client, "/admin/console/sign-out", ["csrf": csrf], session: session)
+            #expect(out.status == .seeOther)
+        }
+    }
+
     @Test func signingOutEndsTheSession() async throws {
         try await SavryLiveServer.run { server in
             let session = try #require(try await Console.signIn(server.client, token: SavryLiveServer.adminToken).sessionCookie)
@@ -84,7 +106,7 @@ enum Console {
         try field("csrf", in: try await client.send(.get, "/admin/console/replay", headers: [.cookie: session]).text)
     }
 
-    static func post(_ client: SavryClient, _ uri: String, _ fields: KeyValuePairs<String, String>, session: String? = nil, headers: HTTPFields = [:]) async throws -> SavryClient.Reply {
+    static func post(_ client: SavryClient, _ uri: String, _ fields: [String: String], session: String? = nil, headers: HTTPFields = [:]) async throws -> SavryClient.Reply {
         var headers = headers
         headers[.contentType] = "application/x-www-form-urlencoded"
         if let session { headers[.cookie] = session }

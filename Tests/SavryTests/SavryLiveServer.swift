@@ -32,7 +32,7 @@ struct SavryLiveServer {
     /// the stores stay open after. `appleJWKS` turns on Sign in with Apple for `FakeApple.bundleId`.
     @discardableResult
     static func run<T: Sendable>(
-        storage given: SavryStorage? = nil, devLoginEnabled: Bool = true, appleJWKS: URL? = nil, rateLimit: RateLimit? = nil,
+        storage given: SavryStorage? = nil, devLoginEnabled: Bool = true, appleJWKS: URL? = nil, rateLimit: RateLimit? = nil, readOnly: Bool = false,
         _ body: @Sendable (SavryLiveServer) async throws -> T
     ) async throws -> T {
         let storage = if let given { given } else { try await SavryStorage() }
@@ -43,6 +43,7 @@ struct SavryLiveServer {
         configuration.appleBundleId = appleJWKS.map { _ in FakeApple.bundleId }
         configuration.appleKeySource = appleJWKS.map { .file($0) }
         configuration.rateLimit = rateLimit
+        configuration.readOnly = readOnly
         configuration.readYourWritesTimeout = .seconds(30)
         let replays = ReplayCoordinator(runner: storage.runner)
         let router = try await savryRouter(configuration: configuration, stores: storage.stores, runner: storage.runner, replays: replays, commands: storage.commands)
