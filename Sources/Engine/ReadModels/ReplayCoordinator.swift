@@ -21,7 +21,8 @@ public actor ReplayCoordinator: Service {
         case alreadyRunning
     }
 
-    private let projections: [String]
+    /// Every projection a rebuild may name, in fold order.
+    public nonisolated let projections: [String]
     private let rebuild: @Sendable (
         _ names: [String]?, _ isCancelled: @escaping @Sendable () -> Bool, _ progress: @escaping @Sendable (RebuildProgress) -> Void
     ) throws -> RebuildProgress

@@ -59,7 +59,7 @@ extension ConsoleController {
             "percent": progress.map { $0.headPosition == 0 ? 100 : Int(100 * Double($0.position) / Double($0.headPosition)) } ?? 0,
             "eta": progress?.remaining.map { Int($0.components.seconds) }, "rate": progress?.eventsPerSecond,
             "startedAt": status.startedAt?.formatted(.iso8601), "finishedAt": status.finishedAt?.formatted(.iso8601),
-            "projections": try health.current().projections.map(\.name),
+            "projections": replays.projections,
         ]
         return pages.page(
             "replay", title: "Replay", values.compactMapValues { $0 }, session: session(request), refresh: status.state == .running ? 1 : nil
