@@ -83,35 +83,32 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
         }
     }
 
+    /// Cancelled as a whole on graceful shutdown, so that each wait inside is one continuation (a
+    /// per-wait `cancelWhenGracefulShutdown` is a task group: jobs on the loops every fold waits for).
     public func run() async throws {
         logger.info("projection runner started", metadata: ["position": "\(appliedPosition)", "log.head": "\(log.headPosition)"])
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+        try await cancelWhenGracefulShutdown { try await self.foldUntilCancelled() }
+        logger.info("projection runner stopped", metadata: ["position": "\(appliedPosition)"])
+    }
+
+    private func foldUntilCancelled() async throws {
+        while !Task.isCancelled {
             let folded: Int
             do {
                 folded = try await BlockingWork.run { try self.catchUp() }
             } catch let full as StorageFullError {
                 storageFull.record(full)
-                await cancelWhenGracefulShutdown { try? await Task.sleep(for: Self.fullDiskRetry) }
+                try? await Task.sleep(for: Self.fullDiskRetry)
                 continue
             }
             if folded > 0 { storageFull.recordSuccess() }
             if folded == 0 {
-                let seen = appliedPosition
                 // Woken by this process's appends; the timeout also notices another process's (an import).
-                await cancelWhenGracefulShutdown {
-                    if self.log.headPosition <= seen {
-                        await withTaskGroup(of: Void.self) { group in
-                            group.addTask { await self.log.waitForEvents(after: seen) }
-                            group.addTask { try? await Task.sleep(for: .seconds(1)) }
-                            await group.next()
-                            group.cancelAll()
-                        }
-                    }
-                }
+                let seen = appliedPosition
+                if log.headPosition <= seen { await log.waitForEvents(after: seen, timeout: .seconds(1)) }
                 try log.refreshHead()
             }
         }
-        logger.info("projection runner stopped", metadata: ["position": "\(appliedPosition)"])
     }
 
     /// Applies what the log holds beyond the checkpoints, batch by batch, and returns how many events
