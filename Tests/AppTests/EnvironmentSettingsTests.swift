@@ -50,4 +50,26 @@ import TestSupport
         var configuration = NuvieConfiguration(dataDirectory: URL(fileURLWithPath: "/tmp/unused"))
         #expect(try EnvironmentNameCheck.problems(prefix: "NUVIE", declared: NuvieConfiguration.environmentNames) { try configuration.apply($0) } == [])
     }
+
+    /// Outside demo mode nothing generates a secret: a server missing one stops before it imports or
+    /// trains anything, naming what to set.
+    @Test func aMissingSecretStopsTheStartNamingTheSetting() async throws {
+        let directory = try TemporaryDirectory()
+        var configuration = NuvieConfiguration.testing(dataDirectory: directory.url)
+        configuration.demoMode = false
+        configuration.masterKey = Data(repeating: 7, count: 32).base64EncodedString()
+        configuration.jwtSecret = nil
+        await #expect { _ = try await buildNuvieApplication(configuration: configuration) } throws: { error in
+            "\(error)" == "No NUVIE_JWT_SECRET: set NUVIE_JWT_SECRET_FILE (or NUVIE_JWT_SECRET), or run in demo mode"
+        }
+        configuration.jwtSecret = "test-secret-test-secret-test-secret"
+        configuration.aiServiceURL = URL(string: "http://127.0.0.1:9")
+        await #expect { _ = try await buildNuvieApplication(configuration: configuration) } throws: { error in
+            "\(error)" == "NUVIE_AI_SERVICE_URL needs NUVIE_INTERNAL_TOKEN: set NUVIE_INTERNAL_TOKEN_FILE (or NUVIE_INTERNAL_TOKEN)"
+        }
+        // Each refusal closed what it had opened: the stores open again in this process.
+        configuration.aiServiceURL = nil
+        configuration.adminToken = "operator-token-operator-token-operator"
+        _ = try await buildNuvieApplication(configuration: configuration)
+    }
 }

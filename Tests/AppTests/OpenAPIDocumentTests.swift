@@ -6,6 +6,7 @@ import Hummingbird
 import Logging
 import NuvieProjections
 import NuvieRecommendations
+import ProductHosting
 import TestSupport
 import Testing
 
@@ -39,13 +40,15 @@ import Testing
         let directory = try TemporaryDirectory()
         let configuration = NuvieConfiguration.testing(dataDirectory: directory.url)
         let logger = Logger(label: "openapi-test")
-        let storage = try await Storage(configuration: configuration, logger: logger)
-        defer { storage.close() }
-        let runner = try storage.stores.runner(logger: logger)
-        let recommender = Recommender(inputs: RecommendationInputQueries(database: storage.readDatabase), logger: logger)
+        let stores = try await ProductStores<NuvieProduct>.open(for: configuration, logger: logger)
+        defer { stores.close() }
+        let cache = try RecommendationFeedCache(path: configuration.recommendationCachePath)
+        defer { try? cache.close() }
+        let runner = try stores.runner(logger: logger)
+        let recommender = Recommender(inputs: RecommendationInputQueries(database: stores.readDatabase), logger: logger)
         let router = try await nuvieRouter(
-            configuration: configuration, storage: storage, runner: runner, replays: ReplayCoordinator(runner: runner), recommender: recommender,
-            logger: logger
+            configuration: configuration, secrets: try NuvieSecrets(configuration), stores: stores, cache: cache, runner: runner,
+            replays: ReplayCoordinator(runner: runner), recommender: recommender, logger: logger
         )
         return OpenAPIRoutes.registered(router)
     }

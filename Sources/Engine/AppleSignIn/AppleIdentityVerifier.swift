@@ -22,6 +22,12 @@ public actor AppleIdentityVerifier {
     private let refreshInterval: Duration
     private var keys: (collection: JWTKeyCollection, header: JWTHeaderCheck, loadedAt: ContinuousClock.Instant)?
 
+    /// The verifier of a product configured for Sign in with Apple (both settings given), else nil.
+    public init?(bundleId: String?, source: KeySource?) {
+        guard let bundleId, let source else { return nil }
+        self.init(source: source, bundleId: bundleId)
+    }
+
     public init(source: KeySource, bundleId: String, refreshInterval: Duration = .seconds(3600)) {
         self.source = source
         self.bundleId = bundleId

@@ -47,6 +47,29 @@ extension ServerConfiguration {
     public func secret(_ configured: String?, named name: String, file: String) throws -> String? {
         try GeneratedSecret.resolve(configured, named: name, demoMode: serving.demoMode, file: generatedSecretFile(file))
     }
+
+    /// `secret(_:named:file:)` for a secret the server cannot start without.
+    public func requiredSecret(_ configured: String?, named name: String, file: String) throws -> String {
+        guard let secret = try secret(configured, named: name, file: file) else { throw MissingSecret(name: name) }
+        return secret
+    }
+}
+
+/// A secret the configuration needs and does not have; `neededBy` names the setting that needs it
+/// when only that one does.
+public struct MissingSecret: Error, CustomStringConvertible {
+    public var name: String
+    public var neededBy: String?
+
+    public init(name: String, neededBy: String? = nil) {
+        self.name = name
+        self.neededBy = neededBy
+    }
+
+    public var description: String {
+        guard let neededBy else { return "No \(name): set \(name)_FILE (or \(name)), or run in demo mode" }
+        return "\(neededBy) needs \(name): set \(name)_FILE (or \(name))"
+    }
 }
 
 /// A configuration of a product that can serve a past state (`<product> as-of --serve`): a copy of

@@ -24,26 +24,25 @@ public struct APIDependencies: Sendable {
     public var accounts: Accounts
     public var recommendations: RecommendationDependencies
 
+    /// Each query type reads `readDatabase`.
     public init(
-        commands: CommandService, movies: MovieQueries, reviews: ReviewQueries, users: UserQueries, social: SocialQueries, search: SearchQueries,
-        activity: ActivityQueries, tokens: TokenService,
-        apple: AppleIdentityVerifier?, devLoginEnabled: Bool, readYourWrites: ReadYourWrites, readModelRevision: ReadModelRevision, accounts: Accounts,
-        recommendations: RecommendationDependencies
+        commands: CommandService, readDatabase: ReadDatabase, tokens: TokenService, apple: AppleIdentityVerifier?, devLoginEnabled: Bool,
+        readYourWrites: ReadYourWrites, readModelRevision: ReadModelRevision, accounts: Accounts, recommendations: RecommendationDependencies
     ) {
-        self.recommendations = recommendations
-        self.accounts = accounts
         self.commands = commands
-        self.movies = movies
-        self.reviews = reviews
-        self.users = users
-        self.social = social
-        self.search = search
-        self.activity = activity
+        movies = MovieQueries(database: readDatabase)
+        reviews = ReviewQueries(database: readDatabase)
+        users = UserQueries(database: readDatabase)
+        social = SocialQueries(database: readDatabase)
+        search = SearchQueries(database: readDatabase)
+        activity = ActivityQueries(database: readDatabase)
         self.tokens = tokens
         self.apple = apple
         self.devLoginEnabled = devLoginEnabled
         self.readYourWrites = readYourWrites
         self.readModelRevision = readModelRevision
+        self.accounts = accounts
+        self.recommendations = recommendations
     }
 }
 

@@ -3,6 +3,7 @@ import HTTPServing
 import NuvieAPI
 import Foundation
 import ProductHosting
+import NuvieProjections
 import NuvieRecommendations
 
 /// Everything the server needs to start, as plain values. The CLI builds it from flags and the
@@ -36,39 +37,32 @@ public struct NuvieConfiguration: PastStateConfiguration {
     /// enough for a script hammering one account.
     public static let defaultRateLimit = RateLimit(requestsPerMinute: 600, burst: 120)
 
-    /// A demo-mode server on an ephemeral port over `dataDirectory`, with no dataset to import, no rate
-    /// limit, and read deadlines of minutes: a test client connects before its first request, and on
-    /// a loaded two-core machine the gap can pass the 10 s header deadline (the hardening tests set
-    /// their own).
+    /// A demo-mode server on an ephemeral port over `dataDirectory` (`ServingSettings.testing`), with no
+    /// dataset to import and no rate limit.
     public static func testing(dataDirectory: URL) -> NuvieConfiguration {
         var configuration = NuvieConfiguration(dataDirectory: dataDirectory)
         configuration.serving = .testing(dataDirectory: dataDirectory)
         configuration.jwtSecret = "test-secret-test-secret-test-secret"
         configuration.rateLimit = nil
-        configuration.connections = ConnectionLimits(idleTimeout: .seconds(600), headerTimeout: .seconds(600), bodyTimeout: .seconds(600))
         return configuration
     }
-
-    /// The JWT secret: configured, or generated in demo mode; required.
-    func resolvedJWTSecret() throws -> String {
-        guard let secret = try secret(jwtSecret, named: "NUVIE_JWT_SECRET", file: "jwt-secret") else { throw ConfigurationError.missingJWTSecret }
-        return secret
-    }
-
-    /// Shared with the AI service: configured, or generated in demo mode; without one `/ai/…` is off.
-    func resolvedInternalToken() throws -> String? { try secret(internalToken, named: "NUVIE_INTERNAL_TOKEN", file: "internal-token") }
 
     var recommendationCachePath: String { DataDirectory(serving.dataDirectory).cache.appendingPathComponent("recommendation-feed.sqlite").path }
 }
 
-public enum ConfigurationError: Error, CustomStringConvertible {
-    case missingJWTSecret
-    case missingInternalToken
 
-    public var description: String {
-        switch self {
-        case .missingJWTSecret: "No JWT secret: set NUVIE_JWT_SECRET_FILE (or NUVIE_JWT_SECRET), or run in demo mode"
-        case .missingInternalToken: "An AI service URL needs the internal token it expects: set NUVIE_INTERNAL_TOKEN_FILE (or NUVIE_INTERNAL_TOKEN)"
-        }
+/// The secrets a Nuvie server needs, each configured or generated once in demo mode: checked at
+/// start-up, before the demo import and the first training.
+struct NuvieSecrets {
+    var jwt: String
+    /// Shared with the AI service: opens `/ai/…` here and signs calls to `aiServiceURL`; without one
+    /// `/ai/…` is off.
+    var internalToken: String?
+
+    init(_ configuration: NuvieConfiguration) throws {
+        jwt = try configuration.requiredSecret(configuration.jwtSecret, named: "NUVIE_JWT_SECRET", file: "jwt-secret")
+        internalToken = try configuration.secret(configuration.internalToken, named: "NUVIE_INTERNAL_TOKEN", file: "internal-token")
+        if configuration.aiServiceURL != nil, internalToken == nil { throw MissingSecret(name: "NUVIE_INTERNAL_TOKEN", neededBy: "NUVIE_AI_SERVICE_URL") }
+        _ = try configuration.operatorToken(NuvieProduct.self)
     }
 }

@@ -12,22 +12,14 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var serve: ServeOptions<NuvieProduct>
 
-    @Option(help: "The MovieLens directory demo mode imports.")
+    @Option(help: "The MovieLens directory demo mode imports (default: demo/ml-latest-small here, else beside the sources this binary was built from).")
     var demoDataset: String?
 
     func run() async throws {
         try await serve.run(global, NuvieConfiguration.self) { configuration, logger in
             var configuration = configuration
-            if configuration.demoMode { configuration.demoDataset = try DemoMode.dataset(demoDataset) }
+            if configuration.demoMode { configuration.demoDataset = try DemoDataset.locate(demoDataset) }
             return try await buildNuvieApplication(configuration: configuration, logger: logger)
         }
-    }
-}
-
-enum DemoMode {
-    /// The bundled MovieLens copy: `--demo-dataset`, else `demo/ml-latest-small` in the working
-    /// directory, else next to the sources this binary was built from.
-    static func dataset(_ explicit: String?) throws -> URL {
-        do { return try DemoDataset.locate(explicit) } catch let error as DemoDataset.NotFound { throw ValidationError(error.description) }
     }
 }

@@ -36,9 +36,7 @@ public func savryRouter(
     configuration: SavryConfiguration, stores: ProductStores<SavryProduct>, runner: SavryRunner, replays: ReplayCoordinator,
     commands: SavryCommandService
 ) async throws -> Router<SavryRequestContext> {
-    guard let secret = try configuration.secret(configuration.jwtSecret, named: "SAVRY_JWT_SECRET", file: "jwt-secret") else {
-        throw SavryConfigurationError.missingJWTSecret
-    }
+    let secret = try configuration.requiredSecret(configuration.jwtSecret, named: "SAVRY_JWT_SECRET", file: "jwt-secret")
     let router = Router(context: SavryRequestContext.self)
     let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
     let accounts = SavryAccounts(stores: stores, readYourWrites: readYourWrites)
@@ -46,9 +44,7 @@ public func savryRouter(
         commands: commands,
         recipes: RecipeQueries(database: stores.readDatabase),
         tokens: await SavryTokens(secret: secret, isActive: commands.isActive, isSignedOut: SignedOutTokens(database: stores.readDatabase).contains),
-        apple: configuration.appleBundleId.flatMap { bundleId in
-            configuration.appleKeySource.map { AppleIdentityVerifier(source: $0, bundleId: bundleId) }
-        },
+        apple: AppleIdentityVerifier(bundleId: configuration.appleBundleId, source: configuration.appleKeySource),
         devLoginEnabled: configuration.demoMode,
         readYourWrites: readYourWrites,
         accounts: accounts,
@@ -60,14 +56,4 @@ public func savryRouter(
         to: router, configuration: configuration, refusal: SavryAPIError(.unauthorized, "This endpoint needs the operator's X-Admin-Token"), replays: replays, health: health
     ) { try await accounts.erase($0, initiator: .operator) }
     return router
-}
-
-public enum SavryConfigurationError: Error, CustomStringConvertible {
-    case missingJWTSecret
-
-    public var description: String {
-        switch self {
-        case .missingJWTSecret: "No JWT secret: set SAVRY_JWT_SECRET_FILE (or SAVRY_JWT_SECRET), or run in demo mode"
-        }
-    }
 }
