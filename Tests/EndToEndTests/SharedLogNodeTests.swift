@@ -240,15 +240,17 @@ struct SharedLogNodeTests {
         #expect(after.text.contains("Before") && after.text.contains("After"))
     }
 
-    /// A file sent through node A is read through node B, which answers the next message of the
-    /// conversation (the model is sent the file's text) and keeps a copy; the user's erasure through
-    /// A removes it from the shared log, and B's next start removes B's copy.
+    /// A file sent through node A is read through nodes B and C, which answer the next messages of
+    /// the conversation (the model is sent the file's text) and keep copies; the user's erasure
+    /// through A removes it from the shared log, B (running) removes its copy when its key store
+    /// copies the erasure, and C (down meanwhile) at its next start.
     @Test func anUploadThroughOneNodeIsReadThroughAnother() async throws {
         let directory = try TemporaryDirectory()
         let logURL = try await TestPostgres.newDatabase()
         let a = try await Self.chatNode(directory.url.appendingPathComponent("a"), logURL: logURL)
         let b = try await Self.chatNode(directory.url.appendingPathComponent("b"), logURL: logURL)
-        defer { a.stopWhenLeaving(); b.stopWhenLeaving() }
+        let c = try await Self.chatNode(directory.url.appendingPathComponent("c"), logURL: logURL)
+        defer { a.stopWhenLeaving(); b.stopWhenLeaving(); c.stopWhenLeaving() }
         let signup = try await a.post("/api/signup/", #"{"email":"files@example.com","password":"long enough pass"}"#)
         let auth = ["Authorization": "Token \(try #require(signup.json["token"] as? String, "\(signup.text)"))"]
         let userId = try #require(signup.json["id"] as? Int)
@@ -262,24 +264,30 @@ struct SharedLogNodeTests {
         let sessionId = try #require(sent.json["session_id"] as? Int)
         let onA = directory.url.appendingPathComponent("a/files/\(userId)")
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: onA.path).first)
-        let onB = directory.url.appendingPathComponent("b/files/\(userId)/\(name)")
-        #expect(!FileManager.default.fileExists(atPath: onB.path))
-
-        let followUp = try await b.post(
-            "/api/send-chat/", #"{"message":"and now?","session_id":\#(sessionId)}"#,
-            headers: auth.merging(["X-Min-Position": try #require(sent.headers["x-log-position"])]) { $1 }
-        )
-        #expect(followUp.status == 200, "\(followUp.text)")
         let sealed = try #require(FileManager.default.contents(atPath: onA.appendingPathComponent(name).path))
-        #expect(FileManager.default.contents(atPath: onB.path) == sealed, "node B read the file from the shared log and kept it, sealed")
+        var position = try #require(sent.headers["x-log-position"])
+        for (node, label) in [(b, "b"), (c, "c")] {
+            let onNode = directory.url.appendingPathComponent("\(label)/files/\(userId)/\(name)")
+            #expect(!FileManager.default.fileExists(atPath: onNode.path))
+            let followUp = try await node.post(
+                "/api/send-chat/", #"{"message":"and now?","session_id":\#(sessionId)}"#, headers: auth.merging(["X-Min-Position": position]) { $1 }
+            )
+            #expect(followUp.status == 200, "\(followUp.text)")
+            position = try #require(followUp.headers["x-log-position"])
+            #expect(FileManager.default.contents(atPath: onNode.path) == sealed, "node \(label) read the file from the shared log and kept it, sealed")
+        }
 
+        await c.stop()
         let erased = try await a.delete("/api/account/", #"{"password":"long enough pass"}"#, headers: auth)
         #expect(erased.status == 204, "\(erased.text)")
-        await b.stop()
-        let restarted = try await Self.chatNode(directory.url.appendingPathComponent("b"), logURL: logURL)
-        defer { restarted.stopWhenLeaving() }
-        #expect(!FileManager.default.fileExists(atPath: onB.path), "an erased user's files leave every node")
         #expect(!FileManager.default.fileExists(atPath: onA.path))
+        let onB = directory.url.appendingPathComponent("b/files/\(userId)")
+        #expect(try await Self.eventually { !FileManager.default.fileExists(atPath: onB.path) }, "a running node drops its copy of an erased user's files")
+        let onC = directory.url.appendingPathComponent("c/files/\(userId)")
+        #expect(FileManager.default.fileExists(atPath: onC.path), "a node that was down still holds its copy, sealed under the destroyed key")
+        let restarted = try await Self.chatNode(directory.url.appendingPathComponent("c"), logURL: logURL)
+        defer { restarted.stopWhenLeaving() }
+        #expect(!FileManager.default.fileExists(atPath: onC.path), "an erased user's files leave every node")
     }
 
     /// The JSON with its keys sorted: two processes order a dictionary's keys differently.

@@ -59,7 +59,13 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
             }
             guard !readOnly else { return stores }
             try await stores.reconcileErasures(logger: logger)
-            try stores.uploadedFiles.removeErasedOwners()
+            let files = stores.uploadedFiles
+            try files.removeErasedOwners()
+            stores.keys.onErasuresCopied { owners in
+                do { try files.removeCopies(of: owners) } catch {
+                    logger.error("could not remove erased users' files", metadata: ["users": "\(owners)", "error": "\(error)"])
+                }
+            }
         } catch {
             stores.close()
             throw error

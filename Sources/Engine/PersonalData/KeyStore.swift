@@ -42,6 +42,8 @@ public final class KeyStore: Sendable {
     let cache: NIOLockedValueBox<KeyCache>
     /// The store shared by every node of the product, when this is one node's copy of it.
     let shared: (any SharedKeys)?
+    /// Told of erasures this copy learns from the shared store (`onErasuresCopied`).
+    let erasuresCopied = NIOLockedValueBox<[@Sendable ([Int64]) -> Void]>([])
 
     /// The key store of a data directory: `keys/keys.sqlite` in it.
     public convenience init(dataDirectory: URL, masterKey: MasterKey, cachedKeys: Int = 10_000) throws {

@@ -98,22 +98,27 @@ public struct SealedFiles: Sendable {
     }
 
     /// Deletes every file of `owner`'s (after their erasure: nothing could open them any more), here
-    /// and in the shared log; other nodes' copies stay sealed under the destroyed key until their
-    /// next start removes them (`removeErasedOwners`).
+    /// and in the shared log; other nodes remove their copies when their key stores copy the erasure
+    /// (`removeCopies`), or at their next start (`removeErasedOwners`).
     public func removeAll(of owner: Int64) async throws {
-        let directory = root.appendingPathComponent("\(owner)")
-        if FileManager.default.fileExists(atPath: directory.path) { try FileManager.default.removeItem(at: directory) }
+        try removeCopies(of: [owner])
         try await shared?.removeAll(prefixed: "files/\(owner)/")
     }
 
+    /// Deletes this node's copies of these owners' files.
+    public func removeCopies(of owners: [Int64]) throws {
+        for owner in owners {
+            let directory = root.appendingPathComponent("\(owner)")
+            if FileManager.default.fileExists(atPath: directory.path) { try FileManager.default.removeItem(at: directory) }
+        }
+    }
+
     /// Deletes the files here of every owner erased: a node's copies of files that an erasure
-    /// through another node made unreadable.
+    /// through another node made unreadable while this node was down.
     public func removeErasedOwners() throws {
         guard let owners = try? FileManager.default.contentsOfDirectory(atPath: root.path), !owners.isEmpty else { return }
         let erased = Set(try keys.erasures().map(\.userId))
-        for owner in owners where Int64(owner).map(erased.contains) == true {
-            try FileManager.default.removeItem(at: root.appendingPathComponent(owner))
-        }
+        try removeCopies(of: owners.compactMap(Int64.init).filter(erased.contains))
     }
 
     private func path(_ sha256: String, owner: Int64) -> URL { root.appendingPathComponent("\(owner)/\(sha256)") }

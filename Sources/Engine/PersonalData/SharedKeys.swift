@@ -82,7 +82,14 @@ extension KeyStore {
         if !destroyed.isEmpty {
             cache.withLockedValue { $0.destroyed(destroyed) }
             try await pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+            for action in erasuresCopied.withLockedValue({ $0 }) { action(destroyed) }
         }
+    }
+
+    /// Calls `action` with the users whose keys each copy from the shared store destroys here: users
+    /// erased through another node, whose copies on this node can go at once.
+    public func onErasuresCopied(_ action: @escaping @Sendable ([Int64]) -> Void) {
+        erasuresCopied.withLockedValue { $0.append(action) }
     }
 
     /// Moves this file's keys and erasures into `shared` (a product leaving the embedded log for a
