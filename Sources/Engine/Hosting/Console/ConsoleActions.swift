@@ -7,11 +7,11 @@ import ReadModels
 /// its swap, a backup.
 extension ConsoleController {
     /// `?id=N[&offset=K]`: everything the user caused or that concerns them, newest first.
-    func user(_ request: Request, context: Context) async throws -> Response {
+    func user(_ request: Request, context: ConsoleContext<Context>) async throws -> Response {
         let raw = request.uri.queryParameters["id"].map(String.init) ?? ""
-        guard !raw.isEmpty else { return pages.page("user", title: "Users", [:], session: session(request)) }
+        guard !raw.isEmpty else { return pages.page("user", title: "Users", [:], session: context.session) }
         guard let id = Int64(raw), id > 0 else {
-            return pages.problem(.badRequest, "A user id is a positive whole number, not \(raw)", session: session(request))
+            return pages.problem(.badRequest, "A user id is a positive whole number, not \(raw)", session: context.session)
         }
         let entries = try audit.user(id)
         let offset = request.uri.queryParameters["offset"].flatMap { Int($0) }.map { max(0, $0) } ?? 0
@@ -23,33 +23,32 @@ extension ConsoleController {
                 "older": offset + shown.count < entries.count ? ConsolePages.link("users", ["id": raw, "offset": String(offset + shown.count)]) : nil,
         ]
         let values: [String: Any] = ["userId": raw, "user": user.compactMapValues { $0 }]
-        return pages.page("user", title: "User \(id)", values, session: session(request))
+        return pages.page("user", title: "User \(id)", values, session: context.session)
     }
 
-    func eraseUser(_ request: Request, context: Context) async throws -> Response {
-        var request = request
-        let form = try await ConsoleForm(&request)
+    func eraseUser(_ request: Request, context: ConsoleContext<Context>) async throws -> Response {
+        let form = context.form
         guard let id = form["id"].flatMap(Int64.init), id > 0 else {
-            return pages.problem(.badRequest, "A user id is a positive whole number", session: session(request))
+            return pages.problem(.badRequest, "A user id is a positive whole number", session: context.session)
         }
         guard form["confirm"]?.trimmingCharacters(in: .whitespaces) == String(id) else {
-            return pages.problem(.badRequest, "To erase user \(id), type their id again in the confirmation box. Nothing was erased.", session: session(request))
+            return pages.problem(.badRequest, "To erase user \(id), type their id again in the confirmation box. Nothing was erased.", session: context.session)
         }
         let position: UInt64
         do {
             position = try await erase(id)
         } catch UserErasureFailure.unknownUser {
-            return pages.problem(.notFound, "No user \(id). Nothing was erased.", session: session(request))
+            return pages.problem(.notFound, "No user \(id). Nothing was erased.", session: context.session)
         } catch UserErasureFailure.alreadyErased {
-            return pages.problem(.conflict, "User \(id) is already erased.", session: session(request))
+            return pages.problem(.conflict, "User \(id) is already erased.", session: context.session)
         } catch let refusal as OperatorRequestError {
-            return pages.problem(.notFound, "\(refusal). Nothing was erased.", session: session(request))
+            return pages.problem(.notFound, "\(refusal). Nothing was erased.", session: context.session)
         }
         let values: [String: Any] = ["id": id, "position": position, "history": ConsolePages.link("users", ["id": String(id)])]
-        return pages.page("erased", title: "User \(id) erased", values, session: session(request))
+        return pages.page("erased", title: "User \(id) erased", values, session: context.session)
     }
 
-    func replay(_ request: Request, context: Context) async throws -> Response {
+    func replay(_ request: Request, context: ConsoleContext<Context>) async throws -> Response {
         let status = await replays.status
         let progress = status.progress
         let values: [String: Any?] = [
@@ -62,34 +61,33 @@ extension ConsoleController {
             "projections": replays.projections,
         ]
         return pages.page(
-            "replay", title: "Replay", values.compactMapValues { $0 }, session: session(request), refresh: status.state == .running ? 1 : nil
+            "replay", title: "Replay", values.compactMapValues { $0 }, session: context.session, refresh: status.state == .running ? 1 : nil
         )
     }
 
-    func startReplay(_ request: Request, context: Context) async throws -> Response {
-        var request = request
-        let names = try await ConsoleForm(&request).all("projection")
+    func startReplay(_ request: Request, context: ConsoleContext<Context>) async throws -> Response {
+        let names = context.form.all("projection")
         do {
             _ = try await replays.start(names.isEmpty ? nil : names)
         } catch ReplayCoordinator.Refusal.alreadyRunning {
-            return pages.problem(.conflict, "A replay is already running: follow it on the replay page.", session: session(request))
+            return pages.problem(.conflict, "A replay is already running: follow it on the replay page.", session: context.session)
         } catch let error as RebuildError {
-            return pages.problem(.badRequest, error.description, session: session(request))
+            return pages.problem(.badRequest, error.description, session: context.session)
         }
         return Response.redirect(to: "\(ConsoleSessions.path)/replay", type: .normal)
     }
 
-    func backup(_ request: Request, context: Context) async throws -> Response {
-        pages.page("backup", title: "Backup", backupValues(result: nil), session: session(request))
+    func backup(_ request: Request, context: ConsoleContext<Context>) async throws -> Response {
+        pages.page("backup", title: "Backup", backupValues(result: nil), session: context.session)
     }
 
     /// Into `backups/<time>` in the data directory: copy it off the machine from there.
-    func startBackup(_ request: Request, context: Context) async throws -> Response {
-        guard !audit.log.isShared else { return pages.problem(.conflict, "A shared log is backed up with PostgreSQL's own tools.", session: session(request)) }
+    func startBackup(_ request: Request, context: ConsoleContext<Context>) async throws -> Response {
+        guard !audit.log.isShared else { return pages.problem(.conflict, "A shared log is backed up with PostgreSQL's own tools.", session: context.session) }
         let destination = backups.appendingPathComponent(Date().formatted(.iso8601).replacingOccurrences(of: ":", with: ""))
         let backUp = backUp
         let position = try await BlockingWork.run { try backUp(destination) }
-        return pages.page("backup", title: "Backup", backupValues(result: ["position": position, "path": destination.path]), session: session(request))
+        return pages.page("backup", title: "Backup", backupValues(result: ["position": position, "path": destination.path]), session: context.session)
     }
 
     private var backups: URL { directory.root.appendingPathComponent("backups") }

@@ -25,7 +25,7 @@ struct ConsoleController<Context: RequestContext>: Sendable {
             .post("sign-in", use: signIn)
             .get("console.css") { _, _ in ConsolePages.asset(ConsoleStyle.css, type: "text/css; charset=utf-8") }
             .get("icon.svg") { _, _ in ConsolePages.asset(ConsoleStyle.icon, type: "image/svg+xml") }
-        router.group("\(ConsoleSessions.path)")
+        router.group("\(ConsoleSessions.path)", context: ConsoleContext<Context>.self)
             .add(middleware: ConsoleSessionMiddleware(sessions: sessions, pages: pages, readOnly: readOnly))
             .get(use: overview)
             .post("sign-out", use: signOut)
@@ -40,16 +40,12 @@ struct ConsoleController<Context: RequestContext>: Sendable {
             .post("backup", use: startBackup)
     }
 
-    /// The session the middleware let through.
-    func session(_ request: Request) -> ConsoleSessions.Session? { sessions.session(for: request)?.session }
-
     func signInForm(_ request: Request, context: Context) async throws -> Response {
         signInPage(request, message: nil, status: .ok)
     }
 
     func signIn(_ request: Request, context: Context) async throws -> Response {
-        var request = request
-        let form = try await ConsoleForm(&request)
+        let form = try await ConsoleForm(request)
         guard let expected = request.cookies[ConsoleSessions.signInCookie]?.value, ConsoleSessions.same(form["csrf"], expected) else {
             return signInPage(request, message: "The sign-in form was out of date. Try again.", status: .forbidden)
         }
@@ -62,8 +58,8 @@ struct ConsoleController<Context: RequestContext>: Sendable {
         return response
     }
 
-    func signOut(_ request: Request, context: Context) async throws -> Response {
-        if let (id, _) = sessions.session(for: request) { sessions.signOut(id) }
+    func signOut(_ request: Request, context: ConsoleContext<Context>) async throws -> Response {
+        sessions.signOut(context.sessionId)
         var response = Response.redirect(to: "\(ConsoleSessions.path)/sign-in", type: .normal)
         response.headers.append(HTTPField(name: .setCookie, value: ConsoleSessions.cookie(ConsoleSessions.cookie, "", maxAge: 0, request: request)))
         return response
@@ -77,7 +73,7 @@ struct ConsoleController<Context: RequestContext>: Sendable {
         )
     }
 
-    func overview(_ request: Request, context: Context) async throws -> Response {
+    func overview(_ request: Request, context: ConsoleContext<Context>) async throws -> Response {
         let now = try health.current()
         let free = (try? FileManager.default.attributesOfFileSystem(forPath: directory.root.path)[.systemFreeSize] as? NSNumber)?.int64Value
         let errors = RequestErrorCount.read(health.registry?.emitToString() ?? "")
@@ -89,7 +85,7 @@ struct ConsoleController<Context: RequestContext>: Sendable {
             "hasStorageFull": !now.storageFull.isEmpty, "sections": now.sectionsAsJSON(),
             "errors": errors, "hasErrors": !errors.isEmpty, "refreshedAt": Date().formatted(.iso8601),
         ]
-        return pages.page("overview", title: "Overview", values.compactMapValues { $0 }, session: session(request), refresh: 5)
+        return pages.page("overview", title: "Overview", values.compactMapValues { $0 }, session: context.session, refresh: 5)
     }
 }
 

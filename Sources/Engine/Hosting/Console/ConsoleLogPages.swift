@@ -9,7 +9,7 @@ extension ConsoleController {
     /// How far back one page of a type filter looks before it offers to look further.
     static var scanLimit: UInt64 { 20_000 }
 
-    func events(_ request: Request, context: Context) async throws -> Response {
+    func events(_ request: Request, context: ConsoleContext<Context>) async throws -> Response {
         let stream = request.uri.queryParameters["stream"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
         let type = request.uri.queryParameters["type"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
         let head = audit.headPosition
@@ -25,39 +25,39 @@ extension ConsoleController {
                 "Positions \(shown.first?.position ?? 0) down to \(shown.last?.position ?? 0) of \(head)\(Self.describe(stream: stream, type: type)).",
             "older": next.map { ConsolePages.link("events", ["before": String($0), "stream": stream, "type": type]) } as Any,
         ]
-        return pages.page("events", title: "Events", values, session: session(request))
+        return pages.page("events", title: "Events", values, session: context.session)
     }
 
-    func event(_ request: Request, context: Context) async throws -> Response {
+    func event(_ request: Request, context: ConsoleContext<Context>) async throws -> Response {
         guard let position = context.parameters.get("position").flatMap(UInt64.init), position > 0,
               let entry = try audit.events(from: position, limit: 1).first, entry.position == position
         else {
-            return pages.problem(.notFound, "The log has no event at position \(context.parameters.get("position") ?? "")", session: session(request))
+            return pages.problem(.notFound, "The log has no event at position \(context.parameters.get("position") ?? "")", session: context.session)
         }
         var values = EventRow(entry).values
         values["payload"] = ConsolePages.pretty(entry.payload)
         values["previous"] = position > 1 ? position - 1 : nil
         values["next"] = position < audit.headPosition ? position + 1 : nil
         values["asOfLink"] = ConsolePages.link("stream", ["id": entry.streamId, "at": String(position)])
-        return pages.page("event", title: "Event \(position)", values.compactMapValues { $0 }, session: session(request))
+        return pages.page("event", title: "Event \(position)", values.compactMapValues { $0 }, session: context.session)
     }
 
     /// `?id=S[&at=P | &time=T]`: the stream's events up to a position (its latest by default), with
     /// its other positions to step to.
-    func stream(_ request: Request, context: Context) async throws -> Response {
+    func stream(_ request: Request, context: ConsoleContext<Context>) async throws -> Response {
         let id = request.uri.queryParameters["id"].map(String.init) ?? ""
         let history = try audit.stream(id)
         guard let latest = history.last else {
-            return pages.problem(.notFound, "No stream \(id) in the log", session: session(request))
+            return pages.problem(.notFound, "No stream \(id) in the log", session: context.session)
         }
         let time = request.uri.queryParameters["time"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
         var at = latest
         if let time {
             guard let instant = OperatorTime.parse(time) else {
-                return pages.problem(.badRequest, "\(time) is not a time like 2024-01-15T10:30:00Z or a date like 2024-01-15", session: session(request))
+                return pages.problem(.badRequest, "\(time) is not a time like 2024-01-15T10:30:00Z or a date like 2024-01-15", session: context.session)
             }
             guard let found = history.last(where: { $0.recordedAt <= instant }) else {
-                return pages.problem(.notFound, "Stream \(id) had no events yet at \(time)", session: session(request))
+                return pages.problem(.notFound, "Stream \(id) had no events yet at \(time)", session: context.session)
             }
             at = found
         } else if let position = request.uri.queryParameters["at"].flatMap({ UInt64($0) }) {
@@ -72,7 +72,7 @@ extension ConsoleController {
             "next": index + 1 < history.count ? step(history[index + 1]) : nil, "latest": index + 1 < history.count ? step(latest) : nil,
             "events": history[...index].suffix(200).reversed().map(EventRow.init),
         ]
-        return pages.page("stream", title: "Stream \(id)", values.compactMapValues { $0 }, session: session(request))
+        return pages.page("stream", title: "Stream \(id)", values.compactMapValues { $0 }, session: context.session)
     }
 
     /// Up to a page and one more of the events below `before`, newest first, and the position the

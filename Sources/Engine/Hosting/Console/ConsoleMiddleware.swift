@@ -1,22 +1,38 @@
 import Foundation
 import Hummingbird
 
+/// The context of the console's pages behind sign-in: the session `ConsoleSessionMiddleware` let
+/// through, and the form a `POST` sent, read once.
+struct ConsoleContext<Parent: RequestContext>: ChildRequestContext {
+    var coreContext: CoreRequestContextStorage
+    var sessionId = ""
+    var session = ConsoleSessions.Session(csrf: "", expires: .distantPast)
+    var form = ConsoleForm()
+
+    init(context: Parent) {
+        coreContext = context.coreContext
+    }
+}
+
 /// The console's pages other than sign-in: without a live session, to the sign-in page; a form sent
 /// without its session's CSRF token is refused and changes nothing, and so is every action but
 /// signing out on a server that shows a past state (`readOnly`).
-struct ConsoleSessionMiddleware<Context: RequestContext>: RouterMiddleware {
+struct ConsoleSessionMiddleware<Parent: RequestContext>: RouterMiddleware {
+    typealias Context = ConsoleContext<Parent>
     let sessions: ConsoleSessions
     let pages: ConsolePages
     let readOnly: Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let (_, session) = sessions.session(for: request) else {
+        guard let (id, session) = sessions.session(for: request) else {
             return Response.redirect(to: "\(ConsoleSessions.path)/sign-in", type: .found)
         }
+        var context = context
+        context.sessionId = id
+        context.session = session
         guard request.method == .post else { return try await next(request, context) }
-        var request = request
-        let form = try await ConsoleForm(&request)
-        guard ConsoleSessions.same(form["csrf"], session.csrf) else {
+        context.form = try await ConsoleForm(request)
+        guard ConsoleSessions.same(context.form["csrf"], session.csrf) else {
             return pages.problem(.forbidden, "This form is out of date or came from another page. Reload the page and try again.", session: session)
         }
         if readOnly && !request.uri.path.hasSuffix("/sign-out") {
@@ -27,12 +43,13 @@ struct ConsoleSessionMiddleware<Context: RequestContext>: RouterMiddleware {
 }
 
 /// An `application/x-www-form-urlencoded` body, as the console's forms send it.
-struct ConsoleForm {
-    private let fields: [(String, String)]
+struct ConsoleForm: Sendable {
+    private var fields: [(String, String)] = []
 
-    /// Reads the body and leaves it in `request` for whoever reads it next.
-    init(_ request: inout Request) async throws {
-        let body = try await request.collectBody(upTo: 16 << 10)
+    init() {}
+
+    init(_ request: Request) async throws {
+        let body = try await request.body.collect(upTo: 16 << 10)
         fields = String(buffer: body).split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return (Self.decoded(parts[0]), parts.count > 1 ? Self.decoded(parts[1]) : "")
