@@ -42,7 +42,7 @@ import TestSupport
         #expect(configuration.readYourWritesTimeout == .milliseconds(250))
         #expect(configuration.aiServiceURL?.absoluteString == "http://127.0.0.1:9000")
         #expect(try configured(["NUVIE_RATE_LIMIT_PER_MINUTE": "0"]).rateLimit == nil)
-        #expect(try configured([:]).rateLimit == NuvieConfiguration.defaultRateLimit)
+        #expect(try configured([:]).rateLimit == RateLimit.perPerson)
         #expect(EnvironmentSettings(["NUVIE_RATE_LIMT": "5", "NUVIE_PORT": "1", "SAVRY_PORT": "3000"]).unknownNames(prefix: "NUVIE", known: NuvieConfiguration.environmentNames) == ["NUVIE_RATE_LIMT"])
     }
 

@@ -12,6 +12,10 @@ public struct RateLimit: Sendable, Equatable {
         self.requestsPerMinute = requestsPerMinute
         self.burst = burst
     }
+
+    /// Enough for any person using an app (10 requests a second on average, bursts of 120), not
+    /// enough for a script hammering one account: the default of Nuvie, Savry and Chat.
+    public static let perPerson = RateLimit(requestsPerMinute: 600, burst: 120)
 }
 
 extension RateLimit {

@@ -17,7 +17,7 @@ public struct ChatConfiguration: ServerConfiguration {
     /// PBKDF2 iterations of new password hashes.
     public var passwordIterations = DjangoPassword.owaspIterations
     /// Per user (per address on login and signup); nil turns it off.
-    public var rateLimit: RateLimit? = RateLimit(requestsPerMinute: 600, burst: 120)
+    public var rateLimit: RateLimit? = RateLimit.perPerson
     public var loginThrottle = LoginThrottleLimits.standard
 
     public init(dataDirectory: URL) {
@@ -61,6 +61,6 @@ public struct ChatConfiguration: ServerConfiguration {
         passwordIterations = try settings.integer("CHAT_PASSWORD_ITERATIONS", in: 100_000...10_000_000) ?? passwordIterations
         loginThrottle.perAccount = try settings.integer("CHAT_LOGIN_FAILURES_PER_ACCOUNT", in: 1...1_000) ?? loginThrottle.perAccount
         loginThrottle.perAddress = try settings.integer("CHAT_LOGIN_FAILURES_PER_ADDRESS", in: 1...100_000) ?? loginThrottle.perAddress
-        rateLimit = try RateLimit(settings, prefix: "CHAT", default: rateLimit ?? RateLimit(requestsPerMinute: 600, burst: 120))
+        rateLimit = try RateLimit(settings, prefix: "CHAT", default: rateLimit ?? .perPerson)
     }
 }

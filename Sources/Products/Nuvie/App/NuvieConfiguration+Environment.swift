@@ -22,6 +22,6 @@ extension NuvieConfiguration {
         if let seconds = try settings.integer("NUVIE_MODEL_RETRAIN_SECONDS", in: 1...86_400) { modelRetrainInterval = .seconds(seconds) }
         if let films = try settings.integer("NUVIE_MODEL_MAXIMUM_FILMS", in: 16...65_536) { modelParameters.maximumFilms = films }
         if let ttl = try settings.integer("NUVIE_RECOMMENDATION_TTL_SECONDS", in: 1...86_400) { recommendationTTLSeconds = ttl }
-        rateLimit = try RateLimit(settings, prefix: "NUVIE", default: Self.defaultRateLimit)
+        rateLimit = try RateLimit(settings, prefix: "NUVIE", default: .perPerson)
     }
 }

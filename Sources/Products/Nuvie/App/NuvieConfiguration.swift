@@ -16,7 +16,7 @@ public struct NuvieConfiguration: PastStateConfiguration {
     public var appleBundleId: String?
     public var appleKeySource: AppleIdentityVerifier.KeySource?
     /// Per user (per IP when anonymous); nil turns rate limiting off.
-    public var rateLimit: RateLimit? = NuvieConfiguration.defaultRateLimit
+    public var rateLimit: RateLimit? = RateLimit.perPerson
     /// Shared with the AI service: opens `/ai/…` here and signs calls to `aiServiceURL`. Demo mode
     /// generates one when unset.
     public var internalToken: String?
@@ -32,10 +32,6 @@ public struct NuvieConfiguration: PastStateConfiguration {
     public init(dataDirectory: URL) {
         serving = ServingSettings(dataDirectory: dataDirectory, port: 8080, initialLogMapSize: 256 << 20)
     }
-
-    /// Enough for any person using the app (10 requests a second on average, bursts of 120), not
-    /// enough for a script hammering one account.
-    public static let defaultRateLimit = RateLimit(requestsPerMinute: 600, burst: 120)
 
     /// A demo-mode server on an ephemeral port over `dataDirectory` (`ServingSettings.testing`), with no
     /// dataset to import and no rate limit.

@@ -11,15 +11,11 @@ public struct SavryConfiguration: PastStateConfiguration {
     public var appleBundleId: String?
     public var appleKeySource: AppleIdentityVerifier.KeySource?
     /// Per cook (per IP address on sign-in); nil turns rate limiting off.
-    public var rateLimit: RateLimit? = SavryConfiguration.defaultRateLimit
+    public var rateLimit: RateLimit? = RateLimit.perPerson
 
     public init(dataDirectory: URL) {
         serving = ServingSettings(dataDirectory: dataDirectory, port: 3000)
     }
-
-    /// As Nuvie's: enough for a person using the app (10 requests a second on average, bursts of
-    /// 120), not for a script hammering one account.
-    public static let defaultRateLimit = RateLimit(requestsPerMinute: 600, burst: 120)
 
     /// A demo-mode server on an ephemeral port, with a fixed JWT secret and no rate limit.
     public static func testing(dataDirectory: URL) -> SavryConfiguration {
@@ -41,6 +37,6 @@ public struct SavryConfiguration: PastStateConfiguration {
         jwtSecret = try settings.secret("SAVRY_JWT_SECRET")
         appleBundleId = settings.text("SAVRY_APPLE_BUNDLE_ID")
         appleKeySource = try settings.appleKeySource("SAVRY_APPLE_JWKS")
-        rateLimit = try RateLimit(settings, prefix: "SAVRY", default: Self.defaultRateLimit)
+        rateLimit = try RateLimit(settings, prefix: "SAVRY", default: .perPerson)
     }
 }
