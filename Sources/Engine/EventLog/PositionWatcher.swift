@@ -48,7 +48,7 @@ public final class PositionWatcher: Sendable {
             state.nextWaiterId += 1
             return state.nextWaiterId
         }
-        return await withTaskCancellationHandler {
+        let reached = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let now = state.withLockedValue { state -> Bool? in
                     if state.position > position { return true }
@@ -64,6 +64,8 @@ public final class PositionWatcher: Sendable {
         } onCancel: {
             giveUp(id)
         }
+        // A deadline or a cancellation can beat the publish that passed the point by an instant.
+        return reached || self.position > position
     }
 
     private func giveUp(_ id: UInt64) {

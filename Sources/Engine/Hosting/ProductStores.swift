@@ -59,10 +59,9 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
             }
             guard !readOnly else { return stores }
             try await stores.reconcileErasures(logger: logger)
-            let files = stores.uploadedFiles
-            try files.removeErasedOwners()
-            stores.keys.onErasuresCopied { owners in
-                do { try files.removeCopies(of: owners) } catch {
+            try stores.uploadedFiles.removeErasedOwners()
+            stores.keys.onErasuresCopied { [root = directory.files] owners in
+                do { try SealedFiles.removeCopies(of: owners, under: root) } catch {
                     logger.error("could not remove erased users' files", metadata: ["users": "\(owners)", "error": "\(error)"])
                 }
             }

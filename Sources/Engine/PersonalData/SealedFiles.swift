@@ -107,6 +107,12 @@ public struct SealedFiles: Sendable {
 
     /// Deletes this node's copies of these owners' files.
     public func removeCopies(of owners: [Int64]) throws {
+        try Self.removeCopies(of: owners, under: root)
+    }
+
+    /// `removeCopies(of:)` for a caller that must not hold the files' key store (one of its own
+    /// observers).
+    public static func removeCopies(of owners: [Int64], under root: URL) throws {
         for owner in owners {
             let directory = root.appendingPathComponent("\(owner)")
             if FileManager.default.fileExists(atPath: directory.path) { try FileManager.default.removeItem(at: directory) }
