@@ -161,9 +161,8 @@ public final class EventLog: Sendable {
     public var headPosition: UInt64 { head.position }
 
     /// Returns once an event beyond `position` is committed, or when the task is cancelled.
-    @discardableResult
-    public func waitForEvents(after position: UInt64, timeout: Duration? = nil) async -> Bool {
-        await head.wait(beyond: position, timeout: timeout)
+    public func waitForEvents(after position: UInt64) async {
+        await head.wait(beyond: position)
     }
 
     /// Re-reads the head from disk, for appends made by another process (an import while serving).

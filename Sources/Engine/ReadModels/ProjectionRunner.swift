@@ -83,32 +83,35 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
         }
     }
 
-    /// Cancelled as a whole on graceful shutdown, so that each wait inside is one continuation (a
-    /// per-wait `cancelWhenGracefulShutdown` is a task group: jobs on the loops every fold waits for).
     public func run() async throws {
         logger.info("projection runner started", metadata: ["position": "\(appliedPosition)", "log.head": "\(log.headPosition)"])
-        try await cancelWhenGracefulShutdown { try await self.foldUntilCancelled() }
-        logger.info("projection runner stopped", metadata: ["position": "\(appliedPosition)"])
-    }
-
-    private func foldUntilCancelled() async throws {
-        while !Task.isCancelled {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let folded: Int
             do {
                 folded = try await BlockingWork.run { try self.catchUp() }
             } catch let full as StorageFullError {
                 storageFull.record(full)
-                try? await Task.sleep(for: Self.fullDiskRetry)
+                await cancelWhenGracefulShutdown { try? await Task.sleep(for: Self.fullDiskRetry) }
                 continue
             }
             if folded > 0 { storageFull.recordSuccess() }
             if folded == 0 {
-                // Woken by this process's appends; the timeout also notices another process's (an import).
                 let seen = appliedPosition
-                if log.headPosition <= seen { await log.waitForEvents(after: seen, timeout: .seconds(1)) }
+                // Woken by this process's appends; the timeout also notices another process's (an import).
+                await cancelWhenGracefulShutdown {
+                    if self.log.headPosition <= seen {
+                        await withTaskGroup(of: Void.self) { group in
+                            group.addTask { await self.log.waitForEvents(after: seen) }
+                            group.addTask { try? await Task.sleep(for: .seconds(1)) }
+                            await group.next()
+                            group.cancelAll()
+                        }
+                    }
+                }
                 try log.refreshHead()
             }
         }
+        logger.info("projection runner stopped", metadata: ["position": "\(appliedPosition)"])
     }
 
     /// Applies what the log holds beyond the checkpoints, batch by batch, and returns how many events
