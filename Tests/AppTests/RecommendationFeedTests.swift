@@ -3,17 +3,21 @@ import NuvieApp
 import Foundation
 import GRDB
 import NuvieProjections
+import NuvieRecommendations
 import TestSupport
 import Testing
 
-/// A demo server over `movielens-taste`, its model trained on films with two ratings or more.
+/// The taste server's model: films with two ratings or more.
+let tasteModelParameters = ItemSimilarityModel.Parameters(minimumRatings: 2, lambda: 10)
+
+/// A demo server over `movielens-taste`, its model trained on `tasteModelParameters`.
 func withTasteServer(
     _ configure: @escaping (inout NuvieConfiguration) -> Void = { _ in },
     _ body: @Sendable (LiveClient) async throws -> Void
 ) async throws {
     try await withLiveServer({ configuration in
         configuration.demoDataset = replayFixtures.appendingPathComponent("movielens-taste")
-        configuration.modelParameters = .init(minimumRatings: 2, lambda: 10)
+        configuration.modelParameters = tasteModelParameters
         configure(&configuration)
     }, body)
 }
@@ -65,6 +69,7 @@ func withTasteServer(
     /// Every factor of every item, recomputed from the read models the server folded.
     @Test func everyReasonIsTrueOfTheReadModels() async throws {
         try await withTasteServer { client in
+            var types = Set<String>()
             for user in [1, 2, 3, 14, 25] {
                 let token = try await client.devLogin("movielens-\(user)")
                 let friends = try await client.send(.get, "/friends", token: token).json["friends"] as? [[String: Any]] ?? []
@@ -81,12 +86,14 @@ func withTasteServer(
                 #expect(!items.isEmpty)
                 let facts = try ReadModelFacts(client.dataDirectory, userId: Int64(user))
                 for item in items { try facts.check(item) }
+                types.formUnion(items.flatMap { ($0["explanation"] as? [String: Any])?["factors"] as? [[String: Any]] ?? [] }.compactMap { $0["type"] as? String })
                 if !facts.recommendedBy.isEmpty {
                     let described = items.flatMap { ($0["explanation"] as? [String: Any])?["factors"] as? [[String: Any]] ?? [] }
                         .compactMap { $0["description"] as? String }
                     #expect(described.contains { $0.contains("recommended this to you") })
                 }
             }
+            #expect(types.isSuperset(of: ["because_you_rated", "similar_users", "genre_match", "friend_activity"]), "\(types)")
         }
     }
 
@@ -161,11 +168,17 @@ struct ReadModelFacts {
     var ratingCounts: [Int64: Int] = [:]
     var likedByGenre: [String: Int] = [:]
     var genres: [Int64: [String]] = [:]
+    /// Trained again here from every rating, as the server trains it (deterministic, bit for bit).
+    var model: ItemSimilarityModel
 
     init(_ dataDirectory: URL, userId: Int64) throws {
         var configuration = Configuration()
         configuration.readonly = true
         let queue = try DatabaseQueue(path: ReadModelFiles(directory: dataDirectory.appendingPathComponent("read")).currentPath, configuration: configuration)
+        let everyRating = try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT userId, movieId FROM userRating").map { (userId: $0["userId"] as Int64, movieId: $0["movieId"] as Int64) }
+        }
+        model = try ItemSimilarityModel.train(everyRating, parameters: tasteModelParameters)
         try queue.read { db in
             for row in try Row.fetchAll(db, sql: "SELECT movieId, rating, position FROM userRating WHERE userId = ?", arguments: [userId]) {
                 ratings[row["movieId"]] = (row["rating"], row["position"])
@@ -191,12 +204,27 @@ struct ReadModelFacts {
         }
     }
 
+    /// The personal term's two net sums for a film, recomputed: each film the user rated counts
+    /// f + (1 − f)·0.5^(k / h) (k: ratings recorded after it), times a when they did not like it.
+    func personalSums(_ movieId: Int64) -> (liked: Double, others: Double) {
+        let newestFirst = ratings.sorted { ($0.value.position, $1.key) > ($1.value.position, $0.key) }.map(\.key)
+        var sums = (liked: 0.0, others: 0.0)
+        for (k, film) in newestFirst.enumerated() {
+            let floor = Scorer.defaultRecencyFloor
+            let recency = Scorer.defaultRecencyHalfLife.map { floor + (1 - floor) * pow(0.5, Double(k) / $0) } ?? 1
+            let weight = model.weight(from: film, to: movieId) * recency
+            if (ratings[film]?.rating ?? 0) >= 4 { sums.liked += weight } else { sums.others += weight * Scorer.defaultOtherRatingsWeight }
+        }
+        return sums
+    }
+
     func check(_ item: [String: Any]) throws {
         let movieId = Int64(try #require(item["movie_id"] as? Int))
         #expect(ratings[movieId] == nil, "film \(movieId) is rated already")
         #expect(!completed.contains(movieId))
         let explanation = try #require(item["explanation"] as? [String: Any])
         let factors = try #require(explanation["factors"] as? [[String: Any]])
+        try checkPersonalShares(movieId, factors, personalised: (explanation["confidence"] as? Double ?? 0) > 0)
         var friendCount = 0
         for factor in factors {
             let payload = factor["payload"] as? [String: Any] ?? [:]
@@ -210,6 +238,12 @@ struct ReadModelFacts {
                 let likedPositions = Set(ratings.values.filter { $0.rating >= 4 }.map(\.position))
                 #expect(evidence.isSubset(of: likedPositions) && !evidence.isEmpty)
                 #expect(value <= ratings.values.filter { $0.rating >= 4 }.count)
+            case "similar_users":
+                let rated = try #require(payload["rated_movie_ids"] as? [Int]).map(Int64.init)
+                #expect(!rated.isEmpty && value >= rated.count)
+                for film in rated { #expect((ratings[film]?.rating ?? 5) < 4, "film \(film) is not one the user rated without liking it") }
+                let otherPositions = Set(ratings.values.filter { $0.rating < 4 }.map(\.position))
+                #expect(evidence.isSubset(of: otherPositions) && !evidence.isEmpty)
             case "genre_match":
                 let mostLiked = Double(likedByGenre.values.max() ?? 0)
                 let filmGenres = genres[movieId] ?? []
@@ -238,5 +272,21 @@ struct ReadModelFacts {
         #expect(friendRatings["count"] as? Int == rated.count)
         let listed = (friendRatings["friends"] as? [[String: Any]] ?? []).compactMap { $0["user_id"] as? Int }.map(Int64.init)
         #expect(Set(listed) == Set(rated.keys))
+    }
+
+    /// because_you_rated and similar_users against the two sums: present exactly when their sum is
+    /// above zero (a sum at or below zero netted into the other), and in the ratio of the sums.
+    private func checkPersonalShares(_ movieId: Int64, _ factors: [[String: Any]], personalised: Bool) throws {
+        func weight(_ type: String) -> Double? { factors.first { $0["type"] as? String == type }?["weight"] as? Double }
+        let (liked, others) = personalSums(movieId)
+        let because = weight("because_you_rated"), similar = weight("similar_users")
+        guard personalised, model.covers(movieId), liked + others > 0 else {
+            #expect(because == nil && similar == nil, "film \(movieId): no personal sum above zero, yet a personal factor")
+            return
+        }
+        #expect((because != nil) == (liked > 0) && (similar != nil) == (others > 0 || liked <= 0), "film \(movieId): sums \(liked), \(others)")
+        if let because, let similar, liked > 0, others > 0 {
+            #expect(abs(because / (because + similar) - liked / (liked + others)) < 0.002, "film \(movieId): \(because), \(similar) against \(liked), \(others)")
+        }
     }
 }

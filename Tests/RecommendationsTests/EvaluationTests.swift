@@ -83,6 +83,7 @@ import Testing
         #expect(try Tuning.choose(for: [changed, random], seed: 42) == choice)
         #expect(choice.validation.keys.sorted { $0.rawValue < $1.rawValue } == [.random, .temporal])
         let grid = Tuning.lambdas.count * Tuning.minimumRatings.count
-        #expect(choice.candidates == grid * (Tuning.genreShares.count * Tuning.recencies.count + 2))
+        let scoring = Tuning.genreShares.count * Tuning.recencies.count * Tuning.otherRatingsWeights.count * Tuning.fullHistories.count
+        #expect(choice.candidates == grid * (scoring + 2))
     }
 }

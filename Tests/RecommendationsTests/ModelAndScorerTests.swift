@@ -29,21 +29,25 @@ private func profile(_ ratings: [Int64: Double], friends: [Int64: [TasteProfile.
 }
 
 @Suite(.timeLimit(.minutes(3))) struct ItemSimilarityModelTests {
-    @Test func trainingIsDeterministicAndNonNegative() throws {
+    @Test func trainingIsDeterministicAndDropsNegativeWeightsWhenAsked() throws {
         let parameters = ItemSimilarityModel.Parameters(minimumRatings: 1, lambda: 1)
         let first = try ItemSimilarityModel.train(interactions, parameters: parameters)
         let second = try ItemSimilarityModel.train(interactions.reversed(), parameters: parameters)
         #expect(first == second)
         #expect(first.movieIds == Array(1...9))
-        for a in first.movieIds { for b in first.movieIds { #expect(first.weight(from: a, to: b) >= 0) } }
         #expect(first.weight(from: 1, to: 1) == 0)
+        #expect(first.movieIds.contains { a in first.movieIds.contains { first.weight(from: a, to: $0) < 0 } })
+        let dropped = try ItemSimilarityModel.train(interactions, parameters: .init(minimumRatings: 1, lambda: 1, keepsNegativeWeights: false))
+        for a in dropped.movieIds {
+            for b in dropped.movieIds { #expect(dropped.weight(from: a, to: b) == max(0, Double(Float(first.weight(from: a, to: b))))) }
+        }
     }
 
     @Test func filmsRatedTogetherLinkAndGroupsStayApart() throws {
         let model = try ItemSimilarityModel.train(interactions, parameters: .init(minimumRatings: 1, lambda: 1))
         #expect(model.weight(from: 1, to: 2) > 0)
         #expect(model.weight(from: 5, to: 6) > 0)
-        #expect(model.weight(from: 1, to: 5) == 0)
+        #expect(model.weight(from: 1, to: 5) <= 0)
     }
 
     @Test func rarelyRatedFilmsAreLeftOut() throws {
@@ -131,12 +135,46 @@ private func profile(_ ratings: [Int64: Double], friends: [Int64: [TasteProfile.
         let items = scorer.recommend(user, limit: 10).items
         #expect(items.allSatisfy { user.ratings[$0.movieId] == nil })
         // Liking films of the first group speaks for the rest of it, not for the other group.
-        #expect(scorer.explain(user, movieId: 3).explanation.factors.contains { $0.type == .becauseYouRated })
+        #expect(scorer.explain(user, movieId: 4).explanation.factors.contains { $0.type == .becauseYouRated })
         #expect(!scorer.explain(user, movieId: 7).explanation.factors.contains { $0.type == .becauseYouRated })
         for factor in items.flatMap(\.explanation.factors) where factor.type == .becauseYouRated {
             #expect(Set(factor.seedMovieIds).isSubset(of: [1, 2]))
             #expect(factor.value == factor.seedMovieIds.count)
         }
+    }
+
+    /// The personal term is two net sums, one over the films the user liked (because_you_rated) and one
+    /// over the others they rated, times a (similar_users); each factor's weight is its sum's share,
+    /// and a sum at or below zero is netted into the other, which alone shows. Recomputed here from the
+    /// model's weights, film by film.
+    @Test func filmsRatedButNotLikedSpeakAsSimilarUsersWithTheirShare() throws {
+        let plain = Scorer(model: scorer.model, catalog: catalog, recencyHalfLife: nil)
+        let liked: [Int64] = [1, 2], others: [Int64] = [3, 6]
+        let user = profile([1: 5, 2: 4, 3: 2, 6: 2.5])
+        func net(_ films: [Int64], to movieId: Int64) -> Double { films.reduce(0) { $0 + plain.model.weight(from: $1, to: movieId) } }
+        var sawBoth = false
+        for movieId: Int64 in [4, 5, 7, 8, 9] {
+            let factors = plain.explain(user, movieId: movieId, options: .init(useSocial: false)).explanation.factors
+            let because = factors.first { $0.type == .becauseYouRated }, similar = factors.first { $0.type == .similarUsers }
+            let fromLiked = net(liked, to: movieId), fromOthers = plain.otherRatingsWeight * net(others, to: movieId)
+            switch (fromLiked + fromOthers > 0, fromLiked > 0, fromOthers > 0) {
+            case (false, _, _): #expect(because == nil && similar == nil, "film \(movieId)")
+            case (true, true, true):
+                sawBoth = true
+                let because = try #require(because), similar = try #require(similar)
+                #expect(abs(because.weight / (because.weight + similar.weight) - fromLiked / (fromLiked + fromOthers)) < 0.001, "film \(movieId)")
+            case (true, true, false): #expect(because != nil && similar == nil, "film \(movieId)")
+            case (true, false, _): #expect(because == nil && similar != nil, "film \(movieId)")
+            }
+            if let similar {
+                #expect(!similar.ratedMovieIds.isEmpty && Set(similar.ratedMovieIds).isSubset(of: others))
+                #expect(similar.description.hasPrefix("People who watched Film "))
+            }
+            if let because { #expect(Set(because.seedMovieIds).isSubset(of: liked)) }
+        }
+        #expect(sawBoth)
+        let withoutOthers = Scorer(model: scorer.model, catalog: catalog, recencyHalfLife: nil, otherRatingsWeight: 0)
+        #expect(withoutOthers.recommend(user, limit: 10).items.flatMap(\.explanation.factors).allSatisfy { $0.type != .similarUsers })
     }
 
     @Test func excludedAndFinishedFilmsAreLeftOut() {

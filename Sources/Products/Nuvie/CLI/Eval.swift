@@ -16,9 +16,11 @@ struct Eval: AsyncParsableCommand {
             user's latest 20 % (by timestamp, then film id), random a seeded shuffle's 20 %. A held-out \
             film is relevant whatever its rating. Genres for the served model's genre term come from \
             movies.csv beside FILE when there is one (or --movies). --split both measures on each. \
-            --tune chooses λ, the minimum ratings per film, the genre share and the recency on \
+            --tune chooses λ, the minimum ratings per film, the genre share, the recency, what a film rated \
+            but not liked counts and where the popularity blend ends on \
             validation splits carved from the training part only (the same kinds of split, applied to \
-            it; with both, the constants whose worse ratio to plain EASE is best), then measures the \
+            it; with both, the constants whose worse ratio to plain EASE is best, and among those nearly as \
+            good, the best cold start), then measures the \
             test part once.
             """
     )
@@ -49,7 +51,7 @@ struct Eval: AsyncParsableCommand {
     @Flag(help: "Choose the served model's constants on validation splits of the training part (every split asked for), then measure the test part once.")
     var tune = false
 
-    @Flag(help: "Also the served model with each of its choices undone alone (recency, its floor, genre, popularity blend, dropped negative weights, rating floor, liked-only seeds).")
+    @Flag(help: "Also the served model with each of its choices undone alone (recency, its floor, genre, popularity blend, negative weights, rating floor, films rated but not liked left out or at half weight).")
     var ablate = false
 
     @Flag(help: "Measure on a validation split carved from the training part (as --tune does), not on the test part: for exploring choices.")
@@ -114,7 +116,8 @@ struct Eval: AsyncParsableCommand {
             let c = choice.constants
             print("""
                 tuned on validation (\(choice.candidates) candidates): served λ \(c.lambda), minimum ratings \(c.minimumRatings), \
-                genre share \(c.genreShare), recency half-life \(c.recencyHalfLife.map { "\($0) ratings, floor \(c.recencyFloor)" } ?? "none")
+                genre share \(c.genreShare), recency half-life \(c.recencyHalfLife.map { "\($0) ratings, floor \(c.recencyFloor)" } ?? "none"), \
+                a film rated but not liked counts \(c.otherRatingsWeight), popularity blend until \(c.fullHistory) ratings
                 """)
             for kind in split.kinds {
                 guard let measured = choice.validation[kind], let ease = choice.ease[kind] else { continue }
@@ -130,7 +133,7 @@ struct Eval: AsyncParsableCommand {
         let object: [String: Any] = [
             "tuning": [
                 "lambda": c.lambda, "minimum_ratings": c.minimumRatings, "genre_share": c.genreShare, "candidates": choice.candidates,
-                "recency_half_life": c.recencyHalfLife.map { $0 as Any } ?? NSNull(), "recency_floor": c.recencyFloor,
+                "recency_half_life": c.recencyHalfLife.map { $0 as Any } ?? NSNull(), "recency_floor": c.recencyFloor, "other_ratings_weight": c.otherRatingsWeight, "full_history": c.fullHistory,
                 "splits": Dictionary(uniqueKeysWithValues: choice.validation.map { kind, measured in
                     (kind.rawValue, [
                         "validation_ndcg@10": measured.served, "ease_validation_ndcg@10": measured.ease,

@@ -22,6 +22,7 @@ struct FactorDTO: Codable, Sendable {
             if !values.isEmpty { payload[key] = .array(values.map { .number(Double($0)) }) }
         }
         ids("seed_movie_ids", factor.seedMovieIds)
+        ids("rated_movie_ids", factor.ratedMovieIds)
         ids("friend_user_ids", factor.friendUserIds)
         if !factor.genres.isEmpty { payload["genres"] = .array(factor.genres.map(JSONValue.string)) }
         ids("evidence_event_ids", factor.evidenceEventIds)
@@ -44,7 +45,7 @@ struct FactorDTO: Codable, Sendable {
         // A remote service's number, whatever it is, must not trap: out of range reads as 0.
         if case .number(let n) = value { number = Int(exactly: n.rounded()) ?? 0 }
         return Factor(
-            type: type, weight: weight, value: number, seedMovieIds: ids("seed_movie_ids"), friendUserIds: ids("friend_user_ids"),
+            type: type, weight: weight, value: number, seedMovieIds: ids("seed_movie_ids"), ratedMovieIds: ids("rated_movie_ids"), friendUserIds: ids("friend_user_ids"),
             genres: genres, evidenceEventIds: ids("evidence_event_ids").map { UInt64(max(0, $0)) }, description: description
         )
     }

@@ -28,21 +28,24 @@ public struct OfflineEvaluation: Sendable {
         public var genreShare: Double
         public var recencyHalfLife: Double?
         public var recencyFloor: Double
-        public var fullHistory = Scorer.defaultFullHistory
-        /// Ablations only (`nuvie eval --ablate`): what the served model does not do.
-        var keepsNegativeWeights = false
-        var seedsEveryRating = false
+        public var otherRatingsWeight: Double
+        public var fullHistory: Double
+        /// Ablations only (`nuvie eval --ablate`).
+        var keepsNegativeWeights = ItemSimilarityModel.Parameters().keepsNegativeWeights
         public var ease: ItemSimilarityModel.Parameters
 
         public init(lambda: Double = ItemSimilarityModel.Parameters().lambda,
                     minimumRatings: Int = ItemSimilarityModel.Parameters().minimumRatings,
                     genreShare: Double = Scorer.defaultGenreShare, recencyHalfLife: Double? = Scorer.defaultRecencyHalfLife,
-                    recencyFloor: Double = Scorer.defaultRecencyFloor, ease: ItemSimilarityModel.Parameters? = nil) {
+                    recencyFloor: Double = Scorer.defaultRecencyFloor, otherRatingsWeight: Double = Scorer.defaultOtherRatingsWeight,
+                    fullHistory: Double = Scorer.defaultFullHistory, ease: ItemSimilarityModel.Parameters? = nil) {
             self.lambda = lambda
             self.minimumRatings = minimumRatings
             self.genreShare = genreShare
             self.recencyHalfLife = recencyHalfLife
             self.recencyFloor = recencyFloor
+            self.otherRatingsWeight = otherRatingsWeight
+            self.fullHistory = fullHistory
             self.ease = ease ?? .plainEASE
         }
 
@@ -56,9 +59,10 @@ public struct OfflineEvaluation: Sendable {
         ("served − recency floor", { $0.recencyFloor = 0 }),
         ("served − genre", { $0.genreShare = 0 }),
         ("served − popularity blend", { $0.fullHistory = Double(Scorer.minimumHistory) }),
-        ("served + negative weights", { $0.keepsNegativeWeights = true }),
+        ("served − negative weights (dropped)", { $0.keepsNegativeWeights = false }),
         ("served − rating floor (5)", { $0.minimumRatings = 5 }),
-        ("served, every rating a seed", { $0.seedsEveryRating = true }),
+        ("served − films rated, not liked", { $0.otherRatingsWeight = 0 }),
+        ("served, films rated but not liked at half weight", { $0.otherRatingsWeight = 0.5 }),
     ]
 
     public static let cutoff = 10
@@ -79,6 +83,11 @@ public struct OfflineEvaluation: Sendable {
         self.movies = movies
         self.constants = constants
         self.catalogSize = catalogSize
+    }
+
+    /// The same split under other constants.
+    func with(_ constants: Constants) -> OfflineEvaluation {
+        OfflineEvaluation(split: split, movies: movies, constants: constants, catalogSize: catalogSize)
     }
 
     /// The same evaluation on a validation split carved from the training part (as `--tune` does):
@@ -114,22 +123,31 @@ public struct OfflineEvaluation: Sendable {
             progress(name)
             var changed = constants
             change(&changed)
-            let probe = OfflineEvaluation(split: split, movies: movies, constants: changed, catalogSize: catalogSize)
+            let probe = with(changed)
             let model = changed.model == constants.model ? scorer.model : try probe.trained(changed.model)
             let scorer = probe.servedScorer(model, history)
             ablated.append(measure(name, users) { scorer.topMovieIds(history.profile($0, genres: movies.genres), limit: Self.cutoff) })
         }
 
-        var coldStart: [Result] = []
-        for first in Self.coldStartHistories {
-            progress("cold start: first \(first) ratings")
-            let cut = users.filter { history.ratingsOf($0).count > first }
-            coldStart.append(measure("popular (first \(first))", cut) { history.popular(excluding: Set(history.ratingsOf($0).prefix(first).map(\.movieId))) })
-            coldStart.append(measure("served (first \(first))", cut) { userId in
-                scorer.topMovieIds(history.profile(userId, genres: movies.genres, first: first), limit: Self.cutoff)
-            })
-        }
+        progress("cold start")
+        let coldStart = coldStart(scorer, history).flatMap { [$0.popular, $0.served] }
         return [popular, itemKNN, plainEASE, served] + ablated + coldStart
+    }
+
+    /// Each evaluated user cut to their first 3, 5 and 10 training ratings: popular against served.
+    func coldStart(_ scorer: Scorer, _ history: History) -> [(popular: Result, served: Result)] {
+        Self.coldStartHistories.map { first in
+            let cut = split.test.keys.sorted().filter { history.ratingsOf($0).count > first }
+            return (
+                measure("popular (first \(first))", cut) { history.popular(excluding: Set(history.ratingsOf($0).prefix(first).map(\.movieId))) },
+                measure("served (first \(first))", cut) { scorer.topMovieIds(history.profile($0, genres: movies.genres, first: first), limit: Self.cutoff) }
+            )
+        }
+    }
+
+    /// The served model's worst NDCG@10 ratio to most-popular over the cold-start histories.
+    func coldStartWorstRatio(_ model: ItemSimilarityModel, _ history: History) -> Double {
+        coldStart(servedScorer(model, history), history).map { $0.served.ndcg / max($0.popular.ndcg, .leastNonzeroMagnitude) }.min() ?? 0
     }
 
     /// The item–item weights under `parameters`, trained on the training part.
@@ -153,11 +171,11 @@ public struct OfflineEvaluation: Sendable {
         servedScorer(try trained(constants.model), history)
     }
 
-    private func servedScorer(_ model: ItemSimilarityModel, _ history: History) -> Scorer {
+    func servedScorer(_ model: ItemSimilarityModel, _ history: History) -> Scorer {
         Scorer(
             model: model, catalog: CatalogSnapshot(titles: movies.titles, genres: movies.genres, ratingCounts: history.counts),
             genreShare: constants.genreShare, recencyHalfLife: constants.recencyHalfLife, recencyFloor: constants.recencyFloor, fullHistory: constants.fullHistory,
-            seedsEveryRating: constants.seedsEveryRating
+            otherRatingsWeight: constants.otherRatingsWeight
         )
     }
 
@@ -232,7 +250,7 @@ extension ItemSimilarityModel {
     /// Plain EASE's top films: the sum of every seed's row, the seeds left out.
     func top(seeds: [Int64], limit: Int) -> [Int64] {
         var scores = [Double](repeating: 0, count: count)
-        for seed in seeds { accumulate(seed: seed, into: &scores) }
+        for seed in seeds { if let row = index[seed] { accumulate(row: row, into: &scores) } }
         let own = Set(seeds)
         return movieIds.indices.filter { !own.contains(movieIds[$0]) }
             .sorted { (scores[$0], movieIds[$1]) > (scores[$1], movieIds[$0]) }

@@ -1,22 +1,21 @@
 import CLAPACK
 import Foundation
 
-/// The "ibcf" model: item–item weights learned EASE-style (Steck 2019) from who rated what, with the
-/// negative weights dropped so that every film's personal score is a sum of non-negative parts, one
-/// per film the user liked. `weight(from: seed, to: target)` is exactly how much liking `seed` adds to
-/// `target`'s personal score.
+/// The "ibcf" model: item–item weights learned EASE-style (Steck 2019) from who rated what.
+/// `weight(from: seed, to: target)` is exactly how much rating `seed` adds to `target`'s personal
+/// score (negative: takes away).
 ///
 /// Training (single precision): G = XᵀX over the films with at least `minimumRatings` ratings (X is users × films, 1 where
-/// the user rated the film), P = (G + λI)⁻¹, B[i][j] = −P[i][j] / P[j][j] off the diagonal, then
-/// max(B, 0). Deterministic: the same interactions give the same weights, bit for bit.
+/// the user rated the film), P = (G + λI)⁻¹, B[i][j] = −P[i][j] / P[j][j] off the diagonal, negative
+/// weights kept or dropped (max(B, 0)). Deterministic: the same interactions give the same weights, bit for bit.
 public struct ItemSimilarityModel: Sendable, Equatable {
     public struct Parameters: Sendable, Equatable {
         /// Films rated fewer times than this are left out of the item–item weights.
         public var minimumRatings: Int
         /// EASE's L2 regulariser.
         public var lambda: Double
-        /// Keep negative weights (plain EASE, the evaluation's baseline). The served model drops them:
-        /// a reason "because you rated" is only ever in the film's favour.
+        /// Keep negative weights, as plain EASE does and the served model now does too (its reasons
+        /// are net sums: `Scorer`); dropped, every personal sum is of non-negative parts.
         public var keepsNegativeWeights: Bool
         /// At most this many films, the most rated first: the weights are `count²` floats (64 MiB at
         /// 4,096) and training inverts that matrix, so a catalog where tens of thousands of films pass
@@ -25,7 +24,7 @@ public struct ItemSimilarityModel: Sendable, Equatable {
 
         /// The defaults are the served model's, chosen by `nuvie eval --split both --tune` on the bundled
         /// data's validation splits (BENCHMARKS.md).
-        public init(minimumRatings: Int = 20, lambda: Double = 500, keepsNegativeWeights: Bool = false, maximumFilms: Int = 4_096) {
+        public init(minimumRatings: Int = 20, lambda: Double = 500, keepsNegativeWeights: Bool = true, maximumFilms: Int = 4_096) {
             self.minimumRatings = minimumRatings
             self.lambda = lambda
             self.keepsNegativeWeights = keepsNegativeWeights
@@ -52,16 +51,23 @@ public struct ItemSimilarityModel: Sendable, Equatable {
 
     public func weight(from seed: Int64, to target: Int64) -> Double {
         guard let i = index[seed], let j = index[target] else { return 0 }
-        return Double(weights[i * count + j])
+        return weight(row: i, column: j)
     }
 
-    /// Adds `seed`'s row, times `weight`, into `scores` (indexed like `movieIds`).
-    func accumulate(seed: Int64, weight: Double = 1, into scores: inout [Double]) {
-        guard let i = index[seed] else { return }
+    /// The weight at `row` (a seed's) and `column` (a target's), both from `index`.
+    func weight(row: Int, column: Int) -> Double {
+        Double(weights[row * count + column])
+    }
+
+    /// Adds `row` (a seed's, from `index`), times `weight`, into `scores` (indexed like `movieIds`).
+    func accumulate(row i: Int, weight: Double = 1, into scores: inout [Double]) {
         let n = count
+        precondition(scores.count == n)
         weights.withUnsafeBufferPointer { w in
             let row = UnsafeBufferPointer(rebasing: w[(i * n)..<(i * n + n)])
-            for j in 0..<n { scores[j] += weight * Double(row[j]) }
+            scores.withUnsafeMutableBufferPointer { sums in
+                for j in 0..<n { sums[j] += weight * Double(row[j]) }
+            }
         }
     }
 

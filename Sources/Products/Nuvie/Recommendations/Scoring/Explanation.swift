@@ -16,6 +16,8 @@ public struct Factor: Sendable, Equatable, Codable {
     public var value: Int
     /// because_you_rated: the liked films that add most to this one, largest first (at most 5).
     public var seedMovieIds: [Int64] = []
+    /// similar_users: the films the user rated but did not like that add most to this one (at most 5).
+    public var ratedMovieIds: [Int64] = []
     /// friend_activity: every friend who rated the film 4 or more or recommended it to the user.
     public var friendUserIds: [Int64] = []
     /// genre_match: the film's genres the user has liked films in, most liked first.
@@ -24,12 +26,13 @@ public struct Factor: Sendable, Equatable, Codable {
     public var evidenceEventIds: [UInt64] = []
     public var description: String
 
-    public init(type: FactorType, weight: Double, value: Int, seedMovieIds: [Int64] = [], friendUserIds: [Int64] = [],
-                genres: [String] = [], evidenceEventIds: [UInt64] = [], description: String) {
+    public init(type: FactorType, weight: Double, value: Int, seedMovieIds: [Int64] = [], ratedMovieIds: [Int64] = [],
+                friendUserIds: [Int64] = [], genres: [String] = [], evidenceEventIds: [UInt64] = [], description: String) {
         self.type = type
         self.weight = weight
         self.value = value
         self.seedMovieIds = seedMovieIds
+        self.ratedMovieIds = ratedMovieIds
         self.friendUserIds = friendUserIds
         self.genres = genres
         self.evidenceEventIds = evidenceEventIds

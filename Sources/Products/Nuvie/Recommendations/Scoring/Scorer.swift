@@ -1,30 +1,31 @@
 import Foundation
 
-/// The served model: a film's score is a sum of four non-negative terms, each the product of a fixed
+/// The served model: a film's score is a sum of five non-negative terms, each the product of a fixed
 /// share and a signal in [0, 1], so the score is in [0, 1] and each factor's weight is its exact share.
 ///
-///     score = (1 − σ)·c·(1 − g)·personal   because_you_rated: Σ item–item weights from the films you liked,
-///                                          divided by the largest such sum among your candidates
+///     score = (1 − σ)·c·(1 − g)·personal   (L + O) / the largest L + O among your candidates, split
+///                                          L : O between because_you_rated and similar_users
 ///           + (1 − σ)·c·g·genre            genre_match: mean of your liking for the film's genres
 ///           + (1 − σ)·(1 − c)·popularity   popular: ratings of the film / ratings of the most rated film
 ///           + σ·social                     friend_activity: min(1, friends who gave it 4+ stars or recommended it / 3)
 ///
-/// c = min(1, your ratings / 30), 0 under 3 ratings or with no film liked yet (cold start: popularity
-/// until we know your taste);
-/// Each liked film's weights count for f + (1 − f)·0.5^(k / h), k the number of the user's ratings
-/// newer than it, h the recency half-life (none: every liked film counts fully) and f the floor: what
-/// comes next follows what the user rated last, but a film liked long ago still counts at least f
-/// (without the floor, a random split, whose held-out films are not the newest, fell below most-popular:
-/// projections/recommendations.md).
+/// L is the sum of item–item weights to the film from the films you liked, O the sum from the films
+/// you rated but did not like, times a; both are net sums (weights can be negative), and one at or
+/// below zero is netted into the other, which alone shows (projections/recommendations.md).
+/// Each rated film's weights count for f + (1 − f)·0.5^(k / h), k the number of the user's ratings
+/// newer than it, h the recency half-life (none: every film counts fully) and f the floor: what
+/// comes next follows what the user rated last, but a film rated long ago still counts at least f
+/// (without the floor, a random split, whose held-out films are not the newest, fell below most-popular).
 ///
-/// σ = 0.2 when social signals are used and you have friends, else 0; g, the genre share, is 0.15,
-/// h is 5 ratings and f is 0.75 (with λ and the minimum ratings per film, chosen by
-/// `nuvie eval --split both --tune` on validation splits of the bundled data's training part:
-/// BENCHMARKS.md).
+/// c = min(1, your ratings / n), 0 under 3 ratings or with no film liked yet (cold start: popularity
+/// until we know your taste); σ = 0.2 when social signals are used and you have friends, else 0.
+/// g = 0.15, h = 10 ratings, f = 0.5, a = 1 and n = 20 (with λ and the minimum ratings per film) were
+/// chosen by `nuvie eval --split both --tune` on validation splits of the bundled data's training
+/// part (BENCHMARKS.md).
 public struct Scorer: Sendable {
     public struct Options: Sendable {
         public var useSocial: Bool
-        /// Limits because_you_rated to these films (still only ones the user liked).
+        /// Limits the personal term to these of the user's rated films.
         public var seedFilter: Set<Int64>?
         public var exclude: Set<Int64>
 
@@ -36,14 +37,14 @@ public struct Scorer: Sendable {
     }
 
     public static let defaultGenreShare = 0.15
-    public static let defaultFullHistory = 30.0
+    public static let defaultFullHistory = 20.0
     static let socialShare = 0.2
     static let minimumHistory = 3
     static let friendsForFullSocial = 3.0
 
     public let model: ItemSimilarityModel
     public let catalog: CatalogSnapshot
-    /// g above; `1 − g` is because_you_rated's share of the personal part.
+    /// g above; `1 − g` is the personal term's share of the personal part.
     public let genreShare: Double
     /// h above, in ratings; nil: no decay.
     public let recencyHalfLife: Double?
@@ -51,17 +52,19 @@ public struct Scorer: Sendable {
     public let recencyFloor: Double
     /// The ratings at which c reaches 1 (30 above): below it, popularity keeps a share.
     public let fullHistory: Double
-    /// Every rated film a seed, not only liked ones: an ablation for `nuvie eval`, never served (a
-    /// reason "because you liked" names only films the user liked).
-    let seedsEveryRating: Bool
+    /// a above: what a film the user rated but did not like counts beside one they liked; 0 leaves
+    /// such films out (and `similar_users` with them).
+    public let otherRatingsWeight: Double
     let mostRatings: Int
 
-    public static let defaultRecencyHalfLife: Double? = 5
-    public static let defaultRecencyFloor = 0.75
+    public static let defaultRecencyHalfLife: Double? = 10
+    public static let defaultRecencyFloor = 0.5
+    public static let defaultOtherRatingsWeight = 1.0
 
     public init(
         model: ItemSimilarityModel, catalog: CatalogSnapshot, genreShare: Double = Scorer.defaultGenreShare,
-        recencyHalfLife: Double? = Scorer.defaultRecencyHalfLife, recencyFloor: Double = Scorer.defaultRecencyFloor, fullHistory: Double = Scorer.defaultFullHistory, seedsEveryRating: Bool = false
+        recencyHalfLife: Double? = Scorer.defaultRecencyHalfLife, recencyFloor: Double = Scorer.defaultRecencyFloor,
+        fullHistory: Double = Scorer.defaultFullHistory, otherRatingsWeight: Double = Scorer.defaultOtherRatingsWeight
     ) {
         self.model = model
         self.catalog = catalog
@@ -69,7 +72,7 @@ public struct Scorer: Sendable {
         self.recencyHalfLife = recencyHalfLife
         self.recencyFloor = recencyFloor
         self.fullHistory = fullHistory
-        self.seedsEveryRating = seedsEveryRating
+        self.otherRatingsWeight = otherRatingsWeight
         mostRatings = catalog.ratingCounts.values.max() ?? 0
     }
 
@@ -102,11 +105,21 @@ public struct Scorer: Sendable {
 }
 
 struct Terms {
+    /// because_you_rated's part of the personal term.
     var personal = 0.0
+    /// similar_users' part of it.
+    var similar = 0.0
     var genre = 0.0
     var popular = 0.0
     var social = 0.0
-    var score: Double { personal + genre + popular + social }
+    var score: Double { personal + similar + genre + popular + social }
+}
+
+/// A film the user rated, as the model holds it.
+struct SeedRow {
+    var film: Int64
+    var row: Int
+    var weight: Double
 }
 
 /// One user's scoring pass: their personal sums over the model's films, computed once.
@@ -116,11 +129,17 @@ public struct UserScoring: Sendable {
     let options: Scorer.Options
     let personalisation: Double
     let social: Double
+    /// The films the user liked, and (with `Scorer.otherRatingsWeight` above 0) the others they rated.
     let seeds: [Int64]
-    /// Each seed's weight: 1, or less the longer ago it was rated (`Scorer.recencyHalfLife`), never
-    /// under `Scorer.recencyFloor`.
-    let seedWeights: [Int64: Double]
+    let others: [Int64]
+    /// The liked films and the others that the model covers, each with its row in the weights and
+    /// its weight: 1, or less the longer ago it was rated (`Scorer.recencyHalfLife`), never under
+    /// `Scorer.recencyFloor`; times `Scorer.otherRatingsWeight` for the others.
+    let likedRows: [SeedRow]
+    let otherRows: [SeedRow]
+    /// Over the model's films: the sums from the liked films, and from the others.
     let personal: [Double]
+    let similar: [Double]
     let largestPersonal: Double
     let genreAffinity: [String: Double]
 
@@ -128,17 +147,28 @@ public struct UserScoring: Sendable {
         self.scorer = scorer
         self.profile = profile
         self.options = options
-        seeds = profile.ratings.filter { ($0.value.liked || scorer.seedsEveryRating) && (options.seedFilter?.contains($0.key) ?? true) }.keys.sorted()
+        let chosen = profile.ratings.filter { options.seedFilter?.contains($0.key) ?? true }
+        seeds = chosen.filter { $0.value.liked }.keys.sorted()
+        others = scorer.otherRatingsWeight > 0 ? chosen.filter { !$0.value.liked }.keys.sorted() : []
         // Nothing liked yet, however much rated: nothing to personalise from, so popularity it is.
         personalisation = seeds.isEmpty ? 0 : scorer.personalisation(ratingCount: profile.ratings.count)
         social = options.useSocial && profile.friendCount > 0 ? Scorer.socialShare : 0
-        seedWeights = Self.recencyWeights(seeds, profile, halfLife: scorer.recencyHalfLife, floor: scorer.recencyFloor)
-        var sums = [Double](repeating: 0, count: scorer.model.count)
-        for seed in seeds { scorer.model.accumulate(seed: seed, weight: seedWeights[seed] ?? 1, into: &sums) }
-        personal = sums
+        let recency = Self.recencyWeights(seeds + others, profile, halfLife: scorer.recencyHalfLife, floor: scorer.recencyFloor)
+        func rows(_ films: [Int64], times share: Double) -> [SeedRow] {
+            films.compactMap { film in scorer.model.index[film].map { SeedRow(film: film, row: $0, weight: (recency[film] ?? 1) * share) } }
+        }
+        likedRows = rows(seeds, times: 1)
+        otherRows = rows(others, times: scorer.otherRatingsWeight)
+        func sums(_ rows: [SeedRow]) -> [Double] {
+            var sums = [Double](repeating: 0, count: scorer.model.count)
+            for seed in rows { scorer.model.accumulate(row: seed.row, weight: seed.weight, into: &sums) }
+            return sums
+        }
+        personal = sums(likedRows)
+        similar = sums(otherRows)
         var largest = 0.0
         for (j, movieId) in scorer.model.movieIds.enumerated() where Self.isCandidate(movieId, profile, options) {
-            largest = max(largest, sums[j])
+            largest = max(largest, personal[j] + similar[j])
         }
         largestPersonal = largest
         let mostLiked = Double(profile.likedByGenre.values.max() ?? 0)
@@ -189,8 +219,19 @@ public struct UserScoring: Sendable {
     func terms(_ movieId: Int64) -> Terms {
         let c = personalisation, own = 1 - social
         var terms = Terms()
-        if let j = scorer.model.index[movieId], largestPersonal > 0 {
-            terms.personal = own * c * (1 - scorer.genreShare) * min(1, personal[j] / largestPersonal)
+        if let j = scorer.model.index[movieId], largestPersonal > 0, personal[j] + similar[j] > 0 {
+            let total = personal[j] + similar[j]
+            let term = own * c * (1 - scorer.genreShare) * min(1, total / largestPersonal)
+            // Each part is its films' net sum (item–item weights can be negative). A part at or below
+            // zero is netted into the other, which alone shows, with the net.
+            if personal[j] <= 0 {
+                terms.similar = term
+            } else if similar[j] <= 0 {
+                terms.personal = term
+            } else {
+                terms.personal = term * personal[j] / total
+                terms.similar = term * similar[j] / total
+            }
         }
         terms.genre = own * c * scorer.genreShare * genreMatch(movieId)
         if scorer.mostRatings > 0 {
@@ -219,6 +260,7 @@ public struct UserScoring: Sendable {
         var factors: [Factor] = []
         func share(_ term: Double) -> Double { (term / score * 10_000).rounded() / 10_000 }
         if terms.personal > 0 { factors.append(becauseYouRated(movieId, weight: share(terms.personal))) }
+        if terms.similar > 0 { factors.append(similarUsers(movieId, weight: share(terms.similar))) }
         if terms.genre > 0 { factors.append(genreMatchFactor(movieId, weight: share(terms.genre))) }
         if terms.popular > 0 { factors.append(popularFactor(movieId, weight: share(terms.popular))) }
         if terms.social > 0 { factors.append(friendActivity(movieId, weight: share(terms.social))) }
@@ -232,21 +274,36 @@ public struct UserScoring: Sendable {
     }
 
     private func becauseYouRated(_ movieId: Int64, weight: Double) -> Factor {
-        let model = scorer.model
-        var contributing: [(seed: Int64, weight: Double)] = []
-        for seed in seeds {
-            let weight = model.weight(from: seed, to: movieId) * (seedWeights[seed] ?? 1)
-            if weight > 0 { contributing.append((seed, weight)) }
-        }
-        contributing.sort { $0.weight != $1.weight ? $0.weight > $1.weight : $0.seed < $1.seed }
-        let cited: [Int64] = contributing.prefix(5).map { $0.seed }
-        let titles = cited.prefix(2).map { displayTitle(scorer.catalog.titles[$0] ?? "film \($0)") }
-        let more = contributing.count - titles.count
+        let (contributing, cited, titles) = contributions(of: likedRows, to: movieId)
         return Factor(
             type: .becauseYouRated, weight: weight, value: contributing.count, seedMovieIds: cited,
-            evidenceEventIds: evidence(contributing.prefix(10).compactMap { profile.ratings[$0.seed]?.position }),
-            description: "Because you liked " + listed(titles, more: more)
+            evidenceEventIds: evidence(contributing.prefix(10).compactMap { profile.ratings[$0]?.position }),
+            description: "Because you liked " + listed(titles, more: contributing.count - titles.count)
         )
+    }
+
+    private func similarUsers(_ movieId: Int64, weight: Double) -> Factor {
+        let (contributing, cited, titles) = contributions(of: otherRows, to: movieId)
+        return Factor(
+            type: .similarUsers, weight: weight, value: contributing.count, ratedMovieIds: cited,
+            evidenceEventIds: evidence(contributing.prefix(10).compactMap { profile.ratings[$0]?.position }),
+            description: "People who watched " + listed(titles, more: contributing.count - titles.count) + ", which you rated, also watched this"
+        )
+    }
+
+    /// The films among `films` that add to `movieId`'s score, largest first; the first five cited,
+    /// the first two by title.
+    private func contributions(of rows: [SeedRow], to movieId: Int64) -> (contributing: [Int64], cited: [Int64], titles: [String]) {
+        var contributing: [(film: Int64, weight: Double)] = []
+        if let column = scorer.model.index[movieId] {
+            for seed in rows {
+                let weight = scorer.model.weight(row: seed.row, column: column) * seed.weight
+                if weight > 0 { contributing.append((seed.film, weight)) }
+            }
+        }
+        contributing.sort { $0.weight != $1.weight ? $0.weight > $1.weight : $0.film < $1.film }
+        let cited = contributing.prefix(5).map(\.film)
+        return (contributing.map(\.film), cited, cited.prefix(2).map { displayTitle(scorer.catalog.titles[$0] ?? "film \($0)") })
     }
 
     private func genreMatchFactor(_ movieId: Int64, weight: Double) -> Factor {
