@@ -16,16 +16,18 @@ import Testing
         let objects = lines.filter { $0["model"] != nil }
         for kind in splits {
             let ofSplit = objects.filter { $0["split"] as? String == kind }
-            #expect(ofSplit.compactMap { $0["model"] as? String }.prefix(4) == ["popular", "item-knn", "ease", "served"])
-            #expect(ofSplit.count == 4 + 2 * 3, "popular and served for users cut to their first 3, 5 and 10 ratings")
+            #expect(ofSplit.compactMap { $0["model"] as? String }.prefix(5) == ["popular", "item-knn", "ease", "als", "served"])
+            #expect(ofSplit.count == 5 + 2 * 3, "popular and served for users cut to their first 3, 5 and 10 ratings")
         }
-        #expect(objects.count == splits.count * 10)
+        #expect(objects.count == splits.count * 11)
         let tuning = try #require(lines.last?["tuning"] as? [String: Any])
         #expect(["lambda", "minimum_ratings", "genre_share", "recency_half_life", "recency_floor"].allSatisfy { tuning[$0] != nil })
         let measured = try #require(tuning["splits"] as? [String: [String: Any]])
         #expect(measured.keys.sorted() == splits.sorted())
         for kind in splits {
             #expect(["validation_ndcg@10", "ease_validation_ndcg@10", "ease_lambda", "ease_minimum_ratings"].allSatisfy { measured[kind]?[$0] != nil })
+            let als = try #require(measured[kind]?["als"] as? [String: Any])
+            #expect(["factors", "regularisation", "confidence", "validation_ndcg@10"].allSatisfy { als[$0] != nil })
         }
         for object in objects {
             for key in ["precision@10", "recall@10", "ndcg@10", "hitrate@10", "coverage@10"] {
@@ -75,7 +77,7 @@ import Testing
             ["eval", "--ratings", replayFixtures.appendingPathComponent("movielens-taste/ratings.csv").path, "--movies", movies, "--minimum-ratings", "2", "--format", "json"],
             logLevel: false
         )
-        #expect(quality(run.output).count == 10 && quality(run.output) == quality(clean.output), "nothing learned from the bad rows")
+        #expect(quality(run.output).count == 11 && quality(run.output) == quality(clean.output), "nothing learned from the bad rows")
 
         let strict = try await runNuvie(["eval", "--ratings", file.path, "--strict"], logLevel: false)
         #expect(strict.status != 0 && strict.output.contains("6 rows rejected") && !strict.output.contains("ndcg"), "\(strict.output)")
@@ -92,7 +94,7 @@ import Testing
                 .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         }
         let ablated = try await models(["--ablate"]).compactMap { $0["model"] as? String }
-        #expect(Array(ablated[4..<12]) == [
+        #expect(Array(ablated[5..<13]) == [
             "served − recency", "served − recency floor", "served − genre", "served − popularity blend", "served − negative weights (dropped)",
             "served − rating floor (5)", "served − films rated, not liked", "served, films rated but not liked at half weight",
         ])

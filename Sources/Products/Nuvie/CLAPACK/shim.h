@@ -1,4 +1,5 @@
-// The two LAPACK routines the recommendation model trains with (OpenBLAS ships LAPACK).
+// The LAPACK and BLAS routines the recommendation model and the evaluation's ALS baseline train
+// with (OpenBLAS ships both).
 // Fortran calling convention: every argument by reference, matrices column-major.
 #ifndef NUVIE_CLAPACK_SHIM_H
 #define NUVIE_CLAPACK_SHIM_H
@@ -7,5 +8,11 @@
 void spotrf_(const char *uplo, const int *n, float *a, const int *lda, int *info);
 /// Inverse of that matrix from its Cholesky factor.
 void spotri_(const char *uplo, const int *n, float *a, const int *lda, int *info);
+
+/// Solves A·X = B for a symmetric positive definite A (single precision); B is overwritten by X.
+void sposv_(const char *uplo, const int *n, const int *nrhs, float *a, const int *lda, float *b, const int *ldb, int *info);
+/// C = alpha·A·Aᵀ + beta·C (trans "N") on one triangle of the symmetric C.
+void ssyrk_(const char *uplo, const char *trans, const int *n, const int *k, const float *alpha, const float *a, const int *lda,
+            const float *beta, float *c, const int *ldc);
 
 #endif

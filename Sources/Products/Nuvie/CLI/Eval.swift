@@ -4,12 +4,12 @@ import NuvieMovieLens
 import NuvieRecommendations
 
 /// `nuvie eval --ratings FILE [--split both] [--tune]`: offline top-10 quality of most-popular, plain
-/// item-kNN, plain EASE and the model we serve, on one split of a MovieLens ratings file or both, and
+/// item-kNN, plain EASE, implicit ALS and the model we serve, on one split of a MovieLens ratings file or both, and
 /// the cold start. With `--tune` the served model's constants are chosen on validation splits of the
 /// training part first (`Tuning`), and the test part is measured once, with them.
 struct Eval: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Evaluate the served recommender against most-popular, item-kNN and plain EASE on a MovieLens ratings file.",
+        abstract: "Evaluate the served recommender against most-popular, item-kNN, plain EASE and implicit ALS on a MovieLens ratings file.",
         discussion: """
             FILE is ml-latest's ratings.csv (userId,movieId,rating,timestamp) or the classic u.data \
             (user item rating timestamp). Each user's ratings are split 80/20: temporal holds out each \
@@ -85,6 +85,7 @@ struct Eval: AsyncParsableCommand {
             evaluations = split.kinds.map { kind in
                 var constants = choice.constants
                 constants.ease = choice.ease[kind] ?? constants.ease
+                constants.als = choice.als[kind]?.parameters ?? constants.als
                 return OfflineEvaluation(ratings: records, split: kind, seed: seed, movies: catalog, constants: constants)
             }
         }
@@ -122,6 +123,9 @@ struct Eval: AsyncParsableCommand {
             for kind in split.kinds {
                 guard let measured = choice.validation[kind], let ease = choice.ease[kind] else { continue }
                 print("  \(kind.rawValue): validation NDCG@10 \(f(measured.served)); plain EASE λ \(ease.lambda), minimum ratings \(ease.minimumRatings): \(f(measured.ease))")
+                if let als = choice.als[kind] {
+                    print("  \(kind.rawValue): ALS \(als.parameters.factors) factors, regularisation \(als.parameters.regularisation), confidence \(als.parameters.confidence): \(f(als.ndcg))")
+                }
             }
         }
     }
@@ -138,11 +142,18 @@ struct Eval: AsyncParsableCommand {
                     (kind.rawValue, [
                         "validation_ndcg@10": measured.served, "ease_validation_ndcg@10": measured.ease,
                         "ease_lambda": choice.ease[kind]?.lambda ?? 0, "ease_minimum_ratings": choice.ease[kind]?.minimumRatings ?? 0,
+                        "als": alsJSON(choice.als[kind]),
                     ] as [String: Any])
                 }),
             ] as [String: Any],
         ]
         return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    private static func alsJSON(_ als: Tuning.Choice.Baseline?) -> [String: Any] {
+        guard let als else { return [:] }
+        let p = als.parameters
+        return ["factors": p.factors, "regularisation": p.regularisation, "confidence": p.confidence, "validation_ndcg@10": als.ndcg]
     }
 
     static func jsonLine(_ r: OfflineEvaluation.Result, split: Split.Kind) throws -> String {

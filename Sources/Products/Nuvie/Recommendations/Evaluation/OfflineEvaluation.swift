@@ -3,7 +3,8 @@ import NuvieMovieLens
 import NuvieProjections
 
 /// Top-10 quality on one split: most popular, plain item-kNN (cosine, k = 20), plain EASE (every
-/// item–item weight, negatives included, every rated film a seed) and the served model (`Scorer`
+/// item–item weight, negatives included, every rated film a seed), implicit ALS (`ImplicitALS`) and
+/// the served model (`Scorer`
 /// over `ItemSimilarityModel`, without social signals: the ratings file has no friends). Then the
 /// cold start: each evaluated user cut to their first 3, 5 and 10 training ratings, popular against
 /// served.
@@ -33,6 +34,8 @@ public struct OfflineEvaluation: Sendable {
         /// Ablations only (`nuvie eval --ablate`).
         var keepsNegativeWeights = ItemSimilarityModel.Parameters().keepsNegativeWeights
         public var ease: ItemSimilarityModel.Parameters
+        /// The implicit-feedback baseline's (`ImplicitALS`), searched as plain EASE's is.
+        public var als = ImplicitALS.Parameters()
 
         public init(lambda: Double = ItemSimilarityModel.Parameters().lambda,
                     minimumRatings: Int = ItemSimilarityModel.Parameters().minimumRatings,
@@ -96,7 +99,7 @@ public struct OfflineEvaluation: Sendable {
         OfflineEvaluation(split: Split(split.train, kind: split.kind, seed: seed), movies: movies, constants: constants, catalogSize: catalogSize)
     }
 
-    /// popular, item-knn, ease, served, the ablations when asked, then the cold-start rows.
+    /// popular, item-knn, ease, als, served, the ablations when asked, then the cold-start rows.
     public func run(ablate: Bool = false, progress: (String) -> Void = { _ in }) throws -> [Result] {
         let history = History(split.train)
         let users = split.test.keys.sorted()
@@ -113,6 +116,11 @@ public struct OfflineEvaluation: Sendable {
         let ease = try trained(constants.ease)
         progress("ease: ranking")
         let plainEASE = measure("ease", users) { ease.top(seeds: history.userMovies[$0] ?? [], limit: Self.cutoff) }
+
+        progress("als: training")
+        let als = try ImplicitALS.train(userMovies: history.userMovies, parameters: constants.als)
+        progress("als: ranking")
+        let implicitALS = try measure("als", users) { try als.top(seeds: history.userMovies[$0] ?? [], limit: Self.cutoff) }
 
         progress("served: training")
         let scorer = try servedScorer(history)
@@ -131,7 +139,7 @@ public struct OfflineEvaluation: Sendable {
 
         progress("cold start")
         let coldStart = coldStart(scorer, history).flatMap { [$0.popular, $0.served] }
-        return [popular, itemKNN, plainEASE, served] + ablated + coldStart
+        return [popular, itemKNN, plainEASE, implicitALS, served] + ablated + coldStart
     }
 
     /// Each evaluated user cut to their first 3, 5 and 10 training ratings: popular against served.
@@ -153,6 +161,12 @@ public struct OfflineEvaluation: Sendable {
     /// The item–item weights under `parameters`, trained on the training part.
     func trained(_ parameters: ItemSimilarityModel.Parameters) throws -> ItemSimilarityModel {
         try ItemSimilarityModel.train(split.train.map { ($0.userId, $0.movieId) }, parameters: parameters)
+    }
+
+    /// The ALS baseline's NDCG@10 alone, trained under `parameters`: what its tuning compares.
+    func alsNDCG(_ parameters: ImplicitALS.Parameters, _ history: History) throws -> Double {
+        let als = try ImplicitALS.train(userMovies: history.userMovies, parameters: parameters)
+        return try measure("als", split.test.keys.sorted()) { try als.top(seeds: history.userMovies[$0] ?? [], limit: Self.cutoff) }.ndcg
     }
 
     /// Plain EASE's NDCG@10 alone, over `ease` (trained with negative weights): what its tuning compares.
@@ -179,12 +193,12 @@ public struct OfflineEvaluation: Sendable {
         )
     }
 
-    private func measure(_ name: String, _ users: [Int64], top: (Int64) -> [Int64]) -> Result {
+    private func measure(_ name: String, _ users: [Int64], top: (Int64) throws -> [Int64]) rethrows -> Result {
         var precision = 0.0, recall = 0.0, ndcg = 0.0, hits = 0.0
         var recommended = Set<Int64>()
         let clock = ContinuousClock(), start = clock.now
         var lists: [Int64: [Int64]] = [:]
-        for userId in users { lists[userId] = top(userId) }
+        for userId in users { lists[userId] = try top(userId) }
         let elapsed = clock.now - start
         for userId in users {
             let relevant = split.test[userId] ?? []

@@ -2,15 +2,21 @@ import NuvieMovieLens
 
 /// Choosing the served model's constants honestly: on validation splits carved from the training
 /// part only (each user's latest 20 % of their training ratings for the temporal split, a seeded
-/// 20 % for the random one), never on the test part. Plain EASE, the baseline, gets a search of its
-/// own λ and minimum ratings on each split first. Every point of the served grid is then trained on
-/// the rest of the training part and measured on every split asked for; the point whose worst ratio
-/// to that split's best plain EASE is highest wins. Points within `nearlyAsGood` of it are as good
-/// for that goal, within what another seed moves: among them the one whose cold start (first 3, 5
-/// and 10 ratings) has the best worst ratio to most-popular wins (ties: the earlier point). On one
-/// split that is the best NDCG@10; on both, the constants that hold on either protocol.
+/// 20 % for the random one), never on the test part. The baselines get searches of their own on
+/// each split first: plain EASE's λ and minimum ratings, and ALS's `alsGrid`. Every point of the
+/// served grid is then trained on the rest of the training part and measured on every split asked
+/// for; the point whose worst ratio to that split's best plain EASE is highest wins. Points within
+/// `nearlyAsGood` of it are as good for that goal, within what another seed moves: among them the
+/// one whose cold start (first 3, 5 and 10 ratings) has the best worst ratio to most-popular wins
+/// (ties: the earlier point). On one split that is the best NDCG@10; on both, the constants that
+/// hold on either protocol.
 public enum Tuning {
     public struct Choice: Sendable, Equatable {
+        public struct Baseline: Sendable, Equatable {
+            public var parameters: ImplicitALS.Parameters
+            public var ndcg: Double
+        }
+
         public struct Validation: Sendable, Equatable {
             public var served: Double
             public var ease: Double
@@ -21,6 +27,8 @@ public enum Tuning {
         public var validation: [Split.Kind: Validation]
         /// Per split: plain EASE's own best parameters.
         public var ease: [Split.Kind: ItemSimilarityModel.Parameters]
+        /// Per split: the ALS baseline's own best parameters, and its validation NDCG@10 with them.
+        public var als: [Split.Kind: Baseline]
         public var candidates: Int
     }
 
@@ -56,6 +64,13 @@ public enum Tuning {
                     }
                 }
             }
+        }
+    }
+
+    /// The ALS baseline's search (`ImplicitALS`), per split: latent factors × regularisation × confidence.
+    public static let alsGrid: [ImplicitALS.Parameters] = [32, 64].flatMap { factors in
+        [1.0, 10, 100].flatMap { regularisation in
+            [2.0, 10, 40].map { ImplicitALS.Parameters(factors: factors, regularisation: regularisation, confidence: $0) }
         }
     }
 
@@ -103,6 +118,15 @@ public enum Tuning {
             }
         }
         let top = measured.map(\.worstRatio).max() ?? 0
+        var bestALS: [Split.Kind: Choice.Baseline] = [:]
+        for probe in probes {
+            for parameters in alsGrid {
+                let ndcg = try probe.base.alsNDCG(parameters, probe.history)
+                tried += 1
+                progress("tune (\(probe.kind.rawValue)): ALS \(parameters.factors) factors, regularisation \(parameters.regularisation), confidence \(parameters.confidence): validation NDCG@10 \(ndcg)")
+                if ndcg > bestALS[probe.kind]?.ndcg ?? -1 { bestALS[probe.kind] = .init(parameters: parameters, ndcg: ndcg) }
+            }
+        }
         var best: (point: (constants: OfflineEvaluation.Constants, worstRatio: Double, ndcg: [Split.Kind: Double]), coldStart: Double)?
         for point in measured where point.worstRatio >= top - nearlyAsGood {
             let coldStart = try probes.map { probe in
@@ -112,11 +136,11 @@ public enum Tuning {
             progress("tune: nearly as good, worst ratio \(point.worstRatio): λ \(point.constants.lambda), ≥ \(point.constants.minimumRatings), genre share \(point.constants.genreShare), half-life \(point.constants.recencyHalfLife.map { "\($0)" } ?? "none") floor \(point.constants.recencyFloor), rated not liked \(point.constants.otherRatingsWeight), full history \(point.constants.fullHistory): cold start's worst ratio to popular \(coldStart)")
             if coldStart > best?.coldStart ?? -.infinity { best = (point, coldStart) }
         }
-        guard let best = best?.point else { return Choice(constants: evaluations.first?.constants ?? .init(), validation: [:], ease: [:], candidates: 0) }
+        guard let best = best?.point else { return Choice(constants: evaluations.first?.constants ?? .init(), validation: [:], ease: [:], als: [:], candidates: 0) }
         return Choice(
             constants: best.constants,
             validation: bestEASE.reduce(into: [:]) { $0[$1.key] = .init(served: best.ndcg[$1.key] ?? 0, ease: $1.value.1) },
-            ease: bestEASE.mapValues(\.0), candidates: tried
+            ease: bestEASE.mapValues(\.0), als: bestALS, candidates: tried
         )
     }
 }
