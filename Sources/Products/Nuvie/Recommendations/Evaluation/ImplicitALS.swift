@@ -106,15 +106,7 @@ public struct ImplicitALS {
     func top(seeds: [Int64], limit: Int) throws -> [Int64] {
         let k = parameters.factors
         let x = try Self.solve(seeds.compactMap { index[$0] }, other: filmFactors, gram: gram, parameters)
-        let own = Set(seeds)
-        var scores = [Float](repeating: 0, count: movieIds.count)
-        for i in 0..<movieIds.count {
-            var sum: Float = 0
-            for d in 0..<k { sum += filmFactors[i * k + d] * x[d] }
-            scores[i] = sum
-        }
-        return movieIds.indices.filter { !own.contains(movieIds[$0]) }
-            .sorted { (scores[$0], movieIds[$1]) > (scores[$1], movieIds[$0]) }
-            .prefix(limit).map { movieIds[$0] }
+        let scores = (0..<movieIds.count).map { i in Double((0..<k).reduce(Float(0)) { $0 + filmFactors[i * k + $1] * x[$1] }) }
+        return OfflineEvaluation.best(scores, of: movieIds, excluding: seeds, limit: limit)
     }
 }

@@ -158,6 +158,15 @@ public struct OfflineEvaluation: Sendable {
         coldStart(servedScorer(model, history), history).map { $0.served.ndcg / max($0.popular.ndcg, .leastNonzeroMagnitude) }.min() ?? 0
     }
 
+    /// The `limit` films with the highest `scores` (indexed like `movieIds`), `excluding` left out; ties
+    /// to the lower id.
+    static func best(_ scores: [Double], of movieIds: [Int64], excluding: [Int64], limit: Int) -> [Int64] {
+        let own = Set(excluding)
+        return movieIds.indices.filter { !own.contains(movieIds[$0]) }
+            .sorted { (scores[$0], movieIds[$1]) > (scores[$1], movieIds[$0]) }
+            .prefix(limit).map { movieIds[$0] }
+    }
+
     /// The item–item weights under `parameters`, trained on the training part.
     func trained(_ parameters: ItemSimilarityModel.Parameters) throws -> ItemSimilarityModel {
         try ItemSimilarityModel.train(split.train.map { ($0.userId, $0.movieId) }, parameters: parameters)
@@ -265,9 +274,6 @@ extension ItemSimilarityModel {
     func top(seeds: [Int64], limit: Int) -> [Int64] {
         var scores = [Double](repeating: 0, count: count)
         for seed in seeds { if let row = index[seed] { accumulate(row: row, into: &scores) } }
-        let own = Set(seeds)
-        return movieIds.indices.filter { !own.contains(movieIds[$0]) }
-            .sorted { (scores[$0], movieIds[$1]) > (scores[$1], movieIds[$0]) }
-            .prefix(limit).map { movieIds[$0] }
+        return OfflineEvaluation.best(scores, of: movieIds, excluding: seeds, limit: limit)
     }
 }

@@ -99,11 +99,13 @@ public enum Tuning {
                 }
             }
         }
+        var trainedModels: [ItemSimilarityModel.Parameters: [ItemSimilarityModel]] = [:]
         var measured: [(constants: OfflineEvaluation.Constants, worstRatio: Double, ndcg: [Split.Kind: Double])] = []
         for lambda in lambdas {
             for minimum in minimumRatings {
                 // One trained model per split for every scoring constant: they only score with it.
                 let models = try probes.map { try $0.base.trained(.init(minimumRatings: minimum, lambda: lambda)) }
+                trainedModels[ItemSimilarityModel.Parameters(minimumRatings: minimum, lambda: lambda)] = models
                 for constants in scoringGrid(lambda: lambda, minimumRatings: minimum) {
                     var ndcg: [Split.Kind: Double] = [:], worstRatio = Double.infinity
                     for (probe, model) in zip(probes, models) {
@@ -129,9 +131,9 @@ public enum Tuning {
         }
         var best: (point: (constants: OfflineEvaluation.Constants, worstRatio: Double, ndcg: [Split.Kind: Double]), coldStart: Double)?
         for point in measured where point.worstRatio >= top - nearlyAsGood {
-            let coldStart = try probes.map { probe in
-                let evaluation = probe.base.with(point.constants)
-                return evaluation.coldStartWorstRatio(try evaluation.trained(point.constants.model), probe.history)
+            let models = trainedModels[point.constants.model] ?? []
+            let coldStart = zip(probes, models).map { probe, model in
+                probe.base.with(point.constants).coldStartWorstRatio(model, probe.history)
             }.min() ?? 0
             progress("tune: nearly as good, worst ratio \(point.worstRatio): λ \(point.constants.lambda), ≥ \(point.constants.minimumRatings), genre share \(point.constants.genreShare), half-life \(point.constants.recencyHalfLife.map { "\($0)" } ?? "none") floor \(point.constants.recencyFloor), rated not liked \(point.constants.otherRatingsWeight), full history \(point.constants.fullHistory): cold start's worst ratio to popular \(coldStart)")
             if coldStart > best?.coldStart ?? -.infinity { best = (point, coldStart) }

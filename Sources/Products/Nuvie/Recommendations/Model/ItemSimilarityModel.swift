@@ -9,7 +9,7 @@ import Foundation
 /// the user rated the film), P = (G + λI)⁻¹, B[i][j] = −P[i][j] / P[j][j] off the diagonal, negative
 /// weights kept or dropped (max(B, 0)). Deterministic: the same interactions give the same weights, bit for bit.
 public struct ItemSimilarityModel: Sendable, Equatable {
-    public struct Parameters: Sendable, Equatable {
+    public struct Parameters: Sendable, Hashable {
         /// Films rated fewer times than this are left out of the item–item weights.
         public var minimumRatings: Int
         /// EASE's L2 regulariser.

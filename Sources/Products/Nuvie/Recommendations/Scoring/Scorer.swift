@@ -129,9 +129,8 @@ public struct UserScoring: Sendable {
     let options: Scorer.Options
     let personalisation: Double
     let social: Double
-    /// The films the user liked, and (with `Scorer.otherRatingsWeight` above 0) the others they rated.
+    /// The films the user liked.
     let seeds: [Int64]
-    let others: [Int64]
     /// The liked films and the others that the model covers, each with its row in the weights and
     /// its weight: 1, or less the longer ago it was rated (`Scorer.recencyHalfLife`), never under
     /// `Scorer.recencyFloor`; times `Scorer.otherRatingsWeight` for the others.
@@ -149,7 +148,8 @@ public struct UserScoring: Sendable {
         self.options = options
         let chosen = profile.ratings.filter { options.seedFilter?.contains($0.key) ?? true }
         seeds = chosen.filter { $0.value.liked }.keys.sorted()
-        others = scorer.otherRatingsWeight > 0 ? chosen.filter { !$0.value.liked }.keys.sorted() : []
+        // With `Scorer.otherRatingsWeight` above 0, the others they rated count too.
+        let others = scorer.otherRatingsWeight > 0 ? chosen.filter { !$0.value.liked }.keys.sorted() : []
         // Nothing liked yet, however much rated: nothing to personalise from, so popularity it is.
         personalisation = seeds.isEmpty ? 0 : scorer.personalisation(ratingCount: profile.ratings.count)
         social = options.useSocial && profile.friendCount > 0 ? Scorer.socialShare : 0
