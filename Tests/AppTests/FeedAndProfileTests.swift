@@ -39,6 +39,11 @@ import Testing
             #expect(page["has_more"] as? Bool == true && page["limit"] as? Int == 2 && page["offset"] as? Int == 2)
             // Not friends with carol: her rating is not in alice's feed; bob's feed has none of his own.
             #expect(try await client.send(.get, "/feed/activities", token: bob.token).json["total_count"] as? Int == 0)
+
+            // A page is remembered only until the read models fold anything: bob's next rating shows at once.
+            _ = try await client.send(.post, "/movies/4/rate", token: bob.token, body: #"{"rating":5}"#)
+            let after = try await client.send(.get, "/feed/activities", token: alice.token).json
+            #expect((after["activities"] as? [[String: Any]])?.first?["movie_id"] as? Int == 4 && after["total_count"] as? Int == 6)
         }
     }
 

@@ -102,7 +102,9 @@ extension Router<NuvieRequestContext> {
         signedIn.addRoutes(SessionsController(commands: d.commands, tokens: d.tokens).endpoints, atPath: "/auth")
         signedIn.addRoutes(AccountController(accounts: d.accounts, users: d.users, tokens: d.tokens).endpoints, atPath: "/users/me")
         signedIn.addRoutes(FriendsController(commands: d.commands, social: d.social, readYourWrites: d.readYourWrites).endpoints, atPath: "/friends")
-        signedIn.addRoutes(FeedController(activity: d.activity, movies: d.movies, recommendations: d.recommendations).endpoints, atPath: "/feed")
+        signedIn.addRoutes(FeedController(
+            activity: d.activity, movies: d.movies, recommendations: d.recommendations, readModelRevision: d.readModelRevision
+        ).endpoints, atPath: "/feed")
         signedIn.get("/genres", use: GenresController(movies: d.movies).list)
         signedIn.addRoutes(ReviewsController(commands: d.commands, reviews: d.reviews, readYourWrites: d.readYourWrites).endpoints, atPath: "/reviews")
 

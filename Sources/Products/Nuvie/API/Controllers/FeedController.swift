@@ -5,14 +5,19 @@ import NIOCore
 import NuvieProjections
 import NuvieRecommendations
 import NIOConcurrencyHelpers
+import ProductHosting
 
-/// `GET /feed/activities?type=&limit=&offset=`: what the caller's friends did, newest first.
+/// `GET /feed/activities?type=&limit=&offset=`: what the caller's friends did, newest first; a
+/// page's bytes are remembered until the read models fold anything, as the film page's data is.
 /// `GET /feed/recommendations?limit=&offset=`: the caller's recommendations, each with why.
 struct FeedController: Sendable {
     let activity: ActivityQueries
     let movies: MovieQueries
     let recommendations: RecommendationDependencies
+    let readModelRevision: ReadModelRevision
     let responses = EncodedFeeds()
+    /// Encoded activity pages, each kept until the read models fold anything (about 4 KB a page).
+    let activityPages = RememberedAnswers(maximumBytes: 8 << 20)
 
     /// The feed keeps the AI service's best `RecommendQuery.maximumLimit` films and pages within them.
     static let feedSize = RecommendQuery.maximumLimit
@@ -64,7 +69,7 @@ struct FeedController: Sendable {
         return JSONWriter.response(body)
     }
 
-    func activities(_ request: Request, context: NuvieSignedInContext) async throws -> ListResponse<ActivityDTO> {
+    func activities(_ request: Request, context: NuvieSignedInContext) async throws -> Response {
         let userId = context.userId
         let page = try Pagination(request)
         var kind: ActivityItem.Kind?
@@ -75,8 +80,16 @@ struct FeedController: Sendable {
             }
             kind = parsed
         }
+        // Taken before reading, so a page kept under it is at least as new as it says.
+        let revision = String(readModelRevision.current)
+        let parameters = "\(userId)|\(kind?.rawValue ?? "")|\(page.limit)|\(page.offset)"
+        if let known = activityPages.body(for: parameters, revision: revision) { return JSONWriter.response(known) }
         let found = try activity.friendsActivity(of: userId, kind: kind, limit: page.limit, offset: page.offset)
-        return ListResponse(key: "activities", items: found.items.map(ActivityDTO.init), totalCount: found.totalCount, page: page)
+        var json = JSONWriter()
+        ListResponse(key: "activities", items: found.items.map(ActivityDTO.init), totalCount: found.totalCount, page: page).write(to: &json)
+        let body = ByteBuffer(bytes: json.bytes)
+        activityPages.keep(body, for: parameters, revision: revision)
+        return JSONWriter.response(body)
     }
 }
 
