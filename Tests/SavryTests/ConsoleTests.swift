@@ -3,7 +3,7 @@ import HTTPTypes
 import Testing
 
 /// The operator console's gate, on Savry's routes as served (every product mounts the same console
-/// through `addOperatorRoutes`): no page without a session from the operator token, a session cookie
+/// through `addEngineRoutes`): no page without a session from the operator token, a session cookie
 /// no script can read, every form checked for its session's CSRF token, no script allowed to run.
 @Suite struct ConsoleTests {
     static let pages = ["/admin/console", "/admin/console/events", "/admin/console/events/1", "/admin/console/stream?id=user-1",

@@ -142,13 +142,20 @@ public enum OperatorRequestError: Error, Equatable, Sendable {
 }
 
 extension ProductStores {
-    /// Mounts the operator endpoints and the console over these stores when the configuration has an
-    /// operator token (`Router.addOperatorRoutes`); without one there is no `/admin`. `health` is the
-    /// product's own `/health`, which the console's overview shows.
-    public func addOperatorRoutes<Context: RequestContext, Refusal: Error & Sendable>(
-        to router: Router<Context>, configuration: some ServerConfiguration, refusal: Refusal, replays: ReplayCoordinator,
-        health: HealthController<Context>, erase: @escaping @Sendable (Int64) async throws -> UInt64
+    /// The engine's routes over these stores, after the product's own (so that they get its
+    /// middleware): `/health` and `/metrics` (`HealthController`, with the product's `moreStorage`
+    /// and `sections`), then, when the configuration has an operator token, the operator endpoints
+    /// and the console (`Router.addOperatorRoutes`); without one there is no `/admin`. `refusal`
+    /// answers a missing or wrong `X-Admin-Token` in the product's error shape.
+    public func addEngineRoutes<Context: RequestContext, Refusal: Error & Sendable>(
+        to router: Router<Context>, configuration: some ServerConfiguration, runner: ProjectionRunner<Product.Catalog>, replays: ReplayCoordinator,
+        refusal: Refusal, moreStorage: [HealthController<Context>.StorageFailure] = [], sections: @escaping @Sendable () -> [String: any Encodable & Sendable] = { [:] },
+        erase: @escaping @Sendable (Int64) async throws -> UInt64
     ) throws {
+        let health = HealthController<Context>(
+            log: log, runner: runner, registry: configuration.metricsRegistry, moreStorage: moreStorage, sections: sections
+        )
+        health.register(on: router)
         guard let token = try configuration.operatorToken(Product.self) else { return }
         let audit = AuditTrail(log: log, catalog: Product.Catalog.self)
         router.addOperatorRoutes(token: token, refusal: refusal, audit: audit, replays: replays, erase: erase)

@@ -53,12 +53,10 @@ public func chatRouter(
         queries: ChatQueries(database: stores.readDatabase), files: files, readYourWrites: readYourWrites,
         rateLimit: configuration.rateLimit, loginThrottle: configuration.loginThrottle, accounts: accounts
     ))
-    let health = HealthController<ChatRequestContext>(log: stores.log, runner: runner, registry: configuration.metricsRegistry, moreStorage: [{ files.storageFailure }])
-    health.register(on: router)
-    try stores.addOperatorRoutes(
-        to: router, configuration: configuration,
-        refusal: ChatAPIError(.unauthorized, "not_authenticated", "This endpoint needs the operator's X-Admin-Token", detail: "X-Admin-Token"), replays: replays,
-        health: health
+    try stores.addEngineRoutes(
+        to: router, configuration: configuration, runner: runner, replays: replays,
+        refusal: ChatAPIError(.unauthorized, "not_authenticated", "This endpoint needs the operator's X-Admin-Token", detail: "X-Admin-Token"),
+        moreStorage: [{ files.storageFailure }]
     ) { try await accounts.erase($0, initiator: .operator) }
     return router
 }

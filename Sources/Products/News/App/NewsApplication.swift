@@ -41,12 +41,10 @@ public func newsRouter(
         readYourWrites: ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout),
         readModelRevision: ReadModelRevision(runner: runner), requestsPerMinute: configuration.requestsPerMinute
     ))
-    let health = HealthController<NewsRequestContext>(log: stores.log, runner: runner, registry: configuration.metricsRegistry)
-    health.register(on: router)
     // News has no accounts: its erase answers 404 for every id.
-    try stores.addOperatorRoutes(
-        to: router, configuration: configuration,
-        refusal: NewsAPIError(.forbidden, "Invalid API key", details: "This endpoint needs the operator's X-Admin-Token"), replays: replays, health: health
+    try stores.addEngineRoutes(
+        to: router, configuration: configuration, runner: runner, replays: replays,
+        refusal: NewsAPIError(.forbidden, "Invalid API key", details: "This endpoint needs the operator's X-Admin-Token")
     ) { userId in throw OperatorRequestError.notFound("news has no accounts: there is no user \(userId) to erase") }
     return router
 }

@@ -80,11 +80,6 @@ func nuvieRouter(
         erasure: UserErasure(stores: stores, readYourWrites: readYourWrites), export: PersonalDataExport(stores: stores), recommendationCache: cache
     )
     router.addAPIMiddleware(tokens: tokens, rateLimit: configuration.rateLimit, readYourWrites: readYourWrites)
-    let health = HealthController<NuvieRequestContext>(
-        log: stores.log, runner: runner, registry: configuration.metricsRegistry, moreStorage: [{ cache.storageFailure }],
-        sections: { ["recommendationModel": ModelHealth(recommender.trained)] }
-    )
-    health.register(on: router)
     router.addAPIRoutes(APIDependencies(
         commands: commands, readDatabase: stores.readDatabase, tokens: tokens,
         apple: AppleIdentityVerifier(bundleId: configuration.appleBundleId, source: configuration.appleKeySource),
@@ -95,9 +90,10 @@ func nuvieRouter(
             local: recommender, inputs: RecommendationInputQueries(database: stores.readDatabase), cache: cache, internalToken: secrets.internalToken
         )
     ))
-    try stores.addOperatorRoutes(
-        to: router, configuration: configuration, refusal: NuvieAPIError(.unauthorized, code: "ADMIN_TOKEN_REQUIRED", message: "This endpoint needs the operator's X-Admin-Token"),
-        replays: replays, health: health
+    try stores.addEngineRoutes(
+        to: router, configuration: configuration, runner: runner, replays: replays,
+        refusal: NuvieAPIError(.unauthorized, code: "ADMIN_TOKEN_REQUIRED", message: "This endpoint needs the operator's X-Admin-Token"),
+        moreStorage: [{ cache.storageFailure }], sections: { ["recommendationModel": ModelHealth(recommender.trained)] }
     ) { try await accounts.erase($0, initiator: .operator, tokens: tokens) }
     return router
 }

@@ -50,10 +50,9 @@ public func savryRouter(
         accounts: accounts,
         rateLimit: configuration.rateLimit
     ))
-    let health = HealthController<SavryRequestContext>(log: stores.log, runner: runner, registry: configuration.metricsRegistry)
-    health.register(on: router)
-    try stores.addOperatorRoutes(
-        to: router, configuration: configuration, refusal: SavryAPIError(.unauthorized, "This endpoint needs the operator's X-Admin-Token"), replays: replays, health: health
+    try stores.addEngineRoutes(
+        to: router, configuration: configuration, runner: runner, replays: replays,
+        refusal: SavryAPIError(.unauthorized, "This endpoint needs the operator's X-Admin-Token")
     ) { try await accounts.erase($0, initiator: .operator) }
     return router
 }
