@@ -417,6 +417,7 @@ let package = Package(
             dependencies: [
                 "NewsApp", "NewsCommands", "NewsProjections", "NewsDomain", "OperatorCLI", "ProductHosting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/Products/News/CLI",
             swiftSettings: strict

@@ -1,6 +1,8 @@
 import EventSourcing
 import Foundation
 import GRDB
+import Logging
+import NewsCommands
 import NewsDomain
 import NewsProjections
 import ReadModels
@@ -49,6 +51,32 @@ import Testing
         #expect(try shuffledInOneRun.tableDumps() == shuffledOneAtATime.tableDumps())
         let rows = try oneAtATime.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM newsArticle WHERE duplicateOf IS NOT NULL") }
         #expect(events.count > 700 && (rows ?? 0) > 20, "copies among \(events.count) articles: \(rows ?? 0)")
+    }
+
+    /// A serving runner folds a feed's articles a batch of one at a time, each placed on the desk the
+    /// batch before it kept (`FoldMemory`), widened by the margins it lacks. Through a back-fill that
+    /// widens desks both ways and outgrows them, it leaves the rows one fold of the whole log leaves.
+    @Test func articlesFoldedOneBatchAtATimeOnKeptDesksLeaveTheRowsOfOneFold() async throws {
+        let storage = try await NewsStorage(demo: false)
+        let days = try SyntheticNews.generate(seed: 11, stories: 90, days: 3).map { try NewsRules.article($0.ingested) }
+        // A month back-filled in three passes: a third forward; a third forward again, whose desks,
+        // read afresh at each week's start, widen over later articles already placed; the last third
+        // backward, whose desks widen over earlier ones.
+        let month = try SyntheticNews.generate(seed: 5, stories: 70, days: 30).map { try NewsRules.article($0.ingested) }
+            .sorted { $0.publishedAt < $1.publishedAt }
+        let third = { (pass: Int) in month.indices.filter { $0 % 3 == pass }.map { month[$0] } }
+        let backFill = third(0) + third(1) + third(2).reversed()
+        _ = try await storage.commands.ingest(days + backFill)
+
+        let oneAtATime = try ReadDatabase(path: storage.temporary.url.appendingPathComponent("one/read.sqlite").path, projections: NewsReadModels.all)
+        defer { try? oneAtATime.close() }
+        let runner = try NewsRunner(
+            log: storage.stores.log, personalData: storage.stores.personalData, database: oneAtATime, projections: NewsReadModels.all, batchSize: 1,
+            logger: Logger(label: "test")
+        )
+        #expect(try runner.catchUp() == days.count + backFill.count)
+        try storage.runner.catchUp()
+        #expect(try oneAtATime.tableDumps() == storage.stores.readDatabase.tableDumps())
     }
 
     /// The copy window (three days) is wider than the cluster window (two): a copy can join a group

@@ -42,6 +42,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     private let batchTimer = Metrics.Timer(label: "engine_projection_batch_duration")
     private let storageFull: StorageFullLatch
     private static var fullDiskRetry: Duration { .seconds(1) }
+    private static var idleCheckpointInterval: Duration { .seconds(1) }
 
     public init(
         log: EventLog, personalData: any PersonalDataCipher, database: ReadDatabase, projections: [any Projection<Event>],
@@ -85,6 +86,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
 
     public func run() async throws {
         logger.info("projection runner started", metadata: ["position": "\(appliedPosition)", "log.head": "\(log.headPosition)"])
+        var (walToCopy, walCopied) = (false, ContinuousClock.now - Self.idleCheckpointInterval)
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let folded: Int
             do {
@@ -94,8 +96,15 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
                 await cancelWhenGracefulShutdown { try? await Task.sleep(for: Self.fullDiskRetry) }
                 continue
             }
-            if folded > 0 { storageFull.recordSuccess() }
+            if folded > 0 {
+                storageFull.recordSuccess()
+                walToCopy = true
+            }
             if folded == 0 {
+                if walToCopy, ContinuousClock.now - walCopied >= Self.idleCheckpointInterval {
+                    try await BlockingWork.run { self.checkpointWhileIdle() }
+                    (walToCopy, walCopied) = (false, .now)
+                }
                 let seen = appliedPosition
                 // Woken by this process's appends; the timeout also notices another process's (an import).
                 await cancelWhenGracefulShutdown {
@@ -112,6 +121,17 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
             }
         }
         logger.info("projection runner stopped", metadata: ["position": "\(appliedPosition)"])
+    }
+
+    /// Copies the read models' WAL into their file, as SQLite's own checkpoint would at the commit
+    /// that fills it to 1,000 pages: done when the runner has caught up, at most once an
+    /// `idleCheckpointInterval` (a load that leaves it idle a hundred times a second is not made to
+    /// sync a hundred times), so a feed's next event is rarely folded behind one. A failure only
+    /// leaves the copying to that commit.
+    public func checkpointWhileIdle() {
+        do { try database.checkpointPassively() } catch {
+            logger.warning("could not checkpoint the read models' WAL while idle", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Applies what the log holds beyond the checkpoints, batch by batch, and returns how many events

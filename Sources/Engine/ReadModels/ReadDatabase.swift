@@ -172,6 +172,11 @@ public final class ReadDatabase: Sendable {
         try pool.read { try Checkpoint.fetchAll($0) }
     }
 
+    /// Copies what the WAL holds into the file as far as readers allow, without waiting for them.
+    func checkpointPassively() throws {
+        _ = try pool.writeWithoutTransaction { try $0.checkpoint(.passive) }
+    }
+
     /// Checkpoints the WAL into the file and truncates it, so no page image older than the file's
     /// (a row since deleted, say) is left in it. Throws when readers hold it off past the busy timeout.
     public func truncateWAL() async throws {

@@ -3,8 +3,8 @@ import NewsDomain
 /// The story groups a desk's articles can join, in memory. Each centroid's terms are also held as
 /// small integers (interned for the desk), and each term lists the groups whose centroid holds it,
 /// so an article is compared only with groups it shares a term with: the others' cosine is 0.
-struct ActiveGroups {
-    struct Group {
+struct ActiveGroups: Sendable {
+    struct Group: Sendable {
         var id: Int64
         var title: String
         var eventType: String
@@ -85,6 +85,12 @@ struct ActiveGroups {
     mutating func count(copyIn slot: Int, publishedAt: Int64) {
         slots[slot].articleCount += 1
         slots[slot].lastAt = max(slots[slot].lastAt, publishedAt)
+    }
+
+    /// The group as written: neither new nor changed since.
+    mutating func settle(_ slot: Int) {
+        slots[slot].isNew = false
+        slots[slot].centroidChanged = false
     }
 
     private mutating func termId(_ term: String) -> Int {

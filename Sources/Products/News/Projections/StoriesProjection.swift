@@ -27,6 +27,8 @@ struct StoriesProjection: Projection {
     static let threshold = 0.35
     static let duplicateWindow: Int64 = 3 * 86_400
     static let clusterWindow: Int64 = 2 * 86_400
+    /// The last batch's desk: a feed's next article is placed without reading its days again.
+    private let desks = FoldMemory<StoryDesk>()
 
     func createSchema(_ db: Database) throws {
         try db.create(table: "newsArticle") { t in
@@ -83,17 +85,23 @@ struct StoriesProjection: Projection {
     /// A run of articles placed against one `StoryDesk`, so each group's centroid is decoded once a
     /// run rather than once an article; the same tables as one article at a time.
     func apply(_ events: ArraySlice<Recorded<NewsEvent>>, _ db: Database) throws {
+        guard let last = events.last?.position else { return }
+        var desk = try desks.recall(for: name, db)
         try apply(events, db, gathering: { recorded in
             guard case .articleIngested(let article) = recorded.event else { return .nothing }
             return .item((recorded.position, article))
-        }, flush: place)
+        }, flush: { run, db in desk = try place(run, startingFrom: desk.take(), db) })
+        if let desk { desks.keep(desk, through: last, db) }
     }
 
-    private func place(_ run: [(position: UInt64, article: ArticleIngested)], _ db: Database) throws {
+    /// Places the run on desks of consecutive articles, the first widened from `kept` when it can
+    /// be; returns the last desk.
+    private func place(_ run: [(position: UInt64, article: ArticleIngested)], startingFrom kept: consuming StoryDesk?, _ db: Database) throws -> StoryDesk? {
         // Reading an article's text is most of the work and needs no table: both cores do it.
         let analysed = try TwoThreads.map(run) { (position: $0.position, article: $0.article, analysis: try ArticleAnalysis($0.article)) }
         // A desk holds what its articles' days can meet: articles out of date order (a back-fill)
         // would make it the whole table, so a desk takes consecutive articles within a week.
+        var last: StoryDesk?
         var start = analysed.startIndex
         while start < analysed.endIndex {
             var (earliest, latest) = (analysed[start].article.publishedAt, analysed[start].article.publishedAt)
@@ -103,17 +111,23 @@ struct StoriesProjection: Projection {
                 guard max(latest, published) - min(earliest, published) <= Self.deskSpan else { break }
                 (earliest, latest, end) = (min(earliest, published), max(latest, published), end + 1)
             }
-            try place(analysed[start..<end], on: StoryDesk(publishedFrom: earliest, to: latest, db), db)
-            start = end
+            var desk: StoryDesk
+            if var widened = kept.take(), try widened.widen(toHold: earliest, latest, maximumSpan: Self.deskSpan, db) {
+                desk = widened
+            } else {
+                desk = try StoryDesk(publishedFrom: earliest, to: latest, db)
+            }
+            try place(analysed[start..<end], on: &desk, db)
+            (last, start) = (desk, end)
         }
+        return last
     }
 
     private static let deskSpan: Int64 = 7 * 86_400
 
     private func place(
-        _ run: ArraySlice<(position: UInt64, article: ArticleIngested, analysis: ArticleAnalysis)>, on desk: StoryDesk, _ db: Database
+        _ run: ArraySlice<(position: UInt64, article: ArticleIngested, analysis: ArticleAnalysis)>, on desk: inout StoryDesk, _ db: Database
     ) throws {
-        var desk = desk
         for (position, article, analysis) in run {
             let (reading, terms, simhash) = (analysis.reading, analysis.terms, analysis.simhash)
             let groupId: Int64, duplicateOf: Int64?

@@ -6,8 +6,9 @@ import NewsDomain
 /// placed in log order: the originals (articles that are not copies) within the copy window, found
 /// by SimHash band; the groups active within the cluster window, found by the terms of their
 /// centroids; and the document frequencies of the terms met. `write` leaves the tables as placing
-/// the articles one at a time through SQL would.
-struct StoryDesk {
+/// the articles one at a time through SQL would, and leaves the desk as reading it again would, so
+/// the next batch can widen it (`widened`) instead of reading it again.
+struct StoryDesk: Sendable {
     struct Original {
         var position: Int64
         var simhash: UInt64
@@ -28,19 +29,53 @@ struct StoryDesk {
     private var documents: Int
     private var documentsChanged = false
     private var lastGroupId: Int64
+    /// The publication times of the articles the desk holds what they can meet.
+    private(set) var published: ClosedRange<Int64>
 
     /// Reads what articles published from `earliest` to `latest` can meet.
     init(publishedFrom earliest: Int64, to latest: Int64, _ db: Database) throws {
         documents = try Int.fetchOne(db, sql: "SELECT documents FROM newsCorpus WHERE id = 1") ?? 0
         lastGroupId = try Int64.fetchOne(db, sql: "SELECT MAX(groupId) FROM newsGroup") ?? 0
+        published = earliest...latest
+        try readOriginals(publishedFrom: earliest - StoriesProjection.duplicateWindow, to: latest + StoriesProjection.duplicateWindow, db)
+        try readGroups(lastAt: (earliest - StoriesProjection.clusterWindow)...Int64.max, createdAt: Int64.min...(latest + StoriesProjection.clusterWindow), db)
+    }
+
+    /// Widens the desk to also hold what articles published from `earliest` to `latest` can meet,
+    /// reading only the margins it lacks; false, unchanged, when it would span more than
+    /// `maximumSpan`. What it holds beyond a fresh desk's reach is never met: `original(of:)` and
+    /// `nearestGroup` look only within their windows.
+    mutating func widen(toHold earliest: Int64, _ latest: Int64, maximumSpan: Int64, _ db: Database) throws -> Bool {
+        let wider = min(published.lowerBound, earliest)...max(published.upperBound, latest)
+        guard wider.upperBound - wider.lowerBound <= maximumSpan else { return false }
+        let (copies, clusters) = (StoriesProjection.duplicateWindow, StoriesProjection.clusterWindow)
+        if wider.lowerBound < published.lowerBound {
+            try readOriginals(publishedFrom: wider.lowerBound - copies, to: published.lowerBound - copies - 1, db)
+            try readGroups(lastAt: (wider.lowerBound - clusters)...(published.lowerBound - clusters - 1), createdAt: Int64.min...(wider.upperBound + clusters), db)
+        }
+        if wider.upperBound > published.upperBound {
+            try readOriginals(publishedFrom: published.upperBound + copies + 1, to: wider.upperBound + copies, db)
+            // A group's last article is never older than its first.
+            let created = (published.upperBound + clusters + 1)...(wider.upperBound + clusters)
+            try readGroups(lastAt: created.lowerBound...Int64.max, createdAt: created, db)
+        }
+        published = wider
+        return true
+    }
+
+    private mutating func readOriginals(publishedFrom earliest: Int64, to latest: Int64, _ db: Database) throws {
         for row in try Row.fetchAll(db, sql: """
             SELECT position, simhash, groupId, publishedAt FROM newsArticle WHERE publishedAt BETWEEN ? AND ? AND duplicateOf IS NULL
-            """, arguments: [earliest - StoriesProjection.duplicateWindow, latest + StoriesProjection.duplicateWindow]) {
+            """, arguments: [earliest, latest]) {
             remember(Original(position: row[0], simhash: UInt64(bitPattern: row[1]), groupId: row[2], publishedAt: row[3]))
         }
-        for row in try Row.fetchAll(db, sql: "\(Self.groupColumns) WHERE lastAt >= ? AND createdAt <= ? ORDER BY groupId", arguments: [
-            earliest - StoriesProjection.clusterWindow, latest + StoriesProjection.clusterWindow,
-        ]) {
+    }
+
+    /// The groups whose times fall in both ranges, less those held already (a copy's group read by itself).
+    private mutating func readGroups(lastAt: ClosedRange<Int64>, createdAt: ClosedRange<Int64>, _ db: Database) throws {
+        for row in try Row.fetchAll(db, sql: "\(Self.groupColumns) WHERE lastAt BETWEEN ? AND ? AND createdAt BETWEEN ? AND ? ORDER BY groupId", arguments: [
+            lastAt.lowerBound, lastAt.upperBound, createdAt.lowerBound, createdAt.upperBound,
+        ]) where groups.slot(of: row[0]) == nil {
             try add(row)
         }
     }
@@ -111,8 +146,10 @@ struct StoryDesk {
         for band in 0..<4 { bands[band][Self.band(band, of: original.simhash), default: []].append(originals.count - 1) }
     }
 
-    /// Writes the counts and the groups changed; returns the groups changed, in id order.
-    func write(_ db: Database) throws -> [Int64] {
+    /// Writes the counts and the groups changed, and counts changes afresh from there; returns the
+    /// groups changed, in id order.
+    mutating func write(_ db: Database) throws -> [Int64] {
+        defer { settle() }
         for term in newTerms { try db.run("INSERT INTO newsTerm (term, documents) VALUES (?, ?)", [term, documentsByTerm[term]]) }
         for term in changedTerms.subtracting(newTerms).sorted() {
             try db.run("UPDATE newsTerm SET documents = ? WHERE term = ?", [documentsByTerm[term], term])
@@ -138,6 +175,14 @@ struct StoryDesk {
             }
         }
         return changed
+    }
+
+    private mutating func settle() {
+        for groupId in changedGroups { if let slot = groups.slot(of: groupId) { groups.settle(slot) } }
+        changedGroups = []
+        changedTerms = []
+        newTerms = []
+        documentsChanged = false
     }
 
     private static let groupColumns = "SELECT groupId, title, eventType, createdAt, lastAt, articleCount, centroid FROM newsGroup"
