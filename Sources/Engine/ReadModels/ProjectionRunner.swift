@@ -151,7 +151,8 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
         while true {
             let count = try batchLock.withLock { try applyNextBatch(until: target, prefetch: &prefetch) }
             total += count
-            if count == 0 { return total }
+            // Caught up: reading the checkpoints again would only find nothing to fold.
+            if count == 0 || appliedPosition >= min(target, log.headPosition) { return total }
         }
     }
 
