@@ -86,7 +86,8 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
 
     public func run() async throws {
         logger.info("projection runner started", metadata: ["position": "\(appliedPosition)", "log.head": "\(log.headPosition)"])
-        var (walToCopy, walCopied) = (false, ContinuousClock.now - Self.idleCheckpointInterval)
+        // The first idle moment also copies what an earlier process left in the WAL.
+        var (walToCopy, walCopied) = (true, ContinuousClock.now - Self.idleCheckpointInterval)
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let folded: Int
             do {

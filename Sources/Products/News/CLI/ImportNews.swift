@@ -51,6 +51,7 @@ extension ImportNews {
     private func ingestOneAtATime(_ articles: [ArticleIngested], stores: ProductStores<NewsProduct>, logger: Logger) async throws {
         let runner = try stores.runner(logger: logger)
         _ = try runner.catchUp()
+        runner.checkpointWhileIdle()
         let commands = NewsCommandService(store: stores.store)
         var appends: [Duration] = [], folds: [Duration] = [], checkpoints: [Duration] = []
         let clock = ContinuousClock()

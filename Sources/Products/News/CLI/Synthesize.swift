@@ -18,15 +18,19 @@ struct Synthesize: ParsableCommand {
     @Option(help: "The days they spread over, from 2025-12-03.")
     var days = SyntheticNews.days
 
+    @Option(help: "Days after 2025-12-03 the set starts: 365 follows a set of 365 days, as a feed's new articles would.")
+    var startDay = 0
+
     func validate() throws {
         guard stories > 0, days > 0 else { throw ValidationError("--stories and --days must be positive") }
+        guard startDay >= 0 else { throw ValidationError("--start-day must not be negative") }
     }
 
     func run() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var out = Data()
-        for article in SyntheticNews.generate(seed: seed, stories: stories, days: days).map(\.ingested) {
+        for article in SyntheticNews.generate(seed: seed, stories: stories, days: days, startDay: startDay).map(\.ingested) {
             out += try encoder.encode(Line(
                 url: article.url, title: article.title, source: article.source, published_at: article.publishedAt,
                 description: article.description, body: article.body

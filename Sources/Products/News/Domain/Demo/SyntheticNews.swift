@@ -37,12 +37,13 @@ public enum SyntheticNews {
 
     /// `noise` (0 to 1) rewrites that share of each article's words with unrelated filler, for
     /// measuring how clustering degrades with noisier wording. More `stories` over more `days` make
-    /// a larger set of the same density or denser (the demo: 80 over 30).
-    public static func generate(seed: UInt64 = defaultSeed, noise: Double = 0, stories: Int = 80, days: Int = days) -> [Article] {
+    /// a larger set of the same density or denser (the demo: 80 over 30); `startDay` days after the
+    /// demo's first, a set that follows another.
+    public static func generate(seed: UInt64 = defaultSeed, noise: Double = 0, stories: Int = 80, days: Int = days, startDay: Int = 0) -> [Article] {
         var random = SplitMix64(seed: seed)
         var articles: [Article] = []
         for story in 0..<stories {
-            let day = Int64(story * days / stories)
+            let day = Int64(startDay + story * days / stories)
             let start = windowStart + day * 86_400 + Int64.random(in: 6 * 3600...18 * 3600, using: &random)
             let event = Self.event(story, &random)
             let outletCount = [1, 1, 2, 3, 3, 4, 5, 6].randomElement(using: &random) ?? 1
