@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import NewsCommands
 import Logging
+import NewsCommands
 import NewsDomain
 import NewsProjections
 import ProductHosting

@@ -90,7 +90,10 @@ struct StoriesProjection: Projection {
         try apply(events, db, gathering: { recorded in
             guard case .articleIngested(let article) = recorded.event else { return .nothing }
             return .item((recorded.position, article))
-        }, flush: { run, db in desk = try place(run, startingFrom: desk.take(), db) })
+        }, flush: { run, db in
+            // Taken, not copied: a desk still held here would be copied whole by its first change.
+            desk = try place(run, startingFrom: desk.take(), db)
+        })
         if let desk { desks.keep(desk, through: last, db) }
     }
 

@@ -7,7 +7,7 @@ import NewsDomain
 /// by SimHash band; the groups active within the cluster window, found by the terms of their
 /// centroids; and the document frequencies of the terms met. `write` leaves the tables as placing
 /// the articles one at a time through SQL would, and leaves the desk as reading it again would, so
-/// the next batch can widen it (`widened`) instead of reading it again.
+/// the next batch can widen it (`widen`) instead of reading it again.
 struct StoryDesk: Sendable {
     struct Original {
         var position: Int64
@@ -30,7 +30,7 @@ struct StoryDesk: Sendable {
     private var documentsChanged = false
     private var lastGroupId: Int64
     /// The publication times of the articles the desk holds what they can meet.
-    private(set) var published: ClosedRange<Int64>
+    private var published: ClosedRange<Int64>
 
     /// Reads what articles published from `earliest` to `latest` can meet.
     init(publishedFrom earliest: Int64, to latest: Int64, _ db: Database) throws {
