@@ -18,7 +18,7 @@ struct NuvieBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nuvie-bench",
         abstract: "Nuvie's benchmarks. Each prints min / median / max over --runs runs.",
-        subcommands: [RebuildBench.self, AsOfBench.self, AppendBench.self, SharedAppendBench.self, HTTPBench.self, RecommendBench.self, SoakBench.self, PersonalDataBench.self]
+        subcommands: [RebuildBench.self, AsOfBench.self, AppendBench.self, SharedAppendBench.self, HTTPBench.self, RecommendBench.self, SoakBench.self, PersonalDataBench.self, MemoryBench.self]
     )
 
     /// Logging as `nuvie` does it, at warning: once, before anything logs.

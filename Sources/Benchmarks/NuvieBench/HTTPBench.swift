@@ -181,8 +181,8 @@ final class ServerChild: Sendable {
 
     var pid: Int32 { process.pid }
 
-    init(dataDirectory: URL, port: Int) throws {
-        var environment = ProcessInfo.processInfo.environment
+    init(dataDirectory: URL, port: Int, environment more: [String: String] = [:]) throws {
+        var environment = ProcessInfo.processInfo.environment.merging(more) { _, given in given }
         environment["NUVIE_RATE_LIMIT_PER_MINUTE"] = "0"
         environment["NUVIE_LOG_LEVEL"] = "warning"
         process = try ChildProcess(
@@ -216,6 +216,14 @@ final class MemorySampler: @unchecked Sendable {
     }
 
     var peak: ProcessMemory { lock.withLock { highest } }
+
+    /// The peak so far, and a fresh start for the next.
+    func takePeak() -> ProcessMemory {
+        lock.withLock {
+            defer { highest = ProcessMemory() }
+            return highest
+        }
+    }
 
     func start() {
         lock.withLock { running = true }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Dispatch
+import Foundation
 import EventLog
 import Metrics
 import ReadModels
@@ -10,8 +11,9 @@ import ServiceLifecycle
 /// Hands memory the process no longer uses back to the system. glibc keeps what a burst freed (a
 /// demo import, a fold, a model training) in its arenas: measured on a first start of Nuvie's demo,
 /// 56 MB of the 109 MB of anonymous memory was free and still resident (BENCHMARKS.md, issue 18).
-/// And the log's pages a fold has read stay mapped: 128 MB after 240,000 ratings on the demo.
-enum FreedMemory {
+/// And the log's pages a fold has read stay mapped: 128 MB after 240,000 ratings on the demo. A long
+/// catch-up releases them itself, batch by batch (`ProjectionRunner.catchUp`).
+public enum FreedMemory {
     /// Mapped pages are released every tick: a heavy write load maps about 4 MB of new events a
     /// second, and unmapping costs a read of `/proc/self/maps` and two system calls.
     static let tick = Duration.seconds(2)
@@ -24,7 +26,24 @@ enum FreedMemory {
     private static let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim").map {
         unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self)
     }
+
+    /// glibc's `mallopt`, looked up as `malloc_trim` is.
+    private static let mallocOption: (@convention(c) (Int32, Int32) -> Int32)? = dlsym(dlopen(nil, RTLD_NOW), "mallopt").map {
+        unsafeBitCast($0, to: (@convention(c) (Int32, Int32) -> Int32).self)
+    }
     #endif
+
+    /// At most two malloc arenas (`M_ARENA_MAX`), where glibc allows eight per core: each arena keeps
+    /// what its threads freed, and the cooperative pool's threads spread a server's allocations over
+    /// all of them. Measured on Nuvie's demo (`nuvie-bench memory`, BENCHMARKS.md): 9–10 MB less
+    /// anonymous memory under load. `MALLOC_ARENA_MAX` in the environment, when set, is left to rule.
+    public static func limitHeapArenas() {
+        #if canImport(Glibc)
+        guard ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil else { return }
+        let arenaMaximum: Int32 = -8
+        _ = mallocOption?(arenaMaximum, 2)
+        #endif
+    }
 
     static func trimHeap() {
         #if canImport(Glibc)

@@ -31,6 +31,7 @@ public struct ServeOptions<Product: EventSourcedProduct>: ParsableArguments {
         _ global: ProductOptions<Product>, _ type: Configuration.Type,
         build: (Configuration, Logger) async throws -> App
     ) async throws {
+        FreedMemory.limitHeapArenas()
         let logger = Bootstrap.logging(Product.self, level: global.logLevel)
         var configuration = try global.configuration(Configuration.self, dataDirectory: global.dataDirectory, host: host, logger: logger)
         configuration.demoMode = try DataDirectory(global.dataDirectory).resolveDemoMode(

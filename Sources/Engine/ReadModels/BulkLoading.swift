@@ -1,15 +1,16 @@
 import GRDB
 
 /// How the runner's connection folds a long backlog (a rebuild, a first start, a server that was
-/// down a while): a page cache that holds the read models' working set instead of SQLite's default
-/// 2 MB, and WAL checkpoints every 80 MB instead of every 4 MB, so a page changed by many batches is
-/// copied into the file once. The 1 M-event rebuild went from 33.5 s to 23 s with both
-/// (BENCHMARKS.md); durability is the same (`synchronous` and `secure_delete` are untouched). The
-/// connection's own settings are restored after, and the cache's memory returned.
+/// down a while): a page cache of 32 MB instead of SQLite's default 2 MB, and WAL checkpoints every
+/// 80 MB instead of every 4 MB, so a page changed by many batches is copied into the file once. The
+/// 1 M-event rebuild went from 33.5 s to 23 s with both, with a 128 MB cache (BENCHMARKS.md); 32 MB
+/// keeps a replay while serving under the 150 MB a server may hold (`nuvie-bench memory`).
+/// Durability is the same (`synchronous` and `secure_delete` are untouched). The connection's own
+/// settings are restored after, and the cache's memory returned.
 enum BulkLoading {
     /// The backlog from which a catch-up loads in bulk.
     static let backlog: UInt64 = 50_000
-    static let cacheKibibytes = 131_072
+    static let cacheKibibytes = 32_768
     static let checkpointPages = 20_000
 
     static func during<T>(_ writer: any DatabaseWriter, _ body: () throws -> T) throws -> T {

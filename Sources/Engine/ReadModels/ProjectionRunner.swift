@@ -142,16 +142,20 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     public func catchUp(until target: UInt64 = .max) throws -> Int {
         let backlog = min(target, log.headPosition) - min(appliedPosition, target, log.headPosition)
         guard backlog >= BulkLoading.backlog else { return try catchUpInBatches(until: target) }
-        return try BulkLoading.during(database.pool) { try catchUpInBatches(until: target) }
+        return try BulkLoading.during(database.pool) { try catchUpInBatches(until: target, releasingWhatItRead: true) }
     }
 
-    func catchUpInBatches(until target: UInt64 = .max) throws -> Int {
+    /// `releasingWhatItRead`: a long catch-up reads the log once, so the log's pages it has mapped
+    /// are released after each batch (`EventLog.releaseMappedPages`) instead of all staying resident
+    /// until the periodic release, which does not run before serving.
+    func catchUpInBatches(until target: UInt64 = .max, releasingWhatItRead: Bool = false) throws -> Int {
         var total = 0
         var prefetch: Prefetch<Catalog>?
         defer { _ = try? prefetch?.events.value() }
         while true {
             let count = try batchLock.withLock { try applyNextBatch(until: target, prefetch: &prefetch) }
             total += count
+            if releasingWhatItRead { log.releaseMappedPages() }
             // Caught up: reading the checkpoints again would only find nothing to fold.
             if count == 0 || appliedPosition >= min(target, log.headPosition) { return total }
         }

@@ -71,7 +71,7 @@ extension ProjectionRunner {
                     files.remove(generationAt: path)
                     throw RebuildError.cancelled
                 }
-                _ = try rebuilder.catchUpInBatches(until: rebuilder.appliedPosition + 50_000)
+                _ = try rebuilder.catchUpInBatches(until: rebuilder.appliedPosition + 50_000, releasingWhatItRead: true)
                 measure()
                 progress(report)
             }

@@ -1,7 +1,6 @@
 import SeededRandom
 import NuvieDomain
 import NuvieMovieLens
-import EventLog
 import Foundation
 
 /// The social layer MovieLens lacks, so every screen has something real to show: a friend graph
@@ -20,15 +19,14 @@ struct DemoSocialGraph {
 
     let dataset: MovieLensDataset
     let start: Date
-    let store: DomainLog
 
-    func appends() throws -> [StreamAppend] {
+    func appends() throws -> [PlannedAppend] {
         var random = SplitMix64(seed: Self.seed)
         var clock = start
-        var appends: [StreamAppend] = []
-        func record(_ stream: String, _ event: NuvieEvent, key: String) throws {
+        var appends: [PlannedAppend] = []
+        func record(_ stream: String, _ event: NuvieEvent, key: String) {
             clock += 60
-            appends.append(try MovieLensImporter.single(stream, event, key: "demo-social:\(key)", at: clock, expected: .any, store: store))
+            appends.append(PlannedAppend(stream: stream, event: event, key: "demo-social:\(key)", at: clock, expected: .any))
         }
 
         let users = Array(Set(dataset.ratings.map(\.userId))).sorted()
@@ -51,7 +49,7 @@ struct DemoSocialGraph {
                     friends[user, default: []].append(other)
                     friends[other, default: []].append(user)
                 }
-                for (index, event) in events.enumerated() { try record(stream, event, key: "\(stream):\(index)") }
+                for (index, event) in events.enumerated() { record(stream, event, key: "\(stream):\(index)") }
                 pairs[stream] = FriendshipState.fold(events)
             }
         }
@@ -63,17 +61,17 @@ struct DemoSocialGraph {
             let seen = Set(rated[user, default: []].map(\.movieId))
             let picks = Array(popular.filter { !seen.contains($0) }.shuffled(using: &random).prefix(3))
             for movie in picks.prefix(2) {
-                try record(StreamName.watchlist(userId: user, movieId: movie), .watchlistAdded(WatchlistAdded(userId: user, movieId: movie)), key: "watchlist:\(user):\(movie)")
+                record(StreamName.watchlist(userId: user, movieId: movie), .watchlistAdded(WatchlistAdded(userId: user, movieId: movie)), key: "watchlist:\(user):\(movie)")
             }
             for (index, movie) in picks.enumerated() where index != 1 {
                 let watched = index == 0
                     ? WatchProgressed(userId: user, movieId: movie, eventType: .started, progressPercent: Int.random(in: 10...80, using: &random))
                     : WatchProgressed(userId: user, movieId: movie, eventType: .completed, progressPercent: 100)
-                try record(StreamName.watch(userId: user, movieId: movie), .watchProgressed(watched), key: "watch:\(user):\(movie)")
+                record(StreamName.watch(userId: user, movieId: movie), .watchProgressed(watched), key: "watch:\(user):\(movie)")
             }
             if let friend = friends[user]?.first, let loved = rated[user]?.filter({ $0.rating == 5 }).randomElement(using: &random) {
                 let recommended = MovieRecommended(fromUserId: user, movieId: loved.movieId, toUserIds: [friend])
-                try record(StreamName.recommendations(fromUserId: user), .movieRecommended(recommended), key: "recommend:\(user)")
+                record(StreamName.recommendations(fromUserId: user), .movieRecommended(recommended), key: "recommend:\(user)")
             }
         }
         return appends

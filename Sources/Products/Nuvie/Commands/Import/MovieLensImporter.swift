@@ -48,12 +48,15 @@ public struct MovieLensImporter: Sendable {
     /// Imports what `dataset` read; its rejected rows are not in it (`Summary.rejected` says which).
     public func importDataset(_ dataset: MovieLensDataset, progress: @Sendable (Progress) -> Void = { _ in }) async throws -> Summary {
         try await store.personalData.prepareKeys(for: Set(dataset.ratings.map(\.userId) + dataset.tags.map(\.userId)))
-        let appends = try Self.appends(for: dataset, store: store)
+        let appends = try Self.appends(for: dataset)
         let started = ContinuousClock.now
         var newEvents = 0
         for start in stride(from: 0, to: appends.count, by: batchSize) {
-            let batch = Array(appends[start..<min(start + batchSize, appends.count)])
+            // Encoded a batch at a time: the whole demo encoded at once stayed resident into the fold.
+            let batch = try appends[start..<min(start + batchSize, appends.count)].map { try $0.encoded(in: store) }
             let result = try await log.append(batch)
+            // The index pages its lookups mapped are not read again by the import.
+            log.releaseMappedPages()
             if !result.wasDuplicate { newEvents += result.positions.count }
             progress(Progress(appended: start + batch.count, total: appends.count, elapsed: ContinuousClock.now - started))
         }
@@ -64,9 +67,9 @@ public struct MovieLensImporter: Sendable {
         )
     }
 
-    private static func appends(for dataset: MovieLensDataset, store: DomainLog) throws -> [StreamAppend] {
-        func single(_ stream: String, _ event: NuvieEvent, key: String, at: Date, expected: ExpectedVersion = .noStream) throws -> StreamAppend {
-            try MovieLensImporter.single(stream, event, key: key, at: at, expected: expected, store: store)
+    private static func appends(for dataset: MovieLensDataset) throws -> [PlannedAppend] {
+        func single(_ stream: String, _ event: NuvieEvent, key: String, at: Date, expected: ExpectedVersion = .noStream) -> PlannedAppend {
+            PlannedAppend(stream: stream, event: event, key: key, at: at, expected: expected)
         }
         enum Activity { case rating(RatingRecord), tag(MovieLensDataset.Tag) }
         let activities = (dataset.ratings.map { ($0.timestamp, Activity.rating($0)) } + dataset.tags.map { ($0.timestamp, Activity.tag($0)) })
@@ -75,11 +78,11 @@ public struct MovieLensImporter: Sendable {
             .map(\.element)
         let epoch = Date(timeIntervalSince1970: TimeInterval(activities.first?.0 ?? 0))
 
-        var appends: [StreamAppend] = []
+        var appends: [PlannedAppend] = []
         appends.reserveCapacity(dataset.movies.count + activities.count + 1_000)
         for movie in dataset.movies {
             let added = MovieAdded(movieId: movie.movieId, title: movie.title, genres: movie.genres, year: movie.year, tmdbId: movie.tmdbId, imdbId: movie.imdbId)
-            appends.append(try single(StreamName.movie(movie.movieId), .movieAdded(added), key: "movie:\(movie.movieId)", at: epoch))
+            appends.append(single(StreamName.movie(movie.movieId), .movieAdded(added), key: "movie:\(movie.movieId)", at: epoch))
         }
         // MovieLens has no reviews. A user's tags on a film they rated are their own words about it:
         // once the last of them is recorded, the rating becomes a review with those tags as its text.
@@ -98,34 +101,44 @@ public struct MovieLensImporter: Sendable {
             if registered.insert(userId).inserted {
                 let identity = Identity(provider: .movielens, subject: "\(userId)")
                 let (claimed, user) = try Registration.decide(identity: identity, userId: userId, name: DemoNames.name(for: userId), email: nil)
-                appends.append(try single(StreamName.identity(identity), .identityClaimed(claimed), key: "identity:\(userId)", at: at))
-                appends.append(try single(StreamName.user(userId), .userRegistered(user), key: "user:\(userId)", at: at))
+                appends.append(single(StreamName.identity(identity), .identityClaimed(claimed), key: "identity:\(userId)", at: at))
+                appends.append(single(StreamName.user(userId), .userRegistered(user), key: "user:\(userId)", at: at))
             }
             switch activity {
             case .rating(let r):
                 let stream = StreamName.rating(userId: r.userId, movieId: r.movieId)
                 let rated = MovieRated(userId: r.userId, movieId: r.movieId, rating: r.rating, previousRating: ratings[stream], comment: nil, isReview: false)
                 ratings[stream] = r.rating
-                appends.append(try single(stream, .movieRated(rated), key: "rating:\(r.userId):\(r.movieId):\(timestamp)", at: at, expected: .any))
+                appends.append(single(stream, .movieRated(rated), key: "rating:\(r.userId):\(r.movieId):\(timestamp)", at: at, expected: .any))
             case .tag(let t):
                 let tagged = MovieTagged(userId: t.userId, movieId: t.movieId, tag: t.tag)
-                appends.append(try single(StreamName.user(t.userId), .movieTagged(tagged), key: "tag:\(t.userId):\(t.movieId):\(t.tag)", at: at, expected: .any))
+                appends.append(single(StreamName.user(t.userId), .movieTagged(tagged), key: "tag:\(t.userId):\(t.movieId):\(t.tag)", at: at, expected: .any))
                 let stream = StreamName.rating(userId: t.userId, movieId: t.movieId)
                 let pairTags = tagsByPair[stream, default: []]
                 tagsSeen[stream, default: 0] += 1
                 if tagsSeen[stream] == pairTags.count, let rating = ratings[stream] {
                     let comment = String(pairTags.joined(separator: ", ").prefix(RateMovie.maximumCommentLength))
                     let review = MovieRated(userId: t.userId, movieId: t.movieId, rating: rating, previousRating: rating, comment: comment, isReview: true)
-                    appends.append(try single(stream, .movieRated(review), key: "review:\(t.userId):\(t.movieId)", at: at, expected: .any))
+                    appends.append(single(stream, .movieRated(review), key: "review:\(t.userId):\(t.movieId)", at: at, expected: .any))
                 }
             }
         }
         let lastActivity = activities.last.map { Date(timeIntervalSince1970: TimeInterval($0.0)) } ?? epoch
-        appends += try DemoSocialGraph(dataset: dataset, start: lastActivity, store: store).appends()
+        appends += try DemoSocialGraph(dataset: dataset, start: lastActivity).appends()
         return appends
     }
+}
 
-    static func single(_ stream: String, _ event: NuvieEvent, key: String, at: Date, expected: ExpectedVersion, store: DomainLog) throws -> StreamAppend {
+/// One event of the import as planned: encoded (and its personal fields sealed) only when its batch
+/// is appended.
+struct PlannedAppend {
+    var stream: String
+    var event: NuvieEvent
+    var key: String
+    var at: Date
+    var expected: ExpectedVersion
+
+    func encoded(in store: DomainLog) throws -> StreamAppend {
         StreamAppend(streamId: stream, expectedVersion: expected, events: [try store.newEventWithPreparedKeys(event, id: NuvieCatalog.derivedEventId(from: "movielens:\(key)"), recordedAt: at)])
     }
 }
