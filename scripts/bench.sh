@@ -12,6 +12,7 @@ bench=.build/release/nuvie-bench
 $nuvie eval --ratings demo/ml-latest-small/ratings.csv --split both --seed 42
 $bench recommend --runs 3
 $bench http --runs 3 --duration 10
+$bench memory --seconds 60
 $bench append --runs 3
 scripts/postgres.sh run bash -c '"$0" shared-append --server-url "$ENGINE_TEST_POSTGRES_URL" --runs 3 --events 30000' "$bench"
 $bench rebuild --runs 3

@@ -101,6 +101,13 @@ struct AppendBench: AsyncParsableCommand {
 
 /// How the benchmarks print: figures on standard output, progress on standard error.
 enum BenchFigures {
+    /// A new directory under the system's temporary one for a run's files, named `nuvie-bench-<name>-…`.
+    static func scratchDirectory(_ name: String) throws -> URL {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        return scratch
+    }
+
     static func progress(_ text: String) {
         FileHandle.standardError.write(Data("\(text)\n".utf8))
     }

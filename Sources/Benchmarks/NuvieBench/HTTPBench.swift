@@ -41,9 +41,8 @@ struct HTTPBench: AsyncParsableCommand {
 
     func run() async throws {
         NuvieBench.bootstrapLogging()
-        guard let wrk = Self.executable("wrk") else { throw ValidationError("wrk is not on PATH: apt-get install wrk") }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-http-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let wrk = try HTTPBench.wrk()
+        let scratch = try BenchFigures.scratchDirectory("http")
         defer { try? FileManager.default.removeItem(at: scratch) }
 
         let dataDirectory = dataDir.map { URL(fileURLWithPath: $0) } ?? scratch.appendingPathComponent("data")
@@ -140,6 +139,12 @@ struct HTTPBench: AsyncParsableCommand {
         let scale = p99.2 == "us" ? 0.001 : p99.2 == "s" ? 1000 : 1
         let errors = output.firstMatch(of: /Non-2xx or 3xx responses:\s+(\d+)/).flatMap { Int($0.1) } ?? 0
         return WrkResult(requestsPerSecond: rate, p99Milliseconds: (Double(p99.1) ?? 0) * scale, errors: errors)
+    }
+
+    /// wrk's path, or a refusal that says how to install it.
+    static func wrk() throws -> String {
+        guard let wrk = executable("wrk") else { throw ValidationError("wrk is not on PATH: apt-get install wrk") }
+        return wrk
     }
 
     static func executable(_ name: String) -> String? {

@@ -22,9 +22,8 @@ struct MemoryBench: AsyncParsableCommand {
 
     func run() async throws {
         NuvieBench.bootstrapLogging()
-        guard let wrk = HTTPBench.executable("wrk") else { throw ValidationError("wrk is not on PATH: apt-get install wrk") }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-memory-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let wrk = try HTTPBench.wrk()
+        let scratch = try BenchFigures.scratchDirectory("memory")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let base = "http://127.0.0.1:\(port)"
         let adminToken = UUID().uuidString + UUID().uuidString

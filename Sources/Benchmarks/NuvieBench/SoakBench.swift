@@ -47,9 +47,8 @@ struct SoakBench: AsyncParsableCommand {
 
     func run() async throws {
         NuvieBench.bootstrapLogging()
-        guard let wrk = HTTPBench.executable("wrk") else { throw ValidationError("wrk is not on PATH: apt-get install wrk") }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-soak-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let wrk = try HTTPBench.wrk()
+        let scratch = try BenchFigures.scratchDirectory("soak")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let dataDirectory = dataDir.map { URL(fileURLWithPath: $0) } ?? scratch.appendingPathComponent("data")
         let base = "http://127.0.0.1:\(port)"
