@@ -58,9 +58,11 @@ struct MemoryBench: AsyncParsableCommand {
         try await Task.sleep(for: .seconds(30))
         await endPhase("30 s idle after")
 
-        let reads = try load.start(path: "/feed/activities?limit=20", connections: 16, seconds: 600)
-        try await Self.replay(base, adminToken: adminToken)
-        reads.stop()
+        do {
+            let reads = try load.start(path: "/feed/activities?limit=20", connections: 16, seconds: 600)
+            defer { reads.stop() }
+            try await Self.replay(base, adminToken: adminToken)
+        }
         await endPhase("a replay of every projection beside 16 connections reading the feed")
 
         print("nuvie serve --demo, release build; RSS sampled every 100 ms (peak), VmHWM read at each phase's end and reset for the next")
