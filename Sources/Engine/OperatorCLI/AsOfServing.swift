@@ -12,6 +12,7 @@ extension ProductOptions {
         asOf when: AsOfOptions, host: String?, port: Int, output: URL?, _ type: Configuration.Type,
         build: (Configuration, Logger) async throws -> App
     ) async throws {
+        FreedMemory.limitHeapArenas()
         let logger = Bootstrap.logging(Product.self, level: logLevel)
         let directory = output?.standardizedFileURL
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("\(Product.name)-as-of-\(UUID().uuidString)")
