@@ -80,8 +80,11 @@ extension ProductStores {
     /// The stores a server configured so serves from: its data directory, under the configured master
     /// key (in demo mode the one generated in `keysDirectory`), with the live key store and the log
     /// read-only for a past state.
+    /// The operator token is resolved first (in demo mode, generated): a start that cannot have one
+    /// stops before any work.
     public static func open(for configuration: some ServerConfiguration, logger: Logger) async throws -> ProductStores {
-        try await open(
+        _ = try configuration.operatorToken(Product.self)
+        return try await open(
             directory: DataDirectory(configuration.dataDirectory),
             masterKey: try configuration.keysDirectory.masterKey(for: Product.self, configured: configuration.masterKey, demoMode: configuration.demoMode),
             keyStore: configuration.keysFrom.map { DataDirectory($0).keyStorePath }, initialLogMapSize: configuration.initialLogMapSize,

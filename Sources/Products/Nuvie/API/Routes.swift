@@ -1,8 +1,10 @@
 import AppleSignIn
+import Foundation
 import HTTPServing
 import ReadModels
 import NuvieCommands
 import Hummingbird
+import Logging
 import NuvieProjections
 import NuvieRecommendations
 import ProductHosting
@@ -63,6 +65,18 @@ public struct RecommendationDependencies: Sendable {
         self.inputs = inputs
         self.cache = cache
         self.internalToken = internalToken
+    }
+
+    /// The model in this process, asked through the external AI service at `aiService` first when
+    /// there is one (with the internal token that signs the calls).
+    public init(local: Recommender, aiService: URL?, timeout: Duration, internalToken: String?, cache: RecommendationFeedCache, logger: Logger) {
+        var engine: any RecommendationEngine = local
+        if let aiService, let internalToken {
+            engine = FallbackRecommendationEngine(
+                primary: RemoteRecommendationEngine(baseURL: aiService, internalToken: internalToken, timeout: timeout), fallback: local, logger: logger
+            )
+        }
+        self.init(engine: engine, local: local, inputs: local.inputs, cache: cache, internalToken: internalToken)
     }
 }
 

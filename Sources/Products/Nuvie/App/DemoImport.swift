@@ -1,4 +1,5 @@
 import NuvieCommands
+import NuvieProjections
 import EventLog
 import Foundation
 import ProductHosting
@@ -26,6 +27,24 @@ struct DemoImport {
     /// file existed has none: its demo is taken as complete, as it was then.
     func isDue(logHead: UInt64) -> Bool {
         logHead == 0 || state == .started
+    }
+
+    /// The runner over the read models, after the demo's import in demo mode: a fresh demo answers its
+    /// first requests from complete read models; a production server with a backlog serves at once and
+    /// reports `catching_up` in /health instead.
+    static func runner(configuration: NuvieConfiguration, stores: ProductStores<NuvieProduct>, logger: Logger) async throws -> NuvieRunner {
+        let demo = DemoImport(directory: DataDirectory(configuration.dataDirectory))
+        let importing = configuration.demoMode && demo.isDue(logHead: stores.log.headPosition)
+        if importing, let dataset = configuration.demoDataset {
+            try await demo.run(dataset, into: stores.store, logger: logger)
+        }
+        let runner = try stores.runner(logger: logger)
+        if importing {
+            logger.info("folding the demo into the read models before serving")
+            try runner.catchUp()
+            if configuration.demoDataset != nil { try demo.record(.finished) }
+        }
+        return runner
     }
 
     /// Imports `dataset`, or the rest of it after an interrupted import.

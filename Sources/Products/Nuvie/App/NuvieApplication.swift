@@ -1,6 +1,5 @@
 import AppleSignIn
 import EventLog
-import Foundation
 import Hummingbird
 import Logging
 import NuvieAPI
@@ -24,7 +23,7 @@ public func buildNuvieApplication(configuration: NuvieConfiguration, logger: Log
         let secrets = try NuvieSecrets(configuration)
         let cache = try RecommendationFeedCache(path: configuration.recommendationCachePath)
         do {
-            let runner = try await demoImportedRunner(configuration: configuration, stores: stores, logger: logger)
+            let runner = try await DemoImport.runner(configuration: configuration, stores: stores, logger: logger)
             let recommender = Recommender(
                 inputs: RecommendationInputQueries(database: stores.readDatabase), readModels: ReadModelRevision(runner: runner),
                 parameters: configuration.modelParameters, ttlSeconds: configuration.recommendationTTLSeconds, logger: logger
@@ -48,24 +47,6 @@ public func buildNuvieApplication(configuration: NuvieConfiguration, logger: Log
     }
 }
 
-/// The runner over the read models, after the demo's import in demo mode: a fresh demo answers its
-/// first requests from complete read models; a production server with a backlog serves at once and
-/// reports `catching_up` in /health instead.
-private func demoImportedRunner(configuration: NuvieConfiguration, stores: ProductStores<NuvieProduct>, logger: Logger) async throws -> NuvieRunner {
-    let demo = DemoImport(directory: DataDirectory(configuration.dataDirectory))
-    let importing = configuration.demoMode && demo.isDue(logHead: stores.log.headPosition)
-    if importing, let dataset = configuration.demoDataset {
-        try await demo.run(dataset, into: stores.store, logger: logger)
-    }
-    let runner = try stores.runner(logger: logger)
-    if importing {
-        logger.info("folding the demo into the read models before serving")
-        try runner.catchUp()
-        if configuration.demoDataset != nil { try demo.record(.finished) }
-    }
-    return runner
-}
-
 /// Nuvie's routes as served: the contract's, health (with the model's section), the AI contract's,
 /// and the operator routes when a token is set.
 func nuvieRouter(
@@ -73,7 +54,7 @@ func nuvieRouter(
     runner: NuvieRunner, replays: ReplayCoordinator, recommender: Recommender, logger: Logger
 ) async throws -> Router<NuvieRequestContext> {
     let commands = CommandService(store: stores.store)
-    let tokens = await TokenService(secret: secrets.jwt, isLive: liveSessions(commands, readOnly: configuration.readOnly))
+    let tokens = await TokenService(secret: secrets.jwt, sessions: commands, readOnly: configuration.readOnly)
     let router = Router(context: NuvieRequestContext.self)
     let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
     let accounts = Accounts(
@@ -86,8 +67,8 @@ func nuvieRouter(
         devLoginEnabled: configuration.demoMode, readYourWrites: readYourWrites, readModelRevision: ReadModelRevision(runner: runner),
         accounts: accounts,
         recommendations: RecommendationDependencies(
-            engine: recommendationEngine(configuration, internalToken: secrets.internalToken, local: recommender, logger: logger),
-            local: recommender, inputs: RecommendationInputQueries(database: stores.readDatabase), cache: cache, internalToken: secrets.internalToken
+            local: recommender, aiService: configuration.aiServiceURL, timeout: configuration.aiServiceTimeout, internalToken: secrets.internalToken,
+            cache: cache, logger: logger
         )
     ))
     try stores.addEngineRoutes(
@@ -96,23 +77,4 @@ func nuvieRouter(
         moreStorage: [{ cache.storageFailure }], sections: { ["recommendationModel": ModelHealth(recommender.trained)] }
     ) { try await accounts.erase($0, initiator: .operator, tokens: tokens) }
     return router
-}
-
-/// The engine the backend asks: an external AI service falling back to the model in this process
-/// when one is configured, else that model.
-private func recommendationEngine(
-    _ configuration: NuvieConfiguration, internalToken: String?, local: Recommender, logger: Logger
-) -> any RecommendationEngine {
-    guard let url = configuration.aiServiceURL, let internalToken else { return local }
-    return FallbackRecommendationEngine(
-        primary: RemoteRecommendationEngine(baseURL: url, internalToken: internalToken, timeout: configuration.aiServiceTimeout),
-        fallback: local, logger: logger
-    )
-}
-
-/// Whether a token's session opens anything. A past state served read-only records no sessions:
-/// there a token needs only a registered user.
-private func liveSessions(_ commands: CommandService, readOnly: Bool) -> @Sendable (Int64, UUID) throws -> Bool {
-    guard !readOnly else { return { userId, _ in try commands.userExists(userId) } }
-    return { userId, sessionId in try commands.sessionIsLive(userId: userId, sessionId: sessionId) }
 }

@@ -59,6 +59,5 @@ struct NuvieSecrets {
         jwt = try configuration.requiredSecret(configuration.jwtSecret, named: "NUVIE_JWT_SECRET", file: "jwt-secret")
         internalToken = try configuration.secret(configuration.internalToken, named: "NUVIE_INTERNAL_TOKEN", file: "internal-token")
         if configuration.aiServiceURL != nil, internalToken == nil { throw MissingSecret(name: "NUVIE_INTERNAL_TOKEN", neededBy: "NUVIE_AI_SERVICE_URL") }
-        _ = try configuration.operatorToken(NuvieProduct.self)
     }
 }

@@ -2,6 +2,7 @@ import AppleSignIn
 import Foundation
 import JWTKit
 import NIOConcurrencyHelpers
+import NuvieCommands
 
 /// Issues and checks the backend's own tokens: HS256 JWTs, an access token (24 h) and a refresh
 /// token (30 days) that can only be exchanged for a new pair. Both name their session (`sid`), and
@@ -56,6 +57,14 @@ public struct TokenService: Sendable {
     public init(secret: String, isLive: @escaping @Sendable (_ userId: Int64, _ sessionId: UUID) throws -> Bool) async {
         keys = await JWTKeyCollection().add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
         self.isLive = isLive
+    }
+
+    /// Sessions read from their streams; a past state served read-only records none, so there a
+    /// token needs only a registered user.
+    public init(secret: String, sessions commands: CommandService, readOnly: Bool) async {
+        await self.init(secret: secret) { userId, sessionId in
+            try readOnly ? commands.userExists(userId) : commands.sessionIsLive(userId: userId, sessionId: sessionId)
+        }
     }
 
     /// A pair for `refreshTokenId` of session `sessionId`, signed in at `authenticatedAt`.

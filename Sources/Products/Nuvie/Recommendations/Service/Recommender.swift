@@ -21,7 +21,7 @@ public final class Recommender: RecommendationEngine {
     public static let modelName = "ibcf"
     public static let modelVersion = "v1"
 
-    let inputs: RecommendationInputQueries
+    public let inputs: RecommendationInputQueries
     let parameters: ItemSimilarityModel.Parameters
     public let ttlSeconds: Int
     private let current = NIOLockedValueBox<Trained?>(nil)
