@@ -65,6 +65,8 @@ extension ProductStores {
                 erasures.append(KeyStore.Erasure(userId: erased.userId, position: record.position))
             }
             next = last.position + 1
+            // A first start over a long log reads it all here: what is read once is not kept resident.
+            log.releaseMappedPages()
         }
         return erasures
     }
