@@ -74,7 +74,6 @@ public final class EventLog: Sendable {
         follower = configuration.shared.map { [writer, head, environment, store, index] in
             SharedLogFollower(
                 shared: $0, writer: writer, localHead: head, beforeCopy: configuration.beforeCopy,
-                releaseCopiedPages: { environment.releaseMappedPages(); index.environment.releaseMappedPages() },
                 localEventId: { position in try environment.read { try store.event(at: position, $0) }?.id },
                 localVersions: { streams, eventIds in
                     try index.environment.read { txn in

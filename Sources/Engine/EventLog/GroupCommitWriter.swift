@@ -35,6 +35,10 @@ final class GroupCommitWriter: @unchecked Sendable {
     private let batchSize = Recorder(label: "engine_log_commit_batch_appends")
     private let indexFailures = Counter(label: "engine_log_index_failures_total")
     private let grouping: Bool
+    /// The head when the pages were last released (`releaseAfterLongWrites`).
+    private var releasedAt: UInt64 = 0
+    /// Events written between two releases of the mapped pages.
+    static let releaseEvery: UInt64 = 20_000
     private static let arrivalGap: TimeInterval = 0.000_05
     private static let longestWait: TimeInterval = 0.000_6
 
@@ -168,6 +172,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                 if let full = error as? StorageFullError { storageFull.record(full) }
             }
             head.publish(newHead)
+            releaseAfterLongWrites(newHead)
         } catch {
             if let full = error as? StorageFullError { storageFull.record(full) }
             results = batch.map { _ in .failure(error) }
@@ -175,5 +180,17 @@ final class GroupCommitWriter: @unchecked Sendable {
         commitTimer.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - started))
         batchSize.record(batch.count)
         return results
+    }
+
+    /// Unmaps the log's and the index's pages (`LMDBEnvironment.releaseMappedPages`) once every
+    /// `releaseEvery` events written: a long run of writes (an import, a node copying a shared log)
+    /// would otherwise keep every page its lookups touched resident until serving's periodic release.
+    /// Each batch of 2,000 was measured too often: the index's pages mapped again each time made a
+    /// copy 20 % slower.
+    private func releaseAfterLongWrites(_ newHead: UInt64) {
+        guard newHead >= releasedAt + Self.releaseEvery else { return }
+        releasedAt = newHead
+        environment.releaseMappedPages()
+        index.environment.releaseMappedPages()
     }
 }

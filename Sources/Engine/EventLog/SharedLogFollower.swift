@@ -15,9 +15,6 @@ final class SharedLogFollower: Sendable {
     private let batcher: SharedAppendBatcher
     private let ownCommits = OwnCommits()
     private let beforeCopy: (@Sendable () async throws -> Void)?
-    /// Unmaps the copy's pages (`EventLog.releaseMappedPages`) after each full batch: a node joining a
-    /// long log would otherwise keep every page it wrote resident until serving's periodic release.
-    private let releaseCopiedPages: @Sendable () -> Void
     private let localEventId: @Sendable (UInt64) throws -> UUID?
     /// Set when the shared log no longer holds what this copy took from it (`checkSameHistory`).
     private let diverged = NIOLockedValueBox<String?>(nil)
@@ -26,18 +23,15 @@ final class SharedLogFollower: Sendable {
     private let isClosed = NIOLockedValueBox(false)
     private let logger = Logger(label: "engine.shared-log")
     private static let copyBatch = 2_000
-    private static let releaseEvery = 20_000
     /// How long an append waits for this node's copy to hold what it committed.
     private static let copyTimeout = Duration.seconds(10)
 
     init(
         shared: any SharedLog, writer: GroupCommitWriter, localHead: PositionWatcher, beforeCopy: (@Sendable () async throws -> Void)?,
-        releaseCopiedPages: @escaping @Sendable () -> Void,
         localEventId: @escaping @Sendable (UInt64) throws -> UUID?, localVersions: @escaping SharedAppendBatcher.LocalVersions
     ) {
         self.shared = shared
         self.beforeCopy = beforeCopy
-        self.releaseCopiedPages = releaseCopiedPages
         self.localEventId = localEventId
         self.writer = writer
         self.localHead = localHead
@@ -137,7 +131,6 @@ final class SharedLogFollower: Sendable {
 
     private func follow() async {
         var pause = Duration.milliseconds(50)
-        var copiedSinceRelease = 0
         while !Task.isCancelled {
             let local = localHead.position
             guard divergence == nil else { return }
@@ -157,11 +150,6 @@ final class SharedLogFollower: Sendable {
                 } else {
                     try await beforeCopy?()
                     try await writer.copy(events)
-                    copiedSinceRelease += events.count
-                    if copiedSinceRelease >= Self.releaseEvery {
-                        releaseCopiedPages()
-                        copiedSinceRelease = 0
-                    }
                 }
                 recovered()
                 pause = .milliseconds(50)

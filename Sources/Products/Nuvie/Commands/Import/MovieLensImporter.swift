@@ -55,8 +55,6 @@ public struct MovieLensImporter: Sendable {
             // Encoded a batch at a time: the whole demo encoded at once stayed resident into the fold.
             let batch = try appends[start..<min(start + batchSize, appends.count)].map { try $0.encoded(in: store) }
             let result = try await log.append(batch)
-            // The index pages its lookups mapped are not read again by the import.
-            log.releaseMappedPages()
             if !result.wasDuplicate { newEvents += result.positions.count }
             progress(Progress(appended: start + batch.count, total: appends.count, elapsed: ContinuousClock.now - started))
         }
