@@ -38,7 +38,7 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// The head when the pages were last released (`releaseAfterLongWrites`).
     private var releasedAt: UInt64 = 0
     /// Events written between two releases of the mapped pages.
-    static let releaseEvery: UInt64 = 20_000
+    private static let releaseEvery: UInt64 = 20_000
     private static let arrivalGap: TimeInterval = 0.000_05
     private static let longestWait: TimeInterval = 0.000_6
 

@@ -80,6 +80,7 @@ extension ProductStores {
     /// The stores a server configured so serves from: its data directory, under the configured master
     /// key (in demo mode the one generated in `keysDirectory`), with the live key store and the log
     /// read-only for a past state.
+    ///
     /// The operator token is resolved first (in demo mode, generated): a start that cannot have one
     /// stops before any work.
     public static func open(for configuration: some ServerConfiguration, logger: Logger) async throws -> ProductStores {
