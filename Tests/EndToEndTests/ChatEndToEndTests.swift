@@ -49,6 +49,19 @@ import Testing
 
         let then = try await runProduct("chat", ["as-of", "--position", "\(headAfterFirst)", "--user", "\(try #require(signup.json["id"] as? Int))", "--data-dir", data.path])
         #expect(then.status == 0 && then.output.contains("first question") && !then.output.contains("second question"), "\(then.output)")
+
+        // The whole API as it was then, read-only, beside the live server and with its tokens.
+        let past = try await ServerProcess.start("chat", outputDirectory: directory.url, environment: Self.environment) { port in
+            ["as-of", "--data-dir", data.path, "--position", "\(headAfterFirst)", "--serve", "\(port)", "--log-level", "warning"]
+        }
+        defer { past.stopWhenLeaving() }
+        #expect(try await past.get("/health").json["logHeadPosition"] as? Int == headAfterFirst)
+        let sessions = try await past.get("/api/chat/sessions/", headers: auth)
+        #expect(sessions.status == 200 && sessions.text.contains("first question") && !sessions.text.contains("second question"), "\(sessions.text)")
+        let refused = try await past.post("/api/send-chat/", #"{"message":"third question"}"#, headers: auth)
+        #expect(refused.status == 405 && refused.json["error"] as? String == "read_only", "\(refused.status) \(refused.text)")
+        #expect(try await past.get("/health").json["logHeadPosition"] as? Int == headAfterFirst)
+        #expect(try await server.get("/api/chat/sessions/", headers: auth).text.contains("second question"))
         await server.stop()
     }
 }

@@ -1,8 +1,21 @@
+import ArgumentParser
 import Foundation
 import HTTPServing
 import Hummingbird
 import Logging
 import ProductHosting
+import ReadModels
+
+/// `--serve PORT [--host ADDRESS]` of a product's `as-of`: its past state served whole, read-only.
+public struct AsOfServeOptions<Product: EventSourcedProduct>: ParsableArguments {
+    @Option(help: "Serve that state read-only on this port (every write answers 405) until stopped.")
+    public var serve: Int?
+
+    @Option(help: ArgumentHelp("The address --serve listens on (env \(Product.environmentPrefix)_HOST; default 127.0.0.1)."))
+    public var host: String?
+
+    public init() {}
+}
 
 extension ProductOptions {
     /// The whole API as it answered at `when`: the live log copied up to that position into

@@ -7,7 +7,7 @@ import ProductHosting
 
 /// Everything the chat server needs to start, as plain values. The `chat` executable builds it from
 /// flags and the `CHAT_*` environment; tests build it directly.
-public struct ChatConfiguration: ServerConfiguration {
+public struct ChatConfiguration: PastStateConfiguration {
     public var serving: ServingSettings
     /// The OpenAI-compatible API replies come from; nil: the offline responder.
     public var assistant: OpenAICompatibleAssistant.Settings?

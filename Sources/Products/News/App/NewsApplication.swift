@@ -7,6 +7,7 @@ import NewsCommands
 import NewsProjections
 import ProductHosting
 import ReadModels
+import ServiceLifecycle
 
 /// Opens the news product's stores over its own data directory, ingests the synthetic demo set in
 /// demo mode, and returns the server with the projection runner as a service.
@@ -15,18 +16,19 @@ public func buildNewsApplication(configuration: NewsConfiguration, logger: Logge
     return try await stores.closedIfThrowing {
         let runner = try stores.runner(logger: logger)
         let commands = NewsCommandService(store: stores.store)
-        if configuration.demoMode {
+        if configuration.demoMode && !configuration.readOnly {
             let recorded = try await NewsDemoSeed.run(into: commands)
             if recorded > 0 { logger.info("ingested the synthetic demo articles", metadata: ["articles": "\(recorded)"]) }
             try runner.catchUp()
         }
         let replays = ReplayCoordinator(runner: runner)
         let router = try newsRouter(configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands)
-        // One node polls the feeds at a time; another takes over when it dies.
+        // One node polls the feeds at a time; another takes over when it dies. A past state polls none.
         let poller = OneProcessJob("news-feed-poller", log: stores.log, job: FeedPoller(
             feeds: configuration.feeds, interval: configuration.feedInterval, commands: commands, logger: logger
         ))
-        return stores.server(router, configuration: configuration, connectRefusal: NewsAPIError.connectRefusal, workers: [runner, replays, poller], logger: logger)
+        let workers: [any Service] = configuration.readOnly ? [runner, replays] : [runner, replays, poller]
+        return stores.server(router, configuration: configuration, connectRefusal: NewsAPIError.connectRefusal, workers: workers, logger: logger)
     }
 }
 

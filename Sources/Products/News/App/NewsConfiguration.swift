@@ -4,7 +4,7 @@ import ProductHosting
 
 /// Everything the news server needs to start. The `news` executable builds it from flags and the
 /// `NEWS_*` environment.
-public struct NewsConfiguration: ServerConfiguration {
+public struct NewsConfiguration: PastStateConfiguration {
     public var serving: ServingSettings
     /// The contract's 100.
     public var requestsPerMinute = 100

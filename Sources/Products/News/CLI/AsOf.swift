@@ -1,23 +1,36 @@
 import ArgumentParser
 import Foundation
+import NewsApp
 import NewsDomain
 import NewsProjections
 import OperatorCLI
 
-/// `news as-of --position N | --time T --user ID`: an investor's preferences as they were then.
+/// `news as-of --position N | --time T [--user ID | --serve PORT]`: the state as it was.
 struct AsOf: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "as-of",
-        abstract: "An investor's preferences (focus profile and holdings, what their feed ranks by) as of a log position or an instant."
+        abstract: "The state as of a log position or an instant: an investor's preferences (focus profile and holdings, what their feed ranks by), or the whole API served read-only on a port."
     )
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var when: AsOfOptions
 
-    @Option(help: "The investor's X-User-ID.")
-    var user: String
+    @Option(help: "Print the preferences of the investor with this X-User-ID as they were.")
+    var user: String?
+
+    @OptionGroup var serving: AsOfServeOptions<NewsProduct>
+
+    func validate() throws {
+        guard (user == nil) != (serving.serve == nil) else { throw ValidationError("give exactly one of --user and --serve") }
+    }
 
     func run() async throws {
+        if let port = serving.serve {
+            return try await global.serveReadOnly(asOf: when, host: serving.host, port: port, output: nil, NewsConfiguration.self) { configuration, logger in
+                try await buildNewsApplication(configuration: configuration, logger: logger)
+            }
+        }
+        guard let user else { throw ValidationError("give exactly one of --user and --serve") }
         let preferences = try await global.readModels(asOf: when) { database, position, at in
             FileHandle.standardError.write(Data("\(user)'s preferences as of position \(position) (\(at))\n".utf8))
             return try NewsQueries(database: database).preferences(of: user)

@@ -24,24 +24,20 @@ struct AsOf: AsyncParsableCommand {
     @Flag(help: "With --user, also what we would have recommended then: folds the whole log up to that point and trains a model on it.")
     var recommendations = false
 
-    @Option(help: "Serve that state read-only on this port (every write answers 405) until stopped.")
-    var serve: Int?
-
-    @Option(help: "The address --serve listens on (env NUVIE_HOST; default 127.0.0.1).")
-    var host: String?
+    @OptionGroup var serving: AsOfServeOptions<NuvieProduct>
 
     @Option(help: "Keep what is built in this directory instead of a temporary one: read.sqlite, or with --serve a whole data directory.")
     var output: String?
 
     func validate() throws {
-        guard serve == nil || user == nil else { throw ValidationError("--serve and --user do not go together") }
+        guard serving.serve == nil || user == nil else { throw ValidationError("--serve and --user do not go together") }
         guard !recommendations || user != nil else { throw ValidationError("--recommendations needs --user") }
     }
 
     func run() async throws {
-        if let port = serve {
+        if let port = serving.serve {
             let kept = output.map { URL(fileURLWithPath: $0, isDirectory: true) }
-            return try await global.serveReadOnly(asOf: when, host: host, port: port, output: kept, NuvieConfiguration.self) { configuration, logger in
+            return try await global.serveReadOnly(asOf: when, host: serving.host, port: port, output: kept, NuvieConfiguration.self) { configuration, logger in
                 try await buildNuvieApplication(configuration: configuration, logger: logger)
             }
         }

@@ -18,21 +18,17 @@ struct AsOf: AsyncParsableCommand {
     @Option(help: "Print this recipe as GET /api/app/recipes/{id} showed it then.")
     var recipe: String?
 
-    @Option(help: "Serve that state read-only on this port (every write answers 405) until stopped.")
-    var serve: Int?
-
-    @Option(help: "The address --serve listens on (env SAVRY_HOST; default 127.0.0.1).")
-    var host: String?
+    @OptionGroup var serving: AsOfServeOptions<SavryProduct>
 
     func validate() throws {
-        guard (recipe == nil) != (serve == nil) else { throw ValidationError("give exactly one of --recipe and --serve") }
+        guard (recipe == nil) != (serving.serve == nil) else { throw ValidationError("give exactly one of --recipe and --serve") }
     }
 
     /// Personal fields are opened with the live key store, never a copy: a user erased since reads as
     /// erased in every past state too (their recipes are not there).
     func run() async throws {
-        if let port = serve {
-            return try await global.serveReadOnly(asOf: when, host: host, port: port, output: nil, SavryConfiguration.self) { configuration, logger in
+        if let port = serving.serve {
+            return try await global.serveReadOnly(asOf: when, host: serving.host, port: port, output: nil, SavryConfiguration.self) { configuration, logger in
                 try await buildSavryApplication(configuration: configuration, logger: logger)
             }
         }
