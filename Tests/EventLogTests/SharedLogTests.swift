@@ -56,6 +56,8 @@ struct SharedLogTests {
         let reader = try await place.open("reader")
         defer { writer.close(); reader.close() }
         _ = try await writer.append(to: "s", expectedVersion: .any, events: [event()])
+        // The reader holds position 1 before the commit is held open: what it must not hold is 2 or 3.
+        try await reader.catchUpWithSharedLog()
 
         let slow = Logger(label: "slow-appender")
         let client = PostgresClient(configuration: try PostgresLogLocation(url: try #require(place.databaseURL)).firstServerConfiguration)
