@@ -1,5 +1,6 @@
 import Foundation
 import Metrics
+import Synchronization
 
 /// The log's single writer: a thread of its own that gathers every append waiting at the moment it
 /// becomes free into one LMDB write transaction and one durable commit, then acknowledges each caller.
@@ -37,6 +38,9 @@ final class GroupCommitWriter: @unchecked Sendable {
     private let grouping: Bool
     /// The head when the pages were last released (`releaseAfterLongWrites`).
     private var releasedAt: UInt64 = 0
+    /// Set while a release runs on `releasing`, off the commit path.
+    private let releaseUnderWay = Atomic<Bool>(false)
+    private let releasing = DispatchQueue(label: "event-log-release", qos: .utility)
     /// Events written between two releases of the mapped pages.
     private static let releaseEvery: UInt64 = 20_000
     private static let arrivalGap: TimeInterval = 0.000_05
@@ -186,11 +190,16 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// `releaseEvery` events written: a long run of writes (an import, a node copying a shared log)
     /// would otherwise keep every page its lookups touched resident until serving's periodic release.
     /// Each batch of 2,000 was measured too often: the index's pages mapped again each time made a
-    /// copy 20 % slower.
+    /// copy 20 % slower. The release runs on a queue of its own, so no commit waits for it.
     private func releaseAfterLongWrites(_ newHead: UInt64) {
-        guard newHead >= releasedAt + Self.releaseEvery else { return }
+        guard newHead >= releasedAt + Self.releaseEvery,
+              releaseUnderWay.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
         releasedAt = newHead
-        environment.releaseMappedPages()
-        index.environment.releaseMappedPages()
+        releasing.async { [self] in
+            environment.releaseMappedPages()
+            index.environment.releaseMappedPages()
+            releaseUnderWay.store(false, ordering: .releasing)
+        }
     }
 }

@@ -32,6 +32,10 @@ extension ServerConfiguration {
     /// Where the key store and the master key are read.
     public var keysDirectory: DataDirectory { DataDirectory(serving.keysFrom ?? serving.dataDirectory) }
 
+    /// Whether the builder seeds or imports its demo: in demo mode, and not for a past state served
+    /// read-only (`as-of --serve`), whose log takes no writes.
+    public var seedsDemo: Bool { serving.demoMode && !serving.readOnly }
+
     /// Where the generated demo secret `name` is kept: the live directory's when this serves a past
     /// state from one that has it, else this data directory's. A past state never writes into the
     /// live directory.

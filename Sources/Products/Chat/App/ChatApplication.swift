@@ -20,7 +20,7 @@ public func buildChatApplication(configuration: ChatConfiguration, logger: Logge
     return try await stores.closedIfThrowing {
         let runner = try stores.runner(logger: logger)
         let commands = try ChatCommandService(store: stores.store, passwords: DjangoPassword(iterations: configuration.passwordIterations))
-        if configuration.demoMode && !configuration.readOnly {
+        if configuration.seedsDemo {
             let recorded = try await ChatDemoSeed.run(into: commands)
             if recorded > 0 { logger.info("seeded the demo accounts", metadata: ["events": "\(recorded)"]) }
             try runner.catchUp()

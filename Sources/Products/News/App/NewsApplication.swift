@@ -16,18 +16,20 @@ public func buildNewsApplication(configuration: NewsConfiguration, logger: Logge
     return try await stores.closedIfThrowing {
         let runner = try stores.runner(logger: logger)
         let commands = NewsCommandService(store: stores.store)
-        if configuration.demoMode && !configuration.readOnly {
+        if configuration.seedsDemo {
             let recorded = try await NewsDemoSeed.run(into: commands)
             if recorded > 0 { logger.info("ingested the synthetic demo articles", metadata: ["articles": "\(recorded)"]) }
             try runner.catchUp()
         }
         let replays = ReplayCoordinator(runner: runner)
         let router = try newsRouter(configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands)
+        var workers: [any Service] = [runner, replays]
         // One node polls the feeds at a time; another takes over when it dies. A past state polls none.
-        let poller = OneProcessJob("news-feed-poller", log: stores.log, job: FeedPoller(
-            feeds: configuration.feeds, interval: configuration.feedInterval, commands: commands, logger: logger
-        ))
-        let workers: [any Service] = configuration.readOnly ? [runner, replays] : [runner, replays, poller]
+        if !configuration.readOnly {
+            workers.append(OneProcessJob("news-feed-poller", log: stores.log, job: FeedPoller(
+                feeds: configuration.feeds, interval: configuration.feedInterval, commands: commands, logger: logger
+            )))
+        }
         return stores.server(router, configuration: configuration, connectRefusal: NewsAPIError.connectRefusal, workers: workers, logger: logger)
     }
 }

@@ -34,7 +34,7 @@ struct DemoImport {
     /// reports `catching_up` in /health instead.
     static func runner(configuration: NuvieConfiguration, stores: ProductStores<NuvieProduct>, logger: Logger) async throws -> NuvieRunner {
         let demo = DemoImport(directory: DataDirectory(configuration.dataDirectory))
-        let importing = configuration.demoMode && demo.isDue(logHead: stores.log.headPosition)
+        let importing = configuration.seedsDemo && demo.isDue(logHead: stores.log.headPosition)
         if importing, let dataset = configuration.demoDataset {
             try await demo.run(dataset, into: stores.store, logger: logger)
         }

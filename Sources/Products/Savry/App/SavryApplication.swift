@@ -19,7 +19,7 @@ public func buildSavryApplication(configuration: SavryConfiguration, logger: Log
     return try await stores.closedIfThrowing {
         let runner = try stores.runner(logger: logger)
         let commands = SavryCommandService(store: stores.store)
-        if configuration.demoMode && !configuration.readOnly {
+        if configuration.seedsDemo {
             let recorded = try await SavryDemoSeed.run(into: commands)
             if recorded > 0 { logger.info("seeded the demo cooks' recipes", metadata: ["events": "\(recorded)"]) }
             try runner.catchUp()
