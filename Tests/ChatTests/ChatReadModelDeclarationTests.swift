@@ -3,6 +3,6 @@ import Testing
 import TestSupport
 
 @Test func everyTableAProjectionCreatesIsDeclaredAndEveryProjectionIsFolded() throws {
-    #expect(try ReadModelDeclarations.tableMismatches(ChatProduct.projections) == [])
+    #expect(try ReadModelDeclarations.schemaMismatches(ChatProduct.projections) == [])
     #expect(try ReadModelDeclarations.unfolded("Chat", folded: ChatProduct.projections) == [])
 }

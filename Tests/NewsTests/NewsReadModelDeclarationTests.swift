@@ -3,6 +3,6 @@ import Testing
 import TestSupport
 
 @Test func everyTableAProjectionCreatesIsDeclaredAndEveryProjectionIsFolded() throws {
-    #expect(try ReadModelDeclarations.tableMismatches(NewsProduct.projections) == [])
+    #expect(try ReadModelDeclarations.schemaMismatches(NewsProduct.projections) == [])
     #expect(try ReadModelDeclarations.unfolded("News", folded: NewsProduct.projections) == [])
 }

@@ -3,6 +3,6 @@ import Testing
 import TestSupport
 
 @Test func everyTableAProjectionCreatesIsDeclaredAndEveryProjectionIsFolded() throws {
-    #expect(try ReadModelDeclarations.tableMismatches(NuvieProduct.projections) == [])
+    #expect(try ReadModelDeclarations.schemaMismatches(NuvieProduct.projections) == [])
     #expect(try ReadModelDeclarations.unfolded("Nuvie", folded: NuvieProduct.projections) == [])
 }

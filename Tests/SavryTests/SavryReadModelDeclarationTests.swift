@@ -3,6 +3,6 @@ import Testing
 import TestSupport
 
 @Test func everyTableAProjectionCreatesIsDeclaredAndEveryProjectionIsFolded() throws {
-    #expect(try ReadModelDeclarations.tableMismatches(SavryProduct.projections) == [])
+    #expect(try ReadModelDeclarations.schemaMismatches(SavryProduct.projections) == [])
     #expect(try ReadModelDeclarations.unfolded("Savry", folded: SavryProduct.projections) == [])
 }

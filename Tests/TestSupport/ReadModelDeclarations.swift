@@ -7,20 +7,24 @@ import ReadModels
 /// define against the list its runner folds.
 public enum ReadModelDeclarations {
     /// A line per projection whose `createSchema` makes other tables than its `tables` lists (the
-    /// shadow tables SQLite keeps for a virtual table aside). Empty when every list is true.
-    public static func tableMismatches(_ projections: [any ReadModelSchema]) throws -> [String] {
-        try projections.compactMap { projection in
+    /// shadow tables SQLite keeps for a virtual table aside), or whose `indexesForReads` names an
+    /// index it does not create. Empty when every list is true.
+    public static func schemaMismatches(_ projections: [any ReadModelSchema]) throws -> [String] {
+        try projections.flatMap { projection in
             let queue = try DatabaseQueue()
             try queue.write { try projection.createSchema($0) }
-            let (tables, virtual) = try queue.read { db in
+            let (tables, virtual, indexes) = try queue.read { db in
                 (
                     try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"),
-                    try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'")
+                    try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'"),
+                    try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'")
                 )
             }
             let created = tables.filter { table in !virtual.contains { table.hasPrefix($0 + "_") } }
             let declared = Set(projection.tables)
-            return created == declared ? nil : "\(projection.name): creates \(created.sorted()), declares \(declared.sorted())"
+            let tableMismatch = created == declared ? [] : ["\(projection.name): creates \(created.sorted()), declares \(declared.sorted())"]
+            let unknownIndexes = Set(projection.indexesForReads).subtracting(indexes).sorted()
+            return tableMismatch + (unknownIndexes.isEmpty ? [] : ["\(projection.name): creates no index \(unknownIndexes)"])
         }
     }
 

@@ -133,6 +133,8 @@ public struct NotesProjection: Projection {
     public let name = "tally-notes"
     public let version = 1
     public let tables = ["tallyNote"]
+    /// An erasure's delete uses it: a bulk fold that defers it scans the table then.
+    public let indexesForReads = ["tallyNoteByUser"]
 
     public init() {}
 
@@ -142,6 +144,7 @@ public struct NotesProjection: Projection {
             t.column("userId", .integer).notNull()
             t.column("note", .text)
         }
+        try db.create(index: "tallyNoteByUser", on: "tallyNote", columns: ["userId"])
     }
 
     public func apply(_ recorded: Recorded<TallyEvent>, _ db: Database) throws {

@@ -7,6 +7,11 @@ public protocol ReadModelSchema: Sendable {
     /// Bumping the version drops the projection's tables and refolds the whole log into them.
     var version: Int { get }
     var tables: [String] { get }
+    /// Indexes that serve reads and that no fold leans on often (an erasure's one delete may use
+    /// one): a fold into empty tables drops them and builds each once at the end
+    /// (`BulkLoading.deferringIndexes`). Naming one a fold searches by on every event keeps the
+    /// answers right and makes that fold scan its table.
+    var indexesForReads: [String] { get }
     func createSchema(_ db: Database) throws
 }
 
@@ -25,6 +30,7 @@ public protocol Projection<Event>: ReadModelSchema {
 }
 
 extension ReadModelSchema {
+    public var indexesForReads: [String] { [] }
     var migrationIdentifier: String { "\(name).v\(version)" }
 }
 

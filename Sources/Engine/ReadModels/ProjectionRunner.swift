@@ -137,12 +137,16 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
 
     /// Applies what the log holds beyond the checkpoints, batch by batch, and returns how many events
     /// it read. Used by `run` and by tools that rebuild without serving.
-    /// A backlog of `BulkLoading.backlog` events or more is folded with the connection set for it.
+    /// A backlog of `BulkLoading.backlog` events or more is folded with the connection set for it,
+    /// and, into read models that hold nothing yet, with their indexes for reads built after.
     @discardableResult
     public func catchUp(until target: UInt64 = .max) throws -> Int {
         let backlog = min(target, log.headPosition) - min(appliedPosition, target, log.headPosition)
         guard backlog >= BulkLoading.backlog else { return try catchUpInBatches(until: target) }
-        return try BulkLoading.during(database.pool) { try catchUpInBatches(until: target, releasingWhatItRead: true) }
+        let nothingFolded = try database.checkpoints().allSatisfy { $0.position == 0 }
+        return try BulkLoading.during(database.pool, emptied: nothingFolded ? database.projections : []) {
+            try catchUpInBatches(until: target, releasingWhatItRead: true)
+        }
     }
 
     /// `releasingWhatItRead`: a long catch-up reads the log once, so the log's pages it has mapped

@@ -51,6 +51,7 @@ public final class ReadDatabase: Sendable {
         )
         let pool = try StorageFullError.mappingSQLite(store: .readModels, path: path) {
             let pool = try DatabasePool(path: path, configuration: Self.configuration)
+            try BulkLoading.createDeferredIndexes(pool)
             try Self.migrator(projections).migrate(pool)
             return pool
         }

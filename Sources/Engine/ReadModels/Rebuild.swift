@@ -64,7 +64,7 @@ extension ProjectionRunner {
             report.eventsPerSecond = Int(rate)
             report.remaining = rate > 0 ? .seconds(Double(report.headPosition - min(report.position, report.headPosition)) / rate) : nil
         }
-        try BulkLoading.during(rebuilt.pool) {
+        try BulkLoading.during(rebuilt.pool, emptied: rebuilt.projections.filter { selected.contains($0.name) }) {
             while log.headPosition > rebuilder.appliedPosition + UInt64(rebuilder.batchSize) {
                 guard !isCancelled() else {
                     try? rebuilt.close()

@@ -13,6 +13,8 @@ struct ActivityProjection: Projection {
     let name = "activity"
     let version = 2
     let tables = ["activity", "activityCount"]
+    /// An erasure's delete scans `activity` without it while a bulk fold defers it.
+    let indexesForReads = ["activityByUser"]
 
     func createSchema(_ db: Database) throws {
         try db.create(table: "activity") { t in

@@ -11,6 +11,7 @@ struct UserRatingsProjection: Projection {
     let name = "user-ratings"
     let version = 2
     let tables = ["userRating"]
+    let indexesForReads = ["userRatingByMovie", "userRatingByUserPosition"]
 
     func createSchema(_ db: Database) throws {
         try db.create(table: "userRating") { t in

@@ -1,0 +1,92 @@
+import EventSourcing
+import Foundation
+import GRDB
+@testable import ReadModels
+import TestSupport
+import Testing
+
+/// A long backlog is folded with a wide page cache and rare WAL checkpoints, and into empty tables
+/// with their indexes for reads built after; the connection gets its own settings back and the
+/// indexes come back, whether the fold succeeded, failed, or the process stopped in the middle.
+@Suite struct BulkLoadingTests {
+    @Test func theConnectionsSettingsAreWidenedThenRestored() async throws {
+        let models = try TallyReadModels()
+        let pool = models.database.pool
+        func settings() throws -> [Int] {
+            try pool.writeWithoutTransaction { db in
+                [try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? 0, try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") ?? 0]
+            }
+        }
+        let before = try settings()
+        let during = try BulkLoading.during(pool) { try settings() }
+        #expect(during == [-BulkLoading.cacheKibibytes, BulkLoading.checkpointPages])
+        #expect(try settings() == before)
+
+        struct Stopped: Error {}
+        #expect(throws: Stopped.self) { try BulkLoading.during(pool) { throw Stopped() } }
+        #expect(try settings() == before)
+    }
+
+    @Test func aFoldIntoEmptyTablesBuildsTheIndexesForReadsAfterAndLeavesTheSameRows() async throws {
+        let models = try TallyReadModels()
+        try await models.givenCountsAndAnErasure()
+        let during = try BulkLoading.during(models.database.pool, emptied: models.database.projections) {
+            _ = try models.runner.catchUp()
+            return try models.database.indexNames()
+        }
+        #expect(!during.contains("tallyNoteByUser"))
+        #expect(try models.database.indexNames().contains("tallyNoteByUser"))
+
+        let plain = try TallyReadModels()
+        try await plain.givenCountsAndAnErasure()
+        _ = try plain.runner.catchUp()
+        #expect(try models.database.canonicalDump() == plain.database.canonicalDump())
+        #expect(try models.database.schemaSQL() == plain.database.schemaSQL())
+    }
+
+    @Test func indexesLeftUnbuiltByAStoppedProcessAreBuiltWhenTheFileOpens() async throws {
+        let models = try TallyReadModels()
+        try await models.givenCountsAndAnErasure()
+        let stopped = models.directory.url.appendingPathComponent("stopped/read.sqlite").path
+        try FileManager.default.createDirectory(atPath: (stopped as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try BulkLoading.during(models.database.pool, emptied: models.database.projections) {
+            _ = try models.runner.catchUp(until: 4)
+            try ReadDatabase.backup(fileAt: models.database.path, to: stopped)
+        }
+        let reopened = try ReadDatabase(path: stopped, projections: models.projections)
+        defer { try? reopened.close() }
+        #expect(try reopened.indexNames().contains("tallyNoteByUser"))
+        #expect(try reopened.schemaSQL() == models.database.schemaSQL())
+    }
+
+    @Test func aFailedFoldStillBuildsThemAndANameNoSchemaHasDropsNothing() async throws {
+        let models = try TallyReadModels()
+        struct Stopped: Error {}
+        #expect(throws: Stopped.self) {
+            try BulkLoading.during(models.database.pool, emptied: models.database.projections) { throw Stopped() }
+        }
+        #expect(try models.database.indexNames().contains("tallyNoteByUser"))
+
+        #expect(throws: DatabaseError.self) {
+            try BulkLoading.deferringIndexes(["tallyNoteByUser", "noSuchIndex"], in: models.database.pool) {}
+        }
+        #expect(try models.database.indexNames().contains("tallyNoteByUser"))
+    }
+}
+
+extension TallyReadModels {
+    func givenCountsAndAnErasure() async throws {
+        try await given(ProjectionRunnerTests.counts)
+        _ = try await store.append([.userErased(UserErased(userId: 2, initiator: .operator))], to: "user-2", eventId: .timeOrdered())
+    }
+}
+
+extension ReadDatabase {
+    func indexNames() throws -> Set<String> {
+        try read { try Set(String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'index'")) }
+    }
+
+    func schemaSQL() throws -> Set<String> {
+        try read { try Set(String.fetchAll($0, sql: "SELECT type || ' ' || name || ' ' || COALESCE(sql, '') FROM sqlite_master")) }
+    }
+}
