@@ -8,7 +8,8 @@ import TestSupport
 import Testing
 
 /// `/health` as a balancer reads it: a node of a shared log answers 503 `catching_up` until its read
-/// models have held the log once, then 200 even while a moment's writes are being folded; one machine
+/// models have held the log once (what it copied when it started it folded meanwhile; what was
+/// written since is still to fold), then 200 even while a moment's writes are being folded; one machine
 /// answers 200 `catching_up` from the start, as before.
 @Suite(.timeLimit(.minutes(2))) struct NodeHealthTests {
     @Test(.enabled(if: TestPostgres.serverURL != nil, "needs ENGINE_TEST_POSTGRES_URL: scripts/postgres.sh run swift test"))
@@ -18,6 +19,9 @@ import Testing
         let a = try await SavryStorage(directory: directory.url.appendingPathComponent("a"), logURL: logURL)
         for id in ["a", "b", "c"] { try await a.append(RecipesProjectionTests.created(id, by: 1), to: "recipe-\(id)") }
         let b = try await SavryStorage(directory: directory.url.appendingPathComponent("b"), logURL: logURL)
+        #expect(b.runner.appliedPosition == 3, "a new node folds the log while it copies it")
+        let written = try await a.append(RecipesProjectionTests.created("late", by: 1), to: "recipe-late")
+        #expect(try await Self.eventually { b.log.headPosition == written })
 
         try await Self.health(of: b) { health in
             #expect(try await health() == "503 catching_up")

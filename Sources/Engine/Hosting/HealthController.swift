@@ -166,10 +166,3 @@ public struct Health: ResponseEncodable, Sendable {
         init?(intValue: Int) { nil }
     }
 }
-
-/// Set once, never unset.
-private final class Latch: Sendable {
-    private let value = Atomic(false)
-    var isSet: Bool { value.load(ordering: .relaxed) }
-    func set() { value.store(true, ordering: .relaxed) }
-}

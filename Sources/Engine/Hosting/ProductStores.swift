@@ -54,7 +54,7 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
                 if !readOnly { try Data("\(stores.log.location)\n".utf8).write(to: directory.sharedLogMarker, options: .atomic) }
                 try await stores.keys.joinShared()
                 logger.info("copying the shared log", metadata: ["log": "\(stores.log.location)", "copy_head": "\(stores.log.headPosition)"])
-                try await stores.log.catchUpWithSharedLog()
+                try await stores.copySharedLog(foldingMeanwhile: !readOnly, logger: logger)
                 logger.info("the copy holds the shared log", metadata: ["head": "\(stores.log.headPosition)"])
             }
             guard !readOnly else { return stores }

@@ -143,10 +143,26 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     public func catchUp(until target: UInt64 = .max) throws -> Int {
         let backlog = min(target, log.headPosition) - min(appliedPosition, target, log.headPosition)
         guard backlog >= BulkLoading.backlog else { return try catchUpInBatches(until: target) }
-        let nothingFolded = try database.checkpoints().allSatisfy { $0.position == 0 }
-        return try BulkLoading.during(database.pool, emptied: nothingFolded ? database.projections : []) {
-            try catchUpInBatches(until: target, releasingWhatItRead: true)
+        return try BulkLoading.during(database.pool, emptied: try emptied()) { try catchUpInBatches(until: target, releasingWhatItRead: true) }
+    }
+
+    /// Folds a log that is being filled meanwhile (a node's first copy of the shared log) as one bulk
+    /// catch-up, as what is there is folded, until `filling` returns false; then up to the head.
+    public func catchUp(whileFilling filling: () -> Bool) throws -> Int {
+        return try BulkLoading.during(database.pool, emptied: try emptied()) {
+            var total = 0
+            while filling() {
+                let count = try catchUpInBatches(releasingWhatItRead: true)
+                total += count
+                if count == 0 { Thread.sleep(forTimeInterval: 0.02) }
+            }
+            return total + (try catchUpInBatches(releasingWhatItRead: true))
         }
+    }
+
+    /// Every projection, when none has folded anything yet: their tables are empty.
+    private func emptied() throws -> [any ReadModelSchema] {
+        try database.checkpoints().allSatisfy { $0.position == 0 } ? database.projections : []
     }
 
     /// `releasingWhatItRead`: a long catch-up reads the log once, so the log's pages it has mapped

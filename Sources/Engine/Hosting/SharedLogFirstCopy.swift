@@ -1,0 +1,31 @@
+import Dispatch
+import Logging
+import ReadModels
+
+extension ProductStores {
+    /// Copies the shared log into this node's log and, unless `foldingMeanwhile` is false (a past
+    /// state served read-only builds its own read models), folds what is copied as it lands, on a
+    /// thread of its own: a node joining a long log folds while it copies instead of after (the
+    /// 1 M-event join, BENCHMARKS.md). The runner the product starts next goes on from where this
+    /// fold stopped. A fold that stops early (a full disk) is left to that runner.
+    func copySharedLog(foldingMeanwhile: Bool, logger: Logger) async throws {
+        guard foldingMeanwhile else { return try await log.catchUpWithSharedLog() }
+        let copied = Latch()
+        let runner = try runner(logger: logger)
+        async let folded = BlockingWork.run(on: DispatchQueue(label: "first-copy-fold", qos: .utility)) {
+            try runner.catchUp(whileFilling: { !copied.isSet })
+        }
+        do { try await log.catchUpWithSharedLog() } catch {
+            copied.set()
+            _ = try? await folded
+            throw error
+        }
+        copied.set()
+        do {
+            let count = try await folded
+            logger.info("folded the shared log while copying it", metadata: ["events": "\(count)", "position": "\(runner.appliedPosition)"])
+        } catch {
+            logger.warning("the fold beside the copy stopped; the projection runner goes on from there", metadata: ["error": "\(error)"])
+        }
+    }
+}
