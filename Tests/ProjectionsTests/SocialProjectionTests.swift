@@ -148,7 +148,7 @@ private struct Generator: RandomNumberGenerator {
         defer { log.close() }
         let keys = try testKeyStore(in: directory)
         var films: [StreamAppend] = []
-        for id in 1...6_000 {
+        for id in 1...12_000 {  // more than one rebuild batch, so it asks whether to stop
             let film = MovieAdded(movieId: Int64(id), title: "Film \(id)", genres: ["Drama"], year: 2000, tmdbId: nil, imdbId: nil)
             films.append(StreamAppend(streamId: "movie-\(id)", expectedVersion: .noStream, events: [try await DomainLog(log: log, personalData: keys).newEvent(.movieAdded(film))]))
         }

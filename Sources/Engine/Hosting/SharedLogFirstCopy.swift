@@ -5,13 +5,15 @@ import ReadModels
 extension ProductStores {
     /// Copies the shared log into this node's log and, unless `foldingMeanwhile` is false (a past
     /// state served read-only builds its own read models), folds what is copied as it lands, on a
-    /// thread of its own: a node joining a long log folds while it copies instead of after (the
-    /// 1 M-event join, BENCHMARKS.md). The runner the product starts next goes on from where this
-    /// fold stopped. A fold that stops early (a full disk) is left to that runner.
+    /// thread of its own: a node joining a long log folds while it copies instead of after. Batches
+    /// of 10,000 events: the 1 M-event join took 33 s in batches of 2,000, 27 s of 5,000 and 23–24 s
+    /// of 10,000 for its copy and fold, peaking at 270 MB (BENCHMARKS.md). The runner the product
+    /// starts next goes on from where this fold stopped. A fold that stops early (a full disk) is
+    /// left to that runner.
     func copySharedLog(foldingMeanwhile: Bool, logger: Logger) async throws {
         guard foldingMeanwhile else { return try await log.catchUpWithSharedLog() }
         let copied = Latch()
-        let runner = try runner(logger: logger)
+        let runner = try runner(batchSize: 10_000, logger: logger)
         async let folded = BlockingWork.run(on: DispatchQueue(label: "first-copy-fold", qos: .utility)) {
             try runner.catchUp(whileFilling: { !copied.isSet })
         }

@@ -53,7 +53,7 @@ extension ProjectionRunner {
                 for projection in rebuilt.projections where selected.contains(projection.name) { try ReadDatabase.reset(projection, db) }
             }
         }
-        let rebuilder = try ProjectionRunner(log: log, personalData: personalData, database: rebuilt, projections: projections, batchSize: 5000, logger: logger)
+        let rebuilder = try ProjectionRunner(log: log, personalData: personalData, database: rebuilt, projections: projections, batchSize: 10_000, logger: logger)
         let started = ContinuousClock.now
         var report = RebuildProgress(projections: selected, position: 0, headPosition: log.headPosition, eventsPerSecond: 0, remaining: nil, finished: false)
         func measure() {
