@@ -64,7 +64,7 @@ measure() {
 
 printf '%-6s %-28s %10s %9s %7s %14s\n' nodes endpoint "req/s" "p99 ms" non-2xx "CPU ms/req"
 for nodes in $counts; do
-  dir=$work/cluster-$nodes port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+  dir=$work/cluster-$nodes port=$(scripts/free-port.sh)
   NUVIE_RATE_LIMIT_PER_MINUTE=0 scripts/serve-cluster.sh --product nuvie --nodes "$nodes" --port "$port" --dir "$dir" --release >"$work/cluster-$nodes.out" 2>&1 &
   cluster=$!
   for _ in $(seq 900); do

@@ -36,7 +36,7 @@ NUVIE_MASTER_KEY=$(cat "$log_dir/demo-master-key")
 export NUVIE_JWT_SECRET=bench-join-secret-bench-join-secret NUVIE_ADMIN_TOKEN=bench-join-admin-token-bench-join-admin
 "$bin" log-copy --data-dir "$log_dir" --to "$url" --log-level warning
 
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(scripts/free-port.sh)
 for run in $(seq "$runs"); do
   rm -rf "$work/node"
   start=$(date +%s.%N) first=""

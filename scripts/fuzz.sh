@@ -102,7 +102,7 @@ fuzz_product() {
 
     DATA_DIR=$(mktemp -d -t "$product-fuzz.XXXXXX")
     local port url server_log="$DATA_DIR/server.log"
-    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    port=$(scripts/free-port.sh)
     url="http://127.0.0.1:$port"
 
     # Rate limits and the login throttle off, or as good as off: one client sends thousands of requests.

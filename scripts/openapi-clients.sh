@@ -60,9 +60,6 @@ for product in "${PRODUCTS[@]}"; do
     fi
 done
 
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 
 # Rate limits off (News: as good as off); Chat with its cheapest password hashing and its offline
 # responder (no model), so that the run depends on nothing outside this machine.
@@ -70,7 +67,7 @@ declare -A URLS LOGS
 for product in "${PRODUCTS[@]}"; do
     data_dir=$(mktemp -d -t "$product-openapi-clients.XXXXXX")
     DIRS+=("$data_dir")
-    port=$(free_port)
+    port=$(scripts/free-port.sh)
     URLS[$product]="http://127.0.0.1:$port"
     LOGS[$product]="$data_dir/server.log"
     case $product in

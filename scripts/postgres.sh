@@ -33,9 +33,6 @@ install_if_missing() {
   bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 }
 
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 
 start() {
   local dir=$1
@@ -47,7 +44,7 @@ start() {
     exit 1
   fi
   as_owner "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 >"$dir/initdb.log"
-  free_port >"$dir/port"
+  "$(dirname "${BASH_SOURCE[0]}")/free-port.sh" >"$dir/port"
   resume "$dir"
   echo "postgres://postgres@127.0.0.1:$(cat "$dir/port")/postgres?sslmode=disable" | tee "$dir/url"
 }
@@ -77,7 +74,7 @@ standby() {
   [ -s "$dir/port" ] && as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
   mkdir -p "$dir"; rm -rf "$dir/data"
   [ "$(id -u)" -eq 0 ] && chown postgres "$dir"
-  [ -s "$dir/port" ] || free_port >"$dir/port"
+  [ -s "$dir/port" ] || "$(dirname "${BASH_SOURCE[0]}")/free-port.sh" >"$dir/port"
   as_owner "$bin/pg_basebackup" -h 127.0.0.1 -p "$(cat "$primary/port")" -U postgres -D "$dir/data" -R -X stream --checkpoint=fast
   # A copy of a promoted server carries its setting: as a standby it waits for nothing.
   echo "synchronous_standby_names = ''" | as_owner tee -a "$dir/data/postgresql.auto.conf" >/dev/null

@@ -48,9 +48,6 @@ fi
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 port_is_free() {
   python3 -c 'import socket, sys
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -176,7 +173,7 @@ start_node() {  # start_node I PORT: starts node I and waits for its /health; it
 }
 node_ports=()
 for i in $(seq "$nodes"); do
-  node_ports+=("$(free_port)")
+  node_ports+=("$(scripts/free-port.sh)")
   start_node "$i" "${node_ports[$((i - 1))]}" || exit 1
 done
 

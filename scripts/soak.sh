@@ -112,7 +112,7 @@ if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt $(( max_connections +
 fi
 
 if [ -z "$port" ]; then
-  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null || true)
+  port=$("$root/scripts/free-port.sh" 2>/dev/null || true)
   if [ -z "$port" ]; then
     for _ in $(seq 1 50); do
       port=$(( 20000 + RANDOM % 30000 ))
