@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 @testable import ReadModels
 import TestSupport
+import Synchronization
 import Testing
 
 /// A long backlog is folded with a wide page cache and rare WAL checkpoints, and into empty tables
@@ -59,6 +60,24 @@ import Testing
         #expect(try reopened.schemaSQL() == models.database.schemaSQL())
     }
 
+    /// A node's first fold beside its copy of a shared log: what lands while it folds is folded, and
+    /// it ends where one fold after the copy would, its indexes for reads built.
+    @Test func aFoldBesideALogBeingWrittenEndsWhereAFoldAfterWould() async throws {
+        let models = try TallyReadModels()
+        let (runner, written) = (models.runner, Written())
+        let folding = Task.detached { try runner.catchUp(whileFilling: { !written.value.load(ordering: .acquiring) }) }
+        try await models.givenCountsAndAnErasure()
+        written.value.store(true, ordering: .releasing)
+        #expect(try await folding.value == 8)
+        #expect(try models.runner.status().allSatisfy { $0.position == 8 })
+        #expect(try models.database.indexNames().contains("tallyNoteByUser"))
+
+        let plain = try TallyReadModels()
+        try await plain.givenCountsAndAnErasure()
+        _ = try plain.runner.catchUp()
+        #expect(try models.database.canonicalDump() == plain.database.canonicalDump())
+    }
+
     @Test func aFailedFoldStillBuildsThemAndANameNoSchemaHasDropsNothing() async throws {
         let models = try TallyReadModels()
         struct Stopped: Error {}
@@ -72,6 +91,10 @@ import Testing
         }
         #expect(try models.database.indexNames().contains("tallyNoteByUser"))
     }
+}
+
+private final class Written: Sendable {
+    let value = Atomic(false)
 }
 
 extension TallyReadModels {
