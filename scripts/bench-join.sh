@@ -2,8 +2,9 @@
 # A new Nuvie node joining a long log in PostgreSQL from an empty data directory: the log of LOG_DIR
 # (a data directory, such as the 1 M-event one `nuvie-bench rebuild --events 1000000 --log-dir DIR`
 # leaves, with its demo master key) is copied into a throwaway PostgreSQL server once, then, each run,
-# a node starts on an empty directory and is timed to its first answer (its copy of the log complete)
-# and to /health 200 (its read models folded), with its peak resident memory (VmHWM).
+# a node starts on an empty directory and is timed to its first answer (its copy of the log complete,
+# and what it copied folded meanwhile) and to /health 200 (its read models folded to the log's head),
+# with its peak resident memory (VmHWM).
 #
 #   scripts/bench-join.sh --log-dir /tmp/log1m [--runs 2] [--binary .build/release/nuvie]
 set -euo pipefail
@@ -51,6 +52,6 @@ for run in $(seq "$runs"); do
     sleep 0.25
   done
   peak=$(awk '/VmHWM/ {print int($2 / 1024)}' "/proc/$node/status")
-  printf 'run %d: copy of the log held (first answer) %.1f s, healthy %.1f s, VmHWM %d MB\n' "$run" "$first" "$(echo "$now - $start" | bc)" "$peak"
+  printf 'run %d: first answer %.1f s, healthy %.1f s, VmHWM %d MB\n' "$run" "$first" "$(echo "$now - $start" | bc)" "$peak"
   kill "$node"; wait "$node" 2>/dev/null || true; node=""
 done
