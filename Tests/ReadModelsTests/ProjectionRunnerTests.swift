@@ -19,14 +19,20 @@ final class TallyReadModels {
     private(set) var database: ReadDatabase
     private(set) var runner: ProjectionRunner<TallyCatalog>
 
-    init(projections: [any Projection<TallyEvent>] = [TallyProjection(), NotesProjection()]) throws {
+    /// `generations`: the read database opened from a directory of read-model files, as a server's
+    /// is, so a rebuild can swap in a new one.
+    init(projections: [any Projection<TallyEvent>] = [TallyProjection(), NotesProjection()], generations: Bool = false) throws {
         directory = try TemporaryDirectory()
-        log = try EventLog(configuration: .init(directory: directory.url.appendingPathComponent("log"), initialMapSize: 4 << 20))
+        log = try EventLog(configuration: .init(directory: directory.url.appendingPathComponent("log"), initialMapSize: 16 << 20))
         keys = try testKeyStore(in: directory)
         store = EventStore(log: log, personalData: keys)
         self.projections = projections
-        (database, runner) = try Self.open(directory, log, keys, projections)
+        self.generations = generations
+        (database, runner) = try Self.open(directory, log, keys, projections, generations: generations)
     }
+
+    private let generations: Bool
+    var readDirectory: URL { directory.url.appendingPathComponent("read") }
 
     deinit {
         log.close()
@@ -35,9 +41,12 @@ final class TallyReadModels {
     }
 
     private static func open(
-        _ directory: TemporaryDirectory, _ log: EventLog, _ keys: KeyStoreCipher, _ projections: [any Projection<TallyEvent>]
+        _ directory: TemporaryDirectory, _ log: EventLog, _ keys: KeyStoreCipher, _ projections: [any Projection<TallyEvent>], generations: Bool
     ) throws -> (ReadDatabase, ProjectionRunner<TallyCatalog>) {
-        let database = try ReadDatabase(path: directory.url.appendingPathComponent("read/read.sqlite").path, projections: projections)
+        let read = directory.url.appendingPathComponent("read")
+        let database = generations
+            ? try ReadDatabase(directory: read, projections: projections)
+            : try ReadDatabase(path: read.appendingPathComponent("read.sqlite").path, projections: projections)
         let runner = try ProjectionRunner<TallyCatalog>(log: log, personalData: keys, database: database, projections: projections, batchSize: 3, logger: Logger(label: "test"))
         return (database, runner)
     }
@@ -53,7 +62,7 @@ final class TallyReadModels {
     func restart(with projections: [any Projection<TallyEvent>]? = nil) throws {
         try database.close()
         self.projections = projections ?? self.projections
-        (database, runner) = try Self.open(directory, log, keys, self.projections)
+        (database, runner) = try Self.open(directory, log, keys, self.projections, generations: generations)
     }
 
     func rows() throws -> [String] {

@@ -1,0 +1,55 @@
+import EventLog
+import EventSourcing
+import Foundation
+import GRDB
+@testable import ReadModels
+import TestSupport
+import Testing
+
+/// A rebuild folds the log into a new read-model file beside the one serving and swaps it in: the
+/// engine's, on the tally product.
+@Suite struct RebuildTests {
+    @Test func aRebuildSwapsInANewGenerationWithTheSameRowsAndSurvivesReopening() async throws {
+        let models = try TallyReadModels(generations: true)
+        try await models.givenCountsAndAnErasure()
+        _ = try models.runner.catchUp()
+        let (before, firstFile) = (try models.database.canonicalDump(), models.database.path)
+
+        var reports: [RebuildProgress] = []
+        let partial = try models.runner.rebuild(["tally-notes"], progress: { reports.append($0) })
+        #expect(partial.finished && partial.position == 8 && reports.last?.finished == true)
+        #expect(models.database.path != firstFile && models.database.path == ReadModelFiles(directory: models.readDirectory).currentPath)
+        #expect(try models.database.canonicalDump() == before)
+        let full = try models.runner.rebuild()
+        #expect(full.projections == ["tallies", "tally-notes"])
+        #expect(try models.database.canonicalDump() == before)
+        #expect(try models.database.indexNames().contains("tallyNoteByUser"), "the index a rebuild defers is built again")
+        #expect(throws: RebuildError.unknownProjection("nope", known: ["tallies", "tally-notes"])) { try models.runner.rebuild(["nope"]) }
+
+        try models.restart()
+        #expect(try models.database.canonicalDump() == before)
+        let files = try FileManager.default.contentsOfDirectory(atPath: models.readDirectory.path).filter { $0.hasSuffix(".sqlite") }
+        #expect(files == [URL(fileURLWithPath: models.database.path).lastPathComponent], "older generations are removed on open")
+    }
+
+    /// A shutdown asks a rebuild to stop: it stops before the swap, the live generation keeps
+    /// serving unchanged, and the unfinished file is removed.
+    @Test func aRebuildAskedToStopLeavesTheLiveReadModelsAsTheyWere() async throws {
+        let models = try TallyReadModels(generations: true)
+        // More than one rebuild batch, so that it asks whether to stop.
+        var appends: [StreamAppend] = []
+        for n in 1...12_000 {
+            let event = try await models.store.newEvent(.counted(Counted(tally: "t\(n)", userId: 1, amount: 1, note: nil)))
+            appends.append(StreamAppend(streamId: "tally-\(n)", expectedVersion: .noStream, events: [event]))
+        }
+        _ = try await models.log.append(appends)
+        _ = try models.runner.catchUp()
+        let (before, live) = (try models.database.canonicalDump(), models.database.path)
+
+        #expect(throws: RebuildError.cancelled) { try models.runner.rebuild(isCancelled: { true }) }
+        #expect(models.database.path == live)
+        #expect(try models.database.canonicalDump() == before)
+        let files = try FileManager.default.contentsOfDirectory(atPath: models.readDirectory.path).filter { $0.hasSuffix(".sqlite") }
+        #expect(files == [URL(fileURLWithPath: live).lastPathComponent], "the unfinished generation is removed")
+    }
+}
