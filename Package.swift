@@ -494,7 +494,8 @@ let package = Package(
         .testTarget(
             name: "HostingTests",
             dependencies: [
-                "ProductHosting", "EventLog", "EventSourcing", "ReadModels", "HTTPServing",
+                "ProductHosting", "EventLog", "EventSourcing", "ReadModels", "HTTPServing", "PersonalData", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

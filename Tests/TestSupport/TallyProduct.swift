@@ -156,3 +156,12 @@ public struct NotesProjection: Projection {
         }
     }
 }
+
+/// The engine's test product: the tally catalog and its two projections, for the engine's hosting
+/// (stores, verify, time travel) tested without any real product.
+public enum TallyProduct: EventSourcedProduct {
+    public typealias Catalog = TallyCatalog
+    public static let name = "tally"
+    public static var projections: [any Projection<TallyEvent>] { [TallyProjection(), NotesProjection()] }
+    public static func userStream(_ userId: Int64) -> String { "user-\(userId)" }
+}
