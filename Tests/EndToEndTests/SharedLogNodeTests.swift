@@ -274,7 +274,10 @@ struct SharedLogNodeTests {
             )
             #expect(followUp.status == 200, "\(followUp.text)")
             position = try #require(followUp.headers["x-log-position"])
-            #expect(FileManager.default.contents(atPath: onNode.path) == sealed, "node \(label) read the file from the shared log and kept it, sealed")
+            #expect(
+                FileManager.default.contents(atPath: onNode.path) == sealed,
+                "node \(label) read the file from the shared log and kept it, sealed; its output ends:\n\(node.everythingSaid().suffix(3000))"
+            )
         }
 
         await c.stop()

@@ -75,13 +75,25 @@ public struct Conversations: Sendable {
     private func withFiles(_ turn: SessionState.Turn, owner: Int64) async -> String {
         var text = turn.content
         for file in turn.attachments {
-            if AttachmentRules.isText(file.contentType), let data = try? await files.contents(file.sha256, owner: owner) {
+            if AttachmentRules.isText(file.contentType), let data = await readable(file, owner: owner) {
                 text += "\n\n[Attached file \"\(file.name)\"]\n" + String(decoding: data, as: UTF8.self).prefix(20_000)
             } else {
                 text += "\n\n[Attached file \"\(file.name)\" (\(file.contentType), \(file.size) bytes): not readable as text]"
             }
         }
         return text
+    }
+
+    /// The file's contents; nil, and a warning naming why, when it cannot be read (its owner erased, or
+    /// the shared log not answering): the model is then told only its name.
+    private func readable(_ file: Attachment, owner: Int64) async -> Data? {
+        do {
+            if let data = try await files.contents(file.sha256, owner: owner) { return data }
+            logger.warning("an attached file is not readable", metadata: ["file.sha256": "\(file.sha256)", "owner": "\(owner)", "reason": "no key or no copy"])
+        } catch {
+            logger.warning("an attached file is not readable", metadata: ["file.sha256": "\(file.sha256)", "owner": "\(owner)", "error": "\(error)"])
+        }
+        return nil
     }
 
     private static func milliseconds(since start: ContinuousClock.Instant) -> Int {
