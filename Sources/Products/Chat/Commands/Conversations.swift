@@ -87,12 +87,14 @@ public struct Conversations: Sendable {
     /// The file's contents; nil, and a warning naming why, when it cannot be read (its owner erased, or
     /// the shared log not answering): the model is then told only its name.
     private func readable(_ file: Attachment, owner: Int64) async -> Data? {
+        let why: String
         do {
             if let data = try await files.contents(file.sha256, owner: owner) { return data }
-            logger.warning("an attached file is not readable", metadata: ["file.sha256": "\(file.sha256)", "owner": "\(owner)", "reason": "no key or no copy"])
+            why = "no key or no copy"
         } catch {
-            logger.warning("an attached file is not readable", metadata: ["file.sha256": "\(file.sha256)", "owner": "\(owner)", "error": "\(error)"])
+            why = "\(error)"
         }
+        logger.warning("an attached file is not readable", metadata: ["file.sha256": "\(file.sha256)", "owner": "\(owner)", "reason": "\(why)"])
         return nil
     }
 
