@@ -1,0 +1,76 @@
+import EventSourcing
+import Foundation
+import GRDB
+import Logging
+import PersonalData
+import ProductHosting
+import TestSupport
+import Testing
+
+/// `log-copy` on the engine's test product: a data directory's log and keys moved into PostgreSQL,
+/// resumed where it stopped, refused into a database that holds another log, and a node of the
+/// shared log folding what one machine folded, its erasures kept.
+@Suite(.enabled(if: TestPostgres.serverURL != nil, "needs ENGINE_TEST_POSTGRES_URL: scripts/postgres.sh run swift test"), .timeLimit(.minutes(2)))
+struct LogCopyTests {
+    let logger = Logger(label: "log-copy-test")
+
+    func count(_ tally: String, user: Int64, in stores: ProductStores<TallyProduct>) async throws {
+        let counted = Counted(tally: tally, userId: user, amount: Int(user), note: "note of \(user)")
+        _ = try await stores.store.append([.counted(counted)], to: TallyProduct.userStream(user), eventId: .timeOrdered())
+    }
+
+    func rows(_ stores: ProductStores<TallyProduct>) throws -> [String] {
+        try stores.readDatabase.read { db in
+            try Row.fetchAll(db, sql: "SELECT name, total, counts FROM tally ORDER BY name").map { "\($0[0] as String)=\($0[1] as Int)/\($0[2] as Int)" }
+                + Row.fetchAll(db, sql: "SELECT userId, note FROM tallyNote ORDER BY position").map { "\($0[0] as Int64):\($0[1] as String? ?? "-")" }
+        }
+    }
+
+    @Test func aLogMovesIntoPostgresResumesAndANodeFoldsTheSameReadModels() async throws {
+        let directory = try TemporaryDirectory()
+        let masterKey = try MasterKey.demo(file: directory.url.appendingPathComponent("master-key"))
+        let data = DataDirectory(directory.url.appendingPathComponent("data"))
+        let url = try await TestPostgres.newDatabase()
+
+        var stores = try await ProductStores<TallyProduct>.open(directory: data, masterKey: masterKey, logger: logger)
+        for (tally, user) in [("cups", 1), ("cups", 2), ("plates", 3)] { try await count(tally, user: Int64(user), in: stores) }
+        _ = try await UserErasure(stores: stores, runner: try stores.runner(logger: logger)).erase(2, initiator: .operator)
+        stores.close()
+
+        let first = try await LogCopy.run(TallyProduct.self, from: data, to: url, masterKey: masterKey, logger: logger)
+        #expect((first.copiedEvents, first.head, first.keys, first.erasures) == (4, 4, 2, 1))
+        #expect(try await LogCopy.run(TallyProduct.self, from: data, to: url, masterKey: masterKey, logger: logger).copiedEvents == 0)
+
+        stores = try await ProductStores<TallyProduct>.open(directory: data, masterKey: masterKey, logger: logger)
+        try await count("bowls", user: 1, in: stores)
+        _ = try stores.runner(logger: logger).catchUp()
+        let expected = try rows(stores)
+        stores.close()
+        let resumed = try await LogCopy.run(TallyProduct.self, from: data, to: url, masterKey: masterKey, logger: logger)
+        #expect((resumed.copiedEvents, resumed.head) == (1, 5))
+        #expect(expected == ["bowls=1/1", "cups=3/2", "plates=3/1", "1:note of 1", "3:note of 3", "1:note of 1"])
+
+        let node = try await ProductStores<TallyProduct>.open(
+            directory: DataDirectory(directory.url.appendingPathComponent("node")), masterKey: masterKey, logURL: url, logger: logger
+        )
+        defer { node.close() }
+        _ = try node.runner(logger: logger).catchUp()
+        #expect(try rows(node) == expected)
+    }
+
+    @Test func aDatabaseHoldingAnotherLogIsRefused() async throws {
+        let directory = try TemporaryDirectory()
+        let masterKey = try MasterKey.demo(file: directory.url.appendingPathComponent("master-key"))
+        let url = try await TestPostgres.newDatabase()
+        // Different users: their keys do not clash, so what refuses is the log's first event.
+        for (name, user) in [("one", Int64(1)), ("other", 2)] {
+            let stores = try await ProductStores<TallyProduct>.open(directory: DataDirectory(directory.url.appendingPathComponent(name)), masterKey: masterKey, logger: logger)
+            try await count(name, user: user, in: stores)
+            stores.close()
+        }
+        _ = try await LogCopy.run(TallyProduct.self, from: DataDirectory(directory.url.appendingPathComponent("one")), to: url, masterKey: masterKey, logger: logger)
+        await #expect(throws: LogCopy.Failure.self) {
+            try await LogCopy.run(TallyProduct.self, from: DataDirectory(directory.url.appendingPathComponent("other")), to: url, masterKey: masterKey, logger: logger)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import GRDB
+import HTTPServing
+import Hummingbird
+import Logging
+import NIOCore
+import ProductHosting
+import ReadModels
+
+/// The engine's test product served the way a product is: a configuration, an error shape of its own
+/// (`{"error": …}`), a request context from its contract, a few routes of its own, and the engine's
+/// (`/health`, `/metrics`, `/admin` behind the operator token), so the engine's hosting is tested
+/// over HTTP without any real product.
+public struct TallyConfiguration: PastStateConfiguration {
+    public var serving: ServingSettings
+
+    public init(dataDirectory: URL) {
+        serving = .testing(dataDirectory: dataDirectory)
+    }
+
+    public static let environmentNames: Set<String> = []
+    public mutating func apply(_ settings: EnvironmentSettings) throws {}
+}
+
+public struct TallyError: ContractError {
+    public var status: HTTPResponse.Status
+    public var message: String
+
+    public init(_ status: HTTPResponse.Status, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    public init(_ refusal: EngineRefusal) {
+        switch refusal {
+        case .conflict, .idempotencyKeyReused: self.init(.conflict, "conflict")
+        case .invalidIdempotencyKey(let message), .operatorRequest(.invalid(let message, _)): self.init(.badRequest, message)
+        case .storageFull, .logUnreachable, .readModelsBehind, .shuttingDown: self.init(.serviceUnavailable, "unavailable")
+        case .readOnly, .methodNotAllowed: self.init(.methodNotAllowed, "method not allowed")
+        case .operatorRequest(.conflict(let message)): self.init(.conflict, message)
+        case .operatorRequest(.notFound(let message)): self.init(.notFound, message)
+        case .operatorRequest(.unsupportedMediaType(let message)): self.init(.unsupportedMediaType, message)
+        case .noSuchRoute: self.init(.notFound, "no such route")
+        case .bodyTooLarge: self.init(.contentTooLarge, "too large")
+        case .malformedHTTP: self.init(.badRequest, "malformed")
+        case .otherClientError(let status, let message): self.init(status, message ?? status.reasonPhrase)
+        }
+    }
+
+    public static func mapping(_ error: any Error) -> TallyError? { error as? TallyError }
+    public static let internalError = TallyError(.internalServerError, "internal error")
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let body = try JSONEncoder().encode(["error": message])
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+public enum TallyContract: RequestContract {
+    public struct Grant: UserGrant { public var userId: Int64 }
+    public static let maximumBodySize = 64 << 10
+    public static func responseEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return encoder
+    }
+    public static func requestDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return decoder
+    }
+    public static func signInRequired() -> any Error { TallyError(.unauthorized, "sign in") }
+}
+
+public typealias TallyRequestContext = ProductRequestContext<TallyContract>
+
+/// `POST /tallies/{name}` `{"user_id", "amount", "note"}` counts on the user's own stream and answers
+/// once the read models show it; `GET /tallies/{name}`; `GET /users/{id}/export`, the engine's
+/// personal-data export; then the engine's routes, the operator's erasing as a user's own would.
+public func buildTallyApplication(configuration: TallyConfiguration, logger: Logger = Logger(label: "tally")) async throws -> some ApplicationProtocol {
+    let stores = try await ProductStores<TallyProduct>.open(for: configuration, logger: logger)
+    return try await stores.closedIfThrowing {
+        let runner = try stores.runner(logger: logger)
+        let replays = ReplayCoordinator(runner: runner)
+        let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
+        let router = Router(context: TallyRequestContext.self)
+        router.addMiddleware {
+            RequestObservationMiddleware()
+            ContractErrorMiddleware<TallyRequestContext, TallyError>()
+            LogPositionMiddleware(readYourWrites: readYourWrites)
+        }
+        router.post("tallies/:name") { request, context -> EditedResponse<[String: UInt64]> in
+            struct Count: Decodable { var userId: Int64, amount: Int, note: String? }
+            let count = try await request.decode(as: Count.self, context: context)
+            let counted = Counted(tally: context.parameters.get("name") ?? "", userId: count.userId, amount: count.amount, note: count.note)
+            let written = try await stores.store.append([.counted(counted)], to: TallyProduct.userStream(count.userId), eventId: .timeOrdered())
+            try await readYourWrites.wait(for: written.position)
+            return EditedResponse(status: .created, response: ["position": written.position])
+        }
+        router.get("tallies/:name") { _, context -> [String: Int] in
+            let name = context.parameters.get("name") ?? ""
+            let row = try stores.readDatabase.read { try Row.fetchOne($0, sql: "SELECT total, counts FROM tally WHERE name = ?", arguments: [name]) }
+            guard let row else { throw TallyError(.notFound, "no tally \(name)") }
+            return ["total": row["total"], "counts": row["counts"]]
+        }
+        let export = PersonalDataExport(stores: stores)
+        router.get("users/:id/export") { _, context in
+            guard let user = context.parameters.get("id").flatMap(Int64.init) else { throw TallyError(.badRequest, "id") }
+            let notes = try stores.readDatabase.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM tallyNote WHERE userId = ?", arguments: [user]) } ?? 0
+            return export.response(for: user, account: Data(#"{"notes":\#(notes)}"#.utf8))
+        }
+        let erasure = UserErasure(stores: stores, readYourWrites: readYourWrites)
+        try stores.addEngineRoutes(
+            to: router, configuration: configuration, runner: runner, replays: replays, refusal: TallyError(.unauthorized, "needs X-Admin-Token")
+        ) { try await erasure.erase($0, initiator: .operator).position }
+        return stores.server(router, configuration: configuration, connectRefusal: #"{"error":"no CONNECT"}"#, workers: [runner, replays], logger: logger)
+    }
+}
