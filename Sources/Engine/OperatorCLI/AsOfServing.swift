@@ -17,14 +17,11 @@ public struct AsOfServeOptions<Product: EventSourcedProduct>: ParsableArguments 
     public init() {}
 }
 
-extension ProductOptions {
+extension ProductOptions where Product: ServedProduct {
     /// The whole API as it answered at `when`: the live log copied up to that position into
     /// `output` (a scratch directory removed afterwards when nil), its read models folded, and served
     /// read-only on `port` until stopped, with the live directory's keys and demo secrets.
-    public func serveReadOnly<Configuration: PastStateConfiguration, App: ApplicationProtocol>(
-        asOf when: AsOfOptions, host: String?, port: Int, output: URL?, _ type: Configuration.Type,
-        build: (Configuration, Logger) async throws -> App
-    ) async throws {
+    public func serveReadOnly(asOf when: AsOfOptions, host: String?, port: Int, output: URL? = nil) async throws {
         FreedMemory.limitHeapArenas()
         let logger = Bootstrap.logging(Product.self, level: logLevel)
         let directory = output?.standardizedFileURL
@@ -37,7 +34,7 @@ extension ProductOptions {
             position = try when.resolve(in: live.log).position
             try await TimeTravel.dataDirectory(Product.self, of: live.log, personalData: live.personalData, upTo: position, at: directory, logger: logger)
         }
-        var configuration = try configuration(Configuration.self, dataDirectory: directory, host: host, logger: logger)
+        var configuration = try configuration(Product.Configuration.self, dataDirectory: directory, host: host, logger: logger)
         configuration.demoMode = DataDirectory(dataDirectory).isDemo
         configuration.keysFrom = dataDirectory
         configuration.readOnly = true
@@ -47,6 +44,6 @@ extension ProductOptions {
         logger.info("serving the state as of a log position, read-only", metadata: [
             "position": "\(position)", "address": "\(configuration.host):\(port)", "data_dir": "\(directory.path)",
         ])
-        try await build(configuration, logger).runService()
+        try await Product.application(configuration, logger: logger).runService()
     }
 }

@@ -26,9 +26,7 @@ struct AsOf: AsyncParsableCommand {
 
     func run() async throws {
         if let port = serving.serve {
-            return try await global.serveReadOnly(asOf: when, host: serving.host, port: port, output: nil, NewsConfiguration.self) { configuration, logger in
-                try await buildNewsApplication(configuration: configuration, logger: logger)
-            }
+            return try await global.serveReadOnly(asOf: when, host: serving.host, port: port)
         }
         guard let user else { throw ValidationError("give exactly one of --user and --serve") }
         let preferences = try await global.readModels(asOf: when) { database, position, at in

@@ -1,4 +1,7 @@
 import ArgumentParser
+import Hummingbird
+import Logging
+import NewsApp
 import NewsProjections
 import OperatorCLI
 
@@ -7,10 +10,18 @@ struct News: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The news aggregator on the event-sourced engine: articles and preferences in an LMDB log, story groups and signals from SQLite read models.",
         subcommands: [
-            Serve.self, AsOf.self, ImportNews.self, EvalClusters.self, Synthesize.self,
+            ServeCommand<NewsProduct>.self, AsOf.self, ImportNews.self, EvalClusters.self, Synthesize.self,
         ] + OperatorCommands<NewsProduct>.withoutAccounts,
-        defaultSubcommand: Serve.self
+        defaultSubcommand: ServeCommand<NewsProduct>.self
     )
 }
 
 typealias GlobalOptions = ProductOptions<NewsProduct>
+
+extension NewsProduct: ServedProduct {
+    public static let serveAbstract = "Serve the news API on port 5001 (demo mode on a new data directory: the synthetic demo articles)."
+
+    public static func application(_ configuration: NewsConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
+        try await buildNewsApplication(configuration: configuration, logger: logger)
+    }
+}

@@ -37,9 +37,7 @@ struct AsOf: AsyncParsableCommand {
     func run() async throws {
         if let port = serving.serve {
             let kept = output.map { URL(fileURLWithPath: $0, isDirectory: true) }
-            return try await global.serveReadOnly(asOf: when, host: serving.host, port: port, output: kept, NuvieConfiguration.self) { configuration, logger in
-                try await buildNuvieApplication(configuration: configuration, logger: logger)
-            }
+            return try await global.serveReadOnly(asOf: when, host: serving.host, port: port, output: kept)
         }
         if let user, !recommendations, output == nil {
             let stores = try global.openLogAndKeys()

@@ -28,9 +28,7 @@ struct AsOf: AsyncParsableCommand {
     /// erased in every past state too (their recipes are not there).
     func run() async throws {
         if let port = serving.serve {
-            return try await global.serveReadOnly(asOf: when, host: serving.host, port: port, output: nil, SavryConfiguration.self) { configuration, logger in
-                try await buildSavryApplication(configuration: configuration, logger: logger)
-            }
+            return try await global.serveReadOnly(asOf: when, host: serving.host, port: port)
         }
         let recipe = recipe ?? ""
         let found = try await global.readModels(asOf: when) { database, position, at in

@@ -1,5 +1,8 @@
 import ArgumentParser
+import Hummingbird
+import Logging
 import OperatorCLI
+import SavryApp
 import SavryProjections
 
 @main
@@ -7,10 +10,18 @@ struct Savry: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Savry's private recipes on the event-sourced engine: an LMDB event log, SQLite read models, the iOS contract over HTTP.",
         subcommands: [
-            Serve.self, AsOf.self,
+            ServeCommand<SavryProduct>.self, AsOf.self,
         ] + OperatorCommands<SavryProduct>.all,
-        defaultSubcommand: Serve.self
+        defaultSubcommand: ServeCommand<SavryProduct>.self
     )
 }
 
 typealias GlobalOptions = ProductOptions<SavryProduct>
+
+extension SavryProduct: ServedProduct {
+    public static let serveAbstract = "Serve the recipes API on port 3000 (demo mode on a new data directory: the demo cooks' recipes and dev sign-in)."
+
+    public static func application(_ configuration: SavryConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
+        try await buildSavryApplication(configuration: configuration, logger: logger)
+    }
+}

@@ -6,17 +6,24 @@ import Logging
 import ProductHosting
 import ReadModels
 
-/// `--host`, `--port` and `--[no-]demo` of a product's `serve`, each defaulting from the product's
-/// `<NAME>_HOST`, `<NAME>_PORT` and `<NAME>_DEMO`.
-public struct ServeOptions<Product: EventSourcedProduct>: ParsableArguments {
+/// `<product> serve`: the configuration from the flags, the environment and the product's defaults,
+/// then the product's application served until stopped. `--host`, `--port` and `--[no-]demo` default
+/// from the product's `<NAME>_HOST`, `<NAME>_PORT` and `<NAME>_DEMO`.
+public struct ServeCommand<Product: ServedProduct>: AsyncParsableCommand {
+    public static var configuration: CommandConfiguration { CommandConfiguration(commandName: "serve", abstract: Product.serveAbstract) }
+
+    @OptionGroup var global: ProductOptions<Product>
+
     @Option(help: "Address to listen on (env \(Product.environmentPrefix)_HOST; default 127.0.0.1).")
-    public var host: String?
+    var host: String?
 
     @Option(help: "Port to listen on (env \(Product.environmentPrefix)_PORT).")
-    public var port: Int?
+    var port: Int?
 
     @Flag(inversion: .prefixedNo, help: "Demo mode: the product's demo data and generated secrets (env \(Product.environmentPrefix)_DEMO). Default: on for a new data directory, and for one created in demo mode.")
-    public var demo: Bool?
+    var demo: Bool?
+
+    @OptionGroup var own: Product.ServeFlags
 
     public init() {}
 
@@ -24,16 +31,12 @@ public struct ServeOptions<Product: EventSourcedProduct>: ParsableArguments {
         if let port { guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") } }
     }
 
-    /// Builds the configuration from the flags, the environment and the product's defaults (logging
-    /// bootstrapped, every unknown `<NAME>_*` variable logged as a warning), then serves what `build`
-    /// makes of it until stopped, with the server's pid in the data directory.
-    public func run<Configuration: ServerConfiguration, App: ApplicationProtocol>(
-        _ global: ProductOptions<Product>, _ type: Configuration.Type,
-        build: (Configuration, Logger) async throws -> App
-    ) async throws {
+    /// Logging bootstrapped, every unknown `<NAME>_*` variable logged as a warning, the server's pid
+    /// in the data directory while it serves.
+    public func run() async throws {
         FreedMemory.limitHeapArenas()
         let logger = Bootstrap.logging(Product.self, level: global.logLevel)
-        var configuration = try global.configuration(Configuration.self, dataDirectory: global.dataDirectory, host: host, logger: logger)
+        var configuration = try global.configuration(Product.Configuration.self, dataDirectory: global.dataDirectory, host: host, logger: logger)
         configuration.demoMode = try DataDirectory(global.dataDirectory).resolveDemoMode(
             flag: demo, environment: try EnvironmentSettings().flag("\(Product.environmentPrefix)_DEMO"), joiningSharedLog: configuration.logURL != nil
         )
@@ -42,7 +45,8 @@ public struct ServeOptions<Product: EventSourcedProduct>: ParsableArguments {
             "data_dir": "\(global.dataDirectory.path)", "demo": "\(configuration.demoMode)", "address": "\(configuration.host):\(configuration.port)",
             "log": "\(SharedLogSetting.describe(configuration.logURL))",
         ])
-        let app = try await build(configuration, logger)
+        try Product.configure(&configuration, with: own)
+        let app = try await Product.application(configuration, logger: logger)
         try await DataDirectory(global.dataDirectory).whileServing { try await app.runService() }
     }
 }
