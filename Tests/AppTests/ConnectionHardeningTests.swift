@@ -1,18 +1,11 @@
-import HTTPServing
-import NuvieApp
 import Foundation
 import Testing
+import TestSupport
 
-/// Issue 14, findings 7 and 8: what the server does with malformed, slow, idle or surplus connections.
-/// Raw TCP against the live server on 127.0.0.1, with timeouts of a second or so.
+/// Issue 14, findings 7 and 8, in Nuvie's error shape: a malformed request and a CONNECT, raw TCP
+/// against the live server on 127.0.0.1. The deadlines and connection limits are the engine's, tested
+/// on its test product (`HTTPServingTests/ConnectionLimitsTests`).
 @Suite(.timeLimit(.minutes(3))) struct ConnectionHardeningTests {
-    /// Short limits for these tests; each test raises the ones it does not exercise.
-    private static func short(_ configuration: inout NuvieConfiguration) {
-        configuration.connections = ConnectionLimits(
-            idleTimeout: .seconds(1), headerTimeout: .seconds(1), bodyTimeout: .seconds(1), maxConnections: 64
-        )
-    }
-
     @Test(.timeLimit(.minutes(1)), arguments: [false, true])
     func aMalformedChunkSizeIsA400InTheErrorShapeAndTheConnectionCloses(sentSeparately: Bool) async throws {
         try await withLiveServer { client in
@@ -49,118 +42,6 @@ import Testing
             #expect(response.hasErrorShape, "\(response.body)")
             #expect(try await connection.closes(within: .seconds(5)))
             await connection.close()
-        }
-    }
-
-    @Test(.timeLimit(.minutes(1)))
-    func headersTrickledPastTheHeaderTimeoutAreCutOff() async throws {
-        try await withLiveServer({ Self.short(&$0); $0.connections.idleTimeout = .seconds(60) }) { client in
-            let connection = try await RawConnection.open(port: try #require(client.client.port))
-            let started = ContinuousClock.now
-            // Each byte is activity, so an idle timeout alone would never fire.
-            // Trickled whole, the head would take about 25 s; the 1 s deadline cuts it off long before,
-            // with room left for a loaded machine.
-            let head = "GET /health HTTP/1.1\r\nHost: localhost\r\nX-Padding: \(String(repeating: "a", count: 200))\r\n"
-            let sent = try await connection.trickle(head, every: .milliseconds(100))
-            #expect(try await connection.closes(within: .seconds(1)))
-            // Cut off part-way, however slow a loaded machine made the trickle.
-            #expect(sent < head.utf8.count, "the whole head went out in \(ContinuousClock.now - started)")
-            #expect(try await connection.text().isEmpty)
-            await connection.close()
-        }
-    }
-
-    @Test(.timeLimit(.minutes(1)))
-    func aConnectionThatNeverSendsARequestIsClosedAfterTheHeaderTimeout() async throws {
-        try await withLiveServer({ Self.short(&$0); $0.connections.idleTimeout = .seconds(60) }) { client in
-            let connection = try await RawConnection.open(port: try #require(client.client.port))
-            #expect(try await connection.closes(within: .seconds(10)))
-            await connection.close()
-        }
-    }
-
-    @Test(.timeLimit(.minutes(1)))
-    func anIdleKeepAliveConnectionIsClosedAfterTheIdleTimeout() async throws {
-        // 15 s rather than 1: the idle timer starts at connect, and a machine loaded by the whole suite
-        // (servers of other tests importing, hashing, replaying) took more than 5 s to send the request.
-        try await withLiveServer({ Self.short(&$0); $0.connections.headerTimeout = .seconds(60); $0.connections.idleTimeout = .seconds(15) }) { client in
-            let connection = try await RawConnection.open(port: try #require(client.client.port))
-            try await connection.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            let response = try #require(try await connection.response(within: .seconds(10)))
-            #expect(response.status == 200)
-            #expect(try await connection.closes(within: .seconds(30)))
-            await connection.close()
-        }
-    }
-
-    @Test(.timeLimit(.minutes(1)))
-    func aHalfSentBodyTrickledPastTheBodyTimeoutIsCutOff() async throws {
-        // Only the body's deadline is short: on a loaded machine the head may not go out within 1 s of connecting.
-        try await withLiveServer({ Self.short(&$0); $0.connections.idleTimeout = .seconds(60); $0.connections.headerTimeout = .seconds(60) }) { client in
-            let connection = try await RawConnection.open(port: try #require(client.client.port))
-            // Trickled whole, the body would take about 25 s; the 1 s deadline cuts it off long before.
-            let body = #"{"provider":"dev","user_identifier":"slow-sender-\#(String(repeating: "x", count: 180))"}"#
-            try await connection.send(
-                "POST /auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
-                    + body.prefix(10)
-            )
-            let started = ContinuousClock.now
-            let rest = String(body.dropFirst(10))
-            let sent = try await connection.trickle(rest, every: .milliseconds(100))
-            #expect(try await connection.closes(within: .seconds(1)))
-            #expect(sent < rest.utf8.count, "the whole body went out in \(ContinuousClock.now - started)")
-            await connection.close()
-        }
-    }
-
-    @Test(.timeLimit(.minutes(1)))
-    func connectionsPastTheLimitWaitUntilOneCloses() async throws {
-        try await withServedApplication({ $0.connections.maxConnections = 2 }) { port in
-            var served: [RawConnection] = []
-            for _ in 0..<2 {
-                let connection = try await RawConnection.open(port: port)
-                try await connection.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
-                #expect(try await connection.response(within: .seconds(10))?.status == 200)
-                served.append(connection)
-            }
-            let surplus = try await RawConnection.open(port: port)
-            try await surplus.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            #expect(try await surplus.response(within: .seconds(1)) == nil, "answered past the limit")
-
-            await served[0].close()
-            #expect(try await surplus.response(within: .seconds(10))?.status == 200)
-            await served[1].close()
-            await surplus.close()
-        }
-    }
-
-    @Test(.timeLimit(.minutes(1)))
-    func oneAddressCannotHoldEveryConnection() async throws {
-        try await withServedApplication({ $0.connections = ConnectionLimits(maxConnections: 6, maxConnectionsPerAddress: 4) }) { port in
-            // Each served once, then left open and idle (the header timeout runs only until a request).
-            var idle: [RawConnection] = []
-            for _ in 0..<4 {
-                let connection = try await RawConnection.open(port: port)
-                try await connection.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
-                #expect(try await connection.response(within: .seconds(10))?.status == 200)
-                idle.append(connection)
-            }
-            let fifth = try await RawConnection.open(port: port)
-            #expect(try await fifth.closes(within: .seconds(5)), "a fifth connection from one address was kept")
-            let other = try await RawConnection.open(port: port, from: "127.0.0.2")
-            try await other.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            #expect(try await other.response(within: .seconds(10))?.status == 200, "another client waited")
-            await idle[0].close()
-            // The server sees the close a moment later: until then a new connection is closed, so try a few.
-            var served = false
-            for _ in 0..<20 where !served {
-                let again = try await RawConnection.open(port: port)
-                try? await again.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
-                served = try await again.response(within: .seconds(2))?.status == 200
-                await again.close()
-            }
-            #expect(served, "a freed slot was not given back")
-            for connection in idle.dropFirst() + [fifth, other] { await connection.close() }
         }
     }
 }

@@ -25,6 +25,7 @@ public struct TallyConfiguration: PastStateConfiguration {
 public struct TallyError: ContractError {
     public var status: HTTPResponse.Status
     public var message: String
+    public var headers: HTTPFields = [:]
 
     public init(_ status: HTTPResponse.Status, _ message: String) {
         self.status = status
@@ -42,7 +43,9 @@ public struct TallyError: ContractError {
         case .operatorRequest(.unsupportedMediaType(let message)): self.init(.unsupportedMediaType, message)
         case .noSuchRoute: self.init(.notFound, "no such route")
         case .bodyTooLarge: self.init(.contentTooLarge, "too large")
-        case .malformedHTTP: self.init(.badRequest, "malformed")
+        case .malformedHTTP:
+            self.init(.badRequest, "malformed")
+            headers[.connection] = "close"
         case .otherClientError(let status, let message): self.init(status, message ?? status.reasonPhrase)
         }
     }
@@ -52,7 +55,9 @@ public struct TallyError: ContractError {
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = try JSONEncoder().encode(["error": message])
-        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        var headers = headers
+        headers[.contentType] = "application/json"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }
 

@@ -4,14 +4,14 @@ import NIOPosix
 
 /// A TCP connection to the live server that sends bytes exactly as given (requests no HTTP client
 /// would send, or sends slowly) and keeps everything the server answers.
-struct RawConnection: Sendable {
+public struct RawConnection: Sendable {
     private let channel: any Channel
     private let received: NIOLoopBound<ReceivedBytes>
 
     /// The handler that keeps what the server sends is in the pipeline before the connection is, so
     /// nothing is missed even when the server answers (or closes) at once on a loaded machine.
     /// `source`, another loopback address, makes the connection come from another client.
-    static func open(port: Int, from source: String = "127.0.0.1") async throws -> RawConnection {
+    public static func open(port: Int, from source: String = "127.0.0.1") async throws -> RawConnection {
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let received = try await loop.submit { NIOLoopBound(ReceivedBytes(), eventLoop: loop) }.get()
         var bootstrap = ClientBootstrap(group: loop).connectTimeout(.seconds(5))
@@ -24,14 +24,14 @@ struct RawConnection: Sendable {
         return RawConnection(channel: channel, received: received)
     }
 
-    func send(_ text: String) async throws {
+    public func send(_ text: String) async throws {
         try await channel.writeAndFlush(ByteBuffer(string: text))
     }
 
     /// Sends `text` one byte every `interval` until it is sent or the server closes the connection.
     /// Sends `text` a byte at a time while the connection is open; returns how many bytes went.
     @discardableResult
-    func trickle(_ text: String, every interval: Duration) async throws -> Int {
+    public func trickle(_ text: String, every interval: Duration) async throws -> Int {
         var sent = 0
         for byte in text.utf8 where channel.isActive {
             try? await channel.writeAndFlush(ByteBuffer(bytes: [byte]))
@@ -42,12 +42,12 @@ struct RawConnection: Sendable {
     }
 
     /// Everything the server has sent so far.
-    func text() async throws -> String {
+    public func text() async throws -> String {
         try await channel.eventLoop.submit { [received] in String(buffer: received.value.bytes) }.get()
     }
 
     /// Whether the server closed the connection within `timeout`.
-    func closes(within timeout: Duration) async throws -> Bool {
+    public func closes(within timeout: Duration) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while channel.isActive, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
@@ -56,7 +56,7 @@ struct RawConnection: Sendable {
     }
 
     /// Waits up to `timeout` for a whole response (head and `Content-Length` body) and returns it.
-    func response(within timeout: Duration) async throws -> RawResponse? {
+    public func response(within timeout: Duration) async throws -> RawResponse? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let response = RawResponse(try await text()) { return response }
@@ -65,19 +65,19 @@ struct RawConnection: Sendable {
         return nil
     }
 
-    func close() async {
+    public func close() async {
         try? await channel.close()
     }
 }
 
 /// One HTTP/1.1 response read off the wire.
-struct RawResponse: Sendable {
-    var status: Int
-    var headers: [String: String]
-    var body: String
+public struct RawResponse: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: String
 
     /// nil until `text` holds a whole response.
-    init?(_ text: String) {
+    public init?(_ text: String) {
         guard let end = text.range(of: "\r\n\r\n") else { return nil }
         let lines = text[..<end.lowerBound].components(separatedBy: "\r\n")
         guard let statusLine = lines.first?.split(separator: " "), statusLine.count >= 2, let status = Int(statusLine[1]) else { return nil }
@@ -91,18 +91,6 @@ struct RawResponse: Sendable {
         self.status = status
         self.headers = headers
         self.body = String(decoding: body.prefix(length), as: UTF8.self)
-    }
-
-    var errorCode: String? {
-        let json = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]
-        return (json?["error"] as? [String: Any])?["code"] as? String
-    }
-
-    /// `{"error":{"code","message","details"}}` and nothing else.
-    var hasErrorShape: Bool {
-        guard let json = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any], json.count == 1,
-              let error = json["error"] as? [String: Any] else { return false }
-        return error["code"] is String && error["message"] is String && error["details"] is [String: Any]
     }
 }
 

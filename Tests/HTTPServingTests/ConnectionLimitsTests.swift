@@ -1,0 +1,162 @@
+import Foundation
+import HTTPServing
+import Testing
+import TestSupport
+
+/// What the engine's server does with malformed, slow, idle or surplus connections, for any product:
+/// raw TCP against the tally product served on 127.0.0.1, with deadlines of a second or so.
+@Suite(.timeLimit(.minutes(3))) struct ConnectionLimitsTests {
+    /// The tally product served on a port of its own, its test limits changed by `limit`.
+    func served(_ limit: (inout ConnectionLimits) -> Void = { _ in }, _ body: @Sendable (_ port: Int) async throws -> Void) async throws {
+        let directory = try TemporaryDirectory()
+        var configuration = TallyConfiguration(dataDirectory: directory.url)
+        limit(&configuration.connections)
+        try await withServed(try await buildTallyApplication(configuration: configuration), body)
+    }
+
+    /// Deadlines of `idle`, `header` and `body` seconds.
+    static func short(idle: Int = 1, header: Int = 1, body: Int = 1) -> (inout ConnectionLimits) -> Void {
+        { $0 = ConnectionLimits(idleTimeout: .seconds(idle), headerTimeout: .seconds(header), bodyTimeout: .seconds(body), maxConnections: 64) }
+    }
+
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func aMalformedChunkSizeIsA400InTheProductsShapeAndTheConnectionCloses(sentSeparately: Bool) async throws {
+        try await served { port in
+            let connection = try await RawConnection.open(port: port)
+            let head = "POST /tallies/cups HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+            if sentSeparately {
+                try await connection.send(head)
+                try await Task.sleep(for: .milliseconds(200))
+                try await connection.send("zz\r\n")
+            } else {
+                try await connection.send(head + "zz\r\n")
+            }
+            let response = try #require(try await connection.response(within: .seconds(10)))
+            #expect(response.status == 400 && response.body == #"{"error":"malformed"}"#)
+            #expect(try await connection.closes(within: .seconds(5)))
+            await connection.close()
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func connectIsAnswered405InTheProductsShapeThenClosed() async throws {
+        try await served { port in
+            let connection = try await RawConnection.open(port: port)
+            try await connection.send("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n")
+            let answer = try await connection.response(within: .seconds(10))
+            let sent = try await connection.text()
+            let response = try #require(answer, "no whole answer: \(sent)")
+            #expect(response.status == 405 && response.body == #"{"error":"no CONNECT"}"#)
+            #expect(try await connection.closes(within: .seconds(5)))
+            await connection.close()
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func headersTrickledPastTheHeaderTimeoutAreCutOff() async throws {
+        try await served(Self.short(idle: 60)) { port in
+            let connection = try await RawConnection.open(port: port)
+            let started = ContinuousClock.now
+            // Each byte is activity, so an idle timeout alone would never fire. Trickled whole, the
+            // head would take about 25 s; the 1 s deadline cuts it off long before.
+            let head = "GET /health HTTP/1.1\r\nHost: localhost\r\nX-Padding: \(String(repeating: "a", count: 200))\r\n"
+            let sent = try await connection.trickle(head, every: .milliseconds(100))
+            #expect(try await connection.closes(within: .seconds(1)))
+            #expect(sent < head.utf8.count, "the whole head went out in \(ContinuousClock.now - started)")
+            #expect(try await connection.text().isEmpty)
+            await connection.close()
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aConnectionThatNeverSendsARequestIsClosedAfterTheHeaderTimeout() async throws {
+        try await served(Self.short(idle: 60)) { port in
+            let connection = try await RawConnection.open(port: port)
+            #expect(try await connection.closes(within: .seconds(10)))
+            await connection.close()
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func anIdleKeepAliveConnectionIsClosedAfterTheIdleTimeout() async throws {
+        // 15 s rather than 1: the idle timer starts at connect, and a machine loaded by the whole suite
+        // took more than 5 s to send the request.
+        try await served(Self.short(idle: 15, header: 60)) { port in
+            let connection = try await RawConnection.open(port: port)
+            try await connection.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            #expect(try await connection.response(within: .seconds(10))?.status == 200)
+            #expect(try await connection.closes(within: .seconds(30)))
+            await connection.close()
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aHalfSentBodyTrickledPastTheBodyTimeoutIsCutOff() async throws {
+        // Only the body's deadline is short: on a loaded machine the head may not go out within 1 s.
+        try await served(Self.short(idle: 60, header: 60)) { port in
+            let connection = try await RawConnection.open(port: port)
+            let body = #"{"user_id":1,"amount":1,"note":"\#(String(repeating: "x", count: 200))"}"#
+            try await connection.send(
+                "POST /tallies/cups HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+                    + body.prefix(10)
+            )
+            let started = ContinuousClock.now
+            let rest = String(body.dropFirst(10))
+            let sent = try await connection.trickle(rest, every: .milliseconds(100))
+            #expect(try await connection.closes(within: .seconds(1)))
+            #expect(sent < rest.utf8.count, "the whole body went out in \(ContinuousClock.now - started)")
+            await connection.close()
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func connectionsPastTheLimitWaitUntilOneCloses() async throws {
+        try await served({ $0.maxConnections = 2 }) { port in
+            var served: [RawConnection] = []
+            for _ in 0..<2 {
+                let connection = try await RawConnection.open(port: port)
+                try await connection.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                #expect(try await connection.response(within: .seconds(10))?.status == 200)
+                served.append(connection)
+            }
+            let surplus = try await RawConnection.open(port: port)
+            try await surplus.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            #expect(try await surplus.response(within: .seconds(1)) == nil, "answered past the limit")
+
+            await served[0].close()
+            #expect(try await surplus.response(within: .seconds(10))?.status == 200)
+            await served[1].close()
+            await surplus.close()
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func oneAddressCannotHoldEveryConnection() async throws {
+        try await served({ $0 = ConnectionLimits(maxConnections: 6, maxConnectionsPerAddress: 4) }) { port in
+            // Each served once, then left open and idle (the header timeout runs only until a request).
+            var idle: [RawConnection] = []
+            for _ in 0..<4 {
+                let connection = try await RawConnection.open(port: port)
+                try await connection.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                #expect(try await connection.response(within: .seconds(10))?.status == 200)
+                idle.append(connection)
+            }
+            let fifth = try await RawConnection.open(port: port)
+            #expect(try await fifth.closes(within: .seconds(5)), "a fifth connection from one address was kept")
+            let other = try await RawConnection.open(port: port, from: "127.0.0.2")
+            try await other.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            #expect(try await other.response(within: .seconds(10))?.status == 200, "another client waited")
+            await idle[0].close()
+            // The server sees the close a moment later: until then a new connection is closed, so try a few.
+            var served = false
+            for _ in 0..<20 where !served {
+                let again = try await RawConnection.open(port: port)
+                try? await again.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                served = try await again.response(within: .seconds(2))?.status == 200
+                await again.close()
+            }
+            #expect(served, "a freed slot was not given back")
+            for connection in idle.dropFirst() + [fifth, other] { await connection.close() }
+        }
+    }
+}
