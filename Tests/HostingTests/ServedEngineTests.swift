@@ -21,12 +21,17 @@ import Testing
         try await withServed(try await buildTallyApplication(configuration: configuration)) { port in
             let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(60)))
             client.connect()
-            defer { Task { try? await client.shutdown() } }
-            for (tally, user, amount) in counts {
-                let response = try await client.post("/tallies/\(tally)", body: Self.json(["user_id": user, "amount": amount, "note": "note of \(user)"]))
-                try #require(response.head.status == .created)
+            do {
+                for (tally, user, amount) in counts {
+                    let response = try await client.post("/tallies/\(tally)", body: Self.json(["user_id": user, "amount": amount, "note": "note of \(user)"]))
+                    try #require(response.head.status == .created)
+                }
+                try await body(client)
+            } catch {
+                try? await client.shutdown()
+                throw error
             }
-            try await body(client)
+            try await client.shutdown()
         }
     }
 
