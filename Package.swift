@@ -286,7 +286,7 @@ let package = Package(
         .executableTarget(
             name: "SavryCLI",
             dependencies: [
-                "SavryApp", "SavryAPI", "SavryProjections", "OperatorCLI", "ProductHosting", "HTTPServing", "EventLog", "PersonalData",
+                "SavryApp", "SavryAPI", "SavryProjections", "OperatorCLI", "ProductHosting", "HTTPServing", "EventLog", "PersonalData", "ReadModels",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -356,7 +356,7 @@ let package = Package(
         .executableTarget(
             name: "ChatCLI",
             dependencies: [
-                "ChatApp", "ChatAPI", "ChatCommands", "ChatProjections", "OperatorCLI", "ProductHosting",
+                "ChatApp", "ChatAPI", "ChatCommands", "ChatProjections", "OperatorCLI", "ProductHosting", "ReadModels",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -417,7 +417,7 @@ let package = Package(
         .executableTarget(
             name: "NewsCLI",
             dependencies: [
-                "NewsApp", "NewsCommands", "NewsProjections", "NewsDomain", "OperatorCLI", "ProductHosting",
+                "NewsApp", "NewsCommands", "NewsProjections", "NewsDomain", "OperatorCLI", "ProductHosting", "ReadModels",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,38 +1,21 @@
 import ArgumentParser
 import ChatAPI
-import ChatApp
 import ChatProjections
-import Foundation
 import OperatorCLI
+import ReadModels
 
-/// `chat as-of --position N | --time T [--user ID | --serve PORT]`: the state as it was.
-struct AsOf: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "as-of",
-        abstract: "The state as of a log position or an instant: a user's sessions as GET /api/chat/sessions/ listed them (the newest 200), or the whole API served read-only on a port."
-    )
-
-    @OptionGroup var global: GlobalOptions
-    @OptionGroup var when: AsOfOptions
+/// `chat as-of … --user ID`: a user's sessions as GET /api/chat/sessions/ listed them (the newest 200).
+struct SessionsAsOf: PastStateView {
+    static let abstract = "The state as of a log position or an instant: a user's sessions as GET /api/chat/sessions/ listed them (the newest 200), or the whole API served read-only on a port."
+    static let option = "--user"
 
     @Option(help: "Print this user's sessions as they were.")
     var user: Int64?
 
-    @OptionGroup var serving: AsOfServeOptions<ChatProduct>
+    var isGiven: Bool { user != nil }
+    var subject: String { "user \(user ?? 0)'s sessions" }
 
-    func validate() throws {
-        guard (user == nil) != (serving.serve == nil) else { throw ValidationError("give exactly one of --user and --serve") }
-    }
-
-    func run() async throws {
-        if let port = serving.serve {
-            return try await global.serveReadOnly(asOf: when, host: serving.host, port: port)
-        }
-        guard let user else { throw ValidationError("give exactly one of --user and --serve") }
-        let sessions = try await global.readModels(asOf: when) { database, position, at in
-            FileHandle.standardError.write(Data("user \(user)'s sessions as of position \(position) (\(at))\n".utf8))
-            return try ChatQueries(database: database).sessions(of: user, limit: 200)
-        }
-        print(String(decoding: try ChatDocuments.sessions(sessions), as: UTF8.self))
+    func document(from database: ReadDatabase) throws -> String {
+        String(decoding: try ChatDocuments.sessions(try ChatQueries(database: database).sessions(of: user ?? 0, limit: 200)), as: UTF8.self)
     }
 }

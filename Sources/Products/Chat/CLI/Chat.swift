@@ -10,7 +10,7 @@ struct Chat: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The chat backend on the event-sourced engine: an LMDB event log, SQLite read models, the iOS contract over HTTP.",
         subcommands: [
-            ServeCommand<ChatProduct>.self, ImportDjangoUsers.self, AsOf.self,
+            ServeCommand<ChatProduct>.self, ImportDjangoUsers.self, AsOfCommand<ChatProduct, SessionsAsOf>.self,
         ] + OperatorCommands<ChatProduct>.all,
         defaultSubcommand: ServeCommand<ChatProduct>.self
     )

@@ -10,7 +10,7 @@ struct News: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The news aggregator on the event-sourced engine: articles and preferences in an LMDB log, story groups and signals from SQLite read models.",
         subcommands: [
-            ServeCommand<NewsProduct>.self, AsOf.self, ImportNews.self, EvalClusters.self, Synthesize.self,
+            ServeCommand<NewsProduct>.self, AsOfCommand<NewsProduct, PreferencesAsOf>.self, ImportNews.self, EvalClusters.self, Synthesize.self,
         ] + OperatorCommands<NewsProduct>.withoutAccounts,
         defaultSubcommand: ServeCommand<NewsProduct>.self
     )

@@ -10,7 +10,7 @@ struct Savry: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Savry's private recipes on the event-sourced engine: an LMDB event log, SQLite read models, the iOS contract over HTTP.",
         subcommands: [
-            ServeCommand<SavryProduct>.self, AsOf.self,
+            ServeCommand<SavryProduct>.self, AsOfCommand<SavryProduct, RecipeAsOf>.self,
         ] + OperatorCommands<SavryProduct>.all,
         defaultSubcommand: ServeCommand<SavryProduct>.self
     )
