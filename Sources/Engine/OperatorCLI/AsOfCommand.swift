@@ -37,9 +37,8 @@ public struct AsOfCommand<Product: ServedProduct, View: PastStateView>: AsyncPar
     public func run() async throws {
         if let port = serving.serve { return try await global.serveReadOnly(asOf: when, host: serving.host, port: port) }
         print(try await global.readModels(asOf: when) { database, position, at in
-            let document = try view.document(from: database)
             FileHandle.standardError.write(Data("\(view.subject) as of position \(position) (\(at))\n".utf8))
-            return document
+            return try view.document(from: database)
         })
     }
 }
