@@ -8,10 +8,7 @@ import TestSupport
 @Suite(.timeLimit(.minutes(3))) struct ConnectionLimitsTests {
     /// The tally product served on a port of its own, its test limits changed by `limit`.
     func served(_ limit: (inout ConnectionLimits) -> Void = { _ in }, _ body: @Sendable (_ port: Int) async throws -> Void) async throws {
-        let directory = try TemporaryDirectory()
-        var configuration = TallyConfiguration(dataDirectory: directory.url)
-        limit(&configuration.connections)
-        try await withServed(try await buildTallyApplication(configuration: configuration), body)
+        try await withServedTally({ limit(&$0.connections) }, body)
     }
 
     /// Deadlines of `idle`, `header` and `body` seconds.

@@ -15,23 +15,14 @@ import Testing
 
     /// The tally product served over a new data directory, with a client, given these counts.
     func served(_ counts: [(tally: String, user: Int64, amount: Int)], _ body: @Sendable (TestClient) async throws -> Void) async throws {
-        let directory = try TemporaryDirectory()
-        var configuration = TallyConfiguration(dataDirectory: directory.url)
-        configuration.adminToken = Self.adminToken
-        try await withServed(try await buildTallyApplication(configuration: configuration)) { port in
-            let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(60)))
-            client.connect()
-            do {
+        try await withServedTally({ $0.adminToken = Self.adminToken }) { port in
+            try await withClient(port: port) { client in
                 for (tally, user, amount) in counts {
                     let response = try await client.post("/tallies/\(tally)", body: Self.json(["user_id": user, "amount": amount, "note": "note of \(user)"]))
                     try #require(response.head.status == .created)
                 }
                 try await body(client)
-            } catch {
-                try? await client.shutdown()
-                throw error
             }
-            try await client.shutdown()
         }
     }
 

@@ -44,17 +44,20 @@ public func serveWithClient<T: Sendable, Context: RequestContext>(
     _ router: Router<Context>, services: [any Service] = [], logger: Logger, timeout: Duration = .seconds(60),
     _ body: @Sendable (TestClient) async throws -> T
 ) async throws -> T where Context.Source == ApplicationRequestContextSource {
-    try await serve(router, services: services, logger: logger) { port in
-        let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: timeout))
-        client.connect()
-        let result: T
-        do {
-            result = try await body(client)
-        } catch {
-            try? await client.shutdown()
-            throw error
-        }
-        try await client.shutdown()
-        return result
+    try await serve(router, services: services, logger: logger) { port in try await withClient(port: port, timeout: timeout, body) }
+}
+
+/// A test client connected to 127.0.0.1:`port` for `body`, shut down after.
+public func withClient<T: Sendable>(port: Int, timeout: Duration = .seconds(60), _ body: @Sendable (TestClient) async throws -> T) async throws -> T {
+    let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: timeout))
+    client.connect()
+    let result: T
+    do {
+        result = try await body(client)
+    } catch {
+        try? await client.shutdown()
+        throw error
     }
+    try await client.shutdown()
+    return result
 }

@@ -121,3 +121,14 @@ public func buildTallyApplication(configuration: TallyConfiguration, logger: Log
         return stores.server(router, configuration: configuration, connectRefusal: #"{"error":"no CONNECT"}"#, workers: [runner, replays], logger: logger)
     }
 }
+
+/// The tally product served over a new data directory, its configuration changed by `configure`,
+/// on an ephemeral port of 127.0.0.1 until `body` returns.
+public func withServedTally(
+    _ configure: (inout TallyConfiguration) -> Void = { _ in }, _ body: @Sendable (_ port: Int) async throws -> Void
+) async throws {
+    let directory = try TemporaryDirectory()
+    var configuration = TallyConfiguration(dataDirectory: directory.url)
+    configure(&configuration)
+    try await withServed(try await buildTallyApplication(configuration: configuration), body)
+}

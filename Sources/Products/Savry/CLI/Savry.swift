@@ -16,8 +16,6 @@ struct Savry: AsyncParsableCommand {
     )
 }
 
-typealias GlobalOptions = ProductOptions<SavryProduct>
-
 extension SavryProduct: ServedProduct {
     public static let serveAbstract = "Serve the recipes API on port 3000 (demo mode on a new data directory: the demo cooks' recipes and dev sign-in)."
 
