@@ -50,6 +50,8 @@ let package = Package(
             name: "EventLog",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 "CLMDB",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -199,7 +201,7 @@ let package = Package(
             name: "NuvieRecommendations",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "SeededRandom", "CLAPACK", "NuvieDomain", "NuvieMovieLens", "EventLog", "ReadModels", "NuvieProjections",
+                "SeededRandom", "CLAPACK", "NuvieDomain", "NuvieMovieLens", "EventLog", "EventSourcing", "ReadModels", "NuvieProjections",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
