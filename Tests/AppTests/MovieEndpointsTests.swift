@@ -78,6 +78,24 @@ import Testing
         }
     }
 
+    /// A friend's rating touches what the viewer's remembered scores rest on; a stranger's rating of
+    /// the same film does not move the social score, and the next read after the friend's shows it.
+    @Test func rememberedScoresFollowAFriendsRating() async throws {
+        try await withLiveServer { client in
+            let alice = try await client.account("alice"), bob = try await client.account("bob"), carol = try await client.account("carol")
+            #expect(try await client.send(.post, "/friends/requests", token: alice.token, body: #"{"user_id":\#(bob.id)}"#).status == .created)
+            #expect(try await client.send(.post, "/friends/requests/\(alice.id)/accept", token: bob.token).status == .ok)
+            let before = try #require(try await client.send(.get, "/movies/2", token: alice.token).json["rating_count"] as? Int)
+            for _ in 0..<2 { #expect(try await client.send(.get, "/movies/2", token: alice.token).json["social_score"] as? Int == 0) }
+            #expect(try await client.send(.post, "/movies/2/rate", token: carol.token, body: #"{"rating":5}"#).status == .ok)
+            #expect(try await client.send(.get, "/movies/2", token: alice.token).json["social_score"] as? Int == 0)
+            #expect(try await client.send(.post, "/movies/2/rate", token: bob.token, body: #"{"rating":5}"#).status == .ok)
+            let after = try await client.send(.get, "/movies/2", token: alice.token)
+            #expect(after.json["social_score"] as? Int == 33)
+            #expect(after.json["rating_count"] as? Int == before + 2)
+        }
+    }
+
     @Test func aFilmWithoutYearOrRatingsHasNullsNotOmissions() async throws {
         try await withLiveServer { client in
             let token = try await client.devLogin("movielens-2")

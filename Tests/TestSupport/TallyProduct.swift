@@ -71,6 +71,14 @@ public enum TallyCatalog: PayloadCatalog {
 
     public static let eventIdNamespace = "tally"
     public static func userErased(_ erasure: UserErased) -> TallyEvent { .userErased(erasure) }
+
+    /// A count touches its user; an erasure, everything.
+    public static func readScopes(of event: TallyEvent) -> ReadScopes {
+        switch event {
+        case .counted(let counted): .only([.user(counted.userId)])
+        case .userErased: .everything
+        }
+    }
 }
 
 /// A tally's stream folded: its total, and the notes written to it.

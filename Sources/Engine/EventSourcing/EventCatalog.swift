@@ -26,6 +26,13 @@ public protocol EventCatalog: Sendable {
     static var eventIdNamespace: String { get }
     /// The product's case for the engine's erasure event, which its catalog registers.
     static func userErased(_ erasure: UserErased) -> Event
+    /// What folding `event` changes, for answers remembered by scope (`RememberedReads`).
+    static func readScopes(of event: Event) -> ReadScopes
+}
+
+extension EventCatalog {
+    /// Everything: a product that names no scopes keeps its remembered answers only while nothing is folded.
+    public static func readScopes(of event: Event) -> ReadScopes { .everything }
 }
 
 /// An event's wire form.

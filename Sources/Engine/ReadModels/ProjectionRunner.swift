@@ -37,7 +37,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     let batchLock = NIOLock()
     /// The position every healthy projection has reached: what read-your-writes waits for.
     private let applied: PositionWatcher
-    private let changes = Atomic<UInt64>(0)
+    private let changes = ScopeRevisions()
     private let appliedEvents = Counter(label: "engine_projection_applied_events_total")
     private let batchTimer = Metrics.Timer(label: "engine_projection_batch_duration")
     private let storageFull: StorageFullLatch
@@ -68,7 +68,13 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     /// projection stopped, a rebuild swapped in; counted after the change is visible. Two reads
     /// that see the same revision saw the same read models, so an answer read at one can be served
     /// again while it holds.
-    public var revision: UInt64 { changes.load(ordering: .acquiring) }
+    public var revision: UInt64 { changes.current }
+
+    /// The latest revision at which a change may have touched any of `scopes`: an answer read from
+    /// only those scopes at this revision or later still holds.
+    public func lastTouched(_ scopes: ReadScopeSet) -> UInt64 {
+        changes.lastTouched(scopes)
+    }
 
     /// Set while batches fail because the filesystem under the read models is full.
     public var storageFailure: (error: StorageFullError, since: Date)? { storageFull.current }
@@ -198,10 +204,12 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
 
         let started = ContinuousClock.now
         let count: Int
+        let touched: ReadScopes
         do {
             let events = try ready?.batch(from: from, limit: limit) ?? Self.readDecoded(log, personalData, from: from, limit: limit)
             guard let last = events.last?.position else { return 0 }
             count = events.count
+            touched = .of(events, in: Catalog.self)
             if count == limit, last < target {
                 prefetch = Prefetch(log: log, personalData: personalData, from: last + 1, limit: min(batchSize, Int(clamping: target - last)))
             }
@@ -235,7 +243,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
         }
         batchTimer.record(duration: ContinuousClock.now - started)
         appliedEvents.increment(by: count)
-        publishProgress(Array(checkpoints.values))
+        publishProgress(Array(checkpoints.values), touching: touched)
         return count
     }
 
@@ -271,7 +279,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     }
 
     /// Gauges and the read-your-writes position, from checkpoints as just committed.
-    func publishProgress(_ checkpoints: [Checkpoint]) {
+    func publishProgress(_ checkpoints: [Checkpoint], touching touched: ReadScopes = .everything) {
         let head = log.headPosition
         for checkpoint in checkpoints {
             Gauge(label: "engine_projection_position", dimensions: [("projection", checkpoint.name)]).record(checkpoint.position)
@@ -279,7 +287,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
                 .record(Int64(head) - checkpoint.position)
         }
         let healthy = checkpoints.filter { $0.failedPosition == nil }.map(\.position)
-        changes.add(1, ordering: .releasing)
+        changes.advance(touching: touched)
         applied.publish(UInt64(healthy.min() ?? Int64(head)))
     }
 }

@@ -1,35 +1,44 @@
+import EventSourcing
 import NIOConcurrencyHelpers
 
-/// The runner's `revision`, for request paths that remember answers while the read models hold
-/// still; it takes no lock and reads no file.
+/// The runner's `revision` and what each fold touched, for request paths that remember answers
+/// while the read models they come from hold still; it reads no file.
 public struct ReadModelRevision: Sendable {
     private let read: @Sendable () -> UInt64
+    private let touched: @Sendable (ReadScopeSet) -> UInt64
 
     public init<Catalog>(runner: ProjectionRunner<Catalog>) {
         read = { runner.revision }
+        touched = { runner.lastTouched($0) }
     }
 
     public var current: UInt64 { read() }
+
+    /// The latest revision at which a fold may have touched any of `scopes`.
+    public func lastTouched(_ scopes: ReadScopeSet) -> UInt64 { touched(scopes) }
 }
 
-/// Values read from the read models, kept by id while the read models hold still: a read at the
-/// revision a value was made at gets it without touching the database.
+/// Values read from the read models, kept by id while what they were read from holds still: a
+/// value read at a revision is served again until a fold touches its scope (any fold, for a value
+/// given no scope) without touching the database.
 public final class RememberedReads<Id: Hashable & Sendable, Value: Sendable>: Sendable {
-    private let memo: NIOLockedValueBox<Memo<Id, Value>>
+    private let memo: NIOLockedValueBox<LRUCache<Id, (revision: UInt64, value: Value)>>
     private let revision: ReadModelRevision
 
     public init(revision: ReadModelRevision, capacity: Int) {
         self.revision = revision
-        memo = NIOLockedValueBox(Memo(capacity: capacity))
+        memo = NIOLockedValueBox(LRUCache(capacity: capacity))
     }
 
-    /// The value `read` gives for `id` now; nil values are not remembered.
-    public func value(_ id: Id, read: () throws -> Value?) rethrows -> Value? {
+    /// The value `read` gives for `id` now, which reads only what `scope` names (everything when
+    /// nil); nil values are not remembered.
+    public func value(_ id: Id, scope: ReadScope? = nil, read: () throws -> Value?) rethrows -> Value? {
         // Taken before reading, so what is kept under it is at least as new as it says.
-        let key = String(revision.current)
-        if let known = memo.withLockedValue({ $0.get(id, key: key) }) { return known }
+        let now = revision.current
+        let stale = scope.map { revision.lastTouched(ReadScopeSet(CollectionOfOne($0))) } ?? now
+        if let known = memo.withLockedValue({ $0.value(for: id) }), known.revision >= stale { return known.value }
         guard let value = try read() else { return nil }
-        memo.withLockedValue { $0.put(id, key: key, value) }
+        memo.withLockedValue { $0.set((now, value), for: id) }
         return value
     }
 }

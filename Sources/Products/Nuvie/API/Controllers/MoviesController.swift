@@ -32,7 +32,7 @@ struct MoviesController: Sendable {
     func show(_ request: Request, context: NuvieSignedInContext) async throws -> MovieDTO {
         let viewer = context.userId
         let movieId = try context.parameters.id("movie_id")
-        guard let movie = try films.value(FilmView(viewer: viewer, movieId: movieId), read: { try movies.movie(id: movieId, viewer: viewer) })
+        guard let movie = try films.value(FilmView(viewer: viewer, movieId: movieId), scope: .film(movieId), read: { try movies.movie(id: movieId, viewer: viewer) })
         else { throw NuvieAPIError.movieNotFound(movieId) }
         return await withScores(MovieDTO(movie), viewer: viewer)
     }

@@ -1,3 +1,5 @@
+import EventSourcing
+import NuvieDomain
 import ReadModels
 import Foundation
 import Logging
@@ -29,9 +31,9 @@ public final class Recommender: RecommendationEngine {
     /// Each user's last scoring pass, kept while nothing it rests on has changed: their signals
     /// (`freshness`), the model and the catalog snapshot.
     private let scorings = NIOLockedValueBox(Memo<Int64, UserScoring>())
-    /// The same passes by the read-model revision and model they were made at, for requests that
-    /// come before anything has changed: those skip even the freshness read.
-    private let settled = NIOLockedValueBox(Memo<Int64, UserScoring>())
+    /// The same passes by the model they were made with, for requests that come before anything
+    /// they rest on has changed: those skip even the freshness read.
+    private let settled = NIOLockedValueBox(Memo<Int64, Settled>())
     private let readModels: ReadModelRevision?
     private let logger: Logger
 
@@ -42,6 +44,34 @@ public final class Recommender: RecommendationEngine {
         var loadedAt: ContinuousClock.Instant
         var snapshot: CatalogSnapshot
         var generation: Int
+
+        static var reloadInterval: Duration { .seconds(1) }
+    }
+
+    /// A user's pass as made at a read-model revision: it holds while no fold has touched the user
+    /// or any of their friends since, and until the catalog snapshot it was made with may be
+    /// reloaded; past that, only while the snapshot was current and the catalog has not changed.
+    /// So popularity is as fresh in it as in a pass made now.
+    private struct Settled {
+        var scoring: UserScoring
+        var scopes: ReadScopeSet
+        var revision: UInt64
+        var until: ContinuousClock.Instant
+        var catalogCurrent: Bool
+        private static let catalog = ReadScopeSet([.catalog])
+
+        init(scoring: UserScoring, userId: Int64, revision: UInt64, until: ContinuousClock.Instant, catalogCurrent: Bool) {
+            self.scoring = scoring
+            scopes = ReadScopeSet([.user(userId)] + scoring.profile.friendNames.keys.map(ReadScope.user))
+            self.revision = revision
+            self.until = until
+            self.catalogCurrent = catalogCurrent
+        }
+
+        func holds(at now: ContinuousClock.Instant, readModels: ReadModelRevision) -> Bool {
+            guard readModels.lastTouched(scopes) <= revision else { return false }
+            return now < until || catalogCurrent && readModels.lastTouched(Self.catalog) <= revision
+        }
     }
 
     /// `readModels`, when given, is the revision of the read models `inputs` reads.
@@ -117,18 +147,22 @@ public final class Recommender: RecommendationEngine {
         guard let trained else { throw RecommendationError.modelNotReady }
         let plainOptions = options.useSocial && options.seedFilter == nil
         // Read before anything else, so what is remembered under it is at least as new.
-        let settledKey = readModels.map { "\($0.current)|\(trained.generation)" }
-        if plainOptions, let settledKey, let memo = settled.withLockedValue({ $0.get(userId, key: settledKey) }), memo.profile.hasSeen(options.exclude) {
-            return (memo, trained)
+        let revision = readModels?.current
+        let settledKey = String(trained.generation)
+        if plainOptions, let readModels, let memo = settled.withLockedValue({ $0.get(userId, key: settledKey) }),
+           memo.holds(at: .now, readModels: readModels), memo.scoring.profile.hasSeen(options.exclude) {
+            return (memo.scoring, trained)
         }
         let freshness = try inputs.freshness(userId: userId)
         let catalog = try liveCatalog(position: freshness.popularityPosition)
         let key = "\(freshness.stamp)|\(trained.generation)|\(catalog.generation)"
-        // A catalog reloaded at most once a second may be behind the read models; a pass made
-        // with it is not settled, or it would outlive the reload.
         func remember(_ scoring: UserScoring) {
-            guard let settledKey, catalog.position == freshness.popularityPosition else { return }
-            settled.withLockedValue { $0.put(userId, key: settledKey, scoring) }
+            guard let revision else { return }
+            let memo = Settled(
+                scoring: scoring, userId: userId, revision: revision, until: catalog.loadedAt + LiveCatalog.reloadInterval,
+                catalogCurrent: catalog.position == freshness.popularityPosition
+            )
+            settled.withLockedValue { $0.put(userId, key: settledKey, memo) }
         }
         if plainOptions, let memo = scorings.withLockedValue({ $0.get(userId, key: key) }), memo.profile.hasSeen(options.exclude) {
             remember(memo)
@@ -148,7 +182,7 @@ public final class Recommender: RecommendationEngine {
     private func liveCatalog(position: UInt64) throws -> LiveCatalog {
         let now = ContinuousClock.now
         let known = catalog.withLockedValue { $0 }
-        if let known, known.position == position || now - known.loadedAt < .seconds(1) { return known }
+        if let known, known.position == position || now - known.loadedAt < LiveCatalog.reloadInterval { return known }
         let counts = try inputs.ratingCounts()
         var films = (titles: known?.snapshot.titles ?? [:], genres: known?.snapshot.genres ?? [:])
         if try inputs.movieCount() != films.titles.count { films = try inputs.catalog() }
