@@ -10,8 +10,8 @@ extension ReadScope {
 
 extension NuvieEvent {
     /// What folding this event changes: the users it concerns, the film when it concerns one, and the
-    /// catalog when it changes its films or their popularity. No
-    /// default: a new case does not compile until it says which film it touches.
+    /// catalog when it changes its films or their popularity. No default: a new case does not
+    /// compile until it says which film it touches.
     public var readScopes: ReadScopes {
         let users = ((actorUserId.map { [$0] } ?? []) + subjectUserIds).map(ReadScope.user)
         switch self {
