@@ -13,6 +13,7 @@ $nuvie eval --ratings demo/ml-latest-small/ratings.csv --split both --seed 42
 $bench recommend --runs 3
 $bench http --runs 3 --duration 10
 $bench memory --seconds 60
+scripts/bench-mixed.sh --runs 2 --binary "$nuvie"
 $bench append --runs 3
 scripts/postgres.sh run bash -c '"$0" shared-append --server-url "$ENGINE_TEST_POSTGRES_URL" --runs 3 --events 30000' "$bench"
 $bench rebuild --runs 3
