@@ -28,8 +28,8 @@ public struct RawConnection: Sendable {
         try await channel.writeAndFlush(ByteBuffer(string: text))
     }
 
-    /// Sends `text` one byte every `interval` until it is sent or the server closes the connection.
-    /// Sends `text` a byte at a time while the connection is open; returns how many bytes went.
+    /// Sends `text` one byte every `interval` until it is sent or the server closes the connection;
+    /// returns how many bytes went.
     @discardableResult
     public func trickle(_ text: String, every interval: Duration) async throws -> Int {
         var sent = 0

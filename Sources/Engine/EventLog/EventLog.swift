@@ -165,6 +165,11 @@ public final class EventLog: Sendable {
         await head.wait(beyond: position)
     }
 
+    /// Returns once an event beyond `position` is committed, or `timeout` passes, or the task is cancelled.
+    public func waitForEvents(after position: UInt64, timeout: Duration) async {
+        _ = await head.wait(until: position + 1, timeout: timeout)
+    }
+
     /// Re-reads the head from disk, for appends made by another process (an import while serving).
     public func refreshHead() throws {
         head.publish(try environment.read { try store.lastPosition($0) })

@@ -84,7 +84,7 @@ extension PositionWatcher {
                 let reached = state.withLockedValue { state -> Bool? in
                     if state.position >= target { return true }
                     if Task.isCancelled { return false }
-                    let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { self.expire(id) }
+                    let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: TimeAmount(timeout)) { self.expire(id) }
                     state.timedWaiters[id] = (target, continuation, timer)
                     return nil
                 }
@@ -97,11 +97,5 @@ extension PositionWatcher {
 
     private func expire(_ id: UInt64) {
         state.withLockedValue { $0.timedWaiters.removeValue(forKey: id) }?.continuation.resume(returning: false)
-    }
-}
-
-extension Duration {
-    var nanoseconds: Int64 {
-        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
     }
 }

@@ -115,14 +115,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
                 let seen = appliedPosition
                 // Woken by this process's appends; the timeout also notices another process's (an import).
                 await cancelWhenGracefulShutdown {
-                    if self.log.headPosition <= seen {
-                        await withTaskGroup(of: Void.self) { group in
-                            group.addTask { await self.log.waitForEvents(after: seen) }
-                            group.addTask { try? await Task.sleep(for: .seconds(1)) }
-                            await group.next()
-                            group.cancelAll()
-                        }
-                    }
+                    if self.log.headPosition <= seen { await self.log.waitForEvents(after: seen, timeout: .seconds(1)) }
                 }
                 try log.refreshHead()
             }
