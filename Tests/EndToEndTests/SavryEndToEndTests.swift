@@ -71,6 +71,10 @@ import Testing
         #expect(then.status == 0 && then.output.contains(#""name" : "Better pancakes""#), "\(then.output)")
         let before = try await runProduct("savry", ["as-of", "--position", "1", "--recipe", id, "--data-dir", data.path])
         #expect(before.status != 0 && before.output.contains("no recipe"), "\(before.output)")
+        let kept = directory.url.appendingPathComponent("as-of")
+        let keptRun = try await runProduct("savry", ["as-of", "--position", "\(headAfterFirstEdit)", "--output", kept.path, "--data-dir", data.path])
+        #expect(keptRun.status == 0 && FileManager.default.fileExists(atPath: kept.appendingPathComponent("read.sqlite").path), "\(keptRun.output)")
+        #expect(try await runProduct("savry", ["as-of", "--position", "1", "--data-dir", data.path]).output.contains("give one of --recipe, --serve and --output"))
 
         let admin = ["X-Admin-Token": try ServerProcess.adminToken(dataDirectory: data)]
         let history = try await server.get("/admin/streams/recipe-\(id)/events", headers: admin)

@@ -13,13 +13,20 @@ public protocol PastStateView: ParsableArguments {
     var isGiven: Bool { get }
     /// What is printed, named for the line on stderr that says which position it shows: `recipe 12`.
     var subject: String { get }
-    /// The document printed, from the read models folded to the position asked for.
-    func document(from database: ReadDatabase) throws -> String
+    /// The document printed, from the read models folded to `position`.
+    func document(from database: ReadDatabase, at position: UInt64) async throws -> String
+    /// The same document folded from only the events that can show in it, when the view knows which
+    /// (one user's own and their friends', say): nil when it needs the whole log folded.
+    func documentFromOwnEvents(of live: LiveLogAndKeys, at position: UInt64) throws -> String?
 }
 
-/// `<product> as-of --position N | --time T [<its view's option> | --serve PORT]`: the state as it
-/// was, printed (`View`) or served whole, read-only. Personal fields are opened with the live key
-/// store: a user erased since reads as erased in every past state too.
+extension PastStateView {
+    public func documentFromOwnEvents(of live: LiveLogAndKeys, at position: UInt64) throws -> String? { nil }
+}
+
+/// `<product> as-of --position N | --time T [<its view's option> | --serve PORT] [--output DIR]`: the
+/// state as it was, printed (`View`), served whole and read-only, or kept in a directory. Personal
+/// fields are opened with the live key store: a user erased since reads as erased in every past state too.
 public struct AsOfCommand<Product: ServedProduct, View: PastStateView>: AsyncParsableCommand {
     public static var configuration: CommandConfiguration { CommandConfiguration(commandName: "as-of", abstract: View.abstract) }
 
@@ -28,17 +35,36 @@ public struct AsOfCommand<Product: ServedProduct, View: PastStateView>: AsyncPar
     @OptionGroup var view: View
     @OptionGroup var serving: AsOfServeOptions<Product>
 
+    @Option(help: "Keep what is built in this directory instead of a temporary one: read.sqlite, or with --serve a whole data directory.")
+    var output: String?
+
     public init() {}
 
     public func validate() throws {
-        guard view.isGiven != (serving.serve != nil) else { throw ValidationError("give exactly one of \(View.option) and --serve") }
+        guard !(view.isGiven && serving.serve != nil) else { throw ValidationError("\(View.option) and --serve do not go together") }
+        guard view.isGiven || serving.serve != nil || output != nil else { throw ValidationError("give one of \(View.option), --serve and --output") }
     }
 
     public func run() async throws {
-        if let port = serving.serve { return try await global.serveReadOnly(asOf: when, host: serving.host, port: port) }
-        print(try await global.readModels(asOf: when) { database, position, at in
-            FileHandle.standardError.write(Data("\(view.subject) as of position \(position) (\(at))\n".utf8))
-            return try view.document(from: database)
-        })
+        let kept = output.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        if let port = serving.serve { return try await global.serveReadOnly(asOf: when, host: serving.host, port: port, output: kept) }
+        if view.isGiven, kept == nil, let document = try documentFromOwnEvents() { return print(document) }
+        let document = try await global.readModels(asOf: when, keptIn: kept) { database, position, at in
+            let what = view.isGiven ? view.subject : "read models"
+            FileHandle.standardError.write(Data("\(what) as of position \(position) (\(at))\(kept.map { ", kept in \($0.path)/read.sqlite" } ?? "")\n".utf8))
+            return view.isGiven ? try await view.document(from: database, at: position) : nil
+        }
+        if let document { print(document) }
+    }
+
+    private func documentFromOwnEvents() throws -> String? {
+        let live = try global.openLogAndKeys()
+        defer { live.close() }
+        let (position, at) = try when.resolve(in: live.log)
+        let started = ContinuousClock.now
+        guard let document = try view.documentFromOwnEvents(of: live, at: position) else { return nil }
+        let milliseconds = Int((ContinuousClock.now - started) / .milliseconds(1))
+        FileHandle.standardError.write(Data("\(view.subject) as of position \(position) (\(at)), from the events it shows alone, in \(milliseconds) ms\n".utf8))
+        return document
     }
 }

@@ -15,7 +15,7 @@ struct SessionsAsOf: PastStateView {
     var isGiven: Bool { user != nil }
     var subject: String { "user \(user ?? 0)'s sessions" }
 
-    func document(from database: ReadDatabase) throws -> String {
+    func document(from database: ReadDatabase, at position: UInt64) throws -> String {
         String(decoding: try ChatDocuments.sessions(try ChatQueries(database: database).sessions(of: user ?? 0, limit: 200)), as: UTF8.self)
     }
 }

@@ -17,7 +17,7 @@ struct PreferencesAsOf: PastStateView {
     var isGiven: Bool { user != nil }
     var subject: String { "\(user ?? "")'s preferences" }
 
-    func document(from database: ReadDatabase) throws -> String {
+    func document(from database: ReadDatabase, at position: UInt64) throws -> String {
         let preferences = try NewsQueries(database: database).preferences(of: user ?? "")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

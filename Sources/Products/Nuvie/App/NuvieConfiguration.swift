@@ -7,7 +7,7 @@ import NuvieProjections
 import NuvieRecommendations
 
 /// Everything the server needs to start, as plain values. The CLI builds it from flags and the
-/// environment; tests use `.testing(dataDirectory:)`.
+/// environment.
 public struct NuvieConfiguration: PastStateConfiguration {
     public var serving: ServingSettings
     /// Imported into an empty log in demo mode.
@@ -31,16 +31,6 @@ public struct NuvieConfiguration: PastStateConfiguration {
 
     public init(dataDirectory: URL) {
         serving = ServingSettings(dataDirectory: dataDirectory, port: 8080, initialLogMapSize: 256 << 20)
-    }
-
-    /// A demo-mode server on an ephemeral port over `dataDirectory` (`ServingSettings.testing`), with no
-    /// dataset to import and no rate limit.
-    public static func testing(dataDirectory: URL) -> NuvieConfiguration {
-        var configuration = NuvieConfiguration(dataDirectory: dataDirectory)
-        configuration.serving = .testing(dataDirectory: dataDirectory)
-        configuration.jwtSecret = "test-secret-test-secret-test-secret"
-        configuration.rateLimit = nil
-        return configuration
     }
 
     var recommendationCachePath: String { DataDirectory(serving.dataDirectory).cache.appendingPathComponent("recommendation-feed.sqlite").path }

@@ -10,7 +10,7 @@ struct Nuvie: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Nuvie's event-sourced backend: an LMDB event log, SQLite read models, the iOS contract over HTTP.",
         subcommands: [
-            ServeCommand<NuvieProduct>.self, Import.self, AsOf.self, Eval.self,
+            ServeCommand<NuvieProduct>.self, Import.self, AsOfCommand<NuvieProduct, UserAsOfView>.self, Eval.self,
         ] + OperatorCommands<NuvieProduct>.all,
         defaultSubcommand: ServeCommand<NuvieProduct>.self
     )

@@ -4,7 +4,7 @@ import HTTPServing
 import ProductHosting
 
 /// Everything Savry's server needs to start, as plain values. The `savry` executable builds it from
-/// flags and the `SAVRY_*` environment; tests use `.testing(dataDirectory:)`.
+/// flags and the `SAVRY_*` environment.
 public struct SavryConfiguration: PastStateConfiguration {
     public var serving: ServingSettings
     public var jwtSecret: String?
@@ -15,15 +15,6 @@ public struct SavryConfiguration: PastStateConfiguration {
 
     public init(dataDirectory: URL) {
         serving = ServingSettings(dataDirectory: dataDirectory, port: 3000)
-    }
-
-    /// A demo-mode server on an ephemeral port, with a fixed JWT secret and no rate limit.
-    public static func testing(dataDirectory: URL) -> SavryConfiguration {
-        var configuration = SavryConfiguration(dataDirectory: dataDirectory)
-        configuration.serving = .testing(dataDirectory: dataDirectory)
-        configuration.jwtSecret = "savry-test-secret-savry-test-secret"
-        configuration.rateLimit = nil
-        return configuration
     }
 
     /// Savry's own `SAVRY_*` settings; the engine reads the rest (`EnvironmentSettings.servingNames`).

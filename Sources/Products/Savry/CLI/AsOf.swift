@@ -15,7 +15,7 @@ struct RecipeAsOf: PastStateView {
     var isGiven: Bool { recipe != nil }
     var subject: String { "recipe \(recipe ?? "")" }
 
-    func document(from database: ReadDatabase) throws -> String {
+    func document(from database: ReadDatabase, at position: UInt64) throws -> String {
         guard let found = try RecipeQueries(database: database).recipe(id: recipe ?? "") else {
             throw ValidationError("no recipe \(recipe ?? "") then: not created yet, or deleted")
         }
