@@ -43,12 +43,15 @@ import TestSupport
         #expect(configuration.aiServiceURL?.absoluteString == "http://127.0.0.1:9000")
         #expect(try configured(["NUVIE_RATE_LIMIT_PER_MINUTE": "0"]).rateLimit == nil)
         #expect(try configured([:]).rateLimit == RateLimit.perPerson)
-        #expect(EnvironmentSettings(["NUVIE_RATE_LIMT": "5", "NUVIE_PORT": "1", "SAVRY_PORT": "3000"]).unknownNames(prefix: "NUVIE", known: NuvieConfiguration.environmentNames) == ["NUVIE_RATE_LIMT"])
+        let misspelt = EnvironmentSettings(["NUVIE_RATE_LIMT": "5", "NUVIE_RATE_LIMIT_BURST": "5", "NUVIE_PORT": "1", "SAVRY_PORT": "3000"])
+        var read = NuvieConfiguration(dataDirectory: URL(fileURLWithPath: "/tmp/unused"))
+        try read.apply(misspelt)
+        #expect(misspelt.unreadNames(prefix: "NUVIE") == ["NUVIE_RATE_LIMT"])
     }
 
-    @Test func theSettingsStartUpAcceptAreTheOnesItReads() throws {
+    @Test func theProductReadsNoneOfTheEnginesSettings() throws {
         var configuration = NuvieConfiguration(dataDirectory: URL(fileURLWithPath: "/tmp/unused"))
-        #expect(try EnvironmentNameCheck.problems(prefix: "NUVIE", declared: NuvieConfiguration.environmentNames) { try configuration.apply($0) } == [])
+        #expect(try EnvironmentNameCheck.enginesNamesReadByTheProduct(prefix: "NUVIE") { try configuration.apply($0) } == [])
     }
 
     /// Outside demo mode nothing generates a secret: a server missing one stops before it imports or

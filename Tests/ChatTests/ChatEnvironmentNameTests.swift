@@ -3,7 +3,7 @@ import ChatApp
 import Testing
 import TestSupport
 
-@Test func theSettingsStartUpAcceptAreTheOnesItReads() throws {
+@Test func theProductReadsNoneOfTheEnginesSettings() throws {
     var configuration = ChatConfiguration(dataDirectory: URL(fileURLWithPath: "/nonexistent"))
-    #expect(try EnvironmentNameCheck.problems(prefix: "CHAT", declared: ChatConfiguration.environmentNames) { try configuration.apply($0) } == [])
+    #expect(try EnvironmentNameCheck.enginesNamesReadByTheProduct(prefix: "CHAT") { try configuration.apply($0) } == [])
 }

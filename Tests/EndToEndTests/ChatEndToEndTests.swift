@@ -8,7 +8,8 @@ import Testing
 /// uploads, verify, audit, as-of) work on its log. Its kill cycles are in `KillCycleTests`.
 @Suite(.timeLimit(.minutes(5))) struct ChatEndToEndTests {
     /// Demo logins hash at OWASP's count; accounts made here at the lowest the server accepts.
-    static let environment = ["CHAT_PASSWORD_ITERATIONS": "100000", "CHAT_RATE_LIMIT_PER_MINUTE": "0"]
+    /// And a misspelt setting, which start-up names and ignores.
+    static let environment = ["CHAT_PASSWORD_ITERATIONS": "100000", "CHAT_RATE_LIMIT_PER_MINUTE": "0", "CHAT_CONTEXT_TOKEN": "1"]
 
     static func serve(_ dataDirectory: URL) async throws -> ServerProcess {
         try await ServerProcess.start("chat", outputDirectory: dataDirectory.deletingLastPathComponent(), environment: environment) { port in
@@ -26,6 +27,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let data = directory.url.appendingPathComponent("data")
         let server = try await Self.serve(data)
+        #expect(server.everythingSaid().contains("variable=CHAT_CONTEXT_TOKEN"), "\(server.everythingSaid())")
         let signup = try await server.post("/api/signup/", #"{"email":"ops@example.com","password":"long enough pass"}"#)
         #expect(signup.status == 201, "\(signup.text)")
         let auth = ["Authorization": "Token \(try #require(signup.json["token"] as? String))"]

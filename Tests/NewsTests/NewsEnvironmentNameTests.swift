@@ -3,7 +3,7 @@ import NewsApp
 import Testing
 import TestSupport
 
-@Test func theSettingsStartUpAcceptAreTheOnesItReads() throws {
+@Test func theProductReadsNoneOfTheEnginesSettings() throws {
     var configuration = NewsConfiguration(dataDirectory: URL(fileURLWithPath: "/nonexistent"))
-    #expect(try EnvironmentNameCheck.problems(prefix: "NEWS", declared: NewsConfiguration.environmentNames) { try configuration.apply($0) } == [])
+    #expect(try EnvironmentNameCheck.enginesNamesReadByTheProduct(prefix: "NEWS") { try configuration.apply($0) } == [])
 }

@@ -3,7 +3,7 @@ import SavryApp
 import Testing
 import TestSupport
 
-@Test func theSettingsStartUpAcceptAreTheOnesItReads() throws {
+@Test func theProductReadsNoneOfTheEnginesSettings() throws {
     var configuration = SavryConfiguration(dataDirectory: URL(fileURLWithPath: "/nonexistent"))
-    #expect(try EnvironmentNameCheck.problems(prefix: "SAVRY", declared: SavryConfiguration.environmentNames) { try configuration.apply($0) } == [])
+    #expect(try EnvironmentNameCheck.enginesNamesReadByTheProduct(prefix: "SAVRY") { try configuration.apply($0) } == [])
 }

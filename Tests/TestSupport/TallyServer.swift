@@ -18,7 +18,6 @@ public struct TallyConfiguration: PastStateConfiguration {
         serving = .testing(dataDirectory: dataDirectory)
     }
 
-    public static let environmentNames: Set<String> = []
     public mutating func apply(_ settings: EnvironmentSettings) throws {}
 }
 

@@ -5,17 +5,14 @@ import NIOConcurrencyHelpers
 /// used stops the start-up with a message naming the variable, instead of falling back to a default.
 public struct EnvironmentSettings: Sendable {
     public let values: [String: String]
-    private let reads: NamesRead?
+    private let reads = NamesRead()
 
-    /// `reads`, when given, collects every name asked for, set or not: what a test compares with a
-    /// configuration's `environmentNames`.
-    public init(_ values: [String: String] = ProcessInfo.processInfo.environment, recordingReadsIn reads: NamesRead? = nil) {
+    public init(_ values: [String: String] = ProcessInfo.processInfo.environment) {
         self.values = values
-        self.reads = reads
     }
 
     /// The names the engine reads for every product (`ServerConfiguration.applyEverySetting`), so a
-    /// product declares and reads only its own.
+    /// product reads only its own.
     public static func servingNames(prefix: String) -> Set<String> {
         Set([
             "DATA_DIR", "LOG_LEVEL", "HOST", "PORT", "DEMO", "LOG_URL", "MASTER_KEY", "MASTER_KEY_FILE", "ADMIN_TOKEN", "ADMIN_TOKEN_FILE",
@@ -25,16 +22,18 @@ public struct EnvironmentSettings: Sendable {
         ].map { "\(prefix)_\($0)" })
     }
 
-    public final class NamesRead: Sendable {
+    /// Every name asked for so far, set or not.
+    public var namesRead: Set<String> { reads.all }
+
+    private final class NamesRead: Sendable {
         private let names = NIOLockedValueBox<Set<String>>([])
-        public init() {}
-        public var all: Set<String> { names.withLockedValue { $0 } }
+        var all: Set<String> { names.withLockedValue { $0 } }
         func insert(_ name: String) { names.withLockedValue { _ = $0.insert(name) } }
     }
 
     /// The value, or nil when unset or empty (an empty variable means "not set", as in shells).
     public func text(_ name: String) -> String? {
-        reads?.insert(name)
+        reads.insert(name)
         guard let value = values[name], !value.isEmpty else { return nil }
         return value
     }
@@ -77,10 +76,10 @@ public struct EnvironmentSettings: Sendable {
         }
     }
 
-    /// `<prefix>_*` variables nobody reads, neither the engine (`servingNames`) nor the product
-    /// (`known`): most likely misspelt, worth a warning at start-up.
-    public func unknownNames(prefix: String, known: Set<String>) -> [String] {
-        let read = known.union(Self.servingNames(prefix: prefix))
+    /// `<prefix>_*` variables set that nothing has asked for, once every setting is read, and that the
+    /// engine does not read elsewhere (`servingNames`): most likely misspelt, worth a warning at start-up.
+    public func unreadNames(prefix: String) -> [String] {
+        let read = namesRead.union(Self.servingNames(prefix: prefix))
         return values.keys.filter { $0.hasPrefix(prefix + "_") && !read.contains($0) }.sorted()
     }
 }

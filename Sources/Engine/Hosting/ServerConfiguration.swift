@@ -9,10 +9,8 @@ import Logging
 public protocol ServerConfiguration: Sendable {
     init(dataDirectory: URL)
     var serving: ServingSettings { get set }
-    /// Every `<NAME>_*` variable the product reads itself, besides the engine's
-    /// (`EnvironmentSettings.servingNames`); others are reported as unknown at start-up.
-    static var environmentNames: Set<String> { get }
-    /// The product's own settings from the environment, every value checked.
+    /// The product's own settings from the environment, every value checked. A `<NAME>_*` variable set
+    /// that neither this nor the engine reads is reported at start-up (`EnvironmentSettings.unreadNames`).
     mutating func apply(_ settings: EnvironmentSettings) throws
 }
 

@@ -59,11 +59,11 @@ extension ProductOptions {
     ) throws -> Configuration {
         let prefix = Product.environmentPrefix
         let settings = EnvironmentSettings()
-        for name in settings.unknownNames(prefix: prefix, known: Configuration.environmentNames) {
-            logger.warning("ignoring an environment variable no setting reads (misspelt?)", metadata: ["variable": "\(name)"])
-        }
         var configuration = Configuration(dataDirectory: dataDirectory)
         try configuration.applyEverySetting(settings, prefix: prefix)
+        for name in settings.unreadNames(prefix: prefix) {
+            logger.warning("ignoring an environment variable no setting reads (misspelt?)", metadata: ["variable": "\(name)"])
+        }
         configuration.logURL = logURL
         configuration.host = host ?? settings.text("\(prefix)_HOST") ?? "127.0.0.1"
         configuration.metricsRegistry = Bootstrap.metrics(Product.self)

@@ -24,13 +24,6 @@ public struct ChatConfiguration: PastStateConfiguration {
         serving = ServingSettings(dataDirectory: dataDirectory, port: 8000)
     }
 
-    /// Chat's own `CHAT_*` settings; the engine reads the rest (`EnvironmentSettings.servingNames`).
-    public static let environmentNames: Set<String> = [
-        "CHAT_OPENAI_BASE_URL", "CHAT_OPENAI_API_KEY", "CHAT_OPENAI_API_KEY_FILE", "CHAT_OPENAI_MODEL", "CHAT_OPENAI_TEMPERATURE",
-        "CHAT_OPENAI_TIMEOUT_SECONDS", "CHAT_CONTEXT_TOKENS", "CHAT_TONE_PROMPTS_FILE", "CHAT_PASSWORD_ITERATIONS",
-        "CHAT_LOGIN_FAILURES_PER_ACCOUNT", "CHAT_LOGIN_FAILURES_PER_ADDRESS", "CHAT_RATE_LIMIT_PER_MINUTE", "CHAT_RATE_LIMIT_BURST",
-    ]
-
     /// The rest of the configuration from the environment, every value checked (`InvalidSetting`).
     public mutating func apply(_ settings: EnvironmentSettings) throws {
         // Every CHAT_OPENAI_* value is checked whether or not a base URL is set: one set without it

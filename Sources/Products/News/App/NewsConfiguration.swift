@@ -16,10 +16,6 @@ public struct NewsConfiguration: PastStateConfiguration {
         serving = ServingSettings(dataDirectory: dataDirectory, port: 5001)
     }
 
-    public static let environmentNames: Set<String> = [
-        "NEWS_RATE_LIMIT_PER_MINUTE", "NEWS_FEEDS", "NEWS_FEED_INTERVAL_SECONDS",
-    ]
-
     public mutating func apply(_ settings: EnvironmentSettings) throws {
         requestsPerMinute = try settings.integer("NEWS_RATE_LIMIT_PER_MINUTE", in: 1...1_000_000) ?? requestsPerMinute
         if let list = settings.text("NEWS_FEEDS") {

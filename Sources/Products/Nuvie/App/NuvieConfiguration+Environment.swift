@@ -4,13 +4,6 @@ import NuvieAPI
 import Foundation
 
 extension NuvieConfiguration {
-    /// Nuvie's own `NUVIE_*` settings; the engine reads the rest (`EnvironmentSettings.servingNames`).
-    public static let environmentNames: Set<String> = [
-        "NUVIE_JWT_SECRET", "NUVIE_JWT_SECRET_FILE", "NUVIE_INTERNAL_TOKEN", "NUVIE_INTERNAL_TOKEN_FILE", "NUVIE_APPLE_BUNDLE_ID",
-        "NUVIE_APPLE_JWKS", "NUVIE_AI_SERVICE_URL", "NUVIE_AI_TIMEOUT_MS", "NUVIE_MODEL_RETRAIN_SECONDS", "NUVIE_MODEL_MAXIMUM_FILMS",
-        "NUVIE_RECOMMENDATION_TTL_SECONDS", "NUVIE_RATE_LIMIT_PER_MINUTE", "NUVIE_RATE_LIMIT_BURST",
-    ]
-
     /// The rest of the configuration from the environment, every value checked (`InvalidSetting`).
     public mutating func apply(_ settings: EnvironmentSettings) throws {
         jwtSecret = try settings.secret("NUVIE_JWT_SECRET")

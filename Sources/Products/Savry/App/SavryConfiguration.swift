@@ -17,12 +17,6 @@ public struct SavryConfiguration: PastStateConfiguration {
         serving = ServingSettings(dataDirectory: dataDirectory, port: 3000)
     }
 
-    /// Savry's own `SAVRY_*` settings; the engine reads the rest (`EnvironmentSettings.servingNames`).
-    public static let environmentNames: Set<String> = [
-        "SAVRY_JWT_SECRET", "SAVRY_JWT_SECRET_FILE", "SAVRY_APPLE_BUNDLE_ID", "SAVRY_APPLE_JWKS", "SAVRY_RATE_LIMIT_PER_MINUTE",
-        "SAVRY_RATE_LIMIT_BURST",
-    ]
-
     /// The rest of the configuration from the environment, every value checked (`InvalidSetting`).
     public mutating func apply(_ settings: EnvironmentSettings) throws {
         jwtSecret = try settings.secret("SAVRY_JWT_SECRET")
