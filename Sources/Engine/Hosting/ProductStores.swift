@@ -108,6 +108,19 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
         )
     }
 
+    /// In demo mode (`configuration.seedsDemo`): the product's demo recorded by `seed` (idempotent, its
+    /// event ids derived, so a restart records nothing; it returns how many it recorded) and folded by
+    /// `runner` before serving.
+    public func seedDemo(
+        _ what: String, when configuration: some ServerConfiguration, runner: ProjectionRunner<Product.Catalog>, logger: Logger,
+        _ seed: () async throws -> Int
+    ) async throws {
+        guard configuration.seedsDemo else { return }
+        let recorded = try await seed()
+        if recorded > 0 { logger.info("seeded the demo", metadata: ["demo": "\(what)", "recorded": "\(recorded)"]) }
+        try runner.catchUp()
+    }
+
     public func close() {
         log.close()
         try? keys.close()

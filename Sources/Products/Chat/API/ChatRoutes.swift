@@ -16,11 +16,11 @@ public struct ChatAPIDependencies: Sendable {
     public var rateLimit: RateLimit?
     public var loginThrottle: LoginThrottleLimits
     /// Deletion and export of the signed-in user's own account.
-    public var accounts: ChatAccounts
+    public var accounts: UserAccounts<ChatProduct>
 
     public init(
         conversations: Conversations, queries: ChatQueries, files: SealedFiles, readYourWrites: ReadYourWrites, rateLimit: RateLimit?,
-        loginThrottle: LoginThrottleLimits, accounts: ChatAccounts
+        loginThrottle: LoginThrottleLimits, accounts: UserAccounts<ChatProduct>
     ) {
         self.accounts = accounts
         self.conversations = conversations

@@ -20,11 +20,7 @@ public func buildChatApplication(configuration: ChatConfiguration, logger: Logge
     return try await stores.closedIfThrowing {
         let runner = try stores.runner(logger: logger)
         let commands = try ChatCommandService(store: stores.store, passwords: DjangoPassword(iterations: configuration.passwordIterations))
-        if configuration.seedsDemo {
-            let recorded = try await ChatDemoSeed.run(into: commands)
-            if recorded > 0 { logger.info("seeded the demo accounts", metadata: ["events": "\(recorded)"]) }
-            try runner.catchUp()
-        }
+        try await stores.seedDemo("the demo accounts", when: configuration, runner: runner, logger: logger) { try await ChatDemoSeed.run(into: commands) }
         let replays = ReplayCoordinator(runner: runner)
         let assistant: any Assistant = configuration.assistant.map { OpenAICompatibleAssistant(settings: $0, client: .shared) } ?? OfflineAssistant()
         logger.info("assistant replies", metadata: ["provider": "\(assistant.provider)", "model": "\(assistant.model)"])
@@ -43,7 +39,7 @@ public func chatRouter(
 ) throws -> Router<ChatRequestContext> {
     let files = stores.uploadedFiles
     let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
-    let accounts = ChatAccounts(stores: stores, readYourWrites: readYourWrites)
+    let accounts = UserAccounts<ChatProduct>(stores: stores, readYourWrites: readYourWrites)
     let router = Router(context: ChatRequestContext.self)
     addChatRoutes(to: router, dependencies: ChatAPIDependencies(
         conversations: Conversations(

@@ -16,11 +16,7 @@ public func buildNewsApplication(configuration: NewsConfiguration, logger: Logge
     return try await stores.closedIfThrowing {
         let runner = try stores.runner(logger: logger)
         let commands = NewsCommandService(store: stores.store)
-        if configuration.seedsDemo {
-            let recorded = try await NewsDemoSeed.run(into: commands)
-            if recorded > 0 { logger.info("ingested the synthetic demo articles", metadata: ["articles": "\(recorded)"]) }
-            try runner.catchUp()
-        }
+        try await stores.seedDemo("the synthetic demo articles", when: configuration, runner: runner, logger: logger) { try await NewsDemoSeed.run(into: commands) }
         let replays = ReplayCoordinator(runner: runner)
         let router = try newsRouter(configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands)
         var workers: [any Service] = [runner, replays]

@@ -57,9 +57,7 @@ func nuvieRouter(
     let tokens = await TokenService(secret: secrets.jwt, sessions: commands, readOnly: configuration.readOnly)
     let router = Router(context: NuvieRequestContext.self)
     let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
-    let accounts = Accounts(
-        erasure: UserErasure(stores: stores, readYourWrites: readYourWrites), export: PersonalDataExport(stores: stores), recommendationCache: cache
-    )
+    let accounts = Accounts(UserAccounts(stores: stores, readYourWrites: readYourWrites), recommendationCache: cache)
     router.addAPIMiddleware(tokens: tokens, rateLimit: configuration.rateLimit, readYourWrites: readYourWrites)
     router.addAPIRoutes(APIDependencies(
         commands: commands, readDatabase: stores.readDatabase, tokens: tokens,

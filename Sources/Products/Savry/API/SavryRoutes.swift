@@ -17,13 +17,13 @@ public struct SavryAPIDependencies: Sendable {
     public var devLoginEnabled: Bool
     public var readYourWrites: ReadYourWrites
     /// Account deletion and export.
-    public var accounts: SavryAccounts
+    public var accounts: UserAccounts<SavryProduct>
     /// Per signed-in cook on the recipes and their account, per IP address on sign-in; nil turns it off.
     public var rateLimit: RateLimit?
 
     public init(
         commands: SavryCommandService, recipes: RecipeQueries, tokens: SavryTokens, apple: AppleIdentityVerifier?, devLoginEnabled: Bool,
-        readYourWrites: ReadYourWrites, accounts: SavryAccounts, rateLimit: RateLimit?
+        readYourWrites: ReadYourWrites, accounts: UserAccounts<SavryProduct>, rateLimit: RateLimit?
     ) {
         self.rateLimit = rateLimit
         self.accounts = accounts

@@ -19,11 +19,7 @@ public func buildSavryApplication(configuration: SavryConfiguration, logger: Log
     return try await stores.closedIfThrowing {
         let runner = try stores.runner(logger: logger)
         let commands = SavryCommandService(store: stores.store)
-        if configuration.seedsDemo {
-            let recorded = try await SavryDemoSeed.run(into: commands)
-            if recorded > 0 { logger.info("seeded the demo cooks' recipes", metadata: ["events": "\(recorded)"]) }
-            try runner.catchUp()
-        }
+        try await stores.seedDemo("the demo cooks' recipes", when: configuration, runner: runner, logger: logger) { try await SavryDemoSeed.run(into: commands) }
         let replays = ReplayCoordinator(runner: runner)
         let router = try await savryRouter(configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands)
         return stores.server(router, configuration: configuration, connectRefusal: SavryAPIError.connectRefusal, workers: [runner, replays], logger: logger)
@@ -39,7 +35,7 @@ public func savryRouter(
     let secret = try configuration.requiredSecret(configuration.jwtSecret, named: "SAVRY_JWT_SECRET", file: "jwt-secret")
     let router = Router(context: SavryRequestContext.self)
     let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
-    let accounts = SavryAccounts(stores: stores, readYourWrites: readYourWrites)
+    let accounts = UserAccounts<SavryProduct>(stores: stores, readYourWrites: readYourWrites)
     addSavryRoutes(to: router, dependencies: SavryAPIDependencies(
         commands: commands,
         recipes: RecipeQueries(database: stores.readDatabase),

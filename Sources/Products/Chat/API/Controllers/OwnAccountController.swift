@@ -17,7 +17,7 @@ import ProductHosting
 /// `GET /api/account/export/` is the engine's streamed export, whose `account` is the user and their
 /// sessions with every message, as the API shows them.
 struct OwnAccountController: Sendable {
-    let accounts: ChatAccounts
+    let accounts: UserAccounts<ChatProduct>
     let commands: ChatCommandService
     let queries: ChatQueries
     let throttle: LoginThrottle

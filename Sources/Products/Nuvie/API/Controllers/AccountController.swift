@@ -7,16 +7,15 @@ import NuvieRecommendations
 import ProductHosting
 import ReadModels
 
-/// What account deletion and export are built from: the engine's, over Nuvie's stores.
+/// The engine's account deletion and export over Nuvie's stores, with the recommendation lists an
+/// erasure must not leave cached.
 public struct Accounts: Sendable {
-    public var erasure: UserErasure<NuvieProduct>
-    public var export: PersonalDataExport<NuvieProduct>
+    public var engine: UserAccounts<NuvieProduct>
     /// Holds each user's last recommendation list, their friends' names in its reasons.
     public var recommendationCache: RecommendationFeedCache
 
-    public init(erasure: UserErasure<NuvieProduct>, export: PersonalDataExport<NuvieProduct>, recommendationCache: RecommendationFeedCache) {
-        self.erasure = erasure
-        self.export = export
+    public init(_ engine: UserAccounts<NuvieProduct>, recommendationCache: RecommendationFeedCache) {
+        self.engine = engine
         self.recommendationCache = recommendationCache
     }
 
@@ -29,7 +28,7 @@ public struct Accounts: Sendable {
             tokens.forget(userId: userId)
             try? recommendationCache.forgetEveryone()
         }
-        return try await erasure.erase(userId, initiator: initiator).position
+        return try await engine.erase(userId, initiator: initiator)
     }
 }
 
@@ -69,6 +68,6 @@ struct AccountController: Sendable {
     func export(_ request: Request, context: NuvieSignedInContext) async throws -> Response {
         guard let profile = try users.profile(id: context.userId) else { throw NuvieAPIError.userNotFound("User with ID \(context.userId) not found") }
         let account = try ContractJSON.encoder().encode(ProfileDTO(profile, relationship: nil, mutualFriends: nil))
-        return accounts.export.response(for: context.userId, account: account)
+        return accounts.engine.export.response(for: context.userId, account: account)
     }
 }

@@ -13,7 +13,7 @@ import SavryProjections
 /// `GET /api/app/account/export` is everything Savry holds about them (GDPR Art. 15 and 20): the
 /// engine's streamed export, whose `account` is their recipes as the API shows them.
 struct AccountController: Sendable {
-    let accounts: SavryAccounts
+    let accounts: UserAccounts<SavryProduct>
     let recipes: RecipeQueries
 
     var endpoints: RouteCollection<SavrySignedInContext> {
