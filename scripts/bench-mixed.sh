@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # Reads beside writes, Nuvie alone: the last row of ../shared/bench/vs-peer.sh (56 connections
-# reading /movies/1 while 8 others rate films as 64 users in turn, 10 s), after one 10 s row of
+# reading /movies/1, or --read PATH, while 8 others rate films as 64 users in turn, 10 s), after one 10 s row of
 # ratings on 64 connections as vs-peer.sh runs before it, on a fresh demo data directory. Each run
 # prints both rates and the ratings' p50/p99; then the mean append, commit and fold batch of the
 # runs (from /metrics before and after), and the server's CPU over them.
 #
-#   scripts/bench-mixed.sh [--runs 2] [--binary .build/release/nuvie]
+# --friends N makes the reader a friend of N demo users who do not rate in the runs (movielens-101…),
+# whose imported ratings fill its activity feed.
+#
+#   scripts/bench-mixed.sh [--runs 2] [--binary .build/release/nuvie] [--read '/feed/activities?limit=20' --friends 10]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=2 bin=.build/release/nuvie
+runs=2 bin=.build/release/nuvie read=/movies/1 friends=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs=$2; shift 2 ;;
     --binary) bin=$2; shift 2 ;;
+    --read) read=$2; shift 2 ;;
+    --friends) friends=$2; shift 2 ;;
     *) echo "bench-mixed.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -42,6 +47,17 @@ end
 LUA
 export RATE_TOKENS=$work/tokens
 reader="Authorization: Bearer $(head -1 "$work/tokens")"
+login() {
+  curl -fsS -X POST "$url/auth/login" -H 'Content-Type: application/json' -d "{\"provider\":\"dev\",\"user_identifier\":\"movielens-$1\"}" |
+    python3 -c 'import json,sys;r=json.load(sys.stdin);print(r["access_token"], r["user"]["user_id"])'
+}
+read -r _ reader_id <<<"$(login 1)"
+for i in $(seq 101 $((100 + friends))); do
+  read -r friend friend_id <<<"$(login "$i")"
+  curl -fsS -o /dev/null -X POST "$url/friends/requests" -H "$reader" -H 'Content-Type: application/json' -d "{\"user_id\":$friend_id}"
+  curl -fsS -o /dev/null -X POST "$url/friends/requests/$reader_id/accept" -H "Authorization: Bearer $friend"
+done
+[ "$friends" -eq 0 ] || echo "the reader's friends: $friends, their activities: $(curl -fsS "$url/feed/activities" -H "$reader" | python3 -c 'import json,sys;print(json.load(sys.stdin)["total_count"])')"
 wrk -t2 -c64 -d10s -s "$work/rate.lua" "$url/" >/dev/null
 curl -fsS "$url/metrics" >"$work/before"
 ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
@@ -49,7 +65,7 @@ started=$(ticks)
 for run in $(seq "$runs"); do
   wrk -t1 -c8 -d10s --latency -s "$work/rate.lua" "$url/" >"$work/ratings" 2>&1 &
   raters=$!
-  reads=$(wrk -t1 -c56 -d10s -H "$reader" "$url/movies/1" | awk '/Requests\/sec/{print $2}')
+  reads=$(wrk -t1 -c56 -d10s -H "$reader" "$url$read" | awk '/Requests\/sec/{print $2}')
   wait $raters
   awk -v run="$run" -v reads="$reads" '/Requests\/sec/{r=$2} $1=="50%"{p50=$2} $1=="99%"{p99=$2}
     END{printf "run %s: reads/s %s, ratings/s %s, rating p50 %s p99 %s\n", run, reads, r, p50, p99}' "$work/ratings"

@@ -40,10 +40,32 @@ import Testing
             // Not friends with carol: her rating is not in alice's feed; bob's feed has none of his own.
             #expect(try await client.send(.get, "/feed/activities", token: bob.token).json["total_count"] as? Int == 0)
 
-            // A page is remembered only until the read models fold anything: bob's next rating shows at once.
+            // A page is remembered only until a friend's activity is folded: bob's next rating shows at once.
             _ = try await client.send(.post, "/movies/4/rate", token: bob.token, body: #"{"rating":5}"#)
             let after = try await client.send(.get, "/feed/activities", token: alice.token).json
             #expect((after["activities"] as? [[String: Any]])?.first?["movie_id"] as? Int == 4 && after["total_count"] as? Int == 6)
+        }
+    }
+
+    /// A remembered page is read again once anything it shows may have changed: a friendship begun or
+    /// ended, a friend's new name, not only a friend's new activity.
+    @Test func aRememberedPageFollowsFriendshipsAndNames() async throws {
+        try await withLiveServer { client in
+            let alice = try await client.account("alice"), bob = try await client.account("bob"), carol = try await client.account("carol")
+            try await client.befriend(alice, bob)
+            _ = try await client.send(.post, "/movies/1/rate", token: bob.token, body: #"{"rating":4}"#)
+            _ = try await client.send(.post, "/movies/2/rate", token: carol.token, body: #"{"rating":3}"#)
+            func feed() async throws -> (users: [Int?], names: [String?]) {
+                let activities = try await client.send(.get, "/feed/activities", token: alice.token).json["activities"] as? [[String: Any]] ?? []
+                return (activities.map { $0["user_id"] as? Int }, activities.map { $0["user_name"] as? String })
+            }
+            #expect(try await feed().users == [bob.id])
+            try await client.befriend(carol, alice)
+            #expect(try await feed().users == [carol.id, bob.id])
+            #expect(try await client.send(.patch, "/users/me", token: carol.token, body: #"{"name":"Carol Renamed"}"#).status == .ok)
+            #expect(try await feed().names.first == "Carol Renamed")
+            #expect(try await client.send(.delete, "/friends/\(bob.id)", token: alice.token).status == .ok)
+            #expect(try await feed().users == [carol.id])
         }
     }
 

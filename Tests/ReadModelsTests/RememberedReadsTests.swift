@@ -42,6 +42,28 @@ import Testing
         #expect(reads.answer(for: 1) == 2)
     }
 
+    /// Scopes that only reading finds out: an answer over users 1 and 2 holds past a fold of user 3's
+    /// and not past one of user 2's.
+    @Test func anAnswerHoldsUntilAFoldTouchesAnyScopeItWasReadFrom() async throws {
+        let models = try TallyReadModels()
+        try await models.given([("cups", 1, 1)])
+        _ = try models.runner.catchUp()
+        let reads = Reads(models)
+        func answer() -> Int {
+            reads.remembered.value(1, readingScopes: {
+                reads.count += 1
+                return (reads.count, ReadScopeSet([.user(1), .user(2)]))
+            })
+        }
+        #expect(answer() == 1)
+        try await models.given([("cups", 3, 1)])
+        _ = try models.runner.catchUp()
+        #expect(answer() == 1)
+        try await models.given([("cups", 2, 1)])
+        _ = try models.runner.catchUp()
+        #expect(answer() == 2)
+    }
+
     @Test func anAnswerWithoutAScopeHoldsOnlyWhileNothingIsFolded() async throws {
         let models = try TallyReadModels()
         try await models.given([("cups", 1, 1)])

@@ -19,10 +19,10 @@ public struct ReadModelRevision: Sendable {
 }
 
 /// Values read from the read models, kept by id while what they were read from holds still: a
-/// value read at a revision is served again until a fold touches its scope (any fold, for a value
-/// given no scope) without touching the database.
+/// value read at a revision is served again until a fold touches one of the scopes it was read from
+/// (any fold, for a value given none) without touching the database.
 public final class RememberedReads<Id: Hashable & Sendable, Value: Sendable>: Sendable {
-    private let memo: NIOLockedValueBox<LRUCache<Id, (revision: UInt64, value: Value)>>
+    private let memo: NIOLockedValueBox<LRUCache<Id, (revision: UInt64, value: Value, scopes: ReadScopeSet?)>>
     private let revision: ReadModelRevision
 
     public init(revision: ReadModelRevision, capacity: Int) {
@@ -35,10 +35,24 @@ public final class RememberedReads<Id: Hashable & Sendable, Value: Sendable>: Se
     public func value(_ id: Id, scope: ReadScope? = nil, read: () throws -> Value?) rethrows -> Value? {
         // Taken before reading, so what is kept under it is at least as new as it says.
         let now = revision.current
-        let stale = scope.map { revision.lastTouched(ReadScopeSet(CollectionOfOne($0))) } ?? now
-        if let known = memo.withLockedValue({ $0.value(for: id) }), known.revision >= stale { return known.value }
+        if let known = known(id, now: now) { return known }
         guard let value = try read() else { return nil }
-        memo.withLockedValue { $0.set((now, value), for: id) }
+        memo.withLockedValue { $0.set((now, value, scope.map { ReadScopeSet(CollectionOfOne($0)) }), for: id) }
         return value
+    }
+
+    /// The value `read` gives for `id` now, with the scopes it was read from, which only reading
+    /// finds out (a user's friends, say).
+    public func value(_ id: Id, readingScopes read: () throws -> (Value, ReadScopeSet)) rethrows -> Value {
+        let now = revision.current
+        if let known = known(id, now: now) { return known }
+        let (value, scopes) = try read()
+        memo.withLockedValue { $0.set((now, value, scopes), for: id) }
+        return value
+    }
+
+    private func known(_ id: Id, now: UInt64) -> Value? {
+        guard let known = memo.withLockedValue({ $0.value(for: id) }) else { return nil }
+        return known.revision >= known.scopes.map(revision.lastTouched) ?? now ? known.value : nil
     }
 }

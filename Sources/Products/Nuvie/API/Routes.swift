@@ -117,7 +117,8 @@ extension Router<NuvieRequestContext> {
         signedIn.addRoutes(AccountController(accounts: d.accounts, users: d.users, tokens: d.tokens).endpoints, atPath: "/users/me")
         signedIn.addRoutes(FriendsController(commands: d.commands, social: d.social, readYourWrites: d.readYourWrites).endpoints, atPath: "/friends")
         signedIn.addRoutes(FeedController(
-            activity: d.activity, movies: d.movies, recommendations: d.recommendations, readModelRevision: d.readModelRevision
+            activity: d.activity, movies: d.movies, recommendations: d.recommendations,
+            activityPages: RememberedReads(revision: d.readModelRevision, capacity: 2_048)
         ).endpoints, atPath: "/feed")
         signedIn.get("/genres", use: GenresController(movies: d.movies).list)
         signedIn.addRoutes(ReviewsController(commands: d.commands, reviews: d.reviews, readYourWrites: d.readYourWrites).endpoints, atPath: "/reviews")

@@ -1,4 +1,6 @@
 import ReadModels
+import EventSourcing
+import NuvieDomain
 import Hummingbird
 import Foundation
 import NIOCore
@@ -8,16 +10,15 @@ import NIOConcurrencyHelpers
 import ProductHosting
 
 /// `GET /feed/activities?type=&limit=&offset=`: what the caller's friends did, newest first; a
-/// page's bytes are remembered until the read models fold anything, as the film page's data is.
+/// page's bytes are remembered until a fold touches the caller, one of their friends or a film on it.
 /// `GET /feed/recommendations?limit=&offset=`: the caller's recommendations, each with why.
 struct FeedController: Sendable {
     let activity: ActivityQueries
     let movies: MovieQueries
     let recommendations: RecommendationDependencies
-    let readModelRevision: ReadModelRevision
+    /// Encoded activity pages (about 4 KB a page).
+    let activityPages: RememberedReads<String, ByteBuffer>
     let responses = EncodedFeeds()
-    /// Encoded activity pages, each kept until the read models fold anything (about 4 KB a page).
-    let activityPages = RememberedAnswers(maximumBytes: 8 << 20)
 
     /// The feed keeps the AI service's best `RecommendQuery.maximumLimit` films and pages within them.
     static let feedSize = RecommendQuery.maximumLimit
@@ -80,15 +81,15 @@ struct FeedController: Sendable {
             }
             kind = parsed
         }
-        // Taken before reading, so a page kept under it is at least as new as it says.
-        let revision = String(readModelRevision.current)
         let parameters = "\(userId)|\(kind?.rawValue ?? "")|\(page.limit)|\(page.offset)"
-        if let known = activityPages.body(for: parameters, revision: revision) { return JSONWriter.response(known) }
-        let found = try activity.friendsActivity(of: userId, kind: kind, limit: page.limit, offset: page.offset)
-        var json = JSONWriter()
-        ListResponse(key: "activities", items: found.items.map(ActivityDTO.init), totalCount: found.totalCount, page: page).write(to: &json)
-        let body = ByteBuffer(bytes: json.bytes)
-        activityPages.keep(body, for: parameters, revision: revision)
+        let body = try activityPages.value(parameters, readingScopes: {
+            let found = try activity.friendsActivity(of: userId, kind: kind, limit: page.limit, offset: page.offset)
+            var json = JSONWriter()
+            ListResponse(key: "activities", items: found.items.map(ActivityDTO.init), totalCount: found.totalCount, page: page).write(to: &json)
+            // A friend's new activity, a friendship begun or ended, a name or a title changed.
+            let scopes: [ReadScope] = [.user(userId)] + (try activity.friendIds(of: userId)).map(ReadScope.user) + found.items.map { .film($0.movieId) }
+            return (ByteBuffer(bytes: json.bytes), ReadScopeSet(scopes))
+        })
         return JSONWriter.response(body)
     }
 }

@@ -55,4 +55,11 @@ public struct ActivityQueries: Sendable {
             return Page(items: items, totalCount: total)
         }
     }
+
+    /// Whose activity the user's feed shows.
+    public func friendIds(of userId: Int64) throws -> [Int64] {
+        try database.read { db in
+            try Int64.fetchAll(db.cachedStatement(sql: "SELECT friendId FROM friendship WHERE userId = ?"), arguments: [userId])
+        }
+    }
 }
