@@ -71,7 +71,16 @@ import Testing
             let unregistered = try await server.tokens.issue(for: 99)
             let otherAlgorithm = try await JWTKeyCollection().add(hmac: HMACKey(from: SavryLiveServer.secret), digestAlgorithm: .sha384)
                 .sign(TestClaims(sub: .init(value: "1"), exp: .init(value: Date().addingTimeInterval(3600))))
-            for header: String? in [nil, "Bearer", "Bearer garbage", "Basic \(token)", "Bearer \(expired)", "Bearer \(unregistered)", "Bearer \(otherAlgorithm)", "Bearer \(token)x"] {
+            // Correctly signed, with instants no whole second holds: refused, and the server lives on.
+            let signed = await JWTKeyCollection().add(hmac: HMACKey(from: SavryLiveServer.secret), digestAlgorithm: .sha256)
+            let farExpiry = try await signed.sign(TestClaims(sub: .init(value: "1"), exp: .init(value: Date(timeIntervalSince1970: 1e300))))
+            let farIssue = try await signed.sign(LegacyClaims(
+                sub: .init(value: "1"), iat: .init(value: Date(timeIntervalSince1970: 1e300)), exp: .init(value: Date().addingTimeInterval(3600))
+            ))
+            for header: String? in [
+                nil, "Bearer", "Bearer garbage", "Basic \(token)", "Bearer \(expired)", "Bearer \(unregistered)", "Bearer \(otherAlgorithm)", "Bearer \(token)x",
+                "Bearer \(farExpiry)", "Bearer \(farIssue)",
+            ] {
                 for (method, path) in [(HTTPRequest.Method.get, "/api/app/recipes"), (.get, "/api/app/recipes/abc"), (.post, "/api/app/recipes")] {
                     let reply = try await client.send(method, path, body: method == .post ? Self.minimal : nil, headers: header.map { [.authorization: $0] } ?? [:])
                     #expect(reply.status == .unauthorized && reply.isErrorShape, "\(header ?? "none") \(path): \(reply.text)")

@@ -54,11 +54,17 @@ public struct SavryTokens: Sendable {
     /// The grant of a valid, unexpired token its active user has not signed out of; nil for any
     /// other token (an erased user's too).
     public func grant(from token: String) async throws -> Grant? {
+        // A signed instant no whole second can hold is refused, not converted.
         guard header.accepts(token), let claims = try? await keys.verify(token, as: Claims.self),
-              let userId = Int64(claims.sub.value), try isActive(userId)
+              let userId = Int64(claims.sub.value), let issuedAt = Self.epochSeconds(claims.iat.value),
+              let expiresAt = Self.epochSeconds(claims.exp.value), try isActive(userId)
         else { return nil }
-        let tokenId = claims.jti?.value ?? "iat-\(Int64(claims.iat.value.timeIntervalSince1970))"
+        let tokenId = claims.jti?.value ?? "iat-\(issuedAt)"
         guard try !isSignedOut(userId, tokenId) else { return nil }
-        return Grant(userId: userId, tokenId: tokenId, expiresAt: Int64(claims.exp.value.timeIntervalSince1970))
+        return Grant(userId: userId, tokenId: tokenId, expiresAt: expiresAt)
+    }
+
+    private static func epochSeconds(_ date: Date) -> Int64? {
+        Int64(exactly: date.timeIntervalSince1970.rounded(.down))
     }
 }
