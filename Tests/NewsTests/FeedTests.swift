@@ -32,7 +32,7 @@ import Testing
         try await NewsLiveServer.run { server in
             let before = try await server.send(.get, "/v1/feed?limit=100")
             #expect(before.status == .ok)
-            let clock = try #require(try server.storage.queries.clock())
+            let clock = try #require(try server.storage.queries.recent(within: 0).clock)
             let article = try NewsRules.article(ArticleIngested(
                 url: "https://wire.example/apple-acquisition", title: "Apple announces $50 billion acquisition of a chipmaker, shares surge 20%",
                 source: "Wire (synthetic)", publishedAt: clock + 60, description: "Apple agreed to buy the company in its largest deal.", body: nil, feed: "test"
@@ -65,6 +65,7 @@ import Testing
 
     @Test func pagesFollowTheCursorWithoutRepeatsAndIgnoreArticlesIngestedMeanwhile() async throws {
         try await NewsLiveServer.run { server in
+            let whole = try await server.send(.get, "/v1/feed?limit=100").items.compactMap { $0["id"] as? String }
             var seen: [String] = []
             var cursor: String?
             var pages = 0
@@ -77,16 +78,21 @@ import Testing
                 if pages == 1 {
                     _ = try await server.storage.commands.ingest([ArticleIngested(
                         url: "https://late.example/breaking", title: "Nvidia beats estimates again", source: "Late Wire (synthetic)",
-                        publishedAt: (try server.storage.queries.clock() ?? 0) + 60, description: "Revenue rose.", body: nil, feed: "test"
+                        publishedAt: (try server.storage.queries.recent(within: 0).clock ?? 0) + 2 * 86_400, description: "Revenue rose.", body: nil, feed: "test"
                     )])
                     try server.storage.runner.catchUp()
                 }
             } while cursor != nil && pages < 50
             #expect(pages > 2)
+            // The late article moved the data's clock and joined a story: the pinned walk ranks as before it.
+            #expect(seen == whole, "the pages walked are the feed as it stood at the first page")
             #expect(Set(seen).count == seen.count, "a page repeated an item")
             #expect(!seen.contains("https://late.example/breaking"), "a pinned walk does not see what came after its first page")
             #expect(try await server.send(.get, "/v1/feed?limit=100").items.contains { $0["id"] as? String == "https://late.example/breaking" })
-            #expect(try await server.send(.get, "/v1/feed?cursor=nonsense").status == .badRequest)
+            let head = try server.storage.queries.lastPosition()
+            for cursor in ["nonsense", "5.-1", "-1.\(head)", "5.\(head + 1)", "5"] {
+                #expect(try await server.send(.get, "/v1/feed?cursor=\(cursor)").status == .badRequest, "\(cursor)")
+            }
         }
     }
 
@@ -150,8 +156,8 @@ struct WhyCheck {
 
     func verify(_ items: [[String: Any]]) throws {
         let queries = storage.queries
-        let clock = try #require(try queries.clock())
-        let articles = Dictionary(uniqueKeysWithValues: try queries.articles(since: 0).map { ($0.url, $0) })
+        let clock = try #require(try queries.recent(within: 0).clock)
+        let articles = Dictionary(uniqueKeysWithValues: try queries.recent(within: 100 * 365 * 86_400).articles.map { ($0.url, $0) })
         for item in items {
             let article = try #require(articles[item["url"] as? String ?? ""])
             let text = [article.title, article.description, article.body ?? ""].joined(separator: "\n")

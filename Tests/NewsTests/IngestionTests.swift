@@ -28,6 +28,25 @@ import Testing
         #expect(try await NewsDemoSeed.run(into: storage.commands) == 0, "seeding again records nothing")
     }
 
+    /// A feed page pinned at a log position ranks each story by the outlets it had then.
+    @Test func recentArticlesThroughAPositionCountTheOutletsThen() async throws {
+        let storage = try await NewsStorage(demo: false)
+        func report(_ source: String, _ url: String) throws -> ArticleIngested {
+            try NewsRules.article(ArticleIngested(
+                url: url, title: "Apple beats estimates as iPhone revenue rises", source: source, publishedAt: 1_767_225_600,
+                description: "Apple reported quarterly revenue above estimates.", body: nil, feed: "test"
+            ))
+        }
+        _ = try await storage.commands.ingest([try report("Wire (synthetic)", "https://wire.example/apple")])
+        try storage.runner.catchUp()
+        let first = try storage.queries.recent(within: 86_400)
+        _ = try await storage.commands.ingest([try report("Desk (synthetic)", "https://desk.example/apple")])
+        try storage.runner.catchUp()
+        #expect(try storage.queries.recent(within: 86_400).articles.map(\.outlets) == [2])
+        let pinned = try storage.queries.recent(within: 86_400, through: first.through)
+        #expect(first.articles.map(\.outlets) == [1] && pinned.articles.map(\.outlets) == [1])
+    }
+
     @Test func aJSONLinesImportTakesGoodLinesAndNamesTheRest() throws {
         let lines = """
             {"url":"https://a.example/1","title":"One","source":"A","published_at":"2026-01-02T10:00:00Z","description":"d"}

@@ -19,7 +19,8 @@ import ReadModels
 /// cover it and what kind of event it is (`impact`).
 struct StoriesProjection: Projection {
     let name = "news-stories"
-    let version = 1
+    /// 2: each outlet with the log position of its story's first article from it.
+    let version = 2
     let tables = ["newsArticle", "newsGroup", "newsGroupOutlet", "newsGroupTicker", "newsTerm", "newsCorpus"]
 
     /// Chosen on seeds 7 and 11 of the synthetic set (validation: 0.25, 0.3, 0.35, 0.4 tried); the
@@ -60,6 +61,8 @@ struct StoriesProjection: Projection {
         try db.create(table: "newsGroupOutlet") { t in
             t.column("groupId", .integer).notNull()
             t.column("source", .text).notNull()
+            // The position of the story's first article from this outlet: a feed page pinned before it counts the story without it.
+            t.column("firstPosition", .integer).notNull()
             t.primaryKey(["groupId", "source"])
         }
         try db.create(table: "newsGroupTicker") { t in
@@ -155,7 +158,7 @@ struct StoriesProjection: Projection {
                     position, article.url, article.title, article.source, article.publishedAt, article.description, article.body, article.feed,
                     analysis.readingJSON, Int64(bitPattern: simhash), groupId, duplicateOf,
                 ])
-            try db.run("INSERT OR IGNORE INTO newsGroupOutlet (groupId, source) VALUES (?, ?)", [groupId, article.source])
+            try db.run("INSERT OR IGNORE INTO newsGroupOutlet (groupId, source, firstPosition) VALUES (?, ?, ?)", [groupId, article.source, position])
             for ticker in reading.tickers {
                 try db.run("""
                     INSERT INTO newsGroupTicker (groupId, ticker, articles) VALUES (?, ?, 1)

@@ -8,7 +8,8 @@ struct ScoredArticle: Sendable {
 
 /// Scores the recent articles (a window back from the data's clock) for one user's preferences, and pages
 /// through the ranking: highest importance first, then the newest. A cursor pins the log position
-/// of its first page, so articles ingested meanwhile do not shift the later pages.
+/// of its first page, and with it the clock and each story's outlets the ranking used, so articles
+/// ingested meanwhile do not shift the later pages.
 struct Ranking: Sendable {
     let queries: NewsQueries
     /// The general feed's window: a week.
@@ -22,8 +23,8 @@ struct Ranking: Sendable {
     /// The window's articles by importance, the position they were read through, and the data's
     /// clock they were aged against (nil when there are no articles).
     func ranked(for preferences: StoredPreferences, through pinned: Int64?) throws -> (articles: [ScoredArticle], through: Int64, clock: Int64?) {
-        guard let clock = try queries.clock() else { return ([], 0, nil) }
-        let articles = try queries.articles(since: clock - window, through: pinned ?? .max)
+        let (articles, through, clock) = try queries.recent(within: window, through: pinned)
+        guard let clock else { return ([], through, nil) }
         let holdings = Set(preferences.holdings.map(\.ticker))
         let scored = articles.map { article in
             ScoredArticle(article: article, score: SignalScore(SignalScore.Inputs(
@@ -33,7 +34,7 @@ struct Ranking: Sendable {
         }.sorted { a, b in
             (a.score.importance, a.article.publishedAt, a.article.position) > (b.score.importance, b.article.publishedAt, b.article.position)
         }
-        return (scored, pinned ?? articles.map(\.position).max() ?? 0, clock)
+        return (scored, through, clock)
     }
 
     /// `limit` items from `cursor` (`<offset>.<position>`) on.
@@ -42,7 +43,8 @@ struct Ranking: Sendable {
         var pinned: Int64?
         if let cursor {
             let parts = cursor.split(separator: ".")
-            guard parts.count == 2, let start = Int(parts[0]), start >= 0, let position = Int64(parts[1]) else {
+            guard parts.count == 2, let start = Int(parts[0]), start >= 0, let position = Int64(parts[1]), position >= 0,
+                  position <= (try queries.lastPosition()) else {
                 throw NewsAPIError.badRequest("Invalid cursor", "Pass back the next_cursor of the previous page")
             }
             (offset, pinned) = (start, position)

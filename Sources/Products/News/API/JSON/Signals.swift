@@ -92,7 +92,8 @@ struct PersonalizedSignalJSON: Encodable {
         opportunitySignal = reading.tone.rawValue
         relevanceType = reading.eventType.rawValue
         profileTier = !held.isEmpty ? "high" : !reading.tickers.isEmpty ? "medium" : "low"
-        rawArticles = group.prefix(5).enumerated().map { index, member in
+        // The article itself first, then the rest of its story's, as the contract's example has it.
+        rawArticles = ([article] + group.filter { $0.url != article.url }).prefix(5).enumerated().map { index, member in
             RawArticle(articleNumber: index + 1, source: member.source, title: member.title, description: member.description, body: member.body ?? "", url: member.url)
         }
         let eventLine = score.terms.first { if case .event = $0 { true } else { false } }.map(score.sentence)

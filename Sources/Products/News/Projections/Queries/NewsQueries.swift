@@ -43,18 +43,35 @@ public struct NewsQueries: Sendable {
         self.database = database
     }
 
-    /// The newest publication time held: the data's clock, which recency is measured against.
-    public func clock() throws -> Int64? {
-        try database.statement { db in try Int64.fetchOne(db, sql: "SELECT MAX(publishedAt) FROM newsArticle") }
+    /// The log position of the last article folded: what a page's cursor pins (0 with none).
+    public func lastPosition() throws -> Int64 {
+        try database.statement { db in try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM newsArticle") ?? 0 }
     }
 
-    /// Articles that are not copies, published from `since`, folded through `position` at most.
-    public func articles(since: Int64, through position: Int64 = .max) throws -> [StoredArticle] {
+    /// The articles that are not copies, published within `seconds` of the data's clock (the newest
+    /// publication time held), each with its story's outlet count, all as they stood once the articles
+    /// through log position `through` were folded (the latest when nil): a page pinned there ranks
+    /// the same whatever arrives after it.
+    public func recent(within seconds: Int64, through pinned: Int64? = nil) throws -> (articles: [StoredArticle], through: Int64, clock: Int64?) {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
+            let through = try pinned ?? Int64.fetchOne(db, sql: "SELECT MAX(position) FROM newsArticle") ?? 0
+            guard let clock = try Int64.fetchOne(db, sql: """
+                SELECT publishedAt FROM newsArticle WHERE position <= ? ORDER BY publishedAt DESC LIMIT 1
+                """, arguments: [through]) else { return ([], through, nil) }
+            let articles = try Row.fetchAll(db, sql: """
                 SELECT \(Self.articleColumns) FROM newsArticle a JOIN newsGroup g ON g.groupId = a.groupId
                 WHERE a.duplicateOf IS NULL AND a.publishedAt >= ? AND a.position <= ? ORDER BY a.position
-                """, arguments: [since, position]).map(Self.article)
+                """, arguments: [clock - seconds, through]).map(Self.article)
+            // The stories an article folded after `through` joined had only their outlets before it.
+            let outletsThen = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
+                SELECT groupId, COUNT(*) FROM newsGroupOutlet
+                WHERE groupId IN (SELECT groupId FROM newsArticle WHERE position > :through) AND firstPosition <= :through GROUP BY groupId
+                """, arguments: ["through": through]).map { (row: Row) -> (Int64, Int) in (row[0], row[1]) })
+            return (outletsThen.isEmpty ? articles : articles.map { article in
+                var then = article
+                then.outlets = outletsThen[article.groupId] ?? article.outlets
+                return then
+            }, through, clock)
         }
     }
 
