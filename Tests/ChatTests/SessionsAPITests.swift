@@ -52,6 +52,29 @@ import Testing
         }
     }
 
+    /// The contract's view takes a URL-encoded form too, and starts a session for any falsy
+    /// `session_id`: absent, null, "" or 0.
+    @Test func sendChatAsAURLEncodedFormAndAFalsySessionIdStartsASession() async throws {
+        try await ChatLiveServer.run { server in
+            let token = try await server.client.newUser("form@example.com")
+            let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+            let first = try await server.client.send(.post, "/api/send-chat/", token: token, body: ByteBuffer(string: "message=Is+50%25+too+much%3F&tone=warm"), headers: form)
+            #expect(first.status == .ok, "\(first.text)")
+            let sessionId = try #require(first.json["session_id"] as? Int)
+            let second = try await server.client.send(.post, "/api/send-chat/", token: token, body: ByteBuffer(string: "message=And+then&session_id=\(sessionId)"), headers: form)
+            #expect(second.json["session_id"] as? Int == sessionId)
+            for falsy in [#""""#, "0", "null"] {
+                let reply = try await server.client.send(.post, "/api/send-chat/", token: token, json: #"{"message":"New topic","session_id":\#(falsy)}"#)
+                #expect(reply.status == .ok && reply.json["session_id"] as? Int != sessionId, "\(falsy): \(reply.text)")
+            }
+            let sessions = try await server.client.send(.get, "/api/chat/sessions/", token: token).array
+            #expect(sessions.count == 4)
+            #expect(sessions.last?["title"] as? String == "Is 50% too much?")
+            let malformed = try await server.client.send(.post, "/api/send-chat/", token: token, body: ByteBuffer(string: "message=%ZZ"), headers: form)
+            #expect(malformed.status == .badRequest && malformed.isErrorShape, "\(malformed.text)")
+        }
+    }
+
     @Test func sessionsAreListedNewestUpdatedFirst() async throws {
         try await ChatLiveServer.run { server in
             let token = try await server.client.newUser("cy@example.com")

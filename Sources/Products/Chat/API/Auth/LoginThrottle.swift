@@ -8,8 +8,10 @@ import NIOConcurrencyHelpers
 ///
 /// An attempt is counted as a failure *before* its password is checked (`begin`) and taken back when
 /// it succeeds (`succeeded`), so parallel guesses cannot all pass the check while none has failed
-/// yet. Emails are keyed as logins compare them (trimmed, without case), so `" Demo@…"` is the same
-/// account. A success clears the account's failures and its own attempt from the address's.
+/// yet. Refused while some of those counted are still being checked, a client is told to retry in a
+/// second, not to wait out the window. Emails are keyed as logins compare them (trimmed, without
+/// case), so `" Demo@…"` is the same account. A success clears the account's failures and its own
+/// attempt from the address's.
 final class LoginThrottle: Sendable {
     struct Limits: Sendable, Equatable {
         var perAccount: Int
@@ -24,7 +26,8 @@ final class LoginThrottle: Sendable {
     }
 
     private let limits: Limits
-    private let failures = NIOLockedValueBox<[String: [ContinuousClock.Instant]]>([:])
+    /// Per key, the attempts counted in the window, settled or not, and how many are unsettled.
+    private let failures = NIOLockedValueBox<(counted: [String: [ContinuousClock.Instant]], checking: [String: Int])>(([:], [:]))
 
     init(_ limits: Limits) {
         self.limits = limits
@@ -35,6 +38,7 @@ final class LoginThrottle: Sendable {
     /// account, which is returned (a nil is `invalid_credentials`).
     func attempt<Account>(email: String, address: String?, _ check: () async throws -> Account?) async throws -> Account {
         let attempt = try begin(email: email, address: address)
+        defer { settled(attempt) }
         guard let account = try await check() else { throw ChatAPIError.invalidCredentials }
         succeeded(attempt)
         return account
@@ -45,18 +49,35 @@ final class LoginThrottle: Sendable {
     private func begin(email: String, address: String?, now: ContinuousClock.Instant = .now) throws -> Attempt {
         let keys = keys(email: email, address: address)
         return try failures.withLockedValue { failures in
-            let waits = keys.compactMap { key, limit -> Int? in
-                let recent = (failures[key] ?? []).filter { now - $0 < limits.window }
-                failures[key] = recent.isEmpty ? nil : recent
+            let waits = keys.compactMap { key, limit -> (seconds: Int, failed: Bool)? in
+                let recent = (failures.counted[key] ?? []).filter { now - $0 < limits.window }
+                failures.counted[key] = recent.isEmpty ? nil : recent
                 guard recent.count >= limit, let oldest = recent.first else { return nil }
-                return max(1, Int((limits.window - (now - oldest)).components.seconds) + 1)
+                guard recent.count - failures.checking[key, default: 0] >= limit else { return (1, false) }
+                return (max(1, Int((limits.window - (now - oldest)).components.seconds) + 1), true)
             }
-            if let wait = waits.max() {
-                throw ChatAPIError.throttled(retryAfterSeconds: wait, "Too many failed logins for this account or from this address")
+            if let wait = waits.max(by: { $0.seconds < $1.seconds }) {
+                throw ChatAPIError.throttled(
+                    retryAfterSeconds: wait.seconds,
+                    wait.failed ? "Too many failed logins for this account or from this address" : "Too many logins at once for this account or from this address"
+                )
             }
-            for (key, _) in keys { failures[key, default: []].append(now) }
-            if failures.count > 100_000 { failures = failures.filter { now - ($0.value.last ?? now) < limits.window } }
+            for (key, _) in keys {
+                failures.counted[key, default: []].append(now)
+                failures.checking[key, default: 0] += 1
+            }
+            if failures.counted.count > 100_000 { failures.counted = failures.counted.filter { now - ($0.value.last ?? now) < limits.window } }
             return Attempt(keys: keys.map(\.0), at: now)
+        }
+    }
+
+    /// The attempt's password has been checked, rightly or not.
+    private func settled(_ attempt: Attempt) {
+        failures.withLockedValue { failures in
+            for key in attempt.keys {
+                let left = failures.checking[key, default: 1] - 1
+                failures.checking[key] = left > 0 ? left : nil
+            }
         }
     }
 
@@ -65,11 +86,11 @@ final class LoginThrottle: Sendable {
     private func succeeded(_ attempt: Attempt) {
         failures.withLockedValue { failures in
             guard let account = attempt.keys.first else { return }
-            failures[account] = nil
+            failures.counted[account] = nil
             for key in attempt.keys.dropFirst() {
-                guard var times = failures[key], let index = times.lastIndex(of: attempt.at) else { continue }
+                guard var times = failures.counted[key], let index = times.lastIndex(of: attempt.at) else { continue }
                 times.remove(at: index)
-                failures[key] = times.isEmpty ? nil : times
+                failures.counted[key] = times.isEmpty ? nil : times
             }
         }
     }

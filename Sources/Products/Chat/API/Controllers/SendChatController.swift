@@ -5,9 +5,9 @@ import Hummingbird
 import PersonalData
 import ReadModels
 
-/// `POST /api/send-chat/`, as JSON (`message`, `tone`, `lang`, `session_id`) or as a multipart form
-/// with the same fields and `files[]`. Without `session_id` a new session is started, titled after
-/// the message. The message is recorded first; then the assistant's reply, which is the answer.
+/// `POST /api/send-chat/`, as JSON (`message`, `tone`, `lang`, `session_id`), as a URL-encoded form
+/// with the same fields, or as a multipart form with them and `files[]`. Without `session_id` (or
+/// with `""` or 0) a new session is started, titled after the message. The message is recorded first; then the assistant's reply, which is the answer.
 struct SendChatController: Sendable {
     let conversations: Conversations
     let files: SealedFiles
@@ -26,12 +26,13 @@ struct SendChatController: Sendable {
             // Read and dropped, not held: a client still sending would not see the 503 otherwise.
             for try await _ in request.body {}
         }) {
-            let fields = try await FormFields.jsonOrMultipart(request, context: context)
+            let fields = try await FormFields.jsonOrForm(request, context: context)
             let message = try fields.string("message") ?? ""
             guard !message.allSatisfy(\.isWhitespace) else { throw ChatAPIError.emptyMessage }
             let tone = try fields.string("tone") ?? ChatRules.defaultTone
             let lang = try fields.string("lang") ?? ChatRules.defaultLanguage
-            let sessionId = try fields.integer("session_id")
+            // The contract's view starts a session when `session_id` is falsy: absent, null, "" or 0.
+            let sessionId = try fields.integer("session_id").flatMap { $0 == 0 ? nil : $0 }
             _ = try ChatRules.message(message)
             _ = try ChatRules.tone(tone)
             _ = try ChatRules.language(lang)

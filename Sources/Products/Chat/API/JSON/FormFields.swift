@@ -33,11 +33,14 @@ struct FormFields {
         return try json(buffer)
     }
 
-    /// JSON, or `multipart/form-data` with files.
-    static func jsonOrMultipart(_ request: Request, context: some RequestContext) async throws -> FormFields {
+    /// JSON, `multipart/form-data` with files, or a URL-encoded form: the contract's send-chat takes
+    /// all three (`JSONParser, MultiPartParser, FormParser`).
+    static func jsonOrForm(_ request: Request, context: some RequestContext) async throws -> FormFields {
         switch MediaType.of(request) {
         case "application/json":
             return try json(try await request.body.collect(upTo: AttachmentLimits.maximumJSONBytes))
+        case "application/x-www-form-urlencoded":
+            return try urlEncoded(try await request.body.collect(upTo: AttachmentLimits.maximumJSONBytes))
         case "multipart/form-data":
             guard let boundary = MediaType.parameter("boundary", of: request), !boundary.isEmpty else {
                 throw ChatAPIError.invalid("Content-Type", "multipart/form-data needs a boundary parameter")
@@ -63,6 +66,20 @@ struct FormFields {
         }
         var fields = FormFields()
         fields.values = object.mapValues(Value.json)
+        return fields
+    }
+
+    private static func urlEncoded(_ buffer: ByteBuffer) throws -> FormFields {
+        let malformed = ChatAPIError.invalid("form", "is not well-formed application/x-www-form-urlencoded UTF-8")
+        guard let body = String(validating: buffer.readableBytesView, as: UTF8.self) else { throw malformed }
+        var fields = FormFields()
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map {
+                $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+            }
+            guard let name = parts[0], let value = parts.count > 1 ? parts[1] : "" else { throw malformed }
+            fields.values[name] = .text(value)
+        }
         return fields
     }
 
@@ -129,7 +146,7 @@ struct FormFields {
     /// A whole number: a JSON integer, or digits as text (a multipart field); absent, null or empty is nil.
     func integer(_ key: String) throws -> Int64? {
         switch values[key] {
-        case nil, .json(.null), .text(""): return nil
+        case nil, .json(.null), .text(""), .json(.string("")): return nil
         case .json(.number(let number)) where number.rounded() == number && abs(number) < 1e15: return Int64(number)
         case .text(let text), .json(.string(let text)):
             guard let number = Int64(text.trimmingCharacters(in: .whitespaces)) else { throw ChatAPIError.invalid(key, "must be a whole number") }

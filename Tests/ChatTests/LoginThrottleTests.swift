@@ -1,0 +1,54 @@
+@testable import ChatAPI
+import Testing
+
+/// Attempts are counted before their password is checked, so parallel guesses cannot all pass; one
+/// refused only because others are still being checked is told to retry in a second.
+@Suite struct LoginThrottleTests {
+    @Test func attemptsOverTheLimitWhileOthersAreCheckedAreToldToRetryShortly() async throws {
+        let throttle = LoginThrottle(.init(perAccount: 2, perAddress: 100, window: .seconds(60)))
+        let gates = (0..<2).map { _ in AsyncStream<Void>.makeStream() }
+        let (starts, started) = AsyncStream<Void>.makeStream()
+        let checking = Task {
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for (gate, _) in gates {
+                    group.addTask {
+                        try await throttle.attempt(email: "ida@example.com", address: "10.0.0.1") {
+                            started.yield()
+                            for await _ in gate { break }
+                            return 1
+                        }
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+        }
+        var begun = 0
+        for await _ in starts {
+            begun += 1
+            if begun == 2 { break }
+        }
+        do {
+            _ = try await throttle.attempt(email: "ida@example.com", address: "10.0.0.1") { 1 }
+            Issue.record("a third attempt passed while two were being checked")
+        } catch let refused as ChatAPIError {
+            #expect(refused.status == .tooManyRequests && refused.headers[.retryAfter] == "1", "\(refused)")
+            #expect(refused.detail == "Too many logins at once for this account or from this address")
+        }
+        for (_, open) in gates { open.finish() }
+        #expect(try await checking.value == 2)
+        #expect(try await throttle.attempt(email: "ida@example.com", address: "10.0.0.1") { 1 } == 1)
+    }
+
+    @Test func failedAttemptsAtTheLimitWaitForTheWindow() async throws {
+        let throttle = LoginThrottle(.init(perAccount: 2, perAddress: 100, window: .seconds(60)))
+        for _ in 0..<2 {
+            await #expect(throws: ChatAPIError.self) { try await throttle.attempt(email: "gus@example.com", address: nil) { Optional<Int>.none } }
+        }
+        do {
+            _ = try await throttle.attempt(email: "gus@example.com", address: nil) { 1 }
+            Issue.record("a third attempt passed")
+        } catch let refused as ChatAPIError {
+            #expect(Int(refused.headers[.retryAfter] ?? "") ?? 0 > 50 && refused.detail == "Too many failed logins for this account or from this address")
+        }
+    }
+}
