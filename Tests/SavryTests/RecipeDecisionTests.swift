@@ -93,6 +93,8 @@ import Testing
         ("imageUrl", { $0.imageUrl = "ftp://example.com/a.png" }),
         ("imageUrl", { $0.imageUrl = "https://example.com/a b.png" }),
         ("difficulty", { $0.difficulty = String(repeating: "x", count: 51) }),
+        ("difficulty", { $0.difficulty = "" }),
+        ("difficulty", { $0.difficulty = "   " }),
     ]
 
     @Test(arguments: 0..<invalid.count)

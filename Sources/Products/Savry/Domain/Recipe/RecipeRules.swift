@@ -29,7 +29,7 @@ public enum RecipeRules {
         try check(fields.cookTime, in: minutes, field: "cookTime")
         try check(fields.servings, in: servings, field: "servings")
         try check(fields.calories, in: calories, field: "calories")
-        try check(text: fields.difficulty, maxLength: 50, field: "difficulty")
+        try check(difficulty: fields.difficulty)
         try check(text: fields.cuisine, maxLength: 100, field: "cuisine")
         try check(dietaryTags: fields.dietaryTags)
         try check(imageUrl: fields.imageUrl)
@@ -48,7 +48,7 @@ public enum RecipeRules {
         if let cookTime = changes.cookTime { try check(cookTime, in: minutes, field: "cookTime") }
         if let servings = changes.servings { try check(servings, in: Self.servings, field: "servings") }
         if let calories = changes.calories { try check(calories, in: Self.calories, field: "calories") }
-        if let difficulty = changes.difficulty { try check(text: difficulty, maxLength: 50, field: "difficulty") }
+        if let difficulty = changes.difficulty { try check(difficulty: difficulty) }
         if let cuisine = changes.cuisine { try check(text: cuisine, maxLength: 100, field: "cuisine") }
         if let dietaryTags = changes.dietaryTags { try check(dietaryTags: dietaryTags) }
         if let imageUrl = changes.imageUrl { try check(imageUrl: imageUrl) }
@@ -128,6 +128,12 @@ public enum RecipeRules {
     static func check(nonBlank text: String, maxLength: Int, field: String) throws(SavryDomainError) {
         guard !text.trimmingBlanks.isEmpty else { throw .invalid(field: field, reason: "must not be blank") }
         try check(text: text, maxLength: maxLength, field: field)
+    }
+
+    /// Free text of 1–50 characters: a blank one says nothing a `null` would not.
+    static func check(difficulty: String?) throws(SavryDomainError) {
+        try check(text: difficulty, maxLength: 50, field: "difficulty")
+        if difficulty?.trimmingBlanks.isEmpty == true { throw .invalid(field: "difficulty", reason: "must be 1–50 characters, not blank (null for none)") }
     }
 
     static func check(text: String?, maxLength: Int, field: String) throws(SavryDomainError) {
