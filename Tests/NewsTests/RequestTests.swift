@@ -18,7 +18,7 @@ import Testing
             let url = try await server.send(.post, "/v1/interpret", json: #"{"textOrUrl":"https://news.example/apple-earnings"}"#)
             #expect(url.status == .ok && (url.json["source"] as? String)?.contains("not fetched") == true)
             #expect(url.json["url"] as? String == "https://news.example/apple-earnings", "the link to the original article")
-            for body in [#"{}"#, #"{"textOrUrl":""}"#, #"{"textOrUrl":5}"#, "nonsense"] {
+            for body in [#"{}"#, #"{"textOrUrl":""}"#, #"{"textOrUrl":5}"#, "nonsense", #"{"textOrUrl":"Apple\u0000 beats"}"#] {
                 let refused = try await server.send(.post, "/v1/interpret", json: body)
                 #expect(refused.status == .badRequest && refused.isErrorShape, "\(body): \(refused.text)")
             }

@@ -1,4 +1,5 @@
 import Crypto
+import EventSourcing
 import Foundation
 import HTTPServing
 import Hummingbird
@@ -18,6 +19,9 @@ struct InterpretController: Sendable {
         }
         let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.count <= 20_000 else { throw NewsAPIError.badRequest("textOrUrl is too long", "At most 20,000 characters") }
+        if let bad = StorableText.firstRefusedCharacter(in: text) {
+            throw NewsAPIError.badRequest("textOrUrl contains the control character \(bad)", "Only tab, line feed and carriage return are accepted")
+        }
         let isURL = CanonicalURL.of(text) != nil && !text.contains(" ")
         let preferences = try reads.preferences(of: context.userId)
         let score = SignalScore(SignalScore.Inputs(
