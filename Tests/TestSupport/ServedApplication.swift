@@ -31,12 +31,12 @@ public func withServed<App: ApplicationProtocol>(_ app: App, _ body: @Sendable (
     }
 }
 
-/// GET `uri` of a served application on a connection of its own.
-public func get(_ uri: String, port: Int) async throws -> TestClient.Response {
+/// GET `uri` (or another method) of a served application on a connection of its own.
+public func get(_ uri: String, port: Int, method: HTTPRequest.Method = .get) async throws -> TestClient.Response {
     let client = TestClient(host: "127.0.0.1", port: port, configuration: .init())
     client.connect()
     do {
-        let response = try await client.get(uri)
+        let response = try await client.execute(.init(uri, method: method, authority: "127.0.0.1"))
         try await client.shutdown()
         return response
     } catch {
@@ -82,6 +82,12 @@ public enum ServedApplicationCheck {
             case "/no/such/route" where json.map { Set($0.keys) } != errorKeys: problems.append("404 body keys \(json.map { $0.keys.sorted() } ?? []), not \(errorKeys.sorted())")
             default: break
             }
+        }
+        // A served path asked with a method it does not serve: 405 naming those it does, in the error shape.
+        let refused = try await get("/health", port: port, method: .post)
+        let body = refused.body.flatMap { try? JSONSerialization.jsonObject(with: Data(buffer: $0)) as? [String: Any] }
+        if refused.status != .methodNotAllowed || refused.headers[.allow] != "GET" || body.map({ Set($0.keys) }) != errorKeys {
+            problems.append("POST /health: \(refused.status.code), Allow \(refused.headers[.allow] ?? "none"), body keys \(body.map { $0.keys.sorted() } ?? [])")
         }
         return problems
     }

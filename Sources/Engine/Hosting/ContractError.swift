@@ -29,7 +29,12 @@ public struct ContractErrorMiddleware<Context: RequestContext, Failure: Contract
         do {
             return try await next(request, context)
         } catch {
-            if let answer = Failure.answer(to: error) { return try answer.response(from: request, context: context) }
+            if let answer = Failure.answer(to: error) {
+                var response = try answer.response(from: request, context: context)
+                // What the HTTP layer's own error says beside its status (a 405's `Allow`) stays said.
+                if let http = error as? HTTPError { response.headers.append(contentsOf: http.headers.filter { response.headers[$0.name] == nil }) }
+                return response
+            }
             context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
             return try Failure.internalError.response(from: request, context: context)
         }

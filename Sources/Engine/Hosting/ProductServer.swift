@@ -12,6 +12,7 @@ extension ProductStores {
         _ router: Router<Context>, configuration: some ServerConfiguration, connectRefusal: String, workers: [any Service],
         closingAlso: @escaping @Sendable () -> Void = {}, logger: Logger
     ) -> some ApplicationProtocol where Context.Source == ApplicationRequestContextSource {
+        router.refusingOtherMethods()
         let connections = configuration.connections
         return Application(
             router: router,
@@ -22,5 +23,22 @@ extension ProductStores {
             services: [StoresAndTheirWorkers(workers: workers, log: log, close: { close(); closingAlso() })],
             logger: logger
         )
+    }
+}
+
+extension Router {
+    /// A path the router serves answers a method it does not serve 405 with `Allow`, through the
+    /// router's middleware (in the product's error shape), not the 404 of a path that does not exist.
+    /// HEAD and OPTIONS are left to the 404: no product serves them.
+    func refusingOtherMethods() {
+        let standard: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete]
+        for served in Dictionary(grouping: routes, by: { $0.path.description }).values {
+            guard let path = served.first?.path else { continue }
+            let allowed = Set(served.map(\.method))
+            let allow = standard.filter(allowed.contains).map(\.rawValue).joined(separator: ", ")
+            for method in standard where !allowed.contains(method) {
+                on(path, method: method) { _, _ -> Response in throw HTTPError(.methodNotAllowed, headers: [.allow: allow]) }
+            }
+        }
     }
 }
