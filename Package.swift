@@ -430,7 +430,7 @@ let package = Package(
         .executableTarget(
             name: "NuvieCLI",
             dependencies: [
-                "NuvieApp", "NuvieRecommendations", "ReadModels", "HTTPServing", "NuvieProjections", "ProductHosting", "OperatorCLI", "NuvieAPI", "NuvieCommands", "NuvieMovieLens", "EventLog",
+                "NuvieApp", "NuvieRecommendations", "ReadModels", "HTTPServing", "NuvieProjections", "OperatorCLI", "NuvieCommands", "NuvieMovieLens", "EventLog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -53,6 +53,7 @@ public final class RememberedReads<Id: Hashable & Sendable, Value: Sendable>: Se
 
     private func known(_ id: Id, now: UInt64) -> Value? {
         guard let known = memo.withLockedValue({ $0.value(for: id) }) else { return nil }
-        return known.revision >= known.scopes.map(revision.lastTouched) ?? now ? known.value : nil
+        let stale = known.scopes.map(revision.lastTouched) ?? now
+        return known.revision >= stale ? known.value : nil
     }
 }

@@ -7,7 +7,8 @@ import ReadModels
 
 /// `POST /api/send-chat/`, as JSON (`message`, `tone`, `lang`, `session_id`), as a URL-encoded form
 /// with the same fields, or as a multipart form with them and `files[]`. Without `session_id` (or
-/// with `""` or 0) a new session is started, titled after the message. The message is recorded first; then the assistant's reply, which is the answer.
+/// with `""` or 0) a new session is started, titled after the message. The message is recorded
+/// first; then the assistant's reply, which is the answer.
 struct SendChatController: Sendable {
     let conversations: Conversations
     let files: SealedFiles
