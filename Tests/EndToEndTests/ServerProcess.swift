@@ -114,12 +114,29 @@ final class ServerProcess: Sendable {
     private func waitUntilHealthy(timeout: Duration) async throws -> Start {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if let health = try? await get("/health"), health.status == 200 { return .healthy }
             if !process.isRunning, said().contains("Address already in use") { return .portTaken }
+            // Another test's server may hold the port and answer: only our own process counts.
+            if let health = try? await get("/health"), health.status == 200, Self.listens(process.pid, on: port) { return .healthy }
             try await Task.sleep(for: .milliseconds(100))
         }
         Issue.record("server on port \(port) did not become healthy (running: \(process.isRunning)); its output ends:\n\(said())")
         throw CancellationError()
+    }
+
+    /// Whether process `pid` holds the listening TCP socket of `port` (Linux: `/proc/net/tcp{,6}` name
+    /// the socket's inode, the process's descriptors link to `socket:[inode]`).
+    static func listens(_ pid: pid_t, on port: Int) -> Bool {
+        let hexPort = String(format: ":%04X", port)
+        let table = ["/proc/net/tcp", "/proc/net/tcp6"].compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }.joined(separator: "\n")
+        let inodes = Set(table.split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(separator: " ")
+            // local address, state (0A: LISTEN), inode
+            guard fields.count > 9, fields[1].hasSuffix(hexPort), fields[3] == "0A" else { return nil }
+            return "socket:[\(fields[9])]"
+        })
+        let descriptors = "/proc/\(pid)/fd"
+        guard !inodes.isEmpty, let entries = try? FileManager.default.contentsOfDirectory(atPath: descriptors) else { return false }
+        return entries.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(descriptors)/\($0)")).map(inodes.contains) ?? false }
     }
 
     private func said() -> String {

@@ -114,6 +114,7 @@ import Testing
                 #expect(["high", "medium", "low"].contains(item["profileTier"] as? String))
                 let raw = item["rawArticles"] as? [[String: Any]] ?? []
                 #expect(!raw.isEmpty && raw.enumerated().allSatisfy { $0.element["articleNumber"] as? Int == $0.offset + 1 })
+                #expect(raw.first?["url"] as? String == item["id"] as? String, "the item's own article first, as the contract's example")
                 let explanation = item["explanation"] as? [String: Any] ?? [:]
                 #expect((explanation["confidence"] as? Double).map { (0...1).contains($0) } == true)
             }
