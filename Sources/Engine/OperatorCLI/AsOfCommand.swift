@@ -48,23 +48,20 @@ public struct AsOfCommand<Product: ServedProduct, View: PastStateView>: AsyncPar
     public func run() async throws {
         let kept = output.map { URL(fileURLWithPath: $0, isDirectory: true) }
         if let port = serving.serve { return try await global.serveReadOnly(asOf: when, host: serving.host, port: port, output: kept) }
-        if view.isGiven, kept == nil, let document = try documentFromOwnEvents() { return print(document) }
-        let document = try await global.readModels(asOf: when, keptIn: kept) { database, position, at in
-            let what = view.isGiven ? view.subject : "read models"
-            FileHandle.standardError.write(Data("\(what) as of position \(position) (\(at))\(kept.map { ", kept in \($0.path)/read.sqlite" } ?? "")\n".utf8))
-            return view.isGiven ? try await view.document(from: database, at: position) : nil
-        }
-        if let document { print(document) }
-    }
-
-    private func documentFromOwnEvents() throws -> String? {
         let live = try global.openLogAndKeys()
         defer { live.close() }
         let (position, at) = try when.resolve(in: live.log)
         let started = ContinuousClock.now
-        guard let document = try view.documentFromOwnEvents(of: live, at: position) else { return nil }
-        let milliseconds = Int((ContinuousClock.now - started) / .milliseconds(1))
-        FileHandle.standardError.write(Data("\(view.subject) as of position \(position) (\(at)), from the events it shows alone, in \(milliseconds) ms\n".utf8))
-        return document
+        if view.isGiven, kept == nil, let document = try view.documentFromOwnEvents(of: live, at: position) {
+            let milliseconds = Int((ContinuousClock.now - started) / .milliseconds(1))
+            FileHandle.standardError.write(Data("\(view.subject) as of position \(position) (\(at)), from the events it shows alone, in \(milliseconds) ms\n".utf8))
+            return print(document)
+        }
+        let what = view.isGiven ? view.subject : "read models"
+        FileHandle.standardError.write(Data("\(what) as of position \(position) (\(at))\(kept.map { ", kept in \($0.path)/read.sqlite" } ?? "")\n".utf8))
+        let document = try await global.readModels(of: live, at: position, keptIn: kept) { database in
+            view.isGiven ? try await view.document(from: database, at: position) : nil
+        }
+        if let document { print(document) }
     }
 }

@@ -28,24 +28,21 @@ public struct AsOfOptions: ParsableArguments {
 }
 
 extension ProductOptions {
-    /// The product's read models as of `when`, folded from the live log into `read.sqlite` in
-    /// `keptIn` (else in a scratch directory removed after `body` returns), with the position and
-    /// instant they show. Personal fields are opened with the live key store: a user erased since
-    /// reads as erased in every past state too.
+    /// The product's read models as of log position `position`, folded from the live log into
+    /// `read.sqlite` in `keptIn` (else in a scratch directory removed after `body` returns). Personal
+    /// fields are opened with the live key store: a user erased since reads as erased in every past
+    /// state too.
     public func readModels<T>(
-        asOf when: AsOfOptions, keptIn: URL? = nil, _ body: (ReadDatabase, _ position: UInt64, _ recordedAt: String) async throws -> T
+        of live: LiveLogAndKeys, at position: UInt64, keptIn: URL? = nil, _ body: (ReadDatabase) async throws -> T
     ) async throws -> T {
-        let live = try openLogAndKeys()
-        defer { live.close() }
-        let (target, at) = try when.resolve(in: live.log)
         let directory = keptIn ?? FileManager.default.temporaryDirectory.appendingPathComponent("\(Product.name)-as-of-\(UUID().uuidString)")
         defer { if keptIn == nil { try? FileManager.default.removeItem(at: directory) } }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let database = try TimeTravel.readModels(
-            Product.self, of: live.log, personalData: live.personalData, upTo: target,
+            Product.self, of: live.log, personalData: live.personalData, upTo: position,
             at: directory.appendingPathComponent("read.sqlite").path, logger: logger()
         )
         defer { try? database.close() }
-        return try await body(database, target, at)
+        return try await body(database)
     }
 }
