@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 14, finding 8, in Nuvie's error shape: a CONNECT, answered before any route with Nuvie's own
-/// body (`NuvieAPIError.connectRefusal`), raw TCP against the live server on 127.0.0.1. The deadlines,
+/// Issue 14, finding 8, in Nuvie's error shape: a CONNECT and a request line that is not HTTP,
+/// answered before any route with Nuvie's own body (`EngineRefusal.notAProxy`, `.malformedHTTP`), raw
+/// TCP against the live server on 127.0.0.1. The deadlines,
 /// connection limits and malformed requests are the engine's, tested on its test product
 /// (`HTTPServingTests/ConnectionLimitsTests`); Nuvie's answer to each refusal, by `EngineRefusalTests`.
 @Suite(.timeLimit(.minutes(3))) struct ConnectionHardeningTests {
@@ -17,6 +18,22 @@ import TestSupport
             let response = try #require(answer, "no whole answer: \(sent)")
             #expect(response.status == 405)
             #expect(response.errorCode == "METHOD_NOT_ALLOWED")
+            #expect(response.hasErrorShape, "\(response.body)")
+            #expect(try await connection.closes(within: .seconds(5)))
+            await connection.close()
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aRequestLineThatIsNotHTTPIsAnswered400InTheErrorShapeThenClosed() async throws {
+        try await withLiveServer { client in
+            let connection = try await RawConnection.open(port: try #require(client.client.port))
+            try await connection.send("GET /movies/1 HTTP/1.1 extra\r\n\r\n")
+            let answer = try await connection.response(within: .seconds(10))
+            let sent = try await connection.text()
+            let response = try #require(answer, "no whole answer: \(sent)")
+            #expect(response.status == 400)
+            #expect(response.errorCode == "INVALID_REQUEST")
             #expect(response.hasErrorShape, "\(response.body)")
             #expect(try await connection.closes(within: .seconds(5)))
             await connection.close()

@@ -35,6 +35,60 @@ import TestSupport
         }
     }
 
+    /// A request line that is not HTTP, and headers past the decoder's 80 KB: below the router, where
+    /// Hummingbird alone would answer an empty 400.
+    @Test(.timeLimit(.minutes(1)), arguments: [
+        ("GARBAGE\r\n\r\n", 400, #"{"error":"malformed"}"#),
+        ("GET /health HTTP/1.1\r\nHost: localhost\r\nX-Padding: \(String(repeating: "a", count: 90_000))\r\n\r\n", 431, #"{"error":"headers too large"}"#),
+    ])
+    func aHeadThatIsNotHTTPIsAnsweredInTheProductsShapeThenClosed(head: String, status: Int, body: String) async throws {
+        try await served { port in
+            let connection = try await RawConnection.open(port: port)
+            try await connection.send(head)
+            let response = try #require(try await connection.response(within: .seconds(10)))
+            #expect(response.status == status && response.body == body)
+            #expect(response.headers["connection"] == "close")
+            #expect(try await connection.closes(within: .seconds(5)))
+            await connection.close()
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func garbageAfterAPipelinedRequestIsAnsweredAfterItsResponse() async throws {
+        try await served { port in
+            let connection = try await RawConnection.open(port: port)
+            try await connection.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\nGARBAGE\r\n\r\n")
+            #expect(try await connection.closes(within: .seconds(10)))
+            let sent = try await connection.text()
+            let answers = sent.components(separatedBy: "HTTP/1.1 ").dropFirst()
+            #expect(answers.map { $0.prefix(3) } == ["200", "400"], "\(sent)")
+            #expect(sent.hasSuffix(#"{"error":"malformed"}"#), "\(sent)")
+            await connection.close()
+        }
+    }
+
+    /// The operator's gate answers before reading the body; the body's bad chunk then gets no second
+    /// answer (Hummingbird would write an empty 400 after the 401), only the close.
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func aMalformedBodyAfterItsRequestWasAnsweredOnlyClosesTheConnection(sentSeparately: Bool) async throws {
+        try await served { port in
+            let connection = try await RawConnection.open(port: port)
+            let head = "POST /admin/replay HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+            if sentSeparately {
+                try await connection.send(head)
+                _ = try #require(try await connection.response(within: .seconds(10)))
+                try await connection.send("zz\r\n")
+            } else {
+                try await connection.send(head + "zz\r\n")
+            }
+            #expect(try await connection.closes(within: .seconds(10)))
+            let sent = try await connection.text()
+            #expect(sent.components(separatedBy: "HTTP/1.1 ").count == 2, "\(sent)")
+            #expect(RawResponse(sent)?.status == 401, "\(sent)")
+            await connection.close()
+        }
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func connectIsAnswered405InTheProductsShapeThenClosed() async throws {
         try await served { port in

@@ -37,6 +37,8 @@ public struct TallyError: ContractError {
         case .invalidIdempotencyKey(let message), .operatorRequest(.invalid(let message, _)): self.init(.badRequest, message)
         case .storageFull, .logUnreachable, .readModelsBehind, .shuttingDown: self.init(.serviceUnavailable, "unavailable")
         case .readOnly, .methodNotAllowed: self.init(.methodNotAllowed, "method not allowed")
+        case .notAProxy: self.init(.methodNotAllowed, "no CONNECT")
+        case .headersTooLarge: self.init(.requestHeaderFieldsTooLarge, "headers too large")
         case .operatorRequest(.conflict(let message)): self.init(.conflict, message)
         case .operatorRequest(.notFound(let message)): self.init(.notFound, message)
         case .operatorRequest(.unsupportedMediaType(let message)): self.init(.unsupportedMediaType, message)
@@ -117,7 +119,7 @@ public func buildTallyApplication(configuration: TallyConfiguration, logger: Log
         try stores.addEngineRoutes(
             to: router, configuration: configuration, runner: runner, replays: replays, refusal: TallyError(.unauthorized, "needs X-Admin-Token")
         ) { try await erasure.erase($0, initiator: .operator).position }
-        return stores.server(router, configuration: configuration, connectRefusal: #"{"error":"no CONNECT"}"#, workers: [runner, replays], logger: logger)
+        return try await stores.server(router, configuration: configuration, errors: TallyError.self, workers: [runner, replays], logger: logger)
     }
 }
 

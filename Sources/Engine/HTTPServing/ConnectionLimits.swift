@@ -40,14 +40,15 @@ public struct ConnectionLimits: Sendable, Equatable {
 
 extension ConnectionLimits {
     /// Each connection's pipeline: Hummingbird's idle timeout, and the handlers it does not offer.
-    /// `connectRefusal` is the body of the 405 a CONNECT gets, in the product's error shape.
-    public func channelConfiguration(connectRefusal: String, logger: Logger) -> HTTP1Channel.Configuration {
+    /// `answers` are the product's, for what is refused before any route.
+    public func channelConfiguration(answers: ConnectionAnswers, logger: Logger) -> HTTP1Channel.Configuration {
         let perAddress = ConnectionsPerAddress(limit: maxConnectionsPerAddress)
         return HTTP1Channel.Configuration(
             additionalChannelHandlers: [
                 PerAddressConnectionLimitHandler(perAddress),
                 RequestReadDeadlineHandler(headerTimeout: headerTimeout, bodyTimeout: bodyTimeout, logger: logger),
-                ConnectRejectionHandler(body: connectRefusal),
+                ConnectRejectionHandler(answer: answers.notAProxy),
+                MalformedRequestHandler(answers: answers),
             ],
             idleTimeout: TimeAmount(idleTimeout)
         )

@@ -37,6 +37,10 @@ public enum EngineRefusal: Error, Sendable, Equatable {
     case bodyTooLarge
     /// The bytes are not HTTP; the connection is closed after the answer.
     case malformedHTTP
+    /// The request's headers are past the decoder's limit (80 KB); the connection is closed after the answer.
+    case headersTooLarge
+    /// A `CONNECT`: this server is no proxy; the connection is closed after the answer.
+    case notAProxy
     /// Any other 4xx the HTTP layer raised, with its message when it has one.
     case otherClientError(HTTPResponse.Status, message: String?)
 
@@ -55,6 +59,7 @@ public enum EngineRefusal: Error, Sendable, Equatable {
         case let error as ReadModelsBehind: self = .readModelsBehind(position: error.position)
         case let error as OperatorRequestError: self = .operatorRequest(error)
         case is NIOTooManyBytesError: self = .bodyTooLarge
+        case HTTPParserError.headerOverflow: self = .headersTooLarge
         case is HTTPParserError: self = .malformedHTTP
         case let error as HTTPError: self.init(error)
         // total: a switch over every error type; the rest are a product's own errors or bugs.
@@ -80,7 +85,7 @@ public enum EngineRefusal: Error, Sendable, Equatable {
         .readModelsBehind(position: 7), .shuttingDown,
         .operatorRequest(.invalid("bad", field: "limit")), .operatorRequest(.conflict("busy")),
         .operatorRequest(.notFound("no user 9")), .operatorRequest(.unsupportedMediaType("JSON only")),
-        .noSuchRoute, .methodNotAllowed, .bodyTooLarge, .malformedHTTP, .otherClientError(.unauthorized, message: nil),
+        .noSuchRoute, .methodNotAllowed, .bodyTooLarge, .malformedHTTP, .headersTooLarge, .notAProxy, .otherClientError(.unauthorized, message: nil),
         .otherClientError(.badRequest, message: "bad"),
     ]
 }

@@ -5,18 +5,19 @@ import ServiceLifecycle
 
 extension ProductStores {
     /// The product's server: `router` on the configured address, with the engine's connection limits
-    /// and `CONNECT` answered `connectRefusal` (the product's error body), its `workers` running
-    /// beside it, and these stores (then `closingAlso`, a product's own files) closed once they have
-    /// all stopped.
-    public func server<Context: RequestContext>(
-        _ router: Router<Context>, configuration: some ServerConfiguration, connectRefusal: String, workers: [any Service],
+    /// and what is refused below the router (`CONNECT`, bytes that are not HTTP) answered in the
+    /// product's error shape, `Failure`; its `workers` running beside it, and these stores (then
+    /// `closingAlso`, a product's own files) closed once they have all stopped.
+    public func server<Context: RequestContext, Failure: ContractError>(
+        _ router: Router<Context>, configuration: some ServerConfiguration, errors: Failure.Type, workers: [any Service],
         closingAlso: @escaping @Sendable () -> Void = {}, logger: Logger
-    ) -> some ApplicationProtocol where Context.Source == ApplicationRequestContextSource {
+    ) async throws -> some ApplicationProtocol where Context.Source == ApplicationRequestContextSource {
         router.refusingOtherMethods()
         let connections = configuration.connections
+        let answers = try await Failure.connectionAnswers()
         return Application(
             router: router,
-            server: .http1(configuration: connections.channelConfiguration(connectRefusal: connectRefusal, logger: logger)),
+            server: .http1(configuration: connections.channelConfiguration(answers: answers, logger: logger)),
             configuration: connections.serverConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: Product.name, logger: logger
             ),

@@ -27,7 +27,7 @@ public func buildChatApplication(configuration: ChatConfiguration, logger: Logge
         let router = try chatRouter(
             configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands, assistant: assistant, logger: logger
         )
-        return stores.server(router, configuration: configuration, connectRefusal: ChatAPIError.connectRefusal, workers: [runner, replays], logger: logger)
+        return try await stores.server(router, configuration: configuration, errors: ChatAPIError.self, workers: [runner, replays], logger: logger)
     }
 }
 

@@ -33,7 +33,6 @@ public struct NewsAPIError: ContractError, Equatable {
 
     static func badRequest(_ error: String, _ details: String? = nil) -> NewsAPIError { NewsAPIError(.badRequest, error, details: details) }
     public static let internalError = NewsAPIError(.internalServerError, "Internal server error", details: "The request id in X-Request-Id finds it in the server's log")
-    public static let connectRefusal = #"{"details":"this server is not a proxy","error":"CONNECT is not supported"}"#
 
     public init(_ refusal: EngineRefusal) {
         switch refusal {
@@ -64,6 +63,8 @@ public struct NewsAPIError: ContractError, Equatable {
         case .malformedHTTP:
             self.init(.badRequest, "The request is not well-formed HTTP")
             headers[.connection] = "close"
+        case .headersTooLarge: self.init(.requestHeaderFieldsTooLarge, "The request's headers are too large", details: "At most 80 KB")
+        case .notAProxy: self.init(.methodNotAllowed, "CONNECT is not supported", details: "this server is not a proxy")
         case .otherClientError(let status, let message): self.init(status, message ?? status.reasonPhrase)
         }
     }

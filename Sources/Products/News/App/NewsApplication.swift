@@ -26,7 +26,7 @@ public func buildNewsApplication(configuration: NewsConfiguration, logger: Logge
                 feeds: configuration.feeds, interval: configuration.feedInterval, commands: commands, logger: logger
             )))
         }
-        return stores.server(router, configuration: configuration, connectRefusal: NewsAPIError.connectRefusal, workers: workers, logger: logger)
+        return try await stores.server(router, configuration: configuration, errors: NewsAPIError.self, workers: workers, logger: logger)
     }
 }
 

@@ -36,8 +36,8 @@ public func buildNuvieApplication(configuration: NuvieConfiguration, logger: Log
                 configuration: configuration, secrets: secrets, stores: stores, cache: cache, runner: runner, replays: replays,
                 recommender: recommender, logger: logger
             )
-            return stores.server(
-                router, configuration: configuration, connectRefusal: NuvieAPIError.connectRefusal, workers: [runner, training, replays],
+            return try await stores.server(
+                router, configuration: configuration, errors: NuvieAPIError.self, workers: [runner, training, replays],
                 closingAlso: { try? cache.close() }, logger: logger
             )
         } catch {

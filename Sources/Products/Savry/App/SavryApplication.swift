@@ -22,7 +22,7 @@ public func buildSavryApplication(configuration: SavryConfiguration, logger: Log
         try await stores.seedDemo("the demo cooks' recipes", when: configuration, runner: runner, logger: logger) { try await SavryDemoSeed.run(into: commands) }
         let replays = ReplayCoordinator(runner: runner)
         let router = try await savryRouter(configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands)
-        return stores.server(router, configuration: configuration, connectRefusal: SavryAPIError.connectRefusal, workers: [runner, replays], logger: logger)
+        return try await stores.server(router, configuration: configuration, errors: SavryAPIError.self, workers: [runner, replays], logger: logger)
     }
 }
 

@@ -30,8 +30,6 @@ public struct ChatAPIError: HTTPResponseError, Equatable {
         return try encoder.encode(["error": error, "message": message, "detail": detail])
     }
 
-    /// What the server answers a `CONNECT` with before any route is involved.
-    public static let connectRefusal = #"{"detail":"CONNECT is not supported: this server is not a proxy","error":"method_not_allowed","message":"Method not allowed"}"#
 }
 
 extension ChatAPIError {

@@ -38,6 +38,9 @@ extension ChatAPIError: ContractError {
         case .malformedHTTP:
             self.init(.badRequest, "bad_request", "The request is not well-formed HTTP", detail: "The connection is closed")
             headers[.connection] = "close"
+        case .headersTooLarge:
+            self.init(.requestHeaderFieldsTooLarge, "bad_request", "The request's headers are too large", detail: "At most 80 KB; the connection is closed")
+        case .notAProxy: self.init(.methodNotAllowed, "method_not_allowed", "Method not allowed", detail: "CONNECT is not supported: this server is not a proxy")
         case .otherClientError(let status, let message): self.init(status, "bad_request", message ?? status.reasonPhrase, detail: status.reasonPhrase)
         }
     }

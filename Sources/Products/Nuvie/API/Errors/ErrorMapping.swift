@@ -28,6 +28,8 @@ extension NuvieAPIError: ContractError {
         case .methodNotAllowed: self.init(.methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "Method not allowed on this endpoint")
         case .bodyTooLarge: self.init(.contentTooLarge, code: "PAYLOAD_TOO_LARGE", message: "Request body is too large")
         case .malformedHTTP: self = .malformedRequest
+        case .headersTooLarge: self.init(.requestHeaderFieldsTooLarge, code: "INVALID_REQUEST", message: "The request's headers are too large: at most 80 KB")
+        case .notAProxy: self.init(.methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "CONNECT is not supported: this server is not a proxy")
         case .otherClientError(.unauthorized, let message): self = .authenticationRequired(message ?? "Authentication required")
         case .otherClientError(let status, let message): self.init(status, code: "INVALID_REQUEST", message: message ?? status.reasonPhrase)
         }

@@ -33,8 +33,6 @@ public struct NuvieAPIError: HTTPResponseError, Equatable {
         var error: Body
     }
 
-    /// What the server answers a `CONNECT` with before any route is involved: the same shape.
-    public static let connectRefusal = #"{"error":{"code":"METHOD_NOT_ALLOWED","message":"CONNECT is not supported: this server is not a proxy","details":{}}}"#
 }
 
 extension NuvieAPIError {

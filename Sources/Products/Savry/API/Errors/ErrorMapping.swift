@@ -24,6 +24,8 @@ extension SavryAPIError: ContractError {
         case .malformedHTTP:
             self.init(.badRequest, "The request is not well-formed HTTP")
             headers[.connection] = "close"
+        case .headersTooLarge: self.init(.requestHeaderFieldsTooLarge, "The request's headers are too large: at most 80 KB")
+        case .notAProxy: self.init(.methodNotAllowed, "CONNECT is not supported: this server is not a proxy")
         case .otherClientError(let status, let message): self.init(status, message ?? status.reasonPhrase)
         }
     }

@@ -24,9 +24,6 @@ public struct SavryAPIError: HTTPResponseError, Equatable {
         try SavryJSON.encoder().encode(["message": message])
     }
 
-    /// What the server answers a `CONNECT` with before any route is involved: the same shape, for
-    /// the App layer's connection settings.
-    public static let connectRefusal = #"{"message":"CONNECT is not supported: this server is not a proxy"}"#
 }
 
 extension SavryAPIError {

@@ -1,0 +1,50 @@
+import HTTPTypes
+import NIOCore
+
+/// A response the server writes from below the router, where no request reaches a handler: the
+/// status, the headers and the body in the product's error shape (`ContractError.connectionAnswers`).
+public struct ConnectionAnswer: Sendable, Equatable {
+    public var status: HTTPResponse.Status
+    public var headers: HTTPFields
+    public var body: ByteBuffer
+
+    public init(status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The head as sent: the answer's headers with the body's length, and the connection closing.
+    var head: HTTPResponse {
+        var fields = headers
+        fields[.contentLength] = "\(body.readableBytes)"
+        fields[.connection] = "close"
+        return HTTPResponse(status: status, headerFields: fields)
+    }
+
+    /// The whole response as HTTP/1.1 bytes, for an answer written below the response encoder.
+    var bytes: ByteBuffer {
+        let head = self.head
+        var text = "HTTP/1.1 \(head.status.code) \(head.status.reasonPhrase)\r\n"
+        for field in head.headerFields { text += "\(field.name): \(field.value)\r\n" }
+        var bytes = ByteBuffer(string: text + "\r\n")
+        bytes.writeImmutableBuffer(body)
+        return bytes
+    }
+}
+
+/// What a product answers before any route is involved.
+public struct ConnectionAnswers: Sendable {
+    /// To `CONNECT`: this server is no proxy.
+    public var notAProxy: ConnectionAnswer
+    /// To bytes that are not HTTP (a garbage request line, a broken header).
+    public var malformed: ConnectionAnswer
+    /// To a head past the decoder's limits (80 KB of headers).
+    public var headersTooLarge: ConnectionAnswer
+
+    public init(notAProxy: ConnectionAnswer, malformed: ConnectionAnswer, headersTooLarge: ConnectionAnswer) {
+        self.notAProxy = notAProxy
+        self.malformed = malformed
+        self.headersTooLarge = headersTooLarge
+    }
+}
