@@ -72,6 +72,17 @@ import Testing
         #expect(evaluation.duplicatePrecision >= 0.9 && evaluation.duplicateRecall >= 0.9, "\(evaluation)")
     }
 
+    /// Sixty events a day, as dense as the synthetic year: a company's daily news would chain into one
+    /// story for as long as it kept coming, without the bound on a story's span.
+    @Test func aStorySpansAtMostTwoDaysHoweverDenseTheNews() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("news-eval-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let evaluation = try await ClusterEvaluation.run(seed: 7, noise: 0, stories: 600, days: 10, in: directory)
+        #expect(evaluation.longestGroupSpan <= 2 * 86_400, "\(evaluation)")
+        #expect(evaluation.groups >= 150, "\(evaluation)")
+    }
+
     static func start(_ date: String) throws -> Int64 {
         let formatter = ISO8601DateFormatter()
         return Int64(try #require(formatter.date(from: date + "T00:00:00Z")).timeIntervalSince1970)

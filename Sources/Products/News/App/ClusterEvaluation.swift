@@ -18,6 +18,10 @@ public struct ClusterEvaluation: Sendable, CustomStringConvertible {
     public var articles: Int
     public var groups: Int
     public var stories: Int
+    /// The articles of the largest group.
+    public var largestGroup: Int
+    /// The longest time from a group's first article to its last, copies aside, in seconds.
+    public var longestGroupSpan: Int64
     public var precision: Double
     public var recall: Double
     public var f1: Double { precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall) }
@@ -25,8 +29,11 @@ public struct ClusterEvaluation: Sendable, CustomStringConvertible {
     public var duplicatePrecision: Double
     public var duplicateRecall: Double
 
-    public static func run(seed: UInt64, noise: Double, in directory: URL) async throws -> ClusterEvaluation {
-        let generated = SyntheticNews.generate(seed: seed, noise: noise)
+    /// Of the demo's size (80 events over 30 days) unless `stories` and `days` say otherwise.
+    public static func run(
+        seed: UInt64, noise: Double, stories: Int = 80, days: Int = SyntheticNews.days, in directory: URL
+    ) async throws -> ClusterEvaluation {
+        let generated = SyntheticNews.generate(seed: seed, noise: noise, stories: stories, days: days)
         let log = try EventLog(configuration: .init(directory: directory.appendingPathComponent("log"), initialMapSize: 16 << 20))
         defer { log.close() }
         let store = EventStore<NewsCatalog>(log: log, personalData: WithheldPersonalData())
@@ -54,11 +61,18 @@ public struct ClusterEvaluation: Sendable, CustomStringConvertible {
             precision += shared / Double(group.count)
             recall += shared / Double(story.count)
         }
+        var spans: [Int64: ClosedRange<Int64>] = [:]
+        for (article, url) in urls where predicted[url]?.duplicateOf == nil {
+            guard let group = predicted[url]?.group else { continue }
+            let time = article.ingested.publishedAt
+            spans[group] = spans[group].map { min($0.lowerBound, time)...max($0.upperBound, time) } ?? time...time
+        }
         let marked = urls.filter { predicted[$0.1]?.duplicateOf != nil }
         let copies = urls.filter { $0.0.copyOf != nil }
         let n = Double(max(urls.count, 1))
         return ClusterEvaluation(
-            articles: urls.count, groups: byGroup.count, stories: byStory.count, precision: precision / n, recall: recall / n,
+            articles: urls.count, groups: byGroup.count, stories: byStory.count, largestGroup: byGroup.values.map(\.count).max() ?? 0,
+            longestGroupSpan: spans.values.map { $0.upperBound - $0.lowerBound }.max() ?? 0, precision: precision / n, recall: recall / n,
             duplicatesMarked: marked.count,
             duplicatePrecision: marked.isEmpty ? 1 : Double(marked.filter { $0.0.copyOf != nil }.count) / Double(marked.count),
             duplicateRecall: copies.isEmpty ? 1 : Double(copies.filter { predicted[$0.1]?.duplicateOf != nil }.count) / Double(copies.count)
@@ -67,8 +81,8 @@ public struct ClusterEvaluation: Sendable, CustomStringConvertible {
 
     public var description: String {
         String(
-            format: "%d articles, %d events, %d groups: B-cubed precision %.3f, recall %.3f, F1 %.3f; %d marked copies: precision %.3f, recall %.3f",
-            articles, stories, groups, precision, recall, f1, duplicatesMarked, duplicatePrecision, duplicateRecall
+            format: "%d articles, %d events, %d groups (the largest %d articles, the longest %.1f days): B-cubed precision %.3f, recall %.3f, F1 %.3f; %d marked copies: precision %.3f, recall %.3f",
+            articles, stories, groups, largestGroup, Double(longestGroupSpan) / 86_400, precision, recall, f1, duplicatesMarked, duplicatePrecision, duplicateRecall
         )
     }
 }

@@ -57,7 +57,8 @@ struct ActiveGroups: Sendable {
         var best: (groupId: Int64, similarity: Double)?
         for slot in sharing.sorted(by: { slots[$0].id < slots[$1].id }) {
             guard slots[slot].lastAt >= publishedAt - StoriesProjection.clusterWindow,
-                  slots[slot].createdAt <= publishedAt + StoriesProjection.clusterWindow else { continue }
+                  slots[slot].createdAt <= publishedAt + StoriesProjection.clusterWindow,
+                  max(slots[slot].lastAt, publishedAt) - min(slots[slot].createdAt, publishedAt) <= StoriesProjection.storySpan else { continue }
             var similarity = 0.0
             for (term, weight) in zip(slots[slot].termIds, slots[slot].centroid.weights) where articleWeights[term] != 0 {
                 similarity += articleWeights[term] * weight
