@@ -119,4 +119,20 @@ import Testing
             #expect(unknown.isErrorShape && unknown.headers[HTTPField.Name("X-RateLimit-Limit")!] == "2", "\(unknown.headers)")
         }
     }
+
+    /// An id that is no valid user is refused 400 with the headers of every answer, counted against
+    /// the address (whose limit they give), so that a client cannot send invalid ids without limit.
+    @Test func aRequestNamingNoValidUserCountsAgainstItsAddress() async throws {
+        try await NewsLiveServer.run(requestsPerMinute: 1) { server in
+            var statuses: [HTTPResponse.Status] = []
+            for _ in 0..<11 {
+                let reply = try await server.send(.get, "/v1/brief/latest", user: "no spaces allowed")
+                #expect(reply.isErrorShape && reply.headers[HTTPField.Name("X-RateLimit-Limit")!] == "10", "\(reply.headers)")
+                statuses.append(reply.status)
+            }
+            if statuses.last == .badRequest { return }  // the minute turned over: a new window, not what is tested
+            #expect(statuses.prefix(10).allSatisfy { $0 == .badRequest }, "\(statuses)")
+            #expect(statuses.last == .tooManyRequests)
+        }
+    }
 }

@@ -6,6 +6,8 @@ import NIOCore
 public struct NewsRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public var userId = NewsRequestContext.defaultUser
+    /// The answer to a request that named no valid user, given once the rate limit has counted it.
+    var userIdRefusal: NewsAPIError?
     public let remoteAddress: SocketAddress?
 
     public init(source: ApplicationRequestContextSource) {

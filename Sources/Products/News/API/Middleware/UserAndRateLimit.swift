@@ -4,7 +4,8 @@ import Hummingbird
 import NIOConcurrencyHelpers
 
 /// The user a request is for: `X-User-ID`, else `?user_id=`, else the contract's development
-/// default, `1`. 1–64 letters, digits, `_ . @ -`.
+/// default, `1`. 1–64 letters, digits, `_ . @ -`; any other is refused after the rate limit has
+/// counted the request against its address (`RateLimitHeadersMiddleware`).
 struct UserIdMiddleware: RouterMiddleware {
     typealias Context = NewsRequestContext
 
@@ -12,12 +13,13 @@ struct UserIdMiddleware: RouterMiddleware {
         var context = context
         let given = request.headers[.userId] ?? request.uri.queryParameters["user_id"].map(String.init)
         if let given {
-            guard (1...64).contains(given.utf8.count), given.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_.@-".contains($0)) }) else {
-                throw NewsAPIError.badRequest("User ID is required", "X-User-ID (or user_id) must be 1–64 letters, digits, _ . @ or -")
+            if (1...64).contains(given.utf8.count), given.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_.@-".contains($0)) }) {
+                context.userId = given
+            } else {
+                context.userIdRefusal = NewsAPIError.badRequest("User ID is required", "X-User-ID (or user_id) must be 1–64 letters, digits, _ . @ or -")
             }
-            context.userId = given
         }
-        context.logger[metadataKey: "user.id"] = .string(context.userId)
+        context.logger[metadataKey: "user.id"] = .string(context.userIdRefusal == nil ? context.userId : "invalid")
         return try await next(request, context)
     }
 }
@@ -26,7 +28,8 @@ struct UserIdMiddleware: RouterMiddleware {
 /// carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (epoch seconds of
 /// the window's end); past the limit, 429 `{"error": "Rate limit exceeded"}` with `Retry-After`.
 /// The user is whoever `X-User-ID` claims, so one client naming a new user each time would be
-/// unlimited: each client address also has ten times a user's limit in the same window.
+/// unlimited: each client address also has ten times a user's limit in the same window. A request
+/// naming no valid user counts against its address alone, and its headers give the address's limit.
 final class NewsRateLimiter: Sendable {
     let limit: Int
     var limitPerAddress: Int { limit * 10 }
@@ -44,26 +47,33 @@ final class NewsRateLimiter: Sendable {
     }
 
     struct Taken {
-        /// Left in the user's window (negative: refused).
+        /// The user's limit, or the address's for a request with no valid user.
+        var limit: Int
+        /// Left in the user's window, or the address's (negative: refused).
         var remaining: Int
         /// Whether the address had used its own limit (refused whatever the user's count).
         var addressExhausted: Bool
         var reset: Int64
     }
 
-    /// Counts the request for the user and the address; what is left and when the window ends.
-    func take(_ user: String, address: String?, now: Int64 = Int64(Date().timeIntervalSince1970)) -> Taken {
+    /// Counts the request for the user (nil: none valid) and the address; what is left and when the
+    /// window ends.
+    func take(_ user: String?, address: String?, now: Int64 = Int64(Date().timeIntervalSince1970)) -> Taken {
         window.withLockedValue { window in
             let start = now - now % 60
             if window.start != start { window = (start, [:]) }
-            let count = window.counts[.user(user), default: 0] + 1
-            window.counts[.user(user)] = count
             var addressCount = 0
             if let address {
                 addressCount = window.counts[.address(address), default: 0] + 1
                 window.counts[.address(address)] = addressCount
             }
-            return Taken(remaining: limit - count, addressExhausted: addressCount > limitPerAddress, reset: start + 60)
+            let exhausted = addressCount > limitPerAddress
+            guard let user else {
+                return Taken(limit: limitPerAddress, remaining: limitPerAddress - addressCount, addressExhausted: exhausted, reset: start + 60)
+            }
+            let count = window.counts[.user(user), default: 0] + 1
+            window.counts[.user(user)] = count
+            return Taken(limit: limit, remaining: limit - count, addressExhausted: exhausted, reset: start + 60)
         }
     }
 }
@@ -73,8 +83,8 @@ struct RateLimitHeadersMiddleware: RouterMiddleware {
     let limiter: NewsRateLimiter
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let taken = limiter.take(context.userId, address: context.remoteAddress?.ipAddress)
-        let headers: HTTPFields = [.rateLimitLimit: "\(limiter.limit)", .rateLimitRemaining: "\(max(taken.remaining, 0))", .rateLimitReset: "\(taken.reset)"]
+        let taken = limiter.take(context.userIdRefusal == nil ? context.userId : nil, address: context.remoteAddress?.ipAddress)
+        let headers: HTTPFields = [.rateLimitLimit: "\(taken.limit)", .rateLimitRemaining: "\(max(taken.remaining, 0))", .rateLimitReset: "\(taken.reset)"]
         guard taken.remaining >= 0, !taken.addressExhausted else {
             let details = taken.addressExhausted
                 ? "\(limiter.limitPerAddress) requests per minute from one address; the window resets at \(taken.reset)"
@@ -85,6 +95,7 @@ struct RateLimitHeadersMiddleware: RouterMiddleware {
             throw error
         }
         do {
+            if let refusal = context.userIdRefusal { throw refusal }
             var response = try await next(request, context)
             response.headers.append(contentsOf: headers)
             return response
