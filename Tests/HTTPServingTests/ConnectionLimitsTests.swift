@@ -89,6 +89,35 @@ import TestSupport
         }
     }
 
+    /// A client that asks before sending its body is told to go on at once, and answered once it has.
+    @Test(.timeLimit(.minutes(1)))
+    func anExpectationOfContinueIsAnsweredBeforeTheBody() async throws {
+        try await served { port in
+            let connection = try await RawConnection.open(port: port)
+            let body = #"{"userId":1,"amount":2}"#
+            try await connection.send(
+                "POST /tallies/cups HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+            )
+            let toldToGoOn = try await Self.received(connection, "HTTP/1.1 100 Continue\r\n\r\n")
+            #expect(toldToGoOn)
+            try await connection.send(body)
+            let answered = try await Self.received(connection, "HTTP/1.1 201 Created\r\n")
+            let sent = try await connection.text()
+            #expect(answered && sent.hasPrefix("HTTP/1.1 100 Continue\r\n\r\n"), "\(sent)")
+            await connection.close()
+        }
+    }
+
+    /// Whether what `connection` has received holds `text` within five seconds.
+    static func received(_ connection: RawConnection, _ text: String) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if try await connection.text().contains(text) { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func connectIsAnswered405InTheProductsShapeThenClosed() async throws {
         try await served { port in

@@ -49,6 +49,7 @@ extension ConnectionLimits {
                 RequestReadDeadlineHandler(headerTimeout: headerTimeout, bodyTimeout: bodyTimeout, logger: logger),
                 ConnectRejectionHandler(answer: answers.notAProxy),
                 MalformedRequestHandler(answers: answers),
+                ContinueHandler(),
             ],
             idleTimeout: TimeAmount(idleTimeout)
         )
