@@ -108,6 +108,27 @@ import TestSupport
         }
     }
 
+    /// Pipelined behind a request still owed its answer, the expectation is answered after that answer.
+    @Test(.timeLimit(.minutes(1)))
+    func anExpectationBehindAPipelinedRequestIsAnsweredAfterItsResponse() async throws {
+        try await served { port in
+            let connection = try await RawConnection.open(port: port)
+            let body = #"{"userId":1,"amount":2}"#
+            try await connection.send(
+                "GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                    + "POST /tallies/cups HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+            )
+            let toldToGoOn = try await Self.received(connection, "HTTP/1.1 100 Continue\r\n\r\n")
+            #expect(toldToGoOn)
+            try await connection.send(body)
+            let answered = try await Self.received(connection, "HTTP/1.1 201 Created\r\n")
+            let sent = try await connection.text()
+            let statuses = sent.components(separatedBy: "HTTP/1.1 ").dropFirst().map { $0.prefix(3) }
+            #expect(answered && statuses == ["200", "100", "201"], "\(sent)")
+            await connection.close()
+        }
+    }
+
     /// Whether what `connection` has received holds `text` within five seconds.
     static func received(_ connection: RawConnection, _ text: String) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(5)

@@ -15,8 +15,8 @@ final class ConnectRejectionHandler: ChannelInboundHandler, RemovableChannelHand
     private var rejected = false
     private let response: ByteBuffer
 
-    init(answer: ConnectionAnswer) {
-        response = answer.bytes
+    init(response: ByteBuffer) {
+        self.response = response
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -36,15 +36,18 @@ public struct ConnectionAnswer: Sendable, Equatable {
 /// What a product answers before any route is involved.
 public struct ConnectionAnswers: Sendable {
     /// To `CONNECT`: this server is no proxy.
-    public var notAProxy: ConnectionAnswer
+    public let notAProxy: ConnectionAnswer
     /// To bytes that are not HTTP (a garbage request line, a broken header).
-    public var malformed: ConnectionAnswer
+    public let malformed: ConnectionAnswer
     /// To a head past the decoder's limits (80 KB of headers).
-    public var headersTooLarge: ConnectionAnswer
+    public let headersTooLarge: ConnectionAnswer
+    /// `notAProxy` as bytes, made once rather than for every connection.
+    let notAProxyResponse: ByteBuffer
 
     public init(notAProxy: ConnectionAnswer, malformed: ConnectionAnswer, headersTooLarge: ConnectionAnswer) {
         self.notAProxy = notAProxy
         self.malformed = malformed
         self.headersTooLarge = headersTooLarge
+        notAProxyResponse = notAProxy.bytes
     }
 }

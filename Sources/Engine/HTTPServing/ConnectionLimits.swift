@@ -47,9 +47,8 @@ extension ConnectionLimits {
             additionalChannelHandlers: [
                 PerAddressConnectionLimitHandler(perAddress),
                 RequestReadDeadlineHandler(headerTimeout: headerTimeout, bodyTimeout: bodyTimeout, logger: logger),
-                ConnectRejectionHandler(answer: answers.notAProxy),
-                MalformedRequestHandler(answers: answers),
-                ContinueHandler(),
+                ConnectRejectionHandler(response: answers.notAProxyResponse),
+                BelowRouterAnswers(answers: answers),
             ],
             idleTimeout: TimeAmount(idleTimeout)
         )

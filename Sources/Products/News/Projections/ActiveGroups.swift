@@ -17,6 +17,15 @@ struct ActiveGroups: Sendable {
         var centroidChanged = false
         /// `centroid.terms` interned, in the same order (set by `add`).
         var termIds: [Int] = []
+
+        /// Whether an article published at `time` may join: the group is active within the cluster
+        /// window of it, and the article keeps it within `StoriesProjection.storySpan` or falls
+        /// inside the time it already spans (which a copy, joining its original's group from up to
+        /// three days away, can stretch past the span).
+        func admits(_ time: Int64) -> Bool {
+            guard lastAt >= time - StoriesProjection.clusterWindow, createdAt <= time + StoriesProjection.clusterWindow else { return false }
+            return (createdAt...lastAt).contains(time) || max(lastAt, time) - min(createdAt, time) <= StoriesProjection.storySpan
+        }
     }
 
     private(set) var slots: [Group] = []
@@ -56,9 +65,7 @@ struct ActiveGroups: Sendable {
         defer { for term in terms { articleWeights[term] = 0 } }
         var best: (groupId: Int64, similarity: Double)?
         for slot in sharing.sorted(by: { slots[$0].id < slots[$1].id }) {
-            guard slots[slot].lastAt >= publishedAt - StoriesProjection.clusterWindow,
-                  slots[slot].createdAt <= publishedAt + StoriesProjection.clusterWindow,
-                  max(slots[slot].lastAt, publishedAt) - min(slots[slot].createdAt, publishedAt) <= StoriesProjection.storySpan else { continue }
+            guard slots[slot].admits(publishedAt) else { continue }
             var similarity = 0.0
             for (term, weight) in zip(slots[slot].termIds, slots[slot].centroid.weights) where articleWeights[term] != 0 {
                 similarity += articleWeights[term] * weight

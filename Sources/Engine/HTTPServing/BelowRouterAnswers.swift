@@ -1,0 +1,117 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+
+/// What the server answers below the router, in order with the responses owed to earlier pipelined
+/// requests, where Hummingbird answers nothing or an empty 400:
+///
+/// - `Expect: 100-continue`: `100 Continue`, so that a client that waits for it before sending its
+///   body (curl for any body over 1 MB, many HTTP libraries for uploads) sends it at once instead
+///   of after its own timeout (curl's: a second). None once the body has begun to arrive.
+/// - Bytes NIO's parser refused before a request's head was whole (a garbage request line, headers
+///   past the decoder's limit): the product's error (`ConnectionAnswers`).
+/// - A parse error inside a body its handler may still read is passed on: the handler fails reading
+///   it, and the product's error middleware answers (`EngineRefusal.malformedHTTP`). Inside the body
+///   of a request already answered (a 401 before its body was read): nothing more.
+///
+/// After a parse error the connection closes, since where a next request would start cannot be known.
+final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    /// How long a connection closed for a parse error still takes what the client sends, so that it
+    /// reads the answer rather than a reset.
+    static let lingering = TimeAmount.seconds(2)
+
+    private let answers: ConnectionAnswers
+    /// A head has arrived and its body has not ended.
+    private var readingRequest = false
+    /// Requests whose responses have not ended yet.
+    private var responsesOwed = 0
+    /// The request being read expects `100 Continue`, owed once the responses before it have ended.
+    private var continueOwed = false
+    private var parserFailed = false
+    private var answerAfterResponses: ConnectionAnswer?
+    private var closing = false
+
+    init(answers: ConnectionAnswers) {
+        self.answers = answers
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            readingRequest = true
+            responsesOwed += 1
+            if head.headerFields[.expect]?.lowercased() == "100-continue" {
+                if responsesOwed == 1 { tellToContinue(context) } else { continueOwed = true }
+            }
+        case .body: continueOwed = false
+        case .end:
+            readingRequest = false
+            continueOwed = false
+        }
+        context.fireChannelRead(data)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if parserFailed, case ByteToMessageDecoderError.dataReceivedInErrorState = error { return }
+        guard let parserError = error as? HTTPParserError else { return context.fireErrorCaught(error) }
+        parserFailed = true
+        continueOwed = false
+        let answer = parserError == .headerOverflow ? answers.headersTooLarge : answers.malformed
+        switch (readingRequest, responsesOwed) {
+        case (true, 1...): context.fireErrorCaught(error)
+        case (true, _): close(context)
+        case (false, 0): answerAndClose(context, answer)
+        case (false, _): answerAfterResponses = answer
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard !closing else {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
+        context.write(data, promise: promise)
+        guard case .end = unwrapOutboundIn(data) else { return }
+        responsesOwed -= 1
+        if parserFailed, responsesOwed == 0 {
+            if let answer = answerAfterResponses { answerAndClose(context, answer) } else { close(context) }
+        } else if continueOwed, responsesOwed == 1 {
+            continueOwed = false
+            tellToContinue(context)
+        }
+    }
+
+    private func tellToContinue(_ context: ChannelHandlerContext) {
+        context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
+    }
+
+    private func answerAndClose(_ context: ChannelHandlerContext, _ answer: ConnectionAnswer) {
+        context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
+        context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
+        context.write(wrapOutboundOut(.end(nil)), promise: nil)
+        close(context)
+    }
+
+    /// Once what is written has gone out (an empty write below the response encoder completes after
+    /// every write before it), the sending side only: closing over bytes still arriving would reset
+    /// the connection, and the client could lose the answer. The rest when the client closes, or
+    /// after `lingering`. Nothing written after this is sent.
+    private func close(_ context: ChannelHandlerContext) {
+        closing = true
+        let channel = context.channel
+        guard let belowEncoder = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self) else {
+            return channel.close(promise: nil)
+        }
+        context.flush()
+        belowEncoder.writeAndFlush(NIOAny(ByteBuffer())).whenComplete { _ in
+            channel.close(mode: .output).whenFailure { _ in channel.close(promise: nil) }
+            channel.eventLoop.scheduleTask(in: Self.lingering) { channel.close(promise: nil) }
+        }
+    }
+}
