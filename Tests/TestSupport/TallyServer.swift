@@ -35,7 +35,7 @@ public struct TallyError: ContractError {
         switch refusal {
         case .conflict, .idempotencyKeyReused: self.init(.conflict, "conflict")
         case .invalidIdempotencyKey(let message), .operatorRequest(.invalid(let message, _)): self.init(.badRequest, message)
-        case .storageFull, .logUnreachable, .readModelsBehind, .shuttingDown: self.init(.serviceUnavailable, "unavailable")
+        case .storageFull, .logUnreachable, .readModelsBehind, .notCaughtUp, .shuttingDown: self.init(.serviceUnavailable, "unavailable")
         case .readOnly, .methodNotAllowed: self.init(.methodNotAllowed, "method not allowed")
         case .notAProxy: self.init(.methodNotAllowed, "no CONNECT")
         case .headersTooLarge: self.init(.requestHeaderFieldsTooLarge, "headers too large")

@@ -25,6 +25,9 @@ public enum EngineRefusal: Error, Sendable, Equatable {
     case readOnly
     /// The write is recorded, but the read models had not folded it in time to answer from them.
     case readModelsBehind(position: UInt64)
+    /// The request's `X-Min-Position` is past what this server's read models have folded, still
+    /// after the read-your-writes timeout: nothing was done; a retry may find this server caught up.
+    case notCaughtUp(position: UInt64)
     /// The log closed under the request: the server is stopping.
     case shuttingDown
     /// An operator request the engine refused (`/admin`).
@@ -82,7 +85,7 @@ public enum EngineRefusal: Error, Sendable, Equatable {
     public static let examples: [EngineRefusal] = [
         .conflict, .idempotencyKeyReused, .invalidIdempotencyKey("Idempotency-Key must be 1–255 characters"), .storageFull,
         .logUnreachable(outcomeUnknown: false), .logUnreachable(outcomeUnknown: true), .readOnly,
-        .readModelsBehind(position: 7), .shuttingDown,
+        .readModelsBehind(position: 7), .notCaughtUp(position: 9), .shuttingDown,
         .operatorRequest(.invalid("bad", field: "limit")), .operatorRequest(.conflict("busy")),
         .operatorRequest(.notFound("no user 9")), .operatorRequest(.unsupportedMediaType("JSON only")),
         .noSuchRoute, .methodNotAllowed, .bodyTooLarge, .malformedHTTP, .headersTooLarge, .notAProxy, .otherClientError(.unauthorized, message: nil),

@@ -6,7 +6,8 @@ import ReadModels
 /// node's read models had folded through when it answered (after a write, at least the write's). A
 /// request that sends it back as `X-Min-Position` waits, at most the read-your-writes timeout, until
 /// the node that serves it has folded that far, so a read that follows a write on another node sees
-/// it; past the timeout it is refused as `readModelsBehind` (503, the product's shape). A client
+/// it; past the timeout it is refused as `notCaughtUp` (503, the product's shape: nothing was done).
+/// A client
 /// that sends nothing is served at once, as before; `scripts/serve-cluster.sh` routes each user to
 /// one node, so it still reads its own writes.
 public struct LogPositionMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -26,7 +27,7 @@ public struct LogPositionMiddleware<Context: RequestContext>: RouterMiddleware {
             do {
                 try await readYourWrites.wait(for: minimum)
             } catch {
-                throw EngineRefusal.readModelsBehind(position: minimum)
+                throw EngineRefusal.notCaughtUp(position: minimum)
             }
         }
         var response = try await next(request, context)

@@ -50,6 +50,9 @@ public struct NewsAPIError: ContractError, Equatable {
         case .readModelsBehind:
             self.init(.serviceUnavailable, "Saved but not yet visible", details: "Retry the read shortly")
             headers[.retryAfter] = "1"
+        case .notCaughtUp:
+            self.init(.serviceUnavailable, "Not caught up", details: "This server has not yet caught up with X-Min-Position; nothing was done, retry shortly")
+            headers[.retryAfter] = "1"
         case .shuttingDown:
             self.init(.serviceUnavailable, "The server is stopping", details: "Retry the request")
             headers[.retryAfter] = "1"

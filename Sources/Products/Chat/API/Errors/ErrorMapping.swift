@@ -23,6 +23,7 @@ extension ChatAPIError: ContractError {
         case .readOnly:
             self.init(.methodNotAllowed, "read_only", "This server shows a past state and records nothing", detail: "Writes are refused by `chat as-of --serve`")
         case .readModelsBehind: self = .serviceUnavailable("Your change is saved but not yet visible; retry the read shortly", retryAfter: 1)
+        case .notCaughtUp: self = .serviceUnavailable("This server has not yet caught up with X-Min-Position; nothing was done, retry shortly", retryAfter: 1)
         case .shuttingDown: self = .serviceUnavailable("The server is stopping; retry the request", retryAfter: 1)
         case .operatorRequest(.invalid(let message, _)): self.init(.badRequest, "validation_error", message, detail: message)
         case .operatorRequest(.conflict(let message)): self.init(.conflict, "conflict", message, detail: message)

@@ -17,6 +17,12 @@ extension NuvieAPIError: ContractError {
             headers[.retryAfter] = "2"
         case .readOnly: self.init(.methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "This server shows a past state of the log and records nothing")
         case .readModelsBehind(let position): self = .projectionsBehind(position: position)
+        case .notCaughtUp(let position):
+            self.init(
+                .serviceUnavailable, code: "SERVICE_UNAVAILABLE",
+                message: "This server has not yet caught up with X-Min-Position; nothing was done, retry shortly", details: ["position": "\(position)"]
+            )
+            headers[.retryAfter] = "1"
         case .shuttingDown:
             self.init(.serviceUnavailable, code: "SERVICE_UNAVAILABLE", message: "The server is stopping; retry the request")
             headers[.retryAfter] = "1"

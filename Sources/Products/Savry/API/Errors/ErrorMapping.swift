@@ -13,6 +13,9 @@ extension SavryAPIError: ContractError {
         case .logUnreachable(let outcomeUnknown): self = .logUnreachable(outcomeUnknown: outcomeUnknown)
         case .readOnly: self.init(.methodNotAllowed, "This server shows a past state of the log and records nothing")
         case .readModelsBehind: self = .projectionsBehind()
+        case .notCaughtUp:
+            self.init(.serviceUnavailable, "This server has not yet caught up with X-Min-Position; nothing was done, retry shortly")
+            headers[.retryAfter] = "1"
         case .shuttingDown: self = .shuttingDown
         case .operatorRequest(.invalid(let message, _)): self.init(.badRequest, message)
         case .operatorRequest(.conflict(let message)): self.init(.conflict, message)
