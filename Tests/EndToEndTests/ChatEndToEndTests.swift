@@ -53,8 +53,9 @@ import Testing
         #expect(then.status == 0 && then.output.contains("first question") && !then.output.contains("second question"), "\(then.output)")
 
         // The whole API as it was then, read-only, beside the live server and with its tokens.
+        let pastDirectory = directory.url.appendingPathComponent("past")
         let past = try await ServerProcess.start("chat", outputDirectory: directory.url, environment: Self.environment) { port in
-            ["as-of", "--data-dir", data.path, "--position", "\(headAfterFirst)", "--serve", "\(port)", "--log-level", "warning"]
+            ["as-of", "--data-dir", data.path, "--position", "\(headAfterFirst)", "--serve", "\(port)", "--output", pastDirectory.path, "--log-level", "warning"]
         }
         defer { past.stopWhenLeaving() }
         #expect(try await past.get("/health").json["logHeadPosition"] as? Int == headAfterFirst)
@@ -62,6 +63,14 @@ import Testing
         #expect(sessions.status == 200 && sessions.text.contains("first question") && !sessions.text.contains("second question"), "\(sessions.text)")
         let refused = try await past.post("/api/send-chat/", #"{"message":"third question"}"#, headers: auth)
         #expect(refused.status == 405 && refused.json["error"] as? String == "read_only", "\(refused.status) \(refused.text)")
+        // An upload is refused before anything is stored: the past state's directory gains no file.
+        let files = pastDirectory.appendingPathComponent("files")
+        let filesBefore = FileManager.default.subpaths(atPath: files.path) ?? []
+        let form = "--B\r\nContent-Disposition: form-data; name=\"message\"\r\n\r\nwith notes\r\n"
+            + "--B\r\nContent-Disposition: form-data; name=\"files[]\"; filename=\"notes.txt\"\r\nContent-Type: text/plain\r\n\r\nnew notes\r\n--B--\r\n"
+        let upload = try await past.post("/api/send-chat/", form, headers: auth.merging(["Content-Type": "multipart/form-data; boundary=B"]) { $1 })
+        #expect(upload.status == 405 && upload.json["error"] as? String == "read_only", "\(upload.status) \(upload.text)")
+        #expect((FileManager.default.subpaths(atPath: files.path) ?? []) == filesBefore, "an upload to the past state was stored")
         #expect(try await past.get("/health").json["logHeadPosition"] as? Int == headAfterFirst)
         #expect(try await server.get("/api/chat/sessions/", headers: auth).text.contains("second question"))
         await server.stop()

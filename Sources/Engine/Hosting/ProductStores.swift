@@ -18,7 +18,7 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
 
     public var personalData: KeyStoreCipher { KeyStoreCipher(keys: keys) }
     /// Files users uploaded, sealed under their keys, in the data directory and, on a shared log, in it.
-    public var uploadedFiles: SealedFiles { SealedFiles(root: directory.files, keys: keys, shared: log.sharedFiles) }
+    public var uploadedFiles: SealedFiles { SealedFiles(root: directory.files, keys: keys, shared: log.sharedFiles, readOnly: log.isReadOnly) }
 
     /// Opens the stores and, unless `readOnly`, reconciles the key store with the log's erasures
     /// before anything reads a personal field (`reconcileErasures`). `keyStore` is the directory's

@@ -21,20 +21,24 @@ public struct SealedFiles: Sendable {
     public let root: URL
     private let keys: KeyStore
     private let shared: SharedFiles?
+    /// Beside a log that shows a past state: nothing is stored, as nothing is recorded.
+    private let readOnly: Bool
     private let storageFull = StorageFullLatch()
 
-    public init(root: URL, keys: KeyStore, shared: SharedFiles?) {
+    public init(root: URL, keys: KeyStore, shared: SharedFiles?, readOnly: Bool = false) {
         self.root = root
         self.keys = keys
         self.shared = shared
+        self.readOnly = readOnly
     }
 
     /// The standing failure to store a file for want of space, for `/health`.
     public var storageFailure: (error: StorageFullError, since: Date)? { storageFull.current }
 
     /// Stores `contents` for `owner` (once: the same contents again is the same file). A full disk
-    /// throws `StorageFullError`, leaving nothing behind.
+    /// throws `StorageFullError`, leaving nothing behind; a read-only store, `EventLogError.readOnly`.
     public func store(_ contents: Data, owner: Int64) throws -> Stored {
+        guard !readOnly else { throw EventLogError.readOnly }
         do {
             let stored = try storeUnmapped(contents, owner: owner)
             storageFull.recordSuccess()
