@@ -49,6 +49,15 @@ import Testing
         #expect(throws: FeedDocument.Unreadable.self) { try FeedDocument.articles(Data("not xml <".utf8), feedURL: "x") }
     }
 
+    /// The probe's feed item dated 2099 became every feed's only item (they rank the week before the
+    /// newest article held): it counts as published when it was fetched.
+    @Test func anItemDatedAfterItsFetchCountsAsPublishedWhenFetched() throws {
+        let fetched = Date(timeIntervalSince1970: 1_767_350_000)
+        let rss = try FeedDocument.articles(Data(Self.rss.replacingOccurrences(of: "Fri, 02 Jan 2026 12:30:00 +0000", with: "Thu, 01 Jan 2099 00:00:00 GMT").utf8),
+                                            feedURL: "https://wire.example/rss", fetchedAt: fetched)
+        #expect(rss.map(\.publishedAt) == [1_767_348_000, 1_767_350_000])
+    }
+
     @Test func thePollerIngestsWhatIsNewInEachFeedOnce() async throws {
         let storage = try await NewsStorage(demo: false)
         let router = Router()

@@ -46,6 +46,7 @@ import Testing
                 (#"{"holdings":["TOOLONG"]}"#, "Invalid ticker format. Use 1-5 letters/numbers (e.g., AAPL, NVDA)"),
                 (#"{"holdings":["BRK.B"]}"#, "Invalid ticker format. Use 1-5 letters/numbers (e.g., AAPL, NVDA)"),
                 (#"{"holdings":[{"label":"no ticker"}]}"#, "Invalid holdings"),
+                (#"{"holdings":[{"ticker":"AAPL","label":"a\u0000b"}]}"#, "Invalid request"),
                 (#"{"holdings":"AAPL"}"#, "Invalid holdings"),
                 (#"{"focus_profile":"wide"}"#, "Invalid focus_profile"),
                 (#"["AAPL"]"#, "Invalid JSON"),

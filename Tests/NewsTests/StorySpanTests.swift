@@ -28,4 +28,14 @@ import Testing
         #expect(stretched.admits(Self.day))
         #expect(!stretched.admits(3 * Self.day + 1))
     }
+
+    /// The probe's story listed three days after the date asked for: a copy published before its
+    /// story's first article now moves the story's start, as a later one moves its end.
+    @Test func aCopyWidensItsStorysTimeBothWays() {
+        var groups = ActiveGroups()
+        groups.add(story(from: Self.day, to: Self.day))
+        groups.count(copyIn: 0, publishedAt: 0)
+        groups.count(copyIn: 0, publishedAt: 2 * Self.day)
+        #expect(groups.slots[0].createdAt == 0 && groups.slots[0].lastAt == 2 * Self.day && groups.slots[0].articleCount == 4)
+    }
 }

@@ -28,11 +28,15 @@ public struct FeedPoller: Service {
         self.logger = logger
     }
 
+    /// Until a graceful shutdown, which ends the wait for the next round (it held a stopping server
+    /// up to `interval`).
     public func run() async throws {
         guard !feeds.isEmpty else { return }
-        while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            _ = await pollOnce()
-            try? await Task.sleep(for: interval)
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                _ = await pollOnce()
+                try await Task.sleep(for: interval)
+            }
         }
     }
 

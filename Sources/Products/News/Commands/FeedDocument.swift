@@ -7,7 +7,9 @@ import NewsDomain
 /// The articles of an RSS 2.0 or Atom document, read with Foundation's XML parser: each item's or
 /// entry's link, title, description (summary, or HTML stripped to text), body (`content:encoded` or
 /// Atom `content`, stripped) and date (RFC 822 or ISO 8601). The source is the channel's or feed's
-/// title. Items without a link, a title or a readable date are left out.
+/// title. Items without a link, a title or a readable date are left out; an item dated after
+/// `fetchedAt` counts as published when it was fetched, since a feed ranks by the newest article it
+/// holds and one item dated 2099 would otherwise leave every other article out of every feed.
 public enum FeedDocument {
     public struct Unreadable: Error, CustomStringConvertible {
         public var description: String
@@ -17,7 +19,7 @@ public enum FeedDocument {
         }
     }
 
-    public static func articles(_ data: Data, feedURL: String) throws -> [ArticleIngested] {
+    public static func articles(_ data: Data, feedURL: String, fetchedAt: Date = Date()) throws -> [ArticleIngested] {
         let reader = Reader()
         let parser = XMLParser(data: data)
         parser.delegate = reader
@@ -30,7 +32,7 @@ public enum FeedDocument {
             guard let link = item.link, !item.title.isEmpty, let date = date(item.date) else { return nil }
             return ArticleIngested(
                 url: link, title: plainText(item.title), source: source.isEmpty ? (URL(string: feedURL)?.host ?? feedURL) : source,
-                publishedAt: Int64(date.timeIntervalSince1970), description: plainText(item.summary),
+                publishedAt: Int64(min(date, fetchedAt).timeIntervalSince1970), description: plainText(item.summary),
                 body: item.content.isEmpty ? nil : plainText(item.content), feed: feedURL
             )
         }

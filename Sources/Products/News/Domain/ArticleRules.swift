@@ -53,6 +53,9 @@ public enum NewsRules {
             guard (holding.label?.count ?? 0) <= 200, (holding.notes?.count ?? 0) <= 1_000 else {
                 throw .invalid(field: "holdings", reason: "labels are at most 200 characters and notes 1,000")
             }
+            if let bad = [holding.label, holding.notes].compactMap({ $0 }).lazy.compactMap(StorableText.firstRefusedCharacter).first {
+                throw .invalid(field: "holdings", reason: "a label or note contains the control character \(bad); only tab, line feed and carriage return are accepted")
+            }
             if seen.insert(ticker).inserted { holdings.append(Holding(ticker: ticker, label: holding.label, notes: holding.notes)) }
         }
         return holdings

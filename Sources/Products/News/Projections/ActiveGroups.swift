@@ -89,10 +89,11 @@ struct ActiveGroups: Sendable {
         slots[slot].createdAt = min(slots[slot].createdAt, publishedAt)
     }
 
-    /// A copy joins its original's group: counted, its centroid unchanged.
+    /// A copy joins its original's group: counted, its time widened, its centroid unchanged.
     mutating func count(copyIn slot: Int, publishedAt: Int64) {
         slots[slot].articleCount += 1
         slots[slot].lastAt = max(slots[slot].lastAt, publishedAt)
+        slots[slot].createdAt = min(slots[slot].createdAt, publishedAt)
     }
 
     /// The group as written: neither new nor changed since.

@@ -171,7 +171,7 @@ struct StoryDesk: Sendable {
                     group.articleCount, group.lastAt, group.createdAt, try StoriesProjection.json(group.centroid), groupId,
                 ])
             } else {
-                try db.run("UPDATE newsGroup SET articleCount = ?, lastAt = ? WHERE groupId = ?", [group.articleCount, group.lastAt, groupId])
+                try db.run("UPDATE newsGroup SET articleCount = ?, lastAt = ?, createdAt = ? WHERE groupId = ?", [group.articleCount, group.lastAt, group.createdAt, groupId])
             }
         }
         return changed
