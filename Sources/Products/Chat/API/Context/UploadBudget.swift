@@ -1,10 +1,14 @@
+import Hummingbird
 import NIOConcurrencyHelpers
+import NIOCore
 
-/// Bytes of upload bodies held in memory at once, across every request of a server. A multipart
+/// Bytes of send-chat bodies held in memory at once, across every request of a server. A multipart
 /// body is collected whole (then checked, sealed and stored), so without a bound four parallel
-/// 52 MB uploads took the server from 58 to 439 MB. A request reserves what its body may take
-/// (its `Content-Length`, or the most a body may be) before reading it, and waits for room; one that
-/// finds none within `wait` is refused before anything is read or recorded (503, retry).
+/// 52 MB uploads took the server from 58 to 439 MB. Each part of a body takes its bytes as it
+/// arrives, waiting for room; a request that finds none within `wait` is refused (503, retry) before
+/// anything is recorded. A client sending slowly holds only what it has sent: when a request took
+/// its declared `Content-Length` up front, one upload trickled over 30 s kept every other user's
+/// send-chat waiting and then refused.
 final class UploadBudget: Sendable {
     let bytes: Int
     let wait: Duration
@@ -15,27 +19,35 @@ final class UploadBudget: Sendable {
         self.wait = wait
     }
 
-    /// Runs `body` holding `amount` bytes of the budget (at most all of it); when they do not come
-    /// free in time, runs `refused` instead and throws `Exhausted`.
-    func holding<T>(_ amount: Int, refused: () async throws -> Void = {}, _ body: () async throws -> T) async throws -> T {
-        let amount = min(max(amount, 0), bytes)
+    /// Runs `body` with `request`'s body metered, and gives back all it took when `body` ends.
+    func metering<T>(_ request: Request, _ body: (Request) async throws -> T) async throws -> T {
+        let taken = NIOLockedValueBox(0)
+        defer {
+            let amount = taken.withLockedValue { $0 }
+            inUse.withLockedValue { $0 -= amount }
+        }
+        var metered = request
+        metered.body = RequestBody(asyncSequence: request.body.map { @Sendable [self] buffer in
+            try await take(buffer.readableBytes)
+            taken.withLockedValue { $0 += buffer.readableBytes }
+            return buffer
+        })
+        return try await body(metered)
+    }
+
+    var bytesInUse: Int { inUse.withLockedValue { $0 } }
+
+    private func take(_ amount: Int) async throws {
         let deadline = ContinuousClock.now + wait
         while !inUse.withLockedValue({ used in
             guard used + amount <= bytes else { return false }
             used += amount
             return true
         }) {
-            guard ContinuousClock.now < deadline else {
-                try await refused()
-                throw Exhausted()
-            }
+            guard ContinuousClock.now < deadline else { throw Exhausted() }
             try await Task.sleep(for: .milliseconds(20))
         }
-        defer { inUse.withLockedValue { $0 -= amount } }
-        return try await body()
     }
-
-    var bytesInUse: Int { inUse.withLockedValue { $0 } }
 
     struct Exhausted: Error {}
 }

@@ -15,18 +15,9 @@ struct SendChatController: Sendable {
     let readYourWrites: ReadYourWrites
     let uploads: UploadBudget
 
-    /// What reading the body may hold: its declared length, else the most a body may be.
-    static func bytes(of request: Request) -> Int {
-        let limit = MediaType.of(request) == "multipart/form-data" ? AttachmentLimits.maximumRequestBytes : AttachmentLimits.maximumJSONBytes
-        return min(request.headers[.contentLength].flatMap(Int.init) ?? limit, limit)
-    }
-
     func send(_ request: Request, context: ChatSignedInContext) async throws -> MessageJSON {
         // The body and its files are held only while they are read, checked and stored, within the budget.
-        let (message, tone, lang, sessionId, attachments) = try await uploads.holding(Self.bytes(of: request), refused: {
-            // Read and dropped, not held: a client still sending would not see the 503 otherwise.
-            for try await _ in request.body {}
-        }) {
+        let (message, tone, lang, sessionId, attachments) = try await uploads.metering(request) { request in
             let fields = try await FormFields.jsonOrForm(request, context: context)
             let message = try fields.string("message") ?? ""
             guard !message.allSatisfy(\.isWhitespace) else { throw ChatAPIError.emptyMessage }
