@@ -144,6 +144,18 @@ import Testing
                     .post, "/api/send-chat/", token: token, body: ByteBuffer(string: "--B\r\nContent-Dispösition: form-data; name=\"message\"\r\n\r\nhi\r\n--B--\r\n"),
                     headers: [.contentType: "multipart/form-data; boundary=B"]
                 ), .badRequest, "validation_error"),
+                // Cut short: the parser took what came before the cut as the whole form (a file left
+                // out, or the session's id, so that the message went to a new session).
+                (try await server.client.send(
+                    .post, "/api/send-chat/", token: token,
+                    body: ByteBuffer(string: "--B\r\nContent-Disposition: form-data; name=\"message\"\r\n\r\nhi\r\n--B\r\nContent-Disposition: form-data; name=\"session_id\"\r\n\r\n1"),
+                    headers: [.contentType: "multipart/form-data; boundary=B"]
+                ), .badRequest, "validation_error"),
+                (try await server.client.send(
+                    .post, "/api/send-chat/", token: token,
+                    body: ByteBuffer(string: "--B\r\nContent-Disposition: form-data; name=\"message\"\r\n\r\nhi\r\n--B\r\nContent-Disposition: form-data; name=\"files[]\"; filename=\"a.txt\"\r\nContent-Type: text/plain\r\n\r\nhalf a fi"),
+                    headers: [.contentType: "multipart/form-data; boundary=B"]
+                ), .badRequest, "validation_error"),
             ]
             for (reply, status, code) in cases {
                 #expect(reply.status == status, "\(reply.text)")

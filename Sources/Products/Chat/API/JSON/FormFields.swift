@@ -116,6 +116,11 @@ struct FormFields {
         guard MultipartHeaderNames.areASCII(in: buffer, boundary: boundary) else {
             throw ChatAPIError.invalid("multipart", "a part's header name is not ASCII")
         }
+        // The parser takes a body cut short as whole, leaving out the part it was in (a file, or the
+        // session's id, so that the message went to a new session).
+        guard endsWithCloseDelimiter(buffer, boundary: boundary) else {
+            throw ChatAPIError.invalid("multipart", "is cut short: it does not end with the closing --\(boundary)--")
+        }
         do {
             try parser.execute(buffer)
         } catch {
@@ -123,6 +128,14 @@ struct FormFields {
         }
         if let failure { throw failure }
         return fields
+    }
+
+    /// Whether `buffer` ends with `--boundary--`, then at most line ends and spaces.
+    private static func endsWithCloseDelimiter(_ buffer: ByteBuffer, boundary: String) -> Bool {
+        let bytes = buffer.readableBytesView
+        let trimmed = bytes.prefix(through: bytes.lastIndex { ![0x0D, 0x0A, 0x20, 0x09].contains($0) } ?? bytes.startIndex)
+        let close = Array("--\(boundary)--".utf8)
+        return trimmed.count >= close.count && trimmed.suffix(close.count).elementsEqual(close)
     }
 
     /// A string field: absent or null is nil; a JSON number is refused, and so is text with a control
