@@ -112,6 +112,22 @@ import TestSupport
         }
     }
 
+    /// HEAD is answered as GET would be, without the body, and the connection goes on.
+    @Test(.timeLimit(.minutes(1)))
+    func headIsAnsweredAsGetWithoutTheBody() async throws {
+        try await served { port in
+            let connection = try await RawConnection.open(port: port)
+            try await connection.send("HEAD /health HTTP/1.1\r\nHost: localhost\r\n\r\nGET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            let answered = try await Self.received(connection, "\"status\"")
+            let sent = try await connection.text()
+            let answers = sent.components(separatedBy: "HTTP/1.1 ").dropFirst()
+            #expect(answered && answers.map { String($0.prefix(3)) } == ["200", "200"], "\(sent)")
+            let headAnswer = try #require(answers.first)
+            #expect(headAnswer.hasSuffix("\r\n\r\n") && !headAnswer.contains("status"), "a HEAD answer carries no body: \(sent)")
+            await connection.close()
+        }
+    }
+
     /// Whether what `connection` has received holds `text` within five seconds.
     static func received(_ connection: RawConnection, _ text: String) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(5)

@@ -16,7 +16,7 @@ extension ProductStores {
         let connections = configuration.connections
         let answers = try await Failure.connectionAnswers()
         return Application(
-            router: router,
+            responder: HeadAnsweredAsGet(base: router.buildResponder()),
             server: .http1(configuration: connections.channelConfiguration(answers: answers, logger: logger)),
             configuration: connections.serverConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: Product.name, logger: logger
@@ -30,7 +30,7 @@ extension ProductStores {
 extension Router {
     /// A path the router serves answers a method it does not serve 405 with `Allow`, through the
     /// router's middleware (in the product's error shape), not the 404 of a path that does not exist.
-    /// HEAD and OPTIONS are left to the 404: no product serves them.
+    /// HEAD is answered as GET (`HeadAnsweredAsGet`); OPTIONS is left to the 404: no product serves it.
     func refusingOtherMethods() {
         let standard: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete]
         for served in Dictionary(grouping: routes, by: { $0.path.description }).values {
@@ -41,5 +41,19 @@ extension Router {
                 on(path, method: method) { _, _ -> Response in throw HTTPError(.methodNotAllowed, headers: [.allow: allow]) }
             }
         }
+    }
+}
+
+/// HEAD answered as GET would be, the body left out by NIO's encoder, which knows the request was a
+/// HEAD: every general-purpose server must support it (RFC 9110 9.1), and monitors and proxies probe
+/// with it. The router and its middleware see a GET.
+struct HeadAnsweredAsGet<Base: HTTPResponder>: HTTPResponder {
+    let base: Base
+
+    func respond(to request: Request, context: Base.Context) async throws -> Response {
+        guard request.method == .head else { return try await base.respond(to: request, context: context) }
+        var head = request.head
+        head.method = .get
+        return try await base.respond(to: Request(head: head, body: request.body), context: context)
     }
 }
