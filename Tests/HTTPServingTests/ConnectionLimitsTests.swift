@@ -47,7 +47,7 @@ import TestSupport
             try await connection.send(head)
             let response = try #require(try await connection.response(within: .seconds(10)))
             #expect(response.status == status && response.body == body)
-            #expect(response.headers["connection"] == "close")
+            #expect(response.headers["connection"] == "close" && response.headers["x-request-id"]?.isEmpty == false)
             #expect(try await connection.closes(within: .seconds(5)))
             await connection.close()
         }

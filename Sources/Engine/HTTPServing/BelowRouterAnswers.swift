@@ -91,8 +91,11 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
     }
 
+    /// With a request id of its own, as every answer carries one (no request had one to give).
     private func answerAndClose(_ context: ChannelHandlerContext, _ answer: ConnectionAnswer) {
-        context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
+        var head = answer.head
+        head.headerFields[.requestId] = String(UInt64.random(in: .min ... .max), radix: 16) + String(UInt64.random(in: .min ... .max), radix: 16)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
         context.write(wrapOutboundOut(.end(nil)), promise: nil)
         close(context)
