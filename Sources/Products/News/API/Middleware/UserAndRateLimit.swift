@@ -47,7 +47,7 @@ final class NewsRateLimiter: Sendable {
     }
 
     struct Taken {
-        /// The user's limit, or the address's for a request with no valid user.
+        /// The user's limit, or the address's for a request with no valid user or past the address's.
         var limit: Int
         /// Left in the user's window, or the address's (negative: refused).
         var remaining: Int
@@ -68,7 +68,7 @@ final class NewsRateLimiter: Sendable {
                 window.counts[.address(address)] = addressCount
             }
             let exhausted = addressCount > limitPerAddress
-            guard let user else {
+            guard let user, !exhausted else {
                 return Taken(limit: limitPerAddress, remaining: limitPerAddress - addressCount, addressExhausted: exhausted, reset: start + 60)
             }
             let count = window.counts[.user(user), default: 0] + 1

@@ -46,6 +46,8 @@ public enum SyntheticNews {
             let day = Int64(startDay + story * days / stories)
             let start = windowStart + day * 86_400 + Int64.random(in: 6 * 3600...18 * 3600, using: &random)
             let event = Self.event(story, &random)
+            // A set that follows another names its stories apart (the demo's URLs unchanged).
+            let storyPath = startDay == 0 ? "\(story)" : "\(startDay)-\(story)"
             let outletCount = [1, 1, 2, 3, 3, 4, 5, 6].randomElement(using: &random) ?? 1
             let chosen = outlets.shuffled(using: &random).prefix(outletCount)
             var written: [Article] = []
@@ -56,7 +58,7 @@ public enum SyntheticNews {
                 let (t, d, b) = wordings[index % wordings.count]
                 let title = event.titles[t], description = event.descriptions[d], body = event.bodies[b]
                 let slug = title.lowercased().filter { $0.isLetter || $0 == " " }.split(separator: " ").prefix(6).joined(separator: "-")
-                let url = "https://\(outlet.lowercased().filter(\.isLetter)).example/2025/\(story)/\(slug)-\(index)"
+                let url = "https://\(outlet.lowercased().filter(\.isLetter)).example/2025/\(storyPath)/\(slug)-\(index)"
                 written.append(Article(ingested: ArticleIngested(
                     url: url, title: title, source: "\(outlet) (synthetic)",
                     publishedAt: start + Int64(index) * Int64.random(in: 600...7200, using: &random),
@@ -67,7 +69,7 @@ public enum SyntheticNews {
                let copier = outlets.filter({ !chosen.contains($0) }).randomElement(using: &random) {
                 var copy = original.ingested
                 copy.source = "\(copier) (synthetic)"
-                copy.url = "https://\(copier.lowercased().filter(\.isLetter)).example/syndicated/\(story)"
+                copy.url = "https://\(copier.lowercased().filter(\.isLetter)).example/syndicated/\(storyPath)"
                 copy.publishedAt += 1800
                 written.append(Article(ingested: copy, storyKey: story, copyOf: original.ingested.url))
             }
