@@ -8,7 +8,7 @@ import ReadModels
 
 /// `--serve PORT [--host ADDRESS]` of a product's `as-of`: its past state served whole, read-only.
 public struct AsOfServeOptions<Product: EventSourcedProduct>: ParsableArguments {
-    @Option(help: "Serve that state read-only on this port (every write answers 405) until stopped.")
+    @Option(help: "Serve that state read-only on this port until stopped: a write that would record anything answers 405, one that changes nothing is answered as the live server would.")
     public var serve: Int?
 
     @Option(help: ArgumentHelp("The address --serve listens on (env \(Product.environmentPrefix)_HOST; default 127.0.0.1)."))
