@@ -8,32 +8,19 @@ import TestSupport
 /// connection limits and malformed requests are the engine's, tested on its test product
 /// (`HTTPServingTests/ConnectionLimitsTests`); Nuvie's answer to each refusal, by `EngineRefusalTests`.
 @Suite(.timeLimit(.minutes(3))) struct ConnectionHardeningTests {
-    @Test(.timeLimit(.minutes(1)))
-    func connectIsAnswered405InTheErrorShapeThenClosed() async throws {
+    @Test(.timeLimit(.minutes(1)), arguments: [
+        ("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n", 405, "METHOD_NOT_ALLOWED"),
+        ("GET /movies/1 HTTP/1.1 extra\r\n\r\n", 400, "INVALID_REQUEST"),
+    ])
+    func isAnsweredBeforeAnyRouteInTheErrorShapeThenClosed(request: String, status: Int, code: String) async throws {
         try await withLiveServer { client in
             let connection = try await RawConnection.open(port: try #require(client.client.port))
-            try await connection.send("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n")
+            try await connection.send(request)
             let answer = try await connection.response(within: .seconds(10))
             let sent = try await connection.text()
             let response = try #require(answer, "no whole answer: \(sent)")
-            #expect(response.status == 405)
-            #expect(response.errorCode == "METHOD_NOT_ALLOWED")
-            #expect(response.hasErrorShape, "\(response.body)")
-            #expect(try await connection.closes(within: .seconds(5)))
-            await connection.close()
-        }
-    }
-
-    @Test(.timeLimit(.minutes(1)))
-    func aRequestLineThatIsNotHTTPIsAnswered400InTheErrorShapeThenClosed() async throws {
-        try await withLiveServer { client in
-            let connection = try await RawConnection.open(port: try #require(client.client.port))
-            try await connection.send("GET /movies/1 HTTP/1.1 extra\r\n\r\n")
-            let answer = try await connection.response(within: .seconds(10))
-            let sent = try await connection.text()
-            let response = try #require(answer, "no whole answer: \(sent)")
-            #expect(response.status == 400)
-            #expect(response.errorCode == "INVALID_REQUEST")
+            #expect(response.status == status)
+            #expect(response.errorCode == code)
             #expect(response.hasErrorShape, "\(response.body)")
             #expect(try await connection.closes(within: .seconds(5)))
             await connection.close()

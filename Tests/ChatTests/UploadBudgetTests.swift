@@ -30,17 +30,30 @@ import Testing
         }
     }
 
+    /// A request being read under `budget` once its first `bytes` have arrived, its body still open,
+    /// and what sends the rest.
+    static func reading(_ bytes: Int, under budget: UploadBudget) async -> (Task<Int, any Error>, AsyncStream<ByteBuffer>.Continuation) {
+        let (request, sending) = Self.request()
+        let (started, start) = AsyncStream.makeStream(of: Void.self)
+        let reading = Task { try await Self.read(request, under: budget, started: start) }
+        sending.yield(Self.bytes(bytes))
+        for await _ in started { break }
+        return (reading, sending)
+    }
+
+    /// A request whose whole body, `bytes`, has arrived.
+    static func sent(_ bytes: Int) -> Request {
+        let (request, sending) = Self.request()
+        sending.yield(Self.bytes(bytes))
+        sending.finish()
+        return request
+    }
+
     @Test func aRequestWaitsForRoomAndGetsItWhenTheHolderIsDone() async throws {
         let budget = UploadBudget(bytes: 100, wait: .seconds(30))
-        let (first, sending) = Self.request()
-        let (started, start) = AsyncStream.makeStream(of: Void.self)
-        let reading = Task { try await Self.read(first, under: budget, started: start) }
-        sending.yield(Self.bytes(80))
-        for await _ in started { break }
+        let (reading, sending) = await Self.reading(80, under: budget)
         #expect(budget.bytesInUse == 80)
-        let (second, sendingSecond) = Self.request()
-        sendingSecond.yield(Self.bytes(50))
-        sendingSecond.finish()
+        let second = Self.sent(50)
         let secondDone = NIOLockedValueBox(false)
         let waiting = Task { _ = try await Self.read(second, under: budget); secondDone.withLockedValue { $0 = true } }
         try await Task.sleep(for: .milliseconds(200))
@@ -54,15 +67,8 @@ import Testing
     /// The probe's upload that declared 51 MB and sent nothing kept every user's send-chat waiting.
     @Test func aSlowSenderHoldsOnlyWhatItHasSent() async throws {
         let budget = UploadBudget(bytes: 100, wait: .milliseconds(50))
-        let (slow, sending) = Self.request()
-        let (started, start) = AsyncStream.makeStream(of: Void.self)
-        let reading = Task { try await Self.read(slow, under: budget, started: start) }
-        sending.yield(Self.bytes(10))
-        for await _ in started { break }
-        let (other, sendingOther) = Self.request()
-        sendingOther.yield(Self.bytes(50))
-        sendingOther.finish()
-        #expect(try await Self.read(other, under: budget) == 50)
+        let (reading, sending) = await Self.reading(10, under: budget)
+        #expect(try await Self.read(Self.sent(50), under: budget) == 50)
         sending.finish()
         _ = try await reading.value
         #expect(budget.bytesInUse == 0)
@@ -70,15 +76,8 @@ import Testing
 
     @Test func aRequestThatFindsNoRoomInTimeIsRefused() async throws {
         let budget = UploadBudget(bytes: 100, wait: .milliseconds(50))
-        let (first, sending) = Self.request()
-        let (started, start) = AsyncStream.makeStream(of: Void.self)
-        let reading = Task { try await Self.read(first, under: budget, started: start) }
-        sending.yield(Self.bytes(100))
-        for await _ in started { break }
-        let (second, sendingSecond) = Self.request()
-        sendingSecond.yield(Self.bytes(1))
-        sendingSecond.finish()
-        await #expect(throws: UploadBudget.Exhausted.self) { _ = try await Self.read(second, under: budget) }
+        let (reading, sending) = await Self.reading(100, under: budget)
+        await #expect(throws: UploadBudget.Exhausted.self) { _ = try await Self.read(Self.sent(1), under: budget) }
         sending.finish()
         _ = try await reading.value
         #expect(budget.bytesInUse == 0)

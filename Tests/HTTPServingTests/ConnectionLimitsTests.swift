@@ -60,8 +60,7 @@ import TestSupport
             try await connection.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\nGARBAGE\r\n\r\n")
             #expect(try await connection.closes(within: .seconds(10)))
             let sent = try await connection.text()
-            let answers = sent.components(separatedBy: "HTTP/1.1 ").dropFirst()
-            #expect(answers.map { $0.prefix(3) } == ["200", "400"], "\(sent)")
+            #expect(Self.statuses(sent) == ["200", "400"], "\(sent)")
             #expect(sent.hasSuffix(#"{"error":"malformed"}"#), "\(sent)")
             await connection.close()
         }
@@ -107,7 +106,7 @@ import TestSupport
             try await connection.send(body)
             let answered = try await Self.received(connection, "HTTP/1.1 201 Created\r\n")
             let sent = try await connection.text()
-            #expect(answered && sent.components(separatedBy: "HTTP/1.1 ").dropFirst().map { String($0.prefix(3)) } == statuses, "\(sent)")
+            #expect(answered && Self.statuses(sent) == statuses, "\(sent)")
             await connection.close()
         }
     }
@@ -126,6 +125,11 @@ import TestSupport
             #expect(headAnswer.hasSuffix("\r\n\r\n") && !headAnswer.contains("status"), "a HEAD answer carries no body: \(sent)")
             await connection.close()
         }
+    }
+
+    /// The status of each response in what a connection received, in order.
+    static func statuses(_ sent: String) -> [String] {
+        sent.components(separatedBy: "HTTP/1.1 ").dropFirst().map { String($0.prefix(3)) }
     }
 
     /// Whether what `connection` has received holds `text` within five seconds.

@@ -1,4 +1,5 @@
 import HTTPTypes
+import Hummingbird
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
@@ -94,7 +95,7 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     /// With a request id of its own, as every answer carries one (no request had one to give).
     private func answerAndClose(_ context: ChannelHandlerContext, _ answer: ConnectionAnswer) {
         var head = answer.head
-        head.headerFields[.requestId] = String(UInt64.random(in: .min ... .max), radix: 16) + String(UInt64.random(in: .min ... .max), radix: 16)
+        head.headerFields[.requestId] = RequestID().description
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
         context.write(wrapOutboundOut(.end(nil)), promise: nil)

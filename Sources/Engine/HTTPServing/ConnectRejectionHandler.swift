@@ -3,7 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 
-/// Answers CONNECT with the product's refusal (`ConnectionAnswers.notAProxy`), then closes: this
+/// Answers CONNECT with the product's refusal (`ConnectionAnswers.notAProxyResponse`), then closes: this
 /// server is no proxy. Without it a CONNECT gets no usable answer and the connection hangs, because NIO expects a
 /// tunnel: its decoder stops parsing after the request and its encoder drops the body of any
 /// response to one. So the answer is written as bytes below the encoder; only a 2xx answer to CONNECT

@@ -3,7 +3,7 @@ import NIOCore
 
 /// A response the server writes from below the router, where no request reaches a handler: the
 /// status, the headers and the body in the product's error shape (`ContractError.connectionAnswers`).
-public struct ConnectionAnswer: Sendable, Equatable {
+public struct ConnectionAnswer: Sendable {
     public var status: HTTPResponse.Status
     public var headers: HTTPFields
     public var body: ByteBuffer
@@ -35,19 +35,17 @@ public struct ConnectionAnswer: Sendable, Equatable {
 
 /// What a product answers before any route is involved.
 public struct ConnectionAnswers: Sendable {
-    /// To `CONNECT`: this server is no proxy.
-    public let notAProxy: ConnectionAnswer
     /// To bytes that are not HTTP (a garbage request line, a broken header).
     public let malformed: ConnectionAnswer
     /// To a head past the decoder's limits (80 KB of headers).
     public let headersTooLarge: ConnectionAnswer
-    /// `notAProxy` as bytes, made once rather than for every connection.
+    /// To `CONNECT` (this server is no proxy), as bytes written below the encoder: made once, not
+    /// for every connection.
     let notAProxyResponse: ByteBuffer
 
     public init(notAProxy: ConnectionAnswer, malformed: ConnectionAnswer, headersTooLarge: ConnectionAnswer) {
-        self.notAProxy = notAProxy
+        notAProxyResponse = notAProxy.bytes
         self.malformed = malformed
         self.headersTooLarge = headersTooLarge
-        notAProxyResponse = notAProxy.bytes
     }
 }
