@@ -127,6 +127,46 @@ import TestSupport
         }
     }
 
+    /// An HTTP/1.0 request without `keep-alive`, or a `Connection: close` in any case, is the
+    /// connection's last: the answer says so and the connection closes (the idle timeout is 75 s).
+    @Test(.timeLimit(.minutes(1)), arguments: [
+        "GET /health HTTP/1.0\r\n\r\n", "GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: Close\r\n\r\n",
+    ])
+    func aRequestThatDoesNotKeepTheConnectionAliveIsItsLast(request: String) async throws {
+        try await served { port in
+            let connection = try await RawConnection.open(port: port)
+            try await connection.send(request)
+            let answer = try #require(try await connection.response(within: .seconds(10)))
+            #expect(answer.status == 200 && answer.headers["connection"] == "close", "\(answer.headers)")
+            #expect(try await connection.closes(within: .seconds(5)))
+            await connection.close()
+        }
+    }
+
+    /// An HTTP/1.0 client that asks to keep the connection is told it is kept, and is served again on
+    /// it; its expectation of `100 Continue`, which HTTP/1.0 does not have, is ignored.
+    @Test(.timeLimit(.minutes(1)))
+    func anHTTP10ClientThatAsksForKeepAliveKeepsItsConnection() async throws {
+        try await served { port in
+            let connection = try await RawConnection.open(port: port)
+            let body = #"{"userId":1,"amount":2}"#
+            try await connection.send(
+                "GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"
+                    + "POST /tallies/cups HTTP/1.0\r\nConnection: keep-alive\r\nContent-Type: application/json\r\nExpect: 100-continue\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\n\r\n"
+            )
+            #expect(try await Self.received(connection, "\"status\""))
+            try await Task.sleep(for: .milliseconds(300))
+            try await connection.send(body)
+            let answered = try await Self.received(connection, "HTTP/1.1 201 Created\r\n")
+            let sent = try await connection.text()
+            #expect(answered && Self.statuses(sent) == ["200", "201"], "\(sent)")
+            #expect(sent.components(separatedBy: "Connection: keep-alive\r\n").count == 3, "\(sent)")
+            #expect(try await !connection.closes(within: .milliseconds(500)))
+            await connection.close()
+        }
+    }
+
     /// The status of each response in what a connection received, in order.
     static func statuses(_ sent: String) -> [String] {
         sent.components(separatedBy: "HTTP/1.1 ").dropFirst().map { String($0.prefix(3)) }

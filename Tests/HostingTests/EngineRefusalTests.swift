@@ -21,11 +21,11 @@ import Testing
     (EventLogError.closed, .shuttingDown),
     (ReadModelsBehind(position: 12), .readModelsBehind(position: 12)),
     (OperatorRequestError.notFound("no user 4"), .operatorRequest(.notFound("no user 4"))),
-    (NIOTooManyBytesError(maxBytes: 10), .bodyTooLarge),
+    (NIOTooManyBytesError(maxBytes: 10), .bodyTooLarge(limit: 10)),
     (HTTPParserError.invalidChunkSize, .malformedHTTP),
     (HTTPError(.notFound), .noSuchRoute),
     (HTTPError(.methodNotAllowed), .methodNotAllowed),
-    (HTTPError(.contentTooLarge), .bodyTooLarge),
+    (HTTPError(.contentTooLarge), .bodyTooLarge(limit: nil)),
     (HTTPError(.unauthorized, message: "sign in"), .otherClientError(.unauthorized, message: "sign in")),
     (EngineRefusal.readOnly, .readOnly),
 ] as [(any Error & Sendable, EngineRefusal)])

@@ -3,6 +3,7 @@ import Hummingbird
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
 
 /// What the server answers below the router, in order with the responses owed to earlier pipelined
 /// requests, where Hummingbird answers nothing or an empty 400:
@@ -40,6 +41,18 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
 
     init(answers: ConnectionAnswers) {
         self.answers = answers
+    }
+
+    /// Also puts `ConnectionPersistence` before Hummingbird's codec, where it sees each request's
+    /// version, and where Hummingbird's `additionalChannelHandlers` cannot go.
+    func handlerAdded(context: ChannelHandlerContext) {
+        let pipeline = context.pipeline.syncOperations
+        do {
+            let codec = try pipeline.context(handlerType: HTTP1ToHTTPServerCodec.self)
+            try pipeline.addHandler(ConnectionPersistence(), position: .before(codec.handler))
+        } catch {
+            context.fireErrorCaught(error)
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

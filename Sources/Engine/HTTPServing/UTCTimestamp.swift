@@ -59,6 +59,22 @@ public enum UTCTimestamp {
         return days(year: year, month: month, day: day) * 86_400
     }
 
+    /// Whether `text` starts with a real day, `YYYY-MM-DD`, and, when a time follows it, a real time
+    /// of day, `THH:MM:SS`: what Foundation's ISO 8601 parsing does not check (it reads 2025-02-30 as
+    /// 2 March, 24:00 as the next day, and one-digit months).
+    public static func startsWithRealDayAndTime(_ text: String) -> Bool {
+        let bytes = Array(text.utf8.prefix(19))
+        guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+              let year = decimal(bytes[0..<4]), let month = decimal(bytes[5..<7]), let day = decimal(bytes[8..<10]),
+              isDate(year: year, month: month, day: day)
+        else { return false }
+        guard bytes.count > 10 else { return true }
+        guard bytes.count == 19, bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+              let hour = decimal(bytes[11..<13]), let minute = decimal(bytes[14..<16]), let second = decimal(bytes[17..<19])
+        else { return false }
+        return hour < 24 && minute < 60 && second < 60
+    }
+
     /// Whether `year`-`month`-`day` is a day of the proleptic Gregorian calendar, years 0–9999.
     public static func isDate(year: Int64, month: Int64, day: Int64) -> Bool {
         (0...9_999).contains(year) && (1...12).contains(month) && (1...daysIn(month: month, year: year)).contains(day)

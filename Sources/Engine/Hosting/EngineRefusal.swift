@@ -36,8 +36,8 @@ public enum EngineRefusal: Error, Sendable, Equatable {
     case noSuchRoute
     /// The route exists but not with this method.
     case methodNotAllowed
-    /// The body is larger than the route accepts.
-    case bodyTooLarge
+    /// The body is larger than the route accepts: at most `limit` bytes, when the route said.
+    case bodyTooLarge(limit: Int?)
     /// The bytes are not HTTP; the connection is closed after the answer.
     case malformedHTTP
     /// The request's headers are past the decoder's limit (80 KB); the connection is closed after the answer.
@@ -61,7 +61,7 @@ public enum EngineRefusal: Error, Sendable, Equatable {
         case EventLogError.closed: self = .shuttingDown
         case let error as ReadModelsBehind: self = .readModelsBehind(position: error.position)
         case let error as OperatorRequestError: self = .operatorRequest(error)
-        case is NIOTooManyBytesError: self = .bodyTooLarge
+        case let error as NIOTooManyBytesError: self = .bodyTooLarge(limit: error.maxBytes)
         case HTTPParserError.headerOverflow: self = .headersTooLarge
         case is HTTPParserError: self = .malformedHTTP
         case let error as HTTPError: self.init(error)
@@ -74,7 +74,7 @@ public enum EngineRefusal: Error, Sendable, Equatable {
         switch error.status {
         case .notFound: self = .noSuchRoute
         case .methodNotAllowed: self = .methodNotAllowed
-        case .contentTooLarge: self = .bodyTooLarge
+        case .contentTooLarge: self = .bodyTooLarge(limit: nil)
         case let status where (400..<500).contains(status.code): self = .otherClientError(status, message: error.body)
         // total: a 5xx the HTTP layer raised is a bug, answered as one.
         default: return nil
@@ -88,7 +88,7 @@ public enum EngineRefusal: Error, Sendable, Equatable {
         .readModelsBehind(position: 7), .notCaughtUp(position: 9), .shuttingDown,
         .operatorRequest(.invalid("bad", field: "limit")), .operatorRequest(.conflict("busy")),
         .operatorRequest(.notFound("no user 9")), .operatorRequest(.unsupportedMediaType("JSON only")),
-        .noSuchRoute, .methodNotAllowed, .bodyTooLarge, .malformedHTTP, .headersTooLarge, .notAProxy, .otherClientError(.unauthorized, message: nil),
+        .noSuchRoute, .methodNotAllowed, .bodyTooLarge(limit: 64 << 10), .bodyTooLarge(limit: nil), .malformedHTTP, .headersTooLarge, .notAProxy, .otherClientError(.unauthorized, message: nil),
         .otherClientError(.badRequest, message: "bad"),
     ]
 }

@@ -32,10 +32,8 @@ extension ChatAPIError: ContractError {
             self.init(.unsupportedMediaType, "unsupported_media_type", message, detail: message)
         case .noSuchRoute: self.init(.notFound, "not_found", "Not found.", detail: "No such endpoint")
         case .methodNotAllowed: self.init(.methodNotAllowed, "method_not_allowed", "Method not allowed.", detail: "This endpoint does not take this method")
-        case .bodyTooLarge:
-            self.init(.contentTooLarge, "payload_too_large", "Request body is too large",
-                      detail: "A JSON or URL-encoded body takes at most \(AttachmentLimits.maximumJSONBytes >> 10) KB; a multipart form at most "
-                          + "\(AttachmentRules.maximumFiles) files of \(AttachmentRules.maximumFileBytes >> 20) MB each")
+        case .bodyTooLarge(let limit):
+            self.init(.contentTooLarge, "payload_too_large", "Request body is too large", detail: AttachmentLimits.passed(limit))
         case .malformedHTTP:
             self.init(.badRequest, "bad_request", "The request is not well-formed HTTP", detail: "The connection is closed")
             headers[.connection] = "close"

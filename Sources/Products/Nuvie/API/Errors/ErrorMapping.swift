@@ -32,7 +32,8 @@ extension NuvieAPIError: ContractError {
         case .operatorRequest(.unsupportedMediaType(let message)): self.init(.unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE", message: message)
         case .noSuchRoute: self.init(.notFound, code: "NOT_FOUND", message: "No such endpoint")
         case .methodNotAllowed: self.init(.methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "Method not allowed on this endpoint")
-        case .bodyTooLarge: self.init(.contentTooLarge, code: "PAYLOAD_TOO_LARGE", message: "Request body is too large")
+        case .bodyTooLarge(let limit):
+            self.init(.contentTooLarge, code: "PAYLOAD_TOO_LARGE", message: "Request body is too large" + (limit.map { ": at most \($0 >> 10) KB" } ?? ""))
         case .malformedHTTP: self = .malformedRequest
         case .headersTooLarge: self.init(.requestHeaderFieldsTooLarge, code: "INVALID_REQUEST", message: "The request's headers are too large: at most 80 KB")
         case .notAProxy: self.init(.methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "CONNECT is not supported: this server is not a proxy")

@@ -23,7 +23,7 @@ extension SavryAPIError: ContractError {
         case .operatorRequest(.unsupportedMediaType(let message)): self.init(.unsupportedMediaType, message)
         case .noSuchRoute: self.init(.notFound, "Not found: no such endpoint")
         case .methodNotAllowed: self.init(.methodNotAllowed, "Method not allowed on this endpoint")
-        case .bodyTooLarge: self.init(.contentTooLarge, "Request body is too large")
+        case .bodyTooLarge(let limit): self.init(.contentTooLarge, "Request body is too large" + (limit.map { ": at most \($0 >> 10) KB" } ?? ""))
         case .malformedHTTP:
             self.init(.badRequest, "The request is not well-formed HTTP")
             headers[.connection] = "close"
