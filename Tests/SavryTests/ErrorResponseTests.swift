@@ -138,9 +138,13 @@ import Testing
     @Test func unknownRoutesAndMethodsAreTheSameShape() async throws {
         try await SavryLiveServer.run { server in
             let token = try await server.client.token("ana")
-            for (method, path) in [(HTTPRequest.Method.get, "/"), (.get, "/api/app/nothing"), (.put, "/api/app/recipes/x"), (.get, "/api/app/auth")] {
+            let answers: [(HTTPRequest.Method, String, HTTPResponse.Status)] = [
+                (.get, "/", .notFound), (.get, "/api/app/nothing", .notFound), (.put, "/api/app/recipes/x", .methodNotAllowed),
+                (.get, "/api/app/auth", .methodNotAllowed),
+            ]
+            for (method, path, status) in answers {
                 let reply = try await server.client.send(method, path, token: token)
-                #expect(reply.status == .notFound && reply.isErrorShape, "\(method) \(path): \(reply.text)")
+                #expect(reply.status == status && reply.isErrorShape, "\(method) \(path): \(reply.text)")
                 #expect(reply.headers[.requestId] != nil)
             }
         }

@@ -1,15 +1,17 @@
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import ProductHosting
 import ServiceLifecycle
 
-/// Serves `router` on an ephemeral 127.0.0.1 port with `services` until `body` returns.
+/// Serves `router` on an ephemeral 127.0.0.1 port with `services` until `body` returns, answering as
+/// a product's server does (`productResponder`: 405s, HEAD).
 public func serve<T: Sendable, Context: RequestContext>(
     _ router: Router<Context>, services: [any Service] = [], logger: Logger, _ body: @Sendable (Int) async throws -> T
 ) async throws -> T where Context.Source == ApplicationRequestContextSource {
     let (ports, reportPort) = AsyncStream.makeStream(of: Int.self)
     let app = Application(
-        router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: services,
+        responder: productResponder(router), configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: services,
         onServerRunning: { channel in
             if let port = channel.localAddress?.port { reportPort.yield(port) }
         },

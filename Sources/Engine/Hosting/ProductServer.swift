@@ -12,11 +12,10 @@ extension ProductStores {
         _ router: Router<Context>, configuration: some ServerConfiguration, errors: Failure.Type, workers: [any Service],
         closingAlso: @escaping @Sendable () -> Void = {}, logger: Logger
     ) async throws -> some ApplicationProtocol where Context.Source == ApplicationRequestContextSource {
-        router.refusingOtherMethods()
         let connections = configuration.connections
         let answers = try await Failure.connectionAnswers()
         return Application(
-            responder: HeadAnsweredAsGet(base: router.buildResponder()),
+            responder: productResponder(router),
             server: .http1(configuration: connections.channelConfiguration(answers: answers, logger: logger)),
             configuration: connections.serverConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: Product.name, logger: logger
@@ -25,6 +24,13 @@ extension ProductStores {
             logger: logger
         )
     }
+}
+
+/// What answers a product's requests: `router`, with a method a path does not take answered 405 and
+/// HEAD as GET.
+public func productResponder<Context: RequestContext>(_ router: Router<Context>) -> some HTTPResponder<Context> {
+    router.refusingOtherMethods()
+    return HeadAnsweredAsGet(base: router.buildResponder())
 }
 
 extension Router {

@@ -1,5 +1,4 @@
 import HTTPServing
-import HTTPTypes
 import Hummingbird
 import NewsCommands
 import NewsProjections
@@ -27,29 +26,25 @@ public struct NewsAPIDependencies: Sendable {
 
 /// The contract's `/v1` routes: request ids, logs, metrics, the `{"error","details"}` shape, the
 /// user from `X-User-ID`, and the per-user (and per-address) rate limit with its headers on every
-/// answer under `/v1`, unknown paths included. `/health`, `/metrics` and `/openapi.json` count
+/// answer under `/v1`, unknown paths and refused methods included. `/health`, `/metrics` and `/openapi.json` count
 /// against no user.
 public func addNewsRoutes(to router: Router<NewsRequestContext>, dependencies d: NewsAPIDependencies) {
     router.addMiddleware {
         RequestObservationMiddleware()
         ContractErrorMiddleware<NewsRequestContext, NewsAPIError>()
         LogPositionMiddleware(readYourWrites: d.readYourWrites)
+        UnderV1(UserIdMiddleware())
+        UnderV1(RateLimitHeadersMiddleware(limiter: NewsRateLimiter(limit: d.requestsPerMinute)))
     }
     let memo = RememberedAnswers(maximumBytes: 64 << 20)
     let reads = CurrentReads(queries: d.queries, readModels: d.readModelRevision)
     let feed = FeedController(reads: reads, memo: memo)
     let v1 = router.group("/v1")
-        .add(middleware: UserIdMiddleware())
-        .add(middleware: RateLimitHeadersMiddleware(limiter: NewsRateLimiter(limit: d.requestsPerMinute)))
     v1.get("feed", use: feed.feed)
     v1.get("personalized-feed", use: feed.personalized)
     v1.get("feed/story-groups", use: StoryGroupsController(reads: reads, memo: memo).storyGroups)
     v1.get("brief/latest", use: feed.brief)
     v1.post("interpret", use: InterpretController(reads: reads).interpret)
     v1.put("preferences", use: PreferencesController(commands: d.commands, readYourWrites: d.readYourWrites).update)
-    // Anything else under /v1 is a 404 that went through the limiter, with its headers like every answer.
-    for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete, .head] {
-        v1.on("**", method: method) { _, _ -> Response in throw HTTPError(.notFound) }
-    }
     OpenAPIDocumentController<NewsRequestContext>(document: PackageResources.openapi_json).register(on: router)
 }

@@ -113,3 +113,20 @@ extension HTTPField.Name {
     static let rateLimitRemaining = Self("X-RateLimit-Remaining")!
     static let rateLimitReset = Self("X-RateLimit-Reset")!
 }
+
+/// `base` for requests under `/v1` only, added at the router rather than on the `/v1` group, so that
+/// what no route of the group answers (a path that does not exist, a method its path does not take:
+/// both answered by the router) names its user, is counted and carries the headers too.
+struct UnderV1<Base: RouterMiddleware>: RouterMiddleware where Base.Context == NewsRequestContext {
+    let base: Base
+
+    init(_ base: Base) {
+        self.base = base
+    }
+
+    func handle(_ request: Request, context: Base.Context, next: (Request, Base.Context) async throws -> Response) async throws -> Response {
+        // The first component as the router finds it: empty ones (`//v1/feed`) are skipped.
+        guard request.uri.path.split(separator: "/").first == "v1" else { return try await next(request, context) }
+        return try await base.handle(request, context: context, next: next)
+    }
+}
