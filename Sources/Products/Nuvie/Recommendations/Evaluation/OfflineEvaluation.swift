@@ -6,8 +6,8 @@ import NuvieProjections
 /// item–item weight, negatives included, every rated film a seed), implicit ALS (`ImplicitALS`) and
 /// the served model (`Scorer`
 /// over `ItemSimilarityModel`, without social signals: the ratings file has no friends). Then the
-/// cold start: each evaluated user cut to their first 3, 5 and 10 training ratings, popular against
-/// served.
+/// cold start: each evaluated user cut to their first 3, 5 and 10 training ratings, popular, item-kNN
+/// and plain EASE on those few against served.
 public struct OfflineEvaluation: Sendable {
     public struct Result: Sendable, Equatable {
         public var model: String
@@ -140,7 +140,7 @@ public struct OfflineEvaluation: Sendable {
         }
 
         progress("cold start")
-        let coldStart = coldStart(scorer, history).flatMap { [$0.popular, $0.served] }
+        let coldStart = zip(coldStart(scorer, history), coldStartBaselines(knn, ease, history)).flatMap { [$0.popular, $1.itemKNN, $1.ease, $0.served] }
         return [popular, itemKNN, plainEASE, implicitALS, served] + ablated + coldStart
     }
 
@@ -151,6 +151,19 @@ public struct OfflineEvaluation: Sendable {
             return (
                 measure("popular (first \(first))", cut) { history.popular(excluding: Set(history.ratingsOf($0).prefix(first).map(\.movieId))) },
                 measure("served (first \(first))", cut) { scorer.topMovieIds(history.profile($0, genres: movies.genres, first: first), limit: Self.cutoff) }
+            )
+        }
+    }
+
+    /// Item-kNN and plain EASE on the same cut histories, every kept rating a seed: what the
+    /// personalised baselines make of a few ratings.
+    func coldStartBaselines(_ knn: ItemKNN, _ ease: ItemSimilarityModel, _ history: History) -> [(itemKNN: Result, ease: Result)] {
+        Self.coldStartHistories.map { first in
+            let cut = split.test.keys.sorted().filter { history.ratingsOf($0).count > first }
+            let seeds = { (user: Int64) in history.ratingsOf(user).prefix(first).map(\.movieId) }
+            return (
+                measure("item-knn (first \(first))", cut) { knn.top(seeds($0), limit: Self.cutoff) },
+                measure("ease (first \(first))", cut) { ease.top(seeds: seeds($0), limit: Self.cutoff) }
             )
         }
     }
