@@ -44,7 +44,7 @@ public struct ArticleReading: Sendable, Equatable, Codable {
     }
 
     /// `$AAPL`, `(AAPL)`, `NASDAQ: AAPL`, an upper-case symbol of three or more letters standing
-    /// alone, or the company's short name (`Apple`) as a whole word.
+    /// alone, or one of the company's searched names (`Apple`, `Coca-Cola`, `Disney`) as whole words.
     static func mentions(in text: String, list: TickerList) -> [String] {
         var found: [String] = []
         func add(_ symbol: String) { if list.company(symbol) != nil, !found.contains(symbol) { found.append(symbol) } }
@@ -64,7 +64,7 @@ public struct ArticleReading: Sendable, Equatable, Codable {
         for index in Set(padded.words.flatMap { list.byNameHead[String($0)] ?? [] }).sorted() {
             let company = list.bySymbol[index]
             guard !ambiguousNames.contains(company.shortName) else { continue }
-            if padded.holds(company.shortName) || padded.holds(company.shortName + "s") { add(company.symbol) }
+            if company.searchedNames.contains(where: { padded.holds($0) || padded.holds($0 + "s") }) { add(company.symbol) }
         }
         return found
     }
@@ -89,7 +89,7 @@ public struct ArticleReading: Sendable, Equatable, Codable {
     private static let wordPunctuation: Set<Unicode.Scalar> = [".", ",", ";", ":", "!", "?", "\"", "'", "’"]
     private static let exchanges: Set<String> = ["NASDAQ:", "NYSE:"]
     static let notTickers: Set<String> = ["ALL", "NOW", "KEY", "ARE", "FOR", "CEO", "CFO", "GDP", "SEC", "FED", "USA", "IPO", "ETF", "EPS", "FTC", "DOJ", "THE", "AND", "NEW", "CPI", "FOMC"]
-    static let ambiguousNames: Set<String> = ["Target", "Ball", "Match", "Block", "Visa Inc", "Public Storage", "Best", "General", "American", "United", "Southern", "Progressive", "Principal", "Equity", "Universal", "Global", "Fox", "News", "Dover", "Lennar", "Mosaic", "Ventas", "Allegion", "Corning", "Nucor", "Loews"]
+    static let ambiguousNames: Set<String> = ["Target", "Hartford", "Ball", "Match", "Block", "Visa Inc", "Public Storage", "Best", "General", "American", "United", "Southern", "Progressive", "Principal", "Equity", "Universal", "Global", "Fox", "News", "Dover", "Lennar", "Mosaic", "Ventas", "Allegion", "Corning", "Nucor", "Loews"]
 
     static let eventPhrases: [EventType: [String]] = [
         .earnings: ["earnings", "quarterly results", "quarterly profit", "quarterly revenue", "revenue", "eps", "profit", "beat estimates", "missed estimates", "per share"],

@@ -5,16 +5,22 @@ public struct TickerList: Sendable {
         public var symbol: String
         public var name: String
         public var sector: String
-        /// The name as articles write it: without `Inc.`, `Corporation` and the like.
+        /// The name as articles write it: without a leading `The`, nor `Inc.`, `Corporation` and the like.
         public var shortName: String
+        /// What an article may call it, spelt as `WordText` reads a text (a hyphen is a space): its
+        /// short name, then any other name it goes by (`alsoCalled`).
+        public var searchedNames: [String]
     }
 
     public let companies: [String: Company]
     /// Every company, by symbol: the order names are searched in.
     let bySymbol: [Company]
-    /// The companies (indices in `bySymbol`) whose short name begins with a word, or for a one-word
-    /// name is it or its plural: a text can name a company only if it holds one of its words.
+    /// The companies (indices in `bySymbol`) one of whose searched names begins with a word, or for
+    /// a one-word name is it or its plural: a text can name a company only if it holds one of its words.
     let byNameHead: [String: [Int]]
+
+    /// Names the press uses that are not the listed one, by symbol.
+    static let alsoCalled: [String: [String]] = ["DIS": ["Disney"], "GOOG": ["Google"], "GOOGL": ["Google"]]
 
     public static let sp500 = TickerList(tsv: PackageResources.sp500_tsv)
 
@@ -23,15 +29,21 @@ public struct TickerList: Sendable {
         for line in String(decoding: tsv, as: UTF8.self).split(separator: "\n").dropFirst() {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard fields.count == 3 else { continue }
-            companies[fields[0]] = Company(symbol: fields[0], name: fields[1], sector: fields[2], shortName: Self.shortName(fields[1]))
+            let shortName = Self.shortName(fields[1])
+            companies[fields[0]] = Company(
+                symbol: fields[0], name: fields[1], sector: fields[2], shortName: shortName,
+                searchedNames: ([shortName] + (Self.alsoCalled[fields[0]] ?? [])).map(Self.spelt)
+            )
         }
         self.companies = companies
         bySymbol = companies.values.sorted { $0.symbol < $1.symbol }
         var byNameHead: [String: [Int]] = [:]
         for (index, company) in bySymbol.enumerated() {
-            let words = company.shortName.split(separator: " ")
-            byNameHead[String(words.first ?? ""), default: []].append(index)
-            if words.count == 1 { byNameHead[company.shortName + "s", default: []].append(index) }
+            for name in company.searchedNames {
+                let words = name.split(separator: " ")
+                byNameHead[String(words.first ?? ""), default: []].append(index)
+                if words.count == 1 { byNameHead[name + "s", default: []].append(index) }
+            }
         }
         self.byNameHead = byNameHead
     }
@@ -47,6 +59,17 @@ public struct TickerList: Sendable {
         var words = name.replacingOccurrences(of: ",", with: "").split(separator: " ").map(String.init)
         let suffixes: Set<String> = ["Inc.", "Inc", "Corporation", "Corp.", "Corp", "Company", "Co.", "plc", "Ltd.", "Holdings", "Group", "N.V.", "S.A.", "Incorporated", "& Co."]
         while words.count > 1, let last = words.last, suffixes.contains(last) { words.removeLast() }
+        if words.count > 1, words.first == "The" { words.removeFirst() }
         return words.joined(separator: " ")
+    }
+
+    /// `name` as `WordText` reads a text keeping `&` and `.`: any other ASCII character that is not
+    /// a letter or digit is a space (`Coca-Cola` is `Coca Cola`).
+    static func spelt(_ name: String) -> String {
+        let mapped = name.map { character -> Character in
+            guard character.isASCII, !character.isLetter, !character.isNumber, character != "&", character != "." else { return character }
+            return " "
+        }
+        return String(mapped).split(separator: " ").joined(separator: " ")
     }
 }

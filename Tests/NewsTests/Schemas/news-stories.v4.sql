@@ -1,0 +1,10 @@
+CREATE INDEX "newsArticle_on_groupId" ON "newsArticle"("groupId");
+CREATE INDEX "newsArticle_on_publishedAt" ON "newsArticle"("publishedAt");
+CREATE INDEX "newsGroupTicker_on_ticker" ON "newsGroupTicker"("ticker");
+CREATE INDEX "newsGroup_on_lastAt" ON "newsGroup"("lastAt");
+CREATE TABLE "newsArticle" ("position" INTEGER PRIMARY KEY, "url" TEXT NOT NULL UNIQUE, "title" TEXT NOT NULL, "source" TEXT NOT NULL, "publishedAt" INTEGER NOT NULL, "description" TEXT NOT NULL, "body" TEXT, "feed" TEXT NOT NULL, "reading" TEXT NOT NULL, "simhash" INTEGER NOT NULL, "groupId" INTEGER NOT NULL, "duplicateOf" INTEGER);
+CREATE TABLE "newsCorpus" ("id" INTEGER PRIMARY KEY, "documents" INTEGER NOT NULL);
+CREATE TABLE "newsGroup" ("groupId" INTEGER PRIMARY KEY, "title" TEXT NOT NULL, "eventType" TEXT NOT NULL, "createdAt" INTEGER NOT NULL, "lastAt" INTEGER NOT NULL, "articleCount" INTEGER NOT NULL, "outletCount" INTEGER NOT NULL, "primaryTicker" TEXT, "impactLevel" TEXT NOT NULL, "centroid" TEXT NOT NULL);
+CREATE TABLE "newsGroupOutlet" ("groupId" INTEGER NOT NULL, "source" TEXT NOT NULL, "firstPosition" INTEGER NOT NULL, PRIMARY KEY ("groupId", "source"));
+CREATE TABLE "newsGroupTicker" ("groupId" INTEGER NOT NULL, "ticker" TEXT NOT NULL, "articles" INTEGER NOT NULL, PRIMARY KEY ("groupId", "ticker"));
+CREATE TABLE "newsTerm" ("term" TEXT PRIMARY KEY NOT NULL, "documents" INTEGER NOT NULL);
