@@ -168,6 +168,33 @@ struct SharedLogTests {
         leaderB.cancel()
     }
 
+    /// Every connection to the log ended at once (its server restarted): the leader's job stops with
+    /// its lock, and one node leads again; never two at once.
+    @Test func afterTheServerDropsEveryConnectionOneNodeLeadsAgain() async throws {
+        let place = try await LogPlace(.postgres)
+        let a = try await place.open("a"), b = try await place.open("b")
+        defer { a.close(); b.close() }
+        let running = NIOLockedValueBox<[String]>([]), overlapped = NIOLockedValueBox(false), starts = NIOLockedValueBox(0)
+        let job: @Sendable (String) -> @Sendable () async throws -> Void = { node in
+            {
+                running.withLockedValue { now in
+                    if !now.isEmpty { overlapped.withLockedValue { $0 = true } }
+                    now.append(node)
+                }
+                starts.withLockedValue { $0 += 1 }
+                defer { running.withLockedValue { $0.removeAll { $0 == node } } }
+                try await Task.sleep(for: .seconds(3_600))
+            }
+        }
+        let leaders = [Task { try await a.asTheOneProcess(doing: "poller", job("a")) }, Task { try await b.asTheOneProcess(doing: "poller", job("b")) }]
+        #expect(try await Self.eventually { running.withLockedValue { $0.count } == 1 })
+        try await TestPostgres.dropConnections(to: try #require(place.databaseURL))
+        #expect(try await Self.eventually(within: .seconds(20)) { starts.withLockedValue { $0 } == 2 }, "a node leads again")
+        try await Task.sleep(for: .seconds(5))
+        #expect(running.withLockedValue { $0.count } == 1 && !overlapped.withLockedValue { $0 }, "\(running.withLockedValue { $0 })")
+        for leader in leaders { leader.cancel() }
+    }
+
     static func eventually(within timeout: Duration = .seconds(5), _ done: () throws -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {

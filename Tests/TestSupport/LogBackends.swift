@@ -75,6 +75,16 @@ public enum TestPostgres {
         }
     }
 
+    /// Ends every other connection to the database at `url`, as a restart of its server does.
+    public static func dropConnections(to url: String) async throws {
+        try await withClient(url) { client, logger in
+            try await client.query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+                logger: logger
+            )
+        }
+    }
+
     /// A new, empty database on the test server; its URL.
     public static func newDatabase() async throws -> String {
         guard let serverURL else { throw PostgresLogError.badURL("ENGINE_TEST_POSTGRES_URL is not set") }

@@ -19,6 +19,7 @@ extension PostgresSharedLog {
             } catch let error where Self.unavailability(error) == nil && !(error is CancellationError) {
                 throw error
             } catch {
+                if Task.isCancelled { return }
                 if let pool, Self.unavailability(error) != nil { primary.lost(pool) }
                 reporter.warning("lost or could not take the lead", metadata: ["job": "\(job)", "error": "\(error)"])
             }
@@ -30,28 +31,48 @@ extension PostgresSharedLog {
     /// checking the connection every `leadershipRetry` and cancelling `body` when it fails; the lock is
     /// given back before the connection returns to the pool. Whether `body` ran to its end.
     private func lead(_ lock: Int64, job: String, on connection: PostgresConnection, _ body: @escaping @Sendable () async throws -> Void) async throws -> Bool {
-        var taken = false
-        for try await got in try await connection.query("SELECT pg_try_advisory_lock(\(lock))", logger: logger).decode(Bool.self) { taken = got }
-        guard taken else { return false }
+        guard try await answer("SELECT pg_try_advisory_lock(\(lock))", on: connection) else { return false }
         reporter.notice("leading", metadata: ["job": "\(job)"])
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await body() }
-                group.addTask { [logger] in
+                group.addTask { [self] in
                     while true {
                         try await Task.sleep(for: Self.leadershipRetry)
-                        try await connection.query("SELECT 1", logger: logger)
+                        _ = try await answer("SELECT true", on: connection)
                     }
                 }
                 try await group.next()
                 group.cancelAll()
             }
         } catch {
-            _ = try? await connection.query("SELECT pg_advisory_unlock(\(lock))", logger: logger)
+            _ = try? await answer("SELECT pg_advisory_unlock(\(lock))", on: connection)
+            reporter.notice("stopped leading", metadata: ["job": "\(job)"])
             throw error
         }
-        try await connection.query("SELECT pg_advisory_unlock(\(lock))", logger: logger)
+        _ = try await answer("SELECT pg_advisory_unlock(\(lock))", on: connection)
         return true
+    }
+
+    /// The one boolean `query` answers on `connection`, or `unreachable` once the connection is
+    /// closed or `operationTimeout` has passed: postgres-nio never answers a query sent on a
+    /// connection its server closed, so a leader whose server restarted would wait for its check
+    /// forever and lead on beside the node that took the lock next.
+    private func answer(_ query: PostgresQuery, on connection: PostgresConnection) async throws -> Bool {
+        guard !connection.isClosed else { throw PostgresLogError.unreachable(location: location, reason: "the connection holding the lead closed") }
+        let answered = await withDeadline(operationTimeout) { [logger] () -> Result<Bool, any Error> in
+            do {
+                var value = false
+                for try await answer in try await connection.query(query, logger: logger).decode(Bool.self) { value = answer }
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard let answered else {
+            throw PostgresLogError.unreachable(location: location, reason: "the connection holding the lead answered nothing within \(operationTimeout)")
+        }
+        return try answered.get()
     }
 
     /// A job's advisory lock: FNV-1a of its name, apart from the log's own locks.

@@ -20,8 +20,9 @@ public func buildNewsApplication(configuration: NewsConfiguration, logger: Logge
         let replays = ReplayCoordinator(runner: runner)
         let router = try newsRouter(configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands)
         var workers: [any Service] = [runner, replays]
-        // One node polls the feeds at a time; another takes over when it dies. A past state polls none.
-        if !configuration.readOnly {
+        // One node polls the feeds at a time; another takes over when it dies. A past state polls none,
+        // nor does a node with no feeds to poll (it would take the lead only to give it up).
+        if !configuration.readOnly, !configuration.feeds.isEmpty {
             workers.append(OneProcessJob("news-feed-poller", log: stores.log, job: FeedPoller(
                 feeds: configuration.feeds, interval: configuration.feedInterval, commands: commands, logger: logger
             )))
