@@ -177,7 +177,12 @@ for i in $(seq "$nodes"); do
   start_node "$i" "${node_ports[$((i - 1))]}" || exit 1
 done
 
-# nginx in front: the hash on Authorization keeps each signed-in user on one node.
+# nginx in front: the hash on who the user is keeps each user on one node, so they read their own
+# writes: the Authorization header, or for News, which has no sign-in, X-User-ID (else ?user_id=).
+case "$product" in
+  news) user_key='$http_x_user_id$arg_user_id' routed_by='X-User-ID' ;;
+  *) user_key='$http_authorization' routed_by='Authorization' ;;
+esac
 mkdir -p "$dir/nginx-temp"
 {
   echo "# Written by scripts/serve-cluster.sh: nginx -c $dir/nginx.conf -p $dir"
@@ -196,7 +201,7 @@ http {
   uwsgi_temp_path $dir/nginx-temp/uwsgi;
   scgi_temp_path $dir/nginx-temp/scgi;
   upstream nodes {
-    hash \$http_authorization consistent;
+    hash $user_key consistent;
 CONF
   # A node that refuses connections is skipped for 2 s: its users go to the next node meanwhile (a
   # request it refused was never sent, so nginx passes even a POST on; one it took and then died on
@@ -234,7 +239,7 @@ done
 
 cat <<MSG
 
-  $product cluster ready: http://127.0.0.1:$port (nginx, routing by Authorization)
+  $product cluster ready: http://127.0.0.1:$port (nginx, routing each user by $routed_by)
 MSG
 for i in $(seq "$nodes"); do
   echo "  node $i    http://127.0.0.1:${node_ports[$((i - 1))]}   data $dir/node-$i   log $dir/node-$i.log"

@@ -151,7 +151,7 @@ public final class PostgresSharedLog: SharedLog {
             throw SharedLogUnreachable(reason: unreachable, outcomeUnknown: outcomeUnknown)
         case nil:
             primary.lost(pool)
-            throw SharedLogUnreachable(reason: "no answer from \(pool.server) within \(operationTimeout), or it was left", outcomeUnknown: outcomeUnknown)
+            throw SharedLogUnreachable(reason: "no answer from \(pool.server) within \(operationTimeout) (down, or not accepting connections), or it was given up for another server", outcomeUnknown: outcomeUnknown)
         }
     }
 

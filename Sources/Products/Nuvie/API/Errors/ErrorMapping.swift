@@ -12,7 +12,7 @@ extension NuvieAPIError: ContractError {
         case .storageFull: self = .storageFull()
         case .logUnreachable(let outcomeUnknown):
             self.init(.serviceUnavailable, code: "LOG_UNREACHABLE", message: "The server cannot reach its event log right now; " + (
-                outcomeUnknown ? "the change may have been saved: retry with the same Idempotency-Key" : "nothing was saved, retry"
+                outcomeUnknown ? "the change may have been saved: retry it under the same Idempotency-Key, or, sent without one, check before sending it again" : "nothing was saved, retry"
             ))
             headers[.retryAfter] = "2"
         case .readOnly: self.init(.methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "This server shows a past state of the log and records nothing")

@@ -58,7 +58,7 @@ extension SavryAPIError {
 
     static func logUnreachable(outcomeUnknown: Bool) -> SavryAPIError {
         var error = SavryAPIError(.serviceUnavailable, "The server cannot reach its event log right now; " + (
-            outcomeUnknown ? "the change may have been saved: retry with the same Idempotency-Key" : "nothing was saved, retry"
+            outcomeUnknown ? "the change may have been saved: retry it under the same Idempotency-Key, or, sent without one, check before sending it again" : "nothing was saved, retry"
         ))
         error.headers[.retryAfter] = "2"
         return error
