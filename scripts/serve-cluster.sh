@@ -183,6 +183,15 @@ case "$product" in
   news) user_key='$http_x_user_id$arg_user_id' routed_by='X-User-ID' ;;
   *) user_key='$http_authorization' routed_by='Authorization' ;;
 esac
+# A node that took a request and then failed or hung (nginx's own 502 and 504) is answered 503 with
+# Retry-After in the product's error shape, not nginx's HTML page: the request may have been done.
+unanswered="The node serving this request did not answer; it may have been done"
+case "$product" in
+  nuvie) unavailable='{"error":{"code":"SERVICE_UNAVAILABLE","message":"'"$unanswered"': retry it under the same Idempotency-Key","details":{}}}' ;;
+  savry) unavailable='{"message":"'"$unanswered"': retry it under the same Idempotency-Key"}' ;;
+  chat) unavailable='{"error":"service_unavailable","message":"'"$unanswered"'","detail":"Read the session before sending it again"}' ;;
+  news) unavailable='{"error":"Service unavailable","details":"'"$unanswered"': retry it"}' ;;
+esac
 mkdir -p "$dir/nginx-temp"
 {
   echo "# Written by scripts/serve-cluster.sh: nginx -c $dir/nginx.conf -p $dir"
@@ -213,6 +222,12 @@ CONF
   server {
     listen 127.0.0.1:$port;
     client_max_body_size 60m;
+    error_page 502 504 = @unavailable;
+    location @unavailable {
+      default_type application/json;
+      add_header Retry-After 2 always;
+      return 503 '$unavailable';
+    }
     location / {
       proxy_pass http://nodes;
       proxy_set_header Host \$host;
