@@ -180,7 +180,7 @@ done
 # nginx in front: the hash on who the user is keeps each user on one node, so they read their own
 # writes: the Authorization header, or for News, which has no sign-in, X-User-ID (else ?user_id=).
 case "$product" in
-  news) user_key='$http_x_user_id$arg_user_id' routed_by='X-User-ID' ;;
+  news) user_key='$news_user' routed_by='X-User-ID' ;;
   *) user_key='$http_authorization' routed_by='Authorization' ;;
 esac
 # A node that took a request and then failed or hung (nginx's own 502 and 504) is answered 503 with
@@ -209,6 +209,9 @@ http {
   fastcgi_temp_path $dir/nginx-temp/fastcgi;
   uwsgi_temp_path $dir/nginx-temp/uwsgi;
   scgi_temp_path $dir/nginx-temp/scgi;
+  # News' user as the server reads it: X-User-ID, else ?user_id=, else the contract's default, 1.
+  map \$http_x_user_id \$news_user_given { "" \$arg_user_id; default \$http_x_user_id; }
+  map \$news_user_given \$news_user { "" 1; default \$news_user_given; }
   upstream nodes {
     hash $user_key consistent;
 CONF

@@ -156,14 +156,15 @@ struct SharedLogTests {
             }
         }
         let leaderA = Task { try await a.asTheOneProcess(doing: "poller", job("a")) }
-        #expect(try await Self.eventually { running.withLockedValue { $0 } == ["a"] })
+        // A new leader starts its job only after the handover (7 s): an old one has stopped by then.
+        #expect(try await Self.eventually(within: .seconds(15)) { running.withLockedValue { $0 } == ["a"] })
         let leaderB = Task { try await b.asTheOneProcess(doing: "poller", job("b")) }
         try await Task.sleep(for: .seconds(3))
         #expect(running.withLockedValue { $0 } == ["a"], "b waits while a leads")
 
         a.close()
         leaderA.cancel()
-        #expect(try await Self.eventually(within: .seconds(15)) { running.withLockedValue { $0 } == ["b"] }, "b takes over")
+        #expect(try await Self.eventually(within: .seconds(25)) { running.withLockedValue { $0 } == ["b"] }, "b takes over")
         #expect(!overlapped.withLockedValue { $0 })
         leaderB.cancel()
     }
@@ -187,9 +188,9 @@ struct SharedLogTests {
             }
         }
         let leaders = [Task { try await a.asTheOneProcess(doing: "poller", job("a")) }, Task { try await b.asTheOneProcess(doing: "poller", job("b")) }]
-        #expect(try await Self.eventually { running.withLockedValue { $0.count } == 1 })
+        #expect(try await Self.eventually(within: .seconds(15)) { running.withLockedValue { $0.count } == 1 })
         try await TestPostgres.dropConnections(to: try #require(place.databaseURL))
-        #expect(try await Self.eventually(within: .seconds(20)) { starts.withLockedValue { $0 } == 2 }, "a node leads again")
+        #expect(try await Self.eventually(within: .seconds(25)) { starts.withLockedValue { $0 } == 2 }, "a node leads again")
         try await Task.sleep(for: .seconds(5))
         #expect(running.withLockedValue { $0.count } == 1 && !overlapped.withLockedValue { $0 }, "\(running.withLockedValue { $0 })")
         for leader in leaders { leader.cancel() }

@@ -12,6 +12,8 @@ import Testing
         ("Apple and $NVDA rally", ["NVDA", "AAPL"]),
         ("Hershey raises prices", ["HSY"]),
         ("Snow closes roads around Hartford", []),
+        ("The Hartford raises premiums", ["HIG"]),
+        ("McDonald's opens its thousandth store in China", ["MCD"]),
         ("Travelers face delays at the airport", []),
     ])
     func anArticleNamesTheCompaniesItsWordsName(title: String, symbols: [String]) {

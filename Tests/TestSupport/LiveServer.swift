@@ -4,8 +4,9 @@ import Logging
 import ProductHosting
 import ServiceLifecycle
 
-/// Serves `router` on an ephemeral 127.0.0.1 port with `services` until `body` returns, answering as
-/// a product's server does (`productResponder`: 405s, HEAD).
+/// Serves `router` on an ephemeral 127.0.0.1 port with `services` until `body` returns, through the
+/// responder a product's server uses (`productResponder`: 405s, HEAD as GET), though not its
+/// connection handlers (`ConnectionLimits`).
 public func serve<T: Sendable, Context: RequestContext>(
     _ router: Router<Context>, services: [any Service] = [], logger: Logger, _ body: @Sendable (Int) async throws -> T
 ) async throws -> T where Context.Source == ApplicationRequestContextSource {

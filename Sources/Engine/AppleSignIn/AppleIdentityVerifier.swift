@@ -61,7 +61,12 @@ public actor AppleIdentityVerifier {
         case .url(let url):
             let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(10))
             guard response.status == .ok else { throw AppleKeysUnavailable(status: Int(response.status.code)) }
-            return String(buffer: try await response.body.collect(upTo: 1 << 20))
+            do {
+                return String(buffer: try await response.body.collect(upTo: 1 << 20))
+            } catch is NIOTooManyBytesError {
+                // Apple's keys, not the request, are too large: not the client's 413.
+                throw AppleKeysUnavailable(status: Int(response.status.code))
+            }
         }
     }
 }

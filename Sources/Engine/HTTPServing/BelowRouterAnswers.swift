@@ -51,6 +51,7 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
             let codec = try pipeline.context(handlerType: HTTP1ToHTTPServerCodec.self)
             try pipeline.addHandler(ConnectionPersistence(), position: .before(codec.handler))
         } catch {
+            assertionFailure("ConnectionPersistence has no place before Hummingbird's codec: \(error)")
             context.fireErrorCaught(error)
         }
     }

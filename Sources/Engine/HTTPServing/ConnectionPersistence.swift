@@ -6,11 +6,13 @@ import NIOHTTP1
 /// `close`: its requests carry no version, so an HTTP/1.0 client that sent no `keep-alive` (and reads
 /// until the connection closes) waited out the idle timeout.
 ///
-/// A request that does not keep the connection alive is told to Hummingbird as `Connection: close`
-/// (in any spelling the client used), so the connection closes after its response; each response
-/// says what it does with the connection, as an HTTP/1.0 client needs to hear. An HTTP/1.0 request's
-/// `Expect` is dropped: a server must ignore that expectation (RFC 9110 §10.1.1), so it gets no
-/// `100 Continue`.
+/// - A request that does not keep the connection alive is told to Hummingbird as `Connection:
+///   close` (in any spelling the client used), so the connection closes after its response, which
+///   says so.
+/// - An HTTP/1.0 request is answered in HTTP/1.0, which has no chunked bodies: an answer without a
+///   `Content-Length` ends with the connection (RFC 9112 §6.3). A kept-alive one is told it is kept.
+/// - An HTTP/1.0 request's `Expect` is dropped: a server must ignore that expectation (RFC 9110
+///   §10.1.1), so it gets no `100 Continue`.
 ///
 /// Sits before Hummingbird's HTTP/1 to HTTP types codec, which drops the version.
 final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler {
@@ -19,42 +21,49 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    /// For each request whose final response has not begun, in order: whether it keeps the
-    /// connection alive, when the response must say so (HTTP/1.0 only says it when it does).
-    private var owed: CircularBuffer<Persistence> = []
-
-    private enum Persistence {
-        case implicit, keepAlive, close
+    private struct Request {
+        var version: HTTPVersion
+        var keepsAlive: Bool
     }
+
+    /// The requests whose final response has not begun, in order.
+    private var owed: CircularBuffer<Request> = []
+    /// The response under way is delimited by the connection's end.
+    private var closeAfterResponse = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
-        let oneZero = head.version < .http1_1
-        if oneZero { head.headers.remove(name: "expect") }
-        if !head.isKeepAlive {
-            head.headers.replaceOrAdd(name: "connection", value: "close")
-            owed.append(.close)
-        } else {
-            owed.append(oneZero ? .keepAlive : .implicit)
-        }
+        if head.version == .http1_0 { head.headers.remove(name: "expect") }
+        if !head.isKeepAlive { head.headers.replaceOrAdd(name: "connection", value: "close") }
+        owed.append(Request(version: head.version, keepsAlive: head.isKeepAlive))
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard case .head(var head) = unwrapOutboundIn(data), head.status.code >= 200, let persistence = owed.popFirst() else {
-            return context.write(data, promise: promise)
+        switch unwrapOutboundIn(data) {
+        case .head(var head) where head.status.code >= 200:
+            guard let request = owed.popFirst() else { return context.write(data, promise: promise) }
+            var closing = !request.keepsAlive || head.headers[canonicalForm: "connection"].contains("close")
+            if request.version == .http1_0 {
+                head.version = .http1_0
+                let bodyless = head.status == .noContent || head.status == .notModified
+                if !bodyless, !head.headers.contains(name: "content-length") {
+                    closeAfterResponse = true
+                    closing = true
+                }
+                if !closing { head.headers.replaceOrAdd(name: "Connection", value: "keep-alive") }
+            }
+            if closing { head.headers.replaceOrAdd(name: "Connection", value: "close") }
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .end where closeAfterResponse:
+            closeAfterResponse = false
+            let channel = context.channel
+            let written = context.eventLoop.makePromise(of: Void.self)
+            written.futureResult.whenComplete { _ in channel.close(mode: .output, promise: nil) }
+            written.futureResult.cascade(to: promise)
+            context.write(data, promise: written)
+        default:
+            context.write(data, promise: promise)
         }
-        switch persistence {
-        case .implicit: return context.write(data, promise: promise)
-        case .keepAlive: head.headers.replaceOrAdd(name: "Connection", value: "keep-alive")
-        case .close: head.headers.replaceOrAdd(name: "Connection", value: "close")
-        }
-        context.write(wrapOutboundOut(.head(head)), promise: promise)
-    }
-}
-
-private extension HTTPVersion {
-    static func < (lhs: HTTPVersion, rhs: HTTPVersion) -> Bool {
-        (lhs.major, lhs.minor) < (rhs.major, rhs.minor)
     }
 }

@@ -52,11 +52,17 @@ public enum UTCTimestamp {
     /// anything else.
     public static func dayStart(_ text: String) -> Int64? {
         let bytes = Array(text.utf8)
-        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+        guard bytes.count == 10, let (year, month, day) = realDay(bytes) else { return nil }
+        return days(year: year, month: month, day: day) * 86_400
+    }
+
+    /// The real day the first ten bytes write as `YYYY-MM-DD`; nil for anything else.
+    private static func realDay(_ bytes: [UInt8]) -> (year: Int64, month: Int64, day: Int64)? {
+        guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
               let year = decimal(bytes[0..<4]), let month = decimal(bytes[5..<7]), let day = decimal(bytes[8..<10]),
               isDate(year: year, month: month, day: day)
         else { return nil }
-        return days(year: year, month: month, day: day) * 86_400
+        return (year, month, day)
     }
 
     /// Whether `text` starts with a real day, `YYYY-MM-DD`, and, when a time follows it, a real time
@@ -64,10 +70,7 @@ public enum UTCTimestamp {
     /// 2 March, 24:00 as the next day, and one-digit months).
     public static func startsWithRealDayAndTime(_ text: String) -> Bool {
         let bytes = Array(text.utf8.prefix(19))
-        guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              let year = decimal(bytes[0..<4]), let month = decimal(bytes[5..<7]), let day = decimal(bytes[8..<10]),
-              isDate(year: year, month: month, day: day)
-        else { return false }
+        guard realDay(bytes) != nil else { return false }
         guard bytes.count > 10 else { return true }
         guard bytes.count == 19, bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
               let hour = decimal(bytes[11..<13]), let minute = decimal(bytes[14..<16]), let second = decimal(bytes[17..<19])

@@ -5,6 +5,11 @@ import PostgresNIO
 /// connection (the process, or its network) goes.
 extension PostgresSharedLog {
     static let leadershipRetry = Duration.seconds(2)
+    /// How long a check of the lead's connection may take before the lead is given up.
+    static let leadershipCheck = Duration.seconds(5)
+    /// How long a new leader waits before it starts the job: the longest a leader that lost its
+    /// session takes to notice (its next check, and that check's time).
+    static let handover = leadershipRetry + leadershipCheck
 
     public func leading(_ job: String, _ body: @escaping @Sendable () async throws -> Void) async throws {
         let lock = Self.lockKey(job)
@@ -28,14 +33,27 @@ extension PostgresSharedLog {
     }
 
     /// Runs `body` if this connection takes `lock` (a session lock: released with the connection),
-    /// checking the connection every `leadershipRetry` and cancelling `body` when it fails; the lock is
-    /// given back before the connection returns to the pool. Whether `body` ran to its end.
+    /// checking the connection every `leadershipRetry` and cancelling `body` when it fails. `body`
+    /// starts only after `handover`: a leader that lost its session (its server restarted, its
+    /// network went) notices within that time and stops its job, so two run at once only when a job
+    /// takes longer than that to stop once cancelled. Whether `body` ran to its end.
     private func lead(_ lock: Int64, job: String, on connection: PostgresConnection, _ body: @escaping @Sendable () async throws -> Void) async throws -> Bool {
-        guard try await answer("SELECT pg_try_advisory_lock(\(lock))", on: connection) else { return false }
+        let taken: Bool
+        do {
+            taken = try await answer("SELECT pg_try_advisory_lock(\(lock))", on: connection)
+        } catch {
+            // Taken or not, unknown: the session ends, and the lock with it if it was.
+            try? await connection.close()
+            throw error
+        }
+        guard taken else { return false }
         reporter.notice("leading", metadata: ["job": "\(job)"])
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await body() }
+                group.addTask {
+                    try await Task.sleep(for: Self.handover)
+                    try await body()
+                }
                 group.addTask { [self] in
                     while true {
                         try await Task.sleep(for: Self.leadershipRetry)
@@ -46,21 +64,30 @@ extension PostgresSharedLog {
                 group.cancelAll()
             }
         } catch {
-            _ = try? await answer("SELECT pg_advisory_unlock(\(lock))", on: connection)
+            await release(lock, on: connection)
             reporter.notice("stopped leading", metadata: ["job": "\(job)"])
             throw error
         }
-        _ = try await answer("SELECT pg_advisory_unlock(\(lock))", on: connection)
+        await release(lock, on: connection)
         return true
     }
 
+    /// Gives `lock` back, or, when that cannot be confirmed (the connection closed, no answer in
+    /// time, the caller cancelled), ends the connection and its session's locks with it: the pool
+    /// must never lend out a connection that still holds a job's lock, or no node would lead it again.
+    private func release(_ lock: Int64, on connection: PostgresConnection) async {
+        if (try? await answer("SELECT pg_advisory_unlock(\(lock))", on: connection)) != true {
+            try? await connection.close()
+        }
+    }
+
     /// The one boolean `query` answers on `connection`, or `unreachable` once the connection is
-    /// closed or `operationTimeout` has passed: postgres-nio never answers a query sent on a
+    /// closed or `leadershipCheck` has passed: postgres-nio never answers a query sent on a
     /// connection its server closed, so a leader whose server restarted would wait for its check
     /// forever and lead on beside the node that took the lock next.
     private func answer(_ query: PostgresQuery, on connection: PostgresConnection) async throws -> Bool {
         guard !connection.isClosed else { throw PostgresLogError.unreachable(location: location, reason: "the connection holding the lead closed") }
-        let answered = await withDeadline(operationTimeout) { [logger] () -> Result<Bool, any Error> in
+        let answered = await withDeadline(Self.leadershipCheck) { [logger] () -> Result<Bool, any Error> in
             do {
                 var value = false
                 for try await answer in try await connection.query(query, logger: logger).decode(Bool.self) { value = answer }
@@ -70,7 +97,7 @@ extension PostgresSharedLog {
             }
         }
         guard let answered else {
-            throw PostgresLogError.unreachable(location: location, reason: "the connection holding the lead answered nothing within \(operationTimeout)")
+            throw PostgresLogError.unreachable(location: location, reason: "the connection holding the lead answered nothing within \(Self.leadershipCheck)")
         }
         return try answered.get()
     }

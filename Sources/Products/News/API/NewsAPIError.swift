@@ -62,7 +62,7 @@ public struct NewsAPIError: ContractError, Equatable {
         case .operatorRequest(.unsupportedMediaType(let message)): self.init(.unsupportedMediaType, "Unsupported media type", details: message)
         case .noSuchRoute: self.init(.notFound, "Not found", details: "No such endpoint")
         case .methodNotAllowed: self.init(.methodNotAllowed, "Method not allowed")
-        case .bodyTooLarge(let limit): self.init(.contentTooLarge, "Request body is too large", details: limit.map { "At most \($0 >> 10) KB" })
+        case .bodyTooLarge(let limit): self.init(.contentTooLarge, "Request body is too large", details: limit.map { "At most \($0 >> 10) KB" } ?? "Larger than this endpoint takes")
         case .malformedHTTP:
             self.init(.badRequest, "The request is not well-formed HTTP")
             headers[.connection] = "close"

@@ -17,7 +17,7 @@ extension ChatAPIError: ContractError {
         case .logUnreachable(let outcomeUnknown):
             self.init(
                 .serviceUnavailable, "log_unreachable", "The server cannot reach its event log right now",
-                detail: outcomeUnknown ? "It may have been saved: read the session before sending it again" : "Nothing was saved; retry"
+                detail: outcomeUnknown ? "It may have been saved: check before sending it again" : "Nothing was saved; retry"
             )
             headers[.retryAfter] = "2"
         case .readOnly:

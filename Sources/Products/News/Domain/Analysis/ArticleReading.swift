@@ -62,9 +62,8 @@ public struct ArticleReading: Sendable, Equatable, Codable {
         // A name stands in `padded` only after a space and before one, so its first word (or, for
         // a one-word name, its plural) is one of the text's words: the scans below run only then.
         for index in Set(padded.words.flatMap { list.byNameHead[String($0)] ?? [] }).sorted() {
-            let company = list.bySymbol[index]
-            guard !ambiguousNames.contains(company.shortName) else { continue }
-            if company.searchedNames.contains(where: { padded.holds($0) || padded.holds($0 + "s") }) { add(company.symbol) }
+            let names = list.bySymbol[index].searchedNames.filter { !ambiguousNames.contains($0) }
+            if names.contains(where: { padded.holds($0) || padded.holds($0 + "s") }) { add(list.bySymbol[index].symbol) }
         }
         return found
     }

@@ -20,7 +20,7 @@ public struct TickerList: Sendable {
     let byNameHead: [String: [Int]]
 
     /// Names the press uses that are not the listed one, by symbol.
-    static let alsoCalled: [String: [String]] = ["DIS": ["Disney"], "GOOG": ["Google"], "GOOGL": ["Google"]]
+    static let alsoCalled: [String: [String]] = ["DIS": ["Disney"], "GOOG": ["Google"], "GOOGL": ["Google"], "HIG": ["The Hartford"]]
 
     public static let sp500 = TickerList(tsv: PackageResources.sp500_tsv)
 
@@ -64,7 +64,7 @@ public struct TickerList: Sendable {
     }
 
     /// `name` as `WordText` reads a text keeping `&` and `.`: any other ASCII character that is not
-    /// a letter or digit is a space (`Coca-Cola` is `Coca Cola`).
+    /// a letter or digit is a space (`Coca-Cola` is `Coca Cola`, `McDonald's` is `McDonald s`).
     static func spelt(_ name: String) -> String {
         let mapped = name.map { character -> Character in
             guard character.isASCII, !character.isLetter, !character.isNumber, character != "&", character != "." else { return character }
