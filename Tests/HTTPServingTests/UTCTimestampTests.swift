@@ -12,6 +12,14 @@ import Testing
         #expect(UTCTimestamp.startsWithRealDayAndTime(text) == real)
     }
 
+    @Test(arguments: [
+        ("2025-02-28T00:00:01Z", Int64(1_740_700_801)), ("1970-01-01T00:00:00Z", 0), ("2025-02-29T00:00:00Z", nil), ("2025-02-28T24:00:00Z", nil),
+        ("2025-02-28T00:00:01", nil), ("2025-02-28T00:00:01+00:00", nil),
+    ] as [(String, Int64?)])
+    func anInstantIsTheSecondItNames(text: String, epochSecond: Int64?) {
+        #expect(UTCTimestamp.epochSecond(text) == epochSecond)
+    }
+
     @Test(arguments: [("2025-02-28", Int64(1_740_700_800)), ("1970-01-01", 0), ("2025-02-29", nil), ("2025-2-28", nil)] as [(String, Int64?)])
     func aDayStartsAtItsUTCMidnight(text: String, epochSecond: Int64?) {
         #expect(UTCTimestamp.dayStart(text) == epochSecond)

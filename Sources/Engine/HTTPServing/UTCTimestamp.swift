@@ -71,11 +71,23 @@ public enum UTCTimestamp {
     public static func startsWithRealDayAndTime(_ text: String) -> Bool {
         let bytes = Array(text.utf8.prefix(19))
         guard realDay(bytes) != nil else { return false }
-        guard bytes.count > 10 else { return true }
-        guard bytes.count == 19, bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-              let hour = decimal(bytes[11..<13]), let minute = decimal(bytes[14..<16]), let second = decimal(bytes[17..<19])
-        else { return false }
-        return hour < 24 && minute < 60 && second < 60
+        return bytes.count == 10 || secondOfDay(bytes) != nil
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`, a real day and time of day, as seconds since 1970; nil for anything else.
+    public static func epochSecond(_ text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 20, bytes[19] == UInt8(ascii: "Z"), let (year, month, day) = realDay(bytes), let second = secondOfDay(bytes) else { return nil }
+        return days(year: year, month: month, day: day) * 86_400 + second
+    }
+
+    /// The second of the day that bytes 10–18 write as `THH:MM:SS`, a real time of day; nil for anything else.
+    private static func secondOfDay(_ bytes: [UInt8]) -> Int64? {
+        guard bytes.count >= 19, bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+              let hour = decimal(bytes[11..<13]), let minute = decimal(bytes[14..<16]), let second = decimal(bytes[17..<19]),
+              hour < 24, minute < 60, second < 60
+        else { return nil }
+        return hour * 3_600 + minute * 60 + second
     }
 
     /// Whether `year`-`month`-`day` is a day of the proleptic Gregorian calendar, years 0–9999.

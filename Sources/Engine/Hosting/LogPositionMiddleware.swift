@@ -7,9 +7,8 @@ import ReadModels
 /// request that sends it back as `X-Min-Position` waits, at most the read-your-writes timeout, until
 /// the node that serves it has folded that far, so a read that follows a write on another node sees
 /// it; past the timeout it is refused as `notCaughtUp` (503, the product's shape: nothing was done).
-/// A client
-/// that sends nothing is served at once, as before; `scripts/serve-cluster.sh` routes each user to
-/// one node, so it still reads its own writes.
+/// A client that sends nothing is served at once, as before; `scripts/serve-cluster.sh` routes each
+/// user to one node, so it still reads its own writes.
 public struct LogPositionMiddleware<Context: RequestContext>: RouterMiddleware {
     static var position: HTTPField.Name { .init("X-Log-Position")! }
     static var minimum: HTTPField.Name { .init("X-Min-Position")! }

@@ -33,8 +33,10 @@ public func addNewsRoutes(to router: Router<NewsRequestContext>, dependencies d:
         RequestObservationMiddleware()
         ContractErrorMiddleware<NewsRequestContext, NewsAPIError>()
         LogPositionMiddleware(readYourWrites: d.readYourWrites)
-        UnderV1(UserIdMiddleware())
-        UnderV1(RateLimitHeadersMiddleware(limiter: NewsRateLimiter(limit: d.requestsPerMinute)))
+        UnderV1 {
+            UserIdMiddleware()
+            RateLimitHeadersMiddleware(limiter: NewsRateLimiter(limit: d.requestsPerMinute))
+        }
     }
     let memo = RememberedAnswers(maximumBytes: 64 << 20)
     let reads = CurrentReads(queries: d.queries, readModels: d.readModelRevision)

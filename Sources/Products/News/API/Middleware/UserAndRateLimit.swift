@@ -117,16 +117,17 @@ extension HTTPField.Name {
 /// `base` for requests under `/v1` only, added at the router rather than on the `/v1` group, so that
 /// what no route of the group answers (a path that does not exist, a method its path does not take:
 /// both answered by the router) names its user, is counted and carries the headers too.
-struct UnderV1<Base: RouterMiddleware>: RouterMiddleware where Base.Context == NewsRequestContext {
+struct UnderV1<Base: MiddlewareProtocol>: RouterMiddleware where Base.Input == Request, Base.Output == Response, Base.Context == NewsRequestContext {
     let base: Base
 
-    init(_ base: Base) {
-        self.base = base
+    init(@MiddlewareFixedTypeBuilder<Request, Response, NewsRequestContext> _ build: () -> Base) {
+        base = build()
     }
 
     func handle(_ request: Request, context: Base.Context, next: (Request, Base.Context) async throws -> Response) async throws -> Response {
         // The first component as the router finds it: empty ones (`//v1/feed`) are skipped.
-        guard request.uri.path.split(separator: "/").first == "v1" else { return try await next(request, context) }
+        let path = request.uri.path.drop { $0 == "/" }
+        guard path.hasPrefix("v1"), path.dropFirst(2).first.map({ $0 == "/" }) ?? true else { return try await next(request, context) }
         return try await base.handle(request, context: context, next: next)
     }
 }

@@ -27,8 +27,7 @@ public enum ContractJSON {
 
     /// Parses a contract timestamp; nil for anything else.
     public static func date(_ text: String) -> Date? {
-        guard text.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/) != nil, UTCTimestamp.startsWithRealDayAndTime(text) else { return nil }
-        return try? Date(text, strategy: .iso8601)
+        UTCTimestamp.epochSecond(text).map { Date(timeIntervalSince1970: TimeInterval($0)) }
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` at UTC for years 0–9999.
