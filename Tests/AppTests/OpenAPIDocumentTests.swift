@@ -1,3 +1,4 @@
+import NuvieAPI
 @testable import NuvieApp
 import ReadModels
 import Foundation
@@ -51,5 +52,10 @@ import Testing
             replays: ReplayCoordinator(runner: runner), recommender: recommender, logger: logger
         )
         return OpenAPIRoutes.registered(router)
+    }
+
+    @Test func everyEngineRefusalsCodeIsDocumented() throws {
+        let documented = try OpenAPIRoutes.enumeratedStrings("Nuvie")
+        #expect(EngineRefusal.examples.map { NuvieAPIError($0).code }.filter { !documented.contains($0) } == [])
     }
 }

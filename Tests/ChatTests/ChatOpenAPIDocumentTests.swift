@@ -1,3 +1,4 @@
+import ChatAPI
 import ChatApp
 import ChatAssistant
 import ChatCommands
@@ -31,5 +32,10 @@ import Testing
         #expect(registered.contains("POST /admin/replay") && registered.contains("DELETE /api/account"))
         #expect(registered.subtracting(documented).sorted() == [], "routes missing from openapi.json")
         #expect(documented.subtracting(registered).sorted() == [], "operations in openapi.json the router does not have")
+    }
+
+    @Test func everyEngineRefusalsCodeIsDocumented() throws {
+        let documented = try OpenAPIRoutes.enumeratedStrings("Chat")
+        #expect(EngineRefusal.examples.map { ChatAPIError($0).error }.filter { !documented.contains($0) } == [])
     }
 }

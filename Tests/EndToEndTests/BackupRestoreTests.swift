@@ -141,7 +141,7 @@ extension AsOfTests {
         #expect(try await live.get("/movies/5", token: token).json["user_rating"] as? Int == 5)
 
         let refused = try await past.post("/movies/5/rate", #"{"rating":1}"#, token: pastToken)
-        #expect(refused.status == 405 && (refused.json["error"] as? [String: Any])?["code"] as? String == "METHOD_NOT_ALLOWED")
+        #expect(refused.status == 405 && (refused.json["error"] as? [String: Any])?["code"] as? String == "READ_ONLY")
         #expect(try await past.get("/health").json["log_head_position"] as? Int == before)
         #expect(try await live.get("/movies/5", token: token).json["user_rating"] as? Int == 5)
 

@@ -29,7 +29,7 @@ import TestSupport
                 try await connection.send(head + "zz\r\n")
             }
             let response = try #require(try await connection.response(within: .seconds(10)))
-            #expect(response.status == 400 && response.body == #"{"error":"malformed"}"#)
+            #expect(response.status == 400 && response.body == #"{"error":"The request is not well-formed HTTP; the connection is closed"}"#)
             #expect(try await connection.closes(within: .seconds(5)))
             await connection.close()
         }
@@ -38,8 +38,8 @@ import TestSupport
     /// A request line that is not HTTP, and headers past the decoder's 80 KB: below the router, where
     /// Hummingbird alone would answer an empty 400.
     @Test(.timeLimit(.minutes(1)), arguments: [
-        ("GARBAGE\r\n\r\n", 400, #"{"error":"malformed"}"#),
-        ("GET /health HTTP/1.1\r\nHost: localhost\r\nX-Padding: \(String(repeating: "a", count: 90_000))\r\n\r\n", 431, #"{"error":"headers too large"}"#),
+        ("GARBAGE\r\n\r\n", 400, #"{"error":"The request is not well-formed HTTP; the connection is closed"}"#),
+        ("GET /health HTTP/1.1\r\nHost: localhost\r\nX-Padding: \(String(repeating: "a", count: 90_000))\r\n\r\n", 431, #"{"error":"The request's headers are too large: at most 80 KB"}"#),
     ])
     func aHeadThatIsNotHTTPIsAnsweredInTheProductsShapeThenClosed(head: String, status: Int, body: String) async throws {
         try await served { port in
@@ -61,7 +61,7 @@ import TestSupport
             #expect(try await connection.closes(within: .seconds(10)))
             let sent = try await connection.text()
             #expect(Self.statuses(sent) == ["200", "400"], "\(sent)")
-            #expect(sent.hasSuffix(#"{"error":"malformed"}"#), "\(sent)")
+            #expect(sent.hasSuffix(#"{"error":"The request is not well-formed HTTP; the connection is closed"}"#), "\(sent)")
             await connection.close()
         }
     }
@@ -206,7 +206,7 @@ import TestSupport
             let answer = try await connection.response(within: .seconds(10))
             let sent = try await connection.text()
             let response = try #require(answer, "no whole answer: \(sent)")
-            #expect(response.status == 405 && response.body == #"{"error":"no CONNECT"}"#)
+            #expect(response.status == 405 && response.body == #"{"error":"CONNECT is not supported: this server is not a proxy"}"#)
             #expect(try await connection.closes(within: .seconds(5)))
             await connection.close()
         }

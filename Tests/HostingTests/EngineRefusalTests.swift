@@ -20,7 +20,7 @@ import Testing
     (EventLogError.readOnly, .readOnly),
     (EventLogError.closed, .shuttingDown),
     (ReadModelsBehind(position: 12), .readModelsBehind(position: 12)),
-    (OperatorRequestError.notFound("no user 4"), .operatorRequest(.notFound("no user 4"))),
+    (OperatorRequestError.userNotFound("no user 4"), .operatorRequest(.userNotFound("no user 4"))),
     (NIOTooManyBytesError(maxBytes: 10), .bodyTooLarge(limit: 10)),
     (HTTPParserError.invalidChunkSize, .malformedHTTP),
     (HTTPError(.notFound), .noSuchRoute),
@@ -40,4 +40,19 @@ func engineErrorsAreRefusals(error: any Error & Sendable, refusal: EngineRefusal
 ] as [any Error & Sendable])
 func bugsAreNoRefusals(error: any Error & Sendable) {
     #expect(EngineRefusal(error) == nil)
+}
+
+/// Every refusal's answer is one a client can act on: a 4xx, or a 503 that says when to retry; a
+/// code a program can switch on; a title and a sentence a person can read.
+@Test(arguments: EngineRefusal.examples)
+func everyRefusalSaysWhatToDo(refusal: EngineRefusal) {
+    #expect((400..<500).contains(refusal.status.code) || refusal.status == .serviceUnavailable)
+    #expect(refusal.status != .serviceUnavailable || refusal.headers[.retryAfter] != nil, "a 503 says when to retry")
+    #expect(refusal.code.allSatisfy { $0.isLowercase || $0 == "_" } && !refusal.code.isEmpty)
+    #expect(!refusal.title.isEmpty && !refusal.message.isEmpty)
+}
+
+@Test func aMalformedRequestIsTheConnectionsLast() {
+    #expect(EngineRefusal.malformedHTTP.headers[.connection] == "close")
+    #expect(EngineRefusal.bodyTooLarge(limit: 64 << 10).message.hasSuffix("at most 64 KB"))
 }

@@ -23,6 +23,19 @@ public enum OpenAPIRoutes {
         })
     }
 
+    /// Every string an `enum` in the product's document allows: its error codes among them, so a
+    /// test can check each code the product answers with is documented.
+    public static func enumeratedStrings(_ product: String) throws -> Set<String> {
+        func strings(in value: Any) -> [String] {
+            switch value {
+            case let object as [String: Any]: (object["enum"] as? [String] ?? []) + object.values.flatMap(strings)
+            case let array as [Any]: array.flatMap(strings)
+            default: []
+            }
+        }
+        return Set(strings(in: try JSONSerialization.jsonObject(with: try Data(contentsOf: documentFile(product)))))
+    }
+
     /// The routes a router holds. Hummingbird writes a path's captures as OpenAPI does
     /// (`/movies/{movie_id}`); a `**` catch-all, which answers an unknown path with the product's
     /// 404, is no operation.

@@ -32,23 +32,8 @@ public struct TallyError: ContractError {
     }
 
     public init(_ refusal: EngineRefusal) {
-        switch refusal {
-        case .conflict, .idempotencyKeyReused: self.init(.conflict, "conflict")
-        case .invalidIdempotencyKey(let message), .operatorRequest(.invalid(let message, _)): self.init(.badRequest, message)
-        case .storageFull, .logUnreachable, .readModelsBehind, .notCaughtUp, .shuttingDown: self.init(.serviceUnavailable, "unavailable")
-        case .readOnly, .methodNotAllowed: self.init(.methodNotAllowed, "method not allowed")
-        case .notAProxy: self.init(.methodNotAllowed, "no CONNECT")
-        case .headersTooLarge: self.init(.requestHeaderFieldsTooLarge, "headers too large")
-        case .operatorRequest(.conflict(let message)): self.init(.conflict, message)
-        case .operatorRequest(.notFound(let message)): self.init(.notFound, message)
-        case .operatorRequest(.unsupportedMediaType(let message)): self.init(.unsupportedMediaType, message)
-        case .noSuchRoute: self.init(.notFound, "no such route")
-        case .bodyTooLarge: self.init(.contentTooLarge, "too large")
-        case .malformedHTTP:
-            self.init(.badRequest, "malformed")
-            headers[.connection] = "close"
-        case .otherClientError(let status, let message): self.init(status, message ?? status.reasonPhrase)
-        }
+        self.init(refusal.status, refusal.message)
+        headers = refusal.headers
     }
 
     public static func mapping(_ error: any Error) -> TallyError? { error as? TallyError }

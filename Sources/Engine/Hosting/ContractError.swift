@@ -2,8 +2,8 @@ import Hummingbird
 
 /// A product's error type: how it answers every refusal of the engine's, and its own errors.
 public protocol ContractError: HTTPResponseError {
-    /// The product's answer to an engine refusal: an exhaustive `switch`, so a new refusal is a
-    /// compile error here until answered.
+    /// The product's answer to an engine refusal: the refusal's status, code, title, sentence and
+    /// headers in the product's shape; where it says more, an exhaustive `switch`.
     init(_ refusal: EngineRefusal)
     /// The answer to one of the product's own errors (its domain's, its API's); nil for anything
     /// else, which is a bug and answered `internalError`.

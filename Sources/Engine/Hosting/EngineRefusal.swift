@@ -6,9 +6,9 @@ import NIOCore
 import NIOHTTP1
 import ReadModels
 
-/// Everything the engine refuses on a request path, in terms a client can act on. Each product
-/// answers every case in its own contract's shape (`ContractError.init(_:)`, an exhaustive
-/// `switch`): a case added here does not compile until every product answers it.
+/// Everything the engine refuses on a request path, in terms a client can act on. A case added here
+/// does not compile until it has its status, code, title, sentence and headers
+/// (`EngineRefusal+Answer.swift`), which each product puts in its own contract's shape.
 public enum EngineRefusal: Error, Sendable, Equatable {
     /// The stream moved on while the command decided: retrying decides again.
     case conflict
@@ -87,7 +87,7 @@ public enum EngineRefusal: Error, Sendable, Equatable {
         .logUnreachable(outcomeUnknown: false), .logUnreachable(outcomeUnknown: true), .readOnly,
         .readModelsBehind(position: 7), .notCaughtUp(position: 9), .shuttingDown,
         .operatorRequest(.invalid("bad", field: "limit")), .operatorRequest(.conflict("busy")),
-        .operatorRequest(.notFound("no user 9")), .operatorRequest(.unsupportedMediaType("JSON only")),
+        .operatorRequest(.userNotFound("no user 9")), .operatorRequest(.unsupportedMediaType("JSON only")),
         .noSuchRoute, .methodNotAllowed, .bodyTooLarge(limit: 64 << 10), .bodyTooLarge(limit: nil), .malformedHTTP, .headersTooLarge, .notAProxy, .otherClientError(.unauthorized, message: nil),
         .otherClientError(.badRequest, message: "bad"),
     ]

@@ -50,7 +50,7 @@ public struct OperatorController<Context: RequestContext>: Sendable {
         do {
             return ErasureDTO(userId: userId, position: try await erase(userId))
         } catch UserErasureFailure.unknownUser {
-            throw OperatorRequestError.notFound("No user \(userId)")
+            throw OperatorRequestError.userNotFound("No user \(userId)")
         } catch UserErasureFailure.alreadyErased {
             throw OperatorRequestError.conflict("User \(userId) is already erased")
         }
@@ -137,7 +137,7 @@ public struct OperatorController<Context: RequestContext>: Sendable {
 public enum OperatorRequestError: Error, Equatable, Sendable {
     case invalid(String, field: String?)
     case conflict(String)
-    case notFound(String)
+    case userNotFound(String)
     case unsupportedMediaType(String)
 }
 

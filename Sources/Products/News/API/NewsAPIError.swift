@@ -35,41 +35,8 @@ public struct NewsAPIError: ContractError, Equatable {
     public static let internalError = NewsAPIError(.internalServerError, "Internal server error", details: "The request id in X-Request-Id finds it in the server's log")
 
     public init(_ refusal: EngineRefusal) {
-        switch refusal {
-        case .conflict: self.init(.conflict, "Preferences changed while the request ran", details: "Retry the request")
-        case .idempotencyKeyReused:
-            self.init(.unprocessableContent, "Idempotency-Key already used", details: "It was used for a different request; use a new key for a new request")
-        case .invalidIdempotencyKey(let message): self = .badRequest("Invalid request", message)
-        case .storageFull:
-            self.init(.serviceUnavailable, "Storage full", details: "Nothing was saved; retry later")
-            headers[.retryAfter] = "30"
-        case .logUnreachable(let outcomeUnknown):
-            self.init(.serviceUnavailable, "Event log unreachable", details: outcomeUnknown ? "It may have been saved; retry the same request" : "Nothing was saved; retry")
-            headers[.retryAfter] = "2"
-        case .readOnly: self.init(.methodNotAllowed, "Read-only", details: "This server shows a past state of the log and records nothing")
-        case .readModelsBehind:
-            self.init(.serviceUnavailable, "Saved but not yet visible", details: "Retry the read shortly")
-            headers[.retryAfter] = "1"
-        case .notCaughtUp:
-            self.init(.serviceUnavailable, "Not caught up", details: "This server has not yet caught up with X-Min-Position; nothing was done, retry shortly")
-            headers[.retryAfter] = "1"
-        case .shuttingDown:
-            self.init(.serviceUnavailable, "The server is stopping", details: "Retry the request")
-            headers[.retryAfter] = "1"
-        case .operatorRequest(.invalid(let message, _)): self = .badRequest("Invalid request", message)
-        case .operatorRequest(.conflict(let message)): self.init(.conflict, "Conflict", details: message)
-        case .operatorRequest(.notFound(let message)): self.init(.notFound, "Not found", details: message)
-        case .operatorRequest(.unsupportedMediaType(let message)): self.init(.unsupportedMediaType, "Unsupported media type", details: message)
-        case .noSuchRoute: self.init(.notFound, "Not found", details: "No such endpoint")
-        case .methodNotAllowed: self.init(.methodNotAllowed, "Method not allowed")
-        case .bodyTooLarge(let limit): self.init(.contentTooLarge, "Request body is too large", details: limit.map { "At most \($0 >> 10) KB" } ?? "Larger than this endpoint takes")
-        case .malformedHTTP:
-            self.init(.badRequest, "The request is not well-formed HTTP")
-            headers[.connection] = "close"
-        case .headersTooLarge: self.init(.requestHeaderFieldsTooLarge, "The request's headers are too large", details: "At most 80 KB")
-        case .notAProxy: self.init(.methodNotAllowed, "CONNECT is not supported", details: "this server is not a proxy")
-        case .otherClientError(let status, let message): self.init(status, message ?? status.reasonPhrase)
-        }
+        self.init(refusal.status, refusal.title, details: refusal.message)
+        headers = refusal.headers
     }
 
     /// The answer to News' own errors; nil for anything else (a bug: 500).

@@ -46,6 +46,6 @@ public func newsRouter(
     try stores.addEngineRoutes(
         to: router, configuration: configuration, runner: runner, replays: replays,
         refusal: NewsAPIError(.forbidden, "Invalid API key", details: "This endpoint needs the operator's X-Admin-Token")
-    ) { userId in throw OperatorRequestError.notFound("news has no accounts: there is no user \(userId) to erase") }
+    ) { userId in throw OperatorRequestError.userNotFound("news has no accounts: there is no user \(userId) to erase") }
     return router
 }

@@ -5,42 +5,18 @@ import ProductHosting
 
 extension ChatAPIError: ContractError {
     public init(_ refusal: EngineRefusal) {
+        self.init(refusal.status, refusal.code, refusal.title, detail: Self.detail(refusal))
+        headers = refusal.headers
+    }
+
+    /// Chat's writes take no `Idempotency-Key`, and its uploads have limits of their own.
+    private static func detail(_ refusal: EngineRefusal) -> String {
         switch refusal {
-        case .conflict: self.init(.conflict, "conflict", "The session changed while the request ran", detail: "Retry the request")
-        case .idempotencyKeyReused:
-            self.init(.unprocessableContent, "idempotency_key_reused", "This Idempotency-Key was already used for a different request",
-                      detail: "Use a new key for a new request")
-        case .invalidIdempotencyKey(let message): self.init(.badRequest, "validation_error", message, detail: "Idempotency-Key")
-        case .storageFull:
-            self.init(.serviceUnavailable, "storage_full", "The server cannot record anything right now (its storage is full)", detail: "Nothing was saved; retry later")
-            headers[.retryAfter] = "30"
-        case .logUnreachable(let outcomeUnknown):
-            self.init(
-                .serviceUnavailable, "log_unreachable", "The server cannot reach its event log right now",
-                detail: outcomeUnknown ? "It may have been saved: check before sending it again" : "Nothing was saved; retry"
-            )
-            headers[.retryAfter] = "2"
-        case .readOnly:
-            self.init(.methodNotAllowed, "read_only", "This server shows a past state and records nothing", detail: "Writes are refused by `chat as-of --serve`")
-        case .readModelsBehind: self = .serviceUnavailable("Your change is saved but not yet visible; retry the read shortly", retryAfter: 1)
-        case .notCaughtUp: self = .serviceUnavailable("This server has not yet caught up with X-Min-Position; nothing was done, retry shortly", retryAfter: 1)
-        case .shuttingDown: self = .serviceUnavailable("The server is stopping; retry the request", retryAfter: 1)
-        case .operatorRequest(.invalid(let message, _)): self.init(.badRequest, "validation_error", message, detail: message)
-        case .operatorRequest(.conflict(let message)): self.init(.conflict, "conflict", message, detail: message)
-        case .operatorRequest(.notFound(let message)): self.init(.notFound, "not_found", message, detail: message)
-        case .operatorRequest(.unsupportedMediaType(let message)):
-            self.init(.unsupportedMediaType, "unsupported_media_type", message, detail: message)
-        case .noSuchRoute: self.init(.notFound, "not_found", "Not found.", detail: "No such endpoint")
-        case .methodNotAllowed: self.init(.methodNotAllowed, "method_not_allowed", "Method not allowed.", detail: "This endpoint does not take this method")
-        case .bodyTooLarge(let limit):
-            self.init(.contentTooLarge, "payload_too_large", "Request body is too large", detail: AttachmentLimits.passed(limit))
-        case .malformedHTTP:
-            self.init(.badRequest, "bad_request", "The request is not well-formed HTTP", detail: "The connection is closed")
-            headers[.connection] = "close"
-        case .headersTooLarge:
-            self.init(.requestHeaderFieldsTooLarge, "bad_request", "The request's headers are too large", detail: "At most 80 KB; the connection is closed")
-        case .notAProxy: self.init(.methodNotAllowed, "method_not_allowed", "Method not allowed", detail: "CONNECT is not supported: this server is not a proxy")
-        case .otherClientError(let status, let message): self.init(status, "bad_request", message ?? status.reasonPhrase, detail: status.reasonPhrase)
+        case .logUnreachable(outcomeUnknown: true): "The server cannot reach its event log right now; it may have been saved: check before sending it again"
+        case .bodyTooLarge(let limit): AttachmentLimits.passed(limit)
+        case .conflict, .idempotencyKeyReused, .invalidIdempotencyKey, .storageFull, .logUnreachable, .readOnly, .readModelsBehind, .notCaughtUp,
+             .shuttingDown, .operatorRequest, .noSuchRoute, .methodNotAllowed, .malformedHTTP, .headersTooLarge, .notAProxy, .otherClientError:
+            refusal.message
         }
     }
 

@@ -5,40 +5,19 @@ import ProductHosting
 
 extension NuvieAPIError: ContractError {
     public init(_ refusal: EngineRefusal) {
+        self.init(refusal.status, code: refusal.code.uppercased(), message: refusal.message, details: Self.details(refusal))
+        headers = refusal.headers
+    }
+
+    private static func details(_ refusal: EngineRefusal) -> [String: String] {
         switch refusal {
-        case .conflict: self = .conflict("The resource changed while the request ran; retry it")
-        case .idempotencyKeyReused: self = .idempotencyKeyReused
-        case .invalidIdempotencyKey(let message): self = .validation(message, field: "Idempotency-Key")
-        case .storageFull: self = .storageFull()
-        case .logUnreachable(let outcomeUnknown):
-            self.init(.serviceUnavailable, code: "LOG_UNREACHABLE", message: "The server cannot reach its event log right now; " + (
-                outcomeUnknown ? "the change may have been saved: retry it under the same Idempotency-Key, or, sent without one, check before sending it again" : "nothing was saved, retry"
-            ))
-            headers[.retryAfter] = "2"
-        case .readOnly: self.init(.methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "This server shows a past state of the log and records nothing")
-        case .readModelsBehind(let position): self = .projectionsBehind(position: position)
-        case .notCaughtUp(let position):
-            self.init(
-                .serviceUnavailable, code: "SERVICE_UNAVAILABLE",
-                message: "This server has not yet caught up with X-Min-Position; nothing was done, retry shortly", details: ["position": "\(position)"]
-            )
-            headers[.retryAfter] = "1"
-        case .shuttingDown:
-            self.init(.serviceUnavailable, code: "SERVICE_UNAVAILABLE", message: "The server is stopping; retry the request")
-            headers[.retryAfter] = "1"
-        case .operatorRequest(.invalid(let message, let field)): self = .validation(message, field: field)
-        case .operatorRequest(.conflict(let message)): self = .conflict(message)
-        case .operatorRequest(.notFound(let message)): self = .userNotFound(message)
-        case .operatorRequest(.unsupportedMediaType(let message)): self.init(.unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE", message: message)
-        case .noSuchRoute: self.init(.notFound, code: "NOT_FOUND", message: "No such endpoint")
-        case .methodNotAllowed: self.init(.methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "Method not allowed on this endpoint")
-        case .bodyTooLarge(let limit):
-            self.init(.contentTooLarge, code: "PAYLOAD_TOO_LARGE", message: "Request body is too large" + (limit.map { ": at most \($0 >> 10) KB" } ?? ""))
-        case .malformedHTTP: self = .malformedRequest
-        case .headersTooLarge: self.init(.requestHeaderFieldsTooLarge, code: "INVALID_REQUEST", message: "The request's headers are too large: at most 80 KB")
-        case .notAProxy: self.init(.methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "CONNECT is not supported: this server is not a proxy")
-        case .otherClientError(.unauthorized, let message): self = .authenticationRequired(message ?? "Authentication required")
-        case .otherClientError(let status, let message): self.init(status, code: "INVALID_REQUEST", message: message ?? status.reasonPhrase)
+        case .idempotencyKeyReused: ["header": "Idempotency-Key"]
+        case .invalidIdempotencyKey: ["field": "Idempotency-Key"]
+        case .operatorRequest(.invalid(_, let field)): field.map { ["field": $0] } ?? [:]
+        case .readModelsBehind(let position), .notCaughtUp(let position): ["position": "\(position)"]
+        case .conflict, .storageFull, .logUnreachable, .readOnly, .shuttingDown, .operatorRequest, .noSuchRoute, .methodNotAllowed, .bodyTooLarge,
+             .malformedHTTP, .headersTooLarge, .notAProxy, .otherClientError:
+            [:]
         }
     }
 

@@ -76,17 +76,6 @@ extension NuvieAPIError {
         return error
     }
 
-    public static func conflict(_ message: String) -> NuvieAPIError {
-        NuvieAPIError(.conflict, code: "CONFLICT", message: message)
-    }
-
-    /// The draft IETF `Idempotency-Key` header's answer to a key reused with a different request.
-    public static let idempotencyKeyReused = NuvieAPIError(
-        .unprocessableContent, code: "IDEMPOTENCY_KEY_REUSED",
-        message: "This Idempotency-Key was already used for a different request; use a new key for a new request",
-        details: ["header": "Idempotency-Key"]
-    )
-
     public static let unsupportedMediaType = NuvieAPIError(
         .unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE", message: "Send the request body as Content-Type: application/json",
         details: ["header": "Content-Type"]
@@ -100,28 +89,6 @@ extension NuvieAPIError {
             .conflict, code: "CONFLICT", message: "This request was recorded earlier and what it did has changed since; read the current state",
             details: ["position": "\(position)"]
         )
-    }
-
-    public static func projectionsBehind(position: UInt64) -> NuvieAPIError {
-        var error = NuvieAPIError(
-            .serviceUnavailable, code: "SERVICE_UNAVAILABLE",
-            message: "Your change is saved but not yet visible; retry the read shortly",
-            details: ["position": "\(position)"]
-        )
-        error.headers[.retryAfter] = "1"
-        return error
-    }
-
-    /// The disk under the server's storage is full: nothing of the request was recorded. 503 rather
-    /// than 507 (WebDAV's Insufficient Storage): the condition is the server's and passes once an
-    /// operator frees space, and clients and proxies already retry a 503 with `Retry-After`.
-    public static func storageFull(retryAfterSeconds: Int = 30) -> NuvieAPIError {
-        var error = NuvieAPIError(
-            .serviceUnavailable, code: "STORAGE_FULL",
-            message: "The server cannot record changes right now (its storage is full); nothing was saved, retry later"
-        )
-        error.headers[.retryAfter] = "\(retryAfterSeconds)"
-        return error
     }
 
     public static let internalError = NuvieAPIError(.internalServerError, code: "INTERNAL_ERROR", message: "An unexpected error occurred")

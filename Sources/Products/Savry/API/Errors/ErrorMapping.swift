@@ -4,33 +4,8 @@ import SavryDomain
 
 extension SavryAPIError: ContractError {
     public init(_ refusal: EngineRefusal) {
-        switch refusal {
-        case .conflict: self.init(.conflict, "The recipe changed while the request ran; retry it")
-        case .idempotencyKeyReused:
-            self.init(.unprocessableContent, "This Idempotency-Key was already used for a different request; use a new key for a new request")
-        case .invalidIdempotencyKey(let message): self.init(.badRequest, message)
-        case .storageFull: self = .storageFull()
-        case .logUnreachable(let outcomeUnknown): self = .logUnreachable(outcomeUnknown: outcomeUnknown)
-        case .readOnly: self.init(.methodNotAllowed, "This server shows a past state of the log and records nothing")
-        case .readModelsBehind: self = .projectionsBehind()
-        case .notCaughtUp:
-            self.init(.serviceUnavailable, "This server has not yet caught up with X-Min-Position; nothing was done, retry shortly")
-            headers[.retryAfter] = "1"
-        case .shuttingDown: self = .shuttingDown
-        case .operatorRequest(.invalid(let message, _)): self.init(.badRequest, message)
-        case .operatorRequest(.conflict(let message)): self.init(.conflict, message)
-        case .operatorRequest(.notFound(let message)): self.init(.notFound, message)
-        case .operatorRequest(.unsupportedMediaType(let message)): self.init(.unsupportedMediaType, message)
-        case .noSuchRoute: self.init(.notFound, "Not found: no such endpoint")
-        case .methodNotAllowed: self.init(.methodNotAllowed, "Method not allowed on this endpoint")
-        case .bodyTooLarge(let limit): self.init(.contentTooLarge, "Request body is too large" + (limit.map { ": at most \($0 >> 10) KB" } ?? ""))
-        case .malformedHTTP:
-            self.init(.badRequest, "The request is not well-formed HTTP")
-            headers[.connection] = "close"
-        case .headersTooLarge: self.init(.requestHeaderFieldsTooLarge, "The request's headers are too large: at most 80 KB")
-        case .notAProxy: self.init(.methodNotAllowed, "CONNECT is not supported: this server is not a proxy")
-        case .otherClientError(let status, let message): self.init(status, message ?? status.reasonPhrase)
-        }
+        self.init(refusal.status, refusal.message)
+        headers = refusal.headers
     }
 
     /// The answer to Savry's own errors; nil for anything else (a bug: 500).

@@ -43,30 +43,4 @@ extension SavryAPIError {
     static let forbidden = SavryAPIError(.forbidden, "Forbidden: this recipe belongs to another user")
     static let unsupportedMediaType = SavryAPIError(.unsupportedMediaType, "Send the request body as Content-Type: application/json")
     public static let internalError = SavryAPIError(.internalServerError, "An unexpected error occurred")
-
-    static func projectionsBehind() -> SavryAPIError {
-        var error = SavryAPIError(.serviceUnavailable, "Your change is saved but not yet visible; retry the read shortly")
-        error.headers[.retryAfter] = "1"
-        return error
-    }
-
-    static var shuttingDown: SavryAPIError {
-        var error = SavryAPIError(.serviceUnavailable, "The server is stopping; retry the request")
-        error.headers[.retryAfter] = "1"
-        return error
-    }
-
-    static func logUnreachable(outcomeUnknown: Bool) -> SavryAPIError {
-        var error = SavryAPIError(.serviceUnavailable, "The server cannot reach its event log right now; " + (
-            outcomeUnknown ? "the change may have been saved: retry it under the same Idempotency-Key, or, sent without one, check before sending it again" : "nothing was saved, retry"
-        ))
-        error.headers[.retryAfter] = "2"
-        return error
-    }
-
-    static func storageFull() -> SavryAPIError {
-        var error = SavryAPIError(.serviceUnavailable, "The server cannot record changes right now (its storage is full); nothing was saved, retry later")
-        error.headers[.retryAfter] = "30"
-        return error
-    }
 }
