@@ -48,7 +48,7 @@ import Testing
         let (session, _) = try await commands.startSession(by: ana, title: "Ana's", tone: "PlainClinical", lang: "en-US")
         let sent = try await commands.send("Ana asks", tone: "caregiver", lang: "en-GB", attachments: [], to: session, by: ana)
         _ = try await commands.recordReply(AssistantReplied(
-            sessionId: session, userId: ana, messageId: ChatCommandService.newMessageId(), inReplyTo: sent.message.messageId, content: "answer",
+            sessionId: session, userId: ana, messageId: "msg_0123456789ab", inReplyTo: sent.message.messageId, content: "answer",
             source: ReplySource(provider: "test", model: "none", latencyMilliseconds: 1, promptTokens: nil, completionTokens: nil)
         ))
         _ = try await commands.rename(session, to: "Renamed", by: ana)

@@ -110,8 +110,12 @@ public struct ChatCommandService: Sendable {
 
     // MARK: Sessions
 
-    public func startSession(by userId: Int64, title: String, tone: String, lang: String) async throws -> (sessionId: Int64, result: CommandResult) {
-        try await newSession(by: userId) { sessionId in
+    /// A new session; `eventId` names the request (`Idempotency-Key`), so a retry answers the session
+    /// it started.
+    public func startSession(
+        by userId: Int64, title: String, tone: String, lang: String, eventId: UUID = .timeOrdered()
+    ) async throws -> (sessionId: Int64, result: CommandResult) {
+        try await newSession(by: userId, eventId: eventId) { sessionId in
             [.sessionStarted(try SessionDecisions.start(sessionId, by: userId, title: title, tone: tone, lang: lang))]
         }
     }
@@ -128,13 +132,15 @@ public struct ChatCommandService: Sendable {
         public var result: CommandResult
     }
 
+    /// A message recorded under `eventId`, from which its message id derives: a request retried under
+    /// its `Idempotency-Key` decides the same message, which the log recognises as recorded.
     public func send(
-        _ text: String, tone: String, lang: String, attachments: [Attachment], to sessionId: Int64?, by userId: Int64
+        _ text: String, tone: String, lang: String, attachments: [Attachment], to sessionId: Int64?, by userId: Int64, eventId: UUID = .timeOrdered()
     ) async throws -> Sent {
-        let messageId = Self.newMessageId()
+        let messageId = Self.messageId(eventId)
         if let sessionId {
             var sent: UserMessageSent?
-            let result = try await store.decideAndAppend(ChatStreams.session(sessionId), as: SessionState.self, eventId: .timeOrdered()) { state in
+            let result = try await store.decideAndAppend(ChatStreams.session(sessionId), as: SessionState.self, eventId: eventId) { state in
                 let message = try SessionDecisions.send(
                     text, messageId: messageId, tone: tone, lang: lang, attachments: attachments, to: sessionId, by: userId, state: state
                 )
@@ -145,7 +151,7 @@ public struct ChatCommandService: Sendable {
             return Sent(message: sent, result: result)
         }
         var sent: UserMessageSent?
-        let (_, result) = try await newSession(by: userId) { newId in
+        let (_, result) = try await newSession(by: userId, eventId: eventId) { newId in
             let started = try SessionDecisions.start(newId, by: userId, title: ChatRules.title(from: text), tone: tone, lang: lang)
             let message = try SessionDecisions.send(
                 text, messageId: messageId, tone: tone, lang: lang, attachments: attachments, to: newId, by: userId,
@@ -163,26 +169,53 @@ public struct ChatCommandService: Sendable {
         try store.state(of: ChatStreams.session(sessionId), as: SessionState.self).state
     }
 
-    public func recordReply(_ reply: AssistantReplied) async throws -> CommandResult {
-        try await store.append([.assistantReplied(reply)], to: ChatStreams.session(reply.sessionId), eventId: .timeOrdered())
+    /// The reply to the message sent under `eventId`, recorded under an id derived from it: a retried
+    /// request finds it (`recordedReply`) rather than asking the assistant again.
+    public func recordReply(_ reply: AssistantReplied, to eventId: UUID = .timeOrdered()) async throws -> CommandResult {
+        try await store.append([.assistantReplied(reply)], to: ChatStreams.session(reply.sessionId), eventId: Self.replyEventId(to: eventId))
+    }
+
+    /// The reply already recorded to the message sent under `eventId`, if any.
+    public func recordedReply(to eventId: UUID) throws -> (reply: AssistantReplied, result: CommandResult)? {
+        guard let position = try store.log.position(ofEvent: Self.replyEventId(to: eventId)),
+              case .assistantReplied(let reply)? = try store.event(at: position)?.event
+        else { return nil }
+        return (reply, try store.commandResult(position))
+    }
+
+    public static func replyEventId(to eventId: UUID) -> UUID {
+        ChatCatalog.derivedEventId(from: "reply:\(eventId.uuidString)")
     }
 
     public func recordFailure(_ failure: AssistantFailed) async throws -> CommandResult {
         try await store.append([.assistantFailed(failure)], to: ChatStreams.session(failure.sessionId), eventId: .timeOrdered())
     }
 
-    /// `msg_` and 12 random hex digits, as the Django app makes them.
-    public static func newMessageId() -> String {
-        "msg_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().suffix(12)
+    /// `msg_` and 12 hex digits, as the Django app makes them: the last 12 of the event's id, random
+    /// in a time-ordered id and in one derived from an `Idempotency-Key`.
+    public static func messageId(_ eventId: UUID) -> String {
+        "msg_" + eventId.uuidString.replacingOccurrences(of: "-", with: "").lowercased().suffix(12)
     }
 
     /// Appends what `decide` records for a new session's number, on a stream that must not exist
-    /// yet; a number another writer took first is asked for again.
-    private func newSession(by userId: Int64, _ decide: (Int64) throws -> [ChatEvent]) async throws -> (sessionId: Int64, result: CommandResult) {
+    /// yet; a number another writer took first is asked for again. A request retried under its
+    /// `Idempotency-Key` decides again for the session it started, which the log recognises as
+    /// recorded, or refuses as another request under the same key.
+    private func newSession(
+        by userId: Int64, eventId: UUID, _ decide: (Int64) throws -> [ChatEvent]
+    ) async throws -> (sessionId: Int64, result: CommandResult) {
         guard try isActive(userId) else { throw ChatDomainError.userNotFound(userId: userId) }
+        if let original = try store.log.position(ofEvent: eventId) {
+            guard case .sessionStarted(let started)? = try store.event(at: original)?.event else {
+                throw EventLogError.eventIdReused(eventId: eventId, position: original)
+            }
+            let events = try await store.newEvents(try decide(started.sessionId), eventId: eventId)
+            let appended = try await store.log.append(to: ChatStreams.session(started.sessionId), expectedVersion: .any, events: events)
+            return (started.sessionId, try store.commandResult(appended.lastPosition))
+        }
         for _ in 0..<5 {
             let sessionId = try await sessionNumbers.next()
-            let events = try await store.newEvents(try decide(sessionId), eventId: .timeOrdered())
+            let events = try await store.newEvents(try decide(sessionId), eventId: eventId)
             do {
                 let appended = try await store.log.append(to: ChatStreams.session(sessionId), expectedVersion: .noStream, events: events)
                 return (sessionId, try store.commandResult(appended.lastPosition))

@@ -1,5 +1,6 @@
 import ChatAssistant
 import ChatDomain
+import EventLog
 import EventSourcing
 import Foundation
 import Logging
@@ -38,11 +39,14 @@ public struct Conversations: Sendable {
         public var position: UInt64
     }
 
+    /// `eventId` names the request (`Idempotency-Key`): a retry records nothing again and, once the
+    /// reply is recorded, answers it without asking the assistant again.
     public func send(
-        _ text: String, tone: String, lang: String, attachments: [Attachment], to sessionId: Int64?, by userId: Int64
+        _ text: String, tone: String, lang: String, attachments: [Attachment], to sessionId: Int64?, by userId: Int64, eventId: UUID = .timeOrdered()
     ) async throws -> Exchange {
-        let sent = try await commands.send(text, tone: tone, lang: lang, attachments: attachments, to: sessionId, by: userId)
+        let sent = try await commands.send(text, tone: tone, lang: lang, attachments: attachments, to: sessionId, by: userId, eventId: eventId)
         let message = sent.message
+        if let recorded = try commands.recordedReply(to: eventId) { return Exchange(message: message, reply: recorded.reply, result: recorded.result) }
         var history: [ChatTurn] = []
         for turn in try commands.conversation(message.sessionId).turns {
             history.append(ChatTurn(role: turn.role == .user ? .user : .assistant, content: await withFiles(turn, owner: userId)))
@@ -52,13 +56,20 @@ public struct Conversations: Sendable {
         do {
             let answer = try await assistant.answer(conversation)
             let reply = AssistantReplied(
-                sessionId: message.sessionId, userId: userId, messageId: ChatCommandService.newMessageId(), inReplyTo: message.messageId,
+                sessionId: message.sessionId, userId: userId, messageId: ChatCommandService.messageId(ChatCommandService.replyEventId(to: eventId)),
+                inReplyTo: message.messageId,
                 content: answer.content, source: ReplySource(
                     provider: assistant.provider, model: answer.model, latencyMilliseconds: Self.milliseconds(since: started),
                     promptTokens: answer.promptTokens, completionTokens: answer.completionTokens
                 )
             )
-            return Exchange(message: message, reply: reply, result: try await commands.recordReply(reply))
+            do {
+                return Exchange(message: message, reply: reply, result: try await commands.recordReply(reply, to: eventId))
+            } catch EventLogError.eventIdReused {
+                // The same request, retried while this one waited for the assistant, recorded its reply first.
+                guard let recorded = try commands.recordedReply(to: eventId) else { throw CommandError.tooMuchContention }
+                return Exchange(message: message, reply: recorded.reply, result: recorded.result)
+            }
         } catch let failure as AssistantFailure {
             logger.warning("the assistant gave no reply", metadata: [
                 "provider": "\(assistant.provider)", "model": "\(assistant.model)", "failure": "\(failure)", "session.id": "\(message.sessionId)",

@@ -3,12 +3,14 @@ import ChatDomain
 import Foundation
 import Hummingbird
 import PersonalData
+import ProductHosting
 import ReadModels
 
 /// `POST /api/send-chat/`, as JSON (`message`, `tone`, `lang`, `session_id`), as a URL-encoded form
 /// with the same fields, or as a multipart form with them and `files[]`. Without `session_id` (or
 /// with `""` or 0) a new session is started, titled after the message. The message is recorded
-/// first; then the assistant's reply, which is the answer.
+/// first; then the assistant's reply, which is the answer. Retried under the same `Idempotency-Key`, it
+/// records nothing again and answers the reply recorded (or asks again, if none was).
 struct SendChatController: Sendable {
     let conversations: Conversations
     let files: SealedFiles
@@ -16,6 +18,7 @@ struct SendChatController: Sendable {
     let uploads: UploadBudget
 
     func send(_ request: Request, context: ChatSignedInContext) async throws -> MessageJSON {
+        let eventId = try request.eventId(of: ChatCatalog.self, userId: context.userId, action: "send-chat")
         // The body and its files are held only while they are read, checked and stored, within the budget.
         let (message, tone, lang, sessionId, attachments) = try await uploads.metering(request) { request in
             let fields = try await FormFields.jsonOrForm(request, context: context)
@@ -33,7 +36,9 @@ struct SendChatController: Sendable {
             }
             return (message, tone, lang, sessionId, try await store(fields.files, owner: context.userId))
         }
-        let exchange = try await conversations.send(message, tone: tone, lang: lang, attachments: attachments, to: sessionId, by: context.userId)
+        let exchange = try await conversations.send(
+            message, tone: tone, lang: lang, attachments: attachments, to: sessionId, by: context.userId, eventId: eventId
+        )
         try await readYourWrites.wait(for: exchange.result.position)
         return MessageJSON(
             id: exchange.reply.messageId, role: "assistant", content: exchange.reply.content ?? "",

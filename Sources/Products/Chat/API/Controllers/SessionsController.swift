@@ -2,6 +2,7 @@ import ChatCommands
 import ChatDomain
 import ChatProjections
 import Hummingbird
+import ProductHosting
 import ReadModels
 
 /// `/api/chat/sessions/`: the signed-in user's own conversations.
@@ -30,7 +31,8 @@ struct SessionsController: Sendable {
         let title = try fields.string("title") ?? ChatRules.defaultTitle
         let tone = try fields.string("tone") ?? "PlainClinical"
         let lang = try fields.string("lang") ?? ChatRules.defaultLanguage
-        let (sessionId, result) = try await commands.startSession(by: context.userId, title: title, tone: tone, lang: lang)
+        let eventId = try request.eventId(of: ChatCatalog.self, userId: context.userId, action: "new-session")
+        let (sessionId, result) = try await commands.startSession(by: context.userId, title: title, tone: tone, lang: lang, eventId: eventId)
         try await readYourWrites.wait(for: result.position)
         let stored = try await session(sessionId, of: context.userId)
         return EditedResponse(status: .created, response: CreatedSessionJSON(

@@ -9,10 +9,9 @@ extension ChatAPIError: ContractError {
         headers = refusal.headers
     }
 
-    /// Chat's writes take no `Idempotency-Key`, and its uploads have limits of their own.
+    /// A body past Chat's limits is told which: a multipart form's files, or a JSON body's size.
     private static func detail(_ refusal: EngineRefusal) -> String {
         switch refusal {
-        case .logUnreachable(outcomeUnknown: true): "The server cannot reach its event log right now; it may have been saved: check before sending it again"
         case .bodyTooLarge(let limit): AttachmentLimits.passed(limit)
         case .conflict, .idempotencyKeyReused, .invalidIdempotencyKey, .storageFull, .logUnreachable, .readOnly, .readModelsBehind, .notCaughtUp,
              .shuttingDown, .operatorRequest, .noSuchRoute, .methodNotAllowed, .malformedHTTP, .headersTooLarge, .notAProxy, .otherClientError:

@@ -1,4 +1,5 @@
 import ChatDomain
+import EventLog
 import EventSourcing
 import Foundation
 
@@ -40,11 +41,15 @@ public enum ChatDemoSeed {
             for session in account.sessions {
                 let (sessionId, _) = try await commands.startSession(by: userId, title: session.title, tone: session.tone, lang: ChatRules.defaultLanguage)
                 for exchange in session.exchanges {
-                    let sent = try await commands.send(exchange.message, tone: session.tone, lang: ChatRules.defaultLanguage, attachments: [], to: sessionId, by: userId)
+                    let eventId = UUID.timeOrdered()
+                    let sent = try await commands.send(
+                        exchange.message, tone: session.tone, lang: ChatRules.defaultLanguage, attachments: [], to: sessionId, by: userId, eventId: eventId
+                    )
                     _ = try await commands.recordReply(AssistantReplied(
-                        sessionId: sessionId, userId: userId, messageId: ChatCommandService.newMessageId(), inReplyTo: sent.message.messageId,
+                        sessionId: sessionId, userId: userId, messageId: ChatCommandService.messageId(ChatCommandService.replyEventId(to: eventId)),
+                        inReplyTo: sent.message.messageId,
                         content: exchange.reply, source: ReplySource(provider: "demo-seed", model: "none", latencyMilliseconds: 0, promptTokens: nil, completionTokens: nil)
-                    ))
+                    ), to: eventId)
                 }
             }
         }

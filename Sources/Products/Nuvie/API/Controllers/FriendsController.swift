@@ -2,6 +2,7 @@ import ReadModels
 import NuvieCommands
 import NuvieDomain
 import Hummingbird
+import ProductHosting
 import NuvieProjections
 
 /// `GET /friends` (friends, pending requests, blocked users, and suggestions), friend requests and unfriending.
@@ -47,7 +48,7 @@ struct FriendsController: Sendable {
         let userId = context.userId
         let body = try await JSONBody.decode(request, context: context, fields: ["user_id"])
         guard let otherId = try body.integer("user_id", orThrow: invalidUserId), otherId > 0 else { throw invalidUserId }
-        let result = try await commands.requestFriend(Int64(otherId), by: userId, eventId: try request.eventId(userId: userId, action: "friend-request:\(otherId)"))
+        let result = try await commands.requestFriend(Int64(otherId), by: userId, eventId: try request.eventId(of: NuvieCatalog.self, userId: userId, action: "friend-request:\(otherId)"))
         try await readYourWrites.wait(for: result.position)
         guard let sent = try social.request(from: userId, to: Int64(otherId)) else { throw NuvieAPIError.changedSince(position: result.position) }
         return EditedResponse(status: .created, response: FriendRequestDTO(sent))
@@ -55,7 +56,7 @@ struct FriendsController: Sendable {
 
     func accept(_ request: Request, context: NuvieSignedInContext) async throws -> FriendDTO {
         let (userId, requesterId) = try ids(context)
-        let result = try await commands.answerFriendRequest(.accepted, from: requesterId, by: userId, eventId: try request.eventId(userId: userId, action: "friend-accept:\(requesterId)"))
+        let result = try await commands.answerFriendRequest(.accepted, from: requesterId, by: userId, eventId: try request.eventId(of: NuvieCatalog.self, userId: userId, action: "friend-accept:\(requesterId)"))
         try await readYourWrites.wait(for: result.position)
         guard let friend = try social.friends(of: userId).first(where: { $0.userId == requesterId && $0.status == .accepted }) else {
             throw NuvieAPIError.changedSince(position: result.position)
@@ -65,17 +66,17 @@ struct FriendsController: Sendable {
 
     func decline(_ request: Request, context: NuvieSignedInContext) async throws -> SuccessResponse {
         let (userId, requesterId) = try ids(context)
-        return try await readYourWrites.success(commands.answerFriendRequest(.declined, from: requesterId, by: userId, eventId: try request.eventId(userId: userId, action: "friend-decline:\(requesterId)")))
+        return try await readYourWrites.success(commands.answerFriendRequest(.declined, from: requesterId, by: userId, eventId: try request.eventId(of: NuvieCatalog.self, userId: userId, action: "friend-decline:\(requesterId)")))
     }
 
     func cancel(_ request: Request, context: NuvieSignedInContext) async throws -> SuccessResponse {
         let (userId, otherId) = try ids(context)
-        return try await readYourWrites.success(commands.cancelFriendRequest(to: otherId, by: userId, eventId: try request.eventId(userId: userId, action: "friend-cancel:\(otherId)")))
+        return try await readYourWrites.success(commands.cancelFriendRequest(to: otherId, by: userId, eventId: try request.eventId(of: NuvieCatalog.self, userId: userId, action: "friend-cancel:\(otherId)")))
     }
 
     func unfriend(_ request: Request, context: NuvieSignedInContext) async throws -> SuccessResponse {
         let (userId, otherId) = try ids(context)
-        return try await readYourWrites.success(commands.unfriend(otherId, by: userId, eventId: try request.eventId(userId: userId, action: "unfriend:\(otherId)")))
+        return try await readYourWrites.success(commands.unfriend(otherId, by: userId, eventId: try request.eventId(of: NuvieCatalog.self, userId: userId, action: "unfriend:\(otherId)")))
     }
 
     private var invalidUserId: NuvieAPIError { .validation("user_id must be a positive integer", field: "user_id") }

@@ -4,6 +4,7 @@ import NuvieCommands
 import NuvieDomain
 import Foundation
 import Hummingbird
+import ProductHosting
 import NuvieProjections
 import NuvieRecommendations
 
@@ -63,7 +64,7 @@ struct MoviesController: Sendable {
             comment: try body.string("comment", maxLength: RateMovie.maximumCommentLength),
             isReview: try body.bool("is_review") ?? false
         )
-        let (rated, result) = try await commands.rate(command, eventId: try request.eventId(userId: userId, action: "rate:\(movieId)"))
+        let (rated, result) = try await commands.rate(command, eventId: try request.eventId(of: NuvieCatalog.self, userId: userId, action: "rate:\(movieId)"))
         try await readYourWrites.wait(for: result.position)
         return RateResponse(rating: .init(
             userId: userId, movieId: movieId, rating: rated.stars, comment: rated.comment,
@@ -79,7 +80,7 @@ struct MoviesController: Sendable {
         guard let action = WatchlistAction(rawValue: try body.requiredString("action", maxLength: 16)) else {
             throw NuvieAPIError.validation("action must be \"add\" or \"remove\"", field: "action")
         }
-        let result = try await commands.changeWatchlist(action, userId: userId, movieId: movieId, eventId: try request.eventId(userId: userId, action: "watchlist:\(movieId)"))
+        let result = try await commands.changeWatchlist(action, userId: userId, movieId: movieId, eventId: try request.eventId(of: NuvieCatalog.self, userId: userId, action: "watchlist:\(movieId)"))
         return try await movieAfter(result, movieId: movieId, viewer: userId)
     }
 
@@ -93,7 +94,7 @@ struct MoviesController: Sendable {
         }
         let invalid = NuvieAPIError.validation("progress_percent must be an integer from 0 to 100", field: "progress_percent")
         guard let progress = try body.integer("progress_percent", orThrow: invalid) else { throw invalid }
-        let result = try await commands.recordWatch(type, progressPercent: progress, userId: userId, movieId: movieId, eventId: try request.eventId(userId: userId, action: "watch:\(movieId)"))
+        let result = try await commands.recordWatch(type, progressPercent: progress, userId: userId, movieId: movieId, eventId: try request.eventId(of: NuvieCatalog.self, userId: userId, action: "watch:\(movieId)"))
         return try await movieAfter(result, movieId: movieId, viewer: userId)
     }
 
@@ -106,7 +107,7 @@ struct MoviesController: Sendable {
             throw NuvieAPIError.validation("user_ids is required", field: "user_ids")
         }
         let result = try await commands.recommend(
-            movieId: movieId, by: userId, to: recipients, eventId: try request.eventId(userId: userId, action: "recommend:\(movieId)")
+            movieId: movieId, by: userId, to: recipients, eventId: try request.eventId(of: NuvieCatalog.self, userId: userId, action: "recommend:\(movieId)")
         )
         try await readYourWrites.wait(for: result.position)
         var seen = Set<Int64>()

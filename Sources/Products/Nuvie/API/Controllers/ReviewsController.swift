@@ -2,6 +2,8 @@ import ReadModels
 import EventSourcing
 import NuvieCommands
 import Hummingbird
+import NuvieDomain
+import ProductHosting
 import NuvieProjections
 
 /// `POST` and `DELETE /reviews/{review_id}/like`. Both are idempotent: liking twice is one like.
@@ -19,14 +21,14 @@ struct ReviewsController: Sendable {
     func like(_ request: Request, context: NuvieSignedInContext) async throws -> LikeResponse {
         let userId = context.userId
         let reviewId = try context.parameters.id("review_id")
-        let result = try await commands.likeReview(reviewId, by: userId, eventId: try request.eventId(userId: userId, action: "like:\(reviewId)"))
+        let result = try await commands.likeReview(reviewId, by: userId, eventId: try request.eventId(of: NuvieCatalog.self, userId: userId, action: "like:\(reviewId)"))
         return try await answer(reviewId, userId, after: result)
     }
 
     func unlike(_ request: Request, context: NuvieSignedInContext) async throws -> LikeResponse {
         let userId = context.userId
         let reviewId = try context.parameters.id("review_id")
-        let result = try await commands.unlikeReview(reviewId, by: userId, eventId: try request.eventId(userId: userId, action: "unlike:\(reviewId)"))
+        let result = try await commands.unlikeReview(reviewId, by: userId, eventId: try request.eventId(of: NuvieCatalog.self, userId: userId, action: "unlike:\(reviewId)"))
         return try await answer(reviewId, userId, after: result)
     }
 

@@ -2,6 +2,7 @@ import ReadModels
 import NuvieCommands
 import NuvieDomain
 import Hummingbird
+import ProductHosting
 import NuvieProjections
 
 /// Profiles (`GET /users/{user_id}`, `GET`/`PATCH /users/me`, `POST /users/me/terms`), the caller's
@@ -43,7 +44,7 @@ struct UsersController: Sendable {
             }
         )
         let result = try await commands.updateProfile(
-            userId, change, knownGenres: try movies.genres().map(\.name), eventId: try request.eventId(userId: userId, action: "profile")
+            userId, change, knownGenres: try movies.genres().map(\.name), eventId: try request.eventId(of: NuvieCatalog.self, userId: userId, action: "profile")
         )
         try await readYourWrites.wait(for: result.position)
         return try ownProfile(userId)
@@ -54,7 +55,7 @@ struct UsersController: Sendable {
         let userId = context.userId
         let body = try await JSONBody.decode(request, context: context, fields: ["version"])
         let version = try body.requiredString("version", maxLength: 32)
-        let result = try await commands.acceptTerms(userId, version: version, eventId: try request.eventId(userId: userId, action: "terms"))
+        let result = try await commands.acceptTerms(userId, version: version, eventId: try request.eventId(of: NuvieCatalog.self, userId: userId, action: "terms"))
         try await readYourWrites.wait(for: result.position)
         return try ownProfile(userId)
     }
@@ -85,13 +86,13 @@ struct UsersController: Sendable {
     func block(_ request: Request, context: NuvieSignedInContext) async throws -> SuccessResponse {
         let viewer = context.userId
         let userId = try context.parameters.id("user_id")
-        return try await readYourWrites.success(commands.block(userId, by: viewer, eventId: try request.eventId(userId: viewer, action: "block:\(userId)")))
+        return try await readYourWrites.success(commands.block(userId, by: viewer, eventId: try request.eventId(of: NuvieCatalog.self, userId: viewer, action: "block:\(userId)")))
     }
 
     func unblock(_ request: Request, context: NuvieSignedInContext) async throws -> SuccessResponse {
         let viewer = context.userId
         let userId = try context.parameters.id("user_id")
-        return try await readYourWrites.success(commands.unblock(userId, by: viewer, eventId: try request.eventId(userId: viewer, action: "unblock:\(userId)")))
+        return try await readYourWrites.success(commands.unblock(userId, by: viewer, eventId: try request.eventId(of: NuvieCatalog.self, userId: viewer, action: "unblock:\(userId)")))
     }
 
     private func ownProfile(_ userId: Int64) throws -> ProfileDTO {

@@ -16,15 +16,6 @@ extension ReadYourWrites {
     }
 }
 
-extension Request {
-    /// The event id of a write: named by the client's `Idempotency-Key` per user and endpoint, so a
-    /// retried request is recorded once; a new one without a key.
-    func eventId(userId: Int64, action: String) throws -> UUID {
-        guard let key = try idempotencyKey() else { return .timeOrdered() }
-        return NuvieCatalog.derivedEventId(from: "request:\(userId):\(action):\(key)")
-    }
-}
-
 extension Parameters {
     /// A numeric path id; anything else is a 400 naming the parameter.
     func id(_ name: String) throws -> Int64 {

@@ -1,6 +1,7 @@
 import ReadModels
 import HTTPTypes
 import Hummingbird
+import ProductHosting
 import SavryCommands
 import SavryDomain
 import SavryProjections
@@ -45,7 +46,7 @@ struct RecipesController: Sendable {
 
     func create(_ request: Request, context: SavrySignedInContext) async throws -> EditedResponse<RecipeResponse> {
         let fields = try RecipeRequest.create(try await RequestBody.decode(request, context: context, fields: RecipeRequest.fields))
-        let (recipeId, result) = try await commands.createRecipe(fields, by: context.userId, eventId: try request.eventId(userId: context.userId, action: "create-recipe"))
+        let (recipeId, result) = try await commands.createRecipe(fields, by: context.userId, eventId: try request.eventId(of: SavryCatalog.self, userId: context.userId, action: "create-recipe"))
         try await readYourWrites.wait(for: result.position)
         return EditedResponse(status: .created, response: RecipeResponse(recipeId: recipeId, recipe: RecipeJSON(recipe: try stored(recipeId, for: context.userId))))
     }
@@ -59,7 +60,7 @@ struct RecipesController: Sendable {
         let recipeId = try Self.recipeId(context)
         let changes = try RecipeRequest.changes(try await RequestBody.decode(request, context: context, fields: RecipeRequest.fields))
         let result = try await commands.updateRecipe(
-            recipeId, changes: changes, by: context.userId, eventId: try request.eventId(userId: context.userId, action: "update-recipe:\(recipeId)")
+            recipeId, changes: changes, by: context.userId, eventId: try request.eventId(of: SavryCatalog.self, userId: context.userId, action: "update-recipe:\(recipeId)")
         )
         try await readYourWrites.wait(for: result.position)
         return RecipeResponse(recipeId: nil, recipe: RecipeJSON(recipe: try stored(recipeId, for: context.userId)))
@@ -68,7 +69,7 @@ struct RecipesController: Sendable {
     func delete(_ request: Request, context: SavrySignedInContext) async throws -> SuccessResponse {
         let recipeId = try Self.recipeId(context)
         let result = try await commands.deleteRecipe(
-            recipeId, by: context.userId, eventId: try request.eventId(userId: context.userId, action: "delete-recipe:\(recipeId)")
+            recipeId, by: context.userId, eventId: try request.eventId(of: SavryCatalog.self, userId: context.userId, action: "delete-recipe:\(recipeId)")
         )
         try await readYourWrites.wait(for: result.position)
         return SuccessResponse()

@@ -1,0 +1,100 @@
+import ChatAssistant
+import Foundation
+import HTTPTypes
+import NIOConcurrencyHelpers
+import Testing
+
+/// A write retried under its `Idempotency-Key` (after a timeout, or a 503 saying it may have been
+/// saved) is recorded once and answered as the first time; without a key, each is a new request.
+@Suite struct IdempotentWritesTests {
+    /// Answers each call with its number, failing the calls listed in `failing`.
+    final class CountingAssistant: Assistant {
+        let provider = "test", model = "counting"
+        let failing: Set<Int>
+        private let calls = NIOLockedValueBox(0)
+        var count: Int { calls.withLockedValue { $0 } }
+
+        init(failing: Set<Int> = []) { self.failing = failing }
+
+        func answer(_ conversation: [ChatTurn]) async throws(AssistantFailure) -> AssistantAnswer {
+            let call = calls.withLockedValue { count in
+                count += 1
+                return count
+            }
+            if failing.contains(call) { throw .status(500) }
+            return AssistantAnswer(content: "answer \(call)", model: model)
+        }
+    }
+
+    static func key(_ key: String) -> HTTPFields { [HTTPField.Name("Idempotency-Key")!: key] }
+
+    @Test func aRetriedSendIsRecordedOnceAndAnsweredAsTheFirstTime() async throws {
+        let assistant = CountingAssistant()
+        try await ChatLiveServer.run(assistant: assistant) { server in
+            let token = try await server.client.newUser("ana@example.com")
+            let body = #"{"message":"Is this normal?","tone":"warm"}"#
+            let first = try await server.client.send(.post, "/api/send-chat/", token: token, json: body, headers: Self.key("k-1"))
+            let again = try await server.client.send(.post, "/api/send-chat/", token: token, json: body, headers: Self.key("k-1"))
+            #expect(first.status == .ok && again.status == .ok, "\(again.text)")
+            for field in ["id", "content", "timestamp", "session_id"] {
+                #expect(again.json[field] as? NSObject == first.json[field] as? NSObject, "\(field)")
+            }
+            #expect(assistant.count == 1, "the assistant is not asked again")
+            let sessionId = try #require(first.json["session_id"] as? Int)
+
+            let followUp = #"{"message":"And after?","session_id":\#(sessionId)}"#
+            let second = try await server.client.send(.post, "/api/send-chat/", token: token, json: followUp, headers: Self.key("k-2"))
+            let secondAgain = try await server.client.send(.post, "/api/send-chat/", token: token, json: followUp, headers: Self.key("k-2"))
+            #expect(secondAgain.json["id"] as? String == second.json["id"] as? String && assistant.count == 2)
+
+            let sessions = try await server.client.send(.get, "/api/chat/sessions/", token: token).array
+            #expect(sessions.count == 1)
+            let messages = try #require(sessions.first?["messages"] as? [[String: Any]])
+            #expect(messages.map { $0["content"] as? String } == ["Is this normal?", "answer 1", "And after?", "answer 2"])
+
+            let unkeyed = try await server.client.send(.post, "/api/send-chat/", token: token, json: body)
+            #expect(unkeyed.json["session_id"] as? Int != sessionId, "without a key a send is a new request")
+        }
+    }
+
+    @Test func aRetryAfterTheAssistantFailedAsksAgainAndRecordsTheMessageOnce() async throws {
+        let assistant = CountingAssistant(failing: [1])
+        try await ChatLiveServer.run(assistant: assistant) { server in
+            let token = try await server.client.newUser("ben@example.com")
+            let body = #"{"message":"Hello?"}"#
+            let failed = try await server.client.send(.post, "/api/send-chat/", token: token, json: body, headers: Self.key("k"))
+            #expect(failed.status == .badGateway, "\(failed.text)")
+            let retried = try await server.client.send(.post, "/api/send-chat/", token: token, json: body, headers: Self.key("k"))
+            #expect(retried.status == .ok && retried.json["content"] as? String == "answer 2", "\(retried.text)")
+            let messages = try await server.client.send(.get, "/api/chat/sessions/", token: token).array.first?["messages"] as? [[String: Any]]
+            #expect(messages?.map { $0["content"] as? String } == ["Hello?", "answer 2"])
+        }
+    }
+
+    @Test func aKeyUsedForAnotherRequestIsRefusedAndRecordsNothing() async throws {
+        try await ChatLiveServer.run { server in
+            let token = try await server.client.newUser("cy@example.com")
+            _ = try await server.client.send(.post, "/api/send-chat/", token: token, json: #"{"message":"One"}"#, headers: Self.key("k"))
+            let reused = try await server.client.send(.post, "/api/send-chat/", token: token, json: #"{"message":"Two"}"#, headers: Self.key("k"))
+            #expect(reused.status == .unprocessableContent && reused.json["error"] as? String == "idempotency_key_reused", "\(reused.text)")
+            let sessions = try await server.client.send(.get, "/api/chat/sessions/", token: token).array
+            #expect(sessions.count == 1 && (sessions.first?["messages"] as? [Any])?.count == 2)
+            let tooLong = try await server.client.send(.post, "/api/send-chat/", token: token, json: #"{"message":"Three"}"#, headers: Self.key(String(repeating: "k", count: 256)))
+            #expect(tooLong.status == .badRequest && tooLong.isErrorShape, "\(tooLong.text)")
+        }
+    }
+
+    @Test func aRetriedNewSessionAnswersTheSessionItStarted() async throws {
+        try await ChatLiveServer.run { server in
+            let token = try await server.client.newUser("dee@example.com")
+            let body = #"{"title":"Plans","tone":"PlainClinical"}"#
+            let first = try await server.client.send(.post, "/api/chat/sessions/new/", token: token, json: body, headers: Self.key("s"))
+            let again = try await server.client.send(.post, "/api/chat/sessions/new/", token: token, json: body, headers: Self.key("s"))
+            #expect(first.status == .created && again.status == .created)
+            #expect(again.json["id"] as? Int == first.json["id"] as? Int && again.json["created_at"] as? String == first.json["created_at"] as? String)
+            let other = try await server.client.send(.post, "/api/chat/sessions/new/", token: token, json: #"{"title":"Other"}"#, headers: Self.key("s"))
+            #expect(other.status == .unprocessableContent, "\(other.text)")
+            #expect(try await server.client.send(.get, "/api/chat/sessions/", token: token).array.count == 1)
+        }
+    }
+}
