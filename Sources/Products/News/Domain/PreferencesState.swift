@@ -9,9 +9,12 @@ public struct PreferencesState: EventFold, Equatable {
     public init() {}
 
     public mutating func evolve(_ event: NewsEvent) {
-        if case .preferencesUpdated(let updated) = event {
+        switch event {
+        case .preferencesUpdated(let updated):
             focusProfile = updated.focusProfile
             holdings = updated.holdings
+        case .articleIngested, .userErased:
+            break
         }
     }
 }

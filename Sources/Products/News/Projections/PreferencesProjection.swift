@@ -20,9 +20,13 @@ struct PreferencesProjection: Projection {
     }
 
     func apply(_ recorded: Recorded<NewsEvent>, _ db: Database) throws {
-        guard case .preferencesUpdated(let e) = recorded.event else { return }
-        try db.run("INSERT OR REPLACE INTO newsPreferences (userId, focusProfile, holdings) VALUES (?, ?, ?)", [
-            e.userId, e.focusProfile.rawValue, try StoriesProjection.json(e.holdings),
-        ])
+        switch recorded.event {
+        case .preferencesUpdated(let e):
+            try db.run("INSERT OR REPLACE INTO newsPreferences (userId, focusProfile, holdings) VALUES (?, ?, ?)", [
+                e.userId, e.focusProfile.rawValue, try StoriesProjection.json(e.holdings),
+            ])
+        case .articleIngested, .userErased:
+            break
+        }
     }
 }

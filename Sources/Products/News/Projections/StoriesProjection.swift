@@ -97,8 +97,10 @@ struct StoriesProjection: Projection {
         guard let last = events.last?.position else { return }
         var desk = try desks.recall(for: name, db)
         try apply(events, db, gathering: { recorded in
-            guard case .articleIngested(let article) = recorded.event else { return .nothing }
-            return .item((recorded.position, article))
+            switch recorded.event {
+            case .articleIngested(let article): .item((recorded.position, article))
+            case .preferencesUpdated, .userErased: .nothing
+            }
         }, flush: { run, db in
             // Taken, not copied: a desk still held here would be copied whole by its first change.
             desk = try place(run, startingFrom: desk.take(), db)

@@ -8,8 +8,15 @@ public struct RatingState: StreamState, Equatable {
     public init() {}
 
     public mutating func evolve(_ recorded: Recorded<NuvieEvent>) {
-        guard case .movieRated(let rated) = recorded.event else { return }
-        rating = rated.rating
-        if rated.isReview && reviewId == nil { reviewId = Int64(recorded.position) }
+        switch recorded.event {
+        case .movieRated(let rated):
+            rating = rated.rating
+            if rated.isReview && reviewId == nil { reviewId = Int64(recorded.position) }
+        case .movieAdded, .movieTagged, .identityClaimed, .userRegistered, .reviewLiked, .reviewUnliked, .watchlistAdded,
+             .watchlistRemoved, .watchProgressed, .friendRequested, .friendRequestAnswered, .friendRequestCancelled, .friendRemoved,
+             .userBlocked, .userUnblocked, .movieRecommended, .profileUpdated, .termsAccepted, .userErased, .sessionStarted,
+             .sessionRefreshed, .sessionsEnded:
+            break
+        }
     }
 }

@@ -41,7 +41,16 @@ struct MovieStatsProjection: Projection {
         var days = OrderedDictionary<DayFilm, Int>()
         var lastRating: UInt64?
         for recorded in events {
-            guard case .movieRated(let rated) = recorded.event else { continue }
+            let rated: MovieRated
+            switch recorded.event {
+            case .movieRated(let event): rated = event
+            // An erased user's ratings stay in the films' counts and sums: no one's, once their stream is gone.
+            case .movieAdded, .movieTagged, .identityClaimed, .userRegistered, .reviewLiked, .reviewUnliked, .watchlistAdded,
+                 .watchlistRemoved, .watchProgressed, .friendRequested, .friendRequestAnswered, .friendRequestCancelled, .friendRemoved,
+                 .userBlocked, .userUnblocked, .movieRecommended, .profileUpdated, .termsAccepted, .userErased, .sessionStarted,
+                 .sessionRefreshed, .sessionsEnded:
+                continue
+            }
             lastRating = recorded.position
             let isFirst = rated.previousRating == nil
             films[rated.movieId, default: (0, 0)].count += isFirst ? 1 : 0

@@ -26,11 +26,19 @@ struct UserRatingsProjection: Projection {
     }
 
     func apply(_ recorded: Recorded<NuvieEvent>, _ db: Database) throws {
-        if case .userErased(let erased) = recorded.event {
-            return try db.run("DELETE FROM userRating WHERE userId = ?", [erased.userId])
+        switch recorded.event {
+        case .userErased(let erased):
+            try db.run("DELETE FROM userRating WHERE userId = ?", [erased.userId])
+        case .movieRated(let rated):
+            try db.run(
+                "INSERT OR REPLACE INTO userRating (userId, movieId, rating, comment, ratedAt, position) VALUES (?, ?, ?, ?, ?, ?)",
+                [rated.userId, rated.movieId, rated.rating, rated.comment, recorded.epochSeconds, recorded.position]
+            )
+        case .movieAdded, .movieTagged, .identityClaimed, .userRegistered, .reviewLiked, .reviewUnliked, .watchlistAdded,
+             .watchlistRemoved, .watchProgressed, .friendRequested, .friendRequestAnswered, .friendRequestCancelled, .friendRemoved,
+             .userBlocked, .userUnblocked, .movieRecommended, .profileUpdated, .termsAccepted, .sessionStarted, .sessionRefreshed,
+             .sessionsEnded:
+            break
         }
-        guard case .movieRated(let rated) = recorded.event else { return }
-        try db.run("INSERT OR REPLACE INTO userRating (userId, movieId, rating, comment, ratedAt, position) VALUES (?, ?, ?, ?, ?, ?)", [rated.userId, rated.movieId, rated.rating, rated.comment, recorded.epochSeconds, recorded.position]
-        )
     }
 }

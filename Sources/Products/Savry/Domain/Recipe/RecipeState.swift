@@ -17,14 +17,21 @@ public enum RecipeState: EventFold, Equatable {
     }
 
     public mutating func evolve(_ event: SavryEvent) {
+        // A second create, an edit of a recipe not live, a second delete: no command records them.
         switch (self, event) {
         case (.none, .recipeCreated(let created)):
             self = created.fields.map { .live(owner: created.userId, fields: $0) } ?? .erased(owner: created.userId)
+        case (.live, .recipeCreated), (.erased, .recipeCreated), (.deleted, .recipeCreated):
+            break
         case (.live(let owner, let fields), .recipeUpdated(let updated)):
             self = updated.changes.map { .live(owner: owner, fields: $0.applied(to: fields)) } ?? .erased(owner: owner)
+        case (.none, .recipeUpdated), (.erased, .recipeUpdated), (.deleted, .recipeUpdated):
+            break
         case (.live(let owner, _), .recipeDeleted), (.erased(let owner), .recipeDeleted):
             self = .deleted(owner: owner)
-        default: // total: every other (state, event) pair is one no command records (a second create, an edit after a delete)
+        case (.none, .recipeDeleted), (.deleted, .recipeDeleted):
+            break
+        case (_, .identityClaimed), (_, .userRegistered), (_, .signedOut), (_, .userErased):
             break
         }
     }
