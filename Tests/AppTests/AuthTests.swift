@@ -92,9 +92,9 @@ func withAppleSignIn(_ body: @Sendable (FakeApple, LiveClient) async throws -> V
         try await withLiveServer { client in
             #expect(try await client.send(.get, "/movies/1").errorCode == "AUTHENTICATION_REQUIRED")
             #expect(try await client.send(.get, "/movies/1", token: "garbage").status == .unauthorized)
-            let expired = try await TokenService(secret: "test-secret-test-secret-test-secret", isLive: { _, _ in true }).issue(for: 1, sessionId: UUID(), refreshTokenId: UUID(), authenticatedAt: Date(), now: Date().addingTimeInterval(-90_000))
+            let expired = try await NuvieTokens(secret: "test-secret-test-secret-test-secret", isLive: { _, _ in true }).issue(for: 1, sessionId: UUID(), refreshTokenId: UUID(), authenticatedAt: Date(), now: Date().addingTimeInterval(-90_000))
             #expect(try await client.send(.get, "/movies/1", token: expired.accessToken).status == .unauthorized)
-            let forged = try await TokenService(secret: "another-secret-another-secret-another", isLive: { _, _ in true }).issue(for: 1, sessionId: UUID(), refreshTokenId: UUID(), authenticatedAt: Date())
+            let forged = try await NuvieTokens(secret: "another-secret-another-secret-another", isLive: { _, _ in true }).issue(for: 1, sessionId: UUID(), refreshTokenId: UUID(), authenticatedAt: Date())
             #expect(try await client.send(.get, "/movies/1", token: forged.accessToken).status == .unauthorized)
 
             let login = try await client.send(.post, "/auth/login", body: #"{"provider":"dev","user_identifier":"movielens-3"}"#)

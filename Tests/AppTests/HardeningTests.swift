@@ -15,7 +15,7 @@ import TestSupport
         try await withLiveServer { client in
             let real = try await client.devLogin("movielens-1")
             let head = try await client.headPosition()
-            let signer = await TokenService(secret: Self.testSecret, isLive: { _, _ in true })
+            let signer = await NuvieTokens(secret: Self.testSecret, isLive: { _, _ in true })
             for ghost: Int64 in [999_999, 0, -1, .max] {
                 let pair = try await signer.issue(for: ghost, sessionId: UUID(), refreshTokenId: UUID(), authenticatedAt: Date())
                 for (method, path, body) in [

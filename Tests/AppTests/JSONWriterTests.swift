@@ -69,7 +69,7 @@ import Testing
     }
 
     private func expectSameJSON<Value: JSONWritable & Encodable>(_ value: Value, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let encoded = try parsed(ContractJSON.encoder().encode(value))
+        let encoded = try parsed(NuvieJSON.encoder().encode(value))
         let handWritten = try parsed(written(value))
         #expect(handWritten == encoded, sourceLocation: sourceLocation)
     }
@@ -99,9 +99,9 @@ import Testing
         let chosen: [TimeInterval] = [0, -1, 86_399, 86_400, 951_782_400, 951_868_799.999, 1_705_314_600, 4_107_542_399, -2_208_988_800, 253_402_300_799]
         for seconds in chosen + (0..<5_000).map({ _ in Double(Int64.random(in: -5_000_000_000...6_000_000_000, using: &generator)) + Double.random(in: 0..<1, using: &generator) }) {
             let date = Date(timeIntervalSince1970: seconds)
-            #expect(ContractJSON.timestamp(date) == date.formatted(style), "\(seconds)")
+            #expect(NuvieJSON.timestamp(date) == date.formatted(style), "\(seconds)")
         }
-        #expect(ContractJSON.timestamp(epochSeconds: 1_705_314_600) == "2024-01-15T10:30:00Z")
-        #expect(ContractJSON.timestamp(epochSeconds: 951_782_400) == "2000-02-29T00:00:00Z")
+        #expect(NuvieJSON.timestamp(epochSeconds: 1_705_314_600) == "2024-01-15T10:30:00Z")
+        #expect(NuvieJSON.timestamp(epochSeconds: 951_782_400) == "2000-02-29T00:00:00Z")
     }
 }

@@ -59,7 +59,7 @@ import TestSupport
             let claims = try #require(tokenClaims(access))
             let subject = try #require(claims["sub"] as? String), sid = try #require(claims["sid"] as? String)
             let userId = try #require(Int64(subject)), sessionId = try #require(UUID(uuidString: sid))
-            let stale = try await TokenService(secret: HardeningTests.testSecret, isLive: { _, _ in true })
+            let stale = try await NuvieTokens(secret: HardeningTests.testSecret, isLive: { _, _ in true })
                 .issue(for: userId, sessionId: sessionId, refreshTokenId: UUID(), authenticatedAt: Date().addingTimeInterval(-3600))
             let refused = try await client.send(.delete, "/users/me", token: stale.accessToken)
             #expect(refused.status == .unauthorized && refused.errorCode == "REAUTHENTICATION_REQUIRED")

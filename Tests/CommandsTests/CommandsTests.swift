@@ -16,7 +16,7 @@ import Testing
     @Test func givenARatingWhenRatedAgainThenTheNewOneCarriesThePrevious() async throws {
         let scenario = try CommandScenario()
         try await scenario.given(users: 1, films: [10])
-        try await scenario.given([(StreamName.rating(userId: 1, movieId: 10), .movieRated(MovieRated(userId: 1, movieId: 10, rating: 3, previousRating: nil, comment: nil, isReview: false)))])
+        try await scenario.given([(NuvieStreams.rating(userId: 1, movieId: 10), .movieRated(MovieRated(userId: 1, movieId: 10, rating: 3, previousRating: nil, comment: nil, isReview: false)))])
         let recorded = try await scenario.when { _ = try await $0.rate(RateMovie(userId: 1, movieId: 10, rating: 5, comment: "Better", isReview: true)) }
         #expect(recorded == [.movieRated(MovieRated(userId: 1, movieId: 10, rating: 5, previousRating: 3, comment: "Better", isReview: true))])
     }
@@ -65,7 +65,7 @@ import Testing
     @Test func givenARequestWhenAcceptedThenTheyAreFriends() async throws {
         let scenario = try CommandScenario()
         try await scenario.given(users: 2)
-        try await scenario.given([(StreamName.friendship(1, 2), .friendRequested(FriendRequested(fromUserId: 1, toUserId: 2)))])
+        try await scenario.given([(NuvieStreams.friendship(1, 2), .friendRequested(FriendRequested(fromUserId: 1, toUserId: 2)))])
         let recorded = try await scenario.when { _ = try await $0.answerFriendRequest(.accepted, from: 1, by: 2) }
         #expect(recorded == [.friendRequestAnswered(FriendRequestAnswered(fromUserId: 1, toUserId: 2, answer: .accepted))])
     }
@@ -73,16 +73,16 @@ import Testing
     @Test func givenABlockWhenEitherAsksThenRefused() async throws {
         let scenario = try CommandScenario()
         try await scenario.given(users: 2)
-        try await scenario.given([(StreamName.friendship(1, 2), .userBlocked(UserBlocked(userId: 1, blockedUserId: 2)))])
+        try await scenario.given([(NuvieStreams.friendship(1, 2), .userBlocked(UserBlocked(userId: 1, blockedUserId: 2)))])
         try await scenario.whenRefused(NuvieDomainError.blocked(userId: 1)) { _ = try await $0.requestFriend(1, by: 2) }
     }
 
     @Test func givenABlockWhenTheBlockedLikesTheBlockersReviewThenItIsNotThere() async throws {
         let scenario = try CommandScenario()
         try await scenario.given(users: 2, films: [10])
-        try await scenario.given([(StreamName.rating(userId: 1, movieId: 10), .movieRated(MovieRated(userId: 1, movieId: 10, rating: 5, previousRating: nil, comment: "Great", isReview: true)))])
+        try await scenario.given([(NuvieStreams.rating(userId: 1, movieId: 10), .movieRated(MovieRated(userId: 1, movieId: 10, rating: 5, previousRating: nil, comment: "Great", isReview: true)))])
         let reviewId = Int64(scenario.log.headPosition)
-        try await scenario.given([(StreamName.friendship(1, 2), .userBlocked(UserBlocked(userId: 1, blockedUserId: 2)))])
+        try await scenario.given([(NuvieStreams.friendship(1, 2), .userBlocked(UserBlocked(userId: 1, blockedUserId: 2)))])
         try await scenario.whenRefused(NuvieDomainError.reviewNotFound(reviewId: reviewId)) { _ = try await $0.likeReview(reviewId, by: 2) }
         let unblocked = try await scenario.when { _ = try await $0.unblock(2, by: 1) }
         #expect(unblocked == [.userUnblocked(UserUnblocked(userId: 1, blockedUserId: 2))])

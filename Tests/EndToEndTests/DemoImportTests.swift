@@ -55,7 +55,7 @@ import Testing
         defer { log.close() }
         let scratch = try TemporaryDirectory()
         let keys = try testKeyStore(in: scratch)
-        return try await MovieLensImporter(store: DomainLog(log: log, personalData: keys)).importDirectory(dataset).headPosition
+        return try await MovieLensImporter(store: NuvieStore(log: log, personalData: keys)).importDirectory(dataset).headPosition
     }
 
     /// A bad setting stops the server before the demo import and the first training, not after.

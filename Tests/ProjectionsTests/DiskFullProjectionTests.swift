@@ -18,7 +18,7 @@ import Testing
         let log = try EventLog(configuration: .init(directory: directory.url.appendingPathComponent("log"), initialMapSize: 64 << 20))
         defer { log.close() }
         let keys = try testKeyStore(in: directory)
-        _ = try await MovieLensImporter(store: DomainLog(log: log, personalData: keys)).importDirectory(try movieLensSubset(ratings: 4_000, in: directory.url))
+        _ = try await MovieLensImporter(store: NuvieStore(log: log, personalData: keys)).importDirectory(try movieLensSubset(ratings: 4_000, in: directory.url))
 
         let disk = try TmpfsMount(at: directory.url.appendingPathComponent("disk"), megabytes: 32)
         defer { disk.unmount() }

@@ -6,9 +6,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Commands fold their streams through `DomainLog`, which keeps each stream's state between decisions.
+/// Commands fold their streams through `NuvieStore`, which keeps each stream's state between decisions.
 @Suite(.timeLimit(.minutes(3))) struct DomainLogTests {
-    private func rated(_ stars: Double, review: Bool = false, in store: DomainLog) throws -> NewEvent {
+    private func rated(_ stars: Double, review: Bool = false, in store: NuvieStore) throws -> NewEvent {
         try store.newEventWithPreparedKeys(.movieRated(MovieRated(userId: 1, movieId: 2, rating: stars, previousRating: nil, comment: nil, isReview: review)))
     }
 
@@ -16,7 +16,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let log = try EventLog(configuration: .init(directory: directory.url.appendingPathComponent("log"), initialMapSize: 1 << 20))
         defer { log.close() }
-        let domain = DomainLog(log: log, personalData: try testKeyStore(in: directory))
+        let domain = NuvieStore(log: log, personalData: try testKeyStore(in: directory))
         func fresh(_ stream: String) throws -> RatingState { RatingState.fold(try log.readStream(stream).map(domain.decode)) }
         func rated(_ stars: Double, review: Bool = false) throws -> NewEvent { try self.rated(stars, review: review, in: domain) }
 

@@ -15,7 +15,7 @@ final class ProjectionHarness {
     let directory: TemporaryDirectory
     let log: EventLog
     let keys: KeyStoreCipher
-    let store: DomainLog
+    let store: NuvieStore
     private(set) var database: ReadDatabase
     private(set) var runner: NuvieRunner
     let projections: [any Projection<NuvieEvent>]
@@ -25,7 +25,7 @@ final class ProjectionHarness {
         self.projections = projections
         log = try EventLog(configuration: .init(directory: self.directory.url.appendingPathComponent("log"), initialMapSize: 4 << 20))
         keys = try testKeyStore(in: self.directory)
-        store = DomainLog(log: log, personalData: keys)
+        store = NuvieStore(log: log, personalData: keys)
         database = try ReadDatabase(path: self.directory.url.appendingPathComponent("read/read.sqlite").path, projections: projections)
         runner = try NuvieRunner(log: log, personalData: keys, database: database, projections: projections, batchSize: 3, logger: Logger(label: "test"))
     }

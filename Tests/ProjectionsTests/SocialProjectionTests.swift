@@ -26,7 +26,7 @@ import Testing
             case 6..<9: .friendRemoved(FriendRemoved(userId: a, friendId: b))
             default: .userBlocked(UserBlocked(userId: a, blockedUserId: b))
             }
-            events.append((StreamName.friendship(a, b), event, Date(timeIntervalSince1970: 1_700_000_000)))
+            events.append((NuvieStreams.friendship(a, b), event, Date(timeIntervalSince1970: 1_700_000_000)))
         }
         try await harness.given(events)
         try harness.runner.catchUp()

@@ -14,7 +14,7 @@ import Testing
 final class ImportedTaste: Sendable {
     let directory: TemporaryDirectory
     let log: EventLog
-    let store: DomainLog
+    let store: NuvieStore
     let database: ReadDatabase
     let runner: NuvieRunner
     let recommender: Recommender
@@ -23,13 +23,13 @@ final class ImportedTaste: Sendable {
     init() async throws {
         directory = try TemporaryDirectory()
         log = try EventLog(configuration: .init(directory: directory.url.appendingPathComponent("log"), initialMapSize: 8 << 20))
-        store = DomainLog(log: log, personalData: try testKeyStore(in: directory))
+        store = NuvieStore(log: log, personalData: try testKeyStore(in: directory))
         _ = try await MovieLensImporter(store: store).importDirectory(replayFixtures.appendingPathComponent("movielens-taste"))
         (database, runner) = try Self.fold(store, into: directory.url.appendingPathComponent("read/read.sqlite"))
         recommender = Recommender(inputs: RecommendationInputQueries(database: database), parameters: Self.parameters, logger: Logger(label: "test"))
     }
 
-    static func fold(_ store: DomainLog, into file: URL) throws -> (ReadDatabase, NuvieRunner) {
+    static func fold(_ store: NuvieStore, into file: URL) throws -> (ReadDatabase, NuvieRunner) {
         let database = try ReadDatabase(path: file.path)
         let runner = try ProjectionRunner(log: store.log, personalData: store.personalData, database: database, logger: Logger(label: "test"))
         _ = try runner.catchUp()
@@ -78,7 +78,7 @@ final class ImportedTaste: Sendable {
         let query = RecommendQuery(requestId: "r", userId: 1, limit: 5)
         let top = try #require(try await taste.recommender.recommend(query).items.first)
 
-        let (_, result) = try await CommandService(store: taste.store).rate(RateMovie(userId: 1, movieId: top.movieId, rating: 5, comment: nil, isReview: false))
+        let (_, result) = try await NuvieCommandService(store: taste.store).rate(RateMovie(userId: 1, movieId: top.movieId, rating: 5, comment: nil, isReview: false))
         _ = try taste.runner.catchUp()
         training.trainIfRatingsChanged()
 

@@ -29,9 +29,9 @@ struct AsOfBench: AsyncParsableCommand {
         try await demoLog.withLog { store, _ in try timeViews(in: store) }
     }
 
-    private func timeViews(in store: DomainLog) throws {
+    private func timeViews(in store: NuvieStore) throws {
         let log = store.log
-        let users = try log.streamIds(withPrefix: StreamName.userPrefix).compactMap { Int64($0.dropFirst(StreamName.userPrefix.count)) }
+        let users = try log.streamIds(withPrefix: NuvieStreams.userPrefix).compactMap { Int64($0.dropFirst(NuvieStreams.userPrefix.count)) }
         guard !users.isEmpty else { throw ValidationError("the log has no users") }
         var medians: [Double] = []
         var slowest: [Double] = []

@@ -46,7 +46,7 @@ struct RebuildBench: AsyncParsableCommand {
         try await demoLog.withLog { store, scratch in try timeRebuilds(of: store, in: scratch) }
     }
 
-    private func timeRebuilds(of store: DomainLog, in scratch: URL) throws {
+    private func timeRebuilds(of store: NuvieStore, in scratch: URL) throws {
         let log = store.log
         let total = log.headPosition
         var rates: [Double] = []
@@ -85,7 +85,7 @@ struct DemoLogOptions: ParsableArguments {
 
     /// Runs `body` with the log and a scratch directory, which is removed afterwards (with the log,
     /// unless `--log-dir` keeps it elsewhere).
-    func withLog(_ body: (DomainLog, URL) async throws -> Void) async throws {
+    func withLog(_ body: (NuvieStore, URL) async throws -> Void) async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nuvie-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let store = try await SyntheticRatings.demoLog(padding: events, dataset: dataset, in: logDir.map { URL(fileURLWithPath: $0) } ?? scratch)
@@ -97,16 +97,16 @@ struct DemoLogOptions: ParsableArguments {
 /// Appends re-ratings by the demo's users of the demo's films, with a fixed seed, until the log
 /// holds the wanted number of events: the same shape of load the demo has, only more of it.
 struct SyntheticRatings {
-    let store: DomainLog
+    let store: NuvieStore
     var log: EventLog { store.log }
 
     /// The bundled demo imported into the log in `directory`, padded up to `events` events (a log
     /// already there is reused as it is), with its key store beside it under a master key kept there.
-    static func demoLog(padding events: Int, dataset: String?, in directory: URL) async throws -> DomainLog {
+    static func demoLog(padding events: Int, dataset: String?, in directory: URL) async throws -> NuvieStore {
         let log = try EventLog(configuration: .init(directory: directory.appendingPathComponent("log"), initialMapSize: 1 << 30))
         do {
             let keys = try KeyStore(dataDirectory: directory, masterKey: try MasterKey.demo(file: directory.appendingPathComponent("demo-master-key")))
-            let store = DomainLog(log: log, personalData: KeyStoreCipher(keys: keys))
+            let store = NuvieStore(log: log, personalData: KeyStoreCipher(keys: keys))
             if log.headPosition == 0 {
                 BenchFigures.progress("importing the demo dataset")
                 _ = try await MovieLensImporter(store: store).importDirectory(try DemoDataset.locate(dataset))
@@ -148,7 +148,7 @@ struct SyntheticRatings {
             for _ in 0..<count {
                 let user = userIds[Int.random(in: 0..<userIds.count, using: &random)]
                 let movie = movies[Int.random(in: 0..<movies.count, using: &random)]
-                let stream = StreamName.rating(userId: user, movieId: movie)
+                let stream = NuvieStreams.rating(userId: user, movieId: movie)
                 let rating = Double(Int.random(in: 1...10, using: &random)) / 2
                 at += 1
                 let rated = MovieRated(userId: user, movieId: movie, rating: rating, previousRating: ratings[stream], comment: nil, isReview: false)

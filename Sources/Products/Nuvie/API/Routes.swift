@@ -10,15 +10,15 @@ import NuvieRecommendations
 import ProductHosting
 
 /// What the API's controllers are built from; assembled by the App.
-public struct APIDependencies: Sendable {
-    public var commands: CommandService
+public struct NuvieAPIDependencies: Sendable {
+    public var commands: NuvieCommandService
     public var movies: MovieQueries
     public var reviews: ReviewQueries
     public var users: UserQueries
     public var social: SocialQueries
     public var search: SearchQueries
     public var activity: ActivityQueries
-    public var tokens: TokenService
+    public var tokens: NuvieTokens
     public var apple: AppleIdentityVerifier?
     public var devLoginEnabled: Bool
     public var readYourWrites: ReadYourWrites
@@ -28,7 +28,7 @@ public struct APIDependencies: Sendable {
 
     /// Each query type reads `readDatabase`.
     public init(
-        commands: CommandService, readDatabase: ReadDatabase, tokens: TokenService, apple: AppleIdentityVerifier?, devLoginEnabled: Bool,
+        commands: NuvieCommandService, readDatabase: ReadDatabase, tokens: NuvieTokens, apple: AppleIdentityVerifier?, devLoginEnabled: Bool,
         readYourWrites: ReadYourWrites, readModelRevision: ReadModelRevision, accounts: Accounts, recommendations: RecommendationDependencies
     ) {
         self.commands = commands
@@ -84,13 +84,13 @@ extension Router<NuvieRequestContext> {
     /// Request ids, request logs and metrics, the error shape, log positions (`LogPositionMiddleware`),
     /// bearer-token authentication, then the rate limit when there is one. Add before any route so
     /// every route gets them.
-    public func addAPIMiddleware(tokens: TokenService, rateLimit: RateLimit?, readYourWrites: ReadYourWrites) {
+    public func addAPIMiddleware(tokens: NuvieTokens, rateLimit: RateLimit?, readYourWrites: ReadYourWrites) {
         addMiddleware {
             RequestObservationMiddleware()
             // Inside logs and metrics, so they record the status each error maps to, not a 500.
             ContractErrorMiddleware<NuvieRequestContext, NuvieAPIError>()
             LogPositionMiddleware(readYourWrites: readYourWrites)
-            AuthMiddleware(tokens: tokens)
+            NuvieAuthMiddleware(tokens: tokens)
         }
         if let rateLimit {
             add(middleware: RateLimitMiddleware<NuvieRequestContext, NuvieAPIError>(rateLimit, user: { $0.userId }, refusal: NuvieAPIError.rateLimited))
@@ -100,7 +100,7 @@ extension Router<NuvieRequestContext> {
     /// Every route of the contracts, each group mounted behind the credentials it needs: sign-in
     /// routes open, the app's routes behind a signed-in user (`NuvieSignedInContext`), `/ai` behind
     /// `X-Internal-Token`. A handler never checks credentials itself.
-    public func addAPIRoutes(_ d: APIDependencies) {
+    public func addAPIRoutes(_ d: NuvieAPIDependencies) {
         OpenAPIDocumentController<NuvieRequestContext>(document: PackageResources.openapi_json).register(on: self)
         addRoutes(AuthController(
             commands: d.commands, users: d.users, tokens: d.tokens, apple: d.apple, devLoginEnabled: d.devLoginEnabled,

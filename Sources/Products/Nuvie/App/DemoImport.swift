@@ -48,7 +48,7 @@ struct DemoImport {
     }
 
     /// Imports `dataset`, or the rest of it after an interrupted import.
-    func run(_ dataset: URL, into store: DomainLog, logger: Logger) async throws {
+    func run(_ dataset: URL, into store: NuvieStore, logger: Logger) async throws {
         let resuming = store.log.headPosition > 0
         if resuming {
             logger.warning("the demo import stopped part-way last time; resuming it before serving", metadata: [

@@ -17,7 +17,7 @@ struct ModelHealth: Encodable, Sendable {
 
     init(_ trained: Recommender.Trained?) {
         model = trained.map {
-            Model(name: $0.info.name, version: $0.info.version, trainedAt: ContractJSON.timestamp($0.info.trainedAt), position: $0.position, films: $0.model.count)
+            Model(name: $0.info.name, version: $0.info.version, trainedAt: NuvieJSON.timestamp($0.info.trainedAt), position: $0.position, films: $0.model.count)
         }
     }
 

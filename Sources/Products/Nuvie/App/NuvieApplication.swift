@@ -53,13 +53,13 @@ func nuvieRouter(
     configuration: NuvieConfiguration, secrets: NuvieSecrets, stores: ProductStores<NuvieProduct>, cache: RecommendationFeedCache,
     runner: NuvieRunner, replays: ReplayCoordinator, recommender: Recommender, logger: Logger
 ) async throws -> Router<NuvieRequestContext> {
-    let commands = CommandService(store: stores.store)
-    let tokens = await TokenService(secret: secrets.jwt, sessions: commands, readOnly: configuration.readOnly)
+    let commands = NuvieCommandService(store: stores.store)
+    let tokens = await NuvieTokens(secret: secrets.jwt, sessions: commands, readOnly: configuration.readOnly)
     let router = Router(context: NuvieRequestContext.self)
     let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
     let accounts = Accounts(UserAccounts(stores: stores, readYourWrites: readYourWrites), recommendationCache: cache)
     router.addAPIMiddleware(tokens: tokens, rateLimit: configuration.rateLimit, readYourWrites: readYourWrites)
-    router.addAPIRoutes(APIDependencies(
+    router.addAPIRoutes(NuvieAPIDependencies(
         commands: commands, readDatabase: stores.readDatabase, tokens: tokens,
         apple: AppleIdentityVerifier(bundleId: configuration.appleBundleId, source: configuration.appleKeySource),
         devLoginEnabled: configuration.demoMode, readYourWrites: readYourWrites, readModelRevision: ReadModelRevision(runner: runner),

@@ -14,13 +14,13 @@ public enum UserSnapshot {
         let snapshot = Snapshot(
             position: position,
             profile: try queries.profile(id: user).map(Profile.init),
-            ratings: try queries.ratings(of: user).map { Rating(movieId: $0.movieId, rating: $0.rating, ratedAt: ContractJSON.timestamp(epochSeconds: $0.ratedAt)) },
+            ratings: try queries.ratings(of: user).map { Rating(movieId: $0.movieId, rating: $0.rating, ratedAt: NuvieJSON.timestamp(epochSeconds: $0.ratedAt)) },
             feed: try ActivityQueries(database: database).friendsActivity(of: user, kind: nil, limit: 20, offset: 0).items.map {
                 FeedItem(activityId: $0.activityId, userId: $0.userId, movieId: $0.movieId, type: $0.kind.rawValue)
             },
             recommendations: recommendations
         )
-        let encoder = ContractJSON.encoder()
+        let encoder = NuvieJSON.encoder()
         encoder.outputFormatting.formUnion([.sortedKeys, .prettyPrinted])
         return String(decoding: try encoder.encode(snapshot), as: UTF8.self)
     }

@@ -5,7 +5,7 @@ import NuvieDomain
 
 /// Sessions: signing in starts one, a refresh rotates its token, logging out ends it; all recorded
 /// in the user's `sessions-{id}` stream, which token checks read directly (no read model lags them).
-extension CommandService {
+extension NuvieCommandService {
     public struct SessionGrant: Sendable, Equatable {
         public var sessionId: UUID
         public var refreshTokenId: UUID
@@ -15,13 +15,13 @@ extension CommandService {
     public struct RefreshTokenReused: Error, Equatable {}
 
     /// A new session, recorded; on a server showing a past state (read-only) it cannot be, and its
-    /// tokens are checked by signature and user only (`TokenService`'s `isLive` there).
+    /// tokens are checked by signature and user only (`NuvieTokens`'s `isLive` there).
     public func startSession(for userId: Int64) async throws -> SessionGrant {
         let grant = SessionGrant(sessionId: UUID(), refreshTokenId: UUID())
         do {
             _ = try await log.append(
                 [.sessionStarted(SessionStarted(userId: userId, sessionId: grant.sessionId, refreshTokenId: grant.refreshTokenId))],
-                to: StreamName.sessions(userId), eventId: .timeOrdered()
+                to: NuvieStreams.sessions(userId), eventId: .timeOrdered()
             )
         } catch EventLogError.readOnly {}
         return grant
@@ -33,7 +33,7 @@ extension CommandService {
         guard try userExists(userId) else { return nil }
         let newTokenId = UUID()
         var decision = SessionDecisions.Refresh.refused
-        _ = try await log.decideAndAppend(StreamName.sessions(userId), as: SessionsState.self, eventId: .timeOrdered()) { state in
+        _ = try await log.decideAndAppend(NuvieStreams.sessions(userId), as: SessionsState.self, eventId: .timeOrdered()) { state in
             decision = SessionDecisions.refresh(
                 userId: userId, sessionId: sessionId, tokenId: tokenId, newTokenId: newTokenId, state: state
             )
@@ -51,13 +51,13 @@ extension CommandService {
     }
 
     public func logout(userId: Int64, sessionId: UUID) async throws -> CommandResult {
-        try await log.decideAndAppend(StreamName.sessions(userId), as: SessionsState.self, eventId: .timeOrdered()) { state in
+        try await log.decideAndAppend(NuvieStreams.sessions(userId), as: SessionsState.self, eventId: .timeOrdered()) { state in
             SessionDecisions.logout(userId: userId, sessionId: sessionId, state: state)
         }
     }
 
     public func logoutEverywhere(userId: Int64) async throws -> CommandResult {
-        try await log.decideAndAppend(StreamName.sessions(userId), as: SessionsState.self, eventId: .timeOrdered()) { state in
+        try await log.decideAndAppend(NuvieStreams.sessions(userId), as: SessionsState.self, eventId: .timeOrdered()) { state in
             SessionDecisions.logoutEverywhere(userId: userId, state: state)
         }
     }
@@ -65,6 +65,6 @@ extension CommandService {
     /// Whether a token of this session may open anything: its user registered and not erased, and
     /// the session not ended.
     public func sessionIsLive(userId: Int64, sessionId: UUID) throws -> Bool {
-        try userExists(userId) && log.state(of: StreamName.sessions(userId), as: SessionsState.self).state.isLive(sessionId)
+        try userExists(userId) && log.state(of: NuvieStreams.sessions(userId), as: SessionsState.self).state.isLive(sessionId)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 
 /// Friend requests, friendships, blocks and recommendations to friends: each decided against the
 /// pair's `friendship-{low}-{high}` stream.
-extension CommandService {
+extension NuvieCommandService {
     public func requestFriend(_ otherId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         let exists = try userExists(otherId)
         return try await onFriendship(userId, otherId, eventId: eventId) { state throws(NuvieDomainError) in
@@ -50,11 +50,11 @@ extension CommandService {
         try requireUser(userId)
         var seen = Set<Int64>()
         let unique = recipients.filter { seen.insert($0).inserted }
-        let states = try unique.map { ($0, try log.state(of: StreamName.friendship(userId, $0), as: FriendshipState.self).state) }
+        let states = try unique.map { ($0, try log.state(of: NuvieStreams.friendship(userId, $0), as: FriendshipState.self).state) }
         let recommended = try FriendshipDecisions.recommend(
-            movieId: movieId, by: userId, to: states, movieExists: try log.streamExists(StreamName.movie(movieId))
+            movieId: movieId, by: userId, to: states, movieExists: try log.streamExists(NuvieStreams.movie(movieId))
         )
-        return try await log.append([.movieRecommended(recommended)], to: StreamName.recommendations(fromUserId: userId), eventId: eventId)
+        return try await log.append([.movieRecommended(recommended)], to: NuvieStreams.recommendations(fromUserId: userId), eventId: eventId)
     }
 
     private func onFriendship(
@@ -62,24 +62,24 @@ extension CommandService {
     ) async throws -> CommandResult {
         guard userId != otherId else { throw NuvieDomainError.invalid(field: "user_id", reason: "must be another user") }
         try requireUser(userId)
-        return try await log.decideAndAppend(StreamName.friendship(userId, otherId), as: FriendshipState.self, eventId: eventId) { state in
+        return try await log.decideAndAppend(NuvieStreams.friendship(userId, otherId), as: FriendshipState.self, eventId: eventId) { state in
             try decide(state)
         }
     }
 }
 
 /// Profile edits and terms acceptance, decided against the user's `user-{id}` stream.
-extension CommandService {
+extension NuvieCommandService {
     public func updateProfile(_ userId: Int64, _ change: ProfileChange, knownGenres: [String], eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         try requireUser(userId)
-        return try await log.decideAndAppend(StreamName.user(userId), as: UserStreamState.self, eventId: eventId) { state in
+        return try await log.decideAndAppend(NuvieStreams.user(userId), as: UserStreamState.self, eventId: eventId) { state in
             try ProfileDecisions.update(userId: userId, change, state: state.profile, knownGenres: knownGenres)
         }
     }
 
     public func acceptTerms(_ userId: Int64, version: String, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         try requireUser(userId)
-        return try await log.decideAndAppend(StreamName.user(userId), as: UserStreamState.self, eventId: eventId) { state in
+        return try await log.decideAndAppend(NuvieStreams.user(userId), as: UserStreamState.self, eventId: eventId) { state in
             try ProfileDecisions.acceptTerms(userId: userId, version: version, state: state.profile)
         }
     }

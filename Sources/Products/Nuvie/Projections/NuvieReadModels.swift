@@ -31,7 +31,7 @@ public enum NuvieProduct: EventSourcedProduct {
     public typealias Catalog = NuvieCatalog
     public static let name = "nuvie"
     public static var projections: [any Projection<NuvieEvent>] { NuvieReadModels.all }
-    public static func userStream(_ userId: Int64) -> String { StreamName.user(userId) }
+    public static func userStream(_ userId: Int64) -> String { NuvieStreams.user(userId) }
     /// A blocked user's export does not say who blocked them, as `GET /users/{id}` does not.
     public static var concealedFromSubjects: Set<String> { [UserBlocked.typeName, UserUnblocked.typeName] }
 }

@@ -28,7 +28,7 @@ struct AIController: Sendable {
             let context = try body.object("context")
             let seeds = try context?.idList("seed_movie_ids", maxCount: 1000)
             _ = try context?.string("locale", maxLength: 35)
-            if let time = try context?.string("time", maxLength: 40), ContractJSON.date(time) == nil {
+            if let time = try context?.string("time", maxLength: 40), NuvieJSON.date(time) == nil {
                 throw NuvieAPIError.validation("context.time must be a time like 2024-01-15T10:30:00Z", field: "context.time")
             }
             return RecommendQuery(

@@ -21,7 +21,7 @@ public struct Accounts: Sendable {
 
     /// Erases `userId` (answering once the read models show it) and drops their cached tokens and
     /// every cached recommendation list (a friend's may name them).
-    public func erase(_ userId: Int64, initiator: UserErased.Initiator, tokens: TokenService) async throws -> UInt64 {
+    public func erase(_ userId: Int64, initiator: UserErased.Initiator, tokens: NuvieTokens) async throws -> UInt64 {
         // Whatever happens after the key is destroyed (read models slow to show it, say), nothing of
         // the user's stays cached.
         defer {
@@ -41,7 +41,7 @@ struct AccountController: Sendable {
 
     let accounts: Accounts
     let users: UserQueries
-    let tokens: TokenService
+    let tokens: NuvieTokens
 
     var endpoints: RouteCollection<NuvieSignedInContext> {
         RouteCollection(context: NuvieSignedInContext.self)
@@ -67,7 +67,7 @@ struct AccountController: Sendable {
 
     func export(_ request: Request, context: NuvieSignedInContext) async throws -> Response {
         guard let profile = try users.profile(id: context.userId) else { throw NuvieAPIError.userNotFound("User with ID \(context.userId) not found") }
-        let account = try ContractJSON.encoder().encode(ProfileDTO(profile, relationship: nil, mutualFriends: nil))
+        let account = try NuvieJSON.encoder().encode(ProfileDTO(profile, relationship: nil, mutualFriends: nil))
         return accounts.engine.export.response(for: context.userId, account: account)
     }
 }

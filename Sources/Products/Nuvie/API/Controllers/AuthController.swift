@@ -10,9 +10,9 @@ import Foundation
 /// /auth/refresh` rotates its refresh token: the token presented is spent, and presenting a spent one
 /// again ends the session (reuse detection, OAuth 2.0 Security BCP).
 struct AuthController: Sendable {
-    let commands: CommandService
+    let commands: NuvieCommandService
     let users: UserQueries
-    let tokens: TokenService
+    let tokens: NuvieTokens
     let apple: AppleIdentityVerifier?
     let devLoginEnabled: Bool
     let readYourWrites: ReadYourWrites
@@ -27,7 +27,7 @@ struct AuthController: Sendable {
         let body = try await JSONBody.decode(request, context: context, fields: ["provider", "token", "user_identifier", "name"])
         let provider = try body.requiredString("provider", maxLength: 32)
         let name = try body.string("name", maxLength: 100)
-        let signIn: CommandService.SignIn
+        let signIn: NuvieCommandService.SignIn
         switch provider {
         case "apple":
             guard let apple else { throw NuvieAPIError.validation("Sign in with Apple is not configured on this server", field: "provider") }
@@ -52,10 +52,10 @@ struct AuthController: Sendable {
         guard let grant = try await tokens.grant(fromRefreshToken: try body.requiredString("refresh_token", maxLength: 8192)),
               let tokenId = grant.tokenId
         else { throw NuvieAPIError.authenticationRequired("The refresh token is invalid, expired or signed out; sign in again") }
-        let session: CommandService.SessionGrant?
+        let session: NuvieCommandService.SessionGrant?
         do {
             session = try await commands.refreshSession(userId: grant.userId, sessionId: grant.sessionId, tokenId: tokenId)
-        } catch is CommandService.RefreshTokenReused {
+        } catch is NuvieCommandService.RefreshTokenReused {
             tokens.forget(userId: grant.userId, sessionId: grant.sessionId)
             throw NuvieAPIError(
                 .unauthorized, code: "REFRESH_TOKEN_REUSED",
@@ -67,7 +67,7 @@ struct AuthController: Sendable {
     }
 
     /// `movielens-N` is demo user N; any other identifier is a dev account, registered on first use.
-    private func devSignIn(_ identifier: String, name: String?) async throws -> CommandService.SignIn {
+    private func devSignIn(_ identifier: String, name: String?) async throws -> NuvieCommandService.SignIn {
         if identifier.hasPrefix("movielens-") {
             let demoId = String(identifier.dropFirst("movielens-".count))
             let signIn = try commands.existingUser(Identity(provider: .movielens, subject: demoId))
@@ -77,7 +77,7 @@ struct AuthController: Sendable {
         return try await commands.signIn(Identity(provider: .dev, subject: identifier), name: name, email: nil)
     }
 
-    private func response(for userId: Int64, session: CommandService.SessionGrant, authenticatedAt: Date) async throws -> LoginResponse {
+    private func response(for userId: Int64, session: NuvieCommandService.SessionGrant, authenticatedAt: Date) async throws -> LoginResponse {
         guard let user = try users.user(id: userId) else { throw NuvieAPIError.userNotFound("User with ID \(userId) not found") }
         let pair = try await tokens.issue(
             for: userId, sessionId: session.sessionId, refreshTokenId: session.refreshTokenId, authenticatedAt: authenticatedAt

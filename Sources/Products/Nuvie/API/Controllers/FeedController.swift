@@ -62,10 +62,10 @@ struct FeedController: Sendable {
             recommendations: shown.compactMap { item in
                 summaries[item.movieId].map { FeedRecommendationDTO(item, movie: $0, friendRatings: friendRatings[item.movieId] ?? []) }
             },
-            lastUpdated: ContractJSON.timestamp(list.generatedAt), totalCount: list.items.count,
+            lastUpdated: NuvieJSON.timestamp(list.generatedAt), totalCount: list.items.count,
             limit: page.limit, offset: page.offset, hasMore: page.offset + shown.count < list.items.count
         )
-        let body = ByteBuffer(data: try ContractJSON.encoder().encode(feed))
+        let body = ByteBuffer(data: try NuvieJSON.encoder().encode(feed))
         responses.put(userId, key: pageKey, body, expiresAt: list.generatedAt.addingTimeInterval(TimeInterval(list.ttlSeconds)))
         return JSONWriter.response(body)
     }

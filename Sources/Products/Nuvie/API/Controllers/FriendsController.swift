@@ -8,7 +8,7 @@ import NuvieProjections
 /// `GET /friends` (friends, pending requests, blocked users, and suggestions), friend requests and unfriending.
 /// `:user_id` in a request route is the other user: the one who sent it (accept, decline) or was sent it (cancel).
 struct FriendsController: Sendable {
-    let commands: CommandService
+    let commands: NuvieCommandService
     let social: SocialQueries
     let readYourWrites: ReadYourWrites
 

@@ -10,7 +10,7 @@ import NuvieRecommendations
 
 /// `GET /movies/{movie_id}`, `POST /movies/{movie_id}/rate`, `GET /movies/{movie_id}/reviews`.
 struct MoviesController: Sendable {
-    let commands: CommandService
+    let commands: NuvieCommandService
     let movies: MovieQueries
     /// Each viewer's last read of each film, while the read models hold still.
     let films: RememberedReads<FilmView, MovieDetail>
@@ -68,7 +68,7 @@ struct MoviesController: Sendable {
         try await readYourWrites.wait(for: result.position)
         return RateResponse(rating: .init(
             userId: userId, movieId: movieId, rating: rated.stars, comment: rated.comment,
-            timestamp: ContractJSON.timestamp(result.recordedAt)
+            timestamp: NuvieJSON.timestamp(result.recordedAt)
         ))
     }
 
@@ -113,7 +113,7 @@ struct MoviesController: Sendable {
         var seen = Set<Int64>()
         return RecommendResponse(
             movieId: movieId, recommendedTo: recipients.filter { seen.insert($0).inserted },
-            timestamp: ContractJSON.timestamp(result.recordedAt)
+            timestamp: NuvieJSON.timestamp(result.recordedAt)
         )
     }
 

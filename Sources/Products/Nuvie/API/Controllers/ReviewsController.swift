@@ -8,7 +8,7 @@ import NuvieProjections
 
 /// `POST` and `DELETE /reviews/{review_id}/like`. Both are idempotent: liking twice is one like.
 struct ReviewsController: Sendable {
-    let commands: CommandService
+    let commands: NuvieCommandService
     let reviews: ReviewQueries
     let readYourWrites: ReadYourWrites
 

@@ -5,8 +5,8 @@ import NuvieCommands
 /// session of theirs. Both answer 204, and from then on the ended sessions' access and refresh
 /// tokens are refused (401), here and on every other request.
 struct SessionsController: Sendable {
-    let commands: CommandService
-    let tokens: TokenService
+    let commands: NuvieCommandService
+    let tokens: NuvieTokens
 
     var endpoints: RouteCollection<NuvieSignedInContext> {
         RouteCollection(context: NuvieSignedInContext.self)

@@ -8,7 +8,7 @@ import NuvieProjections
 /// Profiles (`GET /users/{user_id}`, `GET`/`PATCH /users/me`, `POST /users/me/terms`), the caller's
 /// watchlist, and blocking. A user changes only their own profile: there is no route to another's.
 struct UsersController: Sendable {
-    let commands: CommandService
+    let commands: NuvieCommandService
     let users: UserQueries
     let social: SocialQueries
     let movies: MovieQueries

@@ -12,7 +12,7 @@ extension ReadYourWrites {
     /// `{"success": true, "timestamp": …}` once the read models show `result`.
     func success(_ result: CommandResult) async throws -> SuccessResponse {
         try await wait(for: result.position)
-        return SuccessResponse(timestamp: ContractJSON.timestamp(result.recordedAt))
+        return SuccessResponse(timestamp: NuvieJSON.timestamp(result.recordedAt))
     }
 }
 

@@ -14,10 +14,10 @@ struct LoginResponse: ResponseEncodable, Sendable {
     var accessToken: String
     var refreshToken: String
     var tokenType = "Bearer"
-    var expiresIn = Int(TokenService.accessLifetime)
+    var expiresIn = Int(NuvieTokens.accessLifetime)
     var user: User
 
-    init(tokens: TokenService.Pair, user: UserSummary) {
+    init(tokens: NuvieTokens.Pair, user: UserSummary) {
         accessToken = tokens.accessToken
         refreshToken = tokens.refreshToken
         self.user = User(userId: user.userId, name: user.name, avatarUrl: user.avatarUrl, email: user.email)

@@ -35,7 +35,7 @@ struct TrendingResponse: ResponseEncodable, Sendable {
     init(_ trending: TrendingPage, days: Int, page: Pagination) {
         movies = trending.page.items.map { Movie(summary: MovieSummaryDTO($0.movie), windowRatingCount: $0.windowRatingCount) }
         window = Window(
-            days: days, from: trending.from.map { ContractJSON.timestamp(epochSeconds: $0) }, to: trending.to.map { ContractJSON.timestamp(epochSeconds: $0) }
+            days: days, from: trending.from.map { NuvieJSON.timestamp(epochSeconds: $0) }, to: trending.to.map { NuvieJSON.timestamp(epochSeconds: $0) }
         )
         totalCount = trending.page.totalCount
         limit = page.limit

@@ -53,13 +53,13 @@ struct ProfileDTO: ResponseEncodable, Sendable {
             averageRatingGiven: profile.averageRatingGiven.map { rounded($0) }, mostWatchedGenre: profile.mostWatchedGenre,
             totalWatchTime: nil
         )
-        memberSince = ContractJSON.timestamp(epochSeconds: profile.registeredAt)
-        lastActive = ContractJSON.timestamp(epochSeconds: profile.lastActiveAt)
+        memberSince = NuvieJSON.timestamp(epochSeconds: profile.registeredAt)
+        lastActive = NuvieJSON.timestamp(epochSeconds: profile.lastActiveAt)
         friendshipStatus = relationship?.rawValue
         self.mutualFriends = mutualFriends
         account = relationship == nil ? Private(
             email: profile.email, termsVersion: profile.termsVersion,
-            termsAcceptedAt: profile.termsAcceptedAt.map { ContractJSON.timestamp(epochSeconds: $0) }
+            termsAcceptedAt: profile.termsAcceptedAt.map { NuvieJSON.timestamp(epochSeconds: $0) }
         ) : nil
     }
 }

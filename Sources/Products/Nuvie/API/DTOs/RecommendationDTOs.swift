@@ -120,8 +120,8 @@ struct AIRecommendResponseDTO: ResponseCodable, Sendable {
     init(_ list: RecommendationList) {
         requestId = list.requestId
         userId = list.userId
-        model = ModelDTO(name: list.model.name, version: list.model.version, trainedAt: ContractJSON.timestamp(list.model.trainedAt))
-        generatedAt = ContractJSON.timestamp(list.generatedAt)
+        model = ModelDTO(name: list.model.name, version: list.model.version, trainedAt: NuvieJSON.timestamp(list.model.trainedAt))
+        generatedAt = NuvieJSON.timestamp(list.generatedAt)
         ttlSeconds = list.ttlSeconds
         items = list.items.enumerated().map { index, item in
             Item(movieId: item.movieId, score: (item.score * 10_000).rounded() / 10_000, rank: list.offset + index + 1, explanation: ExplanationDTO(item.explanation))
@@ -129,7 +129,7 @@ struct AIRecommendResponseDTO: ResponseCodable, Sendable {
     }
 
     func list(offset: Int) throws -> RecommendationList {
-        guard let trainedAt = ContractJSON.date(model.trainedAt), let generated = ContractJSON.date(generatedAt) else {
+        guard let trainedAt = NuvieJSON.date(model.trainedAt), let generated = NuvieJSON.date(generatedAt) else {
             throw RecommendationError.unavailable("timestamps are not like 2024-01-15T10:30:00Z")
         }
         return RecommendationList(

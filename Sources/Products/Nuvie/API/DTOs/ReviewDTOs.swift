@@ -24,7 +24,7 @@ struct ReviewDTO: Encodable, Sendable {
         movieId = review.movieId
         rating = MovieRated.stars(review.rating)
         comment = review.comment
-        timestamp = ContractJSON.timestamp(epochSeconds: review.updatedAt)
+        timestamp = NuvieJSON.timestamp(epochSeconds: review.updatedAt)
         likes = review.likes
         userLiked = review.viewerLiked
     }

@@ -31,7 +31,7 @@ struct FriendDTO: ResponseEncodable, Sendable {
         status = friend.status.rawValue
         requestDirection = friend.direction?.rawValue
         watchedCount = friend.watchedCount
-        lastActive = ContractJSON.timestamp(epochSeconds: friend.lastActiveAt)
+        lastActive = NuvieJSON.timestamp(epochSeconds: friend.lastActiveAt)
     }
 }
 
@@ -70,7 +70,7 @@ struct FriendRequestDTO: ResponseEncodable, Sendable {
         avatarUrl = request.avatarUrl
         mutualFriends = request.mutualFriends
         direction = request.direction.rawValue
-        createdAt = ContractJSON.timestamp(epochSeconds: request.requestedAt)
+        createdAt = NuvieJSON.timestamp(epochSeconds: request.requestedAt)
     }
 }
 
@@ -105,7 +105,7 @@ struct ActivityDTO: Encodable, Sendable {
         type = activity.kind.rawValue
         rating = activity.rating.map(MovieRated.stars)
         comment = activity.comment
-        timestamp = ContractJSON.timestamp(epochSeconds: activity.occurredAt)
+        timestamp = NuvieJSON.timestamp(epochSeconds: activity.occurredAt)
     }
 }
 

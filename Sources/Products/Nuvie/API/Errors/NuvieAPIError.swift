@@ -18,7 +18,7 @@ public struct NuvieAPIError: HTTPResponseError, Equatable {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = try ContractJSON.encoder().encode(Envelope(error: .init(code: code, message: message, details: details)))
+        let body = try NuvieJSON.encoder().encode(Envelope(error: .init(code: code, message: message, details: details)))
         var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))

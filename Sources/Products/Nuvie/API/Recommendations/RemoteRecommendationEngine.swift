@@ -44,7 +44,7 @@ public struct RemoteRecommendationEngine: RecommendationEngine {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "X-Internal-Token", value: internalToken)
-        request.body = .bytes(ByteBuffer(data: try ContractJSON.encoder().encode(body)))
+        request.body = .bytes(ByteBuffer(data: try NuvieJSON.encoder().encode(body)))
         let response: HTTPClientResponse
         let bytes: ByteBuffer
         do {
@@ -57,7 +57,7 @@ public struct RemoteRecommendationEngine: RecommendationEngine {
         }
         guard response.status == .ok else { throw Self.error(status: response.status, body: bytes, userId: userId, movieId: movieId) }
         do {
-            return try ContractJSON.decoder().decode(Reply.self, from: Data(buffer: bytes))
+            return try NuvieJSON.decoder().decode(Reply.self, from: Data(buffer: bytes))
         } catch {
             throw RecommendationError.unavailable("the answer does not follow the contract: \(error)")
         }

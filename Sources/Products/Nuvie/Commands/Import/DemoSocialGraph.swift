@@ -39,7 +39,7 @@ struct DemoSocialGraph {
                     ? users[(index + Int.random(in: 1...Self.neighbourhood, using: &random)) % users.count]
                     : users[Int.random(in: 0..<users.count, using: &random)]
                 guard other != user else { continue }
-                let stream = StreamName.friendship(user, other)
+                let stream = NuvieStreams.friendship(user, other)
                 var state = pairs[stream, default: FriendshipState()]
                 guard let requested = try? FriendshipDecisions.request(from: user, to: other, state: state, userExists: true) else { continue }
                 var events = requested
@@ -61,17 +61,17 @@ struct DemoSocialGraph {
             let seen = Set(rated[user, default: []].map(\.movieId))
             let picks = Array(popular.filter { !seen.contains($0) }.shuffled(using: &random).prefix(3))
             for movie in picks.prefix(2) {
-                record(StreamName.watchlist(userId: user, movieId: movie), .watchlistAdded(WatchlistAdded(userId: user, movieId: movie)), key: "watchlist:\(user):\(movie)")
+                record(NuvieStreams.watchlist(userId: user, movieId: movie), .watchlistAdded(WatchlistAdded(userId: user, movieId: movie)), key: "watchlist:\(user):\(movie)")
             }
             for (index, movie) in picks.enumerated() where index != 1 {
                 let watched = index == 0
                     ? WatchProgressed(userId: user, movieId: movie, eventType: .started, progressPercent: Int.random(in: 10...80, using: &random))
                     : WatchProgressed(userId: user, movieId: movie, eventType: .completed, progressPercent: 100)
-                record(StreamName.watch(userId: user, movieId: movie), .watchProgressed(watched), key: "watch:\(user):\(movie)")
+                record(NuvieStreams.watch(userId: user, movieId: movie), .watchProgressed(watched), key: "watch:\(user):\(movie)")
             }
             if let friend = friends[user]?.first, let loved = rated[user]?.filter({ $0.rating == 5 }).randomElement(using: &random) {
                 let recommended = MovieRecommended(fromUserId: user, movieId: loved.movieId, toUserIds: [friend])
-                record(StreamName.recommendations(fromUserId: user), .movieRecommended(recommended), key: "recommend:\(user)")
+                record(NuvieStreams.recommendations(fromUserId: user), .movieRecommended(recommended), key: "recommend:\(user)")
             }
         }
         return appends

@@ -32,11 +32,11 @@ public struct MovieLensImporter: Sendable {
         public var rejected: RejectedRows
     }
 
-    let store: DomainLog
+    let store: NuvieStore
     let batchSize: Int
     var log: EventLog { store.log }
 
-    public init(store: DomainLog, batchSize: Int = 5000) {
+    public init(store: NuvieStore, batchSize: Int = 5000) {
         self.store = store
         self.batchSize = batchSize
     }
@@ -80,13 +80,13 @@ public struct MovieLensImporter: Sendable {
         appends.reserveCapacity(dataset.movies.count + activities.count + 1_000)
         for movie in dataset.movies {
             let added = MovieAdded(movieId: movie.movieId, title: movie.title, genres: movie.genres, year: movie.year, tmdbId: movie.tmdbId, imdbId: movie.imdbId)
-            appends.append(single(StreamName.movie(movie.movieId), .movieAdded(added), key: "movie:\(movie.movieId)", at: epoch))
+            appends.append(single(NuvieStreams.movie(movie.movieId), .movieAdded(added), key: "movie:\(movie.movieId)", at: epoch))
         }
         // MovieLens has no reviews. A user's tags on a film they rated are their own words about it:
         // once the last of them is recorded, the rating becomes a review with those tags as its text.
         let tagsByPair = Dictionary(grouping: activities.compactMap { _, activity -> MovieLensDataset.Tag? in
             if case .tag(let t) = activity { t } else { nil }
-        }, by: { StreamName.rating(userId: $0.userId, movieId: $0.movieId) }).mapValues { $0.map(\.tag) }
+        }, by: { NuvieStreams.rating(userId: $0.userId, movieId: $0.movieId) }).mapValues { $0.map(\.tag) }
         var tagsSeen: [String: Int] = [:]
         var registered = Set<Int64>()
         var ratings: [String: Double] = [:]
@@ -99,19 +99,19 @@ public struct MovieLensImporter: Sendable {
             if registered.insert(userId).inserted {
                 let identity = Identity(provider: .movielens, subject: "\(userId)")
                 let (claimed, user) = try Registration.decide(identity: identity, userId: userId, name: DemoNames.name(for: userId), email: nil)
-                appends.append(single(StreamName.identity(identity), .identityClaimed(claimed), key: "identity:\(userId)", at: at))
-                appends.append(single(StreamName.user(userId), .userRegistered(user), key: "user:\(userId)", at: at))
+                appends.append(single(NuvieStreams.identity(identity), .identityClaimed(claimed), key: "identity:\(userId)", at: at))
+                appends.append(single(NuvieStreams.user(userId), .userRegistered(user), key: "user:\(userId)", at: at))
             }
             switch activity {
             case .rating(let r):
-                let stream = StreamName.rating(userId: r.userId, movieId: r.movieId)
+                let stream = NuvieStreams.rating(userId: r.userId, movieId: r.movieId)
                 let rated = MovieRated(userId: r.userId, movieId: r.movieId, rating: r.rating, previousRating: ratings[stream], comment: nil, isReview: false)
                 ratings[stream] = r.rating
                 appends.append(single(stream, .movieRated(rated), key: "rating:\(r.userId):\(r.movieId):\(timestamp)", at: at, expected: .any))
             case .tag(let t):
                 let tagged = MovieTagged(userId: t.userId, movieId: t.movieId, tag: t.tag)
-                appends.append(single(StreamName.user(t.userId), .movieTagged(tagged), key: "tag:\(t.userId):\(t.movieId):\(t.tag)", at: at, expected: .any))
-                let stream = StreamName.rating(userId: t.userId, movieId: t.movieId)
+                appends.append(single(NuvieStreams.user(t.userId), .movieTagged(tagged), key: "tag:\(t.userId):\(t.movieId):\(t.tag)", at: at, expected: .any))
+                let stream = NuvieStreams.rating(userId: t.userId, movieId: t.movieId)
                 let pairTags = tagsByPair[stream, default: []]
                 tagsSeen[stream, default: 0] += 1
                 if tagsSeen[stream] == pairTags.count, let rating = ratings[stream] {
@@ -136,7 +136,7 @@ struct PlannedAppend {
     var at: Date
     var expected: ExpectedVersion
 
-    func encoded(in store: DomainLog) throws -> StreamAppend {
+    func encoded(in store: NuvieStore) throws -> StreamAppend {
         StreamAppend(streamId: stream, expectedVersion: expected, events: [try store.newEventWithPreparedKeys(event, id: NuvieCatalog.derivedEventId(from: "movielens:\(key)"), recordedAt: at)])
     }
 }

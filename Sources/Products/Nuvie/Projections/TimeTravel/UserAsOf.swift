@@ -34,7 +34,7 @@ public enum UserAsOf {
             }
             var friendProfiles: [Recorded<NuvieEvent>] = []
             for friend in try friends() {
-                friendProfiles += try log.readStream(StreamName.user(friend)).prefix { $0.position <= position }.map(decode)
+                friendProfiles += try log.readStream(NuvieStreams.user(friend)).prefix { $0.position <= position }.map(decode)
             }
             // A friend's erasure is in their history, not the user's, and ends the friendship.
             let erasures = friendProfiles.filter { if case .userErased = $0.event { true } else { false } }
@@ -81,7 +81,7 @@ public enum UserAsOf {
         _ movieIds: [Int64], through position: UInt64, in log: EventLog, _ decode: @Sendable (RecordedEvent) throws -> Recorded<NuvieEvent>
     ) throws -> [Recorded<NuvieEvent>] {
         inLogOrder(try TwoThreads.map(Set(movieIds).flatMap { movieId in
-            try log.readStream(StreamName.movie(movieId)).prefix { $0.position <= position }
+            try log.readStream(NuvieStreams.movie(movieId)).prefix { $0.position <= position }
         }, decode))
     }
 

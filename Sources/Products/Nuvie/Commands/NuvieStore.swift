@@ -2,4 +2,4 @@ import NuvieDomain
 import EventSourcing
 
 /// Nuvie's events in the log: the engine's event store over Nuvie's catalog.
-public typealias DomainLog = EventStore<NuvieCatalog>
+public typealias NuvieStore = EventStore<NuvieCatalog>

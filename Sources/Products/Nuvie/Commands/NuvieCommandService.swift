@@ -6,13 +6,13 @@ import Logging
 
 /// Runs commands: load the stream the decision depends on, fold it, decide, append with the version
 /// it was decided against, and retry from the start when another writer got there first.
-public struct CommandService: Sendable {
-    public let log: DomainLog
+public struct NuvieCommandService: Sendable {
+    public let log: NuvieStore
     private let registration: UserRegistration<NuvieCatalog>
 
-    public init(store: DomainLog) {
+    public init(store: NuvieStore) {
         self.log = store
-        registration = UserRegistration(store: self.log, userStreamPrefix: StreamName.userPrefix) { event in
+        registration = UserRegistration(store: self.log, userStreamPrefix: NuvieStreams.userPrefix) { event in
             if case .identityClaimed(let claim) = event { claim.userId } else { nil }
         }
     }
@@ -50,8 +50,8 @@ public struct CommandService: Sendable {
     public func rate(_ command: RateMovie, eventId: UUID = .timeOrdered()) async throws -> (MovieRated, CommandResult) {
         try requireUser(command.userId)
         var rated: MovieRated?
-        let result = try await log.decideAndAppend(StreamName.rating(userId: command.userId, movieId: command.movieId), as: RatingState.self, eventId: eventId) { state in
-            let decided = try command.decide(state: state, movieExists: try log.streamExists(StreamName.movie(command.movieId)))
+        let result = try await log.decideAndAppend(NuvieStreams.rating(userId: command.userId, movieId: command.movieId), as: RatingState.self, eventId: eventId) { state in
+            let decided = try command.decide(state: state, movieExists: try log.streamExists(NuvieStreams.movie(command.movieId)))
             rated = decided
             return [.movieRated(decided)]
         }
@@ -64,7 +64,7 @@ public struct CommandService: Sendable {
         let review = try findReview(reviewId)
         // A block between the liker and the author matters only when they are two people.
         let between = review.authorId == userId
-            ? FriendshipState() : try log.state(of: StreamName.friendship(userId, review.authorId), as: FriendshipState.self).state
+            ? FriendshipState() : try log.state(of: NuvieStreams.friendship(userId, review.authorId), as: FriendshipState.self).state
         return try await changeLike(review, by: userId, eventId: eventId) { review, userId, state in
             try ReviewLikeDecision.like(review, by: userId, state: state, between: between)
         }
@@ -79,7 +79,7 @@ public struct CommandService: Sendable {
         _ review: ReviewRef, by userId: Int64, eventId: UUID,
         decide: @escaping @Sendable (ReviewRef, Int64, ReviewLikeState) throws -> [NuvieEvent]
     ) async throws -> CommandResult {
-        return try await log.decideAndAppend(StreamName.reviewLike(reviewId: review.reviewId, userId: userId), as: ReviewLikeState.self, eventId: eventId) { state in
+        return try await log.decideAndAppend(NuvieStreams.reviewLike(reviewId: review.reviewId, userId: userId), as: ReviewLikeState.self, eventId: eventId) { state in
             try decide(review, userId, state)
         }
     }
@@ -97,10 +97,10 @@ public struct CommandService: Sendable {
 
     public func changeWatchlist(_ action: WatchlistAction, userId: Int64, movieId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
         try requireUser(userId)
-        return try await log.decideAndAppend(StreamName.watchlist(userId: userId, movieId: movieId), as: WatchlistState.self, eventId: eventId) { state in
+        return try await log.decideAndAppend(NuvieStreams.watchlist(userId: userId, movieId: movieId), as: WatchlistState.self, eventId: eventId) { state in
             try WatchDecisions.watchlist(
                 action, userId: userId, movieId: movieId, state: state,
-                movieExists: try log.streamExists(StreamName.movie(movieId))
+                movieExists: try log.streamExists(NuvieStreams.movie(movieId))
             )
         }
     }
@@ -109,9 +109,9 @@ public struct CommandService: Sendable {
         try requireUser(userId)
         let progressed = try WatchDecisions.watch(
             type, progressPercent: progressPercent, userId: userId, movieId: movieId,
-            movieExists: try log.streamExists(StreamName.movie(movieId))
+            movieExists: try log.streamExists(NuvieStreams.movie(movieId))
         )
-        return try await log.append([.watchProgressed(progressed)], to: StreamName.watch(userId: userId, movieId: movieId), eventId: eventId)
+        return try await log.append([.watchProgressed(progressed)], to: NuvieStreams.watch(userId: userId, movieId: movieId), eventId: eventId)
     }
 
     // MARK: Helpers

@@ -10,7 +10,7 @@ import NuvieCommands
 /// user is erased: `isLive` reads the session's stream, and `forget` drops what was cached for it.
 /// The refresh token also names itself (`jti`), for rotation; `auth_time` is when the user last
 /// signed in (not refreshed), for actions that need a recent sign-in.
-public struct TokenService: Sendable {
+public struct NuvieTokens: Sendable {
     public static let accessLifetime: TimeInterval = 24 * 3600
     public static let refreshLifetime: TimeInterval = 30 * 24 * 3600
 
@@ -61,7 +61,7 @@ public struct TokenService: Sendable {
 
     /// Sessions read from their streams; a past state served read-only records none, so there a
     /// token needs only a registered user.
-    public init(secret: String, sessions commands: CommandService, readOnly: Bool) async {
+    public init(secret: String, sessions commands: NuvieCommandService, readOnly: Bool) async {
         await self.init(secret: secret) { userId, sessionId in
             try readOnly ? commands.userExists(userId) : commands.sessionIsLive(userId: userId, sessionId: sessionId)
         }
@@ -121,13 +121,13 @@ public struct TokenService: Sendable {
 /// good part of a cheap request.
 private final class VerifiedTokens: Sendable {
     static let capacity = 10_000
-    private let tokens = NIOLockedValueBox<(byToken: [String: (grant: TokenService.Grant, expiresAt: Date)], forgotten: UInt64)>(([:], 0))
+    private let tokens = NIOLockedValueBox<(byToken: [String: (grant: NuvieTokens.Grant, expiresAt: Date)], forgotten: UInt64)>(([:], 0))
 
     /// Counts `forget`s, so a token verified before one is not remembered after it: its session may
     /// have ended between the check and the remembering.
     var forgotten: UInt64 { tokens.withLockedValue { $0.forgotten } }
 
-    func grant(_ token: String, now: Date) -> TokenService.Grant? {
+    func grant(_ token: String, now: Date) -> NuvieTokens.Grant? {
         tokens.withLockedValue { tokens in
             guard let known = tokens.byToken[token] else { return nil }
             guard known.expiresAt > now else {
@@ -138,7 +138,7 @@ private final class VerifiedTokens: Sendable {
         }
     }
 
-    func remember(_ token: String, grant: TokenService.Grant, expiresAt: Date, verifiedBefore forgotten: UInt64) {
+    func remember(_ token: String, grant: NuvieTokens.Grant, expiresAt: Date, verifiedBefore forgotten: UInt64) {
         tokens.withLockedValue { tokens in
             guard tokens.forgotten == forgotten else { return }
             if tokens.byToken.count >= Self.capacity { tokens.byToken.removeAll(keepingCapacity: true) }
@@ -146,7 +146,7 @@ private final class VerifiedTokens: Sendable {
         }
     }
 
-    func forget(where matches: (TokenService.Grant) -> Bool) {
+    func forget(where matches: (NuvieTokens.Grant) -> Bool) {
         tokens.withLockedValue { tokens in
             tokens.forgotten += 1
             tokens.byToken = tokens.byToken.filter { !matches($0.value.grant) }

@@ -3,7 +3,7 @@ import HTTPServing
 
 /// The contract's JSON, configured once: snake_case keys, UTC timestamps like
 /// `2024-01-15T10:30:00Z` (no fractional seconds), `null` written for absent optionals.
-public enum ContractJSON {
+public enum NuvieJSON {
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase

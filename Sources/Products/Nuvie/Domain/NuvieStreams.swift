@@ -1,5 +1,5 @@
 /// Stream ids. A stream is the consistency boundary a decision is checked against.
-public enum StreamName {
+public enum NuvieStreams {
     public static func movie(_ movieId: Int64) -> String { "movie-\(movieId)" }
     public static func user(_ userId: Int64) -> String { "user-\(userId)" }
     public static let userPrefix = "user-"
