@@ -7,14 +7,14 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct RatingCommandTests {
     @Test func givenAFilmWhenRatedThenARatingWithoutAPreviousOne() async throws {
-        let scenario = try CommandScenario()
+        let scenario = try NuvieScenario()
         try await scenario.given(users: 1, films: [10])
         let recorded = try await scenario.when { _ = try await $0.rate(RateMovie(userId: 1, movieId: 10, rating: 4, comment: nil, isReview: false)) }
         #expect(recorded == [.movieRated(MovieRated(userId: 1, movieId: 10, rating: 4, previousRating: nil, comment: nil, isReview: false))])
     }
 
     @Test func givenARatingWhenRatedAgainThenTheNewOneCarriesThePrevious() async throws {
-        let scenario = try CommandScenario()
+        let scenario = try NuvieScenario()
         try await scenario.given(users: 1, films: [10])
         try await scenario.given([(NuvieStreams.rating(userId: 1, movieId: 10), .movieRated(MovieRated(userId: 1, movieId: 10, rating: 3, previousRating: nil, comment: nil, isReview: false)))])
         let recorded = try await scenario.when { _ = try await $0.rate(RateMovie(userId: 1, movieId: 10, rating: 5, comment: "Better", isReview: true)) }
@@ -24,7 +24,7 @@ import Testing
     /// One user rating one film on many connections at once: each decision sees the one before it, so
     /// none is refused for contention and the ratings chain through `previousRating`.
     @Test func givenManyRatingsOfOneFilmAtOnceThenEachIsRecordedAfterThePrevious() async throws {
-        let scenario = try CommandScenario()
+        let scenario = try NuvieScenario()
         try await scenario.given(users: 1, films: [10])
         let recorded = try await scenario.when { commands in
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func givenNoSuchUserWhenTheyRateThenNothingIsRecorded() async throws {
-        let scenario = try CommandScenario()
+        let scenario = try NuvieScenario()
         try await scenario.given(users: 1, films: [10])
         try await scenario.whenRefused(NuvieDomainError.userNotFound(userId: 99)) {
             _ = try await $0.rate(RateMovie(userId: 99, movieId: 10, rating: 4, comment: nil, isReview: false))
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func aRetryUnderTheSameIdRecordsNothingAndADifferentRequestUnderItIsRefused() async throws {
-        let scenario = try CommandScenario()
+        let scenario = try NuvieScenario()
         try await scenario.given(users: 1, films: [10])
         let id = NuvieCatalog.derivedEventId(from: "request:1:rate:10:k")
         let first = try await scenario.when { _ = try await $0.rate(RateMovie(userId: 1, movieId: 10, rating: 2, comment: nil, isReview: false), eventId: id) }
@@ -63,7 +63,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct SocialCommandTests {
     @Test func givenARequestWhenAcceptedThenTheyAreFriends() async throws {
-        let scenario = try CommandScenario()
+        let scenario = try NuvieScenario()
         try await scenario.given(users: 2)
         try await scenario.given([(NuvieStreams.friendship(1, 2), .friendRequested(FriendRequested(fromUserId: 1, toUserId: 2)))])
         let recorded = try await scenario.when { _ = try await $0.answerFriendRequest(.accepted, from: 1, by: 2) }
@@ -71,14 +71,14 @@ import Testing
     }
 
     @Test func givenABlockWhenEitherAsksThenRefused() async throws {
-        let scenario = try CommandScenario()
+        let scenario = try NuvieScenario()
         try await scenario.given(users: 2)
         try await scenario.given([(NuvieStreams.friendship(1, 2), .userBlocked(UserBlocked(userId: 1, blockedUserId: 2)))])
         try await scenario.whenRefused(NuvieDomainError.blocked(userId: 1)) { _ = try await $0.requestFriend(1, by: 2) }
     }
 
     @Test func givenABlockWhenTheBlockedLikesTheBlockersReviewThenItIsNotThere() async throws {
-        let scenario = try CommandScenario()
+        let scenario = try NuvieScenario()
         try await scenario.given(users: 2, films: [10])
         try await scenario.given([(NuvieStreams.rating(userId: 1, movieId: 10), .movieRated(MovieRated(userId: 1, movieId: 10, rating: 5, previousRating: nil, comment: "Great", isReview: true)))])
         let reviewId = Int64(scenario.log.headPosition)
@@ -92,7 +92,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct DecisionTests {
     @Test func aDecisionOfSeveralEventsRecordsEachUnderItsOwnIdAndARetryRecordsNone() async throws {
-        let scenario = try CommandScenario()
+        let scenario = try NuvieScenario()
         let store = scenario.store
         let id = UUID()
         let decided: [NuvieEvent] = [.watchlistAdded(WatchlistAdded(userId: 1, movieId: 10)), .watchlistRemoved(WatchlistRemoved(userId: 1, movieId: 10))]
