@@ -513,6 +513,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "OperatorCLITests",
+            dependencies: [
+                "OperatorCLI", "ProductHosting", "EventLog", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "HostingTests",
             dependencies: [
                 "ProductHosting", "EventLog", "EventSourcing", "ReadModels", "HTTPServing", "PersonalData", "TestSupport",

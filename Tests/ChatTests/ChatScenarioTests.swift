@@ -1,6 +1,5 @@
 import ChatCommands
 import ChatDomain
-import EventLog
 import Foundation
 import TestSupport
 import Testing
@@ -22,7 +21,7 @@ import Testing
     @Test func givenASessionWhenItsOwnerSendsThenTheMessageIsRecordedUnderTheRequestsId() async throws {
         let scenario = try Scenario { try ChatCommandService(store: $0) }
         try await scenario.given(Self.accounts + [Self.session])
-        let eventId = UUID.timeOrdered()
+        let eventId = UUID()
         let recorded = try await scenario.when { _ = try await $0.send("Is 6 hours enough?", tone: "warm", lang: "en-US", attachments: [], to: 7, by: 1, eventId: eventId) }
         #expect(recorded == [.userMessageSent(UserMessageSent(
             sessionId: 7, userId: 1, messageId: ChatCommandService.messageId(eventId), content: "Is 6 hours enough?", tone: "warm", lang: "en-US", attachments: []

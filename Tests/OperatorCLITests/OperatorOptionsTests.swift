@@ -1,0 +1,59 @@
+import ArgumentParser
+import EventLog
+import Foundation
+import OperatorCLI
+import ProductHosting
+import TestSupport
+import Testing
+
+/// The options every operator command of a product takes, parsed as a shell passes them, over the
+/// engine's test product.
+@Suite struct OperatorOptionsTests {
+    @Test func aDataDirectoryMarkedForAnotherProductIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        try Data("nuvie\n".utf8).write(to: DataDirectory(directory.url).productMarker)
+        let options = try ProductOptions<TallyProduct>.parse(["--data-dir", directory.url.path])
+        #expect(throws: DataDirectoryError.belongsToAnotherProduct(directory.url.standardizedFileURL.path, marked: "nuvie", expected: "tally")) {
+            try options.productDirectory()
+        }
+        let own = try TemporaryDirectory()
+        try Data("tally\n".utf8).write(to: DataDirectory(own.url).productMarker)
+        #expect(try ProductOptions<TallyProduct>.parse(["--data-dir", own.url.path]).productDirectory().root.path == own.url.standardizedFileURL.path)
+    }
+
+    @Test(arguments: [
+        ["--log-level", "loud"],
+        ["--log-url", "mysql://db/log"],
+    ])
+    func optionsThatCannotBeUsedAreRefusedBeforeAnythingRuns(arguments: [String]) {
+        #expect(throws: (any Error).self) { try ProductOptions<TallyProduct>.parse(arguments) }
+    }
+
+    @Test(arguments: [
+        [String](), ["--position", "3", "--time", "2026-01-01"], ["--time", "2026-02-30"], ["--time", "yesterday"], ["--position", "-1"],
+    ])
+    func asOfTakesExactlyOneRealPositionOrInstant(arguments: [String]) {
+        #expect(throws: (any Error).self) { try AsOfOptions.parse(arguments) }
+    }
+
+    @Test func aPositionPastTheLogsHeadIsRefusedAndAnInstantResolvesToTheLastEventAtOrBeforeIt() async throws {
+        let directory = try TemporaryDirectory()
+        let log = try EventLog(configuration: .init(directory: directory.url, initialMapSize: 1 << 20))
+        defer { log.close() }
+        let at = Date(timeIntervalSince1970: 1_767_225_600)
+        for offset in 0..<3 {
+            _ = try await log.append(to: "s", expectedVersion: .any, events: [
+                NewEvent(type: "counted", recordedAt: at.addingTimeInterval(Double(offset) * 60), payload: Data("{}".utf8)),
+            ])
+        }
+        #expect(throws: ValidationError.self) { try AsOfOptions.parse(["--position", "4"]).resolve(in: log) }
+        #expect(try AsOfOptions.parse(["--time", "2026-01-01T00:01:30Z"]).resolve(in: log).position == 2)
+        #expect(try AsOfOptions.parse(["--position", "0"]).resolve(in: log).recordedAt == "before the first event")
+    }
+
+    @Test func everyProductWithAccountsGetsEveryOperatorCommand() {
+        let names = OperatorCommands<TallyProduct>.all.map { $0.configuration.commandName ?? "" }
+        #expect(names == ["replay", "audit", "backup", "backup-keys", "restore", "verify", "log-copy", "erase", "seal-log"])
+        #expect(OperatorCommands<TallyProduct>.withoutAccounts.count == names.count - 2)
+    }
+}
