@@ -226,6 +226,8 @@ struct SharedLogNodeTests {
         _ = try await Self.postgres("stop", cluster)
         let refused = try await node.post("/api/app/recipes", recipe.replacingOccurrences(of: "Before", with: "During"), token: token)
         #expect(refused.status == 503 && refused.headers["retry-after"] != nil && refused.json["message"] is String, "\(refused.status) \(refused.text)")
+        // The server was down before the request: nothing of it reached it, and the answer says so.
+        #expect((refused.json["message"] as? String)?.hasSuffix("nothing was saved, retry") == true, "\(refused.text)")
         let read = try await node.get("/api/app/recipes", token: token)
         #expect(read.status == 200 && read.text.contains("Before"))
         #expect(try await Self.eventually {

@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOFoundationCompat
 import PostgresNIO
 
@@ -12,18 +13,21 @@ extension PostgresSharedLog {
     /// Retried within `failoverWait` when no server could be reached or the outcome is unknown: the
     /// same requests, under the same event ids, so a commit that did happen is recognised
     /// (`alreadyRecorded`) and never made twice.
+    /// A failure is said to leave the outcome unknown only once some attempt sent what commits: one
+    /// that never reached the server, or failed inside its transaction, saved nothing.
     public func append(_ requests: [[StreamAppend]], predicted: [String: UInt64]?) async throws -> Committed {
         let deadline = ContinuousClock.now + failoverWait
+        let commitSent = CommitSent()
         var retries = 0
         while true {
             do {
-                let committed = try await bounded(outcomeUnknown: true) { [self] client in
-                    if let predicted, let committed = try await commitAsPredicted(requests, predicted, on: client) {
+                let committed = try await bounded(outcomeUnknown: commitSent.ever) { [self] client in
+                    if let predicted, let committed = try await commitAsPredicted(requests, predicted, on: client, commitSent) {
                         commitsAsPredicted.increment()
                         return committed
                     }
                     commitsAfterReading.increment()
-                    return try await commitAfterReading(requests, on: client)
+                    return try await commitAfterReading(requests, on: client, commitSent)
                 }
                 if retries > 0 { reporter.notice("append went through after retries", metadata: ["retries": "\(retries)"]) }
                 return committed
@@ -40,24 +44,33 @@ extension PostgresSharedLog {
     /// lock, the log holds none of the event ids and every stream at its predicted version: then the
     /// decisions are the ones the log's contents give, at positions after its head. Nil when the
     /// prediction was wrong; nothing was written.
-    private func commitAsPredicted(_ requests: [[StreamAppend]], _ predicted: [String: UInt64], on client: PostgresClient) async throws -> Committed? {
+    private func commitAsPredicted(
+        _ requests: [[StreamAppend]], _ predicted: [String: UInt64], on client: PostgresClient, _ commitSent: CommitSent
+    ) async throws -> Committed? {
         var lookups = KnownEvents()
         lookups.versions = predicted
         let decided = try Self.decide(requests, after: 0, in: lookups)
         let ids = requests.flatMap { $0.flatMap { $0.events.map(\.id) } }
-        let rows = try await client.query(Self.appendCall(decided.written, after: 0, expecting: Array(predicted), ids: ids), logger: logger)
-        for try await (head, appended) in rows.decode((Int64, Bool).self) where appended {
-            return decided.shifted(by: UInt64(head))
+        return try await client.withConnection { [self] connection in
+            // postgres-nio never answers a query sent on a connection its server closed.
+            guard !connection.isClosed else { throw PostgresLogError.unreachable(location: location, reason: "the connection closed") }
+            commitSent.mark()
+            let rows = try await connection.query(Self.appendCall(decided.written, after: 0, expecting: Array(predicted), ids: ids), logger: logger)
+            for try await (head, appended) in rows.decode((Int64, Bool).self) where appended {
+                return decided.shifted(by: UInt64(head))
+            }
+            return nil
         }
-        return nil
     }
 
     /// Takes the lock and reads what the append rules need, decides, and commits, in one transaction.
-    private func commitAfterReading(_ requests: [[StreamAppend]], on client: PostgresClient) async throws -> Committed {
+    private func commitAfterReading(_ requests: [[StreamAppend]], on client: PostgresClient, _ commitSent: CommitSent) async throws -> Committed {
         try await client.withTransaction(logger: logger) { connection in
             let (head, known) = try await lockForAppend(requests, connection)
             let decided = try Self.decide(requests, after: head, in: known)
             try await insert(decided.written, after: head, connection)
+            // What follows is the COMMIT: from here a failure may have saved it.
+            commitSent.mark()
             return (decided.decisions, decided.head)
         }
     }
@@ -186,4 +199,11 @@ private struct KnownEvents: AppendLookups {
     func position(ofEvent id: UUID) -> UInt64? { positions[id] }
     func streamVersion(_ streamId: String) -> UInt64 { versions[streamId] ?? 0 }
     func event(at position: UInt64) -> RecordedEvent? { events[position] }
+}
+
+/// Whether an append sent what commits, in any of its attempts.
+final class CommitSent: Sendable {
+    private let sent = NIOLockedValueBox(false)
+    func mark() { sent.withLockedValue { $0 = true } }
+    var ever: Bool { sent.withLockedValue { $0 } }
 }

@@ -124,8 +124,11 @@ public final class PostgresSharedLog: SharedLog {
     /// `operation` on the pool of the server that takes writes, or `SharedLogUnreachable` when it has
     /// not finished within `operationTimeout` (the connection pool waits for a server that is down
     /// rather than failing), the connection failed, or the pool was left for another server's; then
-    /// the next operation looks for the server again.
-    func bounded<T: Sendable>(outcomeUnknown: Bool = false, _ operation: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
+    /// the next operation looks for the server again. `outcomeUnknown` is asked only then: whether
+    /// what failed may have committed.
+    func bounded<T: Sendable>(
+        outcomeUnknown: @autoclosure @escaping @Sendable () -> Bool = false, _ operation: @escaping @Sendable (PostgresClient) async throws -> T
+    ) async throws -> T {
         let pool: PrimaryPool.Pool
         do {
             pool = try await primary.current()
@@ -148,10 +151,10 @@ public final class PostgresSharedLog: SharedLog {
         case .failure(let error):
             let cause = Self.cause(error)
             guard let unreachable = Self.unavailability(cause) else { throw cause }
-            throw SharedLogUnreachable(reason: unreachable, outcomeUnknown: outcomeUnknown)
+            throw SharedLogUnreachable(reason: unreachable, outcomeUnknown: outcomeUnknown())
         case nil:
             primary.lost(pool)
-            throw SharedLogUnreachable(reason: "no answer from \(pool.server) within \(operationTimeout) (down, or not accepting connections), or it was given up for another server", outcomeUnknown: outcomeUnknown)
+            throw SharedLogUnreachable(reason: "no answer from \(pool.server) within \(operationTimeout) (down, or not accepting connections), or it was given up for another server", outcomeUnknown: outcomeUnknown())
         }
     }
 
