@@ -262,7 +262,7 @@ let package = Package(
         .target(
             name: "SavryAPI",
             dependencies: [
-                "SavryDomain", "SavryCommands", "SavryProjections", "AppleSignIn", "EventLog", "EventSourcing", "ReadModels", "HTTPServing",
+                "SavryDomain", "SavryCommands", "SavryProjections", "AppleSignIn", "EventLog", "ReadModels", "HTTPServing",
                 "ProductHosting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
