@@ -4,13 +4,21 @@
 public struct ReadYourWrites: Sendable {
     private let applied: @Sendable (_ position: UInt64, _ timeout: Duration) async -> Bool
     private let folded: @Sendable () -> UInt64
+    private let written: @Sendable () -> UInt64?
     private let timeout: Duration
 
     public init<Catalog>(runner: ProjectionRunner<Catalog>, timeout: Duration) {
         applied = { position, timeout in await runner.waitUntilApplied(position, timeout: timeout) }
         folded = { runner.appliedPosition }
+        let log = runner.log
+        written = { log.isShared ? nil : log.headPosition }
         self.timeout = timeout
     }
+
+    /// The last position written, when this node's log is the only one (embedded): a position past it
+    /// was never given out, and waiting for it would only hold the connection. Nil on a shared log,
+    /// where another node may have just written it.
+    public var writtenPosition: UInt64? { written() }
 
     /// The log position every read model here has folded through.
     public var appliedPosition: UInt64 { folded() }
