@@ -26,6 +26,22 @@ import Testing
         }
     }
 
+    /// Fails its first call; answers every other, remembering the last user turn it was asked about.
+    final class RecordingAssistant: Assistant {
+        let provider = "test", model = "recording"
+        private let asked = NIOLockedValueBox<[String]>([])
+        var lastQuestion: String? { asked.withLockedValue { $0.last } }
+
+        func answer(_ conversation: [ChatTurn]) async throws(AssistantFailure) -> AssistantAnswer {
+            let calls = asked.withLockedValue { asked in
+                asked.append(conversation.last { $0.role == .user }?.content ?? "")
+                return asked.count
+            }
+            if calls == 1 { throw .status(500) }
+            return AssistantAnswer(content: "answer \(calls)", model: model)
+        }
+    }
+
     static func key(_ key: String) -> HTTPFields { [HTTPField.Name("Idempotency-Key")!: key] }
 
     @Test func aRetriedSendIsRecordedOnceAndAnsweredAsTheFirstTime() async throws {
@@ -52,8 +68,9 @@ import Testing
             let messages = try #require(sessions.first?["messages"] as? [[String: Any]])
             #expect(messages.map { $0["content"] as? String } == ["Is this normal?", "answer 1", "And after?", "answer 2"])
 
-            let unkeyed = try await server.client.send(.post, "/api/send-chat/", token: token, json: body)
-            #expect(unkeyed.json["session_id"] as? Int != sessionId, "without a key a send is a new request")
+            for _ in 0..<2 { _ = try await server.client.send(.post, "/api/send-chat/", token: token, json: followUp) }
+            let unkeyed = try await server.client.send(.get, "/api/chat/sessions/", token: token).array.first?["messages"] as? [[String: Any]]
+            #expect(unkeyed?.count == 8, "without a key each send is a new request")
         }
     }
 
@@ -68,6 +85,37 @@ import Testing
             #expect(retried.status == .ok && retried.json["content"] as? String == "answer 2", "\(retried.text)")
             let messages = try await server.client.send(.get, "/api/chat/sessions/", token: token).array.first?["messages"] as? [[String: Any]]
             #expect(messages?.map { $0["content"] as? String } == ["Hello?", "answer 2"])
+        }
+    }
+
+    /// The app retried before the first answer came back: both are one request.
+    @Test func theSameSendTwiceAtOnceStartsOneSession() async throws {
+        try await ChatLiveServer.run { server in
+            let token = try await server.client.newUser("eve@example.com")
+            let body = #"{"message":"At once?"}"#
+            async let first = server.client.send(.post, "/api/send-chat/", token: token, json: body, headers: Self.key("both"))
+            async let second = server.client.send(.post, "/api/send-chat/", token: token, json: body, headers: Self.key("both"))
+            let (a, b) = try await (first, second)
+            #expect(a.status == .ok && b.status == .ok, "\(a.text) \(b.text)")
+            #expect(a.json["session_id"] as? Int == b.json["session_id"] as? Int && a.json["id"] as? String == b.json["id"] as? String)
+            let sessions = try await server.client.send(.get, "/api/chat/sessions/", token: token).array
+            #expect(sessions.count == 1 && (sessions.first?["messages"] as? [Any])?.count == 2, "\(sessions)")
+        }
+    }
+
+    /// A retry after the assistant failed, sent after later messages, asks about its own message.
+    @Test func aRetryAfterLaterMessagesAsksAboutItsOwnMessage() async throws {
+        let assistant = RecordingAssistant()
+        try await ChatLiveServer.run(assistant: assistant) { server in
+            let token = try await server.client.newUser("fay@example.com")
+            let first = try await server.client.send(.post, "/api/send-chat/", token: token, json: #"{"message":"First?"}"#, headers: Self.key("f"))
+            #expect(first.status == .badGateway, "\(first.text)")
+            let sessionId = try #require(first.json["detail"] as? String).split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .punctuationCharacters)) }.first
+            let id = try #require(sessionId)
+            _ = try await server.client.send(.post, "/api/send-chat/", token: token, json: #"{"message":"Second?","session_id":\#(id)}"#)
+            let retried = try await server.client.send(.post, "/api/send-chat/", token: token, json: #"{"message":"First?"}"#, headers: Self.key("f"))
+            #expect(retried.status == .ok, "\(retried.text)")
+            #expect(assistant.lastQuestion == "First?", "the model was asked about the retried message, not the newest")
         }
     }
 

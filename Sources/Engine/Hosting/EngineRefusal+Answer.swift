@@ -3,7 +3,7 @@ import Hummingbird
 /// What every product answers a refusal with, whatever its error shape: the status, the headers, a
 /// short title and a sentence saying what happened and what the client can do. A product puts them
 /// in its own shape (`ContractError.init(_:)`), and overrides a sentence only where its contract
-/// says more (Chat's writes take no `Idempotency-Key`, say).
+/// says more (News takes no `Idempotency-Key`; Chat's `detail` names a field).
 extension EngineRefusal {
     /// A full disk is 503, not WebDAV's 507: the condition is the server's and passes once an operator
     /// frees space, and clients and proxies already retry a 503 with `Retry-After`.
@@ -32,6 +32,7 @@ extension EngineRefusal {
         case .headersTooLarge: (.requestHeaderFieldsTooLarge, "invalid_request", "The request's headers are too large")
         case .notAProxy: (.methodNotAllowed, "method_not_allowed", "CONNECT is not supported")
         case .otherClientError(.unauthorized, _): (.unauthorized, "authentication_required", HTTPResponse.Status.unauthorized.reasonPhrase)
+        case .otherClientError(.badRequest, _): (.badRequest, "invalid_request", "Invalid request")
         case .otherClientError(let status, _): (status, "invalid_request", status.reasonPhrase)
         }
     }

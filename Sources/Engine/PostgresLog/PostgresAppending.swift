@@ -20,14 +20,15 @@ extension PostgresSharedLog {
         let commitSent = CommitSent()
         var retries = 0
         while true {
+            let attempt = commitSent.begin()
             do {
-                let committed = try await bounded(outcomeUnknown: commitSent.ever) { [self] client in
-                    if let predicted, let committed = try await commitAsPredicted(requests, predicted, on: client, commitSent) {
+                let committed = try await bounded(outcomeUnknown: commitSent.settle()) { [self] client in
+                    if let predicted, let committed = try await commitAsPredicted(requests, predicted, on: client, commitSent, attempt) {
                         commitsAsPredicted.increment()
                         return committed
                     }
                     commitsAfterReading.increment()
-                    return try await commitAfterReading(requests, on: client, commitSent)
+                    return try await commitAfterReading(requests, on: client, commitSent, attempt)
                 }
                 if retries > 0 { reporter.notice("append went through after retries", metadata: ["retries": "\(retries)"]) }
                 return committed
@@ -45,7 +46,7 @@ extension PostgresSharedLog {
     /// decisions are the ones the log's contents give, at positions after its head. Nil when the
     /// prediction was wrong; nothing was written.
     private func commitAsPredicted(
-        _ requests: [[StreamAppend]], _ predicted: [String: UInt64], on client: PostgresClient, _ commitSent: CommitSent
+        _ requests: [[StreamAppend]], _ predicted: [String: UInt64], on client: PostgresClient, _ commitSent: CommitSent, _ attempt: Int
     ) async throws -> Committed? {
         var lookups = KnownEvents()
         lookups.versions = predicted
@@ -54,23 +55,26 @@ extension PostgresSharedLog {
         return try await client.withConnection { [self] connection in
             // postgres-nio never answers a query sent on a connection its server closed.
             guard !connection.isClosed else { throw PostgresLogError.unreachable(location: location, reason: "the connection closed") }
-            commitSent.mark()
+            try commitSent.mark(attempt)
             let rows = try await connection.query(Self.appendCall(decided.written, after: 0, expecting: Array(predicted), ids: ids), logger: logger)
             for try await (head, appended) in rows.decode((Int64, Bool).self) where appended {
                 return decided.shifted(by: UInt64(head))
             }
+            commitSent.answered(attempt)
             return nil
         }
     }
 
     /// Takes the lock and reads what the append rules need, decides, and commits, in one transaction.
-    private func commitAfterReading(_ requests: [[StreamAppend]], on client: PostgresClient, _ commitSent: CommitSent) async throws -> Committed {
+    private func commitAfterReading(
+        _ requests: [[StreamAppend]], on client: PostgresClient, _ commitSent: CommitSent, _ attempt: Int
+    ) async throws -> Committed {
         try await client.withTransaction(logger: logger) { connection in
             let (head, known) = try await lockForAppend(requests, connection)
             let decided = try Self.decide(requests, after: head, in: known)
             try await insert(decided.written, after: head, connection)
             // What follows is the COMMIT: from here a failure may have saved it.
-            commitSent.mark()
+            try commitSent.mark(attempt)
             return (decided.decisions, decided.head)
         }
     }
@@ -201,9 +205,42 @@ private struct KnownEvents: AppendLookups {
     func event(at position: UInt64) -> RecordedEvent? { events[position] }
 }
 
-/// Whether an append sent what commits, in any of its attempts.
+/// Whether an append may have committed, over its attempts: an attempt marks before it sends what
+/// commits, and is answered when that wrote nothing (a predicted commit refused). When an attempt fails
+/// or is given up (`settle`), what it had in flight may have committed, and it may send nothing more:
+/// an attempt abandoned at its deadline still runs, and must not commit after the caller was told
+/// nothing was saved.
 final class CommitSent: Sendable {
-    private let sent = NIOLockedValueBox(false)
-    func mark() { sent.withLockedValue { $0 = true } }
-    var ever: Bool { sent.withLockedValue { $0 } }
+    private struct State {
+        var attempt = 0
+        var inFlight = false
+        var mayHaveCommitted = false
+    }
+
+    struct GivenUp: Error {}
+
+    private let state = NIOLockedValueBox(State())
+
+    func begin() -> Int { state.withLockedValue { $0.attempt } }
+
+    func mark(_ attempt: Int) throws {
+        try state.withLockedValue { state in
+            guard state.attempt == attempt else { throw GivenUp() }
+            state.inFlight = true
+        }
+    }
+
+    func answered(_ attempt: Int) {
+        state.withLockedValue { state in if state.attempt == attempt { state.inFlight = false } }
+    }
+
+    /// Ends the current attempt; whether any attempt so far may have committed.
+    func settle() -> Bool {
+        state.withLockedValue { state in
+            state.mayHaveCommitted = state.mayHaveCommitted || state.inFlight
+            state.inFlight = false
+            state.attempt += 1
+            return state.mayHaveCommitted
+        }
+    }
 }

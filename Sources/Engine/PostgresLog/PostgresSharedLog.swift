@@ -133,7 +133,7 @@ public final class PostgresSharedLog: SharedLog {
         do {
             pool = try await primary.current()
         } catch {
-            throw SharedLogUnreachable(reason: Self.unavailability(error) ?? Self.reason(error), outcomeUnknown: false)
+            throw SharedLogUnreachable(reason: Self.unavailability(error) ?? Self.reason(error), outcomeUnknown: outcomeUnknown())
         }
         let result = await withDeadline(operationTimeout, abandonedWith: pool.abandonment) { [primary] () -> Result<T, any Error> in
             do {

@@ -205,15 +205,15 @@ public struct ChatCommandService: Sendable {
         by userId: Int64, eventId: UUID, _ decide: (Int64) throws -> [ChatEvent]
     ) async throws -> (sessionId: Int64, result: CommandResult) {
         guard try isActive(userId) else { throw ChatDomainError.userNotFound(userId: userId) }
-        if let original = try store.log.position(ofEvent: eventId) {
-            guard case .sessionStarted(let started)? = try store.event(at: original)?.event else {
-                throw EventLogError.eventIdReused(eventId: eventId, position: original)
-            }
-            let events = try await store.newEvents(try decide(started.sessionId), eventId: eventId)
-            let appended = try await store.log.append(to: ChatStreams.session(started.sessionId), expectedVersion: .any, events: events)
-            return (started.sessionId, try store.commandResult(appended.lastPosition))
-        }
         for _ in 0..<5 {
+            if let original = try store.log.position(ofEvent: eventId) {
+                guard case .sessionStarted(let started)? = try store.event(at: original)?.event else {
+                    throw EventLogError.eventIdReused(eventId: eventId, position: original)
+                }
+                let events = try await store.newEvents(try decide(started.sessionId), eventId: eventId)
+                let appended = try await store.log.append(to: ChatStreams.session(started.sessionId), expectedVersion: .any, events: events)
+                return (started.sessionId, try store.commandResult(appended.lastPosition))
+            }
             let sessionId = try await sessionNumbers.next()
             let events = try await store.newEvents(try decide(sessionId), eventId: eventId)
             do {
@@ -221,6 +221,10 @@ public struct ChatCommandService: Sendable {
                 return (sessionId, try store.commandResult(appended.lastPosition))
             } catch EventLogError.wrongExpectedVersion {
                 await sessionNumbers.reset()
+            } catch EventLogError.eventIdReused, EventLogError.partialDuplicate {
+                // The same request, retried while the first ran (or recorded through another node this
+                // one has not copied yet), started its session first: found on the next turn.
+                try await Task.sleep(for: .milliseconds(50))
             }
         }
         throw CommandError.tooMuchContention

@@ -48,7 +48,10 @@ public struct Conversations: Sendable {
         let message = sent.message
         if let recorded = try commands.recordedReply(to: eventId) { return Exchange(message: message, reply: recorded.reply, result: recorded.result) }
         var history: [ChatTurn] = []
-        for turn in try commands.conversation(message.sessionId).turns {
+        // Up to the message: a retry after later messages asks about this one, not the newest.
+        let turns = try commands.conversation(message.sessionId).turns
+        let upToMessage = turns.firstIndex { $0.role == .user && $0.messageId == message.messageId }.map { turns[...$0] } ?? turns[...]
+        for turn in upToMessage {
             history.append(ChatTurn(role: turn.role == .user ? .user : .assistant, content: await withFiles(turn, owner: userId)))
         }
         let conversation = budget.fit(system: prompts.prompt(for: message.tone, language: message.lang), turns: history)

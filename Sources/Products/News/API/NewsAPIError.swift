@@ -35,8 +35,21 @@ public struct NewsAPIError: ContractError, Equatable {
     public static let internalError = NewsAPIError(.internalServerError, "Internal server error", details: "The request id in X-Request-Id finds it in the server's log")
 
     public init(_ refusal: EngineRefusal) {
-        self.init(refusal.status, refusal.title, details: refusal.message)
+        self.init(refusal.status, refusal.title, details: Self.details(refusal))
         headers = refusal.headers
+    }
+
+    /// News takes no `Idempotency-Key`: its one write sets the preferences whole, so sending it again
+    /// is safe.
+    private static func details(_ refusal: EngineRefusal) -> String {
+        switch refusal {
+        case .logUnreachable(outcomeUnknown: true):
+            "The server cannot reach its event log right now; the change may have been saved: sending the same preferences again records nothing new"
+        case .conflict, .idempotencyKeyReused, .invalidIdempotencyKey, .storageFull, .logUnreachable, .readOnly, .readModelsBehind, .notCaughtUp,
+             .shuttingDown, .operatorRequest, .noSuchRoute, .methodNotAllowed, .bodyTooLarge, .malformedHTTP, .headersTooLarge, .notAProxy,
+             .otherClientError:
+            refusal.message
+        }
     }
 
     /// The answer to News' own errors; nil for anything else (a bug: 500).

@@ -5,17 +5,23 @@ import ProductHosting
 
 extension ChatAPIError: ContractError {
     public init(_ refusal: EngineRefusal) {
-        self.init(refusal.status, refusal.code, refusal.title, detail: Self.detail(refusal))
+        let (error, message, detail) = Self.answer(refusal)
+        self.init(refusal.status, error, message, detail: detail)
         headers = refusal.headers
+        if error == "not_authenticated" { headers[.wwwAuthenticate] = "Token" }
     }
 
-    /// A body past Chat's limits is told which: a multipart form's files, or a JSON body's size.
-    private static func detail(_ refusal: EngineRefusal) -> String {
+    /// Chat's words where its contract says more: `detail` names the field of a validation error,
+    /// a 401 is DRF's `not_authenticated`, and a body past Chat's limits is told which.
+    private static func answer(_ refusal: EngineRefusal) -> (error: String, message: String, detail: String) {
         switch refusal {
-        case .bodyTooLarge(let limit): AttachmentLimits.passed(limit)
-        case .conflict, .idempotencyKeyReused, .invalidIdempotencyKey, .storageFull, .logUnreachable, .readOnly, .readModelsBehind, .notCaughtUp,
-             .shuttingDown, .operatorRequest, .noSuchRoute, .methodNotAllowed, .malformedHTTP, .headersTooLarge, .notAProxy, .otherClientError:
-            refusal.message
+        case .invalidIdempotencyKey(let message): (refusal.code, message, "Idempotency-Key")
+        case .operatorRequest(.invalid(let message, let field)): (refusal.code, message, field ?? message)
+        case .bodyTooLarge(let limit): (refusal.code, refusal.title, AttachmentLimits.passed(limit))
+        case .otherClientError(.unauthorized, let message): ("not_authenticated", "Authentication credentials were not provided.", message ?? refusal.message)
+        case .conflict, .idempotencyKeyReused, .storageFull, .logUnreachable, .readOnly, .readModelsBehind, .notCaughtUp, .shuttingDown,
+             .operatorRequest, .noSuchRoute, .methodNotAllowed, .malformedHTTP, .headersTooLarge, .notAProxy, .otherClientError:
+            (refusal.code, refusal.title, refusal.message)
         }
     }
 

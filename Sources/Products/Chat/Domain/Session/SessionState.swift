@@ -8,6 +8,7 @@ public struct SessionState: EventFold, Equatable {
     public struct Turn: Sendable, Equatable {
         public enum Role: String, Sendable { case user, assistant }
         public var role: Role
+        public var messageId: String
         public var content: String
         public var attachments: [Attachment]
     }
@@ -29,10 +30,10 @@ public struct SessionState: EventFold, Equatable {
             isErased = e.title == nil
         case .userMessageSent(let e):
             guard let content = e.content else { isErased = true; return }
-            append(Turn(role: .user, content: content, attachments: e.attachments ?? []))
+            append(Turn(role: .user, messageId: e.messageId, content: content, attachments: e.attachments ?? []))
         case .assistantReplied(let e):
             guard let content = e.content else { isErased = true; return }
-            append(Turn(role: .assistant, content: content, attachments: []))
+            append(Turn(role: .assistant, messageId: e.messageId, content: content, attachments: []))
         case .identityClaimed, .userRegistered, .tokenIssued, .tokenRevoked, .sessionRenamed, .assistantFailed, .userErased:
             break
         }
@@ -40,7 +41,7 @@ public struct SessionState: EventFold, Equatable {
 
     private mutating func append(_ turn: Turn) {
         turns.append(turn)
-        retainedBytes += MemoryLayout<Turn>.size + heapBytes(of: CollectionOfOne(turn.content))
+        retainedBytes += MemoryLayout<Turn>.size + heapBytes(of: [turn.content, turn.messageId])
             + turn.attachments.reduce(0) { $0 + MemoryLayout<Attachment>.size + heapBytes(of: [$1.sha256, $1.name, $1.contentType]) }
     }
 
