@@ -5,23 +5,26 @@ import ProductHosting
 
 extension ChatAPIError: ContractError {
     public init(_ refusal: EngineRefusal) {
-        let (error, message, detail) = Self.answer(refusal)
-        self.init(refusal.status, error, message, detail: detail)
+        // A 401 the HTTP layer raised is DRF's, with its `WWW-Authenticate: Token`.
+        if case .otherClientError(.unauthorized, _) = refusal {
+            self = .notAuthenticated
+            return
+        }
+        let (message, detail) = Self.words(refusal)
+        self.init(refusal.status, refusal.code, message, detail: detail)
         headers = refusal.headers
-        if error == "not_authenticated" { headers[.wwwAuthenticate] = "Token" }
     }
 
-    /// Chat's words where its contract says more: `detail` names the field of a validation error,
-    /// a 401 is DRF's `not_authenticated`, and a body past Chat's limits is told which.
-    private static func answer(_ refusal: EngineRefusal) -> (error: String, message: String, detail: String) {
+    /// Chat's words where its contract says more: `detail` names the field of a validation error, and
+    /// a body past Chat's limits is told which.
+    private static func words(_ refusal: EngineRefusal) -> (message: String, detail: String) {
         switch refusal {
-        case .invalidIdempotencyKey(let message): (refusal.code, message, "Idempotency-Key")
-        case .operatorRequest(.invalid(let message, let field)): (refusal.code, message, field ?? message)
-        case .bodyTooLarge(let limit): (refusal.code, refusal.title, AttachmentLimits.passed(limit))
-        case .otherClientError(.unauthorized, let message): ("not_authenticated", "Authentication credentials were not provided.", message ?? refusal.message)
+        case .invalidIdempotencyKey(let message): (message, "Idempotency-Key")
+        case .operatorRequest(.invalid(let message, let field)): (message, field ?? message)
+        case .bodyTooLarge(let limit): (refusal.title, AttachmentLimits.passed(limit))
         case .conflict, .idempotencyKeyReused, .storageFull, .logUnreachable, .readOnly, .readModelsBehind, .notCaughtUp, .shuttingDown,
              .operatorRequest, .noSuchRoute, .methodNotAllowed, .malformedHTTP, .headersTooLarge, .notAProxy, .otherClientError:
-            (refusal.code, refusal.title, refusal.message)
+            (refusal.title, refusal.message)
         }
     }
 
