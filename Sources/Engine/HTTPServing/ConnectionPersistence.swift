@@ -43,8 +43,10 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
         switch unwrapOutboundIn(data) {
         case .head(var head) where head.status.code >= 200:
             guard let request = owed.popFirst() else { return context.write(data, promise: promise) }
-            var closing = !request.keepsAlive || head.headers[canonicalForm: "connection"].contains("close")
+            // An HTTP/1.1 answer that says `close` already says it; only 1.0's is rewritten.
+            var closing = !request.keepsAlive
             if request.version == .http1_0 {
+                closing = closing || head.headers[canonicalForm: "connection"].contains("close")
                 head.version = .http1_0
                 let bodyless = head.status == .noContent || head.status == .notModified
                 if !bodyless, !head.headers.contains(name: "content-length") {

@@ -77,7 +77,14 @@ public enum UTCTimestamp {
     /// `YYYY-MM-DDTHH:MM:SSZ`, a real day and time of day, as seconds since 1970; nil for anything else.
     public static func epochSecond(_ text: String) -> Int64? {
         let bytes = Array(text.utf8)
-        guard bytes.count == 20, bytes[19] == UInt8(ascii: "Z"), let (year, month, day) = realDay(bytes), let second = secondOfDay(bytes) else { return nil }
+        guard bytes.count == 20, bytes[19] == UInt8(ascii: "Z") else { return nil }
+        return epochSecond(ofFirst19: bytes)
+    }
+
+    /// The instant bytes 0–18 write as `YYYY-MM-DDTHH:MM:SS` (a real day and time of day, read as
+    /// UTC), in seconds since 1970; nil for anything else. What follows is the caller's to read.
+    public static func epochSecond(ofFirst19 bytes: [UInt8]) -> Int64? {
+        guard let (year, month, day) = realDay(bytes), let second = secondOfDay(bytes) else { return nil }
         return days(year: year, month: month, day: day) * 86_400 + second
     }
 

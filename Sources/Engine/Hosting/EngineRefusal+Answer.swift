@@ -31,7 +31,7 @@ extension EngineRefusal {
         case .malformedHTTP: (.badRequest, "invalid_request", "The request is not well-formed HTTP")
         case .headersTooLarge: (.requestHeaderFieldsTooLarge, "invalid_request", "The request's headers are too large")
         case .notAProxy: (.methodNotAllowed, "method_not_allowed", "CONNECT is not supported")
-        case .otherClientError(.unauthorized, _): (.unauthorized, "authentication_required", HTTPResponse.Status.unauthorized.reasonPhrase)
+        case .otherClientError(.unauthorized, _): (.unauthorized, "authentication_required", "Unauthorized")
         case .otherClientError(.badRequest, _): (.badRequest, "invalid_request", "Invalid request")
         case .otherClientError(let status, _): (status, "invalid_request", status.reasonPhrase)
         }

@@ -4,9 +4,9 @@ import HTTPServing
 /// Times as operators type them: `2024-01-15T10:30:00Z` or a UTC date `2024-01-15` (its midnight).
 public enum OperatorTime {
     public static func parse(_ text: String) -> Date? {
+        if let midnight = UTCTimestamp.dayStart(text) { return Date(timeIntervalSince1970: TimeInterval(midnight)) }
         guard UTCTimestamp.startsWithRealDayAndTime(text) else { return nil }
-        if let instant = try? Date(text, strategy: .iso8601) { return instant }
-        return try? Date(text + "T00:00:00Z", strategy: .iso8601)
+        return try? Date(text, strategy: .iso8601)
     }
 }
 

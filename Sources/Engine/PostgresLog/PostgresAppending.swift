@@ -53,8 +53,7 @@ extension PostgresSharedLog {
         let decided = try Self.decide(requests, after: 0, in: lookups)
         let ids = requests.flatMap { $0.flatMap { $0.events.map(\.id) } }
         return try await client.withConnection { [self] connection in
-            // postgres-nio never answers a query sent on a connection its server closed.
-            guard !connection.isClosed else { throw PostgresLogError.unreachable(location: location, reason: "the connection closed") }
+            try connection.requireOpen(at: location, "the connection")
             try commitSent.mark(attempt)
             let rows = try await connection.query(Self.appendCall(decided.written, after: 0, expecting: Array(predicted), ids: ids), logger: logger)
             for try await (head, appended) in rows.decode((Int64, Bool).self) where appended {

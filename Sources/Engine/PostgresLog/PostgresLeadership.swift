@@ -82,11 +82,10 @@ extension PostgresSharedLog {
     }
 
     /// The one boolean `query` answers on `connection`, or `unreachable` once the connection is
-    /// closed or `leadershipCheck` has passed: postgres-nio never answers a query sent on a
-    /// connection its server closed, so a leader whose server restarted would wait for its check
-    /// forever and lead on beside the node that took the lock next.
+    /// closed (`requireOpen`) or `leadershipCheck` has passed: a leader whose server restarted would
+    /// otherwise wait for its check forever and lead on beside the node that took the lock next.
     private func answer(_ query: PostgresQuery, on connection: PostgresConnection) async throws -> Bool {
-        guard !connection.isClosed else { throw PostgresLogError.unreachable(location: location, reason: "the connection holding the lead closed") }
+        try connection.requireOpen(at: location, "the connection holding the lead")
         let answered = await withDeadline(Self.leadershipCheck) { [logger] () -> Result<Bool, any Error> in
             do {
                 var value = false
@@ -107,5 +106,13 @@ extension PostgresSharedLog {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in "job:\(job)".utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         return Int64(bitPattern: hash)
+    }
+}
+
+extension PostgresConnection {
+    /// postgres-nio never answers a query sent on a connection its server closed: the query would
+    /// wait forever. `what` names the connection in the error.
+    func requireOpen(at location: String, _ what: String) throws {
+        guard !isClosed else { throw PostgresLogError.unreachable(location: location, reason: "\(what) closed") }
     }
 }

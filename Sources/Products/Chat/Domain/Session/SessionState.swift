@@ -41,7 +41,7 @@ public struct SessionState: EventFold, Equatable {
 
     private mutating func append(_ turn: Turn) {
         turns.append(turn)
-        retainedBytes += MemoryLayout<Turn>.size + heapBytes(of: [turn.content, turn.messageId])
+        retainedBytes += MemoryLayout<Turn>.size + heapBytes(of: CollectionOfOne(turn.content)) + heapBytes(of: CollectionOfOne(turn.messageId))
             + turn.attachments.reduce(0) { $0 + MemoryLayout<Attachment>.size + heapBytes(of: [$1.sha256, $1.name, $1.contentType]) }
     }
 

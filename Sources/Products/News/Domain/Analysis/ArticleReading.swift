@@ -58,12 +58,11 @@ public struct ArticleReading: Sendable, Equatable, Codable {
             if index > 0, exchanges.contains(String(words[index - 1])) { add(word) }
             if isSymbol(word), !notTickers.contains(word) { add(word) }
         }
-        let padded = WordText(text, keeping: "&.", lowercased: false)
+        let padded = WordText(text, keeping: TickerList.nameCharacters, lowercased: false)
         // A name stands in `padded` only after a space and before one, so its first word (or, for
         // a one-word name, its plural) is one of the text's words: the scans below run only then.
         for index in Set(padded.words.flatMap { list.byNameHead[String($0)] ?? [] }).sorted() {
-            let names = list.bySymbol[index].searchedNames.filter { !ambiguousNames.contains($0) }
-            if names.contains(where: { padded.holds($0) || padded.holds($0 + "s") }) { add(list.bySymbol[index].symbol) }
+            if list.bySymbol[index].searchedNames.contains(where: { padded.holds($0) || padded.holds($0 + "s") }) { add(list.bySymbol[index].symbol) }
         }
         return found
     }
@@ -88,7 +87,6 @@ public struct ArticleReading: Sendable, Equatable, Codable {
     private static let wordPunctuation: Set<Unicode.Scalar> = [".", ",", ";", ":", "!", "?", "\"", "'", "’"]
     private static let exchanges: Set<String> = ["NASDAQ:", "NYSE:"]
     static let notTickers: Set<String> = ["ALL", "NOW", "KEY", "ARE", "FOR", "CEO", "CFO", "GDP", "SEC", "FED", "USA", "IPO", "ETF", "EPS", "FTC", "DOJ", "THE", "AND", "NEW", "CPI", "FOMC"]
-    static let ambiguousNames: Set<String> = ["Target", "Hartford", "Ball", "Match", "Block", "Visa Inc", "Public Storage", "Best", "General", "American", "United", "Southern", "Progressive", "Principal", "Equity", "Universal", "Global", "Fox", "News", "Dover", "Lennar", "Mosaic", "Ventas", "Allegion", "Corning", "Nucor", "Loews"]
 
     static let eventPhrases: [EventType: [String]] = [
         .earnings: ["earnings", "quarterly results", "quarterly profit", "quarterly revenue", "revenue", "eps", "profit", "beat estimates", "missed estimates", "per share"],

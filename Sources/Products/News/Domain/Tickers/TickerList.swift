@@ -7,20 +7,28 @@ public struct TickerList: Sendable {
         public var sector: String
         /// The name as articles write it: without a leading `The`, nor `Inc.`, `Corporation` and the like.
         public var shortName: String
-        /// What an article may call it, spelt as `WordText` reads a text (a hyphen is a space): its
-        /// short name, then any other name it goes by (`alsoCalled`).
+        /// What an article may call it and be found by, spelt as `WordText` reads a text (a hyphen
+        /// is a space): its short name, then any other name it goes by (`alsoCalled`), but for names
+        /// too common in prose to mean the company (`ambiguousNames`).
         public var searchedNames: [String]
     }
 
     public let companies: [String: Company]
     /// Every company, by symbol: the order names are searched in.
     let bySymbol: [Company]
-    /// The companies (indices in `bySymbol`) one of whose searched names begins with a word, or for
-    /// a one-word name is it or its plural: a text can name a company only if it holds one of its words.
+    /// The companies (indices in `bySymbol`) one of whose searched names begins with a word (the
+    /// second, after `The`), or for a one-word name is it or its plural: a text can name a company
+    /// only if it holds that word.
     let byNameHead: [String: [Int]]
 
     /// Names the press uses that are not the listed one, by symbol.
     static let alsoCalled: [String: [String]] = ["DIS": ["Disney"], "GOOG": ["Google"], "GOOGL": ["Google"], "HIG": ["The Hartford"]]
+
+    /// Names that in most articles mean something else (a target, a ball, the word "general").
+    static let ambiguousNames: Set<String> = ["Target", "Hartford", "Ball", "Match", "Block", "Visa Inc", "Public Storage", "Best", "General", "American", "United", "Southern", "Progressive", "Principal", "Equity", "Universal", "Global", "Fox", "News", "Dover", "Lennar", "Mosaic", "Ventas", "Allegion", "Corning", "Nucor", "Loews"]
+
+    /// What a name keeps besides letters and digits, as articles are read for names.
+    static let nameCharacters = "&."
 
     public static let sp500 = TickerList(tsv: PackageResources.sp500_tsv)
 
@@ -32,7 +40,7 @@ public struct TickerList: Sendable {
             let shortName = Self.shortName(fields[1])
             companies[fields[0]] = Company(
                 symbol: fields[0], name: fields[1], sector: fields[2], shortName: shortName,
-                searchedNames: ([shortName] + (Self.alsoCalled[fields[0]] ?? [])).map(Self.spelt)
+                searchedNames: ([shortName] + (Self.alsoCalled[fields[0]] ?? [])).map(Self.spelt).filter { !Self.ambiguousNames.contains($0) }
             )
         }
         self.companies = companies
@@ -41,7 +49,7 @@ public struct TickerList: Sendable {
         for (index, company) in bySymbol.enumerated() {
             for name in company.searchedNames {
                 let words = name.split(separator: " ")
-                byNameHead[String(words.first ?? ""), default: []].append(index)
+                byNameHead[String(words.count > 1 && words[0] == "The" ? words[1] : words.first ?? ""), default: []].append(index)
                 if words.count == 1 { byNameHead[name + "s", default: []].append(index) }
             }
         }
@@ -63,13 +71,8 @@ public struct TickerList: Sendable {
         return words.joined(separator: " ")
     }
 
-    /// `name` as `WordText` reads a text keeping `&` and `.`: any other ASCII character that is not
-    /// a letter or digit is a space (`Coca-Cola` is `Coca Cola`, `McDonald's` is `McDonald s`).
+    /// `name` as `WordText` reads a text (`Coca-Cola` is `Coca Cola`, `McDonald's` is `McDonald s`).
     static func spelt(_ name: String) -> String {
-        let mapped = name.map { character -> Character in
-            guard character.isASCII, !character.isLetter, !character.isNumber, character != "&", character != "." else { return character }
-            return " "
-        }
-        return String(mapped).split(separator: " ").joined(separator: " ")
+        WordText(name, keeping: nameCharacters, lowercased: false).spaced.split(separator: " ").joined(separator: " ")
     }
 }

@@ -147,7 +147,7 @@ public struct OfflineEvaluation: Sendable {
     /// Each evaluated user cut to their first 3, 5 and 10 training ratings: popular against served.
     func coldStart(_ scorer: Scorer, _ history: History) -> [(popular: Result, served: Result)] {
         Self.coldStartHistories.map { first in
-            let cut = split.test.keys.sorted().filter { history.ratingsOf($0).count > first }
+            let cut = coldStartUsers(rated: first, history)
             return (
                 measure("popular (first \(first))", cut) { history.popular(excluding: Set(history.ratingsOf($0).prefix(first).map(\.movieId))) },
                 measure("served (first \(first))", cut) { scorer.topMovieIds(history.profile($0, genres: movies.genres, first: first), limit: Self.cutoff) }
@@ -159,13 +159,18 @@ public struct OfflineEvaluation: Sendable {
     /// personalised baselines make of a few ratings.
     func coldStartBaselines(_ knn: ItemKNN, _ ease: ItemSimilarityModel, _ history: History) -> [(itemKNN: Result, ease: Result)] {
         Self.coldStartHistories.map { first in
-            let cut = split.test.keys.sorted().filter { history.ratingsOf($0).count > first }
+            let cut = coldStartUsers(rated: first, history)
             let seeds = { (user: Int64) in history.ratingsOf(user).prefix(first).map(\.movieId) }
             return (
                 measure("item-knn (first \(first))", cut) { knn.top(seeds($0), limit: Self.cutoff) },
                 measure("ease (first \(first))", cut) { ease.top(seeds: seeds($0), limit: Self.cutoff) }
             )
         }
+    }
+
+    /// The test users with more than `first` ratings, whose first `first` are the history kept.
+    private func coldStartUsers(rated first: Int, _ history: History) -> [Int64] {
+        split.test.keys.sorted().filter { history.ratingsOf($0).count > first }
     }
 
     /// The served model's worst NDCG@10 ratio to most-popular over the cold-start histories.

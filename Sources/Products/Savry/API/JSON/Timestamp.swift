@@ -28,10 +28,11 @@ enum Timestamp {
             index += 1
             return true
         }
-        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2), expect("Tt"),
-              let hour = number(2), expect(":"), let minute = number(2), expect(":"), let second = number(2),
-              UTCTimestamp.isDate(year: year, month: month, day: day), hour < 24, minute < 60, second < 60
-        else { return nil }
+        // RFC 3339 allows a lower-case `t`; the engine's reading of the day and time takes `T`.
+        var upper = Array(bytes.prefix(19))
+        if upper.count == 19, upper[10] == UInt8(ascii: "t") { upper[10] = UInt8(ascii: "T") }
+        guard let whole = UTCTimestamp.epochSecond(ofFirst19: upper) else { return nil }
+        index = 19
         var nanoseconds: Int64 = 0
         if expect(".") {
             let start = index
@@ -52,7 +53,7 @@ enum Timestamp {
             offsetMinutes = sign * (hours * 60 + minutes)
         }
         guard index == bytes.count else { return nil }
-        let seconds = UTCTimestamp.days(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second - offsetMinutes * 60
+        let seconds = whole - offsetMinutes * 60
         return seconds * 1_000 + (nanoseconds + 999_999) / 1_000_000
     }
 
