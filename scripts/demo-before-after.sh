@@ -60,9 +60,11 @@ fold() {
 
 # Every row of every table, sorted, one per line, prefixed by its table.
 rows() {
-    python3 - "$1/read/read.sqlite" <<'PY'
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
+    python3 - "$1/read" <<'PY'
+import os, sqlite3, sys
+# The read database in use: the one CURRENT names after a replay's swap, else read.sqlite.
+current = os.path.join(sys.argv[1], "CURRENT")
+db = sqlite3.connect(os.path.join(sys.argv[1], open(current).read().strip() if os.path.exists(current) else "read.sqlite"))
 for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"):
     for row in sorted(db.execute(f'SELECT * FROM "{table}"').fetchall(), key=repr):
         print(table, repr(row))
