@@ -48,9 +48,9 @@ final class ChatStorage: Sendable {
     }
 }
 
-/// The chat routes as `chat serve` builds them (`chatRouter`: token auth, the login throttle,
-/// health, the operator routes, middleware order), served by a real Hummingbird server on 127.0.0.1
-/// over `ChatStorage`, replies from `assistant`.
+/// The chat server as `chat serve` builds it (`buildChatApplication`: token auth, the login
+/// throttle, health, the operator routes, middleware order, connection limits) on 127.0.0.1 over
+/// `ChatStorage`, lent to it, replies from `assistant`.
 struct ChatLiveServer {
     static let adminToken = "chat-test-admin-token-chat-test-admin-token"
 
@@ -64,19 +64,19 @@ struct ChatLiveServer {
     ) async throws -> T {
         let storage = if let given { given } else { try await ChatStorage() }
         var configuration = ChatConfiguration(dataDirectory: storage.stores.directory.root)
+        configuration.serving = .testing(dataDirectory: storage.stores.directory.root)
+        configuration.demoMode = false
         configuration.adminToken = adminToken
         configuration.rateLimit = nil
         configuration.loginThrottle = loginThrottle
         configuration.contextTokens = 2_000
-        configuration.readYourWritesTimeout = .seconds(30)
         var logger = Logger(label: "chat-test")
         logger.logLevel = .critical
-        let replays = ReplayCoordinator(runner: storage.runner)
-        let router = try chatRouter(
-            configuration: configuration, stores: storage.stores, runner: storage.runner, replays: replays, commands: storage.commands,
-            assistant: assistant, logger: logger
+        let app = try await buildChatApplication(
+            configuration: configuration, stores: storage.stores.lent, runner: storage.runner, commands: storage.commands, assistant: assistant,
+            logger: logger
         )
-        return try await serveWithClient(router, services: [storage.runner, replays], logger: logger, timeout: .seconds(60)) { client in
+        return try await serveWithClient(app) { client in
             try await body(ChatLiveServer(storage: storage, client: ChatClient(client: client)))
         }
     }

@@ -57,8 +57,8 @@ final class NewsStorage: Sendable {
     deinit { stores.close() }
 }
 
-/// The news routes as `news serve` builds them (`newsRouter`: rate limit, health, operator routes,
-/// middleware order) on a real server on 127.0.0.1 over `NewsStorage`.
+/// The news server as `news serve` builds it (`buildNewsApplication`: rate limit, health, operator
+/// routes, middleware order, connection limits) on 127.0.0.1 over `NewsStorage`, lent to it.
 struct NewsLiveServer {
     let storage: NewsStorage
     let client: TestClient
@@ -69,14 +69,16 @@ struct NewsLiveServer {
     ) async throws -> T {
         let storage = if let given { given } else { try await NewsStorage() }
         var configuration = NewsConfiguration(dataDirectory: storage.stores.directory.root)
+        configuration.serving = .testing(dataDirectory: storage.stores.directory.root)
+        configuration.demoMode = false
         configuration.requestsPerMinute = requestsPerMinute
         configuration.adminToken = adminToken
-        configuration.readYourWritesTimeout = .seconds(30)
-        let replays = ReplayCoordinator(runner: storage.runner)
-        let router = try newsRouter(configuration: configuration, stores: storage.stores, runner: storage.runner, replays: replays, commands: storage.commands)
         var logger = Logger(label: "news-test")
         logger.logLevel = .critical
-        return try await serveWithClient(router, services: [storage.runner, replays], logger: logger, timeout: .seconds(60)) { client in
+        let app = try await buildNewsApplication(
+            configuration: configuration, stores: storage.stores.lent, runner: storage.runner, commands: storage.commands, logger: logger
+        )
+        return try await serveWithClient(app) { client in
             try await body(NewsLiveServer(storage: storage, client: client))
         }
     }

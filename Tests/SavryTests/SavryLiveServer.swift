@@ -15,10 +15,9 @@ import ServiceLifecycle
 import TestSupport
 import Testing
 
-/// Savry's routes as `savry serve` builds them (`savryRouter`: sign-in, rate limits, health, the
-/// operator routes behind `adminToken`, middleware order), served by a real Hummingbird server on
-/// 127.0.0.1 (an ephemeral port) over the real stores in a temp dir (`SavryStorage`), with the
-/// projection runner and the replay coordinator running as the server's services.
+/// Savry's server as `savry serve` builds it (`buildSavryApplication`: sign-in, rate limits, health,
+/// the operator routes behind `adminToken`, middleware order, connection limits), on 127.0.0.1 (an
+/// ephemeral port) over the real stores in a temp dir (`SavryStorage`), lent to it.
 struct SavryLiveServer {
     static let secret = "savry-test-secret-savry-test-secret-savry-test-secret-savry-test"
     static let adminToken = "savry-test-admin-token-savry-test-admin-token"
@@ -36,7 +35,7 @@ struct SavryLiveServer {
         _ body: @Sendable (SavryLiveServer) async throws -> T
     ) async throws -> T {
         let storage = if let given { given } else { try await SavryStorage() }
-        var configuration = SavryConfiguration(dataDirectory: storage.stores.directory.root)
+        var configuration = SavryConfiguration.testing(dataDirectory: storage.stores.directory.root)
         configuration.demoMode = devLoginEnabled
         configuration.jwtSecret = secret
         configuration.adminToken = adminToken
@@ -44,15 +43,15 @@ struct SavryLiveServer {
         configuration.appleKeySource = appleJWKS.map { .file($0) }
         configuration.rateLimit = rateLimit
         configuration.readOnly = readOnly
-        configuration.readYourWritesTimeout = .seconds(30)
-        let replays = ReplayCoordinator(runner: storage.runner)
-        let router = try await savryRouter(configuration: configuration, stores: storage.stores, runner: storage.runner, replays: replays, commands: storage.commands)
         let tokens = await SavryTokens(
             secret: secret, isActive: storage.commands.isActive, isSignedOut: SignedOutTokens(database: storage.stores.readDatabase).contains
         )
         var logger = Logger(label: "savry-test")
         logger.logLevel = .warning
-        return try await serveWithClient(router, services: [storage.runner, replays], logger: logger, timeout: .seconds(30)) { client in
+        let app = try await buildSavryApplication(
+            configuration: configuration, stores: storage.stores.lent, runner: storage.runner, commands: storage.commands, logger: logger
+        )
+        return try await serveWithClient(app, timeout: .seconds(30)) { client in
             try await body(SavryLiveServer(storage: storage, tokens: tokens, client: SavryClient(client: client)))
         }
     }

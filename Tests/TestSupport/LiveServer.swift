@@ -42,13 +42,18 @@ public func serve<T: Sendable, Context: RequestContext>(
     }
 }
 
-/// Serves `router` as `serve` does, with a test client connected to it for `body`, shut down after.
-public func serveWithClient<T: Sendable, Context: RequestContext>(
-    _ router: Router<Context>, services: [any Service] = [], logger: Logger, timeout: Duration = .seconds(60),
-    _ body: @Sendable (TestClient) async throws -> T
-) async throws -> T where Context.Source == ApplicationRequestContextSource {
-    try await serve(router, services: services, logger: logger) { port in try await withClient(port: port, timeout: timeout, body) }
+/// Runs `app`, a product's real server (on an ephemeral port: `ServingSettings.testing`), with a test
+/// client connected to it for `body`, shut down after.
+public func serveWithClient<T: Sendable>(
+    _ app: some ApplicationProtocol, timeout: Duration = .seconds(60), _ body: @Sendable (TestClient) async throws -> T
+) async throws -> T {
+    try await app.test(.live) { live in
+        guard let port = live.port else { throw ServerReportedNoPort() }
+        return try await withClient(port: port, timeout: timeout, body)
+    }
 }
+
+struct ServerReportedNoPort: Error {}
 
 /// A test client connected to 127.0.0.1:`port` for `body`, shut down after.
 public func withClient<T: Sendable>(port: Int, timeout: Duration = .seconds(60), _ body: @Sendable (TestClient) async throws -> T) async throws -> T {

@@ -6,8 +6,8 @@ import ServiceLifecycle
 extension ProductStores {
     /// The product's server: `router` on the configured address, with the engine's connection limits
     /// and what is refused below the router (`CONNECT`, bytes that are not HTTP) answered in the
-    /// product's error shape, `Failure`; its `workers` running beside it, and these stores (then
-    /// `closingAlso`, a product's own files) closed once they have all stopped.
+    /// product's error shape, `Failure`; its `workers` running beside it, and these stores (unless
+    /// `lent`), then `closingAlso` (a product's own files), closed once they have all stopped.
     public func server<Context: RequestContext, Failure: ContractError>(
         _ router: Router<Context>, configuration: some ServerConfiguration, errors: Failure.Type, workers: [any Service],
         closingAlso: @escaping @Sendable () -> Void = {}, logger: Logger
@@ -20,7 +20,10 @@ extension ProductStores {
             configuration: connections.serverConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: Product.name, logger: logger
             ),
-            services: [StoresAndTheirWorkers(workers: workers, log: log, close: { close(); closingAlso() })],
+            services: [StoresAndTheirWorkers(workers: workers, log: log, close: {
+                if closedByServer { close() }
+                closingAlso()
+            })],
             logger: logger
         )
     }

@@ -15,6 +15,8 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
     public let readDatabase: ReadDatabase
     /// The log in the product's terms, sealing and opening personal fields.
     public let store: EventStore<Product.Catalog>
+    /// Whether the server built over these stores closes them when it stops (`lent`).
+    private(set) var closedByServer = true
 
     public var personalData: KeyStoreCipher { KeyStoreCipher(keys: keys) }
     /// Files users uploaded, sealed under their keys, in the data directory and, on a shared log, in it.
@@ -100,6 +102,15 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
             throw error
         }
         store = EventStore(log: log, personalData: KeyStoreCipher(keys: keys))
+    }
+
+    /// These stores as a server borrows them: it stops without closing them, and whoever lent them
+    /// closes them. The live tests serve one directory's stores, read them between requests, and serve
+    /// them again.
+    public var lent: ProductStores {
+        var lent = self
+        lent.closedByServer = false
+        return lent
     }
 
     public func runner(batchSize: Int = 2000, logger: Logger) throws -> ProjectionRunner<Product.Catalog> {

@@ -21,18 +21,27 @@ public func buildChatApplication(configuration: ChatConfiguration, logger: Logge
         let runner = try stores.runner(logger: logger)
         let commands = try ChatCommandService(store: stores.store, passwords: DjangoPassword(iterations: configuration.passwordIterations))
         try await stores.seedDemo("the demo accounts", when: configuration, runner: runner, logger: logger) { try await ChatDemoSeed.run(into: commands) }
-        let replays = ReplayCoordinator(runner: runner)
         let assistant: any Assistant = configuration.assistant.map { OpenAICompatibleAssistant(settings: $0, client: .shared) } ?? OfflineAssistant()
         logger.info("assistant replies", metadata: ["provider": "\(assistant.provider)", "model": "\(assistant.model)"])
-        let router = try chatRouter(
-            configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands, assistant: assistant, logger: logger
-        )
-        return try await stores.server(router, configuration: configuration, errors: ChatAPIError.self, workers: [runner, replays], logger: logger)
+        return try await buildChatApplication(configuration: configuration, stores: stores, runner: runner, commands: commands, assistant: assistant, logger: logger)
     }
 }
 
+/// Chat's server over opened stores, folded by `runner`, its replies from `assistant`, with the
+/// projection runner and the replay coordinator as its services. The live tests serve their own
+/// stores through this (`lent`), with assistants of their own.
+public func buildChatApplication(
+    configuration: ChatConfiguration, stores: ProductStores<ChatProduct>, runner: ChatRunner, commands: ChatCommandService, assistant: any Assistant,
+    logger: Logger
+) async throws -> some ApplicationProtocol {
+    let replays = ReplayCoordinator(runner: runner)
+    let router = try chatRouter(
+        configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands, assistant: assistant, logger: logger
+    )
+    return try await stores.server(router, configuration: configuration, errors: ChatAPIError.self, workers: [runner, replays], logger: logger)
+}
+
 /// Chat's routes as served: the contract's, health, and the operator routes when a token is set.
-/// The live tests serve this over stores of their own, with an assistant of their own.
 public func chatRouter(
     configuration: ChatConfiguration, stores: ProductStores<ChatProduct>, runner: ChatRunner, replays: ReplayCoordinator,
     commands: ChatCommandService, assistant: any Assistant, logger: Logger

@@ -10,29 +10,38 @@ import ReadModels
 import ServiceLifecycle
 
 /// Opens the news product's stores over its own data directory, ingests the synthetic demo set in
-/// demo mode, and returns the server with the projection runner as a service.
+/// demo mode, and returns the server over them.
 public func buildNewsApplication(configuration: NewsConfiguration, logger: Logger = Logger(label: "news")) async throws -> some ApplicationProtocol {
     let stores = try await ProductStores<NewsProduct>.open(for: configuration, logger: logger)
     return try await stores.closedIfThrowing {
         let runner = try stores.runner(logger: logger)
         let commands = NewsCommandService(store: stores.store)
         try await stores.seedDemo("the synthetic demo articles", when: configuration, runner: runner, logger: logger) { try await NewsDemoSeed.run(into: commands) }
-        let replays = ReplayCoordinator(runner: runner)
-        let router = try newsRouter(configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands)
-        var workers: [any Service] = [runner, replays]
-        // One node polls the feeds at a time; another takes over when it dies. A past state polls none,
-        // nor does a node with no feeds to poll (it would take the lead only to give it up).
-        if !configuration.readOnly, !configuration.feeds.isEmpty {
-            workers.append(OneProcessJob("news-feed-poller", log: stores.log, job: FeedPoller(
-                feeds: configuration.feeds, interval: configuration.feedInterval, commands: commands, logger: logger
-            )))
-        }
-        return try await stores.server(router, configuration: configuration, errors: NewsAPIError.self, workers: workers, logger: logger)
+        return try await buildNewsApplication(configuration: configuration, stores: stores, runner: runner, commands: commands, logger: logger)
     }
 }
 
+/// The news server over opened stores, folded by `runner`, with the projection runner, the replay
+/// coordinator and the feed poller as its services. The live tests serve their own stores through
+/// this (`lent`).
+public func buildNewsApplication(
+    configuration: NewsConfiguration, stores: ProductStores<NewsProduct>, runner: NewsRunner, commands: NewsCommandService, logger: Logger
+) async throws -> some ApplicationProtocol {
+    let replays = ReplayCoordinator(runner: runner)
+    let router = try newsRouter(configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands)
+    var workers: [any Service] = [runner, replays]
+    // One node polls the feeds at a time; another takes over when it dies. A past state polls none,
+    // nor does a node with no feeds to poll (it would take the lead only to give it up).
+    if !configuration.readOnly, !configuration.feeds.isEmpty {
+        workers.append(OneProcessJob("news-feed-poller", log: stores.log, job: FeedPoller(
+            feeds: configuration.feeds, interval: configuration.feedInterval, commands: commands, logger: logger
+        )))
+    }
+    return try await stores.server(router, configuration: configuration, errors: NewsAPIError.self, workers: workers, logger: logger)
+}
+
 /// The news routes as served: the contract's `/v1`, health, and the operator routes when a token is
-/// set. The live tests serve this over stores of their own.
+/// set.
 public func newsRouter(
     configuration: NewsConfiguration, stores: ProductStores<NewsProduct>, runner: NewsRunner, replays: ReplayCoordinator, commands: NewsCommandService
 ) throws -> Router<NewsRequestContext> {

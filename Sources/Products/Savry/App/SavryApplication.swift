@@ -11,23 +11,29 @@ import SavryProjections
 
 /// Opens Savry's stores over the configured data directory (the log, the key store that seals
 /// personal fields, the read models; erasures reconciled first, except for a past state served
-/// read-only), seeds the demo cooks in demo mode, and returns the server with the projection runner
-/// as a service. Logging and metrics are bootstrapped
-/// by the executable, once.
+/// read-only), seeds the demo cooks in demo mode, and returns the server over them. Logging and
+/// metrics are bootstrapped by the executable, once.
 public func buildSavryApplication(configuration: SavryConfiguration, logger: Logger = Logger(label: "savry")) async throws -> some ApplicationProtocol {
     let stores = try await ProductStores<SavryProduct>.open(for: configuration, logger: logger)
     return try await stores.closedIfThrowing {
         let runner = try stores.runner(logger: logger)
         let commands = SavryCommandService(store: stores.store)
         try await stores.seedDemo("the demo cooks' recipes", when: configuration, runner: runner, logger: logger) { try await SavryDemoSeed.run(into: commands) }
-        let replays = ReplayCoordinator(runner: runner)
-        let router = try await savryRouter(configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands)
-        return try await stores.server(router, configuration: configuration, errors: SavryAPIError.self, workers: [runner, replays], logger: logger)
+        return try await buildSavryApplication(configuration: configuration, stores: stores, runner: runner, commands: commands, logger: logger)
     }
 }
 
+/// Savry's server over opened stores, folded by `runner`, with the projection runner and the replay
+/// coordinator as its services. The live tests serve their own stores through this (`lent`).
+public func buildSavryApplication(
+    configuration: SavryConfiguration, stores: ProductStores<SavryProduct>, runner: SavryRunner, commands: SavryCommandService, logger: Logger
+) async throws -> some ApplicationProtocol {
+    let replays = ReplayCoordinator(runner: runner)
+    let router = try await savryRouter(configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands)
+    return try await stores.server(router, configuration: configuration, errors: SavryAPIError.self, workers: [runner, replays], logger: logger)
+}
+
 /// Savry's routes as served: the contract's, health, and the operator routes when a token is set.
-/// The live tests serve this over stores of their own.
 public func savryRouter(
     configuration: SavryConfiguration, stores: ProductStores<SavryProduct>, runner: SavryRunner, replays: ReplayCoordinator,
     commands: SavryCommandService
