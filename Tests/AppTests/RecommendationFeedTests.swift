@@ -112,6 +112,35 @@ func withTasteServer(
         }
     }
 
+    @Test func aFilmFinishedWithoutARatingSpeaksForItsNeighbours() async throws {
+        try await withTasteServer { client in
+            // The model as the server trained it at start, on the same read models.
+            let model = try ReadModelFacts(client.dataDirectory, userId: 0).model
+            let user = try await client.account("finisher")
+            for liked in [1, 2, 3] {
+                #expect(try await client.send(.post, "/movies/\(liked)/rate", token: user.token, body: #"{"rating":5}"#).status == .ok)
+            }
+            let finished = try #require((4...24).map(Int64.init).first { model.covers($0) })
+            let neighbour = try #require((4...24).map(Int64.init).filter { $0 != finished && model.covers($0) }
+                .max { model.weight(from: finished, to: $0) < model.weight(from: finished, to: $1) })
+            try #require(model.weight(from: finished, to: neighbour) > 0)
+            let watched = try await client.send(.post, "/movies/\(finished)/watch", token: user.token, body: #"{"event_type":"completed","progress_percent":100}"#)
+            #expect(watched.status == .ok, "\(watched.text)")
+
+            let card = try await client.send(.get, "/movies/\(neighbour)/explanation", token: user.token)
+            let factors = try #require((card.json["explanation"] as? [String: Any])?["factors"] as? [[String: Any]], "\(card.text)")
+            let similar = try #require(factors.first { $0["type"] as? String == "similar_users" }, "\(factors)")
+            let payload = try #require(similar["payload"] as? [String: Any])
+            #expect(payload["signal_movie_ids"] as? [Int] == [Int(finished)])
+            #expect(payload["rated_movie_ids"] == nil)
+            let position = try #require(try ReadModelFacts(client.dataDirectory, userId: Int64(user.id)).signals[finished])
+            #expect(payload["evidence_event_ids"] as? [Int] == [Int(position)])
+            #expect((similar["description"] as? String)?.hasSuffix(", which you finished, also watched this") == true, "\(similar)")
+            let feed = try await client.send(.get, "/feed/recommendations?limit=50", token: user.token)
+            #expect(!(feed.json["recommendations"] as? [[String: Any]] ?? []).contains { $0["movie_id"] as? Int == Int(finished) })
+        }
+    }
+
     @Test func aNewcomerGetsPopularFilmsAndIsToldWhy() async throws {
         try await withTasteServer { client in
             let token = try await client.account("someone-new").token
@@ -159,6 +188,8 @@ func withTasteServer(
 struct ReadModelFacts {
     var ratings: [Int64: (rating: Double, position: Int64)] = [:]
     var completed: Set<Int64> = []
+    /// Films finished or saved to the watchlist and not rated, with the position of that event.
+    var signals: [Int64: Int64] = [:]
     var friends: Set<Int64> = []
     /// Film → friend → position, for friends who gave it 4 stars or more (as shown).
     var friendsRatedHighly: [Int64: [Int64: Int64]] = [:]
@@ -168,7 +199,8 @@ struct ReadModelFacts {
     var ratingCounts: [Int64: Int] = [:]
     var likedByGenre: [String: Int] = [:]
     var genres: [Int64: [String]] = [:]
-    /// Trained again here from every rating, as the server trains it (deterministic, bit for bit).
+    /// Trained again here from every film rated or finished, as the server trains it (deterministic,
+    /// bit for bit).
     var model: ItemSimilarityModel
 
     init(_ dataDirectory: URL, userId: Int64) throws {
@@ -176,14 +208,22 @@ struct ReadModelFacts {
         configuration.readonly = true
         let queue = try DatabaseQueue(path: ReadModelFiles(directory: dataDirectory.appendingPathComponent("read")).currentPath, configuration: configuration)
         let everyRating = try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT userId, movieId FROM userRating").map { (userId: $0["userId"] as Int64, movieId: $0["movieId"] as Int64) }
+            try Row.fetchAll(db, sql: "SELECT userId, movieId FROM userRating UNION SELECT userId, movieId FROM watchStatus WHERE status = 'completed'")
+                .map { (userId: $0["userId"] as Int64, movieId: $0["movieId"] as Int64) }
         }
         model = try ItemSimilarityModel.train(everyRating, parameters: tasteModelParameters)
         try queue.read { db in
             for row in try Row.fetchAll(db, sql: "SELECT movieId, rating, position FROM userRating WHERE userId = ?", arguments: [userId]) {
                 ratings[row["movieId"]] = (row["rating"], row["position"])
             }
-            completed = Set(try Int64.fetchAll(db, sql: "SELECT movieId FROM watchStatus WHERE userId = ? AND status = 'completed'", arguments: [userId]))
+            for row in try Row.fetchAll(db, sql: "SELECT movieId, position FROM watchlistEntry WHERE userId = ?", arguments: [userId]) {
+                signals[row["movieId"]] = row["position"]
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT movieId, position FROM watchStatus WHERE userId = ? AND status = 'completed'", arguments: [userId]) {
+                completed.insert(row["movieId"])
+                signals[row["movieId"]] = row["position"]
+            }
+            signals = signals.filter { ratings[$0.key] == nil }
             friends = Set(try Int64.fetchAll(db, sql: "SELECT friendId FROM friendship WHERE userId = ?", arguments: [userId]))
             for row in try Row.fetchAll(db, sql: "SELECT userId, movieId, rating, position FROM userRating") where friends.contains(row["userId"]) {
                 let rating: Double = row["rating"]
@@ -205,7 +245,8 @@ struct ReadModelFacts {
     }
 
     /// The personal term's two net sums for a film, recomputed: each film the user rated counts
-    /// f + (1 − f)·0.5^(k / h) (k: ratings recorded after it), times a when they did not like it.
+    /// f + (1 − f)·0.5^(k / h) (k: ratings recorded after it), times a when they did not like it;
+    /// each film finished or saved without a rating counts s, among the others.
     func personalSums(_ movieId: Int64) -> (liked: Double, others: Double) {
         let newestFirst = ratings.sorted { ($0.value.position, $1.key) > ($1.value.position, $0.key) }.map(\.key)
         var sums = (liked: 0.0, others: 0.0)
@@ -215,6 +256,7 @@ struct ReadModelFacts {
             let weight = model.weight(from: film, to: movieId) * recency
             if (ratings[film]?.rating ?? 0) >= 4 { sums.liked += weight } else { sums.others += weight * Scorer.defaultOtherRatingsWeight }
         }
+        for film in signals.keys { sums.others += model.weight(from: film, to: movieId) * Scorer.defaultSignalWeight }
         return sums
     }
 
@@ -239,10 +281,12 @@ struct ReadModelFacts {
                 #expect(evidence.isSubset(of: likedPositions) && !evidence.isEmpty)
                 #expect(value <= ratings.values.filter { $0.rating >= 4 }.count)
             case "similar_users":
-                let rated = try #require(payload["rated_movie_ids"] as? [Int]).map(Int64.init)
-                #expect(!rated.isEmpty && value >= rated.count)
+                let rated = (payload["rated_movie_ids"] as? [Int] ?? []).map(Int64.init)
+                let marked = (payload["signal_movie_ids"] as? [Int] ?? []).map(Int64.init)
+                #expect(!(rated + marked).isEmpty && value >= rated.count + marked.count)
                 for film in rated { #expect((ratings[film]?.rating ?? 5) < 4, "film \(film) is not one the user rated without liking it") }
-                let otherPositions = Set(ratings.values.filter { $0.rating < 4 }.map(\.position))
+                for film in marked { #expect(signals[film] != nil, "film \(film) is not one the user finished or saved without rating it") }
+                let otherPositions = Set(ratings.values.filter { $0.rating < 4 }.map(\.position)).union(signals.values)
                 #expect(evidence.isSubset(of: otherPositions) && !evidence.isEmpty)
             case "genre_match":
                 let mostLiked = Double(likedByGenre.values.max() ?? 0)

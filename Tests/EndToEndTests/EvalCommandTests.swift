@@ -99,6 +99,9 @@ import Testing
             "served − rating floor (5)", "served on plain EASE's weights", "served − films rated, not liked",
             "served, films rated but not liked at half weight",
         ])
+        let signals = try await models(["--signals", "0.5"]).compactMap { $0["model"] as? String }.suffix(3)
+        #expect(Array(signals) == ["unused", "seeds", "seeds and training (as served)"].map { "served, 50% of ratings only finished: \($0)" })
+        #expect(try await runNuvie(["eval", "--ratings", ratings, "--signals", "1.5"], logLevel: false).status != 0)
         let test = try await models([]), validation = try await models(["--validation"])
         #expect(test.count == validation.count)
         #expect(test.map { $0["ndcg@10"] as? Double } != validation.map { $0["ndcg@10"] as? Double })

@@ -177,6 +177,33 @@ private func profile(_ ratings: [Int64: Double], friends: [Int64: [TasteProfile.
         #expect(withoutOthers.recommend(user, limit: 10).items.flatMap(\.explanation.factors).allSatisfy { $0.type != .similarUsers })
     }
 
+    /// Films 1 and 2 liked; film 3 finished and film 4 saved, neither rated: they speak for their
+    /// neighbours as `similar_users`, citing the events, and count in how far the score is personal.
+    @Test func filmsFinishedOrSavedWithoutARatingSpeakAsSimilarUsers() throws {
+        var user = profile([1: 5, 2: 5])
+        user.completed = [3]
+        user.signals = [3: .init(.finished, position: 30), 4: .init(.saved, position: 40)]
+        let without = scorer.explain(profile([1: 5, 2: 5]), movieId: 5)
+        #expect(without.explanation.confidence == 0, "two ratings alone are a cold start")
+        let explained = scorer.explain(user, movieId: 1_000)
+        #expect(explained.explanation.confidence == 0.2, "four films known of twenty")
+
+        let similar = try #require(scorer.explain(user, movieId: 9).explanation.factors.first { $0.type == .similarUsers })
+        let contributing = [Int64(3), 4].filter { scorer.model.weight(from: $0, to: 9) > 0 }
+        #expect(contributing.count == 2, "films 3 and 4 are both in film 9's neighbourhood")
+        #expect(Set(similar.signalMovieIds) == Set(contributing) && similar.ratedMovieIds.isEmpty, "\(similar)")
+        #expect(Set(similar.evidenceEventIds) == Set(contributing.map { $0 == 3 ? UInt64(30) : 40 }))
+        let did = contributing.map { $0 == 3 ? "finished" : "saved" }.joined(separator: " or ")
+        #expect(similar.description.hasSuffix(", which you \(did), also watched this"), "\(similar.description)")
+        #expect(!scorer.recommend(user, limit: 10).items.contains { $0.movieId == 3 }, "a finished film is not recommended")
+
+        let ignoring = Scorer(model: scorer.model, catalog: catalog, signalWeight: 0)
+        #expect(ignoring.recommend(user, limit: 10).items.flatMap(\.explanation.factors).allSatisfy { $0.type != .similarUsers })
+        var rated = user
+        rated.ratings[3] = .init(rating: 5, position: 31)
+        #expect(TasteProfile(ratings: rated.ratings, signals: user.signals, likedByGenre: [:]).signals.keys.sorted() == [4], "a rated film speaks as a rating")
+    }
+
     @Test func excludedAndFinishedFilmsAreLeftOut() {
         var user = profile([1: 5, 2: 4, 3: 4])
         user.completed = [4]

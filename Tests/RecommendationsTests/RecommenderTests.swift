@@ -73,14 +73,14 @@ final class ImportedTaste: Sendable {
     @Test func aNewRatingChangesTheModelAndTheNextFeedWithoutARestart() async throws {
         let taste = try await ImportedTaste()
         let training = ModelTrainingService(recommender: taste.recommender, interval: .seconds(3600), logger: Logger(label: "test"))
-        training.trainIfRatingsChanged()
+        training.trainIfInteractionsChanged()
         let before = try #require(taste.recommender.trained)
         let query = RecommendQuery(requestId: "r", userId: 1, limit: 5)
         let top = try #require(try await taste.recommender.recommend(query).items.first)
 
         let (_, result) = try await NuvieCommandService(store: taste.store).rate(RateMovie(userId: 1, movieId: top.movieId, rating: 5, comment: nil, isReview: false))
         _ = try taste.runner.catchUp()
-        training.trainIfRatingsChanged()
+        training.trainIfInteractionsChanged()
 
         let after = try #require(taste.recommender.trained)
         #expect(after.position == result.position)

@@ -30,7 +30,7 @@ public func buildNuvieApplication(configuration: NuvieConfiguration, logger: Log
             )
             // The first model is trained before serving, from whatever the read models hold now.
             let training = ModelTrainingService(recommender: recommender, interval: configuration.modelRetrainInterval, logger: logger)
-            training.trainIfRatingsChanged()
+            training.trainIfInteractionsChanged()
             let replays = ReplayCoordinator(runner: runner)
             let router = try await nuvieRouter(
                 configuration: configuration, secrets: secrets, stores: stores, cache: cache, runner: runner, replays: replays,

@@ -54,6 +54,9 @@ struct Eval: AsyncParsableCommand {
     @Flag(help: "Also the served model with each of its choices undone alone (recency, its floor, genre, popularity blend, negative weights, rating floor, films rated but not liked left out or at half weight), and on plain EASE's weights.")
     var ablate = false
 
+    @Option(help: "Also measure implicit signals: this share (0–1) of each user's training ratings become films finished without a rating, and the served model ranks with them as seeds and without (SignalsEvaluation).")
+    var signals: Double?
+
     @Flag(help: "Measure on a validation split carved from the training part (as --tune does), not on the test part: for exploring choices.")
     var validation = false
 
@@ -62,6 +65,10 @@ struct Eval: AsyncParsableCommand {
 
     @Flag(help: "Any rejected row (ids ≤ 0, a rating off 0.5–5.0 in half stars, a bad timestamp) fails the run before anything is learned.")
     var strict = false
+
+    func validate() throws {
+        if let signals, !(0...1).contains(signals) { throw ValidationError("--signals is a share of each user's ratings, from 0 to 1") }
+    }
 
     func run() async throws {
         let ratingsURL = URL(fileURLWithPath: ratings)
@@ -92,7 +99,11 @@ struct Eval: AsyncParsableCommand {
         for evaluation in evaluations {
             let kind = evaluation.split.kind
             let measured = validation ? evaluation.onValidation(seed: seed) : evaluation
-            let results = try measured.run(ablate: ablate, progress: progress)
+            var results = try measured.run(ablate: ablate, progress: progress)
+            if let signals {
+                progress("signals: \(signals) of each user's training ratings only finished")
+                results += try measured.signalRows(share: signals, seed: seed)
+            }
             switch format {
             case .json:
                 for result in results { print(try Self.jsonLine(result, split: kind)) }

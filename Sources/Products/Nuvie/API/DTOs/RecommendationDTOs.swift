@@ -23,6 +23,7 @@ struct FactorDTO: Codable, Sendable {
         }
         ids("seed_movie_ids", factor.seedMovieIds)
         ids("rated_movie_ids", factor.ratedMovieIds)
+        ids("signal_movie_ids", factor.signalMovieIds)
         ids("friend_user_ids", factor.friendUserIds)
         if !factor.genres.isEmpty { payload["genres"] = .array(factor.genres.map(JSONValue.string)) }
         ids("evidence_event_ids", factor.evidenceEventIds)
@@ -45,7 +46,8 @@ struct FactorDTO: Codable, Sendable {
         // A remote service's number, whatever it is, must not trap: out of range reads as 0.
         if case .number(let n) = value { number = Int(exactly: n.rounded()) ?? 0 }
         return Factor(
-            type: type, weight: weight, value: number, seedMovieIds: ids("seed_movie_ids"), ratedMovieIds: ids("rated_movie_ids"), friendUserIds: ids("friend_user_ids"),
+            type: type, weight: weight, value: number, seedMovieIds: ids("seed_movie_ids"), ratedMovieIds: ids("rated_movie_ids"),
+            signalMovieIds: ids("signal_movie_ids"), friendUserIds: ids("friend_user_ids"),
             genres: genres, evidenceEventIds: ids("evidence_event_ids").map { UInt64(max(0, $0)) }, description: description
         )
     }

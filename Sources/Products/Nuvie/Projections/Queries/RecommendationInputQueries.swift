@@ -3,15 +3,18 @@ import NuvieDomain
 import Foundation
 import GRDB
 
-/// What the recommender reads about one user: their ratings, finished films, liking by genre
-/// (taste), friends, friends' high ratings (4 stars or more as shown) and the films friends
+/// What the recommender reads about one user: their ratings, finished and saved films, liking by
+/// genre (taste), friends, friends' high ratings (4 stars or more as shown) and the films friends
 /// recommended to them.
 public struct RecommendationInputs: Sendable {
     public struct Rated: Sendable { public var movieId: Int64; public var rating: Double; public var position: UInt64 }
+    /// A film the user finished or saved to their watchlist, and the position of the event that did.
+    public struct Marked: Sendable { public var movieId: Int64; public var position: UInt64 }
     public struct FriendSignal: Sendable { public var friendId: Int64; public var movieId: Int64; public var position: UInt64; public var recommended: Bool }
 
     public var ratings: [Rated]
-    public var completed: [Int64]
+    public var completed: [Marked]
+    public var saved: [Marked]
     public var likedByGenre: [String: Int]
     public var friends: [Int64: String]
     public var friendSignals: [FriendSignal]
@@ -43,19 +46,27 @@ public struct RecommendationInputQueries: Sendable {
         self.database = database
     }
 
-    /// Every (user, film) rating pair, and the log position of the latest rating among them.
+    /// Who watched what: every (user, film) pair rated or finished watching (a pair counts once), and
+    /// the log position of the latest rating or watch event among them.
     public func interactions() throws -> (position: UInt64, pairs: [(userId: Int64, movieId: Int64)]) {
         try database.read { db in
-            let position = try UInt64.fetchOne(db, sql: "SELECT MAX(position) FROM userRating") ?? 0
-            let rows = try Row.fetchCursor(db, sql: "SELECT userId, movieId FROM userRating")
+            let position = try Self.latestInteractionPosition(db)
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT userId, movieId FROM userRating UNION SELECT userId, movieId FROM watchStatus WHERE status = 'completed'
+                """)
             var pairs: [(userId: Int64, movieId: Int64)] = []
             while let row = try rows.next() { pairs.append((row[0], row[1])) }
             return (position, pairs)
         }
     }
 
-    public func latestRatingPosition() throws -> UInt64 {
-        try database.read { try UInt64.fetchOne($0, sql: "SELECT MAX(position) FROM userRating") ?? 0 }
+    /// The position `interactions` reports, alone: what tells the trainer the pairs may have changed.
+    public func latestInteractionPosition() throws -> UInt64 {
+        try database.read(Self.latestInteractionPosition)
+    }
+
+    private static func latestInteractionPosition(_ db: Database) throws -> UInt64 {
+        try UInt64.fetchOne(db, sql: "SELECT MAX(ifnull((SELECT MAX(position) FROM userRating), 0), ifnull((SELECT MAX(position) FROM watchStatus), 0))") ?? 0
     }
 
     /// Titles and genres of every film in the catalog.
@@ -105,7 +116,11 @@ public struct RecommendationInputQueries: Sendable {
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE userId = ? AND erasedAt IS NULL", arguments: [userId]) != nil else { return nil }
             let ratings = try Row.fetchAll(db, sql: "SELECT movieId, rating, position FROM userRating WHERE userId = ?", arguments: [userId])
                 .map { RecommendationInputs.Rated(movieId: $0["movieId"], rating: $0["rating"], position: $0["position"]) }
-            let completed = try Int64.fetchAll(db, sql: "SELECT movieId FROM watchStatus WHERE userId = ? AND status = 'completed'", arguments: [userId])
+            func marked(_ sql: String) throws -> [RecommendationInputs.Marked] {
+                try Row.fetchAll(db, sql: sql, arguments: [userId]).map { .init(movieId: $0["movieId"], position: $0["position"]) }
+            }
+            let completed = try marked("SELECT movieId, position FROM watchStatus WHERE userId = ? AND status = 'completed'")
+            let saved = try marked("SELECT movieId, position FROM watchlistEntry WHERE userId = ?")
             var likedByGenre: [String: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT genre, likedCount FROM userGenre WHERE userId = ? AND likedCount > 0", arguments: [userId]) {
                 likedByGenre[row["genre"]] = row["likedCount"]
@@ -128,7 +143,7 @@ public struct RecommendationInputQueries: Sendable {
                 """, arguments: [userId])
                 .map { RecommendationInputs.FriendSignal(friendId: $0["fromUserId"], movieId: $0["movieId"], position: $0["position"], recommended: true) }
             return RecommendationInputs(
-                ratings: ratings, completed: completed, likedByGenre: likedByGenre, friends: friends, friendSignals: rated + recommended
+                ratings: ratings, completed: completed, saved: saved, likedByGenre: likedByGenre, friends: friends, friendSignals: rated + recommended
             )
         }
     }
@@ -137,7 +152,7 @@ public struct RecommendationInputQueries: Sendable {
     public struct Freshness: Sendable, Equatable {
         /// Changes whenever anything a user's feed rests on changes, apart from other people's
         /// ratings: their own ratings and watches, their friends (which ones, and their names: any
-        /// event a friend causes), their friends' ratings, recommendations to them.
+        /// event a friend causes), their friends' ratings, recommendations to them, their watchlist.
         public var stamp: String
         /// How far movie-stats (popularity, averages) has folded the log.
         public var popularityPosition: UInt64
@@ -146,13 +161,14 @@ public struct RecommendationInputQueries: Sendable {
     public func freshness(userId: Int64) throws -> Freshness {
         // One statement, so no transaction is needed for it to see one state of the database.
         try database.statement { db in
-            // The stamp is put together by SQLite: formatting six values in Swift cost more than the read.
+            // The stamp is put together by SQLite: formatting seven values in Swift cost more than the read.
             let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT ifnull((SELECT MAX(position) FROM userRating WHERE userId = ?1), '-')
                        || '/' || ifnull((SELECT COUNT(*) || '.' || SUM(friendId) || '.' || MAX(since) FROM friendship WHERE userId = ?1), '-')
                        || '/' || ifnull((SELECT MAX((SELECT MAX(position) FROM userRating WHERE userId = f.friendId)) FROM friendship f WHERE f.userId = ?1), '-')
                        || '/' || ifnull((SELECT MAX(position) FROM movieRecommendation WHERE toUserId = ?1), '-')
-                       || '/' || ifnull((SELECT COUNT(*) || '.' || SUM(movieId) || '.' || MAX(updatedAt) FROM watchStatus WHERE userId = ?1 AND status = 'completed'), '-')
+                       || '/' || ifnull((SELECT COUNT(*) || '.' || SUM(movieId) || '.' || MAX(position) FROM watchStatus WHERE userId = ?1 AND status = 'completed'), '-')
+                       || '/' || ifnull((SELECT COUNT(*) || '.' || SUM(movieId) || '.' || MAX(position) FROM watchlistEntry WHERE userId = ?1), '-')
                        || '/' || ifnull((SELECT MAX(u.lastActiveAt) FROM friendship f JOIN user u ON u.userId = f.friendId WHERE f.userId = ?1), '-'),
                        (SELECT position FROM projectionCheckpoint WHERE name = 'movie-stats')
                 """), arguments: [userId])

@@ -3,11 +3,12 @@ import EventSourcing
 import NuvieDomain
 import GRDB
 
-/// Each user's watchlist and the latest watch event per film.
+/// Each user's watchlist and the latest watch event per film, each with the log position of the event
+/// that put it there (the recommender cites them: projections/recommendations.md).
 /// Folds `watchlist-added`, `watchlist-removed`, `watch-progressed`, and `user-erased` (the user's rows go).
 struct WatchProjection: Projection {
     let name = "watch"
-    let version = 1
+    let version = 2
     let tables = ["watchlistEntry", "watchStatus"]
 
     func createSchema(_ db: Database) throws {
@@ -21,6 +22,7 @@ struct WatchProjection: Projection {
             t.column("status", .text).notNull()
             t.column("progressPercent", .integer).notNull()
             t.column("updatedAt", .integer).notNull()
+            t.column("position", .integer).notNull()
         }
     }
 
@@ -35,8 +37,8 @@ struct WatchProjection: Projection {
             try db.run("DELETE FROM watchlistEntry WHERE userId = ? AND movieId = ?", [removed.userId, removed.movieId])
         case .watchProgressed(let watched):
             try db.run(
-                "INSERT OR REPLACE INTO watchStatus (userId, movieId, status, progressPercent, updatedAt) VALUES (?, ?, ?, ?, ?)",
-                [watched.userId, watched.movieId, watched.eventType.rawValue, watched.progressPercent, recorded.epochSeconds]
+                "INSERT OR REPLACE INTO watchStatus (userId, movieId, status, progressPercent, updatedAt, position) VALUES (?, ?, ?, ?, ?, ?)",
+                [watched.userId, watched.movieId, watched.eventType.rawValue, watched.progressPercent, recorded.epochSeconds, recorded.position]
             )
         case .userErased(let erased):
             try db.run("DELETE FROM watchlistEntry WHERE userId = ?", [erased.userId])

@@ -31,6 +31,9 @@ public struct OfflineEvaluation: Sendable {
         public var recencyFloor: Double
         public var otherRatingsWeight: Double
         public var fullHistory: Double
+        /// What a film finished or saved without a rating counts (`Scorer.signalWeight`): measured by
+        /// `signalRows`, not searched (the ratings files have no such films).
+        public var signalWeight = Scorer.defaultSignalWeight
         /// Ablations only (`nuvie eval --ablate`).
         var keepsNegativeWeights = ItemSimilarityModel.Parameters().keepsNegativeWeights
         public var ease: ItemSimilarityModel.Parameters
@@ -218,11 +221,11 @@ public struct OfflineEvaluation: Sendable {
         Scorer(
             model: model, catalog: CatalogSnapshot(titles: movies.titles, genres: movies.genres, ratingCounts: history.counts),
             genreShare: constants.genreShare, recencyHalfLife: constants.recencyHalfLife, recencyFloor: constants.recencyFloor, fullHistory: constants.fullHistory,
-            otherRatingsWeight: constants.otherRatingsWeight
+            otherRatingsWeight: constants.otherRatingsWeight, signalWeight: constants.signalWeight
         )
     }
 
-    private func measure(_ name: String, _ users: [Int64], top: (Int64) throws -> [Int64]) rethrows -> Result {
+    func measure(_ name: String, _ users: [Int64], top: (Int64) throws -> [Int64]) rethrows -> Result {
         var precision = 0.0, recall = 0.0, ndcg = 0.0, hits = 0.0
         var recommended = Set<Int64>()
         let clock = ContinuousClock(), start = clock.now

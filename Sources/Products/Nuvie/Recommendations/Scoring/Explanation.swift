@@ -16,8 +16,12 @@ public struct Factor: Sendable, Equatable, Codable {
     public var value: Int
     /// because_you_rated: the liked films that add most to this one, largest first (at most 5).
     public var seedMovieIds: [Int64] = []
-    /// similar_users: the films the user rated but did not like that add most to this one (at most 5).
+    /// similar_users: the films the user rated but did not like that add most to this one (at most 5
+    /// with `signalMovieIds`).
     public var ratedMovieIds: [Int64] = []
+    /// similar_users: the films the user finished or saved without rating them that add most to this
+    /// one (at most 5 with `ratedMovieIds`).
+    public var signalMovieIds: [Int64] = []
     /// friend_activity: every friend who rated the film 4 or more or recommended it to the user.
     public var friendUserIds: [Int64] = []
     /// genre_match: the film's genres the user has liked films in, most liked first.
@@ -26,13 +30,14 @@ public struct Factor: Sendable, Equatable, Codable {
     public var evidenceEventIds: [UInt64] = []
     public var description: String
 
-    public init(type: FactorType, weight: Double, value: Int, seedMovieIds: [Int64] = [], ratedMovieIds: [Int64] = [],
+    public init(type: FactorType, weight: Double, value: Int, seedMovieIds: [Int64] = [], ratedMovieIds: [Int64] = [], signalMovieIds: [Int64] = [],
                 friendUserIds: [Int64] = [], genres: [String] = [], evidenceEventIds: [UInt64] = [], description: String) {
         self.type = type
         self.weight = weight
         self.value = value
         self.seedMovieIds = seedMovieIds
         self.ratedMovieIds = ratedMovieIds
+        self.signalMovieIds = signalMovieIds
         self.friendUserIds = friendUserIds
         self.genres = genres
         self.evidenceEventIds = evidenceEventIds

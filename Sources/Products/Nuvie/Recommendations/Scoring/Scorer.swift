@@ -10,14 +10,15 @@ import Foundation
 ///           + σ·social                     friend_activity: min(1, friends who gave it 4+ stars or recommended it / 3)
 ///
 /// L is the sum of item–item weights to the film from the films you liked, O the sum from the films
-/// you rated but did not like, times a; both are net sums (weights can be negative), and one at or
+/// you rated but did not like, times a, and from the films you finished or saved without rating
+/// them, times s; both are net sums (weights can be negative), and one at or
 /// below zero is netted into the other, which alone shows (projections/recommendations.md).
 /// Each rated film's weights count for f + (1 − f)·0.5^(k / h), k the number of the user's ratings
 /// newer than it, h the recency half-life (none: every film counts fully) and f the floor: what
 /// comes next follows what the user rated last, but a film rated long ago still counts at least f
 /// (without the floor, a random split, whose held-out films are not the newest, fell below most-popular).
 ///
-/// c = min(1, your ratings / n), 0 under 3 ratings or with no film liked yet (cold start: popularity
+/// c = min(1, your ratings and finished or saved films / n), 0 under 3 of them or with no film liked yet (cold start: popularity
 /// until we know your taste); σ = 0.2 when social signals are used and you have friends, else 0.
 /// g = 0.15, h = 10 ratings, f = 0.5, a = 1 and n = 20 (with λ and the minimum ratings per film) were
 /// chosen by `nuvie eval --split both --tune` on validation splits of the bundled data's training
@@ -55,16 +56,21 @@ public struct Scorer: Sendable {
     /// a above: what a film the user rated but did not like counts beside one they liked; 0 leaves
     /// such films out (and `similar_users` with them).
     public let otherRatingsWeight: Double
+    /// s above: what a film the user finished or saved without rating it counts beside one they
+    /// liked; 0 leaves such films out of the personal term.
+    public let signalWeight: Double
     let mostRatings: Int
 
     public static let defaultRecencyHalfLife: Double? = 10
     public static let defaultRecencyFloor = 0.5
     public static let defaultOtherRatingsWeight = 1.0
+    public static let defaultSignalWeight = 1.0
 
     public init(
         model: ItemSimilarityModel, catalog: CatalogSnapshot, genreShare: Double = Scorer.defaultGenreShare,
         recencyHalfLife: Double? = Scorer.defaultRecencyHalfLife, recencyFloor: Double = Scorer.defaultRecencyFloor,
-        fullHistory: Double = Scorer.defaultFullHistory, otherRatingsWeight: Double = Scorer.defaultOtherRatingsWeight
+        fullHistory: Double = Scorer.defaultFullHistory, otherRatingsWeight: Double = Scorer.defaultOtherRatingsWeight,
+        signalWeight: Double = Scorer.defaultSignalWeight
     ) {
         self.model = model
         self.catalog = catalog
@@ -73,6 +79,7 @@ public struct Scorer: Sendable {
         self.recencyFloor = recencyFloor
         self.fullHistory = fullHistory
         self.otherRatingsWeight = otherRatingsWeight
+        self.signalWeight = signalWeight
         mostRatings = catalog.ratingCounts.values.max() ?? 0
     }
 
@@ -133,7 +140,9 @@ public struct UserScoring: Sendable {
     let seeds: [Int64]
     /// The liked films and the others that the model covers, each with its row in the weights and
     /// its weight: 1, or less the longer ago it was rated (`Scorer.recencyHalfLife`), never under
-    /// `Scorer.recencyFloor`; times `Scorer.otherRatingsWeight` for the others.
+    /// `Scorer.recencyFloor`; times `Scorer.otherRatingsWeight` for the others rated, and
+    /// `Scorer.signalWeight` for the films finished or saved (not decayed: they have no rank among
+    /// the ratings).
     let likedRows: [SeedRow]
     let otherRows: [SeedRow]
     /// Over the model's films: the sums from the liked films, and from the others.
@@ -150,8 +159,9 @@ public struct UserScoring: Sendable {
         seeds = chosen.filter { $0.value.liked }.keys.sorted()
         // With `Scorer.otherRatingsWeight` above 0, the others they rated count too.
         let others = scorer.otherRatingsWeight > 0 ? chosen.filter { !$0.value.liked }.keys.sorted() : []
+        let signals = scorer.signalWeight > 0 ? profile.signals.keys.filter { options.seedFilter?.contains($0) ?? true }.sorted() : []
         // Nothing liked yet, however much rated: nothing to personalise from, so popularity it is.
-        personalisation = seeds.isEmpty ? 0 : scorer.personalisation(ratingCount: profile.ratings.count)
+        personalisation = seeds.isEmpty ? 0 : scorer.personalisation(ratingCount: profile.ratings.count + profile.signals.count)
         social = options.useSocial && profile.friendCount > 0 ? Scorer.socialShare : 0
         let recency = Self.recencyWeights(seeds + others, profile, halfLife: scorer.recencyHalfLife, floor: scorer.recencyFloor)
         func rows(_ films: [Int64], times share: Double) -> [SeedRow] {
@@ -159,6 +169,7 @@ public struct UserScoring: Sendable {
         }
         likedRows = rows(seeds, times: 1)
         otherRows = rows(others, times: scorer.otherRatingsWeight)
+            + signals.compactMap { film in scorer.model.index[film].map { SeedRow(film: film, row: $0, weight: scorer.signalWeight) } }
         func sums(_ rows: [SeedRow]) -> [Double] {
             var sums = [Double](repeating: 0, count: scorer.model.count)
             for seed in rows { scorer.model.accumulate(row: seed.row, weight: seed.weight, into: &sums) }
@@ -253,115 +264,5 @@ public struct UserScoring: Sendable {
         return (profile.friendSignals[movieId] ?? [])
             .sorted { $0.recommended != $1.recommended ? $0.recommended : $0.position > $1.position }
             .filter { seen.insert($0.friendId).inserted }
-    }
-
-    func scored(_ movieId: Int64, terms: Terms) -> ScoredMovie {
-        let score = terms.score
-        var factors: [Factor] = []
-        func share(_ term: Double) -> Double { (term / score * 10_000).rounded() / 10_000 }
-        if terms.personal > 0 { factors.append(becauseYouRated(movieId, weight: share(terms.personal))) }
-        if terms.similar > 0 { factors.append(similarUsers(movieId, weight: share(terms.similar))) }
-        if terms.genre > 0 { factors.append(genreMatchFactor(movieId, weight: share(terms.genre))) }
-        if terms.popular > 0 { factors.append(popularFactor(movieId, weight: share(terms.popular))) }
-        if terms.social > 0 { factors.append(friendActivity(movieId, weight: share(terms.social))) }
-        factors.sort { $0.weight > $1.weight }
-        return ScoredMovie(
-            movieId: movieId, score: min(1, score),
-            explanation: Explanation(
-                primaryReason: factors.first?.type ?? .popular, confidence: (personalisation * 100).rounded() / 100, factors: factors
-            )
-        )
-    }
-
-    private func becauseYouRated(_ movieId: Int64, weight: Double) -> Factor {
-        let (contributing, cited, titles) = contributions(of: likedRows, to: movieId)
-        return Factor(
-            type: .becauseYouRated, weight: weight, value: contributing.count, seedMovieIds: cited,
-            evidenceEventIds: evidence(contributing.prefix(10).compactMap { profile.ratings[$0]?.position }),
-            description: "Because you liked " + listed(titles, more: contributing.count - titles.count)
-        )
-    }
-
-    private func similarUsers(_ movieId: Int64, weight: Double) -> Factor {
-        let (contributing, cited, titles) = contributions(of: otherRows, to: movieId)
-        return Factor(
-            type: .similarUsers, weight: weight, value: contributing.count, ratedMovieIds: cited,
-            evidenceEventIds: evidence(contributing.prefix(10).compactMap { profile.ratings[$0]?.position }),
-            description: "People who watched " + listed(titles, more: contributing.count - titles.count) + ", which you rated, also watched this"
-        )
-    }
-
-    /// The films among `films` that add to `movieId`'s score, largest first; the first five cited,
-    /// the first two by title.
-    private func contributions(of rows: [SeedRow], to movieId: Int64) -> (contributing: [Int64], cited: [Int64], titles: [String]) {
-        var contributing: [(film: Int64, weight: Double)] = []
-        if let column = scorer.model.index[movieId] {
-            for seed in rows {
-                let weight = scorer.model.weight(row: seed.row, column: column) * seed.weight
-                if weight > 0 { contributing.append((seed.film, weight)) }
-            }
-        }
-        contributing.sort { $0.weight != $1.weight ? $0.weight > $1.weight : $0.film < $1.film }
-        let cited = contributing.prefix(5).map(\.film)
-        return (contributing.map(\.film), cited, cited.prefix(2).map { displayTitle(scorer.catalog.titles[$0] ?? "film \($0)") })
-    }
-
-    private func genreMatchFactor(_ movieId: Int64, weight: Double) -> Factor {
-        let liked = (scorer.catalog.genres[movieId] ?? [])
-            .filter { (genreAffinity[$0] ?? 0) > 0 }
-            .sorted { (genreAffinity[$0] ?? 0, $1) > (genreAffinity[$1] ?? 0, $0) }
-        let percent = Int((genreMatch(movieId) * 100).rounded())
-        return Factor(
-            type: .genreMatch, weight: weight, value: percent, genres: liked,
-            description: "\(percent)% match with your taste in " + listed(Array(liked.prefix(2)), more: 0)
-        )
-    }
-
-    private func popularFactor(_ movieId: Int64, weight: Double) -> Factor {
-        let count = scorer.catalog.ratingCounts[movieId] ?? 0
-        let people = count == 1 ? "1 person" : "\(count) people"
-        return Factor(
-            type: .popular, weight: weight, value: count,
-            description: "Rated by \(people): based on what's popular while we learn your taste"
-        )
-    }
-
-    private func friendActivity(_ movieId: Int64, weight: Double) -> Factor {
-        let signals = friends(movieId)
-        let recommenders = signals.filter(\.recommended), raters = signals.filter { !$0.recommended }
-        func phrase(_ group: [TasteProfile.FriendSignal], _ verb: String) -> String? {
-            switch group.count {
-            case 0: nil
-            case 1: "\(profile.friendNames[group[0].friendId] ?? "A friend") \(verb)"
-            default: "\(group.count) friends \(verb)"
-            }
-        }
-        let parts = [phrase(recommenders, "recommended this to you"), phrase(raters, "rated this highly")].compactMap { $0 }
-        return Factor(
-            type: .friendActivity, weight: weight, value: signals.count, friendUserIds: signals.map(\.friendId),
-            evidenceEventIds: evidence(signals.map(\.position)), description: parts.joined(separator: "; ")
-        )
-    }
-
-    /// MovieLens files "The Matrix" as "Matrix, The": a sentence wants it the right way round.
-    private func displayTitle(_ title: String) -> String {
-        for article in ["The", "A", "An"] {
-            let suffix = ", \(article)"
-            if title.hasSuffix(suffix) { return "\(article) \(title.dropLast(suffix.count))" }
-        }
-        return title
-    }
-
-    private func evidence(_ positions: [UInt64]) -> [UInt64] {
-        Array(positions.filter { $0 > 0 }.prefix(10))
-    }
-
-    private func listed(_ names: [String], more: Int) -> String {
-        switch (names.count, more) {
-        case (0, _): "films like this"
-        case (1, 0): names[0]
-        case (2, 0): "\(names[0]) and \(names[1])"
-        default: names.joined(separator: ", ") + " and \(more) more"
-        }
     }
 }

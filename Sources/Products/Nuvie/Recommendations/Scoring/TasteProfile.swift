@@ -29,9 +29,25 @@ public struct TasteProfile: Sendable {
         }
     }
 
+    /// A film the user showed interest in without rating it: finished watching, or saved to their
+    /// watchlist; `position` is the event's.
+    public struct Signal: Sendable, Equatable {
+        public enum Kind: String, Sendable { case finished, saved }
+        public var kind: Kind
+        public var position: UInt64
+
+        public init(_ kind: Kind, position: UInt64) {
+            self.kind = kind
+            self.position = position
+        }
+    }
+
     public var ratings: [Int64: Rated]
     /// Films the user finished watching: not recommended again.
     public var completed: Set<Int64>
+    /// Films finished or saved and not rated: seeds of the personal term beside the rated ones
+    /// (`Scorer.signalWeight`), cited by `similar_users`.
+    public var signals: [Int64: Signal]
     /// How many films the user liked in each genre.
     public var likedByGenre: [String: Int]
     public var friendCount: Int
@@ -49,11 +65,12 @@ public struct TasteProfile: Sendable {
     }
 
     public init(
-        ratings: [Int64: Rated], completed: Set<Int64> = [], likedByGenre: [String: Int], friendCount: Int = 0,
+        ratings: [Int64: Rated], completed: Set<Int64> = [], signals: [Int64: Signal] = [:], likedByGenre: [String: Int], friendCount: Int = 0,
         friendSignals: [Int64: [FriendSignal]] = [:], friendNames: [Int64: String] = [:]
     ) {
         self.ratings = ratings
         self.completed = completed
+        self.signals = signals.filter { ratings[$0.key] == nil }
         self.likedByGenre = likedByGenre
         self.friendCount = friendCount
         self.friendSignals = friendSignals

@@ -4,9 +4,9 @@ import NuvieProjections
 import Logging
 import ServiceLifecycle
 
-/// Retrains the model whenever new ratings have reached the read model, checking every `interval`,
-/// so a rating changes everyone's item–item weights without a restart. The first model is trained
-/// before the server starts (`trainIfRatingsChanged` from `buildNuvieApplication`).
+/// Retrains the model whenever a new rating or watch event has reached the read models, checking
+/// every `interval`, so who watched what changes everyone's item–item weights without a restart. The first model is trained
+/// before the server starts (`trainIfInteractionsChanged` from `buildNuvieApplication`).
 public struct ModelTrainingService: Service {
     let recommender: Recommender
     let interval: Duration
@@ -22,15 +22,16 @@ public struct ModelTrainingService: Service {
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
-                try await BlockingWork.run(trainIfRatingsChanged)
+                try await BlockingWork.run(trainIfInteractionsChanged)
             }
         }
     }
 
-    /// Trains when the read model holds a rating the current model has not seen (or there is no model yet).
-    public func trainIfRatingsChanged() {
+    /// Trains when the read models hold a rating or watch event the current model has not seen (or
+    /// there is no model yet).
+    public func trainIfInteractionsChanged() {
         do {
-            let latest = try recommender.inputs.latestRatingPosition()
+            let latest = try recommender.inputs.latestInteractionPosition()
             if recommender.trained.map({ $0.position != latest }) ?? true {
                 try recommender.train()
             }

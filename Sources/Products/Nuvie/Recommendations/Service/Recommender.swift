@@ -88,7 +88,8 @@ public final class Recommender: RecommendationEngine {
 
     public var trained: Trained? { current.withLockedValue { $0 } }
 
-    /// Trains on every rating in the read model now and serves the result from then on.
+    /// Trains on who watched what in the read models now (`interactions`: rated or finished) and serves
+    /// the result from then on.
     @discardableResult
     public func train() throws -> Trained {
         let clock = ContinuousClock(), start = clock.now
@@ -109,7 +110,7 @@ public final class Recommender: RecommendationEngine {
         Gauge(label: "nuvie_recommendation_model_films").record(Double(model.count))
         Gauge(label: "nuvie_recommendation_model_bytes").record(Double(model.weightBytes))
         logger.info("recommendation model trained", metadata: [
-            "position": "\(position)", "ratings": "\(pairs.count)", "films": "\(model.count)", "elapsed": "\(elapsed)",
+            "position": "\(position)", "pairs": "\(pairs.count)", "films": "\(model.count)", "elapsed": "\(elapsed)",
         ])
         return trained
     }
@@ -216,9 +217,12 @@ extension TasteProfile {
                 FriendSignal(friendId: signal.friendId, position: signal.position, recommended: signal.recommended)
             )
         }
+        var marked: [Int64: Signal] = [:]
+        for saved in inputs.saved { marked[saved.movieId] = Signal(.saved, position: saved.position) }
+        for finished in inputs.completed { marked[finished.movieId] = Signal(.finished, position: finished.position) }
         self.init(
             ratings: Dictionary(inputs.ratings.map { ($0.movieId, Rated(rating: $0.rating, position: $0.position)) }) { a, _ in a },
-            completed: Set(inputs.completed), likedByGenre: inputs.likedByGenre, friendCount: inputs.friends.count,
+            completed: Set(inputs.completed.map(\.movieId)), signals: marked, likedByGenre: inputs.likedByGenre, friendCount: inputs.friends.count,
             friendSignals: signals, friendNames: inputs.friends
         )
     }
