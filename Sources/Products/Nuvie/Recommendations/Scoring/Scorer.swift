@@ -18,8 +18,8 @@ import Foundation
 /// comes next follows what the user rated last, but a film rated long ago still counts at least f
 /// (without the floor, a random split, whose held-out films are not the newest, fell below most-popular).
 ///
-/// c = min(1, your ratings and finished or saved films / n), 0 under 3 of them or with no film liked yet (cold start: popularity
-/// until we know your taste); σ = 0.2 when social signals are used and you have friends, else 0.
+/// c = min(1, the films you rated, finished or saved / n), 0 under 3 of them or with no film liked
+/// yet (cold start: popularity until we know your taste); σ = 0.2 when social signals are used and you have friends, else 0.
 /// g = 0.15, h = 10 ratings, f = 0.5, a = 1 and n = 20 (with λ and the minimum ratings per film) were
 /// chosen by `nuvie eval --split both --tune` on validation splits of the bundled data's training
 /// part (BENCHMARKS.md).
@@ -84,8 +84,8 @@ public struct Scorer: Sendable {
     }
 
     /// How far the user's history personalises the score (c above).
-    func personalisation(ratingCount: Int) -> Double {
-        ratingCount < Self.minimumHistory ? 0 : min(1, Double(ratingCount) / fullHistory)
+    func personalisation(filmsKnown: Int) -> Double {
+        filmsKnown < Self.minimumHistory ? 0 : min(1, Double(filmsKnown) / fullHistory)
     }
 
     /// One user's scoring pass, to ask several questions of: their personal sums over the model's
@@ -161,7 +161,7 @@ public struct UserScoring: Sendable {
         let others = scorer.otherRatingsWeight > 0 ? chosen.filter { !$0.value.liked }.keys.sorted() : []
         let signals = scorer.signalWeight > 0 ? profile.signals.keys.filter { options.seedFilter?.contains($0) ?? true }.sorted() : []
         // Nothing liked yet, however much rated: nothing to personalise from, so popularity it is.
-        personalisation = seeds.isEmpty ? 0 : scorer.personalisation(ratingCount: profile.ratings.count + profile.signals.count)
+        personalisation = seeds.isEmpty ? 0 : scorer.personalisation(filmsKnown: profile.ratings.count + profile.signals.count)
         social = options.useSocial && profile.friendCount > 0 ? Scorer.socialShare : 0
         let recency = Self.recencyWeights(seeds + others, profile, halfLife: scorer.recencyHalfLife, floor: scorer.recencyFloor)
         func rows(_ films: [Int64], times share: Double) -> [SeedRow] {
