@@ -70,7 +70,7 @@ final class ImportedTaste: Sendable {
         }
     }
 
-    @Test func aNewRatingChangesTheModelAndTheNextFeedWithoutARestart() async throws {
+    @Test func aNewRatingOrFinishedFilmChangesTheModelAndTheNextFeedWithoutARestart() async throws {
         let taste = try await ImportedTaste()
         let training = ModelTrainingService(recommender: taste.recommender, interval: .seconds(3600), logger: Logger(label: "test"))
         training.trainIfInteractionsChanged()
@@ -89,5 +89,15 @@ final class ImportedTaste: Sendable {
         #expect(!next.contains { $0.movieId == top.movieId })
         let seeds = next.flatMap(\.explanation.factors).filter { $0.type == .becauseYouRated }.flatMap(\.seedMovieIds)
         #expect(seeds.contains(top.movieId))
+
+        // A film finished without a rating is a film watched: the model learns it too.
+        let unrated = try #require(next.first { $0.movieId != top.movieId }?.movieId)
+        let watched = try await NuvieCommandService(store: taste.store).recordWatch(.completed, progressPercent: 100, userId: 1, movieId: unrated)
+        _ = try taste.runner.catchUp()
+        training.trainIfInteractionsChanged()
+        let afterWatching = try #require(taste.recommender.trained)
+        #expect(afterWatching.position == watched.position)
+        #expect(afterWatching.model != after.model)
+        #expect(!(try await taste.recommender.recommend(query).items.contains { $0.movieId == unrated }))
     }
 }
