@@ -201,7 +201,10 @@ private func profile(_ ratings: [Int64: Double], friends: [Int64: [TasteProfile.
         #expect(ignoring.recommend(user, limit: 10).items.flatMap(\.explanation.factors).allSatisfy { $0.type != .similarUsers })
         var rated = user
         rated.ratings[3] = .init(rating: 5, position: 31)
-        #expect(TasteProfile(ratings: rated.ratings, signals: user.signals, likedByGenre: [:]).signals.keys.sorted() == [4], "a rated film speaks as a rating")
+        let asRated = scorer.explain(rated, movieId: 9).explanation
+        #expect(asRated.confidence == 0.2, "film 3 counted once")
+        #expect(asRated.factors.first { $0.type == .similarUsers }?.signalMovieIds == [4], "a rated film speaks as a rating")
+        #expect(asRated.factors.first { $0.type == .becauseYouRated }?.seedMovieIds.contains(3) == true)
     }
 
     @Test func excludedAndFinishedFilmsAreLeftOut() {

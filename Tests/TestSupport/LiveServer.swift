@@ -1,6 +1,8 @@
 import Hummingbird
+import HummingbirdCore
 import HummingbirdTesting
 import Logging
+import NIOCore
 import ProductHosting
 import ServiceLifecycle
 
@@ -10,15 +12,17 @@ import ServiceLifecycle
 public func serve<T: Sendable, Context: RequestContext>(
     _ router: Router<Context>, services: [any Service] = [], logger: Logger, _ body: @Sendable (Int) async throws -> T
 ) async throws -> T where Context.Source == ApplicationRequestContextSource {
-    let (ports, reportPort) = AsyncStream.makeStream(of: Int.self)
     let app = Application(
-        responder: productResponder(router), configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: services,
-        onServerRunning: { channel in
-            if let port = channel.localAddress?.port { reportPort.yield(port) }
-        },
-        logger: logger
+        responder: productResponder(router), configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: services, logger: logger
     )
-    let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+    return try await serve(app, body)
+}
+
+/// Runs `app` until `body` returns, `body` given the port it listens on (an ephemeral one:
+/// `ServingSettings.testing`). An app that fails before it listens fails this, not a wait.
+public func serve<T: Sendable>(_ app: some ApplicationProtocol, _ body: @Sendable (Int) async throws -> T) async throws -> T {
+    let (ports, reportPort) = AsyncStream.makeStream(of: Int.self)
+    let group = ServiceGroup(configuration: .init(services: [PortReporting(base: app, report: reportPort)], logger: app.logger))
     return try await withThrowingTaskGroup(of: Void.self) { tasks in
         tasks.addTask {
             defer { reportPort.finish() }
@@ -42,18 +46,31 @@ public func serve<T: Sendable, Context: RequestContext>(
     }
 }
 
-/// Runs `app`, a product's real server (on an ephemeral port: `ServingSettings.testing`), with a test
-/// client connected to it for `body`, shut down after.
+/// Runs `app`, a product's real server, with a test client connected to it for `body`, shut down after.
 public func serveWithClient<T: Sendable>(
     _ app: some ApplicationProtocol, timeout: Duration = .seconds(60), _ body: @Sendable (TestClient) async throws -> T
 ) async throws -> T {
-    try await app.test(.live) { live in
-        guard let port = live.port else { throw ServerReportedNoPort() }
-        return try await withClient(port: port, timeout: timeout, body)
-    }
+    try await serve(app) { port in try await withClient(port: port, timeout: timeout, body) }
 }
 
-struct ServerReportedNoPort: Error {}
+/// `base`, reporting the port it listens on once it does.
+private struct PortReporting<Base: ApplicationProtocol>: ApplicationProtocol, Service {
+    let base: Base
+    let report: AsyncStream<Int>.Continuation
+
+    var responder: Base.Responder { get async throws { try await base.responder } }
+    var server: HTTPServerBuilder { base.server }
+    var eventLoopGroup: any EventLoopGroup { base.eventLoopGroup }
+    var configuration: ApplicationConfiguration { base.configuration }
+    var logger: Logger { base.logger }
+    var services: [any Service] { base.services }
+    var processesRunBeforeServerStart: [@Sendable () async throws -> Void] { base.processesRunBeforeServerStart }
+
+    @Sendable func onServerRunning(_ channel: any Channel) async {
+        await base.onServerRunning(channel)
+        if let port = channel.localAddress?.port { report.yield(port) }
+    }
+}
 
 /// A test client connected to 127.0.0.1:`port` for `body`, shut down after.
 public func withClient<T: Sendable>(port: Int, timeout: Duration = .seconds(60), _ body: @Sendable (TestClient) async throws -> T) async throws -> T {

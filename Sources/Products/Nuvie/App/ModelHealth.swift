@@ -8,7 +8,7 @@ struct ModelHealth: Encodable, Sendable {
         var name: String
         var version: String
         var trainedAt: String
-        /// The log position of the latest rating it was trained on.
+        /// The log position of the latest rating or finished film it was trained on.
         var position: UInt64
         var films: Int
     }

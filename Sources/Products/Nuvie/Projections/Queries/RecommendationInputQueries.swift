@@ -47,7 +47,7 @@ public struct RecommendationInputQueries: Sendable {
     }
 
     /// Who watched what: every (user, film) pair rated or finished watching (a pair counts once), and
-    /// the log position of the latest rating or watch event among them.
+    /// the log position of the latest rating or finish among them.
     public func interactions() throws -> (position: UInt64, pairs: [(userId: Int64, movieId: Int64)]) {
         try database.read { db in
             let position = try Self.latestInteractionPosition(db)
@@ -66,7 +66,10 @@ public struct RecommendationInputQueries: Sendable {
     }
 
     private static func latestInteractionPosition(_ db: Database) throws -> UInt64 {
-        try UInt64.fetchOne(db, sql: "SELECT MAX(ifnull((SELECT MAX(position) FROM userRating), 0), ifnull((SELECT MAX(position) FROM watchStatus), 0))") ?? 0
+        try UInt64.fetchOne(db, sql: """
+            SELECT MAX(ifnull((SELECT MAX(position) FROM userRating), 0),
+                       ifnull((SELECT MAX(position) FROM watchStatus WHERE status = 'completed'), 0))
+            """) ?? 0
     }
 
     /// Titles and genres of every film in the catalog.

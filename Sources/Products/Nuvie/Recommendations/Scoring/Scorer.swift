@@ -26,7 +26,7 @@ import Foundation
 public struct Scorer: Sendable {
     public struct Options: Sendable {
         public var useSocial: Bool
-        /// Limits the personal term to these of the user's rated films.
+        /// Limits the personal term to these of the user's rated, finished or saved films.
         public var seedFilter: Set<Int64>?
         public var exclude: Set<Int64>
 
@@ -159,9 +159,11 @@ public struct UserScoring: Sendable {
         seeds = chosen.filter { $0.value.liked }.keys.sorted()
         // With `Scorer.otherRatingsWeight` above 0, the others they rated count too.
         let others = scorer.otherRatingsWeight > 0 ? chosen.filter { !$0.value.liked }.keys.sorted() : []
-        let signals = scorer.signalWeight > 0 ? profile.signals.keys.filter { options.seedFilter?.contains($0) ?? true }.sorted() : []
+        // A film rated speaks as a rating; with `Scorer.signalWeight` 0 the others are left out.
+        let unrated = scorer.signalWeight > 0 ? profile.signals.keys.filter { profile.ratings[$0] == nil } : []
+        let signals = unrated.filter { options.seedFilter?.contains($0) ?? true }.sorted()
         // Nothing liked yet, however much rated: nothing to personalise from, so popularity it is.
-        personalisation = seeds.isEmpty ? 0 : scorer.personalisation(filmsKnown: profile.ratings.count + profile.signals.count)
+        personalisation = seeds.isEmpty ? 0 : scorer.personalisation(filmsKnown: profile.ratings.count + unrated.count)
         social = options.useSocial && profile.friendCount > 0 ? Scorer.socialShare : 0
         let recency = Self.recencyWeights(seeds + others, profile, halfLife: scorer.recencyHalfLife, floor: scorer.recencyFloor)
         func rows(_ films: [Int64], times share: Double) -> [SeedRow] {

@@ -45,8 +45,8 @@ public struct TasteProfile: Sendable {
     public var ratings: [Int64: Rated]
     /// Films the user finished watching: not recommended again.
     public var completed: Set<Int64>
-    /// Films finished or saved and not rated: seeds of the personal term beside the rated ones
-    /// (`Scorer.signalWeight`), cited by `similar_users`.
+    /// Films finished or saved: seeds of the personal term beside the rated ones
+    /// (`Scorer.signalWeight`), cited by `similar_users`; one also rated speaks as its rating.
     public var signals: [Int64: Signal]
     /// How many films the user liked in each genre.
     public var likedByGenre: [String: Int]
@@ -70,7 +70,7 @@ public struct TasteProfile: Sendable {
     ) {
         self.ratings = ratings
         self.completed = completed
-        self.signals = signals.filter { ratings[$0.key] == nil }
+        self.signals = signals
         self.likedByGenre = likedByGenre
         self.friendCount = friendCount
         self.friendSignals = friendSignals

@@ -4,7 +4,7 @@ import NuvieProjections
 import Logging
 import ServiceLifecycle
 
-/// Retrains the model whenever a new rating or watch event has reached the read models, checking
+/// Retrains the model whenever a new rating or finished film has reached the read models, checking
 /// every `interval`, so who watched what changes everyone's item–item weights without a restart. The first model is trained
 /// before the server starts (`trainIfInteractionsChanged` from `buildNuvieApplication`).
 public struct ModelTrainingService: Service {
@@ -27,7 +27,7 @@ public struct ModelTrainingService: Service {
         }
     }
 
-    /// Trains when the read models hold a rating or watch event the current model has not seen (or
+    /// Trains when the read models hold a rating or finished film the current model has not seen (or
     /// there is no model yet).
     public func trainIfInteractionsChanged() {
         do {

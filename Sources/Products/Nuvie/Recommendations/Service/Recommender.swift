@@ -8,13 +8,14 @@ import NuvieProjections
 import NIOConcurrencyHelpers
 
 /// The in-process AI service: the trained `ItemSimilarityModel` plus the live recommendation inputs.
-/// The model is retrained from the user-ratings read model (see `ModelTrainingService`); everything
-/// else a score rests on (the user's ratings, taste, friends, popularity) is read at request time.
+/// The model is retrained from who rated or finished what in the read models (see
+/// `ModelTrainingService`); everything else a score rests on (the user's ratings, finished and saved
+/// films, taste, friends, popularity) is read at request time.
 public final class Recommender: RecommendationEngine {
     public struct Trained: Sendable {
         public var model: ItemSimilarityModel
         public var info: ModelInfo
-        /// The log position of the latest rating the model was trained on.
+        /// The log position of the latest rating or finished film the model was trained on.
         public var position: UInt64
         /// Counts the trainings of this recommender: 1 for the first model.
         public var generation: Int
