@@ -536,7 +536,7 @@ let package = Package(
         .testTarget(
             name: "RecommendationsTests",
             dependencies: [
-                "NuvieRecommendations", "NuvieMovieLens", "ReadModels", "NuvieProjections", "NuvieCommands", "EventLog", "NuvieDomain", "TestSupport",
+                "NuvieRecommendations", "NuvieMovieLens", "ReadModels", "NuvieProjections", "NuvieCommands", "EventLog", "NuvieDomain", "EventSourcing", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -2,6 +2,7 @@ import ReadModels
 import NuvieCommands
 import NuvieDomain
 import EventLog
+import EventSourcing
 import Foundation
 import Logging
 import NuvieProjections
@@ -99,5 +100,15 @@ final class ImportedTaste: Sendable {
         #expect(afterWatching.position == watched.position)
         #expect(afterWatching.model != after.model)
         #expect(!(try await taste.recommender.recommend(query).items.contains { $0.movieId == unrated }))
+
+        // An erasure takes the user's pairs away with no newer rating or finish: it retrains too.
+        _ = try await taste.store.append([.userErased(UserErased(userId: 2, initiator: .user))], to: NuvieStreams.user(2), eventId: UUID())
+        _ = try taste.runner.catchUp()
+        training.trainIfInteractionsChanged()
+        let afterErasure = try #require(taste.recommender.trained)
+        #expect(afterErasure.generation == afterWatching.generation + 1 && afterErasure.position == afterWatching.position)
+        #expect(afterErasure.model != afterWatching.model)
+        training.trainIfInteractionsChanged()
+        #expect(taste.recommender.trained?.generation == afterErasure.generation, "nothing new: no training")
     }
 }

@@ -46,30 +46,39 @@ public struct RecommendationInputQueries: Sendable {
         self.database = database
     }
 
+    /// What the training pairs rest on: the log position of the latest rating or finish, and how many
+    /// users are erased (an erasure takes a user's pairs away without a newer rating or finish).
+    public struct InteractionsVersion: Sendable, Equatable {
+        public var position: UInt64
+        public var erasedUsers: Int
+    }
+
     /// Who watched what: every (user, film) pair rated or finished watching (a pair counts once), and
-    /// the log position of the latest rating or finish among them.
-    public func interactions() throws -> (position: UInt64, pairs: [(userId: Int64, movieId: Int64)]) {
+    /// the version of the read models they were read from.
+    public func interactions() throws -> (version: InteractionsVersion, pairs: [(userId: Int64, movieId: Int64)]) {
         try database.read { db in
-            let position = try Self.latestInteractionPosition(db)
+            let version = try Self.interactionsVersion(db)
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT userId, movieId FROM userRating UNION SELECT userId, movieId FROM watchStatus WHERE status = 'completed'
                 """)
             var pairs: [(userId: Int64, movieId: Int64)] = []
             while let row = try rows.next() { pairs.append((row[0], row[1])) }
-            return (position, pairs)
+            return (version, pairs)
         }
     }
 
-    /// The position `interactions` reports, alone: what tells the trainer the pairs may have changed.
-    public func latestInteractionPosition() throws -> UInt64 {
-        try database.read(Self.latestInteractionPosition)
+    /// The version `interactions` reports, alone: what tells the trainer the pairs may have changed.
+    public func interactionsVersion() throws -> InteractionsVersion {
+        try database.read(Self.interactionsVersion)
     }
 
-    private static func latestInteractionPosition(_ db: Database) throws -> UInt64 {
-        try UInt64.fetchOne(db, sql: """
+    private static func interactionsVersion(_ db: Database) throws -> InteractionsVersion {
+        let row = try Row.fetchOne(db, sql: """
             SELECT MAX(ifnull((SELECT MAX(position) FROM userRating), 0),
-                       ifnull((SELECT MAX(position) FROM watchStatus WHERE status = 'completed'), 0))
-            """) ?? 0
+                       ifnull((SELECT MAX(position) FROM watchStatus WHERE status = 'completed'), 0)),
+                   (SELECT COUNT(*) FROM user WHERE erasedAt IS NOT NULL)
+            """)
+        return InteractionsVersion(position: row?[0] ?? 0, erasedUsers: row?[1] ?? 0)
     }
 
     /// Titles and genres of every film in the catalog.

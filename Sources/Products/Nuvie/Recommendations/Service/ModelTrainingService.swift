@@ -4,9 +4,10 @@ import NuvieProjections
 import Logging
 import ServiceLifecycle
 
-/// Retrains the model whenever a new rating or finished film has reached the read models, checking
-/// every `interval`, so who watched what changes everyone's item–item weights without a restart. The first model is trained
-/// before the server starts (`trainIfInteractionsChanged` from `buildNuvieApplication`).
+/// Retrains the model whenever a new rating, finished film or erasure has reached the read models,
+/// checking every `interval`, so who watched what changes everyone's item–item weights without a
+/// restart. The first model is trained before the server starts (`trainIfInteractionsChanged` from
+/// `buildNuvieApplication`).
 public struct ModelTrainingService: Service {
     let recommender: Recommender
     let interval: Duration
@@ -27,12 +28,12 @@ public struct ModelTrainingService: Service {
         }
     }
 
-    /// Trains when the read models hold a rating or finished film the current model has not seen (or
-    /// there is no model yet).
+    /// Trains when the read models hold a rating or finished film the current model has not seen, or
+    /// an erasure since (or there is no model yet).
     public func trainIfInteractionsChanged() {
         do {
-            let latest = try recommender.inputs.latestInteractionPosition()
-            if recommender.trained.map({ $0.position != latest }) ?? true {
+            let latest = try recommender.inputs.interactionsVersion()
+            if recommender.trained.map({ $0.version != latest }) ?? true {
                 try recommender.train()
             }
         } catch {

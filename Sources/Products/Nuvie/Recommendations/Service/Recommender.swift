@@ -15,8 +15,10 @@ public final class Recommender: RecommendationEngine {
     public struct Trained: Sendable {
         public var model: ItemSimilarityModel
         public var info: ModelInfo
+        /// The read models it was trained from: the latest rating or finished film, and the erasures.
+        public var version: RecommendationInputQueries.InteractionsVersion
         /// The log position of the latest rating or finished film the model was trained on.
-        public var position: UInt64
+        public var position: UInt64 { version.position }
         /// Counts the trainings of this recommender: 1 for the first model.
         public var generation: Int
     }
@@ -94,12 +96,13 @@ public final class Recommender: RecommendationEngine {
     @discardableResult
     public func train() throws -> Trained {
         let clock = ContinuousClock(), start = clock.now
-        let (position, pairs) = try inputs.interactions()
+        let (version, pairs) = try inputs.interactions()
+        let position = version.position
         let model = try ItemSimilarityModel.train(pairs, parameters: parameters)
         let trained = current.withLockedValue { current in
             let next = Trained(
                 model: model, info: ModelInfo(name: Self.modelName, version: Self.modelVersion, trainedAt: Date()),
-                position: position, generation: (current?.generation ?? 0) + 1
+                version: version, generation: (current?.generation ?? 0) + 1
             )
             current = next
             return next
