@@ -10,7 +10,7 @@ import TestSupport
     configuration.port = 0
     configuration.masterKey = configuredMasterKey
     configuration.passwordIterations = 100_000
-    try await withServed(try await buildChatApplication(configuration: configuration)) { port in
+    try await serve(try await buildChatApplication(configuration: configuration)) { port in
         let problems = try await ServedApplicationCheck.problems(port: port, errorKeys: ["error", "message", "detail"])
         #expect(problems == [])
     }

@@ -9,7 +9,7 @@ import TestSupport
     var configuration = NewsConfiguration(dataDirectory: directory.url)
     configuration.port = 0
     configuration.masterKey = configuredMasterKey
-    try await withServed(try await buildNewsApplication(configuration: configuration)) { port in
+    try await serve(try await buildNewsApplication(configuration: configuration)) { port in
         let problems = try await ServedApplicationCheck.problems(port: port, errorKeys: ["error", "details"])
         #expect(problems == [])
     }

@@ -9,7 +9,7 @@ import TestSupport
     var configuration = SavryConfiguration(dataDirectory: directory.url)
     configuration.port = 0
     configuration.demoMode = true
-    try await withServed(try await buildSavryApplication(configuration: configuration)) { port in
+    try await serve(try await buildSavryApplication(configuration: configuration)) { port in
         let problems = try await ServedApplicationCheck.problems(port: port, errorKeys: ["message"])
         #expect(problems == [])
     }

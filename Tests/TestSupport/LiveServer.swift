@@ -18,8 +18,11 @@ public func serve<T: Sendable, Context: RequestContext>(
     return try await serve(app, body)
 }
 
-/// Runs `app` until `body` returns, `body` given the port it listens on (an ephemeral one:
-/// `ServingSettings.testing`). An app that fails before it listens fails this, not a wait.
+/// Runs `app`, a product's application from its real builder, exactly as its `serve` runs it, until
+/// `body` returns, `body` given the port it listens on (its configuration's port must be 0, an
+/// ephemeral one: `ServingSettings.testing`). An app that fails before it listens fails this, not a
+/// wait. HummingbirdTesting's `.live` would rebind it with `ApplicationConfiguration.with(address:)`,
+/// which drops the connection limit.
 public func serve<T: Sendable>(_ app: some ApplicationProtocol, _ body: @Sendable (Int) async throws -> T) async throws -> T {
     let (ports, reportPort) = AsyncStream.makeStream(of: Int.self)
     let group = ServiceGroup(configuration: .init(services: [PortReporting(base: app, report: reportPort)], logger: app.logger))

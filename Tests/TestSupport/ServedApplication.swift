@@ -1,35 +1,7 @@
 import Foundation
 import Hummingbird
-import HummingbirdCore
 import HummingbirdTesting
-import Logging
 import NIOCore
-import ServiceLifecycle
-
-/// Serves `app`, a product's application from its real builder, exactly as its `serve` runs it (its
-/// configuration's port must be 0: an ephemeral one of 127.0.0.1) until `body` returns.
-/// HummingbirdTesting's `.live` would rebind it with `ApplicationConfiguration.with(address:)`,
-/// which drops the connection limit.
-public func withServed<App: ApplicationProtocol>(_ app: App, _ body: @Sendable (_ port: Int) async throws -> Void) async throws {
-    let (ports, reportPort) = AsyncStream.makeStream(of: Int.self)
-    let services = ServiceGroup(configuration: .init(services: [PortReportingApplication(base: app, reportPort: reportPort)], logger: app.logger))
-    try await withThrowingTaskGroup(of: Void.self) { tasks in
-        tasks.addTask {
-            defer { reportPort.finish() }
-            try await services.run()
-        }
-        var reported = ports.makeAsyncIterator()
-        guard let port = await reported.next() else { return try await tasks.waitForAll() }
-        do {
-            try await body(port)
-        } catch {
-            await services.triggerGracefulShutdown()
-            throw error
-        }
-        await services.triggerGracefulShutdown()
-        try await tasks.waitForAll()
-    }
-}
 
 /// GET `uri` (or another method) of a served application on a connection of its own.
 public func get(_ uri: String, port: Int, method: HTTPRequest.Method = .get) async throws -> TestClient.Response {
@@ -42,27 +14,6 @@ public func get(_ uri: String, port: Int, method: HTTPRequest.Method = .get) asy
     } catch {
         try? await client.shutdown()
         throw error
-    }
-}
-
-/// The application as it is, telling the test which port it got.
-private struct PortReportingApplication<Base: ApplicationProtocol>: ApplicationProtocol {
-    typealias Responder = Base.Responder
-
-    let base: Base
-    let reportPort: AsyncStream<Int>.Continuation
-
-    var responder: Responder { get async throws { try await base.responder } }
-    var server: HTTPServerBuilder { base.server }
-    var eventLoopGroup: any EventLoopGroup { base.eventLoopGroup }
-    var configuration: ApplicationConfiguration { base.configuration }
-    var logger: Logger { base.logger }
-    var services: [any Service] { base.services }
-    var processesRunBeforeServerStart: [@Sendable () async throws -> Void] { base.processesRunBeforeServerStart }
-
-    @Sendable func onServerRunning(_ channel: any Channel) async {
-        await base.onServerRunning(channel)
-        if let port = channel.localAddress?.port { reportPort.yield(port) }
     }
 }
 

@@ -116,5 +116,5 @@ public func withServedTally(
     let directory = try TemporaryDirectory()
     var configuration = TallyConfiguration(dataDirectory: directory.url)
     configure(&configuration)
-    try await withServed(try await buildTallyApplication(configuration: configuration), body)
+    try await serve(try await buildTallyApplication(configuration: configuration), body)
 }
