@@ -31,16 +31,11 @@ for product in "${products[@]}"; do
 done
 old_bin=$(cd "$before" && swift build --show-bin-path) new_bin=$(swift build --show-bin-path)
 
-# Waits until /health shows every projection at lag 0; prints the log head.
+# Waits until the server has caught up (scripts/caught-up.sh); prints the log head.
 caught_up() {
     local port=$1
     for _ in $(seq 1 900); do
-        if head=$(curl -sf "http://127.0.0.1:$port/health" | python3 -c '
-import json, sys
-h = json.load(sys.stdin)
-ps = h.get("projections", [])
-assert ps and all(p.get("lag") == 0 for p in ps)
-print(h.get("logHeadPosition", h.get("log_head_position")))' 2>/dev/null); then echo "$head"; return 0; fi
+        scripts/caught-up.sh "http://127.0.0.1:$port" && return 0
         sleep 1
     done
     return 1

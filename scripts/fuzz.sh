@@ -120,15 +120,9 @@ fuzz_product() {
     SERVER_PID=$!
 
     # The demo import and the first folds (nuvie: and the first training run) before it is caught up.
-    caught_up() {
-        curl -sf "$url/health" 2>/dev/null | python3 -c '
-import json, sys
-health = json.load(sys.stdin)
-sys.exit(0 if health["status"] == "ok" and all(p["lag"] == 0 for p in health["projections"]) else 1)' 2>/dev/null
-    }
     local ready=""
     for _ in $(seq 1 300); do
-        caught_up && { ready=1; break; }
+        scripts/caught-up.sh "$url" >/dev/null && { ready=1; break; }
         kill -0 "$SERVER_PID" 2>/dev/null || { echo "fuzz $product: the server exited"; tail -n 20 "$server_log"; return 1; }
         sleep 1
     done

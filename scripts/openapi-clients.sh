@@ -85,17 +85,11 @@ done
 
 # Ready when /health answers 200 with every projection caught up (the demo import, Nuvie's first
 # training run): before that some reads answer documented 503s the flow does not expect.
-caught_up() {
-    curl -sf "$1/health" 2>/dev/null | python3 -c '
-import json, sys
-health = json.load(sys.stdin)
-sys.exit(0 if health["status"] == "ok" and all(p["lag"] == 0 for p in health["projections"]) else 1)' 2>/dev/null
-}
 for index in "${!PRODUCTS[@]}"; do
     product=${PRODUCTS[$index]}
     ready=""
     for _ in $(seq 1 300); do
-        caught_up "${URLS[$product]}" && { ready=1; break; }
+        scripts/caught-up.sh "${URLS[$product]}" >/dev/null && { ready=1; break; }
         kill -0 "${PIDS[$index]}" 2>/dev/null || { echo "openapi-clients: the $product server exited"; tail -n 20 "${LOGS[$product]}"; exit 1; }
         sleep 1
     done

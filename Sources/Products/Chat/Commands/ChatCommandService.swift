@@ -187,6 +187,11 @@ public struct ChatCommandService: Sendable {
         ChatCatalog.derivedEventId(from: "reply:\(eventId.uuidString)")
     }
 
+    /// The reply's message id, from its event's (`replyEventId`).
+    public static func replyMessageId(to eventId: UUID) -> String {
+        messageId(replyEventId(to: eventId))
+    }
+
     public func recordFailure(_ failure: AssistantFailed) async throws -> CommandResult {
         try await store.append([.assistantFailed(failure)], to: ChatStreams.session(failure.sessionId), eventId: .timeOrdered())
     }
@@ -194,7 +199,7 @@ public struct ChatCommandService: Sendable {
     /// `msg_` and 12 hex digits, as the Django app makes them: the last 12 of the event's id, random
     /// in a time-ordered id and in one derived from an `Idempotency-Key`.
     public static func messageId(_ eventId: UUID) -> String {
-        "msg_" + eventId.uuidString.replacingOccurrences(of: "-", with: "").lowercased().suffix(12)
+        "msg_" + eventId.uuidString.suffix(12).lowercased()
     }
 
     /// Appends what `decide` records for a new session's number, on a stream that must not exist

@@ -50,7 +50,7 @@ public struct Conversations: Sendable {
         var history: [ChatTurn] = []
         // Up to the message: a retry after later messages asks about this one, not the newest.
         let turns = try commands.conversation(message.sessionId).turns
-        let upToMessage = turns.firstIndex { $0.role == .user && $0.messageId == message.messageId }.map { turns[...$0] } ?? turns[...]
+        let upToMessage = turns.lastIndex { $0.role == .user && $0.messageId == message.messageId }.map { turns[...$0] } ?? turns[...]
         for turn in upToMessage {
             history.append(ChatTurn(role: turn.role == .user ? .user : .assistant, content: await withFiles(turn, owner: userId)))
         }
@@ -59,7 +59,7 @@ public struct Conversations: Sendable {
         do {
             let answer = try await assistant.answer(conversation)
             let reply = AssistantReplied(
-                sessionId: message.sessionId, userId: userId, messageId: ChatCommandService.messageId(ChatCommandService.replyEventId(to: eventId)),
+                sessionId: message.sessionId, userId: userId, messageId: ChatCommandService.replyMessageId(to: eventId),
                 inReplyTo: message.messageId,
                 content: answer.content, source: ReplySource(
                     provider: assistant.provider, model: answer.model, latencyMilliseconds: Self.milliseconds(since: started),

@@ -99,11 +99,7 @@ struct Eval: AsyncParsableCommand {
         for evaluation in evaluations {
             let kind = evaluation.split.kind
             let measured = validation ? evaluation.onValidation(seed: seed) : evaluation
-            var results = try measured.run(ablate: ablate, progress: progress)
-            if let signals {
-                progress("signals: \(signals) of each user's training ratings only finished")
-                results += try measured.signalRows(share: signals, seed: seed)
-            }
+            let results = try measured.run(ablate: ablate, signals: signals.map { ($0, seed) }, progress: progress)
             switch format {
             case .json:
                 for result in results { print(try Self.jsonLine(result, split: kind)) }

@@ -46,7 +46,7 @@ public enum ChatDemoSeed {
                         exchange.message, tone: session.tone, lang: ChatRules.defaultLanguage, attachments: [], to: sessionId, by: userId, eventId: eventId
                     )
                     _ = try await commands.recordReply(AssistantReplied(
-                        sessionId: sessionId, userId: userId, messageId: ChatCommandService.messageId(ChatCommandService.replyEventId(to: eventId)),
+                        sessionId: sessionId, userId: userId, messageId: ChatCommandService.replyMessageId(to: eventId),
                         inReplyTo: sent.message.messageId,
                         content: exchange.reply, source: ReplySource(provider: "demo-seed", model: "none", latencyMilliseconds: 0, promptTokens: nil, completionTokens: nil)
                     ), to: eventId)

@@ -104,8 +104,9 @@ public struct OfflineEvaluation: Sendable {
         OfflineEvaluation(split: Split(split.train, kind: split.kind, seed: seed), movies: movies, constants: constants, catalogSize: catalogSize)
     }
 
-    /// popular, item-knn, ease, als, served, the ablations when asked, then the cold-start rows.
-    public func run(ablate: Bool = false, progress: (String) -> Void = { _ in }) throws -> [Result] {
+    /// popular, item-knn, ease, als, served, the ablations when asked, the cold-start rows, then the
+    /// implicit-signal rows when asked (`signalRows`).
+    public func run(ablate: Bool = false, signals: (share: Double, seed: UInt64)? = nil, progress: (String) -> Void = { _ in }) throws -> [Result] {
         let history = History(split.train)
         let users = split.test.keys.sorted()
 
@@ -144,7 +145,12 @@ public struct OfflineEvaluation: Sendable {
 
         progress("cold start")
         let coldStart = zip(coldStart(scorer, history), coldStartBaselines(knn, ease, history)).flatMap { [$0.popular, $1.itemKNN, $1.ease, $0.served] }
-        return [popular, itemKNN, plainEASE, implicitALS, served] + ablated + coldStart
+        var signalled: [Result] = []
+        if let signals {
+            progress("signals: \(signals.share) of each user's training ratings only finished")
+            signalled = try signalRows(share: signals.share, seed: signals.seed, watchedModel: scorer.model)
+        }
+        return [popular, itemKNN, plainEASE, implicitALS, served] + ablated + coldStart + signalled
     }
 
     /// Each evaluated user cut to their first 3, 5 and 10 training ratings: popular against served.

@@ -7,10 +7,10 @@ import SeededRandom
 /// finished films are never recommended in any row. Three rows: those films unused (the model
 /// trained on the ratings left, the user's seeds their ratings); as seeds too (`Scorer.signalWeight`);
 /// and as seeds and in the model's training, as the server uses them (who watched what: rated or
-/// finished). What it measures is what a finished film tells the model when its rating is missing;
+/// finished, which are the training part's pairs: `watchedModel`, the served model trained on them). What it measures is what a finished film tells the model when its rating is missing;
 /// how far a real app's watch history is like that, no ratings file says.
 extension OfflineEvaluation {
-    public func signalRows(share: Double, seed: UInt64) throws -> [Result] {
+    func signalRows(share: Double, seed: UInt64, watchedModel: ItemSimilarityModel) throws -> [Result] {
         var generator = SplitMix64(seed: seed)
         var rated: [RatingRecord] = [], finished: [Int64: Set<Int64>] = [:]
         for (userId, ratings) in Dictionary(grouping: split.train, by: \.userId).sorted(by: { $0.key < $1.key }) {
@@ -29,8 +29,7 @@ extension OfflineEvaluation {
             return profile
         }
         let onRatings = servedScorer(try ItemSimilarityModel.train(rated.map { ($0.userId, $0.movieId) }, parameters: constants.model), history)
-        let watched = rated.map { ($0.userId, $0.movieId) } + finished.flatMap { userId, films in films.map { (userId, $0) } }
-        let onWatches = servedScorer(try ItemSimilarityModel.train(watched, parameters: constants.model), history)
+        let onWatches = servedScorer(watchedModel, history)
         let name = "served, \(percent)% of ratings only finished"
         return [
             measure("\(name): unused", users) { onRatings.topMovieIds(profile($0, signals: false), limit: Self.cutoff) },

@@ -170,8 +170,8 @@ public struct UserScoring: Sendable {
             films.compactMap { film in scorer.model.index[film].map { SeedRow(film: film, row: $0, weight: (recency[film] ?? 1) * share) } }
         }
         likedRows = rows(seeds, times: 1)
-        otherRows = rows(others, times: scorer.otherRatingsWeight)
-            + signals.compactMap { film in scorer.model.index[film].map { SeedRow(film: film, row: $0, weight: scorer.signalWeight) } }
+        // Signals have no rank among the ratings, so no recency weight: each counts s.
+        otherRows = rows(others, times: scorer.otherRatingsWeight) + rows(signals, times: scorer.signalWeight)
         func sums(_ rows: [SeedRow]) -> [Double] {
             var sums = [Double](repeating: 0, count: scorer.model.count)
             for seed in rows { scorer.model.accumulate(row: seed.row, weight: seed.weight, into: &sums) }

@@ -34,7 +34,7 @@ extension UserScoring {
         var did: [String] = []
         if contributing.contains(where: { signals[$0] == nil }) { did.append("rated") }
         for kind in [TasteProfile.Signal.Kind.finished, .saved] where contributing.contains(where: { signals[$0]?.kind == kind }) {
-            did.append(kind == .finished ? "finished" : "saved")
+            did.append(kind.rawValue)
         }
         return Factor(
             type: .similarUsers, weight: weight, value: contributing.count,
