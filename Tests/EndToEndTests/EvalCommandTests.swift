@@ -94,9 +94,9 @@ import Testing
                 .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         }
         let ablated = try await models(["--ablate"]).compactMap { $0["model"] as? String }
-        #expect(Array(ablated[5..<14]) == [
+        #expect(Array(ablated[5..<13]) == [
             "served − recency", "served − recency floor", "served − genre", "served − popularity blend", "served − negative weights (dropped)",
-            "served − rating floor (5)", "served on plain EASE's weights", "served − films rated, not liked",
+            "served − rating floor (5)", "served − films rated, not liked",
             "served, films rated but not liked at half weight",
         ])
         let signals = try await models(["--signals", "0.5"]).compactMap { $0["model"] as? String }.suffix(3)

@@ -39,7 +39,27 @@ private func profile(_ ratings: [Int64: Double], friends: [Int64: [TasteProfile.
         #expect(first.movieIds.contains { a in first.movieIds.contains { first.weight(from: a, to: $0) < 0 } })
         let dropped = try ItemSimilarityModel.train(interactions, parameters: .init(minimumRatings: 1, lambda: 1, keepsNegativeWeights: false))
         for a in dropped.movieIds {
-            for b in dropped.movieIds { #expect(dropped.weight(from: a, to: b) == max(0, Double(Float(first.weight(from: a, to: b))))) }
+            for b in dropped.movieIds { #expect(dropped.weight(from: a, to: b) == max(0, first.weight(from: a, to: b))) }
+        }
+    }
+
+    /// EASE's B = −P / diag(P), P = (XᵀX + λI)⁻¹, in double precision here: the model's 16-bit
+    /// weights are those to within what 16 bits of C = D^−½·P·D^−½ hold.
+    @Test func theWeightsAreEASEs() throws {
+        let model = try ItemSimilarityModel.train(interactions, parameters: .init(minimumRatings: 1, lambda: 1))
+        let films = model.movieIds, n = films.count
+        var gram = [[Double]](repeating: [Double](repeating: 0, count: n), count: n)
+        for movies in Dictionary(grouping: interactions, by: \.userId).values.map({ $0.map(\.movieId) }) {
+            for a in movies { for b in movies { gram[Int(a) - 1][Int(b) - 1] += 1 } }
+        }
+        for i in 0..<n { gram[i][i] += 1 }
+        let inverse = invert(gram)
+        for i in 0..<n {
+            for j in 0..<n where i != j {
+                let ease = -inverse[i][j] / inverse[j][j]
+                let bound = (inverse[i][i] / inverse[j][j]).squareRoot() / Double(Int16.max)
+                #expect(abs(model.weight(from: films[i], to: films[j]) - ease) <= bound, "\(films[i]) → \(films[j])")
+            }
         }
     }
 
@@ -60,9 +80,26 @@ private func profile(_ ratings: [Int64: Double], friends: [Int64: [TasteProfile.
     @Test func pastTheBoundOnlyTheMostRatedFilmsAreKept() throws {
         let model = try ItemSimilarityModel.train(interactions, parameters: .init(minimumRatings: 1, lambda: 1, maximumFilms: 3))
         #expect(model.movieIds == [1, 4, 9])
-        #expect(model.weightBytes == 9 * MemoryLayout<Float>.stride)
+        #expect(model.weightBytes == 6 * MemoryLayout<Int16>.stride + 3 * MemoryLayout<Double>.stride)
         #expect(try ItemSimilarityModel.train(interactions, parameters: .init(minimumRatings: 1, lambda: 1, maximumFilms: 9)).count == 9)
     }
+}
+
+/// Gauss–Jordan, for a small well-conditioned matrix.
+private func invert(_ matrix: [[Double]]) -> [[Double]] {
+    let n = matrix.count
+    var rows = matrix.enumerated().map { i, row in row + (0..<n).map { $0 == i ? 1.0 : 0 } }
+    for column in 0..<n {
+        let pivot = (column..<n).max { abs(rows[$0][column]) < abs(rows[$1][column]) } ?? column
+        rows.swapAt(column, pivot)
+        let divisor = rows[column][column]
+        rows[column] = rows[column].map { $0 / divisor }
+        for row in 0..<n where row != column {
+            let factor = rows[row][column]
+            rows[row] = zip(rows[row], rows[column]).map { $0 - factor * $1 }
+        }
+    }
+    return rows.map { Array($0[n...]) }
 }
 
 @Suite(.timeLimit(.minutes(3))) struct ScorerTests {
@@ -73,7 +110,7 @@ private func profile(_ ratings: [Int64: Double], friends: [Int64: [TasteProfile.
     }
 
     /// Two clusters that mirror each other: films 1–3 (Sci-Fi) and 5–7 (Drama), 2 mirroring 6.
-    static func mirroredClusters() throws -> Scorer {
+    static func mirroredClusters(fullHistory: Double = Scorer.defaultFullHistory) throws -> Scorer {
         var pairs: [(userId: Int64, movieId: Int64)] = []
         for user in Int64(1)...12 {
             for film: Int64 in user <= 6 ? [1, 2, 3] : [5, 6, 7] { pairs.append((user, film)) }
@@ -81,18 +118,22 @@ private func profile(_ ratings: [Int64: Double], friends: [Int64: [TasteProfile.
         let counts = Dictionary(grouping: pairs.map(\.movieId), by: { $0 }).mapValues(\.count)
         return Scorer(
             model: try ItemSimilarityModel.train(pairs, parameters: .init(minimumRatings: 1, lambda: 1)),
-            catalog: CatalogSnapshot(titles: [:], genres: [:], ratingCounts: counts)
+            catalog: CatalogSnapshot(titles: [:], genres: [:], ratingCounts: counts), fullHistory: fullHistory
         )
     }
 
     /// What comes next follows what the user rated last: of two liked films, the newer one's
     /// neighbours score higher, and which do flips with the order they were rated in.
     @Test func theNewestLikedFilmsCountMost() throws {
-        let mirrored = try Self.mirroredClusters()
+        // Four ratings are a full history here: the personal term is the whole score, so how much
+        // more the newer film counts shows in `ai_score` and not only in its decimals.
+        let mirrored = try Self.mirroredClusters(fullHistory: 4)
         func aiScores(sciFiFirst: Bool) -> (sciFi: Int, drama: Int) {
             let (older, newer): (Int64, Int64) = sciFiFirst ? (1, 5) : (5, 1)
+            // A film each cluster's user did not like, in the same order as the liked ones.
+            let (olderOther, newerOther) = (older + 2, newer + 2)
             let ratings: [Int64: TasteProfile.Rated] = [
-                older: .init(rating: 5, position: 10), 3: .init(rating: 2, position: 15), 7: .init(rating: 2, position: 20),
+                older: .init(rating: 5, position: 10), olderOther: .init(rating: 2, position: 15), newerOther: .init(rating: 2, position: 20),
                 newer: .init(rating: 5, position: 30),
             ]
             let scoring = mirrored.prepare(TasteProfile(ratings: ratings, likedByGenre: [:]), options: .init(useSocial: false))
@@ -101,7 +142,7 @@ private func profile(_ ratings: [Int64: Double], friends: [Int64: [TasteProfile.
         let dramaLast = aiScores(sciFiFirst: true), sciFiLast = aiScores(sciFiFirst: false)
         #expect(dramaLast.drama > dramaLast.sciFi, "Drama was liked last: \(dramaLast)")
         #expect(sciFiLast.sciFi > sciFiLast.drama, "Sci-Fi was liked last: \(sciFiLast)")
-        #expect(dramaLast.drama == sciFiLast.sciFi && dramaLast.sciFi == sciFiLast.drama, "mirror images")
+        #expect(dramaLast.drama == sciFiLast.sciFi && dramaLast.sciFi == sciFiLast.drama, "mirror images: \(dramaLast), \(sciFiLast)")
     }
 
     /// Recency never silences a liked film: one liked 40 ratings ago still counts at least the floor, so

@@ -4,10 +4,10 @@
 #ifndef NUVIE_CLAPACK_SHIM_H
 #define NUVIE_CLAPACK_SHIM_H
 
-/// Cholesky factorisation of a symmetric positive definite matrix (single precision).
-void spotrf_(const char *uplo, const int *n, float *a, const int *lda, int *info);
-/// Inverse of that matrix from its Cholesky factor.
-void spotri_(const char *uplo, const int *n, float *a, const int *lda, int *info);
+/// Cholesky factorisation of a symmetric positive definite matrix (single precision), and its
+/// inverse from that factor, in packed storage: one triangle column by column, n(n + 1)/2 floats.
+void spptrf_(const char *uplo, const int *n, float *ap, int *info);
+void spptri_(const char *uplo, const int *n, float *ap, int *info);
 
 /// Solves A·X = B for a symmetric positive definite A (single precision); B is overwritten by X.
 void sposv_(const char *uplo, const int *n, const int *nrhs, float *a, const int *lda, float *b, const int *ldb, int *info);

@@ -51,7 +51,7 @@ struct Eval: AsyncParsableCommand {
     @Flag(help: "Choose the served model's constants on validation splits of the training part (every split asked for), then measure the test part once.")
     var tune = false
 
-    @Flag(help: "Also the served model with each of its choices undone alone (recency, its floor, genre, popularity blend, negative weights, rating floor, films rated but not liked left out or at half weight), and on plain EASE's weights.")
+    @Flag(help: "Also the served model with each of its choices undone alone (recency, its floor, genre, popularity blend, negative weights, rating floor, films rated but not liked left out or at half weight).")
     var ablate = false
 
     @Option(help: "Also measure implicit signals: this share (0–1) of each user's training ratings become films finished without a rating, and the served model ranks with them as seeds and without (SignalsEvaluation).")

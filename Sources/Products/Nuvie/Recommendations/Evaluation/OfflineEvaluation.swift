@@ -67,8 +67,6 @@ public struct OfflineEvaluation: Sendable {
         ("served − popularity blend", { $0.fullHistory = Double(Scorer.minimumHistory) }),
         ("served − negative weights (dropped)", { $0.keepsNegativeWeights = false }),
         ("served − rating floor (5)", { $0.minimumRatings = 5 }),
-        // What the random split wants, and the server's memory does not allow (BENCHMARKS.md).
-        ("served on plain EASE's weights", { $0.lambda = $0.ease.lambda; $0.minimumRatings = $0.ease.minimumRatings }),
         ("served − films rated, not liked", { $0.otherRatingsWeight = 0 }),
         ("served, films rated but not liked at half weight", { $0.otherRatingsWeight = 0.5 }),
     ]
@@ -301,8 +299,7 @@ struct History {
 extension ItemSimilarityModel {
     /// Plain EASE's top films: the sum of every seed's row, the seeds left out.
     func top(seeds: [Int64], limit: Int) -> [Int64] {
-        var scores = [Double](repeating: 0, count: count)
-        for seed in seeds { if let row = index[seed] { accumulate(row: row, into: &scores) } }
+        let scores = sums(of: seeds.compactMap { index[$0].map { ($0, 1) } })
         return OfflineEvaluation.best(scores, of: movieIds, excluding: seeds, limit: limit)
     }
 }

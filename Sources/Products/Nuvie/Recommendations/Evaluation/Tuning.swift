@@ -3,9 +3,10 @@ import NuvieMovieLens
 /// Choosing the served model's constants honestly: on validation splits carved from the training
 /// part only (each user's latest 20 % of their training ratings for the temporal split, a seeded
 /// 20 % for the random one), never on the test part. The baselines get searches of their own on
-/// each split first: plain EASE's λ and minimum ratings, and ALS's `alsGrid`. Every point of the
-/// served grid is then trained on the rest of the training part and measured on every split asked
-/// for; the point whose worst ratio to that split's best plain EASE is highest wins. Points within
+/// each split first: plain EASE's λ and minimum ratings, and ALS's `alsGrid`. The served model's
+/// weights are plain EASE's own, as that search chose them (one model per choice: the splits
+/// usually agree); every scoring constant of the served grid is then measured with them on every
+/// split asked for; the point whose worst ratio to that split's best plain EASE is highest wins. Points within
 /// `nearlyAsGood` of it are as good for that goal, within what another seed moves: among them the
 /// one whose cold start (first 3, 5 and 10 ratings) has the best worst ratio to most-popular wins
 /// (ties: the earlier point). On one split that is the best NDCG@10; on both, the constants that
@@ -101,22 +102,21 @@ public enum Tuning {
         }
         var trainedModels: [ItemSimilarityModel.Parameters: [ItemSimilarityModel]] = [:]
         var measured: [(constants: OfflineEvaluation.Constants, worstRatio: Double, ndcg: [Split.Kind: Double])] = []
-        for lambda in lambdas {
-            for minimum in minimumRatings {
-                // One trained model per split for every scoring constant: they only score with it.
-                let models = try probes.map { try $0.base.trained(.init(minimumRatings: minimum, lambda: lambda)) }
-                trainedModels[ItemSimilarityModel.Parameters(minimumRatings: minimum, lambda: lambda)] = models
-                for constants in scoringGrid(lambda: lambda, minimumRatings: minimum) {
-                    var ndcg: [Split.Kind: Double] = [:], worstRatio = Double.infinity
-                    for (probe, model) in zip(probes, models) {
-                        let served = probe.base.with(constants).servedNDCG(model, probe.history)
-                        ndcg[probe.kind] = served
-                        worstRatio = min(worstRatio, served / max(bestEASE[probe.kind]?.1 ?? 1, .leastNonzeroMagnitude))
-                    }
-                    tried += 1
-                    progress("tune: λ \(lambda), ≥ \(minimum) ratings, genre share \(constants.genreShare), half-life \(constants.recencyHalfLife.map { "\($0)" } ?? "none") floor \(constants.recencyFloor), rated not liked \(constants.otherRatingsWeight), full history \(constants.fullHistory): worst ratio to plain EASE \(worstRatio)")
-                    measured.append((constants, worstRatio, ndcg))
+        let weights = Set(bestEASE.values.map(\.0)).sorted { ($0.lambda, $0.minimumRatings) < ($1.lambda, $1.minimumRatings) }
+        for parameters in weights {
+            // One trained model per split for every scoring constant: they only score with it.
+            let models = try probes.map { try $0.base.trained(parameters) }
+            trainedModels[parameters] = models
+            for constants in scoringGrid(lambda: parameters.lambda, minimumRatings: parameters.minimumRatings) {
+                var ndcg: [Split.Kind: Double] = [:], worstRatio = Double.infinity
+                for (probe, model) in zip(probes, models) {
+                    let served = probe.base.with(constants).servedNDCG(model, probe.history)
+                    ndcg[probe.kind] = served
+                    worstRatio = min(worstRatio, served / max(bestEASE[probe.kind]?.1 ?? 1, .leastNonzeroMagnitude))
                 }
+                tried += 1
+                progress("tune: λ \(parameters.lambda), ≥ \(parameters.minimumRatings) ratings, genre share \(constants.genreShare), half-life \(constants.recencyHalfLife.map { "\($0)" } ?? "none") floor \(constants.recencyFloor), rated not liked \(constants.otherRatingsWeight), full history \(constants.fullHistory): worst ratio to plain EASE \(worstRatio)")
+                measured.append((constants, worstRatio, ndcg))
             }
         }
         let top = measured.map(\.worstRatio).max() ?? 0

@@ -5,9 +5,13 @@ import Foundation
 /// `weight(from: seed, to: target)` is exactly how much rating `seed` adds to `target`'s personal
 /// score (negative: takes away).
 ///
-/// Training (single precision): G = XᵀX over the films with at least `minimumRatings` ratings (X is users × films, 1 where
-/// the user rated the film), P = (G + λI)⁻¹, B[i][j] = −P[i][j] / P[j][j] off the diagonal, negative
-/// weights kept or dropped (max(B, 0)). Deterministic: the same interactions give the same weights, bit for bit.
+/// Training (single precision): G = XᵀX over the films with at least `minimumRatings` ratings (X is
+/// users × films, 1 where the user rated the film), P = (G + λI)⁻¹, B[i][j] = −P[i][j] / P[j][j] off
+/// the diagonal, negative weights kept or dropped (max(B, 0)). B is not symmetric but P is, so the
+/// model keeps P's upper triangle only, as C = D^−½·P·D^−½ (D = diag(P)) in 16 bits, and
+/// B[i][j] = −C[i][j]·√P[i][i] / √P[j][j]: C is in (−1, 1), so 16 bits hold every entry to within
+/// 1.5·10⁻⁵ (BENCHMARKS.md: what it moves NDCG@10 by). Deterministic: the same interactions give
+/// the same weights, bit for bit.
 public struct ItemSimilarityModel: Sendable, Equatable {
     public struct Parameters: Sendable, Hashable {
         /// Films rated fewer times than this are left out of the item–item weights.
@@ -17,14 +21,15 @@ public struct ItemSimilarityModel: Sendable, Equatable {
         /// Keep negative weights, as plain EASE does and the served model now does too (its reasons
         /// are net sums: `Scorer`); dropped, every personal sum is of non-negative parts.
         public var keepsNegativeWeights: Bool
-        /// At most this many films, the most rated first: the weights are `count²` floats (64 MiB at
-        /// 4,096) and training inverts that matrix, so a catalog where tens of thousands of films pass
-        /// `minimumRatings` would otherwise need gigabytes and hours to train.
+        /// At most this many films, the most rated first: the weights are n(n + 1)/2 16-bit numbers
+        /// (16 MiB at 4,096, and twice that while training) and training inverts an n × n matrix, so a
+        /// catalog where tens of thousands of films pass `minimumRatings` would otherwise need
+        /// gigabytes and hours to train.
         public var maximumFilms: Int
 
-        /// The defaults are the served model's, chosen by `nuvie eval --split both --tune` on the bundled
-        /// data's validation splits (BENCHMARKS.md).
-        public init(minimumRatings: Int = 20, lambda: Double = 500, keepsNegativeWeights: Bool = true, maximumFilms: Int = 4_096) {
+        /// The defaults are the served model's: plain EASE's weights, as its own search chose them on
+        /// the bundled data's validation splits (`nuvie eval --split both --tune`, BENCHMARKS.md).
+        public init(minimumRatings: Int = 10, lambda: Double = 250, keepsNegativeWeights: Bool = true, maximumFilms: Int = 4_096) {
             self.minimumRatings = minimumRatings
             self.lambda = lambda
             self.keepsNegativeWeights = keepsNegativeWeights
@@ -39,13 +44,17 @@ public struct ItemSimilarityModel: Sendable, Equatable {
     /// The films the weights cover, ascending; `index[movieId]` is a film's row and column.
     public let movieIds: [Int64]
     let index: [Int64: Int]
-    /// Row-major: `weights[seed * count + target]`.
-    let weights: [Float]
+    /// C's upper triangle row by row (row i holds columns i…n − 1), times `Self.scale`, its diagonal 0.
+    let correlations: [Int16]
+    /// √P[i][i] for each film.
+    let spread: [Double]
+
+    static let scale = Double(Int16.max)
 
     public var count: Int { movieIds.count }
 
     /// What the weights hold in memory.
-    public var weightBytes: Int { weights.count * MemoryLayout<Float>.stride }
+    public var weightBytes: Int { correlations.count * MemoryLayout<Int16>.stride + spread.count * MemoryLayout<Double>.stride }
 
     public func covers(_ movieId: Int64) -> Bool { index[movieId] != nil }
 
@@ -55,21 +64,63 @@ public struct ItemSimilarityModel: Sendable, Equatable {
     }
 
     /// The weight at `row` (a seed's) and `column` (a target's), both from `index`.
-    func weight(row: Int, column: Int) -> Double {
-        Double(weights[row * count + column])
+    func weight(row i: Int, column j: Int) -> Double {
+        let weight = -Double(correlations[Self.start(of: min(i, j), count) + abs(i - j)]) / Self.scale * spread[i] / spread[j]
+        return parameters.keepsNegativeWeights ? weight : max(0, weight)
     }
 
-    /// Adds `row` (a seed's, from `index`), times `weight`, into `scores` (indexed like `movieIds`).
-    func accumulate(row i: Int, weight: Double = 1, into scores: inout [Double]) {
+    /// Σ over `seeds` (rows from `index`, each with a weight) of weight × the seed's row: every
+    /// film's (indexed like `movieIds`) sum of what those seeds add to it.
+    func sums(of seeds: [(row: Int, weight: Double)]) -> [Double] {
+        sums(of: seeds, and: []).0
+    }
+
+    /// `sums(of:)` for two sets of seeds, in one pass over the weights.
+    func sums(of first: [(row: Int, weight: Double)], and second: [(row: Int, weight: Double)]) -> ([Double], [Double]) {
+        var coefficients = [SIMD2<Double>](repeating: .zero, count: count)
+        for seed in first { coefficients[seed.row].x -= seed.weight * spread[seed.row] }
+        for seed in second { coefficients[seed.row].y -= seed.weight * spread[seed.row] }
+        // A weight is −C scaled, so dropping negative weights keeps C's negative entries only.
+        let sums = parameters.keepsNegativeWeights
+            ? accumulate(coefficients, { $0 }) : accumulate(coefficients, { min(0, $0) })
+        let divisors = spread.map { Self.scale * $0 }
+        return (zip(sums, divisors).map { $0.x / $1 }, zip(sums, divisors).map { $0.y / $1 })
+    }
+
+    /// Σ over films i of `coefficients[i]` × `kept`(C[i][j]), for every film j.
+    @inline(__always) private func accumulate(_ coefficients: [SIMD2<Double>], _ kept: (Double) -> Double) -> [SIMD2<Double>] {
         let n = count
-        precondition(scores.count == n)
-        weights.withUnsafeBufferPointer { w in
-            let row = UnsafeBufferPointer(rebasing: w[(i * n)..<(i * n + n)])
-            scores.withUnsafeMutableBufferPointer { sums in
-                for j in 0..<n { sums[j] += weight * Double(row[j]) }
+        let rows = coefficients.indices.filter { coefficients[$0] != .zero }
+        let weights = rows.map { coefficients[$0] }
+        var sums = [SIMD2<Double>](repeating: .zero, count: n)
+        correlations.withUnsafeBufferPointer { c in
+            guard let correlations = c.baseAddress else { return }
+            sums.withUnsafeMutableBufferPointer { sums in
+                rows.withUnsafeBufferPointer { rows in
+                    weights.withUnsafeBufferPointer { weights in
+                        var later = 0
+                        for j in 0..<n {
+                            // Row j holds C[j][k] for k ≥ j: what seed j adds to every later film, and
+                            // what every later seed k adds to film j.
+                            let row = correlations + (Self.start(of: j, n) - j)
+                            if later < rows.count, rows[later] == j {
+                                let a = weights[later]
+                                later += 1
+                                for k in (j + 1)..<n { sums[k] += a * kept(Double(row[k])) }
+                            }
+                            var total = SIMD2<Double>.zero
+                            for t in later..<rows.count { total += weights[t] * kept(Double(row[rows[t]])) }
+                            sums[j] += total
+                        }
+                    }
+                }
             }
         }
+        return sums
     }
+
+    /// Where row `i` of an n × n upper triangle starts.
+    @inline(__always) static func start(of i: Int, _ n: Int) -> Int { i * n - i * (i - 1) / 2 }
 
     public enum TrainingError: Error, CustomStringConvertible {
         case factorisationFailed(info: Int32)
@@ -90,26 +141,31 @@ public struct ItemSimilarityModel: Sendable, Equatable {
         let movieIds = mostRated(ratingsPerMovie, parameters).sorted()
         let index = Dictionary(uniqueKeysWithValues: movieIds.enumerated().map { ($0.element, $0.offset) })
         let n = movieIds.count
-        guard n > 0 else { return ItemSimilarityModel(parameters: parameters, movieIds: [], index: [:], weights: []) }
+        guard n > 0 else { return ItemSimilarityModel(parameters: parameters, movieIds: [], index: [:], correlations: [], spread: []) }
 
-        // Column-major and row-major agree: the matrix is symmetric. Single precision, and the
-        // weights are computed in the same buffer, so training needs one n × n matrix of Floats.
-        var matrix = [Float](repeating: 0, count: n * n)
+        // The upper triangle row by row is LAPACK's lower one column by column: one n(n + 1)/2
+        // matrix of Floats, inverted in place.
+        var packed = [Float](repeating: 0, count: n * (n + 1) / 2)
         for movies in moviesPerUser.values {
-            let rows = movies.compactMap { index[$0] }
-            for a in rows { for b in rows { matrix[a * n + b] += 1 } }
-        }
-        for i in 0..<n { matrix[i * n + i] += Float(parameters.lambda) }
-        try invertSymmetricPositiveDefinite(&matrix, n: n)
-
-        let diagonal = (0..<n).map { matrix[$0 * n + $0] }
-        for i in 0..<n {
-            for j in 0..<n {
-                let b = i == j ? 0 : -matrix[i * n + j] / diagonal[j]
-                matrix[i * n + j] = parameters.keepsNegativeWeights ? b : max(0, b)
+            let rows = movies.compactMap { index[$0] }.sorted()
+            for (offset, a) in rows.enumerated() {
+                let base = start(of: a, n) - a
+                for b in rows[offset...] { packed[base + b] += 1 }
             }
         }
-        return ItemSimilarityModel(parameters: parameters, movieIds: movieIds, index: index, weights: matrix)
+        for i in 0..<n { packed[start(of: i, n)] += Float(parameters.lambda) }
+        try invertSymmetricPositiveDefinite(&packed, n: n)
+
+        let spread = (0..<n).map { Double(packed[start(of: $0, n)]).squareRoot() }
+        var correlations = [Int16](repeating: 0, count: packed.count)
+        for i in 0..<n {
+            let base = start(of: i, n) - i
+            for j in (i + 1)..<n {
+                let c = Double(packed[base + j]) / (spread[i] * spread[j])
+                correlations[base + j] = Int16(min(scale, max(-scale, (c * scale).rounded())))
+            }
+        }
+        return ItemSimilarityModel(parameters: parameters, movieIds: movieIds, index: index, correlations: correlations, spread: spread)
     }
 
     /// The films with at least `minimumRatings` ratings, at most `maximumFilms` of them: the most
@@ -120,24 +176,21 @@ public struct ItemSimilarityModel: Sendable, Equatable {
         return eligible.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(parameters.maximumFilms).map(\.key)
     }
 
-    /// In place, through LAPACK's Cholesky routines; fills both triangles.
-    private static func invertSymmetricPositiveDefinite(_ matrix: inout [Float], n: Int) throws {
-        var order = Int32(n), leading = Int32(n), info: Int32 = 0
+    /// In place, through LAPACK's Cholesky routines for packed storage.
+    private static func invertSymmetricPositiveDefinite(_ packed: inout [Float], n: Int) throws {
+        var order = Int32(n), info: Int32 = 0
         var uplo = CChar(UInt8(ascii: "L"))
-        matrix.withUnsafeMutableBufferPointer { a in spotrf_(&uplo, &order, a.baseAddress, &leading, &info) }
+        packed.withUnsafeMutableBufferPointer { a in spptrf_(&uplo, &order, a.baseAddress, &info) }
         guard info == 0 else { throw TrainingError.factorisationFailed(info: info) }
-        matrix.withUnsafeMutableBufferPointer { a in spotri_(&uplo, &order, a.baseAddress, &leading, &info) }
+        packed.withUnsafeMutableBufferPointer { a in spptri_(&uplo, &order, a.baseAddress, &info) }
         guard info == 0 else { throw TrainingError.factorisationFailed(info: info) }
-        // Fortran's lower triangle (column-major) is our upper one: mirror it down.
-        for column in 0..<n {
-            for row in (column + 1)..<n { matrix[row * n + column] = matrix[column * n + row] }
-        }
     }
 
-    private init(parameters: Parameters, movieIds: [Int64], index: [Int64: Int], weights: [Float]) {
+    private init(parameters: Parameters, movieIds: [Int64], index: [Int64: Int], correlations: [Int16], spread: [Double]) {
         self.parameters = parameters
         self.movieIds = movieIds
         self.index = index
-        self.weights = weights
+        self.correlations = correlations
+        self.spread = spread
     }
 }

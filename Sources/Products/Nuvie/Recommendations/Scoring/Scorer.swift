@@ -61,8 +61,8 @@ public struct Scorer: Sendable {
     public let signalWeight: Double
     let mostRatings: Int
 
-    public static let defaultRecencyHalfLife: Double? = 10
-    public static let defaultRecencyFloor = 0.5
+    public static let defaultRecencyHalfLife: Double? = 5
+    public static let defaultRecencyFloor = 0.75
     public static let defaultOtherRatingsWeight = 1.0
     public static let defaultSignalWeight = 1.0
 
@@ -172,13 +172,7 @@ public struct UserScoring: Sendable {
         likedRows = rows(seeds, times: 1)
         // Signals have no rank among the ratings, so no recency weight: each counts s.
         otherRows = rows(others, times: scorer.otherRatingsWeight) + rows(signals, times: scorer.signalWeight)
-        func sums(_ rows: [SeedRow]) -> [Double] {
-            var sums = [Double](repeating: 0, count: scorer.model.count)
-            for seed in rows { scorer.model.accumulate(row: seed.row, weight: seed.weight, into: &sums) }
-            return sums
-        }
-        personal = sums(likedRows)
-        similar = sums(otherRows)
+        (personal, similar) = scorer.model.sums(of: likedRows.map { ($0.row, $0.weight) }, and: otherRows.map { ($0.row, $0.weight) })
         var largest = 0.0
         for (j, movieId) in scorer.model.movieIds.enumerated() where Self.isCandidate(movieId, profile, options) {
             largest = max(largest, personal[j] + similar[j])
