@@ -22,7 +22,7 @@ extension PostgresSharedLog {
         while true {
             let attempt = commitSent.begin()
             do {
-                let committed = try await bounded(outcomeUnknown: commitSent.settle()) { [self] client in
+                let committed = try await bounded(outcomeUnknown: commitSent.giveUp()) { [self] client in
                     if let predicted, let committed = try await commitAsPredicted(requests, predicted, on: client, commitSent, attempt) {
                         commitsAsPredicted.increment()
                         return committed
@@ -206,7 +206,7 @@ private struct KnownEvents: AppendLookups {
 
 /// Whether an append may have committed, over its attempts: an attempt marks before it sends what
 /// commits, and is answered when that wrote nothing (a predicted commit refused). When an attempt fails
-/// or is given up (`settle`), what it had in flight may have committed, and it may send nothing more:
+/// or is given up (`giveUp`), what it had in flight may have committed, and it may send nothing more:
 /// an attempt abandoned at its deadline still runs, and must not commit after the caller was told
 /// nothing was saved.
 final class CommitSent: Sendable {
@@ -234,7 +234,7 @@ final class CommitSent: Sendable {
     }
 
     /// Ends the current attempt; whether any attempt so far may have committed.
-    func settle() -> Bool {
+    func giveUp() -> Bool {
         state.withLockedValue { state in
             state.mayHaveCommitted = state.mayHaveCommitted || state.inFlight
             state.inFlight = false

@@ -6,8 +6,8 @@ import PostgresNIO
 /// so that `pg_dump` and the standby hold them with the events that name them.
 extension PostgresSharedLog {
     public func storeFile(_ name: String, _ contents: Data) async throws {
-        try await bounded(outcomeUnknown: true) { [self] client in
-            _ = try await client.query(
+        try await writing { [self] connection in
+            _ = try await connection.query(
                 "INSERT INTO shared_file (name, contents) VALUES (\(name), \(ByteBuffer(data: contents))) ON CONFLICT (name) DO NOTHING",
                 logger: logger
             )
@@ -24,8 +24,19 @@ extension PostgresSharedLog {
 
     public func removeFiles(prefixed prefix: String) async throws {
         let pattern = prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
-        try await bounded(outcomeUnknown: true) { [self] client in
-            _ = try await client.query("DELETE FROM shared_file WHERE name LIKE \(pattern)", logger: logger)
+        try await writing { [self] connection in
+            _ = try await connection.query("DELETE FROM shared_file WHERE name LIKE \(pattern)", logger: logger)
+        }
+    }
+
+    /// One statement, which commits on its own, on a connection of the primary's.
+    private func writing(_ statement: @escaping @Sendable (PostgresConnection) async throws -> Void) async throws {
+        try await boundedWrite { [self] client, committing in
+            try await client.withConnection { connection in
+                try connection.requireOpen(at: location, "the connection")
+                try committing()
+                try await statement(connection)
+            }
         }
     }
 }

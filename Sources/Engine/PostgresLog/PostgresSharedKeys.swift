@@ -84,13 +84,16 @@ public struct PostgresSharedKeys: SharedKeys {
 
     /// `body` in one transaction holding the change lock, with the last sequence taken so far.
     private func changing<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Int64) async throws -> T) async throws -> T {
-        try await log.bounded(outcomeUnknown: true) { [logger] client in try await client.withTransaction(logger: logger) { connection in
+        try await log.boundedWrite { [logger] client, committing in try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.changeLock))", logger: logger)
             var last: Int64 = 0
             for try await sequence in try await connection.query("SELECT coalesce(max(sequence), 0) FROM data_key", logger: logger).decode(Int64.self) {
                 last = sequence
             }
-            return try await body(connection, last)
+            let changed = try await body(connection, last)
+            // What follows is the COMMIT: from here a failure may have saved it.
+            try committing()
+            return changed
         } }
     }
 }

@@ -124,8 +124,8 @@ public final class PostgresSharedLog: SharedLog {
     /// `operation` on the pool of the server that takes writes, or `SharedLogUnreachable` when it has
     /// not finished within `operationTimeout` (the connection pool waits for a server that is down
     /// rather than failing), the connection failed, or the pool was left for another server's; then
-    /// the next operation looks for the server again. `outcomeUnknown` is asked only then: whether
-    /// what failed may have committed.
+    /// the next operation looks for the server again. `outcomeUnknown` is asked only then, once:
+    /// whether what failed may have committed (`CommitSent.giveUp`, which also ends the attempt).
     func bounded<T: Sendable>(
         outcomeUnknown: @autoclosure @escaping @Sendable () -> Bool = false, _ operation: @escaping @Sendable (PostgresClient) async throws -> T
     ) async throws -> T {
@@ -155,6 +155,19 @@ public final class PostgresSharedLog: SharedLog {
         case nil:
             primary.lost(pool)
             throw SharedLogUnreachable(reason: "no answer from \(pool.server) within \(operationTimeout) (down, or not accepting connections), or it was given up for another server", outcomeUnknown: outcomeUnknown())
+        }
+    }
+
+    /// `write`, bounded as `bounded` is, once. `write` calls `committing` just before it sends what
+    /// commits: a failure before that saved nothing and says so, and a `write` abandoned at the
+    /// deadline before that can no longer send it.
+    func boundedWrite<T: Sendable>(
+        _ write: @escaping @Sendable (PostgresClient, _ committing: @escaping @Sendable () throws -> Void) async throws -> T
+    ) async throws -> T {
+        let commitSent = CommitSent()
+        let attempt = commitSent.begin()
+        return try await bounded(outcomeUnknown: commitSent.giveUp()) { client in
+            try await write(client) { try commitSent.mark(attempt) }
         }
     }
 

@@ -1,0 +1,53 @@
+import EventLog
+import ChildProcesses
+import Foundation
+import PersonalData
+import PostgresLog
+import TestSupport
+import Testing
+
+/// A file or key write to a PostgreSQL server that went down before it started never reached it:
+/// it says so (`outcomeUnknown` false), as an append does, so the client is told nothing was saved.
+@Suite(.timeLimit(.minutes(3))) struct SharedWritesOutageTests {
+    @Test func fileAndKeyWritesThatNeverReachedTheServerSayNothingWasSaved() async throws {
+        let directory = try TemporaryDirectory()
+        let cluster = directory.url.appendingPathComponent("postgres")
+        let started = try await Self.postgres("start", cluster)
+        defer { Task { _ = try? await Self.postgres("stop", cluster) } }
+        let url = try #require(started.split(separator: "\n").last { $0.hasPrefix("postgres://") }.map(String.init), "\(started)")
+        let log = try await PostgresSharedLog(url: url, product: "test", operationTimeout: .seconds(3))
+        let keys = PostgresSharedKeys(log: log)
+        try await log.storeFile("before", Data("saved".utf8))
+        #expect(try await keys.claim([7: Data("wrapped".utf8)]).count == 1)
+
+        _ = try await Self.postgres("stop", cluster)
+        let writes: [(String, @Sendable () async throws -> Void)] = [
+            ("storeFile", { try await log.storeFile("during", Data("not saved".utf8)) }),
+            ("removeFiles", { try await log.removeFiles(prefixed: "before") }),
+            ("claim", { _ = try await keys.claim([8: Data("wrapped".utf8)]) }),
+            ("destroy", { try await keys.destroy([.init(userId: 7, position: nil)]) }),
+        ]
+        for (name, write) in writes {
+            let refused = await #expect(throws: SharedLogUnreachable.self, "\(name)") { try await write() }
+            #expect(refused?.outcomeUnknown == false, "\(name): \(refused.map { "\($0)" } ?? "no error")")
+        }
+    }
+
+    /// `scripts/postgres.sh`, to its end (what it prints, from a file: the server it starts keeps a
+    /// pipe open).
+    static func postgres(_ command: String, _ cluster: URL) async throws -> String {
+        let output = cluster.deletingLastPathComponent().appendingPathComponent("postgres-\(command).log")
+        let script = try ChildProcess(
+            executable: URL(fileURLWithPath: "/bin/bash"), arguments: [repositoryRoot.appendingPathComponent("scripts/postgres.sh").path, command, cluster.path],
+            environment: ProcessInfo.processInfo.environment, output: output
+        )
+        let status = await script.exited()
+        let said = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        guard status == 0 else { throw ScriptFailed(said: said) }
+        return said
+    }
+
+    struct ScriptFailed: Error {
+        let said: String
+    }
+}
