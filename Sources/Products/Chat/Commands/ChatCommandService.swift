@@ -169,27 +169,25 @@ public struct ChatCommandService: Sendable {
         try store.state(of: ChatStreams.session(sessionId), as: SessionState.self).state
     }
 
-    /// The reply to the message sent under `eventId`, recorded under an id derived from it: a retried
-    /// request finds it (`recordedReply`) rather than asking the assistant again.
-    public func recordReply(_ reply: AssistantReplied, to eventId: UUID = .timeOrdered()) async throws -> CommandResult {
-        try await store.append([.assistantReplied(reply)], to: ChatStreams.session(reply.sessionId), eventId: Self.replyEventId(to: eventId))
+    /// A reply, recorded under `replyEventId`: for the reply to a message, `replyEventId(to:)` the
+    /// message's event id, so that a retried request finds it (`recordedReply`) rather than asking
+    /// the assistant again.
+    public func recordReply(_ reply: AssistantReplied, as replyEventId: UUID = .timeOrdered()) async throws -> CommandResult {
+        try await store.append([.assistantReplied(reply)], to: ChatStreams.session(reply.sessionId), eventId: replyEventId)
     }
 
-    /// The reply already recorded to the message sent under `eventId`, if any.
-    public func recordedReply(to eventId: UUID) throws -> (reply: AssistantReplied, result: CommandResult)? {
-        guard let position = try store.log.position(ofEvent: Self.replyEventId(to: eventId)),
+    /// The reply already recorded under `replyEventId`, if any.
+    public func recordedReply(_ replyEventId: UUID) throws -> (reply: AssistantReplied, result: CommandResult)? {
+        guard let position = try store.log.position(ofEvent: replyEventId),
               case .assistantReplied(let reply)? = try store.event(at: position)?.event
         else { return nil }
         return (reply, try store.commandResult(position))
     }
 
+    /// The event id of the reply to the message sent under `eventId`; the reply's message id is
+    /// `messageId` of it.
     public static func replyEventId(to eventId: UUID) -> UUID {
         ChatCatalog.derivedEventId(from: "reply:\(eventId.uuidString)")
-    }
-
-    /// The reply's message id, from its event's (`replyEventId`).
-    public static func replyMessageId(to eventId: UUID) -> String {
-        messageId(replyEventId(to: eventId))
     }
 
     public func recordFailure(_ failure: AssistantFailed) async throws -> CommandResult {

@@ -46,7 +46,8 @@ public struct Conversations: Sendable {
     ) async throws -> Exchange {
         let sent = try await commands.send(text, tone: tone, lang: lang, attachments: attachments, to: sessionId, by: userId, eventId: eventId)
         let message = sent.message
-        if let recorded = try commands.recordedReply(to: eventId) { return Exchange(message: message, reply: recorded.reply, result: recorded.result) }
+        let replyEventId = ChatCommandService.replyEventId(to: eventId)
+        if let recorded = try commands.recordedReply(replyEventId) { return Exchange(message: message, reply: recorded.reply, result: recorded.result) }
         var history: [ChatTurn] = []
         // Up to the message: a retry after later messages asks about this one, not the newest.
         let turns = try commands.conversation(message.sessionId).turns
@@ -59,7 +60,7 @@ public struct Conversations: Sendable {
         do {
             let answer = try await assistant.answer(conversation)
             let reply = AssistantReplied(
-                sessionId: message.sessionId, userId: userId, messageId: ChatCommandService.replyMessageId(to: eventId),
+                sessionId: message.sessionId, userId: userId, messageId: ChatCommandService.messageId(replyEventId),
                 inReplyTo: message.messageId,
                 content: answer.content, source: ReplySource(
                     provider: assistant.provider, model: answer.model, latencyMilliseconds: Self.milliseconds(since: started),
@@ -67,10 +68,10 @@ public struct Conversations: Sendable {
                 )
             )
             do {
-                return Exchange(message: message, reply: reply, result: try await commands.recordReply(reply, to: eventId))
+                return Exchange(message: message, reply: reply, result: try await commands.recordReply(reply, as: replyEventId))
             } catch EventLogError.eventIdReused {
                 // The same request, retried while this one waited for the assistant, recorded its reply first.
-                guard let recorded = try commands.recordedReply(to: eventId) else { throw CommandError.tooMuchContention }
+                guard let recorded = try commands.recordedReply(replyEventId) else { throw CommandError.tooMuchContention }
                 return Exchange(message: message, reply: recorded.reply, result: recorded.result)
             }
         } catch let failure as AssistantFailure {

@@ -45,11 +45,12 @@ public enum ChatDemoSeed {
                     let sent = try await commands.send(
                         exchange.message, tone: session.tone, lang: ChatRules.defaultLanguage, attachments: [], to: sessionId, by: userId, eventId: eventId
                     )
+                    let replyEventId = ChatCommandService.replyEventId(to: eventId)
                     _ = try await commands.recordReply(AssistantReplied(
-                        sessionId: sessionId, userId: userId, messageId: ChatCommandService.replyMessageId(to: eventId),
+                        sessionId: sessionId, userId: userId, messageId: ChatCommandService.messageId(replyEventId),
                         inReplyTo: sent.message.messageId,
                         content: exchange.reply, source: ReplySource(provider: "demo-seed", model: "none", latencyMilliseconds: 0, promptTokens: nil, completionTokens: nil)
-                    ), to: eventId)
+                    ), as: replyEventId)
                 }
             }
         }
