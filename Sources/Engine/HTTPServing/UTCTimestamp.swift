@@ -121,7 +121,7 @@ public enum UTCTimestamp {
     }
 
     /// ASCII digits only, as a number; nil for anything else.
-    static func decimal(_ bytes: ArraySlice<UInt8>) -> Int64? {
+    public static func decimal(_ bytes: ArraySlice<UInt8>) -> Int64? {
         var value: Int64 = 0
         for byte in bytes {
             guard (0x30...0x39).contains(byte) else { return nil }

@@ -37,6 +37,10 @@ extension EngineRefusal {
         }
     }
 
+    /// How `logUnreachable(outcomeUnknown: true)`'s message begins; what to do next follows, which a
+    /// product whose writes are safe to send again may say in its own words.
+    public static let mayHaveBeenSaved = "The server cannot reach its event log right now; the change may have been saved"
+
     public var message: String {
         switch self {
         case .conflict: "What this request changes was changed by another request while it ran; retry it"
@@ -47,7 +51,7 @@ extension EngineRefusal {
         case .storageFull: "The server cannot record changes right now (its storage is full); nothing was saved, retry later"
         case .logUnreachable(outcomeUnknown: false): "The server cannot reach its event log right now; nothing was saved, retry"
         case .logUnreachable(outcomeUnknown: true):
-            "The server cannot reach its event log right now; the change may have been saved: retry it under the same Idempotency-Key, or, sent without one, check before sending it again"
+            Self.mayHaveBeenSaved + ": retry it under the same Idempotency-Key, or, sent without one, check before sending it again"
         case .readOnly: "This server shows a past state of the log and records nothing"
         case .readModelsBehind: "Your change is saved but not yet visible; retry the read shortly"
         case .notCaughtUp: "This server has not yet caught up with X-Min-Position; nothing was done, retry shortly"

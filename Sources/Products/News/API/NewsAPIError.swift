@@ -44,7 +44,7 @@ public struct NewsAPIError: ContractError, Equatable {
     private static func details(_ refusal: EngineRefusal) -> String {
         switch refusal {
         case .logUnreachable(outcomeUnknown: true):
-            "The server cannot reach its event log right now; the change may have been saved: sending the same preferences again records nothing new"
+            EngineRefusal.mayHaveBeenSaved + ": sending the same preferences again records nothing new"
         case .conflict, .idempotencyKeyReused, .invalidIdempotencyKey, .storageFull, .logUnreachable, .readOnly, .readModelsBehind, .notCaughtUp,
              .shuttingDown, .operatorRequest, .noSuchRoute, .methodNotAllowed, .bodyTooLarge, .malformedHTTP, .headersTooLarge, .notAProxy,
              .otherClientError:

@@ -14,12 +14,7 @@ enum Timestamp {
         let bytes = Array(text.utf8)
         var index = 0
         func number(_ count: Int) -> Int64? {
-            guard index + count <= bytes.count else { return nil }
-            var value: Int64 = 0
-            for byte in bytes[index..<index + count] {
-                guard (0x30...0x39).contains(byte) else { return nil }
-                value = value * 10 + Int64(byte - 0x30)
-            }
+            guard index + count <= bytes.count, let value = UTCTimestamp.decimal(bytes[index..<index + count]) else { return nil }
             index += count
             return value
         }
