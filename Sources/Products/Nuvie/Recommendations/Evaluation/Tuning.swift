@@ -34,7 +34,7 @@ public enum Tuning {
     }
 
     public static let lambdas: [Double] = [250, 500, 1000]
-    /// Not below 10: the weights are an n × n matrix of the films kept, and on the bundled data 5
+    /// Not below 10: the weights are an n × n triangle of the films kept, and on the bundled data 5
     /// keeps 1.6 times the films of 10 (2.6 times the memory, 4 times the training) for a validation
     /// NDCG@10 within 0.0001 of it.
     public static let minimumRatings = [10, 20]
