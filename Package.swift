@@ -479,7 +479,7 @@ let package = Package(
             name: "EventLogTests",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "EventLog", "PostgresLog", "PersonalData", "CLMDB", "ChildProcesses", "TestSupport",
+                "EventLog", "PostgresLog", "PersonalData", "CLMDB", "TestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -1,6 +1,5 @@
 import EventLog
 import Foundation
-import ChildProcesses
 import TestSupport
 import Testing
 
@@ -61,17 +60,6 @@ func runProduct(
     _ executable: String, _ arguments: [String], logLevel: Bool = true, environment: [String: String] = [:]
 ) async throws -> (status: Int32, output: String) {
     try await runCommand(ServerProcess.binary(executable), arguments + (logLevel ? ["--log-level", "warning"] : []), environment: environment)
-}
-
-/// Runs any command to its end, as a child process; its exit status and everything it printed.
-func runCommand(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, output: String) {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("\(executable.lastPathComponent)-run-\(UUID().uuidString).log")
-    defer { try? FileManager.default.removeItem(at: output) }
-    let process = try ChildProcess(
-        executable: executable, arguments: arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, output: output
-    )
-    let status = await process.exited()
-    return (status, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
 }
 
 @Suite(.timeLimit(.minutes(3))) struct AsOfTests {

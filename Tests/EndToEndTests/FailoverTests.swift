@@ -75,10 +75,10 @@ struct FailoverTests {
         var promotionToFirstWrite: [Duration] = [], deathToFirstWrite: [Duration] = []
         for cycle in 1...Self.cycles {
             try await Task.sleep(for: .seconds(2))
-            #expect(try await SharedLogNodeTests.postgres("role", servers[0]).hasPrefix("primary"), "cycle \(cycle)")
-            _ = try await SharedLogNodeTests.postgres("kill", servers[0])
+            #expect(try await TestPostgres.script("role", servers[0]).hasPrefix("primary"), "cycle \(cycle)")
+            _ = try await TestPostgres.script("kill", servers[0])
             let died = ContinuousClock.now
-            _ = try await SharedLogNodeTests.postgres("promote", servers[1])
+            _ = try await TestPostgres.script("promote", servers[1])
             let promoted = ContinuousClock.now
             let written = try await SharedLogNodeTests.eventually(within: .seconds(60)) {
                 writes.acknowledged.withLockedValue { $0.contains { $0.at > promoted } }
@@ -88,7 +88,7 @@ struct FailoverTests {
                 promotionToFirstWrite.append(first - promoted)
                 deathToFirstWrite.append(first - died)
             }
-            _ = try await SharedLogNodeTests.postgres("standby", servers[0], servers[1])
+            _ = try await TestPostgres.script("standby", servers[0], servers[1])
             servers.reverse()
         }
         try await Task.sleep(for: .seconds(2))

@@ -214,16 +214,15 @@ struct SharedLogNodeTests {
     @Test func whileThePostgreSQLServerIsDownWritesAnswer503ReadsAreServedAndAllResumes() async throws {
         let directory = try TemporaryDirectory()
         let cluster = directory.url.appendingPathComponent("postgres")
-        let started = try await Self.postgres("start", cluster)
-        let serverURL = try #require(started.split(separator: "\n").last { $0.hasPrefix("postgres://") }.map(String.init), "\(started)")
-        defer { Task { _ = try? await Self.postgres("stop", cluster) } }
+        let serverURL = try await TestPostgres.startServer(cluster)
+        defer { Task { _ = try? await TestPostgres.script("stop", cluster) } }
         let node = try await Self.savryNode(directory.url.appendingPathComponent("node"), logURL: serverURL)
         defer { node.stopWhenLeaving() }
         let token = try await SavryEndToEndTests.signIn(node, "ana")
         let recipe = #"{"name":"Before","ingredients":[{"name":"salt"}],"instructions":["Stir"]}"#
         #expect(try await node.post("/api/app/recipes", recipe, token: token).status == 201)
 
-        _ = try await Self.postgres("stop", cluster)
+        _ = try await TestPostgres.script("stop", cluster)
         let refused = try await node.post("/api/app/recipes", recipe.replacingOccurrences(of: "Before", with: "During"), token: token)
         #expect(refused.status == 503 && refused.headers["retry-after"] != nil && refused.json["message"] is String, "\(refused.status) \(refused.text)")
         // The server was down before the request: nothing of it reached it, and the answer says so.
@@ -235,7 +234,7 @@ struct SharedLogNodeTests {
             return health.status == 503 && health.json["status"] as? String == "degraded"
         })
 
-        _ = try await Self.postgres("resume", cluster)
+        _ = try await TestPostgres.script("resume", cluster)
         let retried = try await Self.eventually(within: .seconds(20)) {
             try await node.post("/api/app/recipes", recipe.replacingOccurrences(of: "Before", with: "After"), token: token).status == 201
         }
@@ -302,16 +301,4 @@ struct SharedLogNodeTests {
     static func canonical(_ json: [String: Any]) throws -> String {
         String(decoding: try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]), as: UTF8.self)
     }
-
-    static func postgres(_ command: String, _ clusters: URL...) async throws -> String {
-        let (status, said) = try await runCommand(
-            URL(fileURLWithPath: "/bin/bash"), [repositoryRoot.appendingPathComponent("scripts/postgres.sh").path, command] + clusters.map(\.path)
-        )
-        guard status == 0 else { throw ScriptFailed(description: "scripts/postgres.sh \(command) exited \(status): \(said)") }
-        return said
-    }
-}
-
-struct ScriptFailed: Error, CustomStringConvertible {
-    let description: String
 }

@@ -1,5 +1,4 @@
 import EventLog
-import ChildProcesses
 import Foundation
 import PersonalData
 import PostgresLog
@@ -13,9 +12,8 @@ struct SharedWritesOutageTests {
     @Test func fileAndKeyWritesThatNeverReachedTheServerSayNothingWasSaved() async throws {
         let directory = try TemporaryDirectory()
         let cluster = directory.url.appendingPathComponent("postgres")
-        let started = try await Self.postgres("start", cluster)
-        defer { Task { _ = try? await Self.postgres("stop", cluster) } }
-        let url = try #require(started.split(separator: "\n").last { $0.hasPrefix("postgres://") }.map(String.init), "\(started)")
+        let url = try await TestPostgres.startServer(cluster)
+        defer { Task { _ = try? await TestPostgres.script("stop", cluster) } }
         // Written while the server is up, with the time the rest of the suite on two cores may take.
         let setUp = try await PostgresSharedLog(url: url, product: "test", operationTimeout: .seconds(60))
         try await setUp.storeFile("before", Data("saved".utf8))
@@ -24,7 +22,7 @@ struct SharedWritesOutageTests {
         let log = try await PostgresSharedLog(url: url, product: "test", operationTimeout: .seconds(3))
         let keys = PostgresSharedKeys(log: log)
 
-        _ = try await Self.postgres("stop", cluster)
+        _ = try await TestPostgres.script("stop", cluster)
         // The pool's idle connections see their server close them (its shutdown ends every session).
         try await Task.sleep(for: .milliseconds(500))
         let writes: [(String, @Sendable () async throws -> Void)] = [
@@ -37,23 +35,5 @@ struct SharedWritesOutageTests {
             let refused = await #expect(throws: SharedLogUnreachable.self, "\(name)") { try await write() }
             #expect(refused?.outcomeUnknown == false, "\(name): \(refused.map { "\($0)" } ?? "no error")")
         }
-    }
-
-    /// `scripts/postgres.sh`, to its end (what it prints, from a file: the server it starts keeps a
-    /// pipe open).
-    static func postgres(_ command: String, _ cluster: URL) async throws -> String {
-        let output = cluster.deletingLastPathComponent().appendingPathComponent("postgres-\(command).log")
-        let script = try ChildProcess(
-            executable: URL(fileURLWithPath: "/bin/bash"), arguments: [repositoryRoot.appendingPathComponent("scripts/postgres.sh").path, command, cluster.path],
-            environment: ProcessInfo.processInfo.environment, output: output
-        )
-        let status = await script.exited()
-        let said = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        guard status == 0 else { throw ScriptFailed(said: said) }
-        return said
-    }
-
-    struct ScriptFailed: Error {
-        let said: String
     }
 }
