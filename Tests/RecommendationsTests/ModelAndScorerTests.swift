@@ -246,6 +246,11 @@ private func invert(_ matrix: [[Double]]) -> [[Double]] {
         #expect(asRated.confidence == 0.2, "film 3 counted once")
         #expect(asRated.factors.first { $0.type == .similarUsers }?.signalMovieIds == [4], "a rated film speaks as a rating")
         #expect(asRated.factors.first { $0.type == .becauseYouRated }?.seedMovieIds.contains(3) == true)
+        rated.ratings[3] = .init(rating: 2, position: 31)
+        let notLiked = try #require(scorer.explain(rated, movieId: 9).explanation.factors.first { $0.type == .similarUsers })
+        #expect(notLiked.ratedMovieIds == [3] && notLiked.signalMovieIds == [4], "finished, but rated: it speaks as its rating. \(notLiked)")
+        #expect(Set(notLiked.evidenceEventIds) == [31, 40])
+        #expect(notLiked.description.hasSuffix(", which you rated or saved, also watched this"), "\(notLiked.description)")
     }
 
     @Test func excludedAndFinishedFilmsAreLeftOut() {

@@ -122,11 +122,12 @@ struct Terms {
     var score: Double { personal + similar + genre + popular + social }
 }
 
-/// A film the user rated, as the model holds it.
+/// A film the user rated, or finished or saved without rating it (`signal`), as the model holds it.
 struct SeedRow {
     var film: Int64
     var row: Int
     var weight: Double
+    var signal: TasteProfile.Signal?
 }
 
 /// One user's scoring pass: their personal sums over the model's films, computed once.
@@ -166,12 +167,14 @@ public struct UserScoring: Sendable {
         personalisation = seeds.isEmpty ? 0 : scorer.personalisation(filmsKnown: profile.ratings.count + unrated.count)
         social = options.useSocial && profile.friendCount > 0 ? Scorer.socialShare : 0
         let recency = Self.recencyWeights(seeds + others, profile, halfLife: scorer.recencyHalfLife, floor: scorer.recencyFloor)
-        func rows(_ films: [Int64], times share: Double) -> [SeedRow] {
-            films.compactMap { film in scorer.model.index[film].map { SeedRow(film: film, row: $0, weight: (recency[film] ?? 1) * share) } }
+        func rows(_ films: [Int64], times share: Double, signals: [Int64: TasteProfile.Signal] = [:]) -> [SeedRow] {
+            films.compactMap { film in
+                scorer.model.index[film].map { SeedRow(film: film, row: $0, weight: (recency[film] ?? 1) * share, signal: signals[film]) }
+            }
         }
         likedRows = rows(seeds, times: 1)
         // Signals have no rank among the ratings, so no recency weight: each counts s.
-        otherRows = rows(others, times: scorer.otherRatingsWeight) + rows(signals, times: scorer.signalWeight)
+        otherRows = rows(others, times: scorer.otherRatingsWeight) + rows(signals, times: scorer.signalWeight, signals: profile.signals)
         (personal, similar) = scorer.model.sums(of: likedRows.map { ($0.row, $0.weight) }, and: otherRows.map { ($0.row, $0.weight) })
         var largest = 0.0
         for (j, movieId) in scorer.model.movieIds.enumerated() where Self.isCandidate(movieId, profile, options) {

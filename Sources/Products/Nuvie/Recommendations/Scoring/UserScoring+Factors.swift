@@ -22,42 +22,41 @@ extension UserScoring {
     func becauseYouRated(_ movieId: Int64, weight: Double) -> Factor {
         let (contributing, cited, titles) = contributions(of: likedRows, to: movieId)
         return Factor(
-            type: .becauseYouRated, weight: weight, value: contributing.count, seedMovieIds: cited,
-            evidenceEventIds: evidence(contributing.prefix(10).compactMap { profile.ratings[$0]?.position }),
+            type: .becauseYouRated, weight: weight, value: contributing.count, seedMovieIds: cited.map(\.film),
+            evidenceEventIds: evidence(contributing.prefix(10).compactMap { profile.ratings[$0.film]?.position }),
             description: "Because you liked " + listed(titles, more: contributing.count - titles.count)
         )
     }
 
     func similarUsers(_ movieId: Int64, weight: Double) -> Factor {
         let (contributing, cited, titles) = contributions(of: otherRows, to: movieId)
-        let signals = profile.signals
         var did: [String] = []
-        if contributing.contains(where: { signals[$0] == nil }) { did.append("rated") }
-        for kind in [TasteProfile.Signal.Kind.finished, .saved] where contributing.contains(where: { signals[$0]?.kind == kind }) {
+        if contributing.contains(where: { $0.signal == nil }) { did.append("rated") }
+        for kind in [TasteProfile.Signal.Kind.finished, .saved] where contributing.contains(where: { $0.signal?.kind == kind }) {
             did.append(kind.rawValue)
         }
         return Factor(
             type: .similarUsers, weight: weight, value: contributing.count,
-            ratedMovieIds: cited.filter { signals[$0] == nil }, signalMovieIds: cited.filter { signals[$0] != nil },
-            evidenceEventIds: evidence(contributing.prefix(10).compactMap { profile.ratings[$0]?.position ?? signals[$0]?.position }),
+            ratedMovieIds: cited.filter { $0.signal == nil }.map(\.film), signalMovieIds: cited.filter { $0.signal != nil }.map(\.film),
+            evidenceEventIds: evidence(contributing.prefix(10).compactMap { $0.signal?.position ?? profile.ratings[$0.film]?.position }),
             description: "People who watched " + listed(titles, more: contributing.count - titles.count) + ", which you "
                 + did.joined(separator: " or ") + ", also watched this"
         )
     }
 
-    /// The films among `films` that add to `movieId`'s score, largest first; the first five cited,
-    /// the first two by title.
-    func contributions(of rows: [SeedRow], to movieId: Int64) -> (contributing: [Int64], cited: [Int64], titles: [String]) {
-        var contributing: [(film: Int64, weight: Double)] = []
+    /// The rows among `rows` that add to `movieId`'s score, largest first; the first five cited, the
+    /// first two by title.
+    func contributions(of rows: [SeedRow], to movieId: Int64) -> (contributing: [SeedRow], cited: [SeedRow], titles: [String]) {
+        var contributing: [(seed: SeedRow, weight: Double)] = []
         if let column = scorer.model.index[movieId] {
             for seed in rows {
                 let weight = scorer.model.weight(row: seed.row, column: column) * seed.weight
-                if weight > 0 { contributing.append((seed.film, weight)) }
+                if weight > 0 { contributing.append((seed, weight)) }
             }
         }
-        contributing.sort { $0.weight != $1.weight ? $0.weight > $1.weight : $0.film < $1.film }
-        let cited = contributing.prefix(5).map(\.film)
-        return (contributing.map(\.film), cited, cited.prefix(2).map { displayTitle(scorer.catalog.titles[$0] ?? "film \($0)") })
+        contributing.sort { $0.weight != $1.weight ? $0.weight > $1.weight : $0.seed.film < $1.seed.film }
+        let cited = contributing.prefix(5).map(\.seed)
+        return (contributing.map(\.seed), cited, cited.prefix(2).map { displayTitle(scorer.catalog.titles[$0.film] ?? "film \($0.film)") })
     }
 
     func genreMatchFactor(_ movieId: Int64, weight: Double) -> Factor {
