@@ -33,12 +33,7 @@ old_bin=$(cd "$before" && swift build --show-bin-path) new_bin=$(swift build --s
 
 # Waits until the server has caught up (scripts/caught-up.sh); prints the log head.
 caught_up() {
-    local port=$1
-    for _ in $(seq 1 900); do
-        scripts/caught-up.sh "http://127.0.0.1:$port" && return 0
-        sleep 1
-    done
-    return 1
+    scripts/caught-up.sh "http://127.0.0.1:$1" --wait 900
 }
 
 # Serves the demo from `dir` with `bin` until caught up; prints the log head.

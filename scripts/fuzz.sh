@@ -120,13 +120,7 @@ fuzz_product() {
     SERVER_PID=$!
 
     # The demo import and the first folds (nuvie: and the first training run) before it is caught up.
-    local ready=""
-    for _ in $(seq 1 300); do
-        scripts/caught-up.sh "$url" >/dev/null && { ready=1; break; }
-        kill -0 "$SERVER_PID" 2>/dev/null || { echo "fuzz $product: the server exited"; tail -n 20 "$server_log"; return 1; }
-        sleep 1
-    done
-    [[ -n "$ready" ]] || { echo "fuzz $product: the server did not catch up within 300 s"; return 1; }
+    scripts/caught-up.sh "$url" --wait 300 --pid "$SERVER_PID" --log "$server_log" >/dev/null || { echo "fuzz $product: not served"; return 1; }
 
     # Signed in as a demo user, with the operator's tokens (demo mode writes them into the data dir).
     # Printed unsanitised: they belong to this throwaway server, and reproducing a write needs its

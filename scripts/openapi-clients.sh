@@ -87,13 +87,8 @@ done
 # training run): before that some reads answer documented 503s the flow does not expect.
 for index in "${!PRODUCTS[@]}"; do
     product=${PRODUCTS[$index]}
-    ready=""
-    for _ in $(seq 1 300); do
-        scripts/caught-up.sh "${URLS[$product]}" >/dev/null && { ready=1; break; }
-        kill -0 "${PIDS[$index]}" 2>/dev/null || { echo "openapi-clients: the $product server exited"; tail -n 20 "${LOGS[$product]}"; exit 1; }
-        sleep 1
-    done
-    [[ -n "$ready" ]] || { echo "openapi-clients: the $product server did not catch up within 300 s"; tail -n 20 "${LOGS[$product]}"; exit 1; }
+    scripts/caught-up.sh "${URLS[$product]}" --wait 300 --pid "${PIDS[$index]}" --log "${LOGS[$product]}" >/dev/null ||
+        { echo "openapi-clients: the $product server was not served"; exit 1; }
 done
 
 echo "=== openapi-clients: checking the generated clients against the four demos"

@@ -127,7 +127,7 @@ public struct OfflineEvaluation: Sendable {
         let implicitALS = try measure("als", users) { try als.top(seeds: history.userMovies[$0] ?? [], limit: Self.cutoff) }
 
         progress("served: training")
-        let scorer = try servedScorer(history)
+        let scorer = servedScorer(try trained(constants.model, reusing: [ease]), history)
         progress("served: ranking")
         let served = measure("served", users) { scorer.topMovieIds(history.profile($0, genres: movies.genres), limit: Self.cutoff) }
         var ablated: [Result] = []
@@ -136,7 +136,7 @@ public struct OfflineEvaluation: Sendable {
             var changed = constants
             change(&changed)
             let probe = with(changed)
-            let model = changed.model == constants.model ? scorer.model : try probe.trained(changed.model)
+            let model = try probe.trained(changed.model, reusing: [scorer.model, ease])
             let scorer = probe.servedScorer(model, history)
             ablated.append(measure(name, users) { scorer.topMovieIds(history.profile($0, genres: movies.genres), limit: Self.cutoff) })
         }
@@ -146,7 +146,7 @@ public struct OfflineEvaluation: Sendable {
         var signalled: [Result] = []
         if let signals {
             progress("signals: \(signals.share) of each user's training ratings only finished")
-            signalled = try signalRows(share: signals.share, seed: signals.seed, watchedModel: scorer.model)
+            signalled = try signalRows(share: signals.share, seed: signals.seed, history: history, watchedModel: scorer.model)
         }
         return [popular, itemKNN, plainEASE, implicitALS, served] + ablated + coldStart + signalled
     }
@@ -199,6 +199,18 @@ public struct OfflineEvaluation: Sendable {
         try ItemSimilarityModel.train(split.train.map { ($0.userId, $0.movieId) }, parameters: parameters)
     }
 
+    /// `trained(parameters)`, or one of `known` (trained on this training part) when it was trained
+    /// the same way: whether negative weights are kept is read, not trained.
+    func trained(_ parameters: ItemSimilarityModel.Parameters, reusing known: [ItemSimilarityModel]) throws -> ItemSimilarityModel {
+        func training(_ parameters: ItemSimilarityModel.Parameters) -> ItemSimilarityModel.Parameters {
+            var training = parameters
+            training.keepsNegativeWeights = true
+            return training
+        }
+        guard let model = known.first(where: { training($0.parameters) == training(parameters) }) else { return try trained(parameters) }
+        return model.keepingNegativeWeights(parameters.keepsNegativeWeights)
+    }
+
     /// The ALS baseline's NDCG@10 alone, trained under `parameters`: what its tuning compares.
     func alsNDCG(_ parameters: ImplicitALS.Parameters, _ history: History) throws -> Double {
         let als = try ImplicitALS.train(userMovies: history.userMovies, parameters: parameters)
@@ -215,10 +227,6 @@ public struct OfflineEvaluation: Sendable {
     func servedNDCG(_ model: ItemSimilarityModel, _ history: History) -> Double {
         let scorer = servedScorer(model, history)
         return measure("served", split.test.keys.sorted()) { scorer.topMovieIds(history.profile($0, genres: movies.genres), limit: Self.cutoff) }.ndcg
-    }
-
-    private func servedScorer(_ history: History) throws -> Scorer {
-        servedScorer(try trained(constants.model), history)
     }
 
     func servedScorer(_ model: ItemSimilarityModel, _ history: History) -> Scorer {

@@ -10,10 +10,11 @@ import SeededRandom
 /// finished, which are the training part's pairs: `watchedModel`, the served model trained on them). What it measures is what a finished film tells the model when its rating is missing;
 /// how far a real app's watch history is like that, no ratings file says.
 extension OfflineEvaluation {
-    func signalRows(share: Double, seed: UInt64, watchedModel: ItemSimilarityModel) throws -> [Result] {
+    /// `training`: the training part's `History`.
+    func signalRows(share: Double, seed: UInt64, history training: History, watchedModel: ItemSimilarityModel) throws -> [Result] {
         var generator = SplitMix64(seed: seed)
         var rated: [RatingRecord] = [], finished: [Int64: Set<Int64>] = [:]
-        for (userId, ratings) in Dictionary(grouping: split.train, by: \.userId).sorted(by: { $0.key < $1.key }) {
+        for (userId, ratings) in training.byUser.sorted(by: { $0.key < $1.key }) {
             let drawn = ratings.sorted { $0.movieId < $1.movieId }.shuffled(using: &generator)
             let hidden = Int((Double(drawn.count) * share).rounded(.down))
             finished[userId] = Set(drawn.prefix(hidden).map(\.movieId))

@@ -89,11 +89,15 @@ public enum Tuning {
         }
         var tried = 0
         var bestEASE: [Split.Kind: (ItemSimilarityModel.Parameters, Double)] = [:]
-        for probe in probes {
+        // Every model plain EASE's search trains, per probe: the served model is trained on one of them.
+        var easeModels = [[ItemSimilarityModel]](repeating: [], count: probes.count)
+        for (index, probe) in probes.enumerated() {
             for lambda in lambdas {
                 for minimum in minimumRatings {
                     let parameters = ItemSimilarityModel.Parameters(minimumRatings: minimum, lambda: lambda, keepsNegativeWeights: true)
-                    let ndcg = probe.base.easeNDCG(try probe.base.trained(parameters), probe.history)
+                    let model = try probe.base.trained(parameters)
+                    easeModels[index].append(model)
+                    let ndcg = probe.base.easeNDCG(model, probe.history)
                     tried += 1
                     progress("tune (\(probe.kind.rawValue)): plain EASE λ \(lambda), ≥ \(minimum) ratings: validation NDCG@10 \(ndcg)")
                     if ndcg > bestEASE[probe.kind]?.1 ?? -1 { bestEASE[probe.kind] = (parameters, ndcg) }
@@ -105,7 +109,7 @@ public enum Tuning {
         let weights = Set(bestEASE.values.map(\.0)).sorted { ($0.lambda, $0.minimumRatings) < ($1.lambda, $1.minimumRatings) }
         for parameters in weights {
             // One trained model per split for every scoring constant: they only score with it.
-            let models = try probes.map { try $0.base.trained(parameters) }
+            let models = try zip(probes, easeModels).map { try $0.base.trained(parameters, reusing: $1) }
             trainedModels[parameters] = models
             for constants in scoringGrid(lambda: parameters.lambda, minimumRatings: parameters.minimumRatings) {
                 var ndcg: [Split.Kind: Double] = [:], worstRatio = Double.infinity

@@ -28,17 +28,20 @@ public struct ItemSimilarityModel: Sendable, Equatable {
         /// gigabytes and hours to train.
         public var maximumFilms: Int
 
-        /// The defaults are the served model's: plain EASE's weights, as its own search chose them on
-        /// the bundled data's validation splits (`nuvie eval --split both --tune`, BENCHMARKS.md).
-        public init(minimumRatings: Int = 10, lambda: Double = 250, keepsNegativeWeights: Bool = true, maximumFilms: Int = 4_096) {
+        /// The defaults are the served model's: plain EASE's weights (`plainEASE`).
+        public init(
+            minimumRatings: Int = plainEASE.minimumRatings, lambda: Double = plainEASE.lambda, keepsNegativeWeights: Bool = true,
+            maximumFilms: Int = 4_096
+        ) {
             self.minimumRatings = minimumRatings
             self.lambda = lambda
             self.keepsNegativeWeights = keepsNegativeWeights
             self.maximumFilms = maximumFilms
         }
 
-        /// Plain EASE, the evaluation's baseline, at what its own search chose on both validation splits.
-        public static let plainEASE = Parameters(minimumRatings: 10, lambda: 250, keepsNegativeWeights: true)
+        /// Plain EASE, the evaluation's baseline, at what its own search chose on the bundled data's
+        /// validation splits (`nuvie eval --split both --tune`, BENCHMARKS.md).
+        public static let plainEASE = Parameters(minimumRatings: 10, lambda: 250, keepsNegativeWeights: true, maximumFilms: 4_096)
     }
 
     public let parameters: Parameters
@@ -84,8 +87,20 @@ public struct ItemSimilarityModel: Sendable, Equatable {
         // A weight is −C scaled, so dropping negative weights keeps C's negative entries only.
         let sums = parameters.keepsNegativeWeights
             ? accumulate(coefficients, { $0 }) : accumulate(coefficients, { min(0, $0) })
-        let divisors = spread.map { Self.scale * $0 }
-        return (zip(sums, divisors).map { $0.x / $1 }, zip(sums, divisors).map { $0.y / $1 })
+        var firstSums = [Double](repeating: 0, count: count), secondSums = firstSums
+        for j in sums.indices {
+            let divisor = Self.scale * spread[j]
+            firstSums[j] = sums[j].x / divisor
+            secondSums[j] = sums[j].y / divisor
+        }
+        return (firstSums, secondSums)
+    }
+
+    /// The same weights, with negative weights kept or dropped: that is read, not trained.
+    func keepingNegativeWeights(_ keeps: Bool) -> ItemSimilarityModel {
+        var parameters = parameters
+        parameters.keepsNegativeWeights = keeps
+        return ItemSimilarityModel(parameters: parameters, movieIds: movieIds, index: index, correlations: correlations, spread: spread)
     }
 
     /// Σ over films i of `coefficients[i]` × `kept`(C[i][j]), for every film j.
