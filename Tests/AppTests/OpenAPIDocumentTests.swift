@@ -1,6 +1,5 @@
 import NuvieAPI
 @testable import NuvieApp
-import ReadModels
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -49,7 +48,7 @@ import Testing
         let recommender = Recommender(inputs: RecommendationInputQueries(database: stores.readDatabase), logger: logger)
         let router = try await nuvieRouter(
             configuration: configuration, secrets: try NuvieSecrets(configuration), stores: stores, cache: cache, runner: runner,
-            replays: ReplayCoordinator(runner: runner), recommender: recommender, logger: logger
+            recommender: recommender, logger: logger
         )
         return OpenAPIRoutes.registered(router)
     }

@@ -6,7 +6,6 @@ import ChatProjections
 import Logging
 import PersonalData
 import ProductHosting
-import ReadModels
 import TestSupport
 import Testing
 
@@ -25,8 +24,8 @@ import Testing
         defer { stores.close() }
         let runner = try stores.runner(logger: logger)
         let router = try chatRouter(
-            configuration: configuration, stores: stores, runner: runner, replays: ReplayCoordinator(runner: runner),
-            commands: try ChatCommandService(store: stores.store), assistant: OfflineAssistant(), logger: logger
+            configuration: configuration, stores: stores, runner: runner, commands: try ChatCommandService(store: stores.store),
+            assistant: OfflineAssistant(), logger: logger
         )
         let registered = OpenAPIRoutes.registered(router), documented = try OpenAPIRoutes.documented("Chat")
         #expect(registered.contains("POST /admin/replay") && registered.contains("DELETE /api/account"))

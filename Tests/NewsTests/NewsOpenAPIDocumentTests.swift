@@ -3,7 +3,6 @@ import Logging
 import NewsCommands
 import NewsProjections
 import ProductHosting
-import ReadModels
 import TestSupport
 import Testing
 
@@ -22,8 +21,7 @@ import Testing
         defer { stores.close() }
         let runner = try stores.runner(logger: logger)
         let router = try newsRouter(
-            configuration: configuration, stores: stores, runner: runner, replays: ReplayCoordinator(runner: runner),
-            commands: NewsCommandService(store: stores.store)
+            configuration: configuration, stores: stores, runner: runner, commands: NewsCommandService(store: stores.store)
         )
         let registered = OpenAPIRoutes.registered(router), documented = try OpenAPIRoutes.documented("News")
         #expect(registered.contains("POST /admin/replay") && registered.contains("PUT /v1/preferences"))

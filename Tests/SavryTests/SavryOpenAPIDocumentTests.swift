@@ -1,6 +1,5 @@
 import SavryApp
 import Logging
-import ReadModels
 import ProductHosting
 import SavryCommands
 import SavryProjections
@@ -18,8 +17,7 @@ import Testing
         defer { stores.close() }
         let runner = try stores.runner(logger: logger)
         let router = try await savryRouter(
-            configuration: configuration, stores: stores, runner: runner, replays: ReplayCoordinator(runner: runner),
-            commands: SavryCommandService(store: stores.store)
+            configuration: configuration, stores: stores, runner: runner, commands: SavryCommandService(store: stores.store)
         )
         let registered = OpenAPIRoutes.registered(router), documented = try OpenAPIRoutes.documented("Savry")
         #expect(registered.contains("POST /admin/replay") && registered.contains("DELETE /api/app/auth"))

@@ -72,7 +72,6 @@ public func buildTallyApplication(configuration: TallyConfiguration, logger: Log
     let stores = try await ProductStores<TallyProduct>.open(for: configuration, logger: logger)
     return try await stores.closedIfThrowing {
         let runner = try stores.runner(logger: logger)
-        let replays = ReplayCoordinator(runner: runner)
         let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
         let router = Router(context: TallyRequestContext.self)
         router.addMiddleware {
@@ -102,9 +101,9 @@ public func buildTallyApplication(configuration: TallyConfiguration, logger: Log
         }
         let erasure = UserErasure(stores: stores, readYourWrites: readYourWrites)
         try stores.addEngineRoutes(
-            to: router, configuration: configuration, runner: runner, replays: replays, refusal: TallyError(.unauthorized, "needs X-Admin-Token")
+            to: router, configuration: configuration, runner: runner, refusal: TallyError(.unauthorized, "needs X-Admin-Token")
         ) { try await erasure.erase($0, initiator: .operator).position }
-        return try await stores.server(router, configuration: configuration, errors: TallyError.self, workers: [runner, replays], logger: logger)
+        return try await stores.server(router, configuration: configuration, errors: TallyError.self, runner: runner, logger: logger)
     }
 }
 

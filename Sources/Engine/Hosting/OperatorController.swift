@@ -148,7 +148,7 @@ extension ProductStores {
     /// and the console (`Router.addOperatorRoutes`); without one there is no `/admin`. `refusal`
     /// answers a missing or wrong `X-Admin-Token` in the product's error shape.
     public func addEngineRoutes<Context: RequestContext, Refusal: Error & Sendable>(
-        to router: Router<Context>, configuration: some ServerConfiguration, runner: ProjectionRunner<Product.Catalog>, replays: ReplayCoordinator,
+        to router: Router<Context>, configuration: some ServerConfiguration, runner: ProjectionRunner<Product.Catalog>,
         refusal: Refusal, moreStorage: [HealthController<Context>.StorageFailure] = [], sections: @escaping @Sendable () -> [String: any Encodable & Sendable] = { [:] },
         erase: @escaping @Sendable (Int64) async throws -> UInt64
     ) throws {
@@ -158,10 +158,10 @@ extension ProductStores {
         health.register(on: router)
         guard let token = try configuration.operatorToken(Product.self) else { return }
         let audit = AuditTrail(log: log, catalog: Product.Catalog.self)
-        router.addOperatorRoutes(token: token, refusal: refusal, audit: audit, replays: replays, erase: erase)
+        router.addOperatorRoutes(token: token, refusal: refusal, audit: audit, replays: runner.replays, erase: erase)
         let (log, directory) = (log, directory)
         ConsoleController(
-            sessions: ConsoleSessions(token: token), pages: ConsolePages(product: Product.name), audit: audit, replays: replays, health: health,
+            sessions: ConsoleSessions(token: token), pages: ConsolePages(product: Product.name), audit: audit, replays: runner.replays, health: health,
             directory: directory, tokenSetting: "\(Product.environmentPrefix)_ADMIN_TOKEN", readOnly: configuration.readOnly,
             backUp: { try Backup.create(Product.self, of: log, in: directory, to: $0).logHeadPosition }, erase: erase
         ).register(on: router)

@@ -1,16 +1,18 @@
 import HTTPServing
 import Hummingbird
 import Logging
+import ReadModels
 import ServiceLifecycle
 
 extension ProductStores {
     /// The product's server: `router` on the configured address, with the engine's connection limits
     /// and what is refused below the router (`CONNECT`, bytes that are not HTTP) answered in the
-    /// product's error shape, `Failure`; its `workers` running beside it, and these stores (unless
-    /// `lent`), then `closingAlso` (a product's own files), closed once they have all stopped.
+    /// product's error shape, `Failure`; `runner`, its replays and the product's own `workers` running
+    /// beside it, and these stores (unless `lent`), then `closingAlso` (a product's own files), closed
+    /// once they have all stopped.
     public func server<Context: RequestContext, Failure: ContractError>(
-        _ router: Router<Context>, configuration: some ServerConfiguration, errors: Failure.Type, workers: [any Service],
-        closingAlso: @escaping @Sendable () -> Void = {}, logger: Logger
+        _ router: Router<Context>, configuration: some ServerConfiguration, errors: Failure.Type, runner: ProjectionRunner<Product.Catalog>,
+        workers: [any Service] = [], closingAlso: @escaping @Sendable () -> Void = {}, logger: Logger
     ) async throws -> some ApplicationProtocol where Context.Source == ApplicationRequestContextSource {
         let connections = configuration.connections
         let answers = try await Failure.connectionAnswers()
@@ -20,7 +22,7 @@ extension ProductStores {
             configuration: connections.serverConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: Product.name, logger: logger
             ),
-            services: [StoresAndTheirWorkers(workers: workers, log: log, close: {
+            services: [StoresAndTheirWorkers(workers: [runner, runner.replays] + workers, log: log, close: {
                 if closedByServer { close() }
                 closingAlso()
             })],

@@ -41,6 +41,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     private let appliedEvents = Counter(label: "engine_projection_applied_events_total")
     private let batchTimer = Metrics.Timer(label: "engine_projection_batch_duration")
     private let storageFull: StorageFullLatch
+    private let replayCoordinator = Mutex<ReplayCoordinator?>(nil)
     private static var fullDiskRetry: Duration { .seconds(1) }
     private static var idleCheckpointInterval: Duration { .seconds(1) }
 
@@ -63,6 +64,16 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     }
 
     public var appliedPosition: UInt64 { applied.position }
+
+    /// The operator's rebuilds of these projections while serving, one at a time in the background.
+    public var replays: ReplayCoordinator {
+        replayCoordinator.withLock { made in
+            if let made { return made }
+            let coordinator = ReplayCoordinator(runner: self)
+            made = coordinator
+            return coordinator
+        }
+    }
 
     /// Counts what has changed the read models since this runner started: a batch folded, a
     /// projection stopped, a rebuild swapped in; counted after the change is visible. Two reads

@@ -2,9 +2,10 @@ import Foundation
 import ServiceLifecycle
 import Synchronization
 
-/// Runs at most one rebuild at a time in the background for the admin endpoint, and remembers how
-/// the latest one went. As a service, it holds a shutdown until a rebuild in flight has stopped
-/// (asked to stop at its next chunk), so the stores are not closed under it.
+/// Runs at most one of a runner's rebuilds at a time in the background for the operator (`POST
+/// /admin/replay`, the console), and remembers how the latest one went. As a service, it holds a
+/// shutdown until a rebuild in flight has stopped (asked to stop at its next chunk), so the stores
+/// are not closed under it: the engine's server runs it beside its runner (`ProjectionRunner.replays`).
 public actor ReplayCoordinator: Service {
     public enum State: String, Sendable { case idle, running, finished, failed }
 
@@ -30,9 +31,13 @@ public actor ReplayCoordinator: Service {
     private var inFlight: Task<Void, Never>?
     public private(set) var status = Status()
 
-    public init<Catalog>(runner: ProjectionRunner<Catalog>) {
+    /// `runner.replays` makes it, once; it holds the runner weakly, which holds it.
+    init<Catalog>(runner: ProjectionRunner<Catalog>) {
         projections = runner.projections.map(\.name)
-        rebuild = { names, isCancelled, progress in try runner.rebuild(names, isCancelled: isCancelled, progress: progress) }
+        rebuild = { [weak runner] names, isCancelled, progress in
+            guard let runner else { throw CancellationError() }
+            return try runner.rebuild(names, isCancelled: isCancelled, progress: progress)
+        }
     }
 
     /// Waits for the shutdown, then stops a rebuild in flight and waits for it.

@@ -27,24 +27,20 @@ public func buildChatApplication(configuration: ChatConfiguration, logger: Logge
     }
 }
 
-/// Chat's server over opened stores, folded by `runner`, its replies from `assistant`, with the
-/// projection runner and the replay coordinator as its services. The live tests serve their own
+/// Chat's server over opened stores, folded by `runner` (which the server runs with its replays), its
+/// replies from `assistant`. The live tests serve their own
 /// stores through this (`lent`), with assistants of their own.
 public func buildChatApplication(
     configuration: ChatConfiguration, stores: ProductStores<ChatProduct>, runner: ChatRunner, commands: ChatCommandService, assistant: any Assistant,
     logger: Logger
 ) async throws -> some ApplicationProtocol {
-    let replays = ReplayCoordinator(runner: runner)
-    let router = try chatRouter(
-        configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands, assistant: assistant, logger: logger
-    )
-    return try await stores.server(router, configuration: configuration, errors: ChatAPIError.self, workers: [runner, replays], logger: logger)
+    let router = try chatRouter(configuration: configuration, stores: stores, runner: runner, commands: commands, assistant: assistant, logger: logger)
+    return try await stores.server(router, configuration: configuration, errors: ChatAPIError.self, runner: runner, logger: logger)
 }
 
 /// Chat's routes as served: the contract's, health, and the operator routes when a token is set.
 public func chatRouter(
-    configuration: ChatConfiguration, stores: ProductStores<ChatProduct>, runner: ChatRunner, replays: ReplayCoordinator,
-    commands: ChatCommandService, assistant: any Assistant, logger: Logger
+    configuration: ChatConfiguration, stores: ProductStores<ChatProduct>, runner: ChatRunner, commands: ChatCommandService, assistant: any Assistant, logger: Logger
 ) throws -> Router<ChatRequestContext> {
     let files = stores.uploadedFiles
     let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
@@ -59,7 +55,7 @@ public func chatRouter(
         rateLimit: configuration.rateLimit, loginThrottle: configuration.loginThrottle, accounts: accounts
     ))
     try stores.addEngineRoutes(
-        to: router, configuration: configuration, runner: runner, replays: replays,
+        to: router, configuration: configuration, runner: runner,
         refusal: ChatAPIError(.unauthorized, "not_authenticated", "This endpoint needs the operator's X-Admin-Token", detail: "X-Admin-Token"),
         moreStorage: [{ files.storageFailure }]
     ) { try await accounts.erase($0, initiator: .operator) }

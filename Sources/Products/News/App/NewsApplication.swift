@@ -21,15 +21,14 @@ public func buildNewsApplication(configuration: NewsConfiguration, logger: Logge
     }
 }
 
-/// The news server over opened stores, folded by `runner`, with the projection runner, the replay
-/// coordinator and the feed poller as its services. The live tests serve their own stores through
+/// The news server over opened stores, folded by `runner` (which the server runs with its replays),
+/// with the feed poller as its own service. The live tests serve their own stores through
 /// this (`lent`).
 public func buildNewsApplication(
     configuration: NewsConfiguration, stores: ProductStores<NewsProduct>, runner: NewsRunner, commands: NewsCommandService, logger: Logger
 ) async throws -> some ApplicationProtocol {
-    let replays = ReplayCoordinator(runner: runner)
-    let router = try newsRouter(configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands)
-    var workers: [any Service] = [runner, replays]
+    let router = try newsRouter(configuration: configuration, stores: stores, runner: runner, commands: commands)
+    var workers: [any Service] = []
     // One node polls the feeds at a time; another takes over when it dies. A past state polls none,
     // nor does a node with no feeds to poll (it would take the lead only to give it up).
     if !configuration.readOnly, !configuration.feeds.isEmpty {
@@ -37,13 +36,13 @@ public func buildNewsApplication(
             feeds: configuration.feeds, interval: configuration.feedInterval, commands: commands, logger: logger
         )))
     }
-    return try await stores.server(router, configuration: configuration, errors: NewsAPIError.self, workers: workers, logger: logger)
+    return try await stores.server(router, configuration: configuration, errors: NewsAPIError.self, runner: runner, workers: workers, logger: logger)
 }
 
 /// The news routes as served: the contract's `/v1`, health, and the operator routes when a token is
 /// set.
 public func newsRouter(
-    configuration: NewsConfiguration, stores: ProductStores<NewsProduct>, runner: NewsRunner, replays: ReplayCoordinator, commands: NewsCommandService
+    configuration: NewsConfiguration, stores: ProductStores<NewsProduct>, runner: NewsRunner, commands: NewsCommandService
 ) throws -> Router<NewsRequestContext> {
     let router = Router(context: NewsRequestContext.self)
     addNewsRoutes(to: router, dependencies: NewsAPIDependencies(
@@ -53,7 +52,7 @@ public func newsRouter(
     ))
     // News has no accounts: its erase answers 404 for every id.
     try stores.addEngineRoutes(
-        to: router, configuration: configuration, runner: runner, replays: replays,
+        to: router, configuration: configuration, runner: runner,
         refusal: NewsAPIError(.forbidden, "Invalid API key", details: "This endpoint needs the operator's X-Admin-Token")
     ) { userId in throw OperatorRequestError.userNotFound("news has no accounts: there is no user \(userId) to erase") }
     return router

@@ -31,13 +31,11 @@ public func buildNuvieApplication(configuration: NuvieConfiguration, logger: Log
             // The first model is trained before serving, from whatever the read models hold now.
             let training = ModelTrainingService(recommender: recommender, interval: configuration.modelRetrainInterval, logger: logger)
             training.trainIfInteractionsChanged()
-            let replays = ReplayCoordinator(runner: runner)
             let router = try await nuvieRouter(
-                configuration: configuration, secrets: secrets, stores: stores, cache: cache, runner: runner, replays: replays,
-                recommender: recommender, logger: logger
+                configuration: configuration, secrets: secrets, stores: stores, cache: cache, runner: runner, recommender: recommender, logger: logger
             )
             return try await stores.server(
-                router, configuration: configuration, errors: NuvieAPIError.self, workers: [runner, training, replays],
+                router, configuration: configuration, errors: NuvieAPIError.self, runner: runner, workers: [training],
                 closingAlso: { try? cache.close() }, logger: logger
             )
         } catch {
@@ -51,7 +49,7 @@ public func buildNuvieApplication(configuration: NuvieConfiguration, logger: Log
 /// and the operator routes when a token is set.
 func nuvieRouter(
     configuration: NuvieConfiguration, secrets: NuvieSecrets, stores: ProductStores<NuvieProduct>, cache: RecommendationFeedCache,
-    runner: NuvieRunner, replays: ReplayCoordinator, recommender: Recommender, logger: Logger
+    runner: NuvieRunner, recommender: Recommender, logger: Logger
 ) async throws -> Router<NuvieRequestContext> {
     let commands = NuvieCommandService(store: stores.store)
     let tokens = await NuvieTokens(secret: secrets.jwt, sessions: commands, readOnly: configuration.readOnly)
@@ -70,7 +68,7 @@ func nuvieRouter(
         )
     ))
     try stores.addEngineRoutes(
-        to: router, configuration: configuration, runner: runner, replays: replays,
+        to: router, configuration: configuration, runner: runner,
         refusal: NuvieAPIError(.unauthorized, code: "ADMIN_TOKEN_REQUIRED", message: "This endpoint needs the operator's X-Admin-Token"),
         moreStorage: [{ cache.storageFailure }], sections: { ["recommendationModel": ModelHealth(recommender.trained)] }
     ) { try await accounts.erase($0, initiator: .operator, tokens: tokens) }

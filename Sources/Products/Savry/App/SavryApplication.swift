@@ -23,20 +23,17 @@ public func buildSavryApplication(configuration: SavryConfiguration, logger: Log
     }
 }
 
-/// Savry's server over opened stores, folded by `runner`, with the projection runner and the replay
-/// coordinator as its services. The live tests serve their own stores through this (`lent`).
+/// Savry's server over opened stores, folded by `runner`, which the server runs with its replays. The live tests serve their own stores through this (`lent`).
 public func buildSavryApplication(
     configuration: SavryConfiguration, stores: ProductStores<SavryProduct>, runner: SavryRunner, commands: SavryCommandService, logger: Logger
 ) async throws -> some ApplicationProtocol {
-    let replays = ReplayCoordinator(runner: runner)
-    let router = try await savryRouter(configuration: configuration, stores: stores, runner: runner, replays: replays, commands: commands)
-    return try await stores.server(router, configuration: configuration, errors: SavryAPIError.self, workers: [runner, replays], logger: logger)
+    let router = try await savryRouter(configuration: configuration, stores: stores, runner: runner, commands: commands)
+    return try await stores.server(router, configuration: configuration, errors: SavryAPIError.self, runner: runner, logger: logger)
 }
 
 /// Savry's routes as served: the contract's, health, and the operator routes when a token is set.
 public func savryRouter(
-    configuration: SavryConfiguration, stores: ProductStores<SavryProduct>, runner: SavryRunner, replays: ReplayCoordinator,
-    commands: SavryCommandService
+    configuration: SavryConfiguration, stores: ProductStores<SavryProduct>, runner: SavryRunner, commands: SavryCommandService
 ) async throws -> Router<SavryRequestContext> {
     let secret = try configuration.requiredSecret(configuration.jwtSecret, named: "SAVRY_JWT_SECRET", file: "jwt-secret")
     let router = Router(context: SavryRequestContext.self)
@@ -53,7 +50,7 @@ public func savryRouter(
         rateLimit: configuration.rateLimit
     ))
     try stores.addEngineRoutes(
-        to: router, configuration: configuration, runner: runner, replays: replays,
+        to: router, configuration: configuration, runner: runner,
         refusal: SavryAPIError(.unauthorized, "This endpoint needs the operator's X-Admin-Token")
     ) { try await accounts.erase($0, initiator: .operator) }
     return router
