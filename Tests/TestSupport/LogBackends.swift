@@ -78,7 +78,7 @@ public enum TestPostgres {
     /// Ends every other connection to the database at `url`, as a restart of its server does.
     public static func dropConnections(to url: String) async throws {
         try await withClient(url) { client, logger in
-            try await client.query(
+            _ = try await client.query(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
                 logger: logger
             )

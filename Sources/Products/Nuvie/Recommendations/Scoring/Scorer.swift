@@ -20,9 +20,9 @@ import Foundation
 ///
 /// c = min(1, the films you rated, finished or saved / n), 0 under 3 of them or with no film liked
 /// yet (cold start: popularity until we know your taste); σ = 0.2 when social signals are used and you have friends, else 0.
-/// g = 0.15, h = 10 ratings, f = 0.5, a = 1 and n = 20 (with λ and the minimum ratings per film) were
-/// chosen by `nuvie eval --split both --tune` on validation splits of the bundled data's training
-/// part (BENCHMARKS.md).
+/// g = 0.15, h = 5 ratings, f = 0.75, a = 1 and n = 20 were chosen by `nuvie eval --split both --tune`
+/// on validation splits of the bundled data's training part, on the weights (λ, the minimum ratings
+/// per film) plain EASE's own search chose there (BENCHMARKS.md).
 public struct Scorer: Sendable {
     public struct Options: Sendable {
         public var useSocial: Bool
@@ -51,7 +51,7 @@ public struct Scorer: Sendable {
     public let recencyHalfLife: Double?
     /// f above: the least a liked film counts, however long ago it was rated.
     public let recencyFloor: Double
-    /// The ratings at which c reaches 1 (30 above): below it, popularity keeps a share.
+    /// The ratings at which c reaches 1 (n above): below it, popularity keeps a share.
     public let fullHistory: Double
     /// a above: what a film the user rated but did not like counts beside one they liked; 0 leaves
     /// such films out (and `similar_users` with them).
