@@ -319,12 +319,16 @@ struct ReadModelFacts {
     }
 
     /// because_you_rated and similar_users against the two sums: present exactly when their sum is
-    /// above zero (a sum at or below zero netted into the other), and in the ratio of the sums.
+    /// above zero (a sum at or below zero netted into the other), and in the ratio of the sums. The
+    /// server adds the same terms in another order, so a sum within rounding of zero may fall on
+    /// either side of it: such a film is not judged on that sign.
     private func checkPersonalShares(_ movieId: Int64, _ factors: [[String: Any]], personalised: Bool) throws {
         func weight(_ type: String) -> Double? { factors.first { $0["type"] as? String == type }?["weight"] as? Double }
         let (liked, others) = personalSums(movieId)
         let because = weight("because_you_rated"), similar = weight("similar_users")
-        guard personalised, model.covers(movieId), liked + others > 0 else {
+        let unpersonal = !personalised || !model.covers(movieId)
+        guard unpersonal || ![liked, others, liked + others].contains(where: { abs($0) <= 1e-9 }) else { return }
+        guard !unpersonal, liked + others > 0 else {
             #expect(because == nil && similar == nil, "film \(movieId): no personal sum above zero, yet a personal factor")
             return
         }
