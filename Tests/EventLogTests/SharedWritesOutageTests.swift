@@ -7,6 +7,8 @@ import Testing
 
 /// A file or key write to a PostgreSQL server that went down before it started never reached it:
 /// it says so (`outcomeUnknown` false), as an append does, so the client is told nothing was saved.
+/// One whose commit reached the server but whose answer never came back says it may have been saved
+/// (`outcomeUnknown` true), and it was.
 @Suite(.enabled(if: TestPostgres.serverURL != nil, "needs ENGINE_TEST_POSTGRES_URL: scripts/postgres.sh run swift test"), .timeLimit(.minutes(3)))
 struct SharedWritesOutageTests {
     @Test func fileAndKeyWritesThatNeverReachedTheServerSayNothingWasSaved() async throws {
@@ -35,5 +37,42 @@ struct SharedWritesOutageTests {
             let refused = await #expect(throws: SharedLogUnreachable.self, "\(name)") { try await write() }
             #expect(refused?.outcomeUnknown == false, "\(name): \(refused.map { "\($0)" } ?? "no error")")
         }
+    }
+
+    @Test func fileAndKeyWritesWhoseAnswerNeverCameSayTheyMayHaveBeenSaved() async throws {
+        let directory = try TemporaryDirectory()
+        let cluster = directory.url.appendingPathComponent("postgres")
+        let url = try await TestPostgres.startServer(cluster)
+        defer { Task { _ = try? await TestPostgres.script("stop", cluster) } }
+        let direct = try await PostgresSharedLog(url: url, product: "test", operationTimeout: .seconds(60))
+        let directKeys = PostgresSharedKeys(log: direct)
+        try await direct.storeFile("before", Data("saved".utf8))
+        var proxied = try #require(URLComponents(string: url))
+        let proxy = try await ReplyHoldingProxy(to: try #require(proxied.port))
+        proxied.port = proxy.port
+        // Each write below waits this long for the answer the proxy holds back.
+        let log = try await PostgresSharedLog(url: try #require(proxied.string), product: "test", operationTimeout: .seconds(3))
+        let keys = PostgresSharedKeys(log: log)
+        func key(of userId: Int64) async throws -> SharedKey? {
+            try await directKeys.changes(after: 0).last { $0.userId == userId }?.key
+        }
+
+        let writes: [(name: String, sent: String, write: @Sendable () async throws -> Void, saved: () async throws -> Bool)] = [
+            ("storeFile", "INSERT INTO shared_file", { try await log.storeFile("during", Data("unanswered".utf8)) },
+             { try await direct.file("during") == Data("unanswered".utf8) }),
+            ("removeFiles", "DELETE FROM shared_file", { try await log.removeFiles(prefixed: "before") },
+             { try await direct.file("before") == nil }),
+            ("claim", "COMMIT", { _ = try await keys.claim([8: Data("wrapped".utf8)]) },
+             { try await key(of: 8) == .live(wrapped: Data("wrapped".utf8)) }),
+            ("destroy", "COMMIT", { try await keys.destroy([.init(userId: 8, position: nil)]) },
+             { try await key(of: 8) == .destroyed(position: nil) }),
+        ]
+        for (name, sent, write, saved) in writes {
+            proxy.holdReplies(after: sent)
+            let refused = await #expect(throws: SharedLogUnreachable.self, "\(name)") { try await write() }
+            #expect(refused?.outcomeUnknown == true, "\(name): \(refused.map { "\($0)" } ?? "no error")")
+            #expect(try await saved(), "\(name) did not reach the server")
+        }
+        try await proxy.stop()
     }
 }
