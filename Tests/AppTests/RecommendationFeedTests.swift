@@ -321,18 +321,23 @@ struct ReadModelFacts {
     /// because_you_rated and similar_users against the two sums: present exactly when their sum is
     /// above zero (a sum at or below zero netted into the other), and in the ratio of the sums. The
     /// server adds the same terms in another order, so a sum within rounding of zero may fall on
-    /// either side of it: such a film is not judged on that sign.
+    /// either side of it: what depends on that sign alone is not judged.
     private func checkPersonalShares(_ movieId: Int64, _ factors: [[String: Any]], personalised: Bool) throws {
         func weight(_ type: String) -> Double? { factors.first { $0["type"] as? String == type }?["weight"] as? Double }
+        func clear(_ sum: Double) -> Bool { abs(sum) > 1e-9 }
         let (liked, others) = personalSums(movieId)
         let because = weight("because_you_rated"), similar = weight("similar_users")
-        let unpersonal = !personalised || !model.covers(movieId)
-        guard unpersonal || ![liked, others, liked + others].contains(where: { abs($0) <= 1e-9 }) else { return }
-        guard !unpersonal, liked + others > 0 else {
+        guard personalised, model.covers(movieId), liked + others > 0 || !clear(liked + others) else {
             #expect(because == nil && similar == nil, "film \(movieId): no personal sum above zero, yet a personal factor")
             return
         }
-        #expect((because != nil) == (liked > 0) && (similar != nil) == (others > 0 || liked <= 0), "film \(movieId): sums \(liked), \(others)")
+        guard clear(liked + others) else { return }
+        if clear(liked) { #expect((because != nil) == (liked > 0), "film \(movieId): sums \(liked), \(others)") }
+        if clear(liked), liked <= 0 {
+            #expect(similar != nil, "film \(movieId): sums \(liked), \(others)")
+        } else if clear(liked), clear(others) {
+            #expect((similar != nil) == (others > 0), "film \(movieId): sums \(liked), \(others)")
+        }
         if let because, let similar, liked > 0, others > 0 {
             #expect(abs(because / (because + similar) - liked / (liked + others)) < 0.002, "film \(movieId): \(because), \(similar) against \(liked), \(others)")
         }

@@ -49,9 +49,10 @@ struct SharedWritesOutageTests {
         try await direct.storeFile("before", Data("saved".utf8))
         var proxied = try #require(URLComponents(string: url))
         let proxy = try await ReplyHoldingProxy(to: try #require(proxied.port))
+        defer { Task { await proxy.stop() } }
         proxied.port = proxy.port
         // Each write below waits this long for the answer the proxy holds back.
-        let log = try await PostgresSharedLog(url: try #require(proxied.string), product: "test", operationTimeout: .seconds(3))
+        let log = try await PostgresSharedLog(url: try #require(proxied.string), product: "test", operationTimeout: .seconds(5))
         let keys = PostgresSharedKeys(log: log)
         func key(of userId: Int64) async throws -> SharedKey? {
             try await directKeys.changes(after: 0).last { $0.userId == userId }?.key
@@ -68,11 +69,13 @@ struct SharedWritesOutageTests {
              { try await key(of: 8) == .destroyed(position: nil) }),
         ]
         for (name, sent, write, saved) in writes {
+            // A held connection stays leased: a read first leaves an open one for the write, which
+            // then spends its deadline waiting for the answer, not connecting on two busy cores.
+            _ = try await log.file("before")
             proxy.holdReplies(after: sent)
             let refused = await #expect(throws: SharedLogUnreachable.self, "\(name)") { try await write() }
             #expect(refused?.outcomeUnknown == true, "\(name): \(refused.map { "\($0)" } ?? "no error")")
             #expect(try await saved(), "\(name) did not reach the server")
         }
-        try await proxy.stop()
     }
 }

@@ -4,18 +4,22 @@ import NIOPosix
 
 /// A TCP proxy on 127.0.0.1 to a server on 127.0.0.1 that, once told to (`holdReplies(after:)`),
 /// stops passing the server's bytes back on a connection whose client has sent the trigger: a
-/// server that received a request and did it, whose answer never reaches the client.
+/// server that received a request and did it, whose answer never reaches the client. The trigger
+/// is looked for within each read of the client's bytes: a PostgreSQL client's statement begins its
+/// message, near the start of a write that NIO reads whole.
 public final class ReplyHoldingProxy: Sendable {
     public let port: Int
     private let listener: any Channel
     private let trigger: NIOLockedValueBox<[UInt8]?>
+    private let clients: NIOLockedValueBox<[any Channel]>
 
     public init(to targetPort: Int) async throws {
-        let trigger = NIOLockedValueBox<[UInt8]?>(nil)
+        let trigger = NIOLockedValueBox<[UInt8]?>(nil), clients = NIOLockedValueBox<[any Channel]>([])
         listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { client in
-                ClientBootstrap(group: client.eventLoop).connect(host: "127.0.0.1", port: targetPort).flatMapThrowing { server in
+                clients.withLockedValue { $0.append(client) }
+                return ClientBootstrap(group: client.eventLoop).connect(host: "127.0.0.1", port: targetPort).flatMapThrowing { server in
                     let held = NIOLockedValueBox(false)
                     try client.pipeline.syncOperations.addHandler(Relay(to: server, trigger: trigger, held: held))
                     try server.pipeline.syncOperations.addHandler(Relay(to: client, trigger: nil, held: held))
@@ -25,6 +29,7 @@ public final class ReplyHoldingProxy: Sendable {
         guard let port = listener.localAddress?.port else { throw ChannelError.inputClosed }
         self.port = port
         self.trigger = trigger
+        self.clients = clients
     }
 
     /// From now on, a connection whose client sends `trigger` gets no more bytes from the server.
@@ -32,8 +37,10 @@ public final class ReplyHoldingProxy: Sendable {
         self.trigger.withLockedValue { $0 = Array(trigger.utf8) }
     }
 
-    public func stop() async throws {
-        try await listener.close()
+    /// Closes the listener and every connection, held or not (each closes its server's side).
+    public func stop() async {
+        try? await listener.close()
+        for client in clients.withLockedValue({ $0 }) { try? await client.close() }
     }
 
     /// One direction of a connection. The client's side watches for the trigger; the server's drops

@@ -40,8 +40,10 @@ public actor ReplayCoordinator: Service {
         }
     }
 
-    /// Waits for the shutdown, then stops a rebuild in flight and waits for it.
+    /// Waits for the shutdown, then stops a rebuild in flight and waits for it. A runner served again
+    /// (a test's stores, lent to a second server) starts with nothing asked to stop.
     public func run() async throws {
+        stopping.requested.store(false, ordering: .relaxed)
         try? await gracefulShutdown()
         stopping.requested.store(true, ordering: .relaxed)
         await inFlight?.value

@@ -28,8 +28,8 @@ public func buildChatApplication(configuration: ChatConfiguration, logger: Logge
 }
 
 /// Chat's server over opened stores, folded by `runner` (which the server runs with its replays), its
-/// replies from `assistant`. The live tests serve their own
-/// stores through this (`lent`), with assistants of their own.
+/// replies from `assistant`. The live tests serve their own stores through this (`lent`), with
+/// assistants of their own.
 public func buildChatApplication(
     configuration: ChatConfiguration, stores: ProductStores<ChatProduct>, runner: ChatRunner, commands: ChatCommandService, assistant: any Assistant,
     logger: Logger

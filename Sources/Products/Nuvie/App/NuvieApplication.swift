@@ -11,8 +11,8 @@ import ReadModels
 
 /// Opens the log, the read database and the recommendation cache beside them, imports the demo into
 /// an empty log in demo mode (or finishes an import that stopped part-way), trains the first model,
-/// and returns the server with the projection runner and the retraining as services. Nothing here
-/// bootstraps logging or metrics: that is the executable's job, done once.
+/// and returns the server, which runs the projection runner, its replays and the retraining. Nothing
+/// here bootstraps logging or metrics: that is the executable's job, done once.
 public func buildNuvieApplication(configuration: NuvieConfiguration, logger: Logger = Logger(label: "nuvie")) async throws -> some ApplicationProtocol {
     if !configuration.readOnly {
         try StorageFullError.checkRoom(for: .recommendationCache, at: configuration.recommendationCachePath)

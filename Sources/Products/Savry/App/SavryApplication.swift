@@ -23,7 +23,8 @@ public func buildSavryApplication(configuration: SavryConfiguration, logger: Log
     }
 }
 
-/// Savry's server over opened stores, folded by `runner`, which the server runs with its replays. The live tests serve their own stores through this (`lent`).
+/// Savry's server over opened stores, folded by `runner`, which the server runs with its replays.
+/// The live tests serve their own stores through this (`lent`).
 public func buildSavryApplication(
     configuration: SavryConfiguration, stores: ProductStores<SavryProduct>, runner: SavryRunner, commands: SavryCommandService, logger: Logger
 ) async throws -> some ApplicationProtocol {
