@@ -5,13 +5,34 @@ import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(3))) struct EvaluationTests {
-    @Test func readsBothMovieLensFormats() throws {
+    @Test func readsEveryMovieLensLayout() throws {
         let csv = try RatingsFile.parse("userId,movieId,rating,timestamp\n1,10,4.5,100\n2,20,3.0,200\n").ratings
         let tsv = try RatingsFile.parse("1\t10\t4.5\t100\n2\t20\t3\t200\n").ratings
-        #expect(csv == tsv)
+        let dat = try RatingsFile.parse("1::10::4.5::100\n2::20::3::200\n").ratings
+        #expect(csv == tsv && csv == dat)
         #expect(csv == [RatingRecord(userId: 1, movieId: 10, rating: 4.5, timestamp: 100), RatingRecord(userId: 2, movieId: 20, rating: 3, timestamp: 200)])
         #expect(throws: RatingsFileError.self) { try RatingsFile.parse("1,10,four,100\n") }
         #expect(throws: RatingsFileError.self) { try RatingsFile.parse("userId,movieId,rating,timestamp\n") }
+    }
+
+    /// Genres beside the ratings in each layout: ml-latest's CSV, ML-1M's `::` in Latin-1, ML-100K's
+    /// flags named by `u.genre`.
+    @Test func readsEveryMovieLensFilmsLayout() throws {
+        let directory = try TemporaryDirectory()
+        func write(_ name: String, _ bytes: [UInt8]) throws -> URL {
+            let url = directory.url.appendingPathComponent(name)
+            try Data(bytes).write(to: url)
+            return url
+        }
+        let latin1 = Array("Mis".utf8) + [0xE9] + Array("rables (1998)".utf8)
+        let csv = try write("movies.csv", Array("movieId,title,genres\n7,\"Heat, again (1995)\",Action|Crime\n8,Mis(1998),(no genres listed)\n".utf8))
+        let dat = try write("movies.dat", Array("7::Heat: again (1995)::Action|Crime\n8::".utf8) + latin1 + Array("::Drama\n".utf8))
+        _ = try write("u.genre", Array("unknown|0\nAction|1\nCrime|2\nDrama|3\n\n".utf8))
+        let item = try write("u.item", Array("7|Heat (1995)|01-Jan-1995||http://x|0|1|1|0\n8|".utf8) + latin1 + Array("|01-Jan-1998||http://y|0|0|0|1\n".utf8))
+        #expect(try RatingsFile.readMovies(csv).genres == [7: ["Action", "Crime"], 8: []])
+        let fromDat = try RatingsFile.readMovies(dat), fromItem = try RatingsFile.readMovies(item)
+        #expect(fromDat.genres == [7: ["Action", "Crime"], 8: ["Drama"]] && fromItem.genres == fromDat.genres)
+        #expect(fromDat.titles[7] == "Heat: again (1995)" && fromDat.titles[8] == "Misérables (1998)" && fromItem.titles[8] == "Misérables (1998)")
     }
 
     @Test func rowsThatAreNotRatingsAreRejectedWithTheirLineAndWhy() throws {

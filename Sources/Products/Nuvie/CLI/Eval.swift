@@ -11,11 +11,11 @@ struct Eval: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Evaluate the served recommender against most-popular, item-kNN, plain EASE and implicit ALS on a MovieLens ratings file.",
         discussion: """
-            FILE is ml-latest's ratings.csv (userId,movieId,rating,timestamp) or the classic u.data \
-            (user item rating timestamp). Each user's ratings are split 80/20: temporal holds out each \
+            FILE is ml-latest's ratings.csv (userId,movieId,rating,timestamp), ML-100K's u.data \
+            (user item rating timestamp) or ML-1M's and ML-10M's ratings.dat (UserID::MovieID::Rating::Timestamp). Each user's ratings are split 80/20: temporal holds out each \
             user's latest 20 % (by timestamp, then film id), random a seeded shuffle's 20 %. A held-out \
             film is relevant whatever its rating. Genres for the served model's genre term come from \
-            movies.csv beside FILE when there is one (or --movies). --split both measures on each. \
+            movies.csv, movies.dat or u.item (with u.genre) beside FILE, the first there is (or --movies). --split both measures on each. \
             --tune chooses λ, the minimum ratings per film, the genre share, the recency, what a film rated \
             but not liked counts and where the popularity blend ends on \
             validation splits carved from the training part only (the same kinds of split, applied to \
@@ -30,7 +30,7 @@ struct Eval: AsyncParsableCommand {
     @Option(help: "The ratings file.")
     var ratings: String
 
-    @Option(help: "ml-latest movies.csv (default: movies.csv beside the ratings file, when present).")
+    @Option(help: "The films' titles and genres: movies.csv, movies.dat or u.item (default: the first of them beside the ratings file).")
     var movies: String?
 
     /// Which splits to measure on: one, or both (and, with --tune, constants that hold on both).
@@ -77,9 +77,10 @@ struct Eval: AsyncParsableCommand {
             if strict { throw RowsRejected(rejected) }
             FileHandle.standardError.write(Data("eval: rejected, not learned from or evaluated:\n\(rejected.report)\n".utf8))
         }
-        let moviesURL = movies.map(URL.init(fileURLWithPath:))
-            ?? ratingsURL.deletingLastPathComponent().appendingPathComponent("movies.csv")
-        let catalog = FileManager.default.fileExists(atPath: moviesURL.path) ? try RatingsFile.readMovies(moviesURL) : ([:], [:])
+        let moviesURL = movies.map(URL.init(fileURLWithPath:)) ?? RatingsFile.movieFiles
+            .map { ratingsURL.deletingLastPathComponent().appendingPathComponent($0) }
+            .first { FileManager.default.fileExists(atPath: $0.path) }
+        let catalog = try moviesURL.map(RatingsFile.readMovies) ?? ([:], [:])
         let progress = { (step: String) in FileHandle.standardError.write(Data("eval: \(step)\n".utf8)) }
         let constants = minimumRatings.map { minimum in
             OfflineEvaluation.Constants(minimumRatings: minimum, ease: .init(minimumRatings: minimum, lambda: ItemSimilarityModel.Parameters.plainEASE.lambda, keepsNegativeWeights: true))

@@ -10,10 +10,15 @@ public enum RatingsFileError: Error, CustomStringConvertible {
     }
 }
 
-/// Reads ml-latest's `ratings.csv` (`userId,movieId,rating,timestamp`, with its header) and the
-/// classic `u.data` (`user item rating timestamp`, tab- or space-separated, no header). A row that is
-/// not a rating (`RatingRecord.parse`) is rejected, with its line, and not read.
+/// Reads the ratings of every layout MovieLens has published: ml-latest's `ratings.csv`
+/// (`userId,movieId,rating,timestamp`, with its header), ML-100K's `u.data` (`user item rating
+/// timestamp`, tab- or space-separated, no header) and ML-1M's and ML-10M's `ratings.dat`
+/// (`UserID::MovieID::Rating::Timestamp`). A row that is not a rating (`RatingRecord.parse`) is
+/// rejected, with its line, and not read. Their films' genres likewise (`readMovies`).
 public enum RatingsFile {
+    /// The films' file beside a ratings file, in each layout: `movies.csv`, `movies.dat`, `u.item`.
+    public static let movieFiles = ["movies.csv", "movies.dat", "u.item"]
+
     public static func read(_ url: URL) throws -> (ratings: [RatingRecord], rejected: RejectedRows) {
         try parse(String(contentsOf: url, encoding: .utf8), file: url.lastPathComponent)
     }
@@ -22,7 +27,7 @@ public enum RatingsFile {
         var records: [RatingRecord] = []
         var rejected = RejectedRows()
         for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let fields = line.split(whereSeparator: { $0 == "," || $0 == "\t" || $0 == " " || $0 == "\r" })
+            let fields = line.split(whereSeparator: { $0 == "," || $0 == "\t" || $0 == " " || $0 == ":" || $0 == "\r" })
             if fields.isEmpty { continue }
             if number == 0, Int64(fields[0]) == nil, Double(fields[0]) == nil { continue }
             switch RatingRecord.parse(fields) {
@@ -34,13 +39,38 @@ public enum RatingsFile {
         return (records, rejected)
     }
 
-    /// ml-latest's `movies.csv` (`movieId,title,genres`): titles and genres, for the genre term.
+    /// Titles and genres, for the genre term, from ml-latest's `movies.csv` (`movieId,title,genres`),
+    /// ML-1M's and ML-10M's `movies.dat` (`MovieID::Title::Genres`) or ML-100K's `u.item` (`id|title|
+    /// release|video release|IMDb URL|` and a 0 or 1 for each genre of the `u.genre` beside it).
     public static func readMovies(_ url: URL) throws -> (titles: [Int64: String], genres: [Int64: [String]]) {
         var titles: [Int64: String] = [:], genres: [Int64: [String]] = [:]
-        for movie in try MovieLensDataset.movieRows(url).movies {
-            titles[movie.movieId] = movie.title
-            genres[movie.movieId] = movie.genres
+        func add(_ movieId: Int64, _ title: String, _ itsGenres: [String]) {
+            titles[movieId] = title
+            genres[movieId] = itsGenres
+        }
+        switch url.lastPathComponent {
+        case "u.item":
+            let names = try lines(url.deletingLastPathComponent().appendingPathComponent("u.genre"))
+                .compactMap { $0.split(separator: "|").first.map(String.init) }
+            for fields in try lines(url).map({ $0.split(separator: "|", omittingEmptySubsequences: false) }) where fields.count >= 6 {
+                guard let movieId = Int64(fields[0]) else { continue }
+                add(movieId, String(fields[1]), zip(names, fields.dropFirst(5)).filter { $0.1 == "1" }.map(\.0))
+            }
+        case let name where name.hasSuffix(".dat"):
+            for fields in try lines(url).map({ $0.components(separatedBy: "::") }) where fields.count >= 3 {
+                guard let movieId = Int64(fields[0]) else { continue }
+                add(movieId, fields[1], MovieLensDataset.genres(fields[2]))
+            }
+        default:
+            for movie in try MovieLensDataset.movieRows(url).movies { add(movie.movieId, movie.title, movie.genres) }
         }
         return (titles, genres)
+    }
+
+    /// A text file's lines: UTF-8, or Latin-1 as ML-100K's and ML-1M's files are.
+    private static func lines(_ url: URL) throws -> [String] {
+        let data = try Data(contentsOf: url)
+        let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) ?? ""
+        return text.split(whereSeparator: \.isNewline).map(String.init)
     }
 }
