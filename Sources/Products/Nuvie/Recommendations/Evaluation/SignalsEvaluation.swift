@@ -23,9 +23,10 @@ extension OfflineEvaluation {
         let history = History(rated)
         let users = split.test.keys.sorted()
         let percent = Int((share * 100).rounded())
-        func profile(_ userId: Int64, signals: Bool) -> TasteProfile {
+        let unrated = finished
+        @Sendable func profile(_ userId: Int64, signals: Bool) -> TasteProfile {
             var profile = history.profile(userId, genres: movies.genres)
-            profile.completed = finished[userId] ?? []
+            profile.completed = unrated[userId] ?? []
             if signals { profile.signals = Dictionary(uniqueKeysWithValues: profile.completed.map { ($0, .init(.finished, position: 0)) }) }
             return profile
         }
