@@ -16,7 +16,7 @@ import Testing
     }
 
     /// Genres beside the ratings in each layout: ml-latest's CSV, ML-1M's `::` in Latin-1, ML-100K's
-    /// flags named by `u.genre`.
+    /// flags named by `u.genre` (its `unknown` no genre; without the file, none), CRLF line ends.
     @Test func readsEveryMovieLensFilmsLayout() throws {
         let directory = try TemporaryDirectory()
         func write(_ name: String, _ bytes: [UInt8]) throws -> URL {
@@ -27,12 +27,18 @@ import Testing
         let latin1 = Array("Mis".utf8) + [0xE9] + Array("rables (1998)".utf8)
         let csv = try write("movies.csv", Array("movieId,title,genres\n7,\"Heat, again (1995)\",Action|Crime\n8,Mis(1998),(no genres listed)\n".utf8))
         let dat = try write("movies.dat", Array("7::Heat: again (1995)::Action|Crime\n8::".utf8) + latin1 + Array("::Drama\n".utf8))
-        _ = try write("u.genre", Array("unknown|0\nAction|1\nCrime|2\nDrama|3\n\n".utf8))
-        let item = try write("u.item", Array("7|Heat (1995)|01-Jan-1995||http://x|0|1|1|0\n8|".utf8) + latin1 + Array("|01-Jan-1998||http://y|0|0|0|1\n".utf8))
+        let genres = try write("u.genre", Array("unknown|0\r\nAction|1\r\nCrime|2\r\nDrama|3\r\n\r\n".utf8))
+        let item = try write("u.item", Array("7|Heat | again (1995)|01-Jan-1995||http://x|0|1|1|0\r\n8|".utf8) + latin1
+            + Array("|01-Jan-1998||http://y|0|0|0|1\r\n9|Lost (1999)|01-Jan-1999||http://z|1|0|0|0\r\n".utf8))
         #expect(try RatingsFile.readMovies(csv).genres == [7: ["Action", "Crime"], 8: []])
         let fromDat = try RatingsFile.readMovies(dat), fromItem = try RatingsFile.readMovies(item)
-        #expect(fromDat.genres == [7: ["Action", "Crime"], 8: ["Drama"]] && fromItem.genres == fromDat.genres)
-        #expect(fromDat.titles[7] == "Heat: again (1995)" && fromDat.titles[8] == "Misérables (1998)" && fromItem.titles[8] == "Misérables (1998)")
+        #expect(fromDat.genres == [7: ["Action", "Crime"], 8: ["Drama"]])
+        #expect(fromItem.genres == [7: ["Action", "Crime"], 8: ["Drama"], 9: []])
+        #expect(fromDat.titles[7] == "Heat: again (1995)" && fromDat.titles[8] == "Misérables (1998)")
+        #expect(fromItem.titles[7] == "Heat | again (1995)" && fromItem.titles[8] == "Misérables (1998)")
+        try FileManager.default.removeItem(at: genres)
+        let withoutNames = try RatingsFile.readMovies(item)
+        #expect(withoutNames.genres.values.allSatisfy(\.isEmpty) && withoutNames.titles[8] == "Misérables (1998)" && withoutNames.titles[9] == "Lost (1999)")
     }
 
     @Test func rowsThatAreNotRatingsAreRejectedWithTheirLineAndWhy() throws {

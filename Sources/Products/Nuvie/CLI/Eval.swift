@@ -80,7 +80,10 @@ struct Eval: AsyncParsableCommand {
         let moviesURL = movies.map(URL.init(fileURLWithPath:)) ?? RatingsFile.movieFiles
             .map { ratingsURL.deletingLastPathComponent().appendingPathComponent($0) }
             .first { FileManager.default.fileExists(atPath: $0.path) }
-        let catalog = try moviesURL.map(RatingsFile.readMovies) ?? ([:], [:])
+        let catalog: (titles: [Int64: String], genres: [Int64: [String]]) = try moviesURL.map(RatingsFile.readMovies) ?? ([:], [:])
+        if catalog.genres.values.allSatisfy(\.isEmpty) {
+            FileHandle.standardError.write(Data("eval: no film has a genre (\(moviesURL?.path ?? "no films' file beside the ratings")): the genre term adds nothing\n".utf8))
+        }
         let progress = { (step: String) in FileHandle.standardError.write(Data("eval: \(step)\n".utf8)) }
         let constants = minimumRatings.map { minimum in
             OfflineEvaluation.Constants(minimumRatings: minimum, ease: .init(minimumRatings: minimum, lambda: ItemSimilarityModel.Parameters.plainEASE.lambda, keepsNegativeWeights: true))

@@ -41,7 +41,9 @@ public enum RatingsFile {
 
     /// Titles and genres, for the genre term, from ml-latest's `movies.csv` (`movieId,title,genres`),
     /// ML-1M's and ML-10M's `movies.dat` (`MovieID::Title::Genres`) or ML-100K's `u.item` (`id|title|
-    /// release|video release|IMDb URL|` and a 0 or 1 for each genre of the `u.genre` beside it).
+    /// release|video release|IMDb URL|` and a 0 or 1 for each genre of the `u.genre` beside it, named
+    /// by its index there; its `unknown` is no genre, as `movies.csv`'s "(no genres listed)" is, and
+    /// without a `u.genre` no film has one).
     public static func readMovies(_ url: URL) throws -> (titles: [Int64: String], genres: [Int64: [String]]) {
         var titles: [Int64: String] = [:], genres: [Int64: [String]] = [:]
         func add(_ movieId: Int64, _ title: String, _ itsGenres: [String]) {
@@ -50,16 +52,18 @@ public enum RatingsFile {
         }
         switch url.lastPathComponent {
         case "u.item":
-            let names = try lines(url.deletingLastPathComponent().appendingPathComponent("u.genre"))
-                .compactMap { $0.split(separator: "|").first.map(String.init) }
-            for fields in try lines(url).map({ $0.split(separator: "|", omittingEmptySubsequences: false) }) where fields.count >= 6 {
-                guard let movieId = Int64(fields[0]) else { continue }
-                add(movieId, String(fields[1]), zip(names, fields.dropFirst(5)).filter { $0.1 == "1" }.map(\.0))
+            let names = try genreNames(url.deletingLastPathComponent().appendingPathComponent("u.genre"))
+            for fields in try lines(url).map({ $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }) {
+                // id, title, two dates and a link, then one flag per genre of `u.genre`, if it is there:
+                // with it, a title holding a | is known by the fields left over.
+                guard fields.count >= 5 + names.count, let movieId = Int64(fields[0]) else { continue }
+                let title = names.isEmpty ? fields[1] : fields[1..<(fields.count - names.count - 3)].joined(separator: "|")
+                add(movieId, title, zip(names, fields.suffix(names.count)).compactMap { name, flag in flag == "1" ? name : nil })
             }
         case let name where name.hasSuffix(".dat"):
             for fields in try lines(url).map({ $0.components(separatedBy: "::") }) where fields.count >= 3 {
-                guard let movieId = Int64(fields[0]) else { continue }
-                add(movieId, fields[1], MovieLensDataset.genres(fields[2]))
+                guard let movieId = Int64(fields[0]), let itsGenres = fields.last else { continue }
+                add(movieId, fields.dropFirst().dropLast().joined(separator: "::"), MovieLensDataset.genres(itsGenres))
             }
         default:
             for movie in try MovieLensDataset.movieRows(url).movies { add(movie.movieId, movie.title, movie.genres) }
@@ -67,10 +71,20 @@ public enum RatingsFile {
         return (titles, genres)
     }
 
-    /// A text file's lines: UTF-8, or Latin-1 as ML-100K's and ML-1M's files are.
+    /// `u.genre`'s `name|index` lines as names by index, `unknown` as nil; none when there is no file.
+    private static func genreNames(_ url: URL) throws -> [String?] {
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        var names: [Int: String] = [:]
+        for parts in try lines(url).map({ $0.split(separator: "|").map(String.init) }) where parts.count == 2 {
+            if let index = Int(parts[1]), index >= 0 { names[index] = parts[0] }
+        }
+        return (0..<(names.keys.max().map { $0 + 1 } ?? 0)).map { names[$0].flatMap { $0 == "unknown" ? nil : $0 } }
+    }
+
+    /// A text file's lines, blank ones left out: UTF-8, or Latin-1 as ML-100K's and ML-1M's files are.
     private static func lines(_ url: URL) throws -> [String] {
         let data = try Data(contentsOf: url)
-        let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) ?? ""
-        return text.split(whereSeparator: \.isNewline).map(String.init)
+        let text = String(data: data, encoding: .utf8) ?? String(String.UnicodeScalarView(data.map { Unicode.Scalar($0) }))
+        return text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).map(String.init)
     }
 }

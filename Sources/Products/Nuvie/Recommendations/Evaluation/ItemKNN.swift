@@ -38,7 +38,8 @@ struct ItemKNN {
     func top(_ rated: [Int64], limit: Int) -> [Int64] {
         var scores = [Double](repeating: 0, count: movieIds.count)
         let own = Set(rated.compactMap { index[$0] })
-        for i in own { for (j, s) in neighbours[i] { scores[Int(j)] += s } }
+        // In index order: a Set's order changes with the process's hash seed, and so would near ties.
+        for i in own.sorted() { for (j, s) in neighbours[i] { scores[Int(j)] += s } }
         return scores.indices
             .filter { scores[$0] > 0 && !own.contains($0) }
             .sorted { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : $0 < $1 }

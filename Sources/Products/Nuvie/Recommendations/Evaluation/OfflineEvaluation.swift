@@ -19,7 +19,8 @@ public struct OfflineEvaluation: Sendable {
         /// Distinct films recommended to anyone / films in the ratings file.
         public var coverage: Double
         public var users: Int
-        /// Wall time to rank one user's top 10, after training.
+        /// Wall time to rank one user's top 10, after training: each core's, summed, over the users,
+        /// while every core ranks (one at a time for ALS).
         public var millisecondsPerUser: Double
     }
 
@@ -239,7 +240,7 @@ public struct OfflineEvaluation: Sendable {
     }
 
     /// `top` for every user, on every core (it reads only values that do not change), then its
-    /// quality; its time per user is each user's own ranking, summed over the cores, over the users.
+    /// quality; its time per user is each core's wall time, summed, over the users.
     func measure(_ name: String, _ users: [Int64], top: @Sendable (Int64) -> [Int64]) -> Result {
         let lanes = max(1, min(ProcessInfo.processInfo.activeProcessorCount, users.count))
         let ranked = Mutex((lists: [Int64: [Int64]](), busy: Duration.zero))
@@ -256,7 +257,8 @@ public struct OfflineEvaluation: Sendable {
         return ranked.withLock { quality(name, users, lists: $0.lists, seconds: $0.busy.seconds) }
     }
 
-    /// `measure` for a `top` that may throw, one user at a time.
+    /// `measure` one user at a time, for ALS: its `top` solves with LAPACK, which is not called from
+    /// two threads here, and may throw.
     func measureOneAtATime(_ name: String, _ users: [Int64], top: (Int64) throws -> [Int64]) throws -> Result {
         let clock = ContinuousClock(), start = clock.now
         var lists: [Int64: [Int64]] = [:]
