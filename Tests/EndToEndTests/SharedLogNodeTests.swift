@@ -212,17 +212,15 @@ struct SharedLogNodeTests {
 
     /// A PostgreSQL server of the test's own, stopped and started again by `scripts/postgres.sh`.
     @Test func whileThePostgreSQLServerIsDownWritesAnswer503ReadsAreServedAndAllResumes() async throws {
-        let directory = try TemporaryDirectory()
-        let cluster = directory.url.appendingPathComponent("postgres")
-        let serverURL = try await TestPostgres.startServer(cluster)
-        defer { Task { _ = try? await TestPostgres.script("stop", cluster) } }
-        let node = try await Self.savryNode(directory.url.appendingPathComponent("node"), logURL: serverURL)
+        let server = try await OwnPostgresServer.start()
+        defer { server.stopWhenLeaving() }
+        let node = try await Self.savryNode(server.directory.url.appendingPathComponent("node"), logURL: server.url)
         defer { node.stopWhenLeaving() }
         let token = try await SavryEndToEndTests.signIn(node, "ana")
         let recipe = #"{"name":"Before","ingredients":[{"name":"salt"}],"instructions":["Stir"]}"#
         #expect(try await node.post("/api/app/recipes", recipe, token: token).status == 201)
 
-        _ = try await TestPostgres.script("stop", cluster)
+        _ = try await TestPostgres.script("stop", server.cluster)
         let refused = try await node.post("/api/app/recipes", recipe.replacingOccurrences(of: "Before", with: "During"), token: token)
         #expect(refused.status == 503 && refused.headers["retry-after"] != nil && refused.json["message"] is String, "\(refused.status) \(refused.text)")
         // The server was down before the request: nothing of it reached it, and the answer says so.
@@ -234,7 +232,7 @@ struct SharedLogNodeTests {
             return health.status == 503 && health.json["status"] as? String == "degraded"
         })
 
-        _ = try await TestPostgres.script("resume", cluster)
+        _ = try await TestPostgres.script("resume", server.cluster)
         let retried = try await Self.eventually(within: .seconds(20)) {
             try await node.post("/api/app/recipes", recipe.replacingOccurrences(of: "Before", with: "After"), token: token).status == 201
         }

@@ -12,19 +12,17 @@ import Testing
 @Suite(.enabled(if: TestPostgres.serverURL != nil, "needs ENGINE_TEST_POSTGRES_URL: scripts/postgres.sh run swift test"), .timeLimit(.minutes(3)))
 struct SharedWritesOutageTests {
     @Test func fileAndKeyWritesThatNeverReachedTheServerSayNothingWasSaved() async throws {
-        let directory = try TemporaryDirectory()
-        let cluster = directory.url.appendingPathComponent("postgres")
-        let url = try await TestPostgres.startServer(cluster)
-        defer { Task { _ = try? await TestPostgres.script("stop", cluster) } }
+        let server = try await OwnPostgresServer.start()
+        defer { server.stopWhenLeaving() }
         // Written while the server is up, with the time the rest of the suite on two cores may take.
-        let setUp = try await PostgresSharedLog(url: url, product: "test", operationTimeout: .seconds(60))
+        let setUp = try await PostgresSharedLog(url: server.url, product: "test", operationTimeout: .seconds(60))
         try await setUp.storeFile("before", Data("saved".utf8))
         #expect(try await PostgresSharedKeys(log: setUp).claim([7: Data("wrapped".utf8)]).count == 1)
         // Each write below waits this long for the server that is gone.
-        let log = try await PostgresSharedLog(url: url, product: "test", operationTimeout: .seconds(3))
+        let log = try await PostgresSharedLog(url: server.url, product: "test", operationTimeout: .seconds(3))
         let keys = PostgresSharedKeys(log: log)
 
-        _ = try await TestPostgres.script("stop", cluster)
+        _ = try await TestPostgres.script("stop", server.cluster)
         // The pool's idle connections see their server close them (its shutdown ends every session).
         try await Task.sleep(for: .milliseconds(500))
         let writes: [(String, @Sendable () async throws -> Void)] = [
@@ -40,14 +38,12 @@ struct SharedWritesOutageTests {
     }
 
     @Test func fileAndKeyWritesWhoseAnswerNeverCameSayTheyMayHaveBeenSaved() async throws {
-        let directory = try TemporaryDirectory()
-        let cluster = directory.url.appendingPathComponent("postgres")
-        let url = try await TestPostgres.startServer(cluster)
-        defer { Task { _ = try? await TestPostgres.script("stop", cluster) } }
-        let direct = try await PostgresSharedLog(url: url, product: "test", operationTimeout: .seconds(60))
+        let server = try await OwnPostgresServer.start()
+        defer { server.stopWhenLeaving() }
+        let direct = try await PostgresSharedLog(url: server.url, product: "test", operationTimeout: .seconds(60))
         let directKeys = PostgresSharedKeys(log: direct)
         try await direct.storeFile("before", Data("saved".utf8))
-        var proxied = try #require(URLComponents(string: url))
+        var proxied = try #require(URLComponents(string: server.url))
         let proxy = try await ReplyHoldingProxy(to: try #require(proxied.port))
         defer { Task { await proxy.stop() } }
         proxied.port = proxy.port

@@ -28,12 +28,28 @@ extension TestPostgres {
         return said
     }
 
-    /// A server of the test's own in `cluster` (`scripts/postgres.sh start`): its URL.
-    public static func startServer(_ cluster: URL) async throws -> String {
-        let started = try await script("start", cluster)
+}
+
+/// A PostgreSQL server of the test's own (`scripts/postgres.sh start`), its cluster in `directory`,
+/// which the test may stop, resume or kill with `TestPostgres.script(_:_:)` on `cluster`.
+public struct OwnPostgresServer: Sendable {
+    public let directory: TemporaryDirectory
+    public let cluster: URL
+    public let url: String
+
+    public static func start() async throws -> OwnPostgresServer {
+        let directory = try TemporaryDirectory()
+        let cluster = directory.url.appendingPathComponent("postgres")
+        let started = try await TestPostgres.script("start", cluster)
         guard let url = started.split(separator: "\n").last(where: { $0.hasPrefix("postgres://") }) else {
             throw ScriptFailed(description: "scripts/postgres.sh start printed no URL: \(started)")
         }
-        return String(url)
+        return OwnPostgresServer(directory: directory, cluster: cluster, url: String(url))
+    }
+
+    /// Stops the server once the test has left it (`defer`), without holding the test up.
+    public func stopWhenLeaving() {
+        let cluster = cluster
+        Task { _ = try? await TestPostgres.script("stop", cluster) }
     }
 }

@@ -157,11 +157,11 @@ extension ProductStores {
         )
         health.register(on: router)
         guard let token = try configuration.operatorToken(Product.self) else { return }
-        let audit = AuditTrail(log: log, catalog: Product.Catalog.self)
-        router.addOperatorRoutes(token: token, refusal: refusal, audit: audit, replays: runner.replays, erase: erase)
+        let audit = AuditTrail(log: log, catalog: Product.Catalog.self), replays = runner.replays
+        router.addOperatorRoutes(token: token, refusal: refusal, audit: audit, replays: replays, erase: erase)
         let (log, directory) = (log, directory)
         ConsoleController(
-            sessions: ConsoleSessions(token: token), pages: ConsolePages(product: Product.name), audit: audit, replays: runner.replays, health: health,
+            sessions: ConsoleSessions(token: token), pages: ConsolePages(product: Product.name), audit: audit, replays: replays, health: health,
             directory: directory, tokenSetting: "\(Product.environmentPrefix)_ADMIN_TOKEN", readOnly: configuration.readOnly,
             backUp: { try Backup.create(Product.self, of: log, in: directory, to: $0).logHeadPosition }, erase: erase
         ).register(on: router)
