@@ -63,11 +63,8 @@ struct ChatLiveServer {
         _ body: @Sendable (ChatLiveServer) async throws -> T
     ) async throws -> T {
         let storage = if let given { given } else { try await ChatStorage() }
-        var configuration = ChatConfiguration(dataDirectory: storage.stores.directory.root)
-        configuration.serving = .testing(dataDirectory: storage.stores.directory.root)
-        configuration.demoMode = false
+        var configuration = ChatConfiguration.testing(dataDirectory: storage.stores.directory.root)
         configuration.adminToken = adminToken
-        configuration.rateLimit = nil
         configuration.loginThrottle = loginThrottle
         configuration.contextTokens = 2_000
         var logger = Logger(label: "chat-test")

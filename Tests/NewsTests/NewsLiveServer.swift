@@ -68,9 +68,7 @@ struct NewsLiveServer {
         storage given: NewsStorage? = nil, requestsPerMinute: Int = 100_000, adminToken: String? = nil, _ body: @Sendable (NewsLiveServer) async throws -> T
     ) async throws -> T {
         let storage = if let given { given } else { try await NewsStorage() }
-        var configuration = NewsConfiguration(dataDirectory: storage.stores.directory.root)
-        configuration.serving = .testing(dataDirectory: storage.stores.directory.root)
-        configuration.demoMode = false
+        var configuration = NewsConfiguration.testing(dataDirectory: storage.stores.directory.root)
         configuration.requestsPerMinute = requestsPerMinute
         configuration.adminToken = adminToken
         var logger = Logger(label: "news-test")
