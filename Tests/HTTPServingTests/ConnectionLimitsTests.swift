@@ -111,6 +111,33 @@ import TestSupport
         }
     }
 
+    /// A client that asks before sending a body longer than any route reads is refused from the head
+    /// alone, in the product's shape, and not told to go on: it need not send the body at all. One
+    /// within the limit is told to go on.
+    @Test(.timeLimit(.minutes(1)), arguments: [TallyContract.maximumBodySize + 1, 1 << 30])
+    func anExpectationOfContinueForTooLargeABodyIsRefusedAtOnce(length: Int) async throws {
+        try await served { port in
+            let connection = try await RawConnection.open(port: port)
+            try await connection.send(
+                "POST /tallies/cups HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: \(length)\r\n\r\n"
+            )
+            let answer = try #require(try await connection.response(within: .seconds(10)))
+            #expect(answer.status == 413 && answer.headers["connection"] == "close", "\(answer.headers)")
+            #expect(answer.body.contains("Request body is too large: at most 64 KB"), "\(answer.body)")
+            #expect(try await connection.closes(within: .seconds(5)))
+            #expect(!(try await connection.text()).contains("100 Continue"))
+            await connection.close()
+        }
+        try await served { port in
+            let connection = try await RawConnection.open(port: port)
+            try await connection.send(
+                "POST /tallies/cups HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: \(TallyContract.maximumBodySize)\r\n\r\n"
+            )
+            #expect(try await Self.received(connection, "HTTP/1.1 100 Continue\r\n\r\n"))
+            await connection.close()
+        }
+    }
+
     /// HEAD is answered as GET would be, without the body, and the connection goes on.
     @Test(.timeLimit(.minutes(1)))
     func headIsAnsweredAsGetWithoutTheBody() async throws {

@@ -19,7 +19,8 @@ public func get(_ uri: String, port: Int, method: HTTPRequest.Method = .get) asy
 
 /// What every product's served application must answer, whatever its contract: `/health` 200 and
 /// `ok`, `/metrics` in Prometheus text, its `/openapi.json`, an unknown route 404 in the product's
-/// error shape (`errorKeys`, its top-level JSON keys), each with an `X-Request-Id`.
+/// error shape (`errorKeys`, its top-level JSON keys), each with an `X-Request-Id`; a body too large
+/// for any route, announced with `Expect: 100-continue`, 413 in that shape before it is sent.
 public enum ServedApplicationCheck {
     public static func problems(port: Int, errorKeys: Set<String>) async throws -> [String] {
         var problems: [String] = []
@@ -39,6 +40,15 @@ public enum ServedApplicationCheck {
         let body = refused.body.flatMap { try? JSONSerialization.jsonObject(with: Data(buffer: $0)) as? [String: Any] }
         if refused.status != .methodNotAllowed || refused.headers[.allow] != "GET" || body.map({ Set($0.keys) }) != errorKeys {
             problems.append("POST /health: \(refused.status.code), Allow \(refused.headers[.allow] ?? "none"), body keys \(body.map { $0.keys.sorted() } ?? [])")
+        }
+        // A body past what any route reads, announced with `Expect: 100-continue`: refused before it is sent.
+        let connection = try await RawConnection.open(port: port)
+        try await connection.send("POST /health HTTP/1.1\r\nHost: localhost\r\nExpect: 100-continue\r\nContent-Length: \(1 << 30)\r\n\r\n")
+        let tooLarge = try await connection.response(within: .seconds(10))
+        await connection.close()
+        let keys = tooLarge.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body.utf8)) as? [String: Any] }.map { Set($0.keys) }
+        if tooLarge?.status != 413 || keys != errorKeys {
+            problems.append("a 1 GiB body announced: \(tooLarge?.status ?? 0), body keys \(keys?.sorted() ?? [])")
         }
         return problems
     }

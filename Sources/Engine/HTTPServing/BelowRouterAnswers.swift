@@ -10,7 +10,9 @@ import NIOHTTPTypesHTTP1
 ///
 /// - `Expect: 100-continue`: `100 Continue`, so that a client that waits for it before sending its
 ///   body (curl for any body over 1 MB, many HTTP libraries for uploads) sends it at once instead
-///   of after its own timeout (curl's: a second). None once the body has begun to arrive.
+///   of after its own timeout (curl's: a second). None once the body has begun to arrive. When its
+///   `Content-Length` is past what any route reads and no earlier response is owed, the product's
+///   413 instead, and the connection closes: the client need not send the body at all.
 /// - Bytes NIO's parser refused before a request's head was whole (a garbage request line, headers
 ///   past the decoder's limit): the product's error (`ConnectionAnswers`).
 /// - A parse error inside a body its handler may still read is passed on: the handler fails reading
@@ -38,6 +40,8 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     private var parserFailed = false
     private var answerAfterResponses: ConnectionAnswer?
     private var closing = false
+    /// The request being read was refused from its head: what follows of it is not passed on.
+    private var refusedFromHead = false
 
     init(answers: ConnectionAnswers) {
         self.answers = answers
@@ -57,11 +61,16 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refusedFromHead else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
             readingRequest = true
             responsesOwed += 1
             if head.headerFields[.expect]?.lowercased() == "100-continue" {
+                if responsesOwed == 1, let length = head.headerFields[.contentLength].flatMap(Int.init), length > answers.maximumBodySize {
+                    refusedFromHead = true
+                    return answerAndClose(context, answers.bodyTooLarge)
+                }
                 if responsesOwed == 1 { tellToContinue(context) } else { continueOwed = true }
             }
         case .body: continueOwed = false
@@ -73,6 +82,7 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if refusedFromHead, error is HTTPParserError || error is ByteToMessageDecoderError { return }
         if parserFailed, case ByteToMessageDecoderError.dataReceivedInErrorState = error { return }
         guard let parserError = error as? HTTPParserError else { return context.fireErrorCaught(error) }
         parserFailed = true

@@ -39,13 +39,21 @@ public struct ConnectionAnswers: Sendable {
     public let malformed: ConnectionAnswer
     /// To a head past the decoder's limits (80 KB of headers).
     public let headersTooLarge: ConnectionAnswer
+    /// To a request that expects `100 Continue` for a body longer than any route reads
+    /// (`maximumBodySize`): refused before the body is sent.
+    public let bodyTooLarge: ConnectionAnswer
+    public let maximumBodySize: Int
     /// To `CONNECT` (this server is no proxy), as bytes written below the encoder: made once, not
     /// for every connection.
     let notAProxyResponse: ByteBuffer
 
-    public init(notAProxy: ConnectionAnswer, malformed: ConnectionAnswer, headersTooLarge: ConnectionAnswer) {
+    public init(
+        notAProxy: ConnectionAnswer, malformed: ConnectionAnswer, headersTooLarge: ConnectionAnswer, bodyTooLarge: ConnectionAnswer, maximumBodySize: Int
+    ) {
         notAProxyResponse = notAProxy.bytes
         self.malformed = malformed
         self.headersTooLarge = headersTooLarge
+        self.bodyTooLarge = bodyTooLarge
+        self.maximumBodySize = maximumBodySize
     }
 }

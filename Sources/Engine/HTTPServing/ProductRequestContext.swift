@@ -18,6 +18,12 @@ extension RequestContract {
     public static func requestDecoder() -> JSONDecoder { JSONDecoder() }
 }
 
+/// A request context whose routes read no body larger than `maximumBodySize`: what the server
+/// refuses from a request's head alone (`BelowRouterAnswers`), before the body is sent.
+public protocol BodyLimitedRequestContext: RequestContext {
+    static var maximumBodySize: Int { get }
+}
+
 /// A signed-in user's grant, as the product's auth middleware found it.
 public protocol UserGrant: Sendable {
     var userId: Int64 { get }
@@ -25,7 +31,7 @@ public protocol UserGrant: Sendable {
 
 /// Every product's per-request context: its contract's coders and body limit, the caller's address,
 /// and the grant its auth middleware sets from a valid credential.
-public struct ProductRequestContext<Contract: RequestContract>: RequestContext, RemoteAddressRequestContext {
+public struct ProductRequestContext<Contract: RequestContract>: BodyLimitedRequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public var grant: Contract.Grant?
     public var userId: Int64? { grant?.userId }
@@ -37,6 +43,7 @@ public struct ProductRequestContext<Contract: RequestContract>: RequestContext, 
         remoteAddress = source.channel.remoteAddress
     }
 
+    public static var maximumBodySize: Int { Contract.maximumBodySize }
     public var maxUploadSize: Int { Contract.maximumBodySize }
     public var responseEncoder: JSONEncoder { Contract.responseEncoder() }
     public var requestDecoder: JSONDecoder { Contract.requestDecoder() }

@@ -5,11 +5,13 @@ import NIOCore
 
 extension ContractError {
     /// The product's answers to what the server refuses below the router, rendered once when the
-    /// server is built, from the same `init(_ refusal:)` the router's refusals come from.
-    static func connectionAnswers() async throws -> ConnectionAnswers {
+    /// server is built, from the same `init(_ refusal:)` the router's refusals come from; no route
+    /// reads a body past `maximumBodySize`.
+    static func connectionAnswers(maximumBodySize: Int) async throws -> ConnectionAnswers {
         ConnectionAnswers(
             notAProxy: try await rendered(.notAProxy), malformed: try await rendered(.malformedHTTP),
-            headersTooLarge: try await rendered(.headersTooLarge)
+            headersTooLarge: try await rendered(.headersTooLarge), bodyTooLarge: try await rendered(.bodyTooLarge(limit: maximumBodySize)),
+            maximumBodySize: maximumBodySize
         )
     }
 

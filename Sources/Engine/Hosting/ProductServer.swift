@@ -10,12 +10,12 @@ extension ProductStores {
     /// product's error shape, `Failure`; `runner`, its replays and the product's own `workers` running
     /// beside it, and these stores (unless `lent`), then `closingAlso` (a product's own files), closed
     /// once they have all stopped.
-    public func server<Context: RequestContext, Failure: ContractError>(
+    public func server<Context: BodyLimitedRequestContext, Failure: ContractError>(
         _ router: Router<Context>, configuration: some ServerConfiguration, errors: Failure.Type, runner: ProjectionRunner<Product.Catalog>,
         workers: [any Service] = [], closingAlso: @escaping @Sendable () -> Void = {}, logger: Logger
     ) async throws -> some ApplicationProtocol where Context.Source == ApplicationRequestContextSource {
         let connections = configuration.connections
-        let answers = try await Failure.connectionAnswers()
+        let answers = try await Failure.connectionAnswers(maximumBodySize: Context.maximumBodySize)
         return Application(
             responder: productResponder(router),
             server: .http1(configuration: connections.channelConfiguration(answers: answers, logger: logger)),

@@ -1,9 +1,10 @@
 import Foundation
+import HTTPServing
 import Hummingbird
 import NIOCore
 
 /// Per-request context: the user the request is for, once `UserIdMiddleware` has read it.
-public struct NewsRequestContext: RequestContext, RemoteAddressRequestContext {
+public struct NewsRequestContext: BodyLimitedRequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public var userId = NewsRequestContext.defaultUser
     /// The answer to a request that named no valid user, given once the rate limit has counted it.
@@ -17,7 +18,8 @@ public struct NewsRequestContext: RequestContext, RemoteAddressRequestContext {
 
     /// The contract's development default.
     public static let defaultUser = "1"
-    public var maxUploadSize: Int { 64 * 1024 }
+    public static let maximumBodySize = 64 * 1024
+    public var maxUploadSize: Int { Self.maximumBodySize }
     public var responseEncoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
