@@ -272,6 +272,17 @@ private func invert(_ matrix: [[Double]]) -> [[Double]] {
         }
     }
 
+    /// Offline evaluation's top films, picked without sorting the rest, are the feed's first ones.
+    @Test func theTopFilmsAreTheFeedsFirst() {
+        for ratings: [Int64: Double] in [[5: 5], [1: 5, 2: 4, 3: 2], [1: 5, 2: 4, 3: 4, 5: 1, 6: 3], [:]] {
+            let user = profile(ratings)
+            for limit in 0...10 {
+                let feed = scorer.recommend(user, options: .init(useSocial: false), limit: limit).items.map(\.movieId)
+                #expect(scorer.topMovieIds(user, limit: limit) == feed, "\(ratings), \(limit)")
+            }
+        }
+    }
+
     @Test func someoneWhoLikedNothingGetsPopularFilmsNotAnEmptyFeed() {
         let disliked = Dictionary(uniqueKeysWithValues: (1...8).map { (Int64($0), 2.0) })
         let items = scorer.recommend(profile(disliked), limit: 5).items

@@ -102,7 +102,7 @@ public struct Scorer: Sendable {
 
     /// Scores only: what offline evaluation ranks by.
     public func topMovieIds(_ profile: TasteProfile, limit: Int) -> [Int64] {
-        prepare(profile, options: .init(useSocial: false)).ranked().prefix(limit).map(\.movieId)
+        prepare(profile, options: .init(useSocial: false)).ranked(limit: limit).map(\.movieId)
     }
 
     /// One film's score and explanation, as the feed would give it (rated films included).
@@ -216,14 +216,24 @@ public struct UserScoring: Sendable {
         return (ScoredMovie.aiScore(min(1, terms.score)), ScoredMovie.socialScore(friends: friends))
     }
 
-    func ranked() -> [(movieId: Int64, terms: Terms)] {
+    /// The candidates with something in their favour, best first (ties: the lower id); with `limit`,
+    /// only the first `limit`, picked without sorting the rest.
+    func ranked(limit: Int? = nil) -> [(movieId: Int64, terms: Terms)] {
         var candidates = Set(scorer.model.movieIds).union(scorer.catalog.mostRated)
         if social > 0 { candidates.formUnion(profile.friendSignals.keys) }
-        return candidates
-            .filter { Self.isCandidate($0, profile, options) }
-            .map { ($0, terms($0)) }
-            .filter { $0.1.score > 0 }
-            .sorted { $0.1.score != $1.1.score ? $0.1.score > $1.1.score : $0.0 < $1.0 }
+        let scored = candidates.lazy.filter { Self.isCandidate($0, profile, options) }.map { ($0, terms($0)) }.filter { $0.1.score > 0 }
+        guard let limit else { return scored.sorted(by: Self.ranksBefore) }
+        var best: [(movieId: Int64, terms: Terms)] = []
+        guard limit > 0 else { return best }
+        for candidate in scored where best.count < limit || Self.ranksBefore(candidate, best[best.count - 1]) {
+            best.insert(candidate, at: best.firstIndex { Self.ranksBefore(candidate, $0) } ?? best.endIndex)
+            if best.count > limit { best.removeLast() }
+        }
+        return best
+    }
+
+    static func ranksBefore(_ a: (movieId: Int64, terms: Terms), _ b: (movieId: Int64, terms: Terms)) -> Bool {
+        a.terms.score != b.terms.score ? a.terms.score > b.terms.score : a.movieId < b.movieId
     }
 
     func terms(_ movieId: Int64) -> Terms {
