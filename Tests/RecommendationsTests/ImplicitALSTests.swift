@@ -16,6 +16,18 @@ import Testing
         #expect(try model.top(seeds: [1, 2], limit: 10).count == 6, "every film but the seeds")
     }
 
+    /// Rows are solved on every core, each lane every other row: each lands in its own place, as
+    /// solved alone (13 rows, so the lanes are uneven).
+    @Test func everyRowIsSolvedInItsPlace() throws {
+        let films: [Float] = (0..<16).map { Float($0 % 5) / 4 - 0.3 }
+        let rows = (0..<13).map { r in (0..<8).filter { ($0 + r) % 3 != 0 } }
+        let solved = try ImplicitALS.solveAll(rows, against: films, parameters)
+        let gram = ImplicitALS.gramian(films, parameters)
+        for (r, row) in rows.enumerated() {
+            #expect(Array(solved[r * 2..<(r + 1) * 2]) == (try ImplicitALS.solve(row, other: films, gram: gram, parameters)), "row \(r)")
+        }
+    }
+
     @Test func trainingIsSeededAndRepeatable() throws {
         let first = try ImplicitALS.train(userMovies: userMovies, parameters: parameters)
         let second = try ImplicitALS.train(userMovies: userMovies, parameters: parameters)

@@ -20,7 +20,7 @@ public struct OfflineEvaluation: Sendable {
         public var coverage: Double
         public var users: Int
         /// Wall time to rank one user's top 10, after training: each core's, summed, over the users,
-        /// while every core ranks (one at a time for ALS).
+        /// while every core ranks.
         public var millisecondsPerUser: Double
     }
 
@@ -126,7 +126,7 @@ public struct OfflineEvaluation: Sendable {
         progress("als: training")
         let als = try ImplicitALS.train(userMovies: history.userMovies, parameters: constants.als)
         progress("als: ranking")
-        let implicitALS = try measureOneAtATime("als", users) { try als.top(seeds: history.userMovies[$0] ?? [], limit: Self.cutoff) }
+        let implicitALS = try measure("als", users, throwing: { try als.top(seeds: history.userMovies[$0] ?? [], limit: Self.cutoff) })
 
         progress("served: training")
         let scorer = servedScorer(try trained(constants.model, reusing: [ease]), history)
@@ -216,7 +216,7 @@ public struct OfflineEvaluation: Sendable {
     /// The ALS baseline's NDCG@10 alone, trained under `parameters`: what its tuning compares.
     func alsNDCG(_ parameters: ImplicitALS.Parameters, _ history: History) throws -> Double {
         let als = try ImplicitALS.train(userMovies: history.userMovies, parameters: parameters)
-        return try measureOneAtATime("als", split.test.keys.sorted()) { try als.top(seeds: history.userMovies[$0] ?? [], limit: Self.cutoff) }.ndcg
+        return try measure("als", split.test.keys.sorted(), throwing: { try als.top(seeds: history.userMovies[$0] ?? [], limit: Self.cutoff) }).ndcg
     }
 
     /// Plain EASE's NDCG@10 alone, over `ease` (trained with negative weights): what its tuning compares.
@@ -257,13 +257,18 @@ public struct OfflineEvaluation: Sendable {
         return ranked.withLock { quality(name, users, lists: $0.lists, seconds: $0.busy.seconds) }
     }
 
-    /// `measure` one user at a time, for ALS: its `top` solves with LAPACK, which is not called from
-    /// two threads here, and may throw.
-    func measureOneAtATime(_ name: String, _ users: [Int64], top: (Int64) throws -> [Int64]) throws -> Result {
-        let clock = ContinuousClock(), start = clock.now
-        var lists: [Int64: [Int64]] = [:]
-        for userId in users { lists[userId] = try top(userId) }
-        return quality(name, users, lists: lists, seconds: (clock.now - start).seconds)
+    /// `measure` for a `top` that may fail (ALS's, whose solve can find its matrix not positive
+    /// definite): the first failure is thrown once every core has stopped.
+    func measure(_ name: String, _ users: [Int64], throwing top: @Sendable (Int64) throws -> [Int64]) throws -> Result {
+        let failure = Mutex<(any Error)?>(nil)
+        let result = measure(name, users) { userId in
+            do { return try top(userId) } catch {
+                failure.withLock { $0 = $0 ?? error }
+                return []
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        return result
     }
 
     private func quality(_ name: String, _ users: [Int64], lists: [Int64: [Int64]], seconds: Double) -> Result {
