@@ -130,6 +130,7 @@ import Testing
             let tooLarge = try await client.send(.post, "/movies/1/rate", token: token, body: #"{"rating":5,"comment":"\#(String(repeating: "b", count: 70_000))"}"#)
             #expect(tooLarge.status == .contentTooLarge)
             #expect(tooLarge.errorCode == "PAYLOAD_TOO_LARGE")
+            #expect((tooLarge.json["error"] as? [String: Any])?["message"] as? String == "Request body is too large: at most 64 KB", "\(tooLarge.json)")
             #expect(try await client.headPosition() == head)
         }
     }

@@ -61,7 +61,9 @@ public enum EngineRefusal: Error, Sendable, Equatable {
         case EventLogError.closed: self = .shuttingDown
         case let error as ReadModelsBehind: self = .readModelsBehind(position: error.position)
         case let error as OperatorRequestError: self = .operatorRequest(error)
-        case let error as NIOTooManyBytesError: self = .bodyTooLarge(limit: error.maxBytes)
+        case let error as BodyTooLarge: self = .bodyTooLarge(limit: error.limit)
+        // Its `maxBytes` is what was left of the limit after the first fragment, not the limit.
+        case is NIOTooManyBytesError: self = .bodyTooLarge(limit: nil)
         case HTTPParserError.headerOverflow: self = .headersTooLarge
         case is HTTPParserError: self = .malformedHTTP
         case let error as HTTPError: self.init(error)

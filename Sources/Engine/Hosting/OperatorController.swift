@@ -86,7 +86,7 @@ public struct OperatorController<Context: RequestContext>: Sendable {
 
     /// `{"projections": ["name", …]}`, or an empty body for all of them.
     private static func projectionNames(_ request: Request, context: Context) async throws -> [String]? {
-        let body = try await request.body.collect(upTo: 64 << 10)
+        let body = try await request.body.collect(atMost: 64 << 10)
         guard body.readableBytes > 0 else { return nil }
         guard request.headers[.contentType].map({ $0.lowercased().hasPrefix("application/json") }) == true else {
             throw OperatorRequestError.unsupportedMediaType("The body must be JSON (Content-Type: application/json)")

@@ -49,7 +49,7 @@ struct ConsoleForm: Sendable {
     init() {}
 
     init(_ request: Request) async throws {
-        let body = try await request.body.collect(upTo: 16 << 10)
+        let body = try await request.body.collect(atMost: 16 << 10)
         fields = String(buffer: body).split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return (Self.decoded(parts[0]), parts.count > 1 ? Self.decoded(parts[1]) : "")

@@ -27,7 +27,7 @@ struct FormFields {
     /// A JSON object body (`application/json`); no body at all, whatever its type, is no fields, as
     /// DRF reads it.
     static func json(_ request: Request, context: some RequestContext) async throws -> FormFields {
-        let buffer = try await request.body.collect(upTo: AttachmentLimits.maximumJSONBytes)
+        let buffer = try await request.body.collect(atMost: AttachmentLimits.maximumJSONBytes)
         guard buffer.readableBytes > 0 else { return FormFields() }
         guard MediaType.of(request) == "application/json" else { throw ChatAPIError.unsupportedMediaType }
         return try json(buffer)
@@ -38,14 +38,14 @@ struct FormFields {
     static func jsonOrForm(_ request: Request, context: some RequestContext) async throws -> FormFields {
         switch MediaType.of(request) {
         case "application/json":
-            return try json(try await request.body.collect(upTo: AttachmentLimits.maximumJSONBytes))
+            return try json(try await request.body.collect(atMost: AttachmentLimits.maximumJSONBytes))
         case "application/x-www-form-urlencoded":
-            return try urlEncoded(try await request.body.collect(upTo: AttachmentLimits.maximumJSONBytes))
+            return try urlEncoded(try await request.body.collect(atMost: AttachmentLimits.maximumJSONBytes))
         case "multipart/form-data":
             guard let boundary = MediaType.parameter("boundary", of: request), !boundary.isEmpty else {
                 throw ChatAPIError.invalid("Content-Type", "multipart/form-data needs a boundary parameter")
             }
-            let body = try await request.body.collect(upTo: AttachmentLimits.maximumRequestBytes)
+            let body = try await request.body.collect(atMost: AttachmentLimits.maximumRequestBytes)
             // Parsing up to 50 MB byte by byte is blocking work: not on the cooperative pool.
             return try await BlockingWork.run { try multipart(body, boundary: boundary) }
         default:

@@ -5,7 +5,7 @@ import Hummingbird
 /// (`StrictJSON`: no trailing commas, no repeated keys).
 enum RequestObject {
     static func read(_ request: Request, context: NewsRequestContext, example: String) async throws -> [String: JSONValue] {
-        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        let body = try await request.body.collect(atMost: context.maxUploadSize)
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
             throw NewsAPIError(.unsupportedMediaType, "Unsupported media type", details: "Send application/json")
         }

@@ -20,7 +20,7 @@ struct JSONBody {
 
     /// nil for an empty body, for endpoints whose body is optional.
     static func decodeIfPresent(_ request: Request, context: some RequestContext, fields allowed: Set<String>) async throws -> JSONBody? {
-        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        let buffer = try await request.body.collect(atMost: context.maxUploadSize)
         guard buffer.readableBytes > 0 else { return nil }
         guard isJSON(request.headers[.contentType]) else { throw NuvieAPIError.unsupportedMediaType }
         let parsed: JSONValue

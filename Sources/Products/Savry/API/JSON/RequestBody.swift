@@ -13,7 +13,7 @@ struct RequestBody {
     private let path: String
 
     static func decode(_ request: Request, context: some RequestContext, fields allowed: Set<String>) async throws -> RequestBody {
-        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        let buffer = try await request.body.collect(atMost: context.maxUploadSize)
         guard buffer.readableBytes > 0 else { throw SavryAPIError.badRequest("Invalid JSON: the request body must be a JSON object") }
         guard isJSON(request.headers[.contentType]) else { throw SavryAPIError.unsupportedMediaType }
         let parsed: JSONValue
