@@ -112,19 +112,25 @@ import TestSupport
     }
 
     /// A client that asks before sending a body longer than any route reads is refused from the head
-    /// alone, in the product's shape, and not told to go on: it need not send the body at all. One
-    /// within the limit is told to go on.
-    @Test(.timeLimit(.minutes(1)), arguments: [TallyContract.maximumBodySize + 1, 1 << 30])
-    func anExpectationOfContinueForTooLargeABodyIsRefusedAtOnce(length: Int) async throws {
+    /// alone, in the product's shape, after the answers owed before it, and not told to go on: it
+    /// need not send the body at all. One within the limit is told to go on.
+    @Test(.timeLimit(.minutes(1)), arguments: [
+        ("", TallyContract.maximumBodySize + 1), ("", 1 << 30), ("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n", 1 << 30),
+    ])
+    func anExpectationOfContinueForTooLargeABodyIsRefusedAtOnce(pipelinedBefore: String, length: Int) async throws {
         try await served { port in
             let connection = try await RawConnection.open(port: port)
             try await connection.send(
-                "POST /tallies/cups HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: \(length)\r\n\r\n"
+                pipelinedBefore
+                    + "POST /tallies/cups HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: \(length)\r\n\r\n"
             )
-            let answer = try #require(try await connection.response(within: .seconds(10)))
-            #expect(answer.status == 413 && answer.headers["connection"] == "close", "\(answer.headers)")
-            #expect(answer.body.contains("Request body is too large: at most 64 KB"), "\(answer.body)")
+            #expect(try await Self.received(connection, "HTTP/1.1 413"))
+            #expect(Self.statuses(try await connection.text()) == (pipelinedBefore.isEmpty ? ["413"] : ["200", "413"]))
             #expect(try await connection.closes(within: .seconds(5)))
+            let sent = try await connection.text()
+            let answer = try #require(sent.range(of: "HTTP/1.1 413").flatMap { RawResponse(String(sent[$0.lowerBound...])) })
+            #expect(answer.headers["connection"] == "close", "\(answer.headers)")
+            #expect(answer.body.contains("Request body is too large: at most 64 KB"), "\(answer.body)")
             #expect(!(try await connection.text()).contains("100 Continue"))
             await connection.close()
         }

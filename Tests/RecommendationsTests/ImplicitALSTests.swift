@@ -16,16 +16,26 @@ import Testing
         #expect(try model.top(seeds: [1, 2], limit: 10).count == 6, "every film but the seeds")
     }
 
-    /// Rows are solved on every core, each lane every other row: each lands in its own place, as
-    /// solved alone (13 rows, so the lanes are uneven).
+    /// Rows are solved on every core: each lands in its own place, as solved alone (13 rows, so the
+    /// cores take uneven shares; one row with nothing observed).
     @Test func everyRowIsSolvedInItsPlace() throws {
-        let films: [Float] = (0..<16).map { Float($0 % 5) / 4 - 0.3 }
-        let rows = (0..<13).map { r in (0..<8).filter { ($0 + r) % 3 != 0 } }
+        let k = parameters.factors
+        let films: [Float] = (0..<(8 * k)).map { Float($0 % 5) / 4 - 0.3 }
+        let rows = (0..<13).map { r in r == 5 ? [] : (0..<8).filter { ($0 + r) % 3 != 0 } }
         let solved = try ImplicitALS.solveAll(rows, against: films, parameters)
         let gram = ImplicitALS.gramian(films, parameters)
+        #expect(solved.count == rows.count * k)
         for (r, row) in rows.enumerated() {
-            #expect(Array(solved[r * 2..<(r + 1) * 2]) == (try ImplicitALS.solve(row, other: films, gram: gram, parameters)), "row \(r)")
+            #expect(Array(solved[r * k..<(r + 1) * k]) == (try ImplicitALS.solve(row, other: films, gram: gram, parameters)), "row \(r)")
         }
+    }
+
+    /// Every index's result in its place, whatever core worked it out; a failure thrown.
+    @Test func everyCoreGivesItsResultsInOrder() throws {
+        #expect(EveryCore.map(101) { $0 * $0 } == (0..<101).map { $0 * $0 })
+        #expect(EveryCore.map(0) { $0 }.isEmpty)
+        struct Refused: Error {}
+        #expect(throws: Refused.self) { try EveryCore.map(10) { index throws(Refused) in if index == 7 { throw Refused() }; return index } }
     }
 
     @Test func trainingIsSeededAndRepeatable() throws {

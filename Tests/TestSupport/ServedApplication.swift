@@ -43,9 +43,15 @@ public enum ServedApplicationCheck {
         }
         // A body past what any route reads, announced with `Expect: 100-continue`: refused before it is sent.
         let connection = try await RawConnection.open(port: port)
-        try await connection.send("POST /health HTTP/1.1\r\nHost: localhost\r\nExpect: 100-continue\r\nContent-Length: \(1 << 30)\r\n\r\n")
-        let tooLarge = try await connection.response(within: .seconds(10))
-        await connection.close()
+        let tooLarge: RawResponse?
+        do {
+            try await connection.send("POST /health HTTP/1.1\r\nHost: localhost\r\nExpect: 100-continue\r\nContent-Length: \(1 << 30)\r\n\r\n")
+            tooLarge = try await connection.response(within: .seconds(10))
+            await connection.close()
+        } catch {
+            await connection.close()
+            throw error
+        }
         let keys = tooLarge.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body.utf8)) as? [String: Any] }.map { Set($0.keys) }
         if tooLarge?.status != 413 || keys != errorKeys {
             problems.append("a 1 GiB body announced: \(tooLarge?.status ?? 0), body keys \(keys?.sorted() ?? [])")

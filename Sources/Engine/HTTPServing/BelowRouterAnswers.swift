@@ -11,8 +11,8 @@ import NIOHTTPTypesHTTP1
 /// - `Expect: 100-continue`: `100 Continue`, so that a client that waits for it before sending its
 ///   body (curl for any body over 1 MB, many HTTP libraries for uploads) sends it at once instead
 ///   of after its own timeout (curl's: a second). None once the body has begun to arrive. When its
-///   `Content-Length` is past what any route reads and no earlier response is owed, the product's
-///   413 instead, and the connection closes: the client need not send the body at all.
+///   `Content-Length` is past what any route reads, the product's 413 instead, once the responses
+///   owed before it have ended, and the connection closes: the client need not send the body.
 /// - Bytes NIO's parser refused before a request's head was whole (a garbage request line, headers
 ///   past the decoder's limit): the product's error (`ConnectionAnswers`).
 /// - A parse error inside a body its handler may still read is passed on: the handler fails reading
@@ -64,13 +64,16 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         guard !refusedFromHead else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
+            let expectsContinue = head.headerFields[.expect]?.lowercased() == "100-continue"
+            if expectsContinue, let length = head.headerFields[.contentLength].flatMap(Int.init), length > answers.maximumBodySize {
+                // Not passed on: nothing of this request reaches a route, and nothing after it.
+                refusedFromHead = true
+                if responsesOwed == 0 { answerAndClose(context, answers.bodyTooLarge) } else { answerAfterResponses = answers.bodyTooLarge }
+                return
+            }
             readingRequest = true
             responsesOwed += 1
-            if head.headerFields[.expect]?.lowercased() == "100-continue" {
-                if responsesOwed == 1, let length = head.headerFields[.contentLength].flatMap(Int.init), length > answers.maximumBodySize {
-                    refusedFromHead = true
-                    return answerAndClose(context, answers.bodyTooLarge)
-                }
+            if expectsContinue {
                 if responsesOwed == 1 { tellToContinue(context) } else { continueOwed = true }
             }
         case .body: continueOwed = false
@@ -104,7 +107,7 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
         guard case .end = unwrapOutboundIn(data) else { return }
         responsesOwed -= 1
-        if parserFailed, responsesOwed == 0 {
+        if parserFailed || refusedFromHead, responsesOwed == 0 {
             if let answer = answerAfterResponses { answerAndClose(context, answer) } else { close(context) }
         } else if continueOwed, responsesOwed == 1 {
             continueOwed = false

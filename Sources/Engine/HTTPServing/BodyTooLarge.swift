@@ -6,6 +6,10 @@ import NIOCore
 /// be told is the limit.
 public struct BodyTooLarge: Error, Sendable, Equatable {
     public var limit: Int
+
+    public init(limit: Int) {
+        self.limit = limit
+    }
 }
 
 extension RequestBody {

@@ -40,7 +40,7 @@ public struct ConnectionAnswers: Sendable {
     /// To a head past the decoder's limits (80 KB of headers).
     public let headersTooLarge: ConnectionAnswer
     /// To a request that expects `100 Continue` for a body longer than any route reads
-    /// (`maximumBodySize`): refused before the body is sent.
+    /// (`maximumBodySize`, which this answer names): refused before the body is sent.
     public let bodyTooLarge: ConnectionAnswer
     public let maximumBodySize: Int
     /// To `CONNECT` (this server is no proxy), as bytes written below the encoder: made once, not

@@ -24,6 +24,11 @@ public protocol BodyLimitedRequestContext: RequestContext {
     static var maximumBodySize: Int { get }
 }
 
+extension BodyLimitedRequestContext {
+    /// What the routes read a body up to: the same limit.
+    public var maxUploadSize: Int { Self.maximumBodySize }
+}
+
 /// A signed-in user's grant, as the product's auth middleware found it.
 public protocol UserGrant: Sendable {
     var userId: Int64 { get }
@@ -44,14 +49,13 @@ public struct ProductRequestContext<Contract: RequestContract>: BodyLimitedReque
     }
 
     public static var maximumBodySize: Int { Contract.maximumBodySize }
-    public var maxUploadSize: Int { Contract.maximumBodySize }
     public var responseEncoder: JSONEncoder { Contract.responseEncoder() }
     public var requestDecoder: JSONDecoder { Contract.requestDecoder() }
 }
 
 /// The context of every route mounted behind sign-in: it exists only with a grant, so a handler
 /// cannot forget to check for one; without one, `Contract.signInRequired()` before any handler runs.
-public struct SignedInRequestContext<Contract: RequestContract>: ChildRequestContext {
+public struct SignedInRequestContext<Contract: RequestContract>: ChildRequestContext, BodyLimitedRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let grant: Contract.Grant
     public let remoteAddress: SocketAddress?
@@ -64,7 +68,7 @@ public struct SignedInRequestContext<Contract: RequestContract>: ChildRequestCon
         remoteAddress = context.remoteAddress
     }
 
-    public var maxUploadSize: Int { Contract.maximumBodySize }
+    public static var maximumBodySize: Int { Contract.maximumBodySize }
     public var responseEncoder: JSONEncoder { Contract.responseEncoder() }
     public var requestDecoder: JSONDecoder { Contract.requestDecoder() }
 }

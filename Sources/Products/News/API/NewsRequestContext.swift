@@ -19,7 +19,6 @@ public struct NewsRequestContext: BodyLimitedRequestContext, RemoteAddressReques
     /// The contract's development default.
     public static let defaultUser = "1"
     public static let maximumBodySize = 64 * 1024
-    public var maxUploadSize: Int { Self.maximumBodySize }
     public var responseEncoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes

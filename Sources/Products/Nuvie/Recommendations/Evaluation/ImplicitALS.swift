@@ -1,8 +1,5 @@
 import CLAPACK
-import Dispatch
-import Foundation
 import SeededRandom
-import Synchronization
 
 /// The strong baseline beside plain EASE: implicit-feedback matrix factorisation by alternating
 /// least squares (Hu, Koren and Volinsky 2008). Every rated film is an observation with confidence
@@ -71,29 +68,10 @@ public struct ImplicitALS: Sendable {
     }
 
     /// Every row's factors given the other side's: x = (YᵀY + α·Y_rᵀY_r + λI)⁻¹ · (1 + α)·Σ y over the row's observations.
-    /// The rows are solved on every core, each lane every `lanes`th row.
+    /// The rows are solved on every core.
     static func solveAll(_ rows: [[Int]], against other: [Float], _ parameters: Parameters) throws -> [Float] {
-        let k = parameters.factors
         let gram = gramian(other, parameters)
-        let lanes = max(1, min(ProcessInfo.processInfo.activeProcessorCount, rows.count))
-        let solvedLanes = Mutex([(lane: Int, factors: [Float])]()), failure = Mutex<(any Error)?>(nil)
-        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-            var factors: [Float] = []
-            do {
-                for r in stride(from: lane, to: rows.count, by: lanes) { factors += try solve(rows[r], other: other, gram: gram, parameters) }
-            } catch {
-                failure.withLock { $0 = $0 ?? error }
-            }
-            solvedLanes.withLock { $0.append((lane, factors)) }
-        }
-        if let error = failure.withLock({ $0 }) { throw error }
-        var solved = [Float](repeating: 0, count: rows.count * k)
-        for (lane, factors) in solvedLanes.withLock({ $0 }) {
-            for (i, r) in stride(from: lane, to: rows.count, by: lanes).enumerated() {
-                solved.replaceSubrange(r * k..<(r + 1) * k, with: factors[i * k..<(i + 1) * k])
-            }
-        }
-        return solved
+        return try EveryCore.map(rows.count) { try solve(rows[$0], other: other, gram: gram, parameters) }.flatMap { $0 }
     }
 
     static func solve(_ observed: [Int], other: [Float], gram: [Float], _ parameters: Parameters) throws -> [Float] {

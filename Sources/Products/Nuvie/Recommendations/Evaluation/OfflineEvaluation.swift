@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import NuvieMovieLens
 import NuvieProjections
 
@@ -19,8 +18,7 @@ public struct OfflineEvaluation: Sendable {
         /// Distinct films recommended to anyone / films in the ratings file.
         public var coverage: Double
         public var users: Int
-        /// Wall time to rank one user's top 10, after training: each core's, summed, over the users,
-        /// while every core ranks.
+        /// Wall time to rank one user's top 10, after training: each user's own, while every core ranks.
         public var millisecondsPerUser: Double
     }
 
@@ -126,7 +124,7 @@ public struct OfflineEvaluation: Sendable {
         progress("als: training")
         let als = try ImplicitALS.train(userMovies: history.userMovies, parameters: constants.als)
         progress("als: ranking")
-        let implicitALS = try measure("als", users, throwing: { try als.top(seeds: history.userMovies[$0] ?? [], limit: Self.cutoff) })
+        let implicitALS = try measure("als", users) { try als.top(seeds: history.userMovies[$0] ?? [], limit: Self.cutoff) }
 
         progress("served: training")
         let scorer = servedScorer(try trained(constants.model, reusing: [ease]), history)
@@ -216,7 +214,7 @@ public struct OfflineEvaluation: Sendable {
     /// The ALS baseline's NDCG@10 alone, trained under `parameters`: what its tuning compares.
     func alsNDCG(_ parameters: ImplicitALS.Parameters, _ history: History) throws -> Double {
         let als = try ImplicitALS.train(userMovies: history.userMovies, parameters: parameters)
-        return try measure("als", split.test.keys.sorted(), throwing: { try als.top(seeds: history.userMovies[$0] ?? [], limit: Self.cutoff) }).ndcg
+        return try measure("als", split.test.keys.sorted()) { try als.top(seeds: history.userMovies[$0] ?? [], limit: Self.cutoff) }.ndcg
     }
 
     /// Plain EASE's NDCG@10 alone, over `ease` (trained with negative weights): what its tuning compares.
@@ -240,35 +238,16 @@ public struct OfflineEvaluation: Sendable {
     }
 
     /// `top` for every user, on every core (it reads only values that do not change), then its
-    /// quality; its time per user is each core's wall time, summed, over the users.
-    func measure(_ name: String, _ users: [Int64], top: @Sendable (Int64) -> [Int64]) -> Result {
-        let lanes = max(1, min(ProcessInfo.processInfo.activeProcessorCount, users.count))
-        let ranked = Mutex((lists: [Int64: [Int64]](), busy: Duration.zero))
-        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-            let clock = ContinuousClock(), start = clock.now
-            var lists: [Int64: [Int64]] = [:]
-            for index in stride(from: lane, to: users.count, by: lanes) { lists[users[index]] = top(users[index]) }
-            let busy = clock.now - start
-            ranked.withLock {
-                $0.lists.merge(lists) { first, _ in first }
-                $0.busy += busy
-            }
+    /// quality; its time per user is each user's own, while the other cores rank too. A `top` that
+    /// fails (ALS's solve can find its matrix not positive definite) fails the row.
+    func measure<Failure: Error>(_ name: String, _ users: [Int64], top: @Sendable (Int64) throws(Failure) -> [Int64]) throws(Failure) -> Result {
+        let clock = ContinuousClock()
+        let ranked = try EveryCore.map(users.count) { index throws(Failure) in
+            let start = clock.now
+            return (list: try top(users[index]), busy: clock.now - start)
         }
-        return ranked.withLock { quality(name, users, lists: $0.lists, seconds: $0.busy.seconds) }
-    }
-
-    /// `measure` for a `top` that may fail (ALS's, whose solve can find its matrix not positive
-    /// definite): the first failure is thrown once every core has stopped.
-    func measure(_ name: String, _ users: [Int64], throwing top: @Sendable (Int64) throws -> [Int64]) throws -> Result {
-        let failure = Mutex<(any Error)?>(nil)
-        let result = measure(name, users) { userId in
-            do { return try top(userId) } catch {
-                failure.withLock { $0 = $0 ?? error }
-                return []
-            }
-        }
-        if let error = failure.withLock({ $0 }) { throw error }
-        return result
+        let lists = Dictionary(uniqueKeysWithValues: zip(users, ranked.map(\.list)))
+        return quality(name, users, lists: lists, seconds: ranked.reduce(Duration.zero) { $0 + $1.busy }.seconds)
     }
 
     private func quality(_ name: String, _ users: [Int64], lists: [Int64: [Int64]], seconds: Double) -> Result {
