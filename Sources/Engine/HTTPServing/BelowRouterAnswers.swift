@@ -19,6 +19,11 @@ import NIOHTTPTypesHTTP1
 ///   it, and the product's error middleware answers (`EngineRefusal.malformedHTTP`). Inside the body
 ///   of a request already answered (a 401 before its body was read): nothing more.
 ///
+/// - An answer given while its request's body is still arriving (a 413 past the route's limit, a 401
+///   before the body was read): `Connection: close`, and the connection closes after it, with what
+///   the client still sends taken for a moment and dropped, rather than read to its end (a client
+///   announcing a gigabyte would otherwise have it all read).
+///
 /// After a parse error the connection closes, since where a next request would start cannot be known.
 final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
@@ -42,6 +47,8 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     private var closing = false
     /// The request being read was refused from its head: what follows of it is not passed on.
     private var refusedFromHead = false
+    /// The response under way answers a request whose body had not ended when it began.
+    private var closeAfterResponse = false
 
     init(answers: ConnectionAnswers) {
         self.answers = answers
@@ -104,10 +111,18 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
             promise?.fail(ChannelError.ioOnClosedChannel)
             return
         }
-        context.write(data, promise: promise)
-        guard case .end = unwrapOutboundIn(data) else { return }
+        var part = unwrapOutboundIn(data)
+        if case .head(var head) = part, head.status.code >= 200, readingRequest, responsesOwed == 1 {
+            head.headerFields[.connection] = "close"
+            part = .head(head)
+            closeAfterResponse = true
+        }
+        context.write(wrapOutboundOut(part), promise: promise)
+        guard case .end = part else { return }
         responsesOwed -= 1
-        if parserFailed || refusedFromHead, responsesOwed == 0 {
+        if closeAfterResponse {
+            close(context)
+        } else if parserFailed || refusedFromHead, responsesOwed == 0 {
             if let answer = answerAfterResponses { answerAndClose(context, answer) } else { close(context) }
         } else if continueOwed, responsesOwed == 1 {
             continueOwed = false
