@@ -68,7 +68,9 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !refusedFromHead else { return }
+        // After `Connection: close` no further request may be served (RFC 9112 §9.6): what the client
+        // still sends is taken and dropped.
+        guard !refusedFromHead, !closing else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
             let expectsContinue = head.headerFields[.expect]?.lowercased() == "100-continue"
@@ -92,7 +94,7 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if refusedFromHead, error is HTTPParserError || error is ByteToMessageDecoderError { return }
+        if refusedFromHead || closing, error is HTTPParserError || error is ByteToMessageDecoderError { return }
         if parserFailed, case ByteToMessageDecoderError.dataReceivedInErrorState = error { return }
         guard let parserError = error as? HTTPParserError else { return context.fireErrorCaught(error) }
         parserFailed = true
@@ -149,6 +151,7 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     /// the connection, and the client could lose the answer. The rest when the client closes, or
     /// after `lingering`. Nothing written after this is sent.
     private func close(_ context: ChannelHandlerContext) {
+        guard !closing else { return }
         closing = true
         let channel = context.channel
         guard let belowEncoder = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self) else {
@@ -156,7 +159,11 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         }
         context.flush()
         belowEncoder.writeAndFlush(NIOAny(ByteBuffer())).whenComplete { _ in
-            channel.close(mode: .output).whenFailure { _ in channel.close(promise: nil) }
+            channel.close(mode: .output).whenFailure { error in
+                // Already closed for output (an HTTP/1.0 answer delimited by the close): linger all the same.
+                if case ChannelError.outputClosed? = error as? ChannelError { return }
+                channel.close(promise: nil)
+            }
             channel.eventLoop.scheduleTask(in: Self.lingering) { channel.close(promise: nil) }
         }
     }
