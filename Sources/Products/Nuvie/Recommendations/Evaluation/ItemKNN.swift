@@ -40,10 +40,9 @@ struct ItemKNN {
         let own = Set(rated.compactMap { index[$0] })
         // In index order: a Set's order changes with the process's hash seed, and so would near ties.
         for i in own.sorted() { for (j, s) in neighbours[i] { scores[Int(j)] += s } }
-        return scores.indices
+        return scores.indices.lazy
             .filter { scores[$0] > 0 && !own.contains($0) }
-            .sorted { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : $0 < $1 }
-            .prefix(limit)
+            .best(limit) { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : $0 < $1 }
             .map { movieIds[$0] }
     }
 }

@@ -189,9 +189,9 @@ public struct OfflineEvaluation: Sendable {
     /// to the lower id.
     static func best(_ scores: [Double], of movieIds: [Int64], excluding: [Int64], limit: Int) -> [Int64] {
         let own = Set(excluding)
-        return movieIds.indices.filter { !own.contains(movieIds[$0]) }
-            .sorted { (scores[$0], movieIds[$1]) > (scores[$1], movieIds[$0]) }
-            .prefix(limit).map { movieIds[$0] }
+        return movieIds.indices.lazy.filter { !own.contains(movieIds[$0]) }
+            .best(limit) { (scores[$0], movieIds[$1]) > (scores[$1], movieIds[$0]) }
+            .map { movieIds[$0] }
     }
 
     /// The item–item weights under `parameters`, trained on the training part.
@@ -246,16 +246,15 @@ public struct OfflineEvaluation: Sendable {
             let start = clock.now
             return (list: try top(users[index]), busy: clock.now - start)
         }
-        let lists = Dictionary(uniqueKeysWithValues: zip(users, ranked.map(\.list)))
-        return quality(name, users, lists: lists, seconds: ranked.reduce(Duration.zero) { $0 + $1.busy }.seconds)
+        return quality(name, users, lists: ranked.map(\.list), seconds: ranked.reduce(Duration.zero) { $0 + $1.busy }.seconds)
     }
 
-    private func quality(_ name: String, _ users: [Int64], lists: [Int64: [Int64]], seconds: Double) -> Result {
+    /// `lists[i]` is `users[i]`'s top films.
+    private func quality(_ name: String, _ users: [Int64], lists: [[Int64]], seconds: Double) -> Result {
         var precision = 0.0, recall = 0.0, ndcg = 0.0, hits = 0.0
         var recommended = Set<Int64>()
-        for userId in users {
+        for (userId, list) in zip(users, lists) {
             let relevant = split.test[userId] ?? []
-            let list = lists[userId] ?? []
             recommended.formUnion(list)
             let found = list.filter(relevant.contains).count
             precision += Double(found) / Double(Self.cutoff)

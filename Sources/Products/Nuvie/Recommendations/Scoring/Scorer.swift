@@ -223,13 +223,7 @@ public struct UserScoring: Sendable {
         if social > 0 { candidates.formUnion(profile.friendSignals.keys) }
         let scored = candidates.lazy.filter { Self.isCandidate($0, profile, options) }.map { ($0, terms($0)) }.filter { $0.1.score > 0 }
         guard let limit else { return scored.sorted(by: Self.ranksBefore) }
-        var best: [(movieId: Int64, terms: Terms)] = []
-        guard limit > 0 else { return best }
-        for candidate in scored where best.count < limit || Self.ranksBefore(candidate, best[best.count - 1]) {
-            best.insert(candidate, at: best.firstIndex { Self.ranksBefore(candidate, $0) } ?? best.endIndex)
-            if best.count > limit { best.removeLast() }
-        }
-        return best
+        return scored.best(limit, by: Self.ranksBefore)
     }
 
     static func ranksBefore(_ a: (movieId: Int64, terms: Terms), _ b: (movieId: Int64, terms: Terms)) -> Bool {
