@@ -16,7 +16,14 @@ sync
 # three; eight at a time, none, in 136 s.
 # A throwaway PostgreSQL server (installed from Debian when missing) for the tests of the PostgreSQL
 # log; removed afterwards.
-SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=8 scripts/postgres.sh run swift test --skip-build
+# A failure's message is printed again at the end, where a log's tail shows it.
+tests_said=$(mktemp)
+trap 'rm -f "$tests_said"' EXIT
+if ! SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=8 scripts/postgres.sh run swift test --skip-build 2>&1 | tee "$tests_said"; then
+  echo "test.sh: the tests failed; what they recorded:" >&2
+  grep -E -A4 "recorded an issue|error: |Fatal error|✘ Test run" "$tests_said" | tail -n 80 >&2
+  exit 1
+fi
 scripts/fuzz.sh
 scripts/openapi-clients.sh
 # The operator console in headless Chromium (installed from Debian when missing), against every

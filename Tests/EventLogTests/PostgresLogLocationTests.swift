@@ -8,6 +8,11 @@ import Testing
         #expect(place.servers.map(\.description) == ["db.example:6432"])
         #expect(!place.needsWritable)
         #expect(place.description == "postgres://ana@db.example:6432/savry")
+        #expect(place.connectTimeout == .seconds(10))
+    }
+
+    @Test func connectTimeoutIsHowLongAServerHasToSayWhatItIs() throws {
+        #expect(try PostgresLogLocation(url: "postgres://h1,h2/db?connect_timeout=30&target_session_attrs=read-write").connectTimeout == .seconds(30))
     }
 
     @Test func aHostListWithReadWriteNeedsTheServerThatTakesWrites() throws {
@@ -24,6 +29,7 @@ import Testing
     @Test(arguments: [
         "mysql://somewhere/db", "postgres://host-only", "postgres://h/db?sslmode=verify-full", "postgres://h1,,h2/db",
         "postgres://h1:0/db", "postgres://h1:port/db", "postgres:///db", "postgres://h1,h2/db?target_session_attrs=standby",
+        "postgres://h/db?connect_timeout=0", "postgres://h/db?connect_timeout=-5", "postgres://h/db?connect_timeout=2.5",
     ])
     func aBadURLIsRefusedWithItsReason(url: String) {
         #expect(throws: PostgresLogError.self) { try PostgresLogLocation(url: url) }

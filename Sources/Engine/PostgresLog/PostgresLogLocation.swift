@@ -8,6 +8,9 @@ import PostgresNIO
 /// - `sslmode`: `disable`, `prefer` (the default) or `require`.
 /// - `target_session_attrs`: `any` (the default: the first server that answers) or `read-write` /
 ///   `primary` (the one that takes writes: after a failover, the standby promoted in its place).
+/// - `connect_timeout`: the seconds a server has to take a connection and say whether it takes
+///   writes before it counts as unreachable (10 by default; a host that does not take the TCP
+///   connection at all fails within 2 s whatever this is).
 public struct PostgresLogLocation: Sendable, CustomStringConvertible {
     public struct Server: Sendable, Equatable, CustomStringConvertible {
         public let host: String
@@ -18,6 +21,8 @@ public struct PostgresLogLocation: Sendable, CustomStringConvertible {
     public let servers: [Server]
     /// Whether only a server that takes writes will do (`target_session_attrs=read-write`).
     public let needsWritable: Bool
+    /// How long a server has to take a connection and answer whether it takes writes.
+    public let connectTimeout: Duration
     let username: String
     let password: String?
     let database: String
@@ -48,6 +53,11 @@ public struct PostgresLogLocation: Sendable, CustomStringConvertible {
         case "any": needsWritable = false
         case "read-write", "primary": needsWritable = true
         case let other: throw PostgresLogError.badURL("target_session_attrs \(other) is not one of any, read-write, primary")
+        }
+        switch query["connect_timeout"].map({ Int($0) }) {
+        case nil: connectTimeout = .seconds(10)
+        case .some(.some(let seconds)) where seconds > 0: connectTimeout = .seconds(seconds)
+        default: throw PostgresLogError.badURL("connect_timeout must be a whole number of seconds from 1")
         }
         self.servers = servers
         username = components.user ?? "postgres"

@@ -130,7 +130,7 @@ final class PrimaryPool: Sendable {
         for server in location.servers {
             do {
                 guard let role = try await ServerRole.of(server, in: location, logger: connectionLogger) else {
-                    throw PostgresLogError.unreachable(location: "\(server)", reason: "no answer within 3 s")
+                    throw PostgresLogError.unreachable(location: "\(server)", reason: "no answer within \(location.connectTimeout) (connect_timeout)")
                 }
                 if role.takesWrites || !location.needsWritable {
                     writable.append((server, role))
@@ -170,9 +170,9 @@ private struct ServerRole {
     var synchronousCommit: String
     var synchronousStandbys: String
 
-    /// nil when the server has not answered within 3 s.
+    /// nil when the server has not answered within the location's `connectTimeout`.
     static func of(_ server: PostgresLogLocation.Server, in location: PostgresLogLocation, logger: Logger) async throws -> ServerRole? {
-        try await withDeadline(.seconds(3)) { () -> Result<ServerRole, any Error> in
+        try await withDeadline(location.connectTimeout) { () -> Result<ServerRole, any Error> in
             do { return .success(try await ask(server, in: location, logger: logger)) } catch { return .failure(error) }
         }?.get()
     }
