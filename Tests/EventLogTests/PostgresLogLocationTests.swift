@@ -1,4 +1,5 @@
 import PostgresLog
+import TestSupport
 import Testing
 
 /// The log's URL as libpq reads it: a host list, and which of its servers will do.
@@ -11,8 +12,18 @@ import Testing
         #expect(place.connectTimeout == .seconds(10))
     }
 
-    @Test func connectTimeoutIsHowLongAServerHasToSayWhatItIs() throws {
+    @Test func connectTimeoutIsHowLongAServerHasToSayWhatItIs() async throws {
         #expect(try PostgresLogLocation(url: "postgres://h1,h2/db?connect_timeout=30&target_session_attrs=read-write").connectTimeout == .seconds(30))
+        let hanging = try await SilentServer()
+        let started = ContinuousClock.now
+        let refusal = await #expect(throws: PostgresLogError.self) {
+            try await PostgresSharedLog(url: "postgres://ana@127.0.0.1:\(hanging.port)/savry?sslmode=disable&connect_timeout=1", product: "savry")
+        }
+        #expect(ContinuousClock.now - started < .seconds(8), "given up after connect_timeout's 1 s, not the default 10")
+        await hanging.stop()
+        // Whichever gives up first: the node's deadline for the whole check, or postgres-nio's for the connection.
+        let said = refusal.map { "\($0)" } ?? ""
+        #expect(said.contains("127.0.0.1:\(hanging.port): ") && (said.contains("no answer within 1.0 seconds (connect_timeout)") || said.contains("Connect timeout (1 s)")), "\(said)")
     }
 
     @Test func aHostListWithReadWriteNeedsTheServerThatTakesWrites() throws {

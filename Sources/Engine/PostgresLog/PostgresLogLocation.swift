@@ -8,9 +8,9 @@ import PostgresNIO
 /// - `sslmode`: `disable`, `prefer` (the default) or `require`.
 /// - `target_session_attrs`: `any` (the default: the first server that answers) or `read-write` /
 ///   `primary` (the one that takes writes: after a failover, the standby promoted in its place).
-/// - `connect_timeout`: the seconds a server has to take a connection and say whether it takes
-///   writes before it counts as unreachable (10 by default; a host that does not take the TCP
-///   connection at all fails within 2 s whatever this is).
+/// - `connect_timeout`: the seconds a server has to take a connection (TCP, TLS and sign-in, as
+///   libpq counts it), and for a node looking for its server also to say whether it takes writes,
+///   before it counts as unreachable: 10 by default. A host that refuses the connection fails at once.
 public struct PostgresLogLocation: Sendable, CustomStringConvertible {
     public struct Server: Sendable, Equatable, CustomStringConvertible {
         public let host: String
@@ -21,8 +21,9 @@ public struct PostgresLogLocation: Sendable, CustomStringConvertible {
     public let servers: [Server]
     /// Whether only a server that takes writes will do (`target_session_attrs=read-write`).
     public let needsWritable: Bool
-    /// How long a server has to take a connection and answer whether it takes writes.
+    /// How long a server has to take a connection, and to answer whether it takes writes.
     public let connectTimeout: Duration
+    private var connectTimeAmount: TimeAmount { .seconds(connectTimeout.components.seconds) }
     let username: String
     let password: String?
     let database: String
@@ -101,7 +102,7 @@ public struct PostgresLogLocation: Sendable, CustomStringConvertible {
         var configuration = PostgresClient.Configuration(
             host: server.host, port: server.port, username: username, password: password, database: database, tls: tls
         )
-        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.connectTimeout = connectTimeout
         return configuration
     }
 
@@ -110,7 +111,7 @@ public struct PostgresLogLocation: Sendable, CustomStringConvertible {
         var configuration = PostgresConnection.Configuration(
             host: server.host, port: server.port, username: username, password: password, database: database, tls: connectionTLS
         )
-        configuration.options.connectTimeout = .seconds(2)
+        configuration.options.connectTimeout = connectTimeAmount
         return configuration
     }
 
