@@ -23,7 +23,6 @@ public struct PostgresLogLocation: Sendable, CustomStringConvertible {
     public let needsWritable: Bool
     /// How long a server has to take a connection, and to answer whether it takes writes.
     public let connectTimeout: Duration
-    private var connectTimeAmount: TimeAmount { .seconds(connectTimeout.components.seconds) }
     let username: String
     let password: String?
     let database: String
@@ -111,7 +110,7 @@ public struct PostgresLogLocation: Sendable, CustomStringConvertible {
         var configuration = PostgresConnection.Configuration(
             host: server.host, port: server.port, username: username, password: password, database: database, tls: connectionTLS
         )
-        configuration.options.connectTimeout = connectTimeAmount
+        configuration.options.connectTimeout = TimeAmount(connectTimeout)
         return configuration
     }
 
