@@ -208,7 +208,10 @@ struct ReadModelFacts {
         configuration.readonly = true
         let queue = try DatabaseQueue(path: ReadModelFiles(directory: dataDirectory.appendingPathComponent("read")).currentPath, configuration: configuration)
         let everyRating = try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT userId, movieId FROM userRating UNION SELECT userId, movieId FROM watchStatus WHERE status = 'completed'")
+            try Row.fetchAll(db, sql: """
+                SELECT userId, movieId, position FROM userRating
+                UNION ALL SELECT userId, movieId, position FROM watchStatus WHERE status = 'completed' ORDER BY position
+                """)
                 .map { (userId: $0["userId"] as Int64, movieId: $0["movieId"] as Int64) }
         }
         model = try ItemSimilarityModel.train(everyRating, parameters: tasteModelParameters)
@@ -244,20 +247,40 @@ struct ReadModelFacts {
         }
     }
 
-    /// The personal term's two net sums for a film, recomputed: each film the user rated counts
-    /// f + (1 − f)·0.5^(k / h) (k: ratings recorded after it), times a when they did not like it;
-    /// each film finished or saved without a rating counts s, among the others.
+    /// The personal term's two net sums for a film, recomputed: each film the user rated adds its
+    /// item–item weight times f + (1 − f)·d over the largest such sum among the candidates, its
+    /// sequence weight times q over the largest sum of those, and times r·d over the largest such sum
+    /// (d = 0.5^(k / h), k: ratings recorded after it), times a when they did not like it; each film
+    /// finished or saved without a rating counts s, with d = 1, among the others.
     func personalSums(_ movieId: Int64) -> (liked: Double, others: Double) {
-        let newestFirst = ratings.sorted { ($0.value.position, $1.key) > ($1.value.position, $0.key) }.map(\.key)
-        var sums = (liked: 0.0, others: 0.0)
-        for (k, film) in newestFirst.enumerated() {
-            let floor = Scorer.defaultRecencyFloor
-            let recency = Scorer.defaultRecencyHalfLife.map { floor + (1 - floor) * pow(0.5, Double(k) / $0) } ?? 1
-            let weight = model.weight(from: film, to: movieId) * recency
-            if (ratings[film]?.rating ?? 0) >= 4 { sums.liked += weight } else { sums.others += weight * Scorer.defaultOtherRatingsWeight }
+        let candidates = model.movieIds.filter { ratings[$0] == nil && !completed.contains($0) }.map(parts)
+        func scale(_ part: Int, _ share: Double) -> Double {
+            let largest = candidates.map { $0[part].liked + $0[part].others }.max() ?? 0
+            return largest > 0 ? share / largest : 0
         }
-        for film in signals.keys { sums.others += model.weight(from: film, to: movieId) * Scorer.defaultSignalWeight }
-        return sums
+        let scales = [scale(0, 1), scale(1, Scorer.defaultSequenceWeight), scale(2, Scorer.defaultRecentSequenceWeight)]
+        let own = zip(parts(movieId), scales)
+        return (own.reduce(0) { $0 + $1.0.liked * $1.1 }, own.reduce(0) { $0 + $1.0.others * $1.1 })
+    }
+
+    /// What the liked films and the others add to a film, unscaled: through item–item weights, through
+    /// sequence weights, and through sequence weights times d.
+    private func parts(_ movieId: Int64) -> [(liked: Double, others: Double)] {
+        var parts = [(liked: Double, others: Double)](repeating: (0, 0), count: 3)
+        func add(_ film: Int64, share: Double, recency d: Double, liked: Bool) {
+            let floor = Scorer.defaultRecencyFloor, next = model.sequenceWeight(from: film, to: movieId)
+            for (part, value) in [model.weight(from: film, to: movieId) * (floor + (1 - floor) * d), next, next * d].enumerated() {
+                if liked { parts[part].liked += value * share } else { parts[part].others += value * share }
+            }
+        }
+        let newestFirst = ratings.sorted { ($0.value.position, $1.key) > ($1.value.position, $0.key) }.map(\.key)
+        for (k, film) in newestFirst.enumerated() {
+            let liked = (ratings[film]?.rating ?? 0) >= 4
+            let d = Scorer.defaultRecencyHalfLife.map { pow(0.5, Double(k) / $0) } ?? 1
+            add(film, share: liked ? 1 : Scorer.defaultOtherRatingsWeight, recency: d, liked: liked)
+        }
+        for film in signals.keys { add(film, share: Scorer.defaultSignalWeight, recency: 1, liked: false) }
+        return parts
     }
 
     func check(_ item: [String: Any]) throws {

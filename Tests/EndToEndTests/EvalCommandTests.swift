@@ -94,8 +94,9 @@ import Testing
                 .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         }
         let ablated = try await models(["--ablate"]).compactMap { $0["model"] as? String }
-        #expect(Array(ablated[5..<13]) == [
-            "served − recency", "served − recency floor", "served − genre", "served − popularity blend", "served − negative weights (dropped)",
+        #expect(Array(ablated[5..<14]) == [
+            "served − recency", "served − recency floor", "served − genre", "served − sequence", "served − popularity blend",
+            "served − negative weights (dropped)",
             "served − rating floor (5)", "served − films rated, not liked",
             "served, films rated but not liked at half weight",
         ])

@@ -110,7 +110,8 @@ import Testing
         #expect(try Tuning.choose(for: [changed, random], seed: 42) == choice)
         #expect(choice.validation.keys.sorted { $0.rawValue < $1.rawValue } == [.random, .temporal])
         let grid = Tuning.lambdas.count * Tuning.minimumRatings.count
-        let scoring = Tuning.genreShares.count * Tuning.recencies.count * Tuning.otherRatingsWeights.count * Tuning.fullHistories.count
+        let scoring = Tuning.genreShares.count * Tuning.recencies.count * Tuning.sequenceWeights.count * Tuning.otherRatingsWeights.count
+            * Tuning.fullHistories.count
         // The served model's weights are plain EASE's, as its search chose them.
         let easeChoices = Set(choice.ease.values)
         #expect(easeChoices.contains(.init(minimumRatings: choice.constants.minimumRatings, lambda: choice.constants.lambda)))

@@ -80,7 +80,7 @@ private func profile(_ ratings: [Int64: Double], friends: [Int64: [TasteProfile.
     @Test func pastTheBoundOnlyTheMostRatedFilmsAreKept() throws {
         let model = try ItemSimilarityModel.train(interactions, parameters: .init(minimumRatings: 1, lambda: 1, maximumFilms: 3))
         #expect(model.movieIds == [1, 4, 9])
-        #expect(model.weightBytes == 6 * MemoryLayout<Int16>.stride + 3 * MemoryLayout<Double>.stride)
+        #expect(model.weightBytes == 6 * MemoryLayout<Int16>.stride + 3 * MemoryLayout<Double>.stride + model.sequence.bytes)
         #expect(try ItemSimilarityModel.train(interactions, parameters: .init(minimumRatings: 1, lambda: 1, maximumFilms: 9)).count == 9)
     }
 }
@@ -145,16 +145,18 @@ private func invert(_ matrix: [[Double]]) -> [[Double]] {
         #expect(dramaLast.drama == sciFiLast.sciFi && dramaLast.sciFi == sciFiLast.drama, "mirror images: \(dramaLast), \(sciFiLast)")
     }
 
-    /// Recency never silences a liked film: one liked 40 ratings ago still counts at least the floor, so
-    /// a user whose held-out films are not their newest (a random split) is not reduced to their last few.
+    /// Recency never silences a liked film: one liked 40 ratings ago still counts at least the floor
+    /// of its item–item weights and q / (q + r) of its sequence weights, so a user whose held-out films
+    /// are not their newest (a random split) is not reduced to their last few.
     @Test func aFilmLikedLongAgoStillCountsAtLeastTheFloor() throws {
         let mirrored = try Self.mirroredClusters()
         var ratings: [Int64: TasteProfile.Rated] = [1: .init(rating: 5, position: 1), 5: .init(rating: 5, position: 100)]
         for n in Int64(0)..<40 { ratings[1_000 + n] = .init(rating: 2, position: UInt64(10 + n)) }
         let scoring = mirrored.prepare(TasteProfile(ratings: ratings, likedByGenre: [:]), options: .init(useSocial: false))
         let old = scoring.scores(2).aiScore, new = scoring.scores(6).aiScore
-        #expect(mirrored.recencyFloor > 0 && mirrored.recencyHalfLife != nil)
-        #expect(old < new && Double(old) >= Double(new) * mirrored.recencyFloor - 1, "old \(old), new \(new)")
+        let floor = min(mirrored.recencyFloor, mirrored.sequenceWeight / (mirrored.sequenceWeight + mirrored.recentSequenceWeight))
+        #expect(floor > 0 && mirrored.recencyHalfLife != nil)
+        #expect(old < new && Double(old) >= Double(new) * floor - 1, "old \(old), new \(new)")
         #expect(mirrored.explain(TasteProfile(ratings: ratings, likedByGenre: [:]), movieId: 2).explanation.factors.first?.seedMovieIds == [1])
     }
 
@@ -187,9 +189,10 @@ private func invert(_ matrix: [[Double]]) -> [[Double]] {
     /// The personal term is two net sums, one over the films the user liked (because_you_rated) and one
     /// over the others they rated, times a (similar_users); each factor's weight is its sum's share,
     /// and a sum at or below zero is netted into the other, which alone shows. Recomputed here from the
-    /// model's weights, film by film.
+    /// model's item–item weights, film by film (sequence weights off: `RecommendationFeedTests`
+    /// recomputes the sums with them).
     @Test func filmsRatedButNotLikedSpeakAsSimilarUsersWithTheirShare() throws {
-        let plain = Scorer(model: scorer.model, catalog: catalog, recencyHalfLife: nil)
+        let plain = Scorer(model: scorer.model, catalog: catalog, recencyHalfLife: nil, sequenceWeight: 0, recentSequenceWeight: 0)
         let liked: [Int64] = [1, 2], others: [Int64] = [3, 6]
         let user = profile([1: 5, 2: 4, 3: 2, 6: 2.5])
         func net(_ films: [Int64], to movieId: Int64) -> Double { films.reduce(0) { $0 + plain.model.weight(from: $1, to: movieId) } }

@@ -51,7 +51,7 @@ struct Eval: AsyncParsableCommand {
     @Flag(help: "Choose the served model's constants on validation splits of the training part (every split asked for), then measure the test part once.")
     var tune = false
 
-    @Flag(help: "Also the served model with each of its choices undone alone (recency, its floor, genre, popularity blend, negative weights, rating floor, films rated but not liked left out or at half weight).")
+    @Flag(help: "Also the served model with each of its choices undone alone (recency, its floor, genre, sequence, popularity blend, negative weights, rating floor, films rated but not liked left out or at half weight).")
     var ablate = false
 
     @Option(help: "Also measure implicit signals: this share (0–1) of each user's training ratings become films finished without a rating, and the served model ranks with them as seeds and without (SignalsEvaluation).")
@@ -129,7 +129,7 @@ struct Eval: AsyncParsableCommand {
             print("""
                 tuned on validation (\(choice.candidates) candidates): served λ \(c.lambda), minimum ratings \(c.minimumRatings), \
                 genre share \(c.genreShare), recency half-life \(c.recencyHalfLife.map { "\($0) ratings, floor \(c.recencyFloor)" } ?? "none"), \
-                a film rated but not liked counts \(c.otherRatingsWeight), popularity blend until \(c.fullHistory) ratings
+                sequence weights \(c.sequenceWeight) + \(c.recentSequenceWeight) by recency, a film rated but not liked counts \(c.otherRatingsWeight), popularity blend until \(c.fullHistory) ratings
                 """)
             for kind in split.kinds {
                 guard let measured = choice.validation[kind], let ease = choice.ease[kind] else { continue }
@@ -148,7 +148,8 @@ struct Eval: AsyncParsableCommand {
         let object: [String: Any] = [
             "tuning": [
                 "lambda": c.lambda, "minimum_ratings": c.minimumRatings, "genre_share": c.genreShare, "candidates": choice.candidates,
-                "recency_half_life": c.recencyHalfLife.map { $0 as Any } ?? NSNull(), "recency_floor": c.recencyFloor, "other_ratings_weight": c.otherRatingsWeight, "full_history": c.fullHistory,
+                "recency_half_life": c.recencyHalfLife.map { $0 as Any } ?? NSNull(), "recency_floor": c.recencyFloor,
+                "sequence_weight": c.sequenceWeight, "recent_sequence_weight": c.recentSequenceWeight, "other_ratings_weight": c.otherRatingsWeight, "full_history": c.fullHistory,
                 "splits": Dictionary(uniqueKeysWithValues: choice.validation.map { kind, measured in
                     (kind.rawValue, [
                         "validation_ndcg@10": measured.served, "ease_validation_ndcg@10": measured.ease,

@@ -53,14 +53,16 @@ public struct RecommendationInputQueries: Sendable {
         public var erasedUsers: Int
     }
 
-    /// Who watched what: every (user, film) pair rated or finished watching (a pair both rated and
-    /// finished comes twice: training counts it once), and
-    /// the version of the read models they were read from.
+    /// Who watched what: every (user, film) pair rated or finished watching, in log order (a pair both
+    /// rated and finished comes twice: training counts it once), and the version of the read models
+    /// they were read from.
     public func interactions() throws -> (version: InteractionsVersion, pairs: [(userId: Int64, movieId: Int64)]) {
         try database.read { db in
             let version = try Self.interactionsVersion(db)
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT userId, movieId FROM userRating UNION ALL SELECT userId, movieId FROM watchStatus WHERE status = 'completed'
+                SELECT userId, movieId, position FROM userRating
+                UNION ALL SELECT userId, movieId, position FROM watchStatus WHERE status = 'completed'
+                ORDER BY position
                 """)
             var pairs: [(userId: Int64, movieId: Int64)] = []
             while let row = try rows.next() { pairs.append((row[0], row[1])) }

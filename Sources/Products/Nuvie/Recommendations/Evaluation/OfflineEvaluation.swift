@@ -29,6 +29,8 @@ public struct OfflineEvaluation: Sendable {
         public var genreShare: Double
         public var recencyHalfLife: Double?
         public var recencyFloor: Double
+        public var sequenceWeight: Double
+        public var recentSequenceWeight: Double
         public var otherRatingsWeight: Double
         public var fullHistory: Double
         /// What a film finished or saved without a rating counts (`Scorer.signalWeight`): measured by
@@ -43,13 +45,17 @@ public struct OfflineEvaluation: Sendable {
         public init(lambda: Double = ItemSimilarityModel.Parameters().lambda,
                     minimumRatings: Int = ItemSimilarityModel.Parameters().minimumRatings,
                     genreShare: Double = Scorer.defaultGenreShare, recencyHalfLife: Double? = Scorer.defaultRecencyHalfLife,
-                    recencyFloor: Double = Scorer.defaultRecencyFloor, otherRatingsWeight: Double = Scorer.defaultOtherRatingsWeight,
+                    recencyFloor: Double = Scorer.defaultRecencyFloor, sequenceWeight: Double = Scorer.defaultSequenceWeight,
+                    recentSequenceWeight: Double = Scorer.defaultRecentSequenceWeight,
+                    otherRatingsWeight: Double = Scorer.defaultOtherRatingsWeight,
                     fullHistory: Double = Scorer.defaultFullHistory, ease: ItemSimilarityModel.Parameters? = nil) {
             self.lambda = lambda
             self.minimumRatings = minimumRatings
             self.genreShare = genreShare
             self.recencyHalfLife = recencyHalfLife
             self.recencyFloor = recencyFloor
+            self.sequenceWeight = sequenceWeight
+            self.recentSequenceWeight = recentSequenceWeight
             self.otherRatingsWeight = otherRatingsWeight
             self.fullHistory = fullHistory
             self.ease = ease ?? .plainEASE
@@ -64,6 +70,7 @@ public struct OfflineEvaluation: Sendable {
         ("served − recency", { $0.recencyHalfLife = nil }),
         ("served − recency floor", { $0.recencyFloor = 0 }),
         ("served − genre", { $0.genreShare = 0 }),
+        ("served − sequence", { $0.sequenceWeight = 0; $0.recentSequenceWeight = 0 }),
         ("served − popularity blend", { $0.fullHistory = Double(Scorer.minimumHistory) }),
         ("served − negative weights (dropped)", { $0.keepsNegativeWeights = false }),
         ("served − rating floor (5)", { $0.minimumRatings = 5 }),
@@ -196,7 +203,9 @@ public struct OfflineEvaluation: Sendable {
 
     /// The item–item weights under `parameters`, trained on the training part.
     func trained(_ parameters: ItemSimilarityModel.Parameters) throws -> ItemSimilarityModel {
-        try ItemSimilarityModel.train(split.train.map { ($0.userId, $0.movieId) }, parameters: parameters)
+        // Each user's ratings in the order they were made: what the sequence weights learn from.
+        let inTimeOrder = split.train.sorted { ($0.timestamp, $0.movieId) < ($1.timestamp, $1.movieId) }
+        return try ItemSimilarityModel.train(inTimeOrder.map { ($0.userId, $0.movieId) }, parameters: parameters)
     }
 
     /// `trained(parameters)`, or one of `known` (trained on this training part) when it was trained
@@ -232,7 +241,8 @@ public struct OfflineEvaluation: Sendable {
     func servedScorer(_ model: ItemSimilarityModel, _ history: History) -> Scorer {
         Scorer(
             model: model, catalog: CatalogSnapshot(titles: movies.titles, genres: movies.genres, ratingCounts: history.counts),
-            genreShare: constants.genreShare, recencyHalfLife: constants.recencyHalfLife, recencyFloor: constants.recencyFloor, fullHistory: constants.fullHistory,
+            genreShare: constants.genreShare, recencyHalfLife: constants.recencyHalfLife, recencyFloor: constants.recencyFloor,
+            sequenceWeight: constants.sequenceWeight, recentSequenceWeight: constants.recentSequenceWeight, fullHistory: constants.fullHistory,
             otherRatingsWeight: constants.otherRatingsWeight, signalWeight: constants.signalWeight
         )
     }

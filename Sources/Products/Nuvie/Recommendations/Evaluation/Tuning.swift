@@ -43,8 +43,13 @@ public enum Tuning {
     public static let genreShares = [0.05, 0.15]
     /// In ratings, each with a floor (the least an old liked film counts); nil: no decay.
     public static let recencies: [(halfLife: Double?, floor: Double)] = [(nil, 1)] + [5.0, 10].flatMap { halfLife in
-        [0.5, 0.75].map { (halfLife, $0) }
+        [0.25, 0.5, 0.75, 1].map { (halfLife, $0) }
     }
+    /// What every rated film's sequence weights count, and what they count more the more recent it is
+    /// (`Scorer.sequenceWeight`, `Scorer.recentSequenceWeight`); (0, 0): item–item weights alone.
+    public static let sequenceWeights: [(every: Double, recent: Double)] = [
+        (0, 0), (0.1, 0.1), (0.1, 0.3), (0.3, 0.1), (0.3, 0.3), (0.5, 0.3), (0.5, 0.5), (1, 0.5),
+    ]
 
     /// What a film rated but not liked counts beside a liked one: 0 (only liked films), a quarter,
     /// a half, as much.
@@ -56,12 +61,15 @@ public enum Tuning {
     static func scoringGrid(lambda: Double, minimumRatings: Int) -> [OfflineEvaluation.Constants] {
         genreShares.flatMap { genreShare in
             recencies.flatMap { recency in
-                otherRatingsWeights.flatMap { other in
-                    fullHistories.map { fullHistory in
-                        OfflineEvaluation.Constants(
-                            lambda: lambda, minimumRatings: minimumRatings, genreShare: genreShare, recencyHalfLife: recency.halfLife,
-                            recencyFloor: recency.floor, otherRatingsWeight: other, fullHistory: fullHistory
-                        )
+                sequenceWeights.flatMap { sequence in
+                    otherRatingsWeights.flatMap { other in
+                        fullHistories.map { fullHistory in
+                            OfflineEvaluation.Constants(
+                                lambda: lambda, minimumRatings: minimumRatings, genreShare: genreShare, recencyHalfLife: recency.halfLife,
+                                recencyFloor: recency.floor, sequenceWeight: sequence.every, recentSequenceWeight: sequence.recent,
+                                otherRatingsWeight: other, fullHistory: fullHistory
+                            )
+                        }
                     }
                 }
             }
@@ -119,7 +127,7 @@ public enum Tuning {
                     worstRatio = min(worstRatio, served / max(bestEASE[probe.kind]?.1 ?? 1, .leastNonzeroMagnitude))
                 }
                 tried += 1
-                progress("tune: λ \(parameters.lambda), ≥ \(parameters.minimumRatings) ratings, genre share \(constants.genreShare), half-life \(constants.recencyHalfLife.map { "\($0)" } ?? "none") floor \(constants.recencyFloor), rated not liked \(constants.otherRatingsWeight), full history \(constants.fullHistory): worst ratio to plain EASE \(worstRatio)")
+                progress("tune: λ \(parameters.lambda), ≥ \(parameters.minimumRatings) ratings, genre share \(constants.genreShare), half-life \(constants.recencyHalfLife.map { "\($0)" } ?? "none") floor \(constants.recencyFloor), sequence \(constants.sequenceWeight) + \(constants.recentSequenceWeight) recent, rated not liked \(constants.otherRatingsWeight), full history \(constants.fullHistory): worst ratio to plain EASE \(worstRatio)")
                 measured.append((constants, worstRatio, ndcg))
             }
         }
@@ -139,7 +147,7 @@ public enum Tuning {
             let coldStart = zip(probes, models).map { probe, model in
                 probe.base.with(point.constants).coldStartWorstRatio(model, probe.history)
             }.min() ?? 0
-            progress("tune: nearly as good, worst ratio \(point.worstRatio): λ \(point.constants.lambda), ≥ \(point.constants.minimumRatings), genre share \(point.constants.genreShare), half-life \(point.constants.recencyHalfLife.map { "\($0)" } ?? "none") floor \(point.constants.recencyFloor), rated not liked \(point.constants.otherRatingsWeight), full history \(point.constants.fullHistory): cold start's worst ratio to popular \(coldStart)")
+            progress("tune: nearly as good, worst ratio \(point.worstRatio): λ \(point.constants.lambda), ≥ \(point.constants.minimumRatings), genre share \(point.constants.genreShare), half-life \(point.constants.recencyHalfLife.map { "\($0)" } ?? "none") floor \(point.constants.recencyFloor), sequence \(point.constants.sequenceWeight) + \(point.constants.recentSequenceWeight) recent, rated not liked \(point.constants.otherRatingsWeight), full history \(point.constants.fullHistory): cold start's worst ratio to popular \(coldStart)")
             if coldStart > best?.coldStart ?? -.infinity { best = (point, coldStart) }
         }
         guard let best = best?.point else { return Choice(constants: evaluations.first?.constants ?? .init(), validation: [:], ease: [:], als: [:], candidates: 0) }

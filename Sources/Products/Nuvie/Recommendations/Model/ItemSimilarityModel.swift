@@ -11,7 +11,7 @@ import Foundation
 /// model keeps P's upper triangle only, as C = D^−½·P·D^−½ (D = diag(P)) in 16 bits, and
 /// B[i][j] = −C[i][j]·√P[i][i] / √P[j][j]: C is in (−1, 1), so 16 bits hold every entry to within
 /// 1.5·10⁻⁵ (BENCHMARKS.md: what it moves NDCG@10 by). Deterministic: the same interactions give
-/// the same weights, bit for bit.
+/// the same weights, bit for bit. Beside them, `sequence`: which films people rated next to each other.
 public struct ItemSimilarityModel: Sendable, Equatable {
     public struct Parameters: Sendable, Hashable {
         /// Films rated fewer times than this are left out of the item–item weights.
@@ -52,19 +52,28 @@ public struct ItemSimilarityModel: Sendable, Equatable {
     let correlations: [Int16]
     /// √P[i][i] for each film.
     let spread: [Double]
+    public let sequence: SequenceNeighbours
 
     static let scale = Double(Int16.max)
 
     public var count: Int { movieIds.count }
 
     /// What the weights hold in memory.
-    public var weightBytes: Int { correlations.count * MemoryLayout<Int16>.stride + spread.count * MemoryLayout<Double>.stride }
+    public var weightBytes: Int {
+        correlations.count * MemoryLayout<Int16>.stride + spread.count * MemoryLayout<Double>.stride + sequence.bytes
+    }
 
     public func covers(_ movieId: Int64) -> Bool { index[movieId] != nil }
 
     public func weight(from seed: Int64, to target: Int64) -> Double {
         guard let i = index[seed], let j = index[target] else { return 0 }
         return weight(row: i, column: j)
+    }
+
+    /// How strongly `target` is rated next to `seed` (`SequenceNeighbours`).
+    public func sequenceWeight(from seed: Int64, to target: Int64) -> Double {
+        guard let i = index[seed], let j = index[target] else { return 0 }
+        return sequence.weight(row: i, column: j)
     }
 
     /// The weight at `row` (a seed's) and `column` (a target's), both from `index`.
@@ -100,7 +109,9 @@ public struct ItemSimilarityModel: Sendable, Equatable {
     func keepingNegativeWeights(_ keeps: Bool) -> ItemSimilarityModel {
         var parameters = parameters
         parameters.keepsNegativeWeights = keeps
-        return ItemSimilarityModel(parameters: parameters, movieIds: movieIds, index: index, correlations: correlations, spread: spread)
+        return ItemSimilarityModel(
+            parameters: parameters, movieIds: movieIds, index: index, correlations: correlations, spread: spread, sequence: sequence
+        )
     }
 
     /// Σ over films i of `coefficients[i]` × `kept`(C[i][j]), for every film j.
@@ -147,17 +158,25 @@ public struct ItemSimilarityModel: Sendable, Equatable {
         }
     }
 
-    /// Trains on `interactions` (user, film) pairs; a pair listed twice counts once.
+    /// Trains on `interactions` (user, film) pairs, each user's in the order they happened; a pair
+    /// listed twice counts once, where it first came.
     public static func train(_ interactions: [(userId: Int64, movieId: Int64)], parameters: Parameters = .init()) throws -> ItemSimilarityModel {
         var ratingsPerMovie: [Int64: Int] = [:]
         var moviesPerUser: [Int64: Set<Int64>] = [:]
+        var inOrder: [Int64: [Int64]] = [:]
         for (userId, movieId) in interactions where moviesPerUser[userId, default: []].insert(movieId).inserted {
             ratingsPerMovie[movieId, default: 0] += 1
+            inOrder[userId, default: []].append(movieId)
         }
         let movieIds = mostRated(ratingsPerMovie, parameters).sorted()
         let index = Dictionary(uniqueKeysWithValues: movieIds.enumerated().map { ($0.element, $0.offset) })
         let n = movieIds.count
-        guard n > 0 else { return ItemSimilarityModel(parameters: parameters, movieIds: [], index: [:], correlations: [], spread: []) }
+        guard n > 0 else {
+            return ItemSimilarityModel(parameters: parameters, movieIds: [], index: [:], correlations: [], spread: [], sequence: .empty)
+        }
+        let sequence = SequenceNeighbours.train(
+            inOrder.values.lazy.map { $0.compactMap { index[$0] } }, ratings: movieIds.map { ratingsPerMovie[$0] ?? 0 }, count: n
+        )
 
         // The upper triangle row by row is LAPACK's lower one column by column: one n(n + 1)/2
         // matrix of Floats, inverted in place.
@@ -181,7 +200,9 @@ public struct ItemSimilarityModel: Sendable, Equatable {
                 correlations[base + j] = Int16(min(scale, max(-scale, (c * scale).rounded())))
             }
         }
-        return ItemSimilarityModel(parameters: parameters, movieIds: movieIds, index: index, correlations: correlations, spread: spread)
+        return ItemSimilarityModel(
+            parameters: parameters, movieIds: movieIds, index: index, correlations: correlations, spread: spread, sequence: sequence
+        )
     }
 
     /// The films with at least `minimumRatings` ratings, at most `maximumFilms` of them: the most
@@ -202,11 +223,14 @@ public struct ItemSimilarityModel: Sendable, Equatable {
         guard info == 0 else { throw TrainingError.factorisationFailed(info: info) }
     }
 
-    private init(parameters: Parameters, movieIds: [Int64], index: [Int64: Int], correlations: [Int16], spread: [Double]) {
+    private init(
+        parameters: Parameters, movieIds: [Int64], index: [Int64: Int], correlations: [Int16], spread: [Double], sequence: SequenceNeighbours
+    ) {
         self.parameters = parameters
         self.movieIds = movieIds
         self.index = index
         self.correlations = correlations
         self.spread = spread
+        self.sequence = sequence
     }
 }

@@ -9,18 +9,20 @@ import Foundation
 ///           + (1 − σ)·(1 − c)·popularity   popular: ratings of the film / ratings of the most rated film
 ///           + σ·social                     friend_activity: min(1, friends who gave it 4+ stars or recommended it / 3)
 ///
-/// L is the sum of item–item weights to the film from the films you liked, O the sum from the films
-/// you rated but did not like, times a, and from the films you finished or saved without rating
-/// them, times s; both are net sums (weights can be negative), and one at or
-/// below zero is netted into the other, which alone shows (projections/recommendations.md).
-/// Each rated film's weights count for f + (1 − f)·0.5^(k / h), k the number of the user's ratings
-/// newer than it, h the recency half-life (none: every film counts fully) and f the floor: what
-/// comes next follows what the user rated last, but a film rated long ago still counts at least f
-/// (without the floor, a random split, whose held-out films are not the newest, fell below most-popular).
+/// L is what the films you liked add to the film, O what the films you rated but did not like add,
+/// times a, and the films you finished or saved without rating them, times s; both are net sums
+/// (weights can be negative), and one at or below zero is netted into the other, which alone shows
+/// (projections/recommendations.md). A film adds its item–item weight to the film times
+/// f + (1 − f)·d, over the largest such sum among your candidates; and its sequence weight (the films
+/// people rate next to it, `SequenceNeighbours`) times q over the largest sum of them, and times r·d
+/// over the largest sum of those: d = 0.5^(k / h), k the number of the user's ratings newer than it
+/// and h the recency half-life (none: d = 1). What comes next follows what the user rated last, but
+/// a film rated long ago still counts at least f of its item–item weights (without the floor, a
+/// random split, whose held-out films are not the newest, fell below most-popular).
 ///
 /// c = min(1, the films you rated, finished or saved / n), 0 under 3 of them or with no film liked
 /// yet (cold start: popularity until we know your taste); σ = 0.2 when social signals are used and you have friends, else 0.
-/// g = 0.15, h = 5 ratings, f = 0.75, a = 1 and n = 20 were chosen by `nuvie eval --split both --tune`
+/// g = 0.15, h = 5 ratings, f = 0.5, q = r = 0.3, a = 1 and n = 20 were chosen by `nuvie eval --split both --tune`
 /// on validation splits of the bundled data's training part, on the weights (λ, the minimum ratings
 /// per film) plain EASE's own search chose there (BENCHMARKS.md).
 public struct Scorer: Sendable {
@@ -51,6 +53,10 @@ public struct Scorer: Sendable {
     public let recencyHalfLife: Double?
     /// f above: the least a liked film counts, however long ago it was rated.
     public let recencyFloor: Double
+    /// q above: what every rated film's sequence weights count, however long ago it was rated.
+    public let sequenceWeight: Double
+    /// r above: what they count more the more recent the film.
+    public let recentSequenceWeight: Double
     /// The ratings at which c reaches 1 (n above): below it, popularity keeps a share.
     public let fullHistory: Double
     /// a above: what a film the user rated but did not like counts beside one they liked; 0 leaves
@@ -62,13 +68,16 @@ public struct Scorer: Sendable {
     let mostRatings: Int
 
     public static let defaultRecencyHalfLife: Double? = 5
-    public static let defaultRecencyFloor = 0.75
+    public static let defaultRecencyFloor = 0.5
+    public static let defaultSequenceWeight = 0.3
+    public static let defaultRecentSequenceWeight = 0.3
     public static let defaultOtherRatingsWeight = 1.0
     public static let defaultSignalWeight = 1.0
 
     public init(
         model: ItemSimilarityModel, catalog: CatalogSnapshot, genreShare: Double = Scorer.defaultGenreShare,
         recencyHalfLife: Double? = Scorer.defaultRecencyHalfLife, recencyFloor: Double = Scorer.defaultRecencyFloor,
+        sequenceWeight: Double = Scorer.defaultSequenceWeight, recentSequenceWeight: Double = Scorer.defaultRecentSequenceWeight,
         fullHistory: Double = Scorer.defaultFullHistory, otherRatingsWeight: Double = Scorer.defaultOtherRatingsWeight,
         signalWeight: Double = Scorer.defaultSignalWeight
     ) {
@@ -77,6 +86,8 @@ public struct Scorer: Sendable {
         self.genreShare = genreShare
         self.recencyHalfLife = recencyHalfLife
         self.recencyFloor = recencyFloor
+        self.sequenceWeight = sequenceWeight
+        self.recentSequenceWeight = recentSequenceWeight
         self.fullHistory = fullHistory
         self.otherRatingsWeight = otherRatingsWeight
         self.signalWeight = signalWeight
@@ -126,7 +137,12 @@ struct Terms {
 struct SeedRow {
     var film: Int64
     var row: Int
+    /// What its item–item weights count (f + (1 − f)·d, times `share`).
     var weight: Double
+    /// 1 for a film liked, a for one rated but not liked, s for one finished or saved.
+    var share: Double
+    /// d: 0.5^(k / h), or 1 (no half-life, or a film finished or saved: they have no rank among the ratings).
+    var recency: Double
     var signal: TasteProfile.Signal?
 }
 
@@ -140,15 +156,20 @@ public struct UserScoring: Sendable {
     /// The films the user liked.
     let seeds: [Int64]
     /// The liked films and the others that the model covers, each with its row in the weights and
-    /// its weight: 1, or less the longer ago it was rated (`Scorer.recencyHalfLife`), never under
-    /// `Scorer.recencyFloor`; times `Scorer.otherRatingsWeight` for the others rated, and
+    /// what its weights count (`SeedRow`), times `Scorer.otherRatingsWeight` for the others rated, and
     /// `Scorer.signalWeight` for the films finished or saved (not decayed: they have no rank among
     /// the ratings).
     let likedRows: [SeedRow]
     let otherRows: [SeedRow]
-    /// Over the model's films: the sums from the liked films, and from the others.
+    /// Over the model's films: what the liked films add, and what the others add.
     let personal: [Double]
     let similar: [Double]
+    /// What a seed's item–item weight is multiplied by beside `SeedRow.weight` (1 / the largest sum
+    /// among the candidates), and its sequence weight beside `SeedRow.share` (q / the largest sum)
+    /// and beside `SeedRow.share`·d (r / the largest such sum); 0 where that sum is nowhere positive.
+    let weightScale: Double
+    let everySequenceScale: Double
+    let recentSequenceScale: Double
     let largestPersonal: Double
     let genreAffinity: [String: Double]
 
@@ -166,33 +187,53 @@ public struct UserScoring: Sendable {
         // Nothing liked yet, however much rated: nothing to personalise from, so popularity it is.
         personalisation = seeds.isEmpty ? 0 : scorer.personalisation(filmsKnown: profile.ratings.count + unrated.count)
         social = options.useSocial && profile.friendCount > 0 ? Scorer.socialShare : 0
-        let recency = Self.recencyWeights(seeds + others, profile, halfLife: scorer.recencyHalfLife, floor: scorer.recencyFloor)
+        let recency = Self.recency(seeds + others, profile, halfLife: scorer.recencyHalfLife)
         func rows(_ films: [Int64], times share: Double, signals: [Int64: TasteProfile.Signal] = [:]) -> [SeedRow] {
             films.compactMap { film in
-                scorer.model.index[film].map { SeedRow(film: film, row: $0, weight: (recency[film] ?? 1) * share, signal: signals[film]) }
+                let d = recency[film] ?? 1
+                return scorer.model.index[film].map {
+                    SeedRow(
+                        film: film, row: $0, weight: (scorer.recencyFloor + (1 - scorer.recencyFloor) * d) * share, share: share,
+                        recency: d, signal: signals[film]
+                    )
+                }
             }
         }
         likedRows = rows(seeds, times: 1)
-        // Signals have no rank among the ratings, so no recency weight: each counts s.
         otherRows = rows(others, times: scorer.otherRatingsWeight) + rows(signals, times: scorer.signalWeight, signals: profile.signals)
-        (personal, similar) = scorer.model.sums(of: likedRows.map { ($0.row, $0.weight) }, and: otherRows.map { ($0.row, $0.weight) })
-        var largest = 0.0
-        for (j, movieId) in scorer.model.movieIds.enumerated() where Self.isCandidate(movieId, profile, options) {
-            largest = max(largest, personal[j] + similar[j])
+        let model = scorer.model
+        let (liked, other) = model.sums(of: likedRows.map { ($0.row, $0.weight) }, and: otherRows.map { ($0.row, $0.weight) })
+        // Each seed's sequence weights, as they count always (x) and by recency (y).
+        func next(_ rows: [SeedRow]) -> [SIMD2<Double>] {
+            model.sequence.sums(of: rows.map { ($0.row, SIMD2($0.share, $0.share * $0.recency)) }, count: model.count)
         }
-        largestPersonal = largest
+        let likedNext = next(likedRows), otherNext = next(otherRows)
+        let candidates = model.movieIds.indices.filter { Self.isCandidate(model.movieIds[$0], profile, options) }
+        func inverseOfLargest(_ sum: (Int) -> Double) -> Double {
+            let largest = candidates.map(sum).max() ?? 0
+            return largest > 0 ? 1 / largest : 0
+        }
+        let weightScale = inverseOfLargest { liked[$0] + other[$0] }
+        let everyScale = scorer.sequenceWeight * inverseOfLargest { likedNext[$0].x + otherNext[$0].x }
+        let recentScale = scorer.recentSequenceWeight * inverseOfLargest { likedNext[$0].y + otherNext[$0].y }
+        func combined(_ weights: [Double], _ next: [SIMD2<Double>]) -> [Double] {
+            weights.indices.map { weights[$0] * weightScale + next[$0].x * everyScale + next[$0].y * recentScale }
+        }
+        let personal = combined(liked, likedNext), similar = combined(other, otherNext)
+        largestPersonal = candidates.map { personal[$0] + similar[$0] }.max() ?? 0
+        (self.personal, self.similar) = (personal, similar)
+        (self.weightScale, everySequenceScale, recentSequenceScale) = (weightScale, everyScale, recentScale)
         let mostLiked = Double(profile.likedByGenre.values.max() ?? 0)
         genreAffinity = mostLiked > 0 ? profile.likedByGenre.mapValues { Double($0) / mostLiked } : [:]
     }
 
-    /// f + (1 − f)·0.5^(k / halfLife) for each seed, f the floor and k the number of the user's ratings
-    /// recorded after it.
-    static func recencyWeights(_ seeds: [Int64], _ profile: TasteProfile, halfLife: Double?, floor: Double) -> [Int64: Double] {
+    /// d = 0.5^(k / halfLife) for each seed, k the number of the user's ratings recorded after it.
+    static func recency(_ seeds: [Int64], _ profile: TasteProfile, halfLife: Double?) -> [Int64: Double] {
         guard let halfLife else { return [:] }
         // Newest first; equal positions (offline) in film order, so the weights are the same every run.
         let newestFirst = profile.ratings.sorted { ($0.value.position, $1.key) > ($1.value.position, $0.key) }.map(\.key)
         let rank = Dictionary(uniqueKeysWithValues: newestFirst.enumerated().map { ($0.element, $0.offset) })
-        return Dictionary(uniqueKeysWithValues: seeds.map { ($0, floor + (1 - floor) * pow(0.5, Double(rank[$0] ?? 0) / halfLife)) })
+        return Dictionary(uniqueKeysWithValues: seeds.map { ($0, pow(0.5, Double(rank[$0] ?? 0) / halfLife)) })
     }
 
     static func isCandidate(_ movieId: Int64, _ profile: TasteProfile, _ options: Scorer.Options) -> Bool {

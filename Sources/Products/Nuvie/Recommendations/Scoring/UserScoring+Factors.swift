@@ -20,16 +20,16 @@ extension UserScoring {
     }
 
     func becauseYouRated(_ movieId: Int64, weight: Double) -> Factor {
-        let (contributing, cited, titles) = contributions(of: likedRows, to: movieId)
+        let (contributing, strongest, cited, titles) = contributions(of: likedRows, to: movieId)
         return Factor(
             type: .becauseYouRated, weight: weight, value: contributing.count, seedMovieIds: cited.map(\.film),
-            evidenceEventIds: evidence(contributing.prefix(10).compactMap { profile.ratings[$0.film]?.position }),
+            evidenceEventIds: evidence(strongest.compactMap { profile.ratings[$0.film]?.position }),
             description: "Because you liked " + listed(titles, more: contributing.count - titles.count)
         )
     }
 
     func similarUsers(_ movieId: Int64, weight: Double) -> Factor {
-        let (contributing, cited, titles) = contributions(of: otherRows, to: movieId)
+        let (contributing, strongest, cited, titles) = contributions(of: otherRows, to: movieId)
         var did: [String] = []
         if contributing.contains(where: { $0.signal == nil }) { did.append("rated") }
         for kind in [TasteProfile.Signal.Kind.finished, .saved] where contributing.contains(where: { $0.signal?.kind == kind }) {
@@ -38,25 +38,28 @@ extension UserScoring {
         return Factor(
             type: .similarUsers, weight: weight, value: contributing.count,
             ratedMovieIds: cited.filter { $0.signal == nil }.map(\.film), signalMovieIds: cited.filter { $0.signal != nil }.map(\.film),
-            evidenceEventIds: evidence(contributing.prefix(10).compactMap { $0.signal?.position ?? profile.ratings[$0.film]?.position }),
+            evidenceEventIds: evidence(strongest.compactMap { $0.signal?.position ?? profile.ratings[$0.film]?.position }),
             description: "People who watched " + listed(titles, more: contributing.count - titles.count) + ", which you "
                 + did.joined(separator: " or ") + ", also watched this"
         )
     }
 
-    /// The rows among `rows` that add to `movieId`'s score, largest first; the first five cited, the
-    /// first two by title.
-    func contributions(of rows: [SeedRow], to movieId: Int64) -> (contributing: [SeedRow], cited: [SeedRow], titles: [String]) {
+    /// The rows among `rows` that add to `movieId`'s score; the ten that add most, largest first (picked
+    /// without sorting the rest: a long history has thousands); the first five cited, the first two by title.
+    func contributions(of rows: [SeedRow], to movieId: Int64) -> (contributing: [SeedRow], strongest: [SeedRow], cited: [SeedRow], titles: [String]) {
         var contributing: [(seed: SeedRow, weight: Double)] = []
         if let column = scorer.model.index[movieId] {
+            // The sequence weights are symmetric: the film's row holds what every seed adds to it.
+            let next = scorer.model.sequence.row(column, count: scorer.model.count)
             for seed in rows {
-                let weight = scorer.model.weight(row: seed.row, column: column) * seed.weight
+                let weight = scorer.model.weight(row: seed.row, column: column) * seed.weight * weightScale
+                    + next[seed.row] * seed.share * (everySequenceScale + seed.recency * recentSequenceScale)
                 if weight > 0 { contributing.append((seed, weight)) }
             }
         }
-        contributing.sort { $0.weight != $1.weight ? $0.weight > $1.weight : $0.seed.film < $1.seed.film }
-        let cited = contributing.prefix(5).map(\.seed)
-        return (contributing.map(\.seed), cited, cited.prefix(2).map { displayTitle(scorer.catalog.titles[$0.film] ?? "film \($0.film)") })
+        let strongest = contributing.best(10) { $0.weight != $1.weight ? $0.weight > $1.weight : $0.seed.film < $1.seed.film }.map(\.seed)
+        let cited = Array(strongest.prefix(5))
+        return (contributing.map(\.seed), strongest, cited, cited.prefix(2).map { displayTitle(scorer.catalog.titles[$0.film] ?? "film \($0.film)") })
     }
 
     func genreMatchFactor(_ movieId: Int64, weight: Double) -> Factor {
