@@ -22,7 +22,7 @@ extension ProductOptions where Product: ServedProduct {
     /// `output` (a scratch directory removed afterwards when nil), its read models folded, and served
     /// read-only on `port` until stopped, with the live directory's keys and demo secrets.
     public func serveReadOnly(asOf when: AsOfOptions, host: String?, port: Int, output: URL? = nil) async throws {
-        FreedMemory.limitHeapArenas()
+        FreedMemory.configureHeap()
         let logger = Bootstrap.logging(Product.self, level: logLevel)
         let directory = output?.standardizedFileURL
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("\(Product.name)-as-of-\(UUID().uuidString)")

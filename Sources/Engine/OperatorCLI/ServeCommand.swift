@@ -34,7 +34,7 @@ public struct ServeCommand<Product: ServedProduct>: AsyncParsableCommand {
     /// Logging bootstrapped, every unknown `<NAME>_*` variable logged as a warning, the server's pid
     /// in the data directory while it serves.
     public func run() async throws {
-        FreedMemory.limitHeapArenas()
+        FreedMemory.configureHeap()
         let logger = Bootstrap.logging(Product.self, level: global.logLevel)
         var configuration = try global.configuration(Product.Configuration.self, dataDirectory: global.dataDirectory, host: host, logger: logger)
         configuration.demoMode = try DataDirectory(global.dataDirectory).resolveDemoMode(
