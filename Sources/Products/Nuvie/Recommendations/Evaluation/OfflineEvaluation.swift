@@ -203,8 +203,13 @@ public struct OfflineEvaluation: Sendable {
 
     /// The item–item weights under `parameters`, trained on the training part.
     func trained(_ parameters: ItemSimilarityModel.Parameters) throws -> ItemSimilarityModel {
-        // Each user's ratings in the order they were made: what the sequence weights learn from.
-        let inTimeOrder = split.train.sorted { ($0.timestamp, $0.movieId) < ($1.timestamp, $1.movieId) }
+        try Self.trained(split.train, parameters)
+    }
+
+    /// The weights trained on `ratings`, each user's in the order they were made (what the sequence
+    /// weights learn from), as the server reads them from its log.
+    static func trained(_ ratings: [RatingRecord], _ parameters: ItemSimilarityModel.Parameters) throws -> ItemSimilarityModel {
+        let inTimeOrder = ratings.sorted { ($0.timestamp, $0.movieId) < ($1.timestamp, $1.movieId) }
         return try ItemSimilarityModel.train(inTimeOrder.map { ($0.userId, $0.movieId) }, parameters: parameters)
     }
 

@@ -30,7 +30,7 @@ extension OfflineEvaluation {
             if signals { profile.signals = Dictionary(uniqueKeysWithValues: profile.completed.map { ($0, .init(.finished, position: 0)) }) }
             return profile
         }
-        let onRatings = servedScorer(try ItemSimilarityModel.train(rated.map { ($0.userId, $0.movieId) }, parameters: constants.model), history)
+        let onRatings = servedScorer(try Self.trained(rated, constants.model), history)
         let onWatches = servedScorer(watchedModel, history)
         let name = "served, \(percent)% of ratings only finished"
         return [

@@ -23,9 +23,10 @@ public struct SequenceNeighbours: Sendable, Equatable {
     /// `sequences`: each user's rows (of `count` films), first time rated or finished first;
     /// `ratings[row]`: how many users rated or finished the film.
     static func train(_ sequences: some Sequence<[Int]>, ratings: [Int], count n: Int) -> SequenceNeighbours {
-        // Every pair within reach, both ways, as one number that sorts by row, then column: counts are
-        // kept in sixths (6 / distance), so the sums are exact integers in any order. Sorting one
-        // array holds a tenth of what a dictionary per film would.
+        // Every pair within reach, both ways, as one number that sorts by row, then column (rows below
+        // 2²⁴: a model of more films could not be trained anyway): counts are kept in sixths
+        // (6 / distance), so the sums are exact integers in any order. One sorted array of pairs
+        // rather than a dictionary per film: a retraining's peak, 153 → 121 MB (BENCHMARKS.md).
         var pairs: [UInt64] = []
         for rows in sequences {
             for (offset, a) in rows.enumerated() {
