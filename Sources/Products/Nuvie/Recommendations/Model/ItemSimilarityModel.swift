@@ -23,7 +23,7 @@ public struct ItemSimilarityModel: Sendable, Equatable {
         public var keepsNegativeWeights: Bool
         /// At most this many films, the most rated first: the weights are n(n + 1)/2 16-bit numbers
         /// (16 MiB at 4,096, and 48 MiB more while retraining: the float triangle, then the new model
-        /// beside it) and training inverts an n × n matrix, so a
+        /// beside it; the sequence weights at most 9.4 MiB more) and training inverts an n × n matrix, so a
         /// catalog where tens of thousands of films pass `minimumRatings` would otherwise need
         /// gigabytes and hours to train.
         public var maximumFilms: Int
