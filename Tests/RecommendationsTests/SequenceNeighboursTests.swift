@@ -26,7 +26,7 @@ import Testing
     @Test func theSumsAreTheWeightsOneByOne() throws {
         let model = try ItemSimilarityModel.train(interactions, parameters: .init(minimumRatings: 1, lambda: 1))
         let seeds = [(row: 0, weights: SIMD2(1.0, 0.25)), (row: 2, weights: SIMD2(0.5, 2))]
-        let sums = model.sequence.sums(of: seeds, count: model.count)
+        let sums = model.sequence.sums(of: seeds)
         for column in 0..<model.count {
             let expected = seeds.reduce(SIMD2<Double>.zero) { $0 + $1.weights * model.sequence.weight(row: $1.row, column: column) }
             #expect(abs(sums[column].x - expected.x) < 1e-12 && abs(sums[column].y - expected.y) < 1e-12, "film \(model.movieIds[column])")

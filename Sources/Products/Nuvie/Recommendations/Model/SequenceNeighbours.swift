@@ -79,9 +79,12 @@ public struct SequenceNeighbours: Sendable, Equatable {
 
     static let empty = SequenceNeighbours(starts: [0], columns: [], weights: [])
 
-    /// Row `row` in full (`count` films): its weight to every film, and every film's to it.
-    func row(_ row: Int, count n: Int) -> [Double] {
-        var full = [Double](repeating: 0, count: n)
+    /// The films the rows and columns cover.
+    var count: Int { starts.count - 1 }
+
+    /// Row `row` in full: its weight to every film, and every film's to it.
+    func row(_ row: Int) -> [Double] {
+        var full = [Double](repeating: 0, count: count)
         for entry in Int(starts[row])..<Int(starts[row + 1]) { full[Int(columns[entry])] = Double(weights[entry]) / Self.scale }
         return full
     }
@@ -97,10 +100,10 @@ public struct SequenceNeighbours: Sendable, Equatable {
         return low < entries.upperBound && Int(columns[low]) == column ? Double(weights[low]) / Self.scale : 0
     }
 
-    /// Σ over `seeds` of each of its two weights × the seed's row, for every film (`count` of them):
-    /// two sums in one pass over the rows.
-    func sums(of seeds: [(row: Int, weights: SIMD2<Double>)], count n: Int) -> [SIMD2<Double>] {
-        var sums = [SIMD2<Double>](repeating: .zero, count: n)
+    /// Σ over `seeds` of each of its two weights × the seed's row, for every film: two sums in one
+    /// pass over the rows.
+    func sums(of seeds: [(row: Int, weights: SIMD2<Double>)]) -> [SIMD2<Double>] {
+        var sums = [SIMD2<Double>](repeating: .zero, count: count)
         for seed in seeds where seed.weights != .zero {
             for entry in Int(starts[seed.row])..<Int(starts[seed.row + 1]) {
                 sums[Int(columns[entry])] += seed.weights * (Double(weights[entry]) / Self.scale)

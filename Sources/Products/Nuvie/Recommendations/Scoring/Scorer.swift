@@ -205,7 +205,7 @@ public struct UserScoring: Sendable {
         let (liked, other) = model.sums(of: likedRows.map { ($0.row, $0.weight) }, and: otherRows.map { ($0.row, $0.weight) })
         // Each seed's sequence weights, as they count always (x) and by recency (y).
         func next(_ rows: [SeedRow]) -> [SIMD2<Double>] {
-            model.sequence.sums(of: rows.map { ($0.row, SIMD2($0.share, $0.share * $0.recency)) }, count: model.count)
+            model.sequence.sums(of: rows.map { ($0.row, SIMD2($0.share, $0.share * $0.recency)) })
         }
         let likedNext = next(likedRows), otherNext = next(otherRows)
         let candidates = model.movieIds.indices.filter { Self.isCandidate(model.movieIds[$0], profile, options) }

@@ -50,7 +50,7 @@ extension UserScoring {
         var contributing: [(seed: SeedRow, weight: Double)] = []
         if let column = scorer.model.index[movieId] {
             // The sequence weights are symmetric: the film's row holds what every seed adds to it.
-            let next = scorer.model.sequence.row(column, count: scorer.model.count)
+            let next = scorer.model.sequence.row(column)
             for seed in rows {
                 let weight = scorer.model.weight(row: seed.row, column: column) * seed.weight * weightScale
                     + next[seed.row] * seed.share * (everySequenceScale + seed.recency * recentSequenceScale)
