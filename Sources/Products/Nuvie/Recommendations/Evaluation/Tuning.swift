@@ -127,7 +127,7 @@ public enum Tuning {
                     worstRatio = min(worstRatio, served / max(bestEASE[probe.kind]?.1 ?? 1, .leastNonzeroMagnitude))
                 }
                 tried += 1
-                progress("tune: λ \(parameters.lambda), ≥ \(parameters.minimumRatings) ratings, genre share \(constants.genreShare), half-life \(constants.recencyHalfLife.map { "\($0)" } ?? "none") floor \(constants.recencyFloor), sequence \(constants.sequenceWeight) + \(constants.recentSequenceWeight) recent, rated not liked \(constants.otherRatingsWeight), full history \(constants.fullHistory): worst ratio to plain EASE \(worstRatio)")
+                progress("tune: \(constants.summary): worst ratio to plain EASE \(worstRatio); NDCG@10 \(ndcg.sorted { $0.key.rawValue > $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", "))")
                 measured.append((constants, worstRatio, ndcg))
             }
         }
@@ -147,7 +147,7 @@ public enum Tuning {
             let coldStart = zip(probes, models).map { probe, model in
                 probe.base.with(point.constants).coldStartWorstRatio(model, probe.history)
             }.min() ?? 0
-            progress("tune: nearly as good, worst ratio \(point.worstRatio): λ \(point.constants.lambda), ≥ \(point.constants.minimumRatings), genre share \(point.constants.genreShare), half-life \(point.constants.recencyHalfLife.map { "\($0)" } ?? "none") floor \(point.constants.recencyFloor), sequence \(point.constants.sequenceWeight) + \(point.constants.recentSequenceWeight) recent, rated not liked \(point.constants.otherRatingsWeight), full history \(point.constants.fullHistory): cold start's worst ratio to popular \(coldStart)")
+            progress("tune: nearly as good, worst ratio \(point.worstRatio): \(point.constants.summary): cold start's worst ratio to popular \(coldStart)")
             if coldStart > best?.coldStart ?? -.infinity { best = (point, coldStart) }
         }
         guard let best = best?.point else { return Choice(constants: evaluations.first?.constants ?? .init(), validation: [:], ease: [:], als: [:], candidates: 0) }
@@ -156,5 +156,14 @@ public enum Tuning {
             validation: bestEASE.reduce(into: [:]) { $0[$1.key] = .init(served: best.ndcg[$1.key] ?? 0, ease: $1.value.1) },
             ease: bestEASE.mapValues(\.0), als: bestALS, candidates: tried
         )
+    }
+}
+
+private extension OfflineEvaluation.Constants {
+    /// One candidate's constants, as the search's progress lines name it.
+    var summary: String {
+        "λ \(lambda), ≥ \(minimumRatings) ratings, genre share \(genreShare), half-life \(recencyHalfLife.map { "\($0)" } ?? "none") "
+            + "floor \(recencyFloor), sequence \(sequenceWeight) + \(recentSequenceWeight) recent, rated not liked \(otherRatingsWeight), "
+            + "full history \(fullHistory)"
     }
 }
