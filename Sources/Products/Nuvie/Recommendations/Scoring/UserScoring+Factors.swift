@@ -5,8 +5,10 @@ extension UserScoring {
         let score = terms.score
         var factors: [Factor] = []
         func share(_ term: Double) -> Double { (term / score * 10_000).rounded() / 10_000 }
-        if terms.personal > 0 { factors.append(becauseYouRated(movieId, weight: share(terms.personal))) }
-        if terms.similar > 0 { factors.append(similarUsers(movieId, weight: share(terms.similar))) }
+        // The sequence weights are symmetric: the film's row holds what every seed adds to it, read once for both factors.
+        let next = terms.personal > 0 || terms.similar > 0 ? scorer.model.index[movieId].map { scorer.model.sequence.row($0) } : nil
+        if terms.personal > 0 { factors.append(becauseYouRated(movieId, next: next, weight: share(terms.personal))) }
+        if terms.similar > 0 { factors.append(similarUsers(movieId, next: next, weight: share(terms.similar))) }
         if terms.genre > 0 { factors.append(genreMatchFactor(movieId, weight: share(terms.genre))) }
         if terms.popular > 0 { factors.append(popularFactor(movieId, weight: share(terms.popular))) }
         if terms.social > 0 { factors.append(friendActivity(movieId, weight: share(terms.social))) }
@@ -19,8 +21,8 @@ extension UserScoring {
         )
     }
 
-    func becauseYouRated(_ movieId: Int64, weight: Double) -> Factor {
-        let (contributing, strongest, cited, titles) = contributions(of: likedRows, to: movieId)
+    func becauseYouRated(_ movieId: Int64, next: [Double]?, weight: Double) -> Factor {
+        let (contributing, strongest, cited, titles) = contributions(of: likedRows, to: movieId, next: next)
         return Factor(
             type: .becauseYouRated, weight: weight, value: contributing.count, seedMovieIds: cited.map(\.film),
             evidenceEventIds: evidence(strongest.compactMap { profile.ratings[$0.film]?.position }),
@@ -28,8 +30,8 @@ extension UserScoring {
         )
     }
 
-    func similarUsers(_ movieId: Int64, weight: Double) -> Factor {
-        let (contributing, strongest, cited, titles) = contributions(of: otherRows, to: movieId)
+    func similarUsers(_ movieId: Int64, next: [Double]?, weight: Double) -> Factor {
+        let (contributing, strongest, cited, titles) = contributions(of: otherRows, to: movieId, next: next)
         var did: [String] = []
         if contributing.contains(where: { $0.signal == nil }) { did.append("rated") }
         for kind in [TasteProfile.Signal.Kind.finished, .saved] where contributing.contains(where: { $0.signal?.kind == kind }) {
@@ -44,13 +46,12 @@ extension UserScoring {
         )
     }
 
-    /// The rows among `rows` that add to `movieId`'s score; the ten that add most, largest first (picked
-    /// without sorting the rest: a long history has thousands); the first five cited, the first two by title.
-    func contributions(of rows: [SeedRow], to movieId: Int64) -> (contributing: [SeedRow], strongest: [SeedRow], cited: [SeedRow], titles: [String]) {
+    /// The rows among `rows` that add to `movieId`'s score (`next`: the film's sequence row, nil when the
+    /// model does not cover it); the ten that add most, largest first (picked without sorting the rest:
+    /// a long history has thousands); the first five cited, the first two by title.
+    func contributions(of rows: [SeedRow], to movieId: Int64, next: [Double]?) -> (contributing: [SeedRow], strongest: [SeedRow], cited: [SeedRow], titles: [String]) {
         var contributing: [(seed: SeedRow, weight: Double)] = []
-        if let column = scorer.model.index[movieId] {
-            // The sequence weights are symmetric: the film's row holds what every seed adds to it.
-            let next = scorer.model.sequence.row(column)
+        if let column = scorer.model.index[movieId], let next {
             for seed in rows {
                 let weight = scorer.model.weight(row: seed.row, column: column) * seed.weight * weightScale
                     + next[seed.row] * seed.share * (everySequenceScale + seed.recency * recentSequenceScale)
