@@ -29,6 +29,10 @@ public enum LogCopy {
         }
     }
 
+    /// What one call to the server may take: a batch of 5,000 events (or the key store) in one
+    /// transaction, not a request's append, on a server that may be busy serving too.
+    static let operationTimeout = Duration.seconds(60)
+
     public static func run<Product: EventSourcedProduct>(
         _ product: Product.Type, from directory: DataDirectory, to url: String, masterKey: MasterKey, logger: Logger
     ) async throws -> Report {
@@ -36,7 +40,7 @@ public enum LogCopy {
         defer { log.close() }
         let keys = try KeyStore(path: directory.keyStorePath, masterKey: masterKey)
         defer { try? keys.close() }
-        let shared = try await SharedLogSetting.open(url, for: Product.self)
+        let shared = try await SharedLogSetting.open(url, for: Product.self, operationTimeout: operationTimeout)
         defer { shared.log.close() }
         guard let target = shared.log as? PostgresSharedLog else { throw Failure.differentLog(position: 0) }
 

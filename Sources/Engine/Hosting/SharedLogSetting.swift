@@ -23,11 +23,14 @@ public enum SharedLogSetting {
     }
 
     /// Connects and prepares the product's log and key store, or stops the start with a message
-    /// naming the setting.
-    static func open<Product: EventSourcedProduct>(_ url: String, for _: Product.Type) async throws -> SharedStores {
+    /// naming the setting. `operationTimeout` bounds each call to the server (a request's append, by
+    /// default; a bulk copy's batch takes longer).
+    static func open<Product: EventSourcedProduct>(
+        _ url: String, for _: Product.Type, operationTimeout: Duration = .seconds(5)
+    ) async throws -> SharedStores {
         let name = "\(Product.environmentPrefix)_LOG_URL"
         do {
-            let log = try await PostgresSharedLog(url: try checked(url, name: name), product: Product.name)
+            let log = try await PostgresSharedLog(url: try checked(url, name: name), product: Product.name, operationTimeout: operationTimeout)
             return SharedStores(log: log, keys: PostgresSharedKeys(log: log))
         } catch let error as PostgresLogError {
             throw SharedLogUnavailable(setting: name, reason: error.description)
