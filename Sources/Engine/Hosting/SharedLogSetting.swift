@@ -23,10 +23,10 @@ public enum SharedLogSetting {
     }
 
     /// Connects and prepares the product's log and key store, or stops the start with a message
-    /// naming the setting. `operationTimeout` bounds each call to the server (a request's append, by
+    /// naming the setting. `operationTimeout` bounds each call to the server (a serving node's by
     /// default; a bulk copy's batch takes longer).
     static func open<Product: EventSourcedProduct>(
-        _ url: String, for _: Product.Type, operationTimeout: Duration = .seconds(5)
+        _ url: String, for _: Product.Type, operationTimeout: Duration = PostgresSharedLog.servingOperationTimeout
     ) async throws -> SharedStores {
         let name = "\(Product.environmentPrefix)_LOG_URL"
         do {

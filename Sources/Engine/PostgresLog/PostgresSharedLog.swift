@@ -20,6 +20,8 @@ public final class PostgresSharedLog: SharedLog {
     private static let pollInterval = Duration.seconds(1)
     /// How long an operation may take before the log is reported unreachable (writes answer 503).
     let operationTimeout: Duration
+    /// A serving node's: a request's append fails fast rather than hold its client.
+    public static let servingOperationTimeout = Duration.seconds(5)
     /// How long an append keeps being retried, under its event ids, while no server takes writes or
     /// its outcome is unknown: with several servers listed, long enough for a scripted promotion.
     let failoverWait: Duration
@@ -37,7 +39,7 @@ public final class PostgresSharedLog: SharedLog {
     /// migrates the log's tables. Throws at once, naming the place, when no server can be used or the
     /// database holds another product's log.
     public init(
-        url: String, product: String, operationTimeout: Duration = .seconds(5), failoverWait: Duration? = nil,
+        url: String, product: String, operationTimeout: Duration = servingOperationTimeout, failoverWait: Duration? = nil,
         logger: Logger = Logger(label: "engine.postgres-log")
     ) async throws {
         let place = try PostgresLogLocation(url: url)
