@@ -3,7 +3,8 @@
 # reading /movies/1, or --read PATH, while 8 others rate films as 64 users in turn, 10 s), after one 10 s row of
 # ratings on 64 connections as vs-peer.sh runs before it, on a fresh demo data directory. Each run
 # prints both rates and the ratings' p50/p99; then the mean append, commit and fold batch of the
-# runs (from /metrics before and after), and the server's CPU over them.
+# runs (from /metrics before and after), and the server's CPU over them, in all and by thread (NIO's
+# event loops, the log's writer, the projection runner's queue).
 #
 # --friends N makes the reader a friend of N demo users who do not rate in the runs (movielens-101…),
 # whose imported ratings fill its activity feed.
@@ -61,7 +62,11 @@ done
 wrk -t2 -c64 -d10s -s "$work/rate.lua" "$url/" >/dev/null
 curl -fsS "$url/metrics" >"$work/before"
 ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+# CPU ticks by thread name, summed over the threads that share one.
+threads() { for t in /proc/$server/task/*; do printf '%s %s\n' "$(tr ' ' _ <"$t/comm")" "$(awk '{print $14 + $15}' "$t/stat")"; done |
+  awk '{a[$1] += $2} END {for (k in a) print k, a[k]}' | sort; }
 started=$(ticks)
+threads_before=$(threads)
 for run in $(seq "$runs"); do
   wrk -t1 -c8 -d10s --latency -s "$work/rate.lua" "$url/" >"$work/ratings" 2>&1 &
   raters=$!
@@ -71,6 +76,7 @@ for run in $(seq "$runs"); do
     END{printf "run %s: reads/s %s, ratings/s %s, rating p50 %s p99 %s\n", run, reads, r, p50, p99}' "$work/ratings"
 done
 echo "server CPU: $(awk -v t="$(( $(ticks) - started ))" -v s="$((runs * 10))" 'BEGIN{printf "%.2f", t / 100 / s}') cores"
+join <(echo "$threads_before") <(threads) | awk -v s="$((runs * 10))" '$3 - $2 > s {printf "  %s: %.2f cores\n", $1, ($3 - $2) / 100 / s}'
 curl -fsS "$url/metrics" >"$work/after"
 python3 - "$work/before" "$work/after" <<'PY'
 import sys

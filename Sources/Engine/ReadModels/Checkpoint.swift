@@ -11,6 +11,29 @@ struct Checkpoint: Codable, Sendable, FetchableRecord, PersistableRecord {
     var failedPosition: Int64?
     var failure: String?
 
+    init(name: String, version: Int, position: Int64, failedPosition: Int64? = nil, failure: String? = nil) {
+        self.name = name
+        self.version = version
+        self.position = position
+        self.failedPosition = failedPosition
+        self.failure = failure
+    }
+
+    /// Read by column, not through `Decodable`: every fold batch reads them all.
+    init(row: Row) throws {
+        name = row["name"]
+        version = row["version"]
+        position = row["position"]
+        failedPosition = row["failedPosition"]
+        failure = row["failure"]
+    }
+
+    /// Moves the projection's checkpoint to `position`, with the statement prepared once per
+    /// connection: every fold batch moves each projection's.
+    static func move(_ name: String, to position: Int64, _ db: Database) throws {
+        try db.cachedStatement(sql: "UPDATE projectionCheckpoint SET position = ? WHERE name = ?").execute(arguments: [position, name])
+    }
+
     static func createTable(_ db: Database) throws {
         try db.create(table: databaseTableName) { t in
             t.primaryKey("name", .text)

@@ -233,10 +233,8 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
                 }
                 let last = Int64(events[events.count - 1].position)
                 for (projection, applied) in active where applied < last {
-                    guard var checkpoint = checkpoints[projection.name] else { continue }
-                    checkpoint.position = last
-                    try checkpoint.update(db, columns: ["position"])
-                    checkpoints[projection.name] = checkpoint
+                    try Checkpoint.move(projection.name, to: last, db)
+                    checkpoints[projection.name]?.position = last
                 }
             }
         } catch let failure as ProjectionFailure {
