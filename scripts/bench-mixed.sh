@@ -62,7 +62,8 @@ done
 wrk -t2 -c64 -d10s -s "$work/rate.lua" "$url/" >/dev/null
 curl -fsS "$url/metrics" >"$work/before"
 ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
-# CPU ticks by thread name, summed over the threads that share one.
+# CPU ticks by thread name, summed over the threads that share one (a thread that exits between two
+# readings is left out of the second: Dispatch retires its idle workers).
 threads() { for t in /proc/$server/task/*; do printf '%s %s\n' "$(tr ' ' _ <"$t/comm")" "$(awk '{print $14 + $15}' "$t/stat")"; done |
   awk '{a[$1] += $2} END {for (k in a) print k, a[k]}' | sort; }
 started=$(ticks)
