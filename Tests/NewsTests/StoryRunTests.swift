@@ -7,14 +7,28 @@ import NewsDomain
 import NewsProjections
 import ReadModels
 import SeededRandom
+import TestSupport
 import Testing
 
 /// A fold's batch of articles is placed at once, against groups and originals read once for the
 /// run (`StoryDesk`); an article folded by itself is a run of one. Both leave the same rows.
 @Suite struct StoryRunTests {
-    @Test func articlesPlacedInRunsLeaveTheRowsPlacedOneAtATimeLeave() throws {
-        // Dense (50 events a day) so that runs span the copy and cluster windows, with copies whose
-        // group was not active beside the run.
+    @Test func articlesPlacedInRunsLeaveTheRowsPlacedOneAtATimeLeave() async throws {
+        let stories = try #require(NewsReadModels.all.first { $0.name == "news-stories" })
+        // Off the cooperative threads: seconds of folding, on both cores in a long run (`TwoThreads`).
+        let folded = try await onAThreadOfItsOwn { try Self.foldedInRunsAndOneAtATime(stories) }
+        #expect(folded.inRuns == folded.oneAtATime)
+        #expect(folded.shuffledInOneRun == folded.shuffledOneAtATime)
+        #expect(folded.articles > 700 && folded.copies > 20, "copies among \(folded.articles) articles: \(folded.copies)")
+    }
+
+    /// Dense (50 events a day) so that runs span the copy and cluster windows, with copies whose group
+    /// was not active beside the run; then a back-fill out of date order over a month, where a run's
+    /// desks each take consecutive articles within a week.
+    private static func foldedInRunsAndOneAtATime(_ stories: any Projection<NewsEvent>) throws -> (
+        oneAtATime: [String: String], inRuns: [String: String], shuffledOneAtATime: [String: String], shuffledInOneRun: [String: String],
+        articles: Int, copies: Int
+    ) {
         let articles = try SyntheticNews.generate(seed: 11, stories: 250, days: 5).map { try NewsRules.article($0.ingested) }
         let events = articles.enumerated().map { index, article in
             Recorded<NewsEvent>(
@@ -22,8 +36,6 @@ import Testing
                 recordedAt: Date(timeIntervalSince1970: 0), event: .articleIngested(article)
             )
         }
-        let stories = try #require(NewsReadModels.all.first { $0.name == "news-stories" })
-
         let oneAtATime = try ReadDatabase.inMemory(projections: [stories])
         try oneAtATime.pool.write { db in for event in events { try stories.apply(event, db) } }
         let inRuns = try ReadDatabase.inMemory(projections: [stories])
@@ -31,11 +43,6 @@ import Testing
             for start in stride(from: 0, to: events.count, by: 157) { try stories.apply(events[start..<min(start + 157, events.count)], db) }
         }
 
-        let expected = try oneAtATime.tableDumps()
-        #expect(try inRuns.tableDumps() == expected)
-
-        // A back-fill out of date order over a month: a run's desks each take consecutive articles
-        // within a week.
         var random = SplitMix64(seed: 3)
         let month = try SyntheticNews.generate(seed: 5, stories: 120, days: 30).map { try NewsRules.article($0.ingested) }
         let shuffled = month.shuffled(using: &random).enumerated().map { index, article in
@@ -48,9 +55,11 @@ import Testing
         try shuffledOneAtATime.pool.write { db in for event in shuffled { try stories.apply(event, db) } }
         let shuffledInOneRun = try ReadDatabase.inMemory(projections: [stories])
         try shuffledInOneRun.pool.write { db in try stories.apply(shuffled[...], db) }
-        #expect(try shuffledInOneRun.tableDumps() == shuffledOneAtATime.tableDumps())
-        let rows = try oneAtATime.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM newsArticle WHERE duplicateOf IS NOT NULL") }
-        #expect(events.count > 700 && (rows ?? 0) > 20, "copies among \(events.count) articles: \(rows ?? 0)")
+        let copies = try oneAtATime.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM newsArticle WHERE duplicateOf IS NOT NULL") }
+        return (
+            try oneAtATime.tableDumps(), try inRuns.tableDumps(), try shuffledOneAtATime.tableDumps(), try shuffledInOneRun.tableDumps(),
+            events.count, copies ?? 0
+        )
     }
 
     /// A serving runner folds a feed's articles a batch of one at a time, each placed on the desk the
