@@ -35,6 +35,18 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     /// reads the answer rather than a reset.
     static let lingering = TimeAmount.seconds(2)
 
+    /// How the connection ends, once that is decided.
+    private enum Ending {
+        /// The request being read was refused from its head: what follows of it is not passed on,
+        /// and `answer` is owed once the responses before it have ended.
+        case refusedFromHead(answer: ConnectionAnswer)
+        /// NIO's parser failed: the connection closes once the responses owed have ended, after
+        /// `answer` if one is owed.
+        case parserFailed(answer: ConnectionAnswer?)
+        /// Nothing more is read or written (`close`).
+        case closing
+    }
+
     private let answers: ConnectionAnswers
     /// A head has arrived and its body has not ended.
     private var readingRequest = false
@@ -42,11 +54,7 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     private var responsesOwed = 0
     /// The request being read expects `100 Continue`, owed once the responses before it have ended.
     private var continueOwed = false
-    private var parserFailed = false
-    private var answerAfterResponses: ConnectionAnswer?
-    private var closing = false
-    /// The request being read was refused from its head: what follows of it is not passed on.
-    private var refusedFromHead = false
+    private var ending: Ending?
     /// The response under way answers a request whose body had not ended when it began.
     private var closeAfterResponse = false
 
@@ -70,14 +78,17 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         // After `Connection: close` no further request may be served (RFC 9112 §9.6): what the client
         // still sends is taken and dropped.
-        guard !refusedFromHead, !closing else { return }
+        switch ending {
+        case .refusedFromHead?, .closing?: return
+        case .parserFailed?, nil: break
+        }
         switch unwrapInboundIn(data) {
         case .head(let head):
             let expectsContinue = head.headerFields[.expect]?.lowercased() == "100-continue"
             if expectsContinue, let length = head.headerFields[.contentLength].flatMap(Int.init), length > answers.maximumBodySize {
                 // Not passed on: nothing of this request reaches a route, and nothing after it.
-                refusedFromHead = true
-                if responsesOwed == 0 { answerAndClose(context, answers.bodyTooLarge) } else { answerAfterResponses = answers.bodyTooLarge }
+                ending = .refusedFromHead(answer: answers.bodyTooLarge)
+                if responsesOwed == 0 { answerAndClose(context, answers.bodyTooLarge) }
                 return
             }
             readingRequest = true
@@ -94,22 +105,28 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if refusedFromHead || closing, error is HTTPParserError || error is ByteToMessageDecoderError { return }
-        if parserFailed, case ByteToMessageDecoderError.dataReceivedInErrorState = error { return }
+        switch (ending, error) {
+        case (.refusedFromHead?, is HTTPParserError), (.refusedFromHead?, is ByteToMessageDecoderError),
+             (.closing?, is HTTPParserError), (.closing?, is ByteToMessageDecoderError),
+             (.parserFailed?, ByteToMessageDecoderError.dataReceivedInErrorState):
+            return
+        default: break
+        }
         guard let parserError = error as? HTTPParserError else { return context.fireErrorCaught(error) }
-        parserFailed = true
         continueOwed = false
         let answer = parserError == .headerOverflow ? answers.headersTooLarge : answers.malformed
         switch (readingRequest, responsesOwed) {
-        case (true, 1...): context.fireErrorCaught(error)
+        case (true, 1...):
+            ending = .parserFailed(answer: nil)
+            context.fireErrorCaught(error)
         case (true, _): close(context)
         case (false, 0): answerAndClose(context, answer)
-        case (false, _): answerAfterResponses = answer
+        case (false, _): ending = .parserFailed(answer: answer)
         }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard !closing else {
+        if case .closing = ending {
             promise?.fail(ChannelError.ioOnClosedChannel)
             return
         }
@@ -124,8 +141,10 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         responsesOwed -= 1
         if closeAfterResponse {
             close(context)
-        } else if parserFailed || refusedFromHead, responsesOwed == 0 {
-            if let answer = answerAfterResponses { answerAndClose(context, answer) } else { close(context) }
+        } else if case .refusedFromHead(let answer) = ending, responsesOwed == 0 {
+            answerAndClose(context, answer)
+        } else if case .parserFailed(let answer) = ending, responsesOwed == 0 {
+            if let answer { answerAndClose(context, answer) } else { close(context) }
         } else if continueOwed, responsesOwed == 1 {
             continueOwed = false
             tellToContinue(context)
@@ -151,8 +170,8 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     /// the connection, and the client could lose the answer. The rest when the client closes, or
     /// after `lingering`. Nothing written after this is sent.
     private func close(_ context: ChannelHandlerContext) {
-        guard !closing else { return }
-        closing = true
+        if case .closing = ending { return }
+        ending = .closing
         let channel = context.channel
         guard let belowEncoder = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self) else {
             return channel.close(promise: nil)
