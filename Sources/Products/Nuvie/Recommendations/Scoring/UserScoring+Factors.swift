@@ -5,10 +5,10 @@ extension UserScoring {
         let score = terms.score
         var factors: [Factor] = []
         func share(_ term: Double) -> Double { (term / score * 10_000).rounded() / 10_000 }
-        // The sequence weights are symmetric: the film's row holds what every seed adds to it, read once for both factors.
-        let next = terms.personal > 0 || terms.similar > 0 ? scorer.model.index[movieId].map { scorer.model.sequence.row($0) } : nil
-        if terms.personal > 0 { factors.append(becauseYouRated(movieId, next: next, weight: share(terms.personal))) }
-        if terms.similar > 0 { factors.append(similarUsers(movieId, next: next, weight: share(terms.similar))) }
+        // Looked up once for both factors that cite seeds.
+        let column = terms.personal > 0 || terms.similar > 0 ? scorer.model.index[movieId].map { FilmColumn(index: $0, model: scorer.model) } : nil
+        if terms.personal > 0 { factors.append(becauseYouRated(column, weight: share(terms.personal))) }
+        if terms.similar > 0 { factors.append(similarUsers(column, weight: share(terms.similar))) }
         if terms.genre > 0 { factors.append(genreMatchFactor(movieId, weight: share(terms.genre))) }
         if terms.popular > 0 { factors.append(popularFactor(movieId, weight: share(terms.popular))) }
         if terms.social > 0 { factors.append(friendActivity(movieId, weight: share(terms.social))) }
@@ -21,8 +21,8 @@ extension UserScoring {
         )
     }
 
-    func becauseYouRated(_ movieId: Int64, next: [Double]?, weight: Double) -> Factor {
-        let (contributing, strongest, cited, titles) = contributions(of: likedRows, to: movieId, next: next)
+    func becauseYouRated(_ column: FilmColumn?, weight: Double) -> Factor {
+        let (contributing, strongest, cited, titles) = contributions(of: likedRows, to: column)
         return Factor(
             type: .becauseYouRated, weight: weight, value: contributing.count, seedMovieIds: cited.map(\.film),
             evidenceEventIds: evidence(strongest.compactMap { profile.ratings[$0.film]?.position }),
@@ -30,8 +30,8 @@ extension UserScoring {
         )
     }
 
-    func similarUsers(_ movieId: Int64, next: [Double]?, weight: Double) -> Factor {
-        let (contributing, strongest, cited, titles) = contributions(of: otherRows, to: movieId, next: next)
+    func similarUsers(_ column: FilmColumn?, weight: Double) -> Factor {
+        let (contributing, strongest, cited, titles) = contributions(of: otherRows, to: column)
         var did: [String] = []
         if contributing.contains(where: { $0.signal == nil }) { did.append("rated") }
         for kind in [TasteProfile.Signal.Kind.finished, .saved] where contributing.contains(where: { $0.signal?.kind == kind }) {
@@ -46,15 +46,27 @@ extension UserScoring {
         )
     }
 
-    /// The rows among `rows` that add to `movieId`'s score (`next`: the film's sequence row, nil when the
-    /// model does not cover it); the ten that add most, largest first (picked without sorting the rest:
-    /// a long history has thousands); the first five cited, the first two by title.
-    func contributions(of rows: [SeedRow], to movieId: Int64, next: [Double]?) -> (contributing: [SeedRow], strongest: [SeedRow], cited: [SeedRow], titles: [String]) {
+    /// A recommended film's column in the model, with its sequence row: the sequence weights are
+    /// symmetric, so that row holds what every seed adds to the film.
+    struct FilmColumn {
+        let index: Int
+        let sequence: [Double]
+
+        init(index: Int, model: ItemSimilarityModel) {
+            self.index = index
+            sequence = model.sequence.row(index)
+        }
+    }
+
+    /// The rows among `rows` that add to the score of the film in `column` (nil when the model does not
+    /// cover it); the ten that add most, largest first (picked without sorting the rest: a long history
+    /// has thousands); the first five cited, the first two by title.
+    func contributions(of rows: [SeedRow], to column: FilmColumn?) -> (contributing: [SeedRow], strongest: [SeedRow], cited: [SeedRow], titles: [String]) {
         var contributing: [(seed: SeedRow, weight: Double)] = []
-        if let column = scorer.model.index[movieId], let next {
+        if let column {
             for seed in rows {
-                let weight = scorer.model.weight(row: seed.row, column: column) * seed.weight * weightScale
-                    + next[seed.row] * seed.share * (everySequenceScale + seed.recency * recentSequenceScale)
+                let weight = scorer.model.weight(row: seed.row, column: column.index) * seed.weight * weightScale
+                    + column.sequence[seed.row] * seed.share * (everySequenceScale + seed.recency * recentSequenceScale)
                 if weight > 0 { contributing.append((seed, weight)) }
             }
         }
