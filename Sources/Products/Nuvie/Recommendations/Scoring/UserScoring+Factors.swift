@@ -6,7 +6,7 @@ extension UserScoring {
         var factors: [Factor] = []
         func share(_ term: Double) -> Double { (term / score * 10_000).rounded() / 10_000 }
         // Looked up once for both factors that cite seeds.
-        let column = terms.personal > 0 || terms.similar > 0 ? scorer.model.index[movieId].map { FilmColumn(index: $0, model: scorer.model) } : nil
+        let column = terms.personal > 0 || terms.similar > 0 ? scorer.model.index[movieId].map { FilmColumn(index: $0, sequence: scorer.model.sequence.row($0)) } : nil
         if terms.personal > 0 { factors.append(becauseYouRated(column, weight: share(terms.personal))) }
         if terms.similar > 0 { factors.append(similarUsers(column, weight: share(terms.similar))) }
         if terms.genre > 0 { factors.append(genreMatchFactor(movieId, weight: share(terms.genre))) }
@@ -51,11 +51,6 @@ extension UserScoring {
     struct FilmColumn {
         let index: Int
         let sequence: [Double]
-
-        init(index: Int, model: ItemSimilarityModel) {
-            self.index = index
-            sequence = model.sequence.row(index)
-        }
     }
 
     /// The rows among `rows` that add to the score of the film in `column` (nil when the model does not
