@@ -9,12 +9,16 @@
 # --friends N makes the reader a friend of N demo users who do not rate in the runs (movielens-101…),
 # whose imported ratings fill its activity feed.
 #
-#   scripts/bench-mixed.sh [--runs 2] [--binary .build/release/nuvie] [--read '/feed/activities?limit=20' --friends 10]
+# --alone first runs each load by itself (8 connections rating, then 56 reading, 10 s each) and
+# prints its rate and the server's CPU a request, in all and by thread: what a rating and a read cost.
+#
+#   scripts/bench-mixed.sh [--runs 2] [--binary .build/release/nuvie] [--read '/feed/activities?limit=20' --friends 10] [--alone]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=2 bin=.build/release/nuvie read=/movies/1 friends=0
+runs=2 bin=.build/release/nuvie read=/movies/1 friends=0 alone=0
 while [ $# -gt 0 ]; do
   case "$1" in
+    --alone) alone=1; shift ;;
     --runs) runs=$2; shift 2 ;;
     --binary) bin=$2; shift 2 ;;
     --read) read=$2; shift 2 ;;
@@ -66,6 +70,19 @@ ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 # readings is left out of the second: Dispatch retires its idle workers).
 threads() { for t in /proc/$server/task/*; do printf '%s %s\n' "$(tr ' ' _ <"$t/comm")" "$(awk '{print $14 + $15}' "$t/stat")"; done |
   awk '{a[$1] += $2} END {for (k in a) print k, a[k]}' | sort; }
+# alone LABEL WRK_ARGS...: one load by itself, its rate and the server's CPU a request.
+alone() {
+  local label=$1 t0 b rate; shift
+  t0=$(ticks) b=$(threads)
+  rate=$(wrk -t1 -d10s "$@" | awk '/Requests\/sec/{print $2}')
+  echo "$label alone: $rate/s, server CPU $(awk -v t="$(( $(ticks) - t0 ))" -v r="$rate" 'BEGIN{printf "%.0f", t / 100 / 10 / r * 1e6}') µs a request"
+  join <(echo "$b") <(threads) | awk -v r="$rate" '$3 - $2 > 5 {printf "  %s: %.0f µs\n", $1, ($3 - $2) / 100 / 10 / r * 1e6}'
+}
+if [ "$alone" -eq 1 ]; then
+  alone ratings -c8 -s "$work/rate.lua" "$url/"
+  alone reads -c56 -H "$reader" "$url$read"
+  curl -fsS "$url/metrics" >"$work/before"
+fi
 started=$(ticks)
 threads_before=$(threads)
 for run in $(seq "$runs"); do

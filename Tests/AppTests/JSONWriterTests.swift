@@ -61,6 +61,14 @@ import Testing
         try expectSameJSON(ListResponse(key: "reviews", items: reviews.map(ReviewDTO.init), totalCount: 7, page: try page("limit=2&offset=1")))
     }
 
+    @Test func aRatingWritesWhatItEncodes() throws {
+        for comment in [awkward, nil] {
+            try expectSameJSON(RateResponse(rating: .init(
+                userId: 9_000_000_001, movieId: 1, rating: 5, comment: comment, timestamp: NuvieJSON.timestamp(epochSeconds: 1_705_314_600)
+            )))
+        }
+    }
+
     @Test func controlCharactersAreEscapedAndTheRestWrittenAsItIs() throws {
         let text = String(decoding: try written(ListResponse(key: "movies", items: [MovieSummaryDTO(
             MovieSummary(movieId: 1, title: "a/b \"c\" \\ \n\u{01} é", genres: [], year: nil, ratingAverage: nil)

@@ -19,13 +19,19 @@ struct Checkpoint: Codable, Sendable, FetchableRecord, PersistableRecord {
         self.failure = failure
     }
 
-    /// Read by column, not through `Decodable`: every fold batch reads them all.
+    /// Read by column position, not through `Decodable` nor by column name (GRDB looks a name up
+    /// in each row): every fold batch reads them all. The columns are the table's, in its order.
     init(row: Row) throws {
-        name = row["name"]
-        version = row["version"]
-        position = row["position"]
-        failedPosition = row["failedPosition"]
-        failure = row["failure"]
+        name = row[0]
+        version = row[1]
+        position = row[2]
+        failedPosition = row[3]
+        failure = row[4]
+    }
+
+    /// Every projection's, with the statement prepared once per connection: every fold batch reads them.
+    static func all(_ db: Database) throws -> [Checkpoint] {
+        try fetchAll(db.cachedStatement(sql: "SELECT name, version, position, failedPosition, failure FROM projectionCheckpoint"))
     }
 
     /// Moves the projection's checkpoint to `position`, with the statement prepared once per

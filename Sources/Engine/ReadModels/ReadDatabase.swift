@@ -170,7 +170,7 @@ public final class ReadDatabase: Sendable {
     }
 
     func checkpoints() throws -> [Checkpoint] {
-        try pool.read { try Checkpoint.fetchAll($0) }
+        try pool.read { try Checkpoint.all($0) }
     }
 
     /// Copies what the WAL holds into the file as far as readers allow, without waiting for them.

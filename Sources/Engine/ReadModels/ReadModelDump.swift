@@ -27,7 +27,7 @@ extension ReadDatabase {
     }
 
     private static func checkpoints(_ db: Database) throws -> [String: UInt64] {
-        try Checkpoint.fetchAll(db).reduce(into: [String: UInt64]()) { $0[$1.name] = UInt64($1.position) }
+        try Checkpoint.all(db).reduce(into: [String: UInt64]()) { $0[$1.name] = UInt64($1.position) }
     }
 
     /// An online copy of a read-model file (SQLite's backup API) into `destination`, while it is being written.

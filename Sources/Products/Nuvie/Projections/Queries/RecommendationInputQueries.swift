@@ -126,37 +126,48 @@ public struct RecommendationInputQueries: Sendable {
     }
 
     /// nil when there is no such user.
+    ///
+    /// Each row is read by column position from a cursor: read by name, each value had GRDB look its
+    /// column up (lowercasing the name) and copy the row, most of this read's time, and this read
+    /// runs again whenever the user or a friend rates (BENCHMARKS.md).
     public func inputs(userId: Int64) throws -> RecommendationInputs? {
         try database.read { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE userId = ? AND erasedAt IS NULL", arguments: [userId]) != nil else { return nil }
-            let ratings = try Row.fetchAll(db, sql: "SELECT movieId, rating, position FROM userRating WHERE userId = ?", arguments: [userId])
-                .map { RecommendationInputs.Rated(movieId: $0["movieId"], rating: $0["rating"], position: $0["position"]) }
+            guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM user WHERE userId = ? AND erasedAt IS NULL"), arguments: [userId]) != nil else {
+                return nil
+            }
+            func rows<Item>(_ sql: String, _ arguments: StatementArguments = [userId], _ item: (Row) -> Item) throws -> [Item] {
+                var items: [Item] = []
+                let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+                while let row = try cursor.next() { items.append(item(row)) }
+                return items
+            }
+            let ratings = try rows("SELECT movieId, rating, position FROM userRating WHERE userId = ?") {
+                RecommendationInputs.Rated(movieId: $0[0], rating: $0[1], position: $0[2])
+            }
             func marked(_ sql: String) throws -> [RecommendationInputs.Marked] {
-                try Row.fetchAll(db, sql: sql, arguments: [userId]).map { .init(movieId: $0["movieId"], position: $0["position"]) }
+                try rows(sql) { RecommendationInputs.Marked(movieId: $0[0], position: $0[1]) }
             }
             let completed = try marked("SELECT movieId, position FROM watchStatus WHERE userId = ? AND status = 'completed'")
             let saved = try marked("SELECT movieId, position FROM watchlistEntry WHERE userId = ?")
-            var likedByGenre: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT genre, likedCount FROM userGenre WHERE userId = ? AND likedCount > 0", arguments: [userId]) {
-                likedByGenre[row["genre"]] = row["likedCount"]
-            }
-            var friends: [Int64: String] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT u.userId, u.name FROM friendship f JOIN user u ON u.userId = f.friendId WHERE f.userId = ?
-                """, arguments: [userId]) {
-                friends[row["userId"]] = row["name"]
-            }
-            let rated = try Row.fetchAll(db, sql: """
+            let likedByGenre = Dictionary(
+                try rows("SELECT genre, likedCount FROM userGenre WHERE userId = ? AND likedCount > 0") { ($0[0] as String, $0[1] as Int) }
+            ) { first, _ in first }
+            let friends = Dictionary(
+                try rows("SELECT u.userId, u.name FROM friendship f JOIN user u ON u.userId = f.friendId WHERE f.userId = ?") { ($0[0] as Int64, $0[1] as String) }
+            ) { first, _ in first }
+            let rated = try rows("""
                 SELECT r.userId, r.movieId, r.position FROM friendship f JOIN userRating r ON r.userId = f.friendId
                 WHERE f.userId = ? AND r.rating >= ?
-                """, arguments: [userId, MovieRated.highlyRatedThreshold])
-                .map { RecommendationInputs.FriendSignal(friendId: $0["userId"], movieId: $0["movieId"], position: $0["position"], recommended: false) }
-            let recommended = try Row.fetchAll(db, sql: """
+                """, [userId, MovieRated.highlyRatedThreshold]) {
+                RecommendationInputs.FriendSignal(friendId: $0[0], movieId: $0[1], position: $0[2], recommended: false)
+            }
+            let recommended = try rows("""
                 SELECT m.fromUserId, m.movieId, m.position FROM movieRecommendation m
                 JOIN friendship f ON f.userId = m.toUserId AND f.friendId = m.fromUserId
                 WHERE m.toUserId = ?
-                """, arguments: [userId])
-                .map { RecommendationInputs.FriendSignal(friendId: $0["fromUserId"], movieId: $0["movieId"], position: $0["position"], recommended: true) }
+                """) {
+                RecommendationInputs.FriendSignal(friendId: $0[0], movieId: $0[1], position: $0[2], recommended: true)
+            }
             return RecommendationInputs(
                 ratings: ratings, completed: completed, saved: saved, likedByGenre: likedByGenre, friends: friends, friendSignals: rated + recommended
             )
