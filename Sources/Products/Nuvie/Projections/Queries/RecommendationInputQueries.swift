@@ -151,10 +151,10 @@ public struct RecommendationInputQueries: Sendable {
             let saved = try marked("SELECT movieId, position FROM watchlistEntry WHERE userId = ?")
             let likedByGenre = Dictionary(
                 try rows("SELECT genre, likedCount FROM userGenre WHERE userId = ? AND likedCount > 0") { ($0[0] as String, $0[1] as Int) }
-            ) { first, _ in first }
+            ) { _, last in last }
             let friends = Dictionary(
                 try rows("SELECT u.userId, u.name FROM friendship f JOIN user u ON u.userId = f.friendId WHERE f.userId = ?") { ($0[0] as Int64, $0[1] as String) }
-            ) { first, _ in first }
+            ) { _, last in last }
             let rated = try rows("""
                 SELECT r.userId, r.movieId, r.position FROM friendship f JOIN userRating r ON r.userId = f.friendId
                 WHERE f.userId = ? AND r.rating >= ?
