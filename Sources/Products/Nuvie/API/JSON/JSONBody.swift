@@ -22,7 +22,7 @@ struct JSONBody {
     static func decodeIfPresent(_ request: Request, context: some RequestContext, fields allowed: Set<String>) async throws -> JSONBody? {
         let buffer = try await request.body.collect(atMost: context.maxUploadSize)
         guard buffer.readableBytes > 0 else { return nil }
-        guard isJSON(request.headers[.contentType]) else { throw NuvieAPIError.unsupportedMediaType }
+        guard request.headers.declaresJSON else { throw NuvieAPIError.unsupportedMediaType }
         let parsed: JSONValue
         do {
             parsed = try StrictJSON.parse(Array(buffer.readableBytesView))
@@ -33,21 +33,6 @@ struct JSONBody {
         let body = JSONBody(fields: fields)
         try body.rejectUnknownFields(allowed: allowed)
         return body
-    }
-
-    /// `application/json` in any case, with any parameters (`charset=utf-8`) and spaces around it.
-    /// Compared byte by byte: Foundation's trimming and lowercasing were 2 % of a rating's time on
-    /// the event loops.
-    private static func isJSON(_ contentType: String?) -> Bool {
-        guard let contentType else { return false }
-        let mediaType = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }
-        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        guard let first = mediaType.firstIndex(where: { !isSpace($0) }), let last = mediaType.lastIndex(where: { !isSpace($0) }) else {
-            return false
-        }
-        return mediaType[first...last].elementsEqual("application/json".utf8) { byte, expected in
-            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 == expected : byte == expected
-        }
     }
 
     private init(fields: [String: JSONValue]) {

@@ -135,11 +135,8 @@ public struct RecommendationInputQueries: Sendable {
             guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM user WHERE userId = ? AND erasedAt IS NULL"), arguments: [userId]) != nil else {
                 return nil
             }
-            func rows<Item>(_ sql: String, _ arguments: StatementArguments = [userId], _ item: (Row) -> Item) throws -> [Item] {
-                var items: [Item] = []
-                let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
-                while let row = try cursor.next() { items.append(item(row)) }
-                return items
+            func rows<Item>(_ sql: String, _ arguments: StatementArguments = [userId], _ item: @escaping (Row) -> Item) throws -> [Item] {
+                try Array(Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments).map(item))
             }
             let ratings = try rows("SELECT movieId, rating, position FROM userRating WHERE userId = ?") {
                 RecommendationInputs.Rated(movieId: $0[0], rating: $0[1], position: $0[2])

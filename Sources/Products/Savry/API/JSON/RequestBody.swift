@@ -15,7 +15,7 @@ struct RequestBody {
     static func decode(_ request: Request, context: some RequestContext, fields allowed: Set<String>) async throws -> RequestBody {
         let buffer = try await request.body.collect(atMost: context.maxUploadSize)
         guard buffer.readableBytes > 0 else { throw SavryAPIError.badRequest("Invalid JSON: the request body must be a JSON object") }
-        guard isJSON(request.headers[.contentType]) else { throw SavryAPIError.unsupportedMediaType }
+        guard request.headers.declaresJSON else { throw SavryAPIError.unsupportedMediaType }
         let parsed: JSONValue
         do {
             parsed = try StrictJSON.parse(Array(buffer.readableBytesView))
@@ -32,12 +32,6 @@ struct RequestBody {
         if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw SavryAPIError.badRequest("\(name(unknown)) is not a field of this request")
         }
-    }
-
-    /// `application/json`, with any parameters (`charset=utf-8`).
-    private static func isJSON(_ contentType: String?) -> Bool {
-        guard let mediaType = contentType?.split(separator: ";", maxSplits: 1).first else { return false }
-        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
     }
 
     /// Absent: nil. `null`: `.some(nil)`. A value: `.some(value)`, or a 400 naming the field when it
