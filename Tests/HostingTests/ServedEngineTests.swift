@@ -63,6 +63,10 @@ import Testing
             #expect(try (Self.object(bad)["error"] as? String)?.contains("limit") == true)
             let notJSON = try await client.post("/admin/replay", headers: Self.admin, body: ByteBuffer(string: "projections"))
             #expect(notJSON.head.status == .unsupportedMediaType)
+            var nearMiss = Self.admin
+            nearMiss[.contentType] = "application/jsonp"
+            let jsonp = try await client.post("/admin/replay", headers: nearMiss, body: ByteBuffer(string: #"{"projections":["tallies"]}"#))
+            #expect(jsonp.head.status == .unsupportedMediaType)
         }
     }
 

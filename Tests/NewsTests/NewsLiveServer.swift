@@ -94,7 +94,7 @@ struct NewsLiveServer {
     func send(_ method: HTTPRequest.Method, _ uri: String, user: String? = "1", json: String? = nil, headers more: HTTPFields = [:]) async throws -> Reply {
         var headers = more
         if let user { headers[HTTPField.Name("X-User-ID")!] = user }
-        if json != nil { headers[.contentType] = "application/json" }
+        if json != nil, headers[.contentType] == nil { headers[.contentType] = "application/json" }
         let response = try await client.execute(.init(uri, method: method, authority: "127.0.0.1", headers: headers, body: json.map { ByteBuffer(string: $0) }))
         return Reply(status: response.status, headers: response.headers, text: response.body.map { String(buffer: $0) } ?? "")
     }

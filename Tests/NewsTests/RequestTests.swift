@@ -38,6 +38,22 @@ import Testing
         }
     }
 
+    /// A body is read only when it is declared `application/json`, in any case and with parameters;
+    /// a near miss (`application/jsonp`) is refused as any other type is, and records nothing.
+    @Test func aBodyMustBeDeclaredJSON() async throws {
+        try await NewsLiveServer.run { server in
+            let before = server.storage.stores.log.headPosition
+            let body = #"{"holdings":["AAPL"]}"#
+            for type in ["application/jsonp", "application/json-seq", "text/plain", "application/x-www-form-urlencoded"] {
+                let reply = try await server.send(.put, "/v1/preferences", json: body, headers: [.contentType: type])
+                #expect(reply.status == .unsupportedMediaType && reply.isErrorShape, "\(type): \(reply.text)")
+            }
+            #expect(server.storage.stores.log.headPosition == before)
+            let declared = try await server.send(.put, "/v1/preferences", json: body, headers: [.contentType: "Application/JSON; charset=utf-8"])
+            #expect(declared.status == .ok, "\(declared.text)")
+        }
+    }
+
     @Test func preferencesRefuseUnknownTickersAndRecordNothing() async throws {
         try await NewsLiveServer.run { server in
             let before = server.storage.stores.log.headPosition

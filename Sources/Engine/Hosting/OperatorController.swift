@@ -88,7 +88,7 @@ public struct OperatorController<Context: RequestContext>: Sendable {
     private static func projectionNames(_ request: Request, context: Context) async throws -> [String]? {
         let body = try await request.body.collect(atMost: 64 << 10)
         guard body.readableBytes > 0 else { return nil }
-        guard request.headers[.contentType].map({ $0.lowercased().hasPrefix("application/json") }) == true else {
+        guard request.headers.declaresJSON else {
             throw OperatorRequestError.unsupportedMediaType("The body must be JSON (Content-Type: application/json)")
         }
         guard case .object(let object)? = try? StrictJSON.parse(Array(buffer: body)) else {

@@ -6,7 +6,7 @@ import Hummingbird
 enum RequestObject {
     static func read(_ request: Request, context: NewsRequestContext, example: String) async throws -> [String: JSONValue] {
         let body = try await request.body.collect(atMost: context.maxUploadSize)
-        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+        guard request.headers.declaresJSON else {
             throw NewsAPIError(.unsupportedMediaType, "Unsupported media type", details: "Send application/json")
         }
         guard case .object(let fields) = try? StrictJSON.parse(Array(body.readableBytesView)) else {
