@@ -19,6 +19,7 @@ import Testing
             }
         }
         let before = try settings()
+        #expect(before[1] == ReadDatabase.walCheckpointPages, "serving copies the WAL into the file every 40 MB")
         let during = try BulkLoading.during(pool) { try settings() }
         #expect(during == [-BulkLoading.cacheKibibytes, BulkLoading.checkpointPages])
         #expect(try settings() == before)
