@@ -117,7 +117,9 @@ struct LogHealth: Encodable, Sendable {
         location = log.isShared ? log.location : nil
         server = log.sharedLogServer
         sharedHeadPosition = shared
-        behind = shared > log.headPosition ? shared - log.headPosition : 0
+        // Read once: the copy's head moves meanwhile and may pass the shared head as last heard.
+        let copied = log.headPosition
+        behind = shared > copied ? shared - copied : 0
         failure = log.sharedLogFailure.map { "since \($0.since.formatted(.iso8601)): \($0.message)" }
     }
 }

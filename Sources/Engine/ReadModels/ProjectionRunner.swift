@@ -155,7 +155,10 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     /// and, into read models that hold nothing yet, with their indexes for reads built after.
     @discardableResult
     public func catchUp(until target: UInt64 = .max) throws -> Int {
-        let backlog = min(target, log.headPosition) - min(appliedPosition, target, log.headPosition)
+        // The head read once: the fold reads what the log has committed, which may be past the head
+        // the writer has yet to publish, so the position applied may pass a second read of it.
+        let end = min(target, log.headPosition)
+        let backlog = end - min(appliedPosition, end)
         guard backlog >= BulkLoading.backlog else { return try catchUpInBatches(until: target) }
         return try BulkLoading.during(database.pool, emptied: try emptied()) { try catchUpInBatches(until: target, releasingWhatItRead: true) }
     }
@@ -290,7 +293,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
         for checkpoint in checkpoints {
             let gauges = progressGauges[checkpoint.name] ?? ProgressGauges(projection: checkpoint.name)
             gauges.position.record(checkpoint.position)
-            gauges.lag.record(Int64(head) - checkpoint.position)
+            gauges.lag.record(max(0, Int64(head) - checkpoint.position))
         }
         let healthy = checkpoints.filter { $0.failedPosition == nil }.map(\.position)
         changes.advance(touching: touched)
