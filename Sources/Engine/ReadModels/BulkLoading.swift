@@ -2,8 +2,9 @@ import GRDB
 
 /// How the runner's connection folds a long backlog (a rebuild, a first start, a server that was
 /// down a while): a page cache of 32 MB instead of SQLite's default 2 MB, and WAL checkpoints every
-/// 80 MB instead of every 40 MB (`ReadDatabase.walCheckpointPages`), so a page changed by many batches is copied into the file once. The
-/// 1 M-event rebuild went from 33.5 s to 23 s with both, with a 128 MB cache (BENCHMARKS.md); 32 MB
+/// 80 MB instead of every 40 MB (`ReadDatabase.walCheckpointPages`), so a page changed by many
+/// batches is copied into the file once. The 1 M-event rebuild went from 33.5 s to 23 s with both
+/// (then against checkpoints every 4 MB), with a 128 MB cache (BENCHMARKS.md); 32 MB
 /// keeps a replay while serving under the 150 MB a server may hold (`nuvie-bench memory`).
 /// Durability is the same (`synchronous` and `secure_delete` are untouched). The connection's own
 /// settings are restored after, and the cache's memory returned.

@@ -139,10 +139,10 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     }
 
     /// Copies the read models' WAL into their file, as SQLite's own checkpoint would at the commit
-    /// that fills it to `ReadDatabase.walCheckpointPages`: done when the runner has caught up, at most once an
-    /// `idleCheckpointInterval` (a load that leaves it idle a hundred times a second is not made to
-    /// sync a hundred times), so a feed's next event is rarely folded behind one. A failure only
-    /// leaves the copying to that commit.
+    /// that fills it to `ReadDatabase.walCheckpointPages`: done when the runner has caught up, at most
+    /// once an `idleCheckpointInterval` (a load that leaves it idle a hundred times a second is not
+    /// made to sync a hundred times), so a feed's next event is rarely folded behind one. A failure
+    /// only leaves the copying to that commit.
     public func checkpointWhileIdle() {
         do { try database.checkpointPassively() } catch {
             logger.warning("could not checkpoint the read models' WAL while idle", metadata: ["error": "\(error)"])
