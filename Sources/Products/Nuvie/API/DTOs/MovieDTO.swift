@@ -40,10 +40,6 @@ struct MovieDTO: ResponseGenerator, Encodable, Sendable {
 }
 
 extension MovieDTO: JSONWritable {
-    func response(from request: Request, context: some RequestContext) throws -> Response {
-        JSONWriter.response(self)
-    }
-
     func write(to json: inout JSONWriter) {
         json.object { json in
             json.field("movie_id", movieId)

@@ -63,10 +63,6 @@ struct RateResponse: ResponseGenerator, Encodable, Sendable {
 /// Written by hand: the write every client sends most, where `JSONEncoder` was a tenth of the event
 /// loops' time (BENCHMARKS.md).
 extension RateResponse: JSONWritable {
-    func response(from request: Request, context: some RequestContext) throws -> Response {
-        JSONWriter.response(self)
-    }
-
     func write(to json: inout JSONWriter) {
         json.object { json in
             json.field("success", success)

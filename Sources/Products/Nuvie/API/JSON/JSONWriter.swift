@@ -110,6 +110,13 @@ struct JSONWriter {
     }
 }
 
+/// A response that writes itself by hand instead of through `JSONEncoder`.
+extension ResponseGenerator where Self: JSONWritable {
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        JSONWriter.response(self)
+    }
+}
+
 extension String: JSONWritable {
     func write(to json: inout JSONWriter) { json.string(self) }
 }
