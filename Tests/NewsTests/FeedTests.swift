@@ -90,7 +90,7 @@ import Testing
             #expect(!seen.contains("https://late.example/breaking"), "a pinned walk does not see what came after its first page")
             #expect(try await server.send(.get, "/v1/feed?limit=100").items.contains { $0["id"] as? String == "https://late.example/breaking" })
             let head = try server.storage.queries.lastPosition()
-            for cursor in ["nonsense", "5.-1", "-1.\(head)", "5.\(head + 1)", "5"] {
+            for cursor in ["nonsense", "5.-1", "-1.\(head)", "5.\(head + 1)", "5", "5..\(head)", "5.\(head).", ".\(head)", "%2B5.\(head)", "5.%2B\(head)"] {
                 #expect(try await server.send(.get, "/v1/feed?cursor=\(cursor)").status == .badRequest, "\(cursor)")
             }
         }

@@ -65,10 +65,12 @@ struct NewsLiveServer {
 
     @discardableResult
     static func run<T: Sendable>(
-        storage given: NewsStorage? = nil, requestsPerMinute: Int = 100_000, adminToken: String? = nil, _ body: @Sendable (NewsLiveServer) async throws -> T
+        storage given: NewsStorage? = nil, requestsPerMinute: Int = 100_000, adminToken: String? = nil, demoMode: Bool = true,
+        _ body: @Sendable (NewsLiveServer) async throws -> T
     ) async throws -> T {
         let storage = if let given { given } else { try await NewsStorage() }
         var configuration = NewsConfiguration.testing(dataDirectory: storage.stores.directory.root)
+        configuration.serving.demoMode = demoMode
         configuration.requestsPerMinute = requestsPerMinute
         configuration.adminToken = adminToken
         var logger = Logger(label: "news-test")

@@ -97,6 +97,21 @@ import Testing
         }
     }
 
+    /// The contract's default user is its development one: outside demo mode a request that names no
+    /// user is refused as the contract writes it, and a write so refused records nothing.
+    @Test func outsideDemoModeARequestMustNameItsUser() async throws {
+        try await NewsLiveServer.run(demoMode: false) { server in
+            let before = server.storage.stores.log.headPosition
+            for (method, uri, body) in [(HTTPRequest.Method.get, "/v1/feed", nil), (.put, "/v1/preferences", #"{"holdings":["TSLA"]}"#)] {
+                let reply = try await server.send(method, uri, user: nil, json: body)
+                #expect(reply.status == .badRequest && reply.isErrorShape && reply.json["error"] as? String == "User ID is required", "\(uri): \(reply.text)")
+            }
+            #expect(server.storage.stores.log.headPosition == before)
+            #expect(try await server.send(.get, "/v1/feed/story-groups?user_id=alice", user: nil).json["user_id"] as? String == "alice")
+            #expect(try await server.send(.get, "/v1/feed/story-groups", user: "1").status == .ok)
+        }
+    }
+
     @Test func eachUserHasAHundredRequestsAMinuteAndEveryAnswerSaysHowMany() async throws {
         try await NewsLiveServer.run(requestsPerMinute: 5) { server in
             var remaining: [Int] = []

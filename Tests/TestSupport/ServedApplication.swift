@@ -36,10 +36,12 @@ public enum ServedApplicationCheck {
             }
         }
         // A served path asked with a method it does not serve: 405 naming those it does, in the error shape.
-        let refused = try await get("/health", port: port, method: .post)
-        let body = refused.body.flatMap { try? JSONSerialization.jsonObject(with: Data(buffer: $0)) as? [String: Any] }
-        if refused.status != .methodNotAllowed || refused.headers[.allow] != "GET" || body.map({ Set($0.keys) }) != errorKeys {
-            problems.append("POST /health: \(refused.status.code), Allow \(refused.headers[.allow] ?? "none"), body keys \(body.map { $0.keys.sorted() } ?? [])")
+        for method in [HTTPRequest.Method.post, .options] {
+            let refused = try await get("/health", port: port, method: method)
+            let body = refused.body.flatMap { try? JSONSerialization.jsonObject(with: Data(buffer: $0)) as? [String: Any] }
+            if refused.status != .methodNotAllowed || refused.headers[.allow] != "GET" || body.map({ Set($0.keys) }) != errorKeys {
+                problems.append("\(method) /health: \(refused.status.code), Allow \(refused.headers[.allow] ?? "none"), body keys \(body.map { $0.keys.sorted() } ?? [])")
+            }
         }
         // A body past what any route reads, announced with `Expect: 100-continue`: refused before it is sent.
         let connection = try await RawConnection.open(port: port)

@@ -6,7 +6,7 @@ import NIOCore
 /// Per-request context: the user the request is for, once `UserIdMiddleware` has read it.
 public struct NewsRequestContext: BodyLimitedRequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
-    public var userId = NewsRequestContext.defaultUser
+    public var userId = ""
     /// The answer to a request that named no valid user, given once the rate limit has counted it.
     var userIdRefusal: NewsAPIError?
     public let remoteAddress: SocketAddress?
@@ -16,7 +16,7 @@ public struct NewsRequestContext: BodyLimitedRequestContext, RemoteAddressReques
         remoteAddress = source.channel.remoteAddress
     }
 
-    /// The contract's development default.
+    /// The contract's development default: the user of a request that names none, in demo mode.
     public static let defaultUser = "1"
     public static let maximumBodySize = 64 * 1024
     public var responseEncoder: JSONEncoder {

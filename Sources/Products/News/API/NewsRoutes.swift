@@ -12,15 +12,20 @@ public struct NewsAPIDependencies: Sendable {
     public var readModelRevision: ReadModelRevision
     /// Requests per minute per user (the contract's 100).
     public var requestsPerMinute: Int
+    /// The user of a request that names none (`NewsRequestContext.defaultUser` in demo mode); nil:
+    /// such a request is refused, as the contract's "User ID is required".
+    public var defaultUser: String?
 
     public init(
-        commands: NewsCommandService, queries: NewsQueries, readYourWrites: ReadYourWrites, readModelRevision: ReadModelRevision, requestsPerMinute: Int = 100
+        commands: NewsCommandService, queries: NewsQueries, readYourWrites: ReadYourWrites, readModelRevision: ReadModelRevision, requestsPerMinute: Int = 100,
+        defaultUser: String?
     ) {
         self.commands = commands
         self.readModelRevision = readModelRevision
         self.queries = queries
         self.readYourWrites = readYourWrites
         self.requestsPerMinute = requestsPerMinute
+        self.defaultUser = defaultUser
     }
 }
 
@@ -34,7 +39,7 @@ public func addNewsRoutes(to router: Router<NewsRequestContext>, dependencies d:
         ContractErrorMiddleware<NewsRequestContext, NewsAPIError>()
         LogPositionMiddleware(readYourWrites: d.readYourWrites)
         UnderV1 {
-            UserIdMiddleware()
+            UserIdMiddleware(defaultUser: d.defaultUser)
             RateLimitHeadersMiddleware(limiter: NewsRateLimiter(limit: d.requestsPerMinute))
         }
     }

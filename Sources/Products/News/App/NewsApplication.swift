@@ -48,7 +48,8 @@ public func newsRouter(
     addNewsRoutes(to: router, dependencies: NewsAPIDependencies(
         commands: commands, queries: NewsQueries(database: stores.readDatabase),
         readYourWrites: ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout),
-        readModelRevision: ReadModelRevision(runner: runner), requestsPerMinute: configuration.requestsPerMinute
+        readModelRevision: ReadModelRevision(runner: runner), requestsPerMinute: configuration.requestsPerMinute,
+        defaultUser: configuration.serving.demoMode ? NewsRequestContext.defaultUser : nil
     ))
     // News has no accounts: its erase answers 404 for every id.
     try stores.addEngineRoutes(

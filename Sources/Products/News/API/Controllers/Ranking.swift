@@ -42,9 +42,10 @@ struct Ranking: Sendable {
         var offset = 0
         var pinned: Int64?
         if let cursor {
-            let parts = cursor.split(separator: ".")
-            guard parts.count == 2, let start = Int(parts[0]), start >= 0, let position = Int64(parts[1]), position >= 0,
-                  position <= (try queries.lastPosition()) else {
+            // Digits only, as `next_cursor` writes them: `Int` alone would take "+1", and `split` "1..2".
+            let parts = cursor.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }),
+                  let start = Int(parts[0]), let position = Int64(parts[1]), position <= (try queries.lastPosition()) else {
                 throw NewsAPIError.badRequest("Invalid cursor", "Pass back the next_cursor of the previous page")
             }
             (offset, pinned) = (start, position)

@@ -3,21 +3,23 @@ import HTTPTypes
 import Hummingbird
 import NIOConcurrencyHelpers
 
-/// The user a request is for: `X-User-ID`, else `?user_id=`, else the contract's development
-/// default, `1`. 1–64 letters, digits, `_ . @ -`; any other is refused after the rate limit has
-/// counted the request against its address (`RateLimitHeadersMiddleware`).
+/// The user a request is for: `X-User-ID`, else `?user_id=`, else `defaultUser` (the contract's
+/// development default, `1`, served in demo mode only). 1–64 letters, digits, `_ . @ -`; any other,
+/// or none outside demo mode, is refused after the rate limit has counted the request against its
+/// address (`RateLimitHeadersMiddleware`).
 struct UserIdMiddleware: RouterMiddleware {
     typealias Context = NewsRequestContext
+    let defaultUser: String?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         let given = request.headers[.userId] ?? request.uri.queryParameters["user_id"].map(String.init)
-        if let given {
-            if (1...64).contains(given.utf8.count), given.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_.@-".contains($0)) }) {
-                context.userId = given
-            } else {
-                context.userIdRefusal = NewsAPIError.badRequest("User ID is required", "X-User-ID (or user_id) must be 1–64 letters, digits, _ . @ or -")
-            }
+        if let given, (1...64).contains(given.utf8.count), given.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_.@-".contains($0)) }) {
+            context.userId = given
+        } else if given == nil, let defaultUser {
+            context.userId = defaultUser
+        } else {
+            context.userIdRefusal = NewsAPIError.badRequest("User ID is required", "X-User-ID (or user_id) must be 1–64 letters, digits, _ . @ or -")
         }
         context.logger[metadataKey: "user.id"] = .string(context.userIdRefusal == nil ? context.userId : "invalid")
         return try await next(request, context)
