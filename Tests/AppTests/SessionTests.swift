@@ -31,6 +31,29 @@ import TestSupport
         }
     }
 
+    /// An app that sends its stored access token with every request still refreshes, signs in and
+    /// reads health once that token has expired or been signed out; a signed-in route still refuses it.
+    @Test func aStaleAccessTokenStopsOnlyTheRoutesThatNeedOne() async throws {
+        try await withLiveServer { client in
+            let login = try await client.send(.post, "/auth/login", body: Self.signIn)
+            let access = try #require(login.json["access_token"] as? String), refresh = try #require(login.json["refresh_token"] as? String)
+            #expect(try await client.send(.post, "/auth/logout", token: access).status == .noContent)
+            let again = try await client.send(.post, "/auth/login", token: access, body: Self.signIn)
+            #expect(again.status == .ok, "\(again.text)")
+            let live = try #require(again.json["refresh_token"] as? String)
+            for stale in [access, "garbage"] {
+                let stopped = try await client.send(.get, "/users/me", token: stale)
+                #expect(stopped.status == .unauthorized && stopped.errorCode == "AUTHENTICATION_REQUIRED" && stopped.text.contains("expired"), "\(stopped.text)")
+                #expect(try await client.send(.get, "/health", token: stale).status == .ok)
+            }
+            #expect(try await client.send(.post, "/auth/refresh", token: access, body: #"{"refresh_token":"\#(refresh)"}"#).status == .unauthorized, "its session ended")
+            let refreshed = try await client.send(.post, "/auth/refresh", token: "garbage", body: #"{"refresh_token":"\#(live)"}"#)
+            #expect(refreshed.status == .ok, "\(refreshed.text)")
+            let fresh = try #require(refreshed.json["access_token"] as? String)
+            #expect(try await client.send(.get, "/users/me", token: fresh).status == .ok)
+        }
+    }
+
     @Test func logoutEndsThisDeviceAndLogoutAllEndsEveryDevice() async throws {
         try await withLiveServer { client in
             let phone = try await client.send(.post, "/auth/login", body: Self.signIn)

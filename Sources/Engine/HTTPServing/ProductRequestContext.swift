@@ -39,6 +39,9 @@ public protocol UserGrant: Sendable {
 public struct ProductRequestContext<Contract: RequestContract>: BodyLimitedRequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public var grant: Contract.Grant?
+    /// Why the credential the request presented was refused, when it was: what a route behind sign-in
+    /// answers. Open routes (signing in, refreshing, health) ignore a stale credential.
+    public var credentialRefusal: (any Error)?
     public var userId: Int64? { grant?.userId }
     public let remoteAddress: SocketAddress?
 
@@ -54,7 +57,8 @@ public struct ProductRequestContext<Contract: RequestContract>: BodyLimitedReque
 }
 
 /// The context of every route mounted behind sign-in: it exists only with a grant, so a handler
-/// cannot forget to check for one; without one, `Contract.signInRequired()` before any handler runs.
+/// cannot forget to check for one; without one, the refusal of the credential presented, or
+/// `Contract.signInRequired()` when none was, before any handler runs.
 public struct SignedInRequestContext<Contract: RequestContract>: ChildRequestContext, BodyLimitedRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let grant: Contract.Grant
@@ -62,7 +66,7 @@ public struct SignedInRequestContext<Contract: RequestContract>: ChildRequestCon
     public var userId: Int64 { grant.userId }
 
     public init(context: ProductRequestContext<Contract>) throws {
-        guard let grant = context.grant else { throw Contract.signInRequired() }
+        guard let grant = context.grant else { throw context.credentialRefusal ?? Contract.signInRequired() }
         coreContext = context.coreContext
         self.grant = grant
         remoteAddress = context.remoteAddress
