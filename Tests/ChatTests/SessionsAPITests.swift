@@ -144,6 +144,15 @@ import Testing
                     .post, "/api/send-chat/", token: token, body: ByteBuffer(string: "--B\r\nContent-Dispösition: form-data; name=\"message\"\r\n\r\nhi\r\n--B--\r\n"),
                     headers: [.contentType: "multipart/form-data; boundary=B"]
                 ), .badRequest, "validation_error"),
+                // The same byte in a header line cut off by the closing delimiter, or by the body's end.
+                (try await server.client.send(
+                    .post, "/api/send-chat/", token: token, body: ByteBuffer(bytes: Array("--B\r\nContent-Disposition: form-data; name=\"message\"\r\n".utf8) + [0xFF] + Array("--B--".utf8)),
+                    headers: [.contentType: "multipart/form-data; boundary=B"]
+                ), .badRequest, "validation_error"),
+                (try await server.client.send(
+                    .post, "/api/send-chat/", token: token, body: ByteBuffer(bytes: Array("--B\r\nContent-Disposition: form-data; name=\"message\"\r\n".utf8) + [0xC3, 0xB6]),
+                    headers: [.contentType: "multipart/form-data; boundary=B"]
+                ), .badRequest, "validation_error"),
                 // Cut short: the parser took what came before the cut as the whole form (a file left
                 // out, or the session's id, so that the message went to a new session).
                 (try await server.client.send(
