@@ -46,6 +46,8 @@ import Testing
             #expect(try await client.send(.delete, "/friends/\(bob.id)", token: alice.token).json["success"] as? Bool == true)
             let notFriends = try await client.send(.delete, "/friends/\(bob.id)", token: alice.token)
             #expect(notFriends.status == .forbidden && notFriends.errorCode == "NOT_FRIENDS")
+            let nobody = try await client.send(.delete, "/friends/99999999", token: alice.token)
+            #expect(nobody.status == .notFound && nobody.errorCode == "USER_NOT_FOUND")
             // Metrics record the status the error maps to, not a 500.
             let metrics = try await client.send(.get, "/metrics").text
             #expect(metrics.contains(#"http_route="/friends/{user_id}",http_request_method="DELETE",http_response_status_code="403""#))

@@ -24,6 +24,25 @@ import Testing
         #expect(documented.subtracting(registered).sorted() == [], "operations in openapi.json the router does not have")
     }
 
+    /// Every request body is read by `JSONBody` (or the operator's replay), which refuses a field it
+    /// does not know: the document says so, and a generated client does not send one.
+    @Test func everyRequestBodyIsClosedToUnknownFields() throws {
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.documentFile)) as? [String: Any])
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        var bodies: [String] = []
+        for case let operations as [String: Any] in (document["paths"] as? [String: Any] ?? [:]).values {
+            for case let operation as [String: Any] in operations.values {
+                let content = ((operation["requestBody"] as? [String: Any])?["content"] as? [String: Any])?["application/json"] as? [String: Any]
+                guard let reference = (content?["schema"] as? [String: Any])?["$ref"] as? String else { continue }
+                bodies.append(String(reference.split(separator: "/").last ?? ""))
+            }
+        }
+        #expect(bodies.count >= 10)
+        for name in Set(bodies) {
+            #expect((schemas[name] as? [String: Any])?["additionalProperties"] as? Bool == false, "\(name)")
+        }
+    }
+
     @Test func theServerServesTheDocumentWithoutSignIn() async throws {
         try await withLiveServer { client in
             let reply = try await client.send(.get, "/openapi.json")

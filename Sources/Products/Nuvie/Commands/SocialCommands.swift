@@ -26,7 +26,9 @@ extension NuvieCommandService {
     }
 
     public func unfriend(_ otherId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
-        try await onFriendship(userId, otherId, eventId: eventId) { state throws(NuvieDomainError) in
+        // Before the pair's stream: no one is friends with a user who does not exist, and saying so is USER_NOT_FOUND.
+        guard try userExists(otherId) else { throw NuvieDomainError.userNotFound(userId: otherId) }
+        return try await onFriendship(userId, otherId, eventId: eventId) { state throws(NuvieDomainError) in
             try FriendshipDecisions.unfriend(by: userId, friend: otherId, state: state)
         }
     }
