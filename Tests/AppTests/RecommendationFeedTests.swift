@@ -66,6 +66,22 @@ func withTasteServer(
         }
     }
 
+    /// The shares `NUVIE_RECOMMENDER` sets are the ones served: the popularity blend ending at 80
+    /// films known, not 20, gives a user with about ten a quarter of the confidence (at most 0.15,
+    /// where the defaults give 0.4 or more), and no genre share leaves no genre factor.
+    @Test func theConfiguredConstantsAreServed() async throws {
+        try await withTasteServer({ $0.recommender = try! RecommenderConstants("full-history=80 genre-share=0") }) { client in
+            let token = try await client.devLogin("movielens-1")
+            let items = try #require(try await client.send(.get, "/feed/recommendations?limit=20", token: token).json["recommendations"] as? [[String: Any]])
+            #expect(!items.isEmpty)
+            for item in items {
+                let explanation = try #require(item["explanation"] as? [String: Any])
+                #expect((0.01...0.15).contains(explanation["confidence"] as? Double ?? 0), "\(explanation)")
+                #expect((explanation["factors"] as? [[String: Any]] ?? []).allSatisfy { $0["type"] as? String != "genre_match" })
+            }
+        }
+    }
+
     /// Every factor of every item, recomputed from the read models the server folded.
     @Test func everyReasonIsTrueOfTheReadModels() async throws {
         try await withTasteServer { client in

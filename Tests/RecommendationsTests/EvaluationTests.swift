@@ -79,7 +79,7 @@ import Testing
         let evaluation = OfflineEvaluation(
             ratings: try RatingsFile.read(directory.appendingPathComponent("ratings.csv")).ratings, split: .random, seed: 42,
             movies: try RatingsFile.readMovies(directory.appendingPathComponent("movies.csv")),
-            constants: .init(lambda: 10, minimumRatings: 2)
+            constants: .init(served: try RecommenderConstants("lambda=10 minimum-ratings=2"))
         )
         let results = try evaluation.run()
         #expect(results.map(\.model) == [

@@ -26,7 +26,7 @@ public func buildNuvieApplication(configuration: NuvieConfiguration, logger: Log
             let runner = try await DemoImport.runner(configuration: configuration, stores: stores, logger: logger)
             let recommender = Recommender(
                 inputs: RecommendationInputQueries(database: stores.readDatabase), readModels: ReadModelRevision(runner: runner),
-                parameters: configuration.modelParameters, ttlSeconds: configuration.recommendationTTLSeconds, logger: logger
+                parameters: configuration.modelParameters, scoring: configuration.recommender, ttlSeconds: configuration.recommendationTTLSeconds, logger: logger
             )
             // The first model is trained before serving, from whatever the read models hold now.
             let training = ModelTrainingService(recommender: recommender, interval: configuration.modelRetrainInterval, logger: logger)

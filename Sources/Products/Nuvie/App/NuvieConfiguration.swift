@@ -24,6 +24,8 @@ public struct NuvieConfiguration: PastStateConfiguration {
     public var aiServiceURL: URL?
     public var aiServiceTimeout: Duration = .seconds(2)
     public var modelParameters = ItemSimilarityModel.Parameters()
+    /// The served model's constants (`NUVIE_RECOMMENDER`); its λ and rating floor are `modelParameters`'.
+    public var recommender = RecommenderConstants()
     /// How often the model checks for new ratings and retrains.
     public var modelRetrainInterval: Duration = .seconds(60)
     /// `ttl_seconds` of the in-process model's answers: how long the feed serves a cached list.

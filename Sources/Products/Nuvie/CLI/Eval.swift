@@ -48,6 +48,9 @@ struct Eval: AsyncParsableCommand {
     @Option(help: "Films rated fewer times are left out of the item–item weights, the served model's and plain EASE's (without --tune; default: each its own).")
     var minimumRatings: Int?
 
+    @Option(help: "The served model's constants, as NUVIE_RECOMMENDER takes them and --tune prints them (default: the served defaults; without --tune).")
+    var served: String?
+
     @Flag(help: "Choose the served model's constants on validation splits of the training part (every split asked for), then measure the test part once.")
     var tune = false
 
@@ -68,6 +71,9 @@ struct Eval: AsyncParsableCommand {
 
     func validate() throws {
         if let signals, !(0...1).contains(signals) { throw ValidationError("--signals is a share of each user's ratings, from 0 to 1") }
+        if let served {
+            do { _ = try RecommenderConstants(served) } catch { throw ValidationError("--served: \(error)") }
+        }
     }
 
     func run() async throws {
@@ -85,9 +91,11 @@ struct Eval: AsyncParsableCommand {
             FileHandle.standardError.write(Data("eval: no film has a genre (\(moviesURL?.path ?? "no films' file beside the ratings")): the genre term adds nothing\n".utf8))
         }
         let progress = { (step: String) in FileHandle.standardError.write(Data("eval: \(step)\n".utf8)) }
-        let constants = minimumRatings.map { minimum in
-            OfflineEvaluation.Constants(minimumRatings: minimum, ease: .init(minimumRatings: minimum, lambda: ItemSimilarityModel.Parameters.plainEASE.lambda, keepsNegativeWeights: true))
-        } ?? .init()
+        var constants = OfflineEvaluation.Constants(served: try served.map { try RecommenderConstants($0) } ?? .init())
+        if let minimumRatings {
+            constants.minimumRatings = minimumRatings
+            constants.ease = .init(minimumRatings: minimumRatings, lambda: ItemSimilarityModel.Parameters.plainEASE.lambda, keepsNegativeWeights: true)
+        }
         var evaluations = split.kinds.map { kind in
             OfflineEvaluation(ratings: records, split: kind, seed: seed, movies: catalog, constants: constants)
         }
@@ -130,6 +138,7 @@ struct Eval: AsyncParsableCommand {
                 tuned on validation (\(choice.candidates) candidates): served λ \(c.lambda), minimum ratings \(c.minimumRatings), \
                 genre share \(c.genreShare), recency half-life \(c.recencyHalfLife.map { "\($0) ratings, floor \(c.recencyFloor)" } ?? "none"), \
                 sequence weights \(c.sequenceWeight) + \(c.recentSequenceWeight) by recency, a film rated but not liked counts \(c.otherRatingsWeight), popularity blend until \(c.fullHistory) ratings
+                  to serve them: NUVIE_RECOMMENDER='\(c.served.text)'
                 """)
             for kind in split.kinds {
                 guard let measured = choice.validation[kind], let ease = choice.ease[kind] else { continue }
@@ -150,6 +159,7 @@ struct Eval: AsyncParsableCommand {
                 "lambda": c.lambda, "minimum_ratings": c.minimumRatings, "genre_share": c.genreShare, "candidates": choice.candidates,
                 "recency_half_life": c.recencyHalfLife.map { $0 as Any } ?? NSNull(), "recency_floor": c.recencyFloor,
                 "sequence_weight": c.sequenceWeight, "recent_sequence_weight": c.recentSequenceWeight, "other_ratings_weight": c.otherRatingsWeight, "full_history": c.fullHistory,
+                "nuvie_recommender": c.served.text,
                 "splits": Dictionary(uniqueKeysWithValues: choice.validation.map { kind, measured in
                     (kind.rawValue, [
                         "validation_ndcg@10": measured.served, "ease_validation_ndcg@10": measured.ease,

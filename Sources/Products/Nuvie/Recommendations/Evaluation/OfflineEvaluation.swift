@@ -22,17 +22,11 @@ public struct OfflineEvaluation: Sendable {
         public var millisecondsPerUser: Double
     }
 
-    /// The constants of the served model, and plain EASE's own (searched the same way).
+    /// The constants of the served model (`served`, each read and set as if it were this struct's own),
+    /// and plain EASE's own (searched the same way).
+    @dynamicMemberLookup
     public struct Constants: Sendable, Equatable {
-        public var lambda: Double
-        public var minimumRatings: Int
-        public var genreShare: Double
-        public var recencyHalfLife: Double?
-        public var recencyFloor: Double
-        public var sequenceWeight: Double
-        public var recentSequenceWeight: Double
-        public var otherRatingsWeight: Double
-        public var fullHistory: Double
+        public var served: RecommenderConstants
         /// What a film finished or saved without a rating counts (`Scorer.signalWeight`): measured by
         /// `signalRows`, not searched (the ratings files have no such films).
         public var signalWeight = Scorer.defaultSignalWeight
@@ -42,26 +36,17 @@ public struct OfflineEvaluation: Sendable {
         /// The implicit-feedback baseline's (`ImplicitALS`), searched as plain EASE's is.
         public var als = ImplicitALS.Parameters()
 
-        public init(lambda: Double = ItemSimilarityModel.Parameters().lambda,
-                    minimumRatings: Int = ItemSimilarityModel.Parameters().minimumRatings,
-                    genreShare: Double = Scorer.defaultGenreShare, recencyHalfLife: Double? = Scorer.defaultRecencyHalfLife,
-                    recencyFloor: Double = Scorer.defaultRecencyFloor, sequenceWeight: Double = Scorer.defaultSequenceWeight,
-                    recentSequenceWeight: Double = Scorer.defaultRecentSequenceWeight,
-                    otherRatingsWeight: Double = Scorer.defaultOtherRatingsWeight,
-                    fullHistory: Double = Scorer.defaultFullHistory, ease: ItemSimilarityModel.Parameters? = nil) {
-            self.lambda = lambda
-            self.minimumRatings = minimumRatings
-            self.genreShare = genreShare
-            self.recencyHalfLife = recencyHalfLife
-            self.recencyFloor = recencyFloor
-            self.sequenceWeight = sequenceWeight
-            self.recentSequenceWeight = recentSequenceWeight
-            self.otherRatingsWeight = otherRatingsWeight
-            self.fullHistory = fullHistory
+        public init(served: RecommenderConstants = .init(), ease: ItemSimilarityModel.Parameters? = nil) {
+            self.served = served
             self.ease = ease ?? .plainEASE
         }
 
-        var model: ItemSimilarityModel.Parameters { .init(minimumRatings: minimumRatings, lambda: lambda, keepsNegativeWeights: keepsNegativeWeights) }
+        public subscript<Value>(dynamicMember constant: WritableKeyPath<RecommenderConstants, Value>) -> Value {
+            get { served[keyPath: constant] }
+            set { served[keyPath: constant] = newValue }
+        }
+
+        var model: ItemSimilarityModel.Parameters { .init(minimumRatings: served.minimumRatings, lambda: served.lambda, keepsNegativeWeights: keepsNegativeWeights) }
     }
 
     /// The served model with one of its choices undone at a time, each a row named for what changed:
@@ -244,11 +229,9 @@ public struct OfflineEvaluation: Sendable {
     }
 
     func servedScorer(_ model: ItemSimilarityModel, _ history: History) -> Scorer {
-        Scorer(
+        constants.served.scorer(
             model: model, catalog: CatalogSnapshot(titles: movies.titles, genres: movies.genres, ratingCounts: history.counts),
-            genreShare: constants.genreShare, recencyHalfLife: constants.recencyHalfLife, recencyFloor: constants.recencyFloor,
-            sequenceWeight: constants.sequenceWeight, recentSequenceWeight: constants.recentSequenceWeight, fullHistory: constants.fullHistory,
-            otherRatingsWeight: constants.otherRatingsWeight, signalWeight: constants.signalWeight
+            signalWeight: constants.signalWeight
         )
     }
 

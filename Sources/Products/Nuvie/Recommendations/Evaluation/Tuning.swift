@@ -64,11 +64,12 @@ public enum Tuning {
                 sequenceWeights.flatMap { sequence in
                     otherRatingsWeights.flatMap { other in
                         fullHistories.map { fullHistory in
-                            OfflineEvaluation.Constants(
-                                lambda: lambda, minimumRatings: minimumRatings, genreShare: genreShare, recencyHalfLife: recency.halfLife,
-                                recencyFloor: recency.floor, sequenceWeight: sequence.every, recentSequenceWeight: sequence.recent,
-                                otherRatingsWeight: other, fullHistory: fullHistory
-                            )
+                            var served = RecommenderConstants()
+                            (served.lambda, served.minimumRatings, served.genreShare) = (lambda, minimumRatings, genreShare)
+                            (served.recencyHalfLife, served.recencyFloor) = (recency.halfLife, recency.floor)
+                            (served.sequenceWeight, served.recentSequenceWeight) = (sequence.every, sequence.recent)
+                            (served.otherRatingsWeight, served.fullHistory) = (other, fullHistory)
+                            return OfflineEvaluation.Constants(served: served)
                         }
                     }
                 }
@@ -127,7 +128,7 @@ public enum Tuning {
                     worstRatio = min(worstRatio, served / max(bestEASE[probe.kind]?.1 ?? 1, .leastNonzeroMagnitude))
                 }
                 tried += 1
-                progress("tune: \(constants.summary): worst ratio to plain EASE \(worstRatio); NDCG@10 \(ndcg.sorted { $0.key.rawValue > $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", "))")
+                progress("tune: \(constants.served.text): worst ratio to plain EASE \(worstRatio); NDCG@10 \(ndcg.sorted { $0.key.rawValue > $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", "))")
                 measured.append((constants, worstRatio, ndcg))
             }
         }
@@ -147,7 +148,7 @@ public enum Tuning {
             let coldStart = zip(probes, models).map { probe, model in
                 probe.base.with(point.constants).coldStartWorstRatio(model, probe.history)
             }.min() ?? 0
-            progress("tune: nearly as good, worst ratio \(point.worstRatio): \(point.constants.summary): cold start's worst ratio to popular \(coldStart)")
+            progress("tune: nearly as good, worst ratio \(point.worstRatio): \(point.constants.served.text): cold start's worst ratio to popular \(coldStart)")
             if coldStart > best?.coldStart ?? -.infinity { best = (point, coldStart) }
         }
         guard let best = best?.point else { return Choice(constants: evaluations.first?.constants ?? .init(), validation: [:], ease: [:], als: [:], candidates: 0) }
@@ -156,14 +157,5 @@ public enum Tuning {
             validation: bestEASE.reduce(into: [:]) { $0[$1.key] = .init(served: best.ndcg[$1.key] ?? 0, ease: $1.value.1) },
             ease: bestEASE.mapValues(\.0), als: bestALS, candidates: tried
         )
-    }
-}
-
-private extension OfflineEvaluation.Constants {
-    /// One candidate's constants, as the search's progress lines name it.
-    var summary: String {
-        "λ \(lambda), ≥ \(minimumRatings) ratings, genre share \(genreShare), half-life \(recencyHalfLife.map { "\($0)" } ?? "none") "
-            + "floor \(recencyFloor), sequence \(sequenceWeight) + \(recentSequenceWeight) recent, rated not liked \(otherRatingsWeight), "
-            + "full history \(fullHistory)"
     }
 }

@@ -28,6 +28,8 @@ public final class Recommender: RecommendationEngine {
 
     public let inputs: RecommendationInputQueries
     let parameters: ItemSimilarityModel.Parameters
+    /// The scorer's shares (`NUVIE_RECOMMENDER`).
+    let scoring: RecommenderConstants
     public let ttlSeconds: Int
     private let current = NIOLockedValueBox<Trained?>(nil)
     private let catalog = NIOLockedValueBox<LiveCatalog?>(nil)
@@ -80,11 +82,12 @@ public final class Recommender: RecommendationEngine {
     /// `readModels`, when given, is the revision of the read models `inputs` reads.
     public init(
         inputs: RecommendationInputQueries, readModels: ReadModelRevision? = nil, parameters: ItemSimilarityModel.Parameters = .init(),
-        ttlSeconds: Int = 900, logger: Logger
+        scoring: RecommenderConstants = .init(), ttlSeconds: Int = 900, logger: Logger
     ) {
         self.inputs = inputs
         self.readModels = readModels
         self.parameters = parameters
+        self.scoring = scoring
         self.ttlSeconds = ttlSeconds
         self.logger = logger
     }
@@ -176,7 +179,7 @@ public final class Recommender: RecommendationEngine {
         guard let found = try inputs.inputs(userId: userId) else { throw RecommendationError.userNotFound(userId) }
         let profile = TasteProfile(found)
         let plain = plainOptions && profile.hasSeen(options.exclude)
-        let scoring = Scorer(model: trained.model, catalog: catalog.snapshot).prepare(profile, options: plain ? .init() : options)
+        let scoring = self.scoring.scorer(model: trained.model, catalog: catalog.snapshot).prepare(profile, options: plain ? .init() : options)
         if plain {
             scorings.withLockedValue { $0.put(userId, key: key, scoring) }
             remember(scoring)
