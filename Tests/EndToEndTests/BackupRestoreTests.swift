@@ -24,11 +24,16 @@ import Testing
         }
         try await Task.sleep(for: .milliseconds(300))
         let backedUp = try await runNuvie(["backup", "--data-dir", live.path, backup.path])
+        // Under a running server, which would go on serving the log it has open: what it acknowledged would be lost.
+        let underServer = try await runNuvie(["restore", "--data-dir", live.path, "--force", backup.path])
+        #expect(underServer.status != 0 && underServer.output.contains("is serving"), "\(underServer.output)")
         writes.cancel()
         await writes.value
         await server.stop()
         #expect(backedUp.status == 0, "\(backedUp.output)")
         #expect(try await runNuvie(["backup", "--data-dir", live.path, backup.path]).status != 0, "a backup never overwrites another")
+        let mistyped = try await runNuvie(["backup", "--data-dir", directory.url.appendingPathComponent("liev").path, directory.url.appendingPathComponent("b2").path])
+        #expect(mistyped.status != 0 && mistyped.output.contains("holds no event log"), "a backup of nothing is refused: \(mistyped.output)")
 
         let keyStore = live.appendingPathComponent("keys/keys.sqlite").path
         let restore = try await runNuvie(["restore", "--data-dir", restored.path, "--key-store", keyStore, backup.path])
@@ -94,6 +99,10 @@ func runProduct(
         #expect(!then.isEmpty && !then.contains { $0["movie_id"] as? Int == 5 })
         #expect(then.allSatisfy { ($0["reasons"] as? [String])?.isEmpty == false && $0["ai_score"] is Int })
         #expect(try await runNuvie(["as-of", "--data-dir", data.path, "--position", "1", "--time", "2020-01-01"]).status != 0)
+        // Read models kept from a later position would be folded on, not rebuilt: a used directory is refused.
+        let reused = try await runNuvie(["as-of", "--data-dir", data.path, "--position", "1", "--output", data.path])
+        #expect(reused.status != 0 && reused.output.contains("is not empty"), "\(reused.output)")
+        #expect(try await runNuvie(["as-of", "--data-dir", data.path, "--position", "1", "--serve", "83000"]).status != 0)
 
         let audit = try await runNuvie(["audit", "--data-dir", data.path, "--user", "1", "--format", "json"])
         let lines = audit.output.split(separator: "\n").filter { $0.hasPrefix("{") }

@@ -43,6 +43,11 @@ public struct AsOfCommand<Product: ServedProduct, View: PastStateView>: AsyncPar
     public func validate() throws {
         guard !(view.isGiven && serving.serve != nil) else { throw ValidationError("\(View.option) and --serve do not go together") }
         guard view.isGiven || serving.serve != nil || output != nil else { throw ValidationError("give one of \(View.option), --serve and --output") }
+        if let port = serving.serve, !(0...65_535).contains(port) { throw ValidationError("--serve must be a port from 0 to 65535") }
+        // A fold goes on from the checkpoints it finds: read models of a later position would be taken as this one's.
+        if let output, serving.serve == nil, !((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).isEmpty {
+            throw ValidationError("--output \(output) is not empty: give a new or empty directory")
+        }
     }
 
     public func run() async throws {

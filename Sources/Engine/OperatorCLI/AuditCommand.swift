@@ -42,7 +42,7 @@ public struct AuditCommand<Product: EventSourcedProduct>: AsyncParsableCommand {
 
     public func run() async throws {
         _ = global.logger()
-        let log = try EventLog(configuration: .init(directory: try global.productDirectory().log))
+        let log = try EventLog(configuration: .init(directory: try global.existingProductDirectory().log))
         defer { log.close() }
         let trail = AuditTrail(log: log, catalog: Product.Catalog.self)
         let entries = try (user.map { try trail.user($0) } ?? trail.stream(stream ?? "")).filter { entry in

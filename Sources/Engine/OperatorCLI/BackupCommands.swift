@@ -24,7 +24,7 @@ public struct BackupCommand<Product: EventSourcedProduct>: AsyncParsableCommand 
 
     public func run() async throws {
         _ = global.logger()
-        _ = try global.productDirectory()
+        _ = try global.existingProductDirectory()
         let manifest = try Backup.create(Product.self, from: global.dataDirectory, to: URL(fileURLWithPath: directory))
         print("backed up the log to position \(manifest.logHeadPosition) into \(directory); back the key store up apart (backup-keys)")
     }
@@ -50,6 +50,9 @@ public struct RestoreCommand<Product: EventSourcedProduct>: AsyncParsableCommand
     public init() {}
 
     public func run() async throws {
+        if let pid = try global.productDirectory().runningServer {
+            throw ValidationError("a server (pid \(pid)) is serving \(global.dataDirectory.path): stop it first, or it goes on serving the log it has open and what it acknowledges is lost")
+        }
         let manifest = try Backup.restore(
             Product.self, from: URL(fileURLWithPath: directory), to: global.dataDirectory, keyStore: keyStore.map { URL(fileURLWithPath: $0) }, force: force
         )
@@ -79,7 +82,7 @@ public struct VerifyCommand<Product: EventSourcedProduct>: AsyncParsableCommand 
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("\(Product.name)-verify-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let started = ContinuousClock.now
-        _ = try global.productDirectory()
+        _ = try global.existingProductDirectory()
         let report = try await Verify.run(Product.self, dataDirectory: global.dataDirectory, masterKey: try global.masterKey(), scratch: scratch)
         let elapsed = ContinuousClock.now - started
         if report.isIdentical {

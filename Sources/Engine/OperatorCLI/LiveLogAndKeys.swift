@@ -21,7 +21,7 @@ public struct LiveLogAndKeys: Sendable {
 
 extension ProductOptions {
     public func openLogAndKeys() throws -> LiveLogAndKeys {
-        let directory = try productDirectory()
+        let directory = try existingProductDirectory()
         let log = try EventLog(configuration: .init(directory: directory.log, readOnly: true))
         do {
             return LiveLogAndKeys(log: log, keys: try KeyStore(path: directory.keyStorePath, masterKey: try masterKey()))

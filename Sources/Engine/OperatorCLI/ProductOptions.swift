@@ -41,6 +41,16 @@ public struct ProductOptions<Product: EventSourcedProduct>: ParsableArguments {
         return directory
     }
 
+    /// `productDirectory()`, for a command that reads what is there: it must hold a log, so that a
+    /// mistyped `--data-dir` is refused instead of read (or backed up) as an empty log.
+    public func existingProductDirectory() throws -> DataDirectory {
+        let directory = try productDirectory()
+        guard FileManager.default.fileExists(atPath: directory.log.appendingPathComponent("data.mdb").path) else {
+            throw ValidationError("\(dataDirectory.path) holds no event log: is --data-dir (or \(Product.environmentPrefix)_DATA_DIR) right?")
+        }
+        return directory
+    }
+
     /// The master key from `<PRODUCT>_MASTER_KEY(_FILE)`, or a demo directory's own.
     public func masterKey() throws -> MasterKey {
         let directory = try productDirectory()
