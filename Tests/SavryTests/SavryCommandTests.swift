@@ -43,6 +43,27 @@ import Testing
         #expect(storage.log.headPosition == 0)
     }
 
+    /// Erasures of one user asked at once (two operators, or the user and an operator): one records
+    /// `user-erased`, the others find the user erased.
+    @Test func erasuresAskedAtOnceRecordOneErasure() async throws {
+        let storage = try await SavryStorage()
+        let user = try await storage.commands.signIn(SavryIdentity(provider: .apple, subject: "001.twice")).userId
+        let erasure = UserErasure(stores: storage.stores, runner: storage.runner)
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    do { _ = try await erasure.erase(user, initiator: .operator); return true } catch { return false }
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 }.count == 1, "\(outcomes)")
+        let erased = try storage.store.readStream(SavryStreams.user(user)).events.filter {
+            if case .userErased = $0.event { true } else { false }
+        }
+        #expect(erased.count == 1)
+    }
+
     @Test func anErasedUserCannotWriteAndTheirIdentitySignsInAsANewUser() async throws {
         let storage = try await SavryStorage()
         let identity = SavryIdentity(provider: .apple, subject: "001.erased")

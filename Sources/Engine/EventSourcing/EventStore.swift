@@ -114,6 +114,12 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
         } }
     }
 
+    /// Runs `body` while no decision on `stream` is made in this process, for a command that decides
+    /// from more than the stream's events (an erasure, from its user's key): two of them take turns.
+    public func inTurn<T>(on stream: String, _ body: () async throws -> T) async throws -> T {
+        try await turns.inTurn(on: stream, body)
+    }
+
     /// Appends `events` to `stream` whatever it holds (facts no decision depends on).
     public func append(_ events: [Event], to stream: String, eventId: UUID) async throws -> CommandResult {
         let result = try await log.append(to: stream, expectedVersion: .any, events: try await newEvents(events, eventId: eventId))

@@ -62,17 +62,21 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
         // A past state served read-only opens personal fields with the live key store: destroying a
         // key there would erase the live user, whose erasure this log cannot record.
         guard !store.log.isReadOnly else { throw EventLogError.readOnly }
-        let tombstone = try keys.erasure(of: userId)
-        guard tombstone?.position == nil else { throw Failure.alreadyErased(userId) }
-        guard try store.streamExists(Product.userStream(userId)) else { throw Failure.unknownUser(userId) }
-        if tombstone == nil { try await keys.applyErasuresEverywhere([KeyStore.Erasure(userId: userId, position: nil)]) }
-        // Nothing can open them once the key is gone; deleting them frees the space.
-        try await files.removeAll(of: userId)
-        store.forgetFoldedStreams()
-        let result = try await store.append(
-            [Product.Catalog.userErased(UserErased(userId: userId, initiator: initiator))], to: Product.userStream(userId), eventId: .timeOrdered()
-        )
-        try await keys.recordErasurePositionsEverywhere([KeyStore.Erasure(userId: userId, position: result.position)])
+        // In turn with every decision on the user's stream: two erasures at once record one event.
+        let result = try await store.inTurn(on: Product.userStream(userId)) {
+            let tombstone = try keys.erasure(of: userId)
+            guard tombstone?.position == nil else { throw Failure.alreadyErased(userId) }
+            guard try store.streamExists(Product.userStream(userId)) else { throw Failure.unknownUser(userId) }
+            if tombstone == nil { try await keys.applyErasuresEverywhere([KeyStore.Erasure(userId: userId, position: nil)]) }
+            // Nothing can open them once the key is gone; deleting them frees the space.
+            try await files.removeAll(of: userId)
+            store.forgetFoldedStreams()
+            let result = try await store.append(
+                [Product.Catalog.userErased(UserErased(userId: userId, initiator: initiator))], to: Product.userStream(userId), eventId: .timeOrdered()
+            )
+            try await keys.recordErasurePositionsEverywhere([KeyStore.Erasure(userId: userId, position: result.position)])
+            return result
+        }
         erasures.increment()
         try await readModelsReach(result.position)
         try? await readDatabase.truncateWAL()
