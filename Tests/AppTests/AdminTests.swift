@@ -91,6 +91,9 @@ import Testing
 
             let unknown = try await client.send(.post, "/admin/replay", body: #"{"projections":["nope"]}"#, headers: admin)
             #expect(unknown.status == .badRequest && unknown.errorCode == "VALIDATION_ERROR")
+            // An empty list names nothing to rebuild: refused, not a replay of nothing.
+            let none = try await client.send(.post, "/admin/replay", body: #"{"projections":[]}"#, headers: admin)
+            #expect(none.status == .badRequest && none.errorCode == "VALIDATION_ERROR" && none.text.contains("leave it out"), "\(none.text)")
             #expect(try await client.send(.post, "/admin/replay", token: alice.token).errorCode == "ADMIN_TOKEN_REQUIRED")
 
             let started = try await client.send(.post, "/admin/replay", headers: admin)
@@ -102,7 +105,9 @@ import Testing
                 try await Task.sleep(for: .milliseconds(20))
                 state = try await client.send(.get, "/admin/replay", headers: admin).json["state"] as? String ?? "?"
             }
-            let status = try await client.send(.get, "/admin/replay", headers: admin).json
+            let replayStatus = try await client.send(.get, "/admin/replay", headers: admin)
+            #expect(replayStatus.headers[.cacheControl] == "no-store", "an operator's answer is kept by no cache")
+            let status = replayStatus.json
             let head = try await client.headPosition()
             #expect(state == "finished" && status["position"] as? Int == head, "\(status)")
             var after: [NSDictionary] = []

@@ -59,6 +59,21 @@ import Testing
         }
     }
 
+    /// Backing up twice within a second (a double click, two operators) makes two backups, not a 500.
+    @Test func twoBackupsInOneSecondAreTwoBackups() async throws {
+        try await SavryLiveServer.run { server in
+            _ = try await server.client.token("ana")
+            let session = try #require(try await Console.signIn(server.client, token: SavryLiveServer.adminToken).sessionCookie)
+            let csrf = try await Console.csrf(server.client, session: session)
+            for _ in 0..<2 {
+                let reply = try await Console.post(server.client, "/admin/console/backup", ["csrf": csrf], session: session)
+                #expect(reply.status == .ok, "\(reply.text.prefix(300))")
+            }
+            let backups = server.storage.stores.directory.root.appendingPathComponent("backups").path
+            #expect(try FileManager.default.contentsOfDirectory(atPath: backups).count == 2)
+        }
+    }
+
     /// As `as-of --serve` serves a past state: the console shows it, and no action changes anything.
     @Test func aServerShowingThePastTakesNoActionButSignOut() async throws {
         let storage = try await SavryStorage()

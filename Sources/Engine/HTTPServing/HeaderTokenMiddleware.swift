@@ -21,6 +21,10 @@ public struct HeaderTokenMiddleware<Context: RequestContext, Refusal: Error & Se
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let given = request.headers[header], SHA256.hash(data: Data(given.utf8)) == tokenDigest else { throw refusal }
-        return try await next(request, context)
+        var response = try await next(request, context)
+        // For the holder of a secret header, which (unlike Authorization, RFC 9111 3.5) does not keep
+        // a shared cache from storing the answer.
+        response.headers[.cacheControl] = "no-store"
+        return response
     }
 }

@@ -97,15 +97,16 @@ public struct OperatorController<Context: RequestContext>: Sendable {
         if let unknown = object.keys.first(where: { $0 != "projections" }) {
             throw OperatorRequestError.invalid("Unknown field \(unknown)", field: unknown)
         }
-        guard let value = object["projections"] else { return nil }
-        guard case .array(let items) = value, items.count <= 32 else {
-            throw OperatorRequestError.invalid("projections must be a list of at most 32 names", field: "projections")
+        guard let value = object["projections"], value != .null else { return nil }
+        guard case .array(let items) = value, (1...32).contains(items.count) else {
+            throw OperatorRequestError.invalid("projections must be a list of 1 to 32 names (leave it out to rebuild them all)", field: "projections")
         }
-        return try items.map {
+        var seen = Set<String>()
+        return try items.compactMap {
             guard case .string(let name) = $0, (1...64).contains(name.count) else {
                 throw OperatorRequestError.invalid("projections must be a list of names", field: "projections")
             }
-            return name
+            return seen.insert(name).inserted ? name : nil
         }
     }
 

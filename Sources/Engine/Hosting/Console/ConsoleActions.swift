@@ -41,8 +41,8 @@ extension ConsoleController {
             return pages.problem(.notFound, "No user \(id). Nothing was erased.", session: context.session)
         } catch UserErasureFailure.alreadyErased {
             return pages.problem(.conflict, "User \(id) is already erased.", session: context.session)
-        } catch let refusal as OperatorRequestError {
-            return pages.problem(.notFound, "\(refusal). Nothing was erased.", session: context.session)
+        } catch OperatorRequestError.userNotFound(let message) {
+            return pages.problem(.notFound, "\(message). Nothing was erased.", session: context.session)
         }
         let values: [String: Any] = ["id": id, "position": position, "history": ConsolePages.link("users", ["id": String(id)])]
         return pages.page("erased", title: "User \(id) erased", values, session: context.session)
@@ -81,12 +81,21 @@ extension ConsoleController {
         pages.page("backup", title: "Backup", backupValues(result: nil), session: context.session)
     }
 
-    /// Into `backups/<time>` in the data directory: copy it off the machine from there.
+    /// Into `backups/<time>` in the data directory (`<time>-2`, … when one was taken that second):
+    /// copy it off the machine from there.
     func startBackup(_ request: Request, context: ConsoleContext<Context>) async throws -> Response {
         guard !audit.log.isShared else { return pages.problem(.conflict, "A shared log is backed up with PostgreSQL's own tools.", session: context.session) }
-        let destination = backups.appendingPathComponent(Date().formatted(.iso8601).replacingOccurrences(of: ":", with: ""))
+        let name = Date().formatted(.iso8601).replacingOccurrences(of: ":", with: "")
+        let taken = Set((try? FileManager.default.contentsOfDirectory(atPath: backups.path)) ?? [])
+        let unique = (1...).lazy.map { $0 == 1 ? name : "\(name)-\($0)" }.first { !taken.contains($0) } ?? name
+        let destination = backups.appendingPathComponent(unique)
         let backUp = backUp
-        let position = try await BlockingWork.run { try backUp(destination) }
+        let position: UInt64
+        do {
+            position = try await BlockingWork.run { try backUp(destination) }
+        } catch Backup.Failure.destinationNotEmpty {
+            return pages.problem(.conflict, "Another backup is being taken into \(destination.path): follow it on the backup page.", session: context.session)
+        }
         return pages.page("backup", title: "Backup", backupValues(result: ["position": position, "path": destination.path]), session: context.session)
     }
 
