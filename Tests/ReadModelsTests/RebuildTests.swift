@@ -32,6 +32,26 @@ import Testing
         #expect(files == [URL(fileURLWithPath: models.database.path).lastPathComponent], "older generations are removed on open")
     }
 
+    /// A rebuilt projection that cannot apply an event is not swapped in: the rebuild says where,
+    /// and the read models serving stay as they were (a replay once swapped in read models that had
+    /// stopped, and reported it rebuilt).
+    @Test func aRebuildWhoseProjectionStopsSwapsNothingIn() async throws {
+        let models = try TallyReadModels(projections: [TallyProjection(failingAt: "bowls"), NotesProjection()], generations: true)
+        try await models.given(ProjectionRunnerTests.counts)
+        _ = try models.runner.catchUp()
+        let (before, live) = (try models.database.canonicalDump(), models.database.path)
+        do {
+            _ = try models.runner.rebuild()
+            Issue.record("the rebuild reported success")
+        } catch let RebuildError.projectionFailed(name, position, _) {
+            #expect(name == "tallies" && position == 4)
+        }
+        #expect(models.database.path == live)
+        #expect(try models.database.canonicalDump() == before)
+        let files = try FileManager.default.contentsOfDirectory(atPath: models.readDirectory.path).filter { $0.hasSuffix(".sqlite") }
+        #expect(files == [URL(fileURLWithPath: live).lastPathComponent], "the stopped generation is removed")
+    }
+
     /// A shutdown asks a rebuild to stop: it stops before the swap, the live generation keeps
     /// serving unchanged, and the unfinished file is removed.
     @Test func aRebuildAskedToStopLeavesTheLiveReadModelsAsTheyWere() async throws {

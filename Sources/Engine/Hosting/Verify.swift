@@ -13,6 +13,9 @@ public enum Verify {
         public var tables: Int
         /// Tables whose rows differ from the rebuild.
         public var differences: [String]
+        /// Projections that could not apply an event, in the rebuild as in the live read models
+        /// (which then agree, both stopped there): what they say, with where.
+        public var stopped: [String]
         public var isIdentical: Bool { differences.isEmpty }
     }
 
@@ -45,11 +48,15 @@ public enum Verify {
         defer { try? keys.close() }
         let rebuilt = try ReadDatabase(path: scratch.appendingPathComponent("read.sqlite").path, projections: Product.projections)
         defer { try? rebuilt.close() }
-        try ProjectionRunner<Product.Catalog>(
+        let runner = try ProjectionRunner<Product.Catalog>(
             log: log, personalData: KeyStoreCipher(keys: keys), database: rebuilt, projections: Product.projections, logger: Logger(label: "\(Product.name).verify")
-        ).catchUp(until: position)
+        )
+        try runner.catchUp(until: position)
         let fresh = try rebuilt.tableDumps()
         let differences = Set(fresh.keys).union(live.dumps.keys).filter { fresh[$0] != live.dumps[$0] }.sorted()
-        return Report(position: position, tables: fresh.count, differences: differences)
+        let stopped = try runner.status().compactMap { status in
+            status.failedPosition.map { "\(status.name) could not apply the event at position \($0) (\(status.failure ?? "no reason recorded"))" }
+        }
+        return Report(position: position, tables: fresh.count, differences: differences, stopped: stopped)
     }
 }

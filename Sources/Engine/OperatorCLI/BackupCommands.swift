@@ -85,7 +85,10 @@ public struct VerifyCommand<Product: EventSourcedProduct>: AsyncParsableCommand 
         _ = try global.existingProductDirectory()
         let report = try await Verify.run(Product.self, dataDirectory: global.dataDirectory, masterKey: try global.masterKey(), scratch: scratch)
         let elapsed = ContinuousClock.now - started
-        if report.isIdentical {
+        if report.isIdentical, !report.stopped.isEmpty {
+            print("identical up to position \(report.position), but stopped: \(report.stopped.joined(separator: "; "))")
+            throw ExitCode(1)
+        } else if report.isIdentical {
             print("identical: \(report.tables) tables rebuilt from the log up to position \(report.position) match the live read models (\(String(format: "%.1f", elapsed.seconds)) s)")
         } else {
             print("DIFFERENT at position \(report.position): \(report.differences.joined(separator: ", "))")

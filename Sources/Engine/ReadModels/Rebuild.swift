@@ -19,6 +19,9 @@ public enum RebuildError: Error, Equatable, CustomStringConvertible {
     case projectionsDiffer(runner: [String], database: [String])
     /// Stopped before the swap (the server shutting down); the live read models are untouched.
     case cancelled
+    /// A rebuilt projection could not apply an event: nothing is swapped in, the live read models
+    /// stay as they were.
+    case projectionFailed(String, position: Int64, failure: String)
 
     public var description: String {
         switch self {
@@ -26,6 +29,8 @@ public enum RebuildError: Error, Equatable, CustomStringConvertible {
         case .notDirectoryBacked: "this read database was not opened from a data directory, so it has no generations to swap"
         case let .projectionsDiffer(runner, database): "the runner folds \(runner) but the read database holds \(database)"
         case .cancelled: "stopped before the swap (the server was shutting down); the live read models are unchanged"
+        case let .projectionFailed(name, position, failure):
+            "\(name) could not apply the event at position \(position) (\(failure)): nothing was swapped in, the live read models are unchanged"
         }
     }
 }
@@ -78,6 +83,11 @@ extension ProjectionRunner {
         }
         try batchLock.withLock {
             try rebuilder.catchUp()
+            if let failed = try rebuilt.checkpoints().first(where: { selected.contains($0.name) && $0.failedPosition != nil }) {
+                try? rebuilt.close()
+                files.remove(generationAt: path)
+                throw RebuildError.projectionFailed(failed.name, position: failed.failedPosition ?? 0, failure: failed.failure ?? "no reason recorded")
+            }
             try database.adopt(rebuilt)
         }
         publishProgress(try database.checkpoints())

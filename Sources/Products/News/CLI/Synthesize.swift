@@ -24,6 +24,10 @@ struct Synthesize: ParsableCommand {
     func validate() throws {
         guard stories > 0, days > 0 else { throw ValidationError("--stories and --days must be positive") }
         guard startDay >= 0 else { throw ValidationError("--start-day must not be negative") }
+        // Dates past 9999-12-31 are refused by news import (and their day arithmetic would overflow).
+        guard startDay <= 2_900_000, days <= 2_900_000, startDay + days <= 2_900_000, stories <= 10_000_000 else {
+            throw ValidationError("--start-day and --days together reach past the year 9999, or --stories is past 10,000,000")
+        }
     }
 
     func run() throws {
