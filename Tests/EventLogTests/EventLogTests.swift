@@ -283,6 +283,25 @@ func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -> EventL
         #expect(throws: EventLogError.closed) { try log.backup(to: place.directory.url.appendingPathComponent("copy")) }
     }
 
+    /// A log copied only in part (a backup taken off the machine that stopped short) is refused when
+    /// opened, naming its file: before, the first read past the file's end was a SIGBUS.
+    @Test func aLogCutShortIsRefusedWhenOpened() async throws {
+        let directory = try TemporaryDirectory()
+        let log = try EventLog(configuration: .init(directory: directory.url))
+        for i in 0..<200 { _ = try await log.append(to: "s-\(i)", expectedVersion: .noStream, events: [event(payload: #"{"t":"\#(String(repeating: "x", count: 500))"}"#)]) }
+        log.close()
+        let file = directory.url.appendingPathComponent("data.mdb")
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: 20_000)
+        try handle.close()
+        do {
+            _ = try EventLog(configuration: .init(directory: directory.url))
+            Issue.record("a log cut short opened")
+        } catch let error as LMDBError {
+            #expect(error.description.contains("data.mdb is 20000 bytes"), "\(error)")
+        }
+    }
+
     @Test(arguments: LogBackend.available) func backupIsAConsistentCopy(_ backend: LogBackend) async throws {
         let place = try await LogPlace(backend)
         let log = try await place.open()

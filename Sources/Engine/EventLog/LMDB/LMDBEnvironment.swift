@@ -28,6 +28,7 @@ final class LMDBEnvironment: @unchecked Sendable {
             try LMDBError.check(mdb_env_set_maxreaders(handle, 256), "env_set_maxreaders")
             try LMDBError.check(mdb_env_set_mapsize(handle, initialMapSize), "env_set_mapsize")
             try LMDBError.check(mdb_env_open(handle, path, UInt32(MDB_NOTLS | (durable ? 0 : MDB_NOSYNC)), 0o640), "env_open \(path)")
+            try Self.checkWhole(handle, path: path)
             var staleReaders: Int32 = 0
             try LMDBError.check(mdb_reader_check(handle, &staleReaders), "reader_check")
             try Self.allocateLockFile(in: path)
@@ -42,6 +43,19 @@ final class LMDBEnvironment: @unchecked Sendable {
         self.path = path
         self.store = store
         MappedPages.changed()
+    }
+
+    /// A data file shorter than the pages its meta page counts (a copy cut short) maps fine and is a
+    /// SIGBUS at the first read past its end, in whatever command reads there: refused at open.
+    private static func checkWhole(_ env: OpaquePointer, path: String) throws(LMDBError) {
+        var info = MDB_envinfo(), pages = MDB_stat()
+        try LMDBError.check(mdb_env_info(env, &info), "env_info")
+        try LMDBError.check(mdb_env_stat(env, &pages), "env_stat")
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path + "/data.mdb"))?[.size] as? Int else { return }
+        let needed = (Int(info.me_last_pgno) + 1) * Int(pages.ms_psize)
+        guard size >= needed else {
+            throw LMDBError(code: MDB_CORRUPTED, operation: "env_open \(path): data.mdb is \(size) bytes, its pages need \(needed) (a copy cut short?)")
+        }
     }
 
     /// LMDB maps `lock.mdb` (its reader table) after sizing it with `ftruncate`, which allocates
