@@ -362,7 +362,7 @@ let package = Package(
         .executableTarget(
             name: "ChatCLI",
             dependencies: [
-                "ChatApp", "ChatAPI", "ChatCommands", "ChatProjections", "OperatorCLI", "ProductHosting", "ReadModels",
+                "ChatApp", "ChatAPI", "ChatCommands", "ChatDomain", "ChatProjections", "OperatorCLI", "ProductHosting", "ReadModels",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

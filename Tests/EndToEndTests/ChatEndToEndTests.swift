@@ -23,6 +23,23 @@ import Testing
         return ["Authorization": "Token \(token)"]
     }
 
+    /// A Django export holding an account that cannot be kept here (a social sign-in's unusable
+    /// password) imports the others, names that one, and exits 1; it used to stop at it.
+    @Test func anImportNamesTheAccountsItCannotKeepAndImportsTheRest() async throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.url.appendingPathComponent("data"), dump = directory.url.appendingPathComponent("users.json")
+        let hash = "pbkdf2_sha256$1000$abcdefgh$yalS5uWXJ9EhbBQk0M6SbMnJngMCIe/Okx7VDGjnC7s="
+        let users = [("ann@example.com", hash), ("social@example.com", "!unusable"), ("cy@example.com", hash)].enumerated().map { index, user in
+            #"{"model":"auth.user","pk":\#(index + 1),"fields":{"password":"\#(user.1)","email":"\#(user.0)","username":"u\#(index)","is_active":true}}"#
+        }
+        try Data("[\(users.joined(separator: ","))]".utf8).write(to: dump)
+        let key = ["CHAT_MASTER_KEY": Data(repeating: 7, count: 32).base64EncodedString()]
+        let run = try await runProduct("chat", ["import-django-users", dump.path, "--data-dir", data.path], environment: key)
+        #expect(run.status == 1 && run.output.contains("imported 2 accounts") && run.output.contains("social@example.com: password"), "\(run.output)")
+        let again = try await runProduct("chat", ["import-django-users", dump.path, "--data-dir", data.path], environment: key)
+        #expect(again.output.contains("imported 0 accounts; skipped 2"), "\(again.output)")
+    }
+
     @Test func aBackupCarriesTheUploadsAndTheOperatorToolsReadTheLog() async throws {
         let directory = try TemporaryDirectory()
         let data = directory.url.appendingPathComponent("data")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChatCommands
+import ChatDomain
 import ChatProjections
 import Foundation
 import ProductHosting
@@ -26,15 +27,24 @@ struct ImportDjangoUsers: AsyncParsableCommand {
         let stores = try await global.openStores(logger: logger)
         defer { stores.close() }
         let commands = try ChatCommandService(store: stores.store)
-        var imported = 0, skipped = 0
+        var imported = 0, skipped = 0, refused: [String] = []
         for account in export.accounts {
-            let userId = try await commands.importAccount(
-                email: account.email, passwordHash: account.passwordHash, username: account.username,
-                firstName: account.firstName, lastName: account.lastName, dateJoined: account.dateJoined
-            )
-            if userId == nil { skipped += 1 } else { imported += 1 }
+            do {
+                let userId = try await commands.importAccount(
+                    email: account.email, passwordHash: account.passwordHash, username: account.username,
+                    firstName: account.firstName, lastName: account.lastName, dateJoined: account.dateJoined
+                )
+                if userId == nil { skipped += 1 } else { imported += 1 }
+            } catch ChatDomainError.invalid(let field, let reason) {
+                // One account that cannot be kept (a social sign-in's unusable password) does not stop the others.
+                refused.append("\(account.email): \(field) \(reason)")
+            }
         }
         try stores.runner(logger: logger).catchUp()
         print("imported \(imported) accounts; skipped \(skipped) whose email already has one")
+        guard refused.isEmpty else {
+            print("refused \(refused.count), each needs fixing or a password reset:\n  " + refused.joined(separator: "\n  "))
+            throw ExitCode(1)
+        }
     }
 }
