@@ -5,6 +5,17 @@ import Testing
 /// `news as-of` through the real `news` binary: an investor's preferences as they were, and the whole
 /// API served read-only as it answered at a past position, beside the live server.
 @Suite(.timeLimit(.minutes(3))) struct NewsAsOfTests {
+    /// A file none of whose lines is an article fails the import (exit 1), naming each line; one
+    /// that holds articles imports them (exit 0), its rejected lines named.
+    @Test func anImportOfNoArticleFails() async throws {
+        let directory = try TemporaryDirectory()
+        let junk = directory.url.appendingPathComponent("junk.jsonl")
+        try Data("not json\n{\"title\":1}\n".utf8).write(to: junk)
+        let data = directory.url.appendingPathComponent("data").path
+        let run = try await runProduct("news", ["import", junk.path, "--data-dir", data], environment: ["NEWS_MASTER_KEY": configuredMasterKey])
+        #expect(run.status == 1 && run.output.contains("line 1:") && run.output.contains("2 lines rejected"), "\(run.output)")
+    }
+
     @Test func asOfShowsAndServesThePastReadOnly() async throws {
         let directory = try TemporaryDirectory()
         let data = directory.url.appendingPathComponent("data")

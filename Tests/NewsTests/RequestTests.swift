@@ -94,6 +94,10 @@ import Testing
             #expect(bad.status == .badRequest && bad.isErrorShape && bad.json["error"] as? String == "User ID is required")
             let missing = try await server.send(.get, "/v1/nowhere")
             #expect(missing.status == .notFound && missing.isErrorShape)
+            for method in [HTTPRequest.Method.delete, .options] {
+                let refused = try await server.send(method, "/v1/feed")
+                #expect(refused.status == .methodNotAllowed && refused.isErrorShape && refused.headers[.allow] == "GET", "\(method): \(refused.headers)")
+            }
         }
     }
 

@@ -41,6 +41,8 @@ struct ImportNews: AsyncParsableCommand {
         }
         try stores.runner(logger: logger).catchUp()
         print("ingested \(recorded) articles; \(parsed.articles.count - recorded) already held; \(parsed.rejected.count) lines rejected")
+        // A file none of whose lines is an article is not one: a script that imports it must hear so.
+        if parsed.articles.isEmpty, !parsed.rejected.isEmpty { throw ExitCode(1) }
     }
 }
 
