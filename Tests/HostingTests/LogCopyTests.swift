@@ -69,6 +69,13 @@ struct LogCopyTests {
             stores.close()
         }
         _ = try await LogCopy.run(TallyProduct.self, from: DataDirectory(directory.url.appendingPathComponent("one")), to: url, masterKey: masterKey, logger: logger)
+        // A URL that is not one names the option it came from, not the serving setting.
+        do {
+            _ = try await LogCopy.run(TallyProduct.self, from: DataDirectory(directory.url.appendingPathComponent("one")), to: "mysql://x", masterKey: masterKey, logger: logger)
+            Issue.record("a URL that is no PostgreSQL one was taken")
+        } catch {
+            #expect("\(error)".hasPrefix("--to=") && !"\(error)".contains("LOG_URL"), "\(error)")
+        }
         await #expect(throws: LogCopy.Failure.self) {
             try await LogCopy.run(TallyProduct.self, from: DataDirectory(directory.url.appendingPathComponent("other")), to: url, masterKey: masterKey, logger: logger)
         }

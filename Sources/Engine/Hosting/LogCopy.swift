@@ -40,7 +40,7 @@ public enum LogCopy {
         defer { log.close() }
         let keys = try KeyStore(path: directory.keyStorePath, masterKey: masterKey)
         defer { try? keys.close() }
-        let shared = try await SharedLogSetting.open(url, for: Product.self, operationTimeout: operationTimeout)
+        let shared = try await SharedLogSetting.open(url, for: Product.self, named: "--to", operationTimeout: operationTimeout)
         defer { shared.log.close() }
         guard let target = shared.log as? PostgresSharedLog else { throw Failure.differentLog(position: 0) }
 

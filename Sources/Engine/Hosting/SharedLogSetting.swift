@@ -23,12 +23,13 @@ public enum SharedLogSetting {
     }
 
     /// Connects and prepares the product's log and key store, or stops the start with a message
-    /// naming the setting. `operationTimeout` bounds each call to the server (a serving node's by
-    /// default; a bulk copy's batch takes longer).
+    /// naming the setting (`<PRODUCT>_LOG_URL`, or what gave the URL: log-copy's `--to`).
+    /// `operationTimeout` bounds each call to the server (a serving node's by default; a bulk copy's
+    /// batch takes longer).
     static func open<Product: EventSourcedProduct>(
-        _ url: String, for _: Product.Type, operationTimeout: Duration = PostgresSharedLog.servingOperationTimeout
+        _ url: String, for _: Product.Type, named setting: String? = nil, operationTimeout: Duration = PostgresSharedLog.servingOperationTimeout
     ) async throws -> SharedStores {
-        let name = "\(Product.environmentPrefix)_LOG_URL"
+        let name = setting ?? "\(Product.environmentPrefix)_LOG_URL"
         do {
             let log = try await PostgresSharedLog(url: try checked(url, name: name), product: Product.name, operationTimeout: operationTimeout)
             return SharedStores(log: log, keys: PostgresSharedKeys(log: log))
