@@ -14,6 +14,18 @@ import Testing
         #expect(decided == Self.created)
     }
 
+    /// A cap counted in characters as a user sees them let 200,000 combining accents pass as one
+    /// (a 400 KB name); an emoji family, seven code points, still counts as one.
+    @Test func givenNothingWhenANameIsMostlyCombiningMarksThenRefused() throws {
+        var fields = Self.soup
+        fields.name = "Soup " + String(repeating: "\u{0301}", count: 200_000)
+        #expect(throws: SavryDomainError.invalid(field: "name", reason: "must be 1–200 characters (not counting surrounding blanks)")) {
+            try RecipeDecisions.create("r1", by: 1, fields: fields, state: RecipeState.fold([SavryEvent]()))
+        }
+        fields.name = String(repeating: "👨‍👩‍👧‍👦", count: 200)
+        _ = try RecipeDecisions.create("r1", by: 1, fields: fields, state: RecipeState.fold([SavryEvent]()))
+    }
+
     @Test func givenARecipeWhenCreatedAgainUnderItsIdThenRefused() {
         #expect(throws: SavryDomainError.recipeExists(recipeId: "r1")) {
             try RecipeDecisions.create("r1", by: 1, fields: Self.soup, state: RecipeState.fold(Self.created))

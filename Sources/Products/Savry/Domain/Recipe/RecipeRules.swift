@@ -59,7 +59,7 @@ public enum RecipeRules {
     /// Trimmed of surrounding blanks, then 1–200 characters.
     static func name(_ name: String) throws(SavryDomainError) -> String {
         let trimmed = name.trimmingBlanks
-        guard nameLength.contains(trimmed.count) else { throw .invalid(field: "name", reason: "must be 1–200 characters (not counting surrounding blanks)") }
+        guard nameLength.contains(trimmed.count), fitsScalars(trimmed, characters: nameLength.upperBound) else { throw .invalid(field: "name", reason: "must be 1–200 characters (not counting surrounding blanks)") }
         try check(text: trimmed, maxLength: nameLength.upperBound, field: "name")
         return trimmed
     }
@@ -71,7 +71,7 @@ public enum RecipeRules {
             let field = "ingredients[\(index)]"
             var checked = ingredient
             checked.name = ingredient.name.trimmingBlanks
-            guard (1...200).contains(checked.name.count) else { throw .invalid(field: "\(field).name", reason: "must be 1–200 characters (not counting surrounding blanks)") }
+            guard (1...200).contains(checked.name.count), fitsScalars(checked.name, characters: 200) else { throw .invalid(field: "\(field).name", reason: "must be 1–200 characters (not counting surrounding blanks)") }
             try check(text: checked.name, maxLength: 200, field: "\(field).name")
             try check(text: ingredient.quantity, maxLength: 50, field: "\(field).quantity")
             try check(text: ingredient.unit, maxLength: 50, field: "\(field).unit")
@@ -136,9 +136,15 @@ public enum RecipeRules {
         if difficulty?.trimmingBlanks.isEmpty == true { throw .invalid(field: "difficulty", reason: "must be 1–50 characters, not blank (null for none)") }
     }
 
+    /// A character as a user sees it may be several code points (an emoji family is seven), but a
+    /// cap counted in characters alone let 200,000 combining accents pass as one: at most eight each.
+    static func fitsScalars(_ text: String, characters: Int) -> Bool {
+        text.unicodeScalars.count <= 8 * characters
+    }
+
     static func check(text: String?, maxLength: Int, field: String) throws(SavryDomainError) {
         guard let text else { return }
-        guard text.count <= maxLength else { throw .invalid(field: field, reason: "must be at most \(maxLength) characters") }
+        guard text.count <= maxLength, fitsScalars(text, characters: maxLength) else { throw .invalid(field: field, reason: "must be at most \(maxLength) characters") }
         if let bad = StorableText.firstRefusedCharacter(in: text) {
             throw .invalid(field: field, reason: "must not contain control characters (found \(bad))")
         }
