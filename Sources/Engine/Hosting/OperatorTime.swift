@@ -5,25 +5,11 @@ import HTTPServing
 public enum OperatorTime {
     public static func parse(_ text: String) -> Date? {
         if let midnight = UTCTimestamp.dayStart(text) { return Date(timeIntervalSince1970: TimeInterval(midnight)) }
-        guard UTCTimestamp.startsWithRealDayAndTime(text), hasZoneAndNothingAfter(text.utf8.dropFirst(19)) else { return nil }
+        // Foundation's ISO 8601 parser reads a time off the front of `…Zgarbage`: what follows the
+        // seconds must be fractions, then `Z` or `±HH:MM`, and nothing more.
+        guard UTCTimestamp.startsWithRealDayAndTime(text),
+              String(text.dropFirst(19)).wholeMatch(of: /(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})/) != nil else { return nil }
         return try? Date(text, strategy: .iso8601)
-    }
-
-    /// What may follow `2024-01-15T10:30:00`: fractional seconds, then `Z` or `±HH:MM`, and nothing
-    /// more (Foundation's ISO 8601 parser reads a time off the front of `…Zgarbage`).
-    private static func hasZoneAndNothingAfter(_ tail: Substring.UTF8View) -> Bool {
-        let digit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
-        var rest = tail[...]
-        if rest.first == UInt8(ascii: ".") {
-            rest = rest.dropFirst()
-            let digits = rest.prefix(while: digit).count
-            guard (1...9).contains(digits) else { return false }
-            rest = rest.dropFirst(digits)
-        }
-        if rest.elementsEqual("Z".utf8) { return true }
-        let zone = Array(rest)
-        return zone.count == 6 && [UInt8(ascii: "+"), UInt8(ascii: "-")].contains(zone[0]) && zone[3] == UInt8(ascii: ":")
-            && [1, 2, 4, 5].allSatisfy { digit(zone[$0]) }
     }
 }
 
