@@ -176,6 +176,21 @@ import Testing
         }
     }
 
+    /// A read-your-writes position the server never gave is refused under /v1 like any other answer
+    /// there: in the contract's shape, counted, with the rate limit's headers.
+    @Test func aPositionNeverGivenIsRefusedWithTheLimitsHeaders() async throws {
+        try await NewsLiveServer.run(requestsPerMinute: 3) { server in
+            let minimum = HTTPField.Name("X-Min-Position")!
+            let answers = [
+                try await server.send(.get, "/v1/feed", user: "probe", headers: [minimum: "999999999"]),
+                try await server.send(.get, "/v1/feed", user: "probe", headers: [minimum: "soon"]),
+            ]
+            if Set(answers.compactMap { $0.headers[HTTPField.Name("X-RateLimit-Reset")!] }).count > 1 { return }  // the minute turned over
+            #expect(answers.allSatisfy { $0.status == .badRequest && $0.isErrorShape }, "\(answers.map(\.text))")
+            #expect(answers.map { $0.headers[HTTPField.Name("X-RateLimit-Remaining")!] } == ["2", "1"])
+        }
+    }
+
     /// An id that is no valid user is refused 400 with the headers of every answer, counted against
     /// the address (whose limit they give), so that a client cannot send invalid ids without limit.
     @Test func aRequestNamingNoValidUserCountsAgainstItsAddress() async throws {

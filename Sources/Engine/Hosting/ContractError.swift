@@ -17,6 +17,15 @@ extension ContractError {
         if let refusal = EngineRefusal(error) { return Self(refusal) }
         return mapping(error)
     }
+
+    /// `error` answered in the product's shape, what the HTTP layer's own error says beside its
+    /// status (a 405's `Allow`) kept; nil when it is a bug.
+    public static func response(answering error: any Error, from request: Request, context: some RequestContext) throws -> Response? {
+        guard let answer = answer(to: error) else { return nil }
+        var response = try answer.response(from: request, context: context)
+        if let http = error as? HTTPError { response.headers.append(contentsOf: http.headers.filter { response.headers[$0.name] == nil }) }
+        return response
+    }
 }
 
 /// Turns every error into the product's shape. An unexpected one is logged with the request id and
@@ -29,12 +38,7 @@ public struct ContractErrorMiddleware<Context: RequestContext, Failure: Contract
         do {
             return try await next(request, context)
         } catch {
-            if let answer = Failure.answer(to: error) {
-                var response = try answer.response(from: request, context: context)
-                // What the HTTP layer's own error says beside its status (a 405's `Allow`) stays said.
-                if let http = error as? HTTPError { response.headers.append(contentsOf: http.headers.filter { response.headers[$0.name] == nil }) }
-                return response
-            }
+            if let response = try Failure.response(answering: error, from: request, context: context) { return response }
             context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
             return try Failure.internalError.response(from: request, context: context)
         }

@@ -37,11 +37,11 @@ public func addNewsRoutes(to router: Router<NewsRequestContext>, dependencies d:
     router.addMiddleware {
         RequestObservationMiddleware()
         ContractErrorMiddleware<NewsRequestContext, NewsAPIError>()
-        LogPositionMiddleware(readYourWrites: d.readYourWrites)
         UnderV1 {
             UserIdMiddleware(defaultUser: d.defaultUser)
             RateLimitHeadersMiddleware(limiter: NewsRateLimiter(limit: d.requestsPerMinute))
         }
+        LogPositionMiddleware(readYourWrites: d.readYourWrites)
     }
     let memo = RememberedAnswers(maximumBytes: 64 << 20)
     let reads = CurrentReads(queries: d.queries, readModels: d.readModelRevision)

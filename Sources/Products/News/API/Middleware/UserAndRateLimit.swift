@@ -102,11 +102,9 @@ struct RateLimitHeadersMiddleware: RouterMiddleware {
             response.headers.append(contentsOf: headers)
             return response
         } catch {
-            guard var mapped = NewsAPIError.answer(to: error) else { throw error }
-            // What the HTTP layer's own error says beside its status (a 405's `Allow`) stays said.
-            if let http = error as? HTTPError { mapped.headers.append(contentsOf: http.headers) }
-            mapped.headers.append(contentsOf: headers)
-            throw mapped
+            guard var response = try NewsAPIError.response(answering: error, from: request, context: context) else { throw error }
+            response.headers.append(contentsOf: headers)
+            return response
         }
     }
 }
