@@ -1,4 +1,6 @@
 import ChatCommands
+import ChatDomain
+import EventSourcing
 import Foundation
 import Testing
 
@@ -38,6 +40,39 @@ import Testing
             #expect(again.errorCode == "email_taken")
             #expect(again.isErrorShape)
             #expect(server.storage.headPosition == before)
+        }
+    }
+
+    /// An address is one account however a keyboard composed it (NFKC, as Django normalises
+    /// usernames); one recorded uncomposed, before addresses were composed, still signs in and
+    /// still has its address.
+    @Test func anEmailHasOneAccountHoweverItIsComposed() async throws {
+        try await ChatLiveServer.run { server in
+            func signUp(_ email: String) async throws -> ChatClient.Reply {
+                try await server.client.send(.post, "/api/signup/", json: "{\"email\":\"\(email)\",\"password\":\"correct horse battery\"}")
+            }
+            _ = try await server.client.signUp("\u{FC}@example.com")
+            let before = server.storage.headPosition
+            for other in ["u\u{308}@example.com", "\u{FF35}\u{308}@example.com"] {
+                let again = try await signUp(other)
+                #expect(again.status == .badRequest && again.errorCode == "email_taken", "\(again.text)")
+                _ = try await server.client.token(other)
+            }
+            #expect(server.storage.headPosition > before)  // the logins' tokens, and no second account
+
+            let uncomposed = "o\u{308}@example.com"
+            let registration = UserRegistration(store: server.storage.stores.store, userStreamPrefix: ChatStreams.userPrefix) { event in
+                if case .identityClaimed(let claim) = event { claim.userId } else { nil }
+            }
+            let hash = try DjangoPassword.encode("correct horse battery", salt: "recorded-before", iterations: 1_000)
+            _ = try await registration.signIn(SignInIdentity(provider: "email", subject: uncomposed)) { userId in
+                (.identityClaimed(EmailClaimed(email: uncomposed, userId: userId)),
+                 .userRegistered(UserRegistered(userId: userId, email: uncomposed, profile: ChatProfile(username: "o", firstName: "", lastName: ""), passwordHash: hash)))
+            }
+            _ = try await server.client.token(uncomposed)
+            _ = try await server.client.token("\u{F6}@example.com")
+            #expect(try await signUp("\u{F6}@example.com").errorCode == "email_taken")
+            #expect(try await signUp(uncomposed).errorCode == "email_taken")
         }
     }
 

@@ -56,6 +56,7 @@ import Testing
                 model.behaviour.withLockedValue { $0 = .slow(.seconds(8)) }
                 let slow = try await server.client.chat(token, "are you there?")
                 #expect(slow.status == .gatewayTimeout && slow.errorCode == "assistant_timeout" && slow.isErrorShape, "\(slow.text)")
+                #expect((slow.json["detail"] as? String)?.hasSuffix("; the assistant gave no answer within 4.0 s. Send it again to retry.") == true, "\(slow.text)")
                 model.behaviour.withLockedValue { $0 = .status(500) }
                 let failed = try await server.client.chat(token, "still there?")
                 #expect(failed.status == .badGateway && failed.errorCode == "assistant_unavailable", "\(failed.text)")
@@ -71,6 +72,23 @@ import Testing
                 let types = try server.storage.eventTypes()
                 #expect(types.filter { $0 == "assistant-failed" }.count == 4)
                 #expect(!types.contains("assistant-replied"))
+            }
+        }
+    }
+
+    /// A model's reply is nobody's to send again: a character no event may hold (a NUL, which the
+    /// read model would cut at) is answered and stored as U+FFFD, so that the list shows what was answered.
+    @Test func aReplyIsStoredAsItIsAnswered() async throws {
+        let model = FakeModelServer()
+        try await model.run { baseURL in
+            try await ChatLiveServer.run(assistant: Self.assistant(baseURL)) { server in
+                let token = try await server.client.newUser("nul@example.com")
+                model.behaviour.withLockedValue { $0 = .answer("a\u{0}b\u{7}c") }
+                let answered = try await server.client.chat(token, "hello")
+                #expect(answered.json["content"] as? String == "a\u{FFFD}b\u{FFFD}c", "\(answered.text)")
+                let sessions = try await server.client.send(.get, "/api/chat/sessions/", token: token).array
+                let listed = sessions.first.flatMap { ($0["messages"] as? [[String: Any]])?.last?["content"] as? String }
+                #expect(listed == "a\u{FFFD}b\u{FFFD}c")
             }
         }
     }

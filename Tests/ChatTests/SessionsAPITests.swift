@@ -130,6 +130,20 @@ import Testing
                 (try await server.client.sendMultipart("/api/send-chat/", token: token, fields: [("message", "see file")], files: [("a.exe", "application/x-msdownload", [1, 2])]), .badRequest, "validation_error"),
                 (try await server.client.sendMultipart("/api/send-chat/", token: token, fields: [("message", "see file")], files: [("fake.png", "image/png", Array("not a png".utf8))]), .badRequest, "validation_error"),
                 (try await server.client.sendMultipart("/api/send-chat/", token: token, fields: [("message", "see file")], files: Array(repeating: ("a.txt", "text/plain", [0x61]), count: 6)), .badRequest, "validation_error"),
+                // Text is text: no NUL, and JSON that parses.
+                (try await server.client.sendMultipart("/api/send-chat/", token: token, fields: [("message", "see file")], files: [("a.txt", "text/plain", [0x61, 0x00, 0x62])]), .badRequest, "validation_error"),
+                (try await server.client.sendMultipart("/api/send-chat/", token: token, fields: [("message", "see file")], files: [("a.json", "application/json", Array("{bad".utf8))]), .badRequest, "validation_error"),
+                // A file part without a name, or under another field than files[], was dropped while the message was recorded.
+                (try await server.client.send(
+                    .post, "/api/send-chat/", token: token,
+                    body: ByteBuffer(string: "--B\r\nContent-Disposition: form-data; name=\"message\"\r\n\r\nhi\r\n--B\r\nContent-Disposition: form-data; name=\"files[]\"\r\nContent-Type: text/plain\r\n\r\nabc\r\n--B--\r\n"),
+                    headers: [.contentType: "multipart/form-data; boundary=B"]
+                ), .badRequest, "validation_error"),
+                (try await server.client.send(
+                    .post, "/api/send-chat/", token: token,
+                    body: ByteBuffer(string: "--B\r\nContent-Disposition: form-data; name=\"message\"\r\n\r\nhi\r\n--B\r\nContent-Disposition: form-data; name=\"attachment\"; filename=\"a.txt\"\r\nContent-Type: text/plain\r\n\r\nabc\r\n--B--\r\n"),
+                    headers: [.contentType: "multipart/form-data; boundary=B"]
+                ), .badRequest, "validation_error"),
                 (try await server.client.send(.post, "/api/chat/sessions/new/", token: token, json: #"{"title":""}"#), .badRequest, "validation_error"),
                 (try await server.client.send(.patch, "/api/chat/sessions/999/", token: token, json: #"{"title":"x"}"#), .notFound, "session_not_found"),
                 // Control characters, which a read model would cut at or show garbled, in every text a user sends.

@@ -9,6 +9,15 @@ public enum StorableText {
         return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
+    /// `text` with each refused character as U+FFFD: for text from outside that nobody can be asked
+    /// to send again (a model's reply), so that what is answered is what is stored.
+    public static func replacingRefused(in text: String) -> String {
+        guard text.unicodeScalars.contains(where: isRefused) else { return text }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars { scalars.append(isRefused(scalar) ? "\u{FFFD}" : scalar) }
+        return String(scalars)
+    }
+
     private static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x09, 0x0A, 0x0D: false

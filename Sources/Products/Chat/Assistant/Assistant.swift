@@ -40,8 +40,8 @@ public enum AssistantFailure: Error, Sendable, Equatable, CustomStringConvertibl
 
     public var description: String {
         switch self {
-        case .timedOut(let seconds): "no answer within \(seconds) s"
-        case .unreachable(let reason): "unreachable: \(reason)"
+        case .timedOut(let seconds): "gave no answer within \(seconds) s"
+        case .unreachable(let reason): "was unreachable: \(reason)"
         case .status(let code): "answered HTTP \(code)"
         case .malformed(let reason): "answered something that is not a chat completion: \(reason)"
         case .tooLong(let bytes): "answered more than \(bytes) bytes"

@@ -34,6 +34,7 @@ public struct ChatCommandService: Sendable {
     /// A new account. Throws `emailTaken` when the address (in any case) has one.
     public func signUp(email rawEmail: String, password: String, username: String?, firstName: String?, lastName: String?) async throws -> Int64 {
         let email = try AccountRules.email(rawEmail)
+        guard try existingAccount(uncomposedEmail: rawEmail) == nil else { throw ChatDomainError.emailTaken }
         try AccountRules.password(password)
         let profile = try AccountRules.profile(username: username, firstName: firstName, lastName: lastName, email: email)
         let passwords = passwords
@@ -45,6 +46,7 @@ public struct ChatCommandService: Sendable {
     /// the address already has an account here.
     public func importAccount(email rawEmail: String, passwordHash: String, username: String?, firstName: String?, lastName: String?, dateJoined: Date?) async throws -> Int64? {
         let email = try AccountRules.email(rawEmail)
+        guard try existingAccount(uncomposedEmail: rawEmail) == nil else { return nil }
         guard DjangoPassword.isSupported(passwordHash) else {
             throw ChatDomainError.invalid(field: "password", reason: "is not a pbkdf2_sha256 hash (the Django default); the user must reset it")
         }
@@ -69,10 +71,18 @@ public struct ChatCommandService: Sendable {
     /// password, in about the same time either way.
     public func authenticate(email rawEmail: String, password: String) async throws -> AccountState.Registered? {
         guard let email = try? AccountRules.email(rawEmail), password.utf8.count <= 4096 else { return nil }
-        let account = try registration.existingUser(Self.identity(email)).flatMap { try self.account($0.userId) }
+        let account = try (registration.existingUser(Self.identity(email)) ?? existingAccount(uncomposedEmail: rawEmail)).flatMap { try self.account($0.userId) }
         let hash = account?.passwordHash ?? decoyHash
         let matches = try await hashing.run { DjangoPassword.verify(password, against: hash) }
         return matches ? account : nil
+    }
+
+    /// An account recorded under this address before addresses were composed (NFKC).
+    private func existingAccount(uncomposedEmail rawEmail: String) throws -> UserRegistration<ChatCatalog>.SignIn? {
+        for recorded in AccountRules.uncomposedEmails(rawEmail) {
+            if let user = try registration.existingUser(Self.identity(recorded)) { return user }
+        }
+        return nil
     }
 
     public func account(_ userId: Int64) throws -> AccountState.Registered? {

@@ -62,7 +62,7 @@ public struct Conversations: Sendable {
             let reply = AssistantReplied(
                 sessionId: message.sessionId, userId: userId, messageId: ChatCommandService.messageId(replyEventId),
                 inReplyTo: message.messageId,
-                content: answer.content, source: ReplySource(
+                content: StorableText.replacingRefused(in: answer.content), source: ReplySource(
                     provider: assistant.provider, model: answer.model, latencyMilliseconds: Self.milliseconds(since: started),
                     promptTokens: answer.promptTokens, completionTokens: answer.completionTokens
                 )

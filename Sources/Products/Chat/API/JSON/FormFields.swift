@@ -99,12 +99,18 @@ struct FormFields {
                 return
             }
             if let filename = MediaType.parameter("filename", in: disposition) {
+                guard name == "files[]" else {
+                    failure = failure ?? .invalid(name, "is a file: files are sent as files[]")
+                    return
+                }
                 if StorableText.firstRefusedCharacter(in: filename) != nil {
                     failure = failure ?? .invalid("files[]", "a file name contains a control character")
                     return
                 }
                 let contentType = headers.first { $0.0 == "content-type" }?.1 ?? ""
                 fields.files.append(File(name: filename, contentType: contentType, contents: body))
+            } else if name == "files[]" {
+                failure = failure ?? .invalid("files[]", "each file needs a name: filename=\"…\" in its Content-Disposition")
             } else {
                 guard let text = String(validating: body, as: UTF8.self) else {
                     failure = failure ?? .invalid(name, "is not UTF-8 text")

@@ -1,13 +1,29 @@
+import Foundation
+
 /// What an account must be: Django's user model's limits, and an address that could receive mail.
 public enum AccountRules {
-    /// Lowercased and trimmed: addresses are compared without case, as the Django app's login does.
+    /// Lowercased, trimmed and in Unicode's compatibility composition (NFKC, as Django normalises
+    /// usernames): addresses are compared without case, as the Django app's login does, and one
+    /// that looks the same however a keyboard composed it (`ü` or `u` + `¨`, full-width letters)
+    /// is one address.
     public static func email(_ raw: String) throws(ChatDomainError) -> String {
-        let email = raw.trimmingWhitespace.lowercased()
+        let email = raw.trimmingWhitespace.lowercased().precomposedStringWithCompatibilityMapping
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard email.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
               !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !email.contains(where: { $0.isWhitespace })
         else { throw .invalid(field: "email", reason: "must be an email address such as user@example.com") }
         return email
+    }
+
+    /// How an account recorded before `email` composed addresses may hold this one: lowercased and
+    /// trimmed as typed, or canonically decomposed (`u` + `¨`). Empty for an ASCII address.
+    public static func uncomposedEmails(_ raw: String) -> [String] {
+        // Compared as bytes: Swift's `==` holds `ü` and `u` + `¨` equal, the log's stream names do not.
+        let typed = raw.trimmingWhitespace.lowercased()
+        let composed = (try? email(raw)).map { Array($0.utf8) }
+        return [typed, typed.decomposedStringWithCanonicalMapping].reduce(into: []) { forms, form in
+            if Array(form.utf8) != composed, !forms.contains(where: { $0.utf8.elementsEqual(form.utf8) }) { forms.append(form) }
+        }
     }
 
     /// At least 8 characters, not only digits (Django's default validators, short of its list of

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which files a message may carry: a few kinds, each checked against what its bytes are.
 public enum AttachmentRules {
     public static let maximumFileBytes = 10 << 20
@@ -13,8 +15,12 @@ public enum AttachmentRules {
         contentType.hasPrefix("text/") || contentType == "application/json"
     }
 
-    /// The file's type in lowercase, once its bytes are found to be what it claims: text is UTF-8,
-    /// images and PDFs start with their signature.
+    private static func isText(_ contents: [UInt8]) -> Bool {
+        !contents.contains(0) && String(validating: contents, as: UTF8.self) != nil
+    }
+
+    /// The file's type in lowercase, once its bytes are found to be what it claims: text is UTF-8
+    /// without NUL (JSON also parses), images and PDFs start with their signature.
     public static func validated(name: String, contentType raw: String, contents: [UInt8]) throws(ChatDomainError) -> String {
         let contentType = (raw.split(separator: ";").first.map(String.init) ?? "").trimmingWhitespace.lowercased()
         guard !name.isEmpty, name.utf8.count <= 255 else { throw .invalid(field: "files[]", reason: "each file needs a name of 1–255 bytes") }
@@ -31,7 +37,8 @@ public enum AttachmentRules {
         case "image/gif": contents.starts(with: Array("GIF8".utf8))
         case "image/webp": contents.count > 12 && contents[8..<12].elementsEqual(Array("WEBP".utf8))
         case "image/heic": contents.count > 12 && contents[4..<8].elementsEqual(Array("ftyp".utf8))
-        default: String(validating: contents, as: UTF8.self) != nil // total: a switch over strings; the other types are text
+        case "application/json": isText(contents) && (try? JSONSerialization.jsonObject(with: Data(contents), options: .fragmentsAllowed)) != nil
+        default: isText(contents) // total: a switch over strings; the other types are text
         }
         guard fits else { throw .invalid(field: "files[]", reason: "\(name): its contents are not \(contentType)") }
         return contentType
