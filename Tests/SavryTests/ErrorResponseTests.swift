@@ -130,6 +130,8 @@ import Testing
                 }
             }
             #expect(server.storage.log.headPosition == head)
+            let long = try await client.send(.get, "/api/app/recipes/" + String(repeating: "x", count: 10_000), token: ana)
+            #expect(long.status == .notFound && long.isErrorShape && long.text.count < 200, "\(long.text.prefix(200))")
             #expect((try await client.send(.get, "/api/app/recipes", token: ben).json["recipes"] as? [Any])?.isEmpty == true)
             #expect(try await client.send(.get, "/api/app/recipes/\(id)", token: ana).status == .ok)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import SavryDomain
 import NIOCore
 
 /// An error that knows its HTTP response, in the contract's one error shape: `{"message": "…"}`.
@@ -36,8 +37,9 @@ extension SavryAPIError {
     static func badRequest(_ message: String) -> SavryAPIError { SavryAPIError(.badRequest, message) }
     static func unauthorized(_ message: String) -> SavryAPIError { SavryAPIError(.unauthorized, message) }
 
+    /// Names the id only when it could be one: a 10,000-character path is not said back.
     static func recipeNotFound(_ recipeId: String) -> SavryAPIError {
-        SavryAPIError(.notFound, "Not found: no recipe \(recipeId)")
+        SavryAPIError(.notFound, RecipeId.isWellFormed(recipeId) ? "Not found: no recipe \(recipeId)" : "Not found: no such recipe (an id is 1–64 lowercase letters, digits and -)")
     }
 
     static let forbidden = SavryAPIError(.forbidden, "Forbidden: this recipe belongs to another user")
