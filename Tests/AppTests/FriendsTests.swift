@@ -142,6 +142,30 @@ import Testing
 
             #expect(try await client.send(.delete, "/users/\(bob.id)/block", token: alice.token).status == .ok)
             #expect(try await client.send(.post, "/friends/requests", token: bob.token, body: #"{"user_id":\#(alice.id)}"#).status == .created)
+            let nobody = try await client.send(.delete, "/users/99999/block", token: alice.token)
+            #expect(nobody.status == .notFound && nobody.errorCode == "USER_NOT_FOUND", "\(nobody.text)")
+        }
+    }
+
+    /// A deleted account's requests and friendships left every list: none is accepted, cancelled or
+    /// recommended to afterwards (an accepted one made a friend nobody could remove).
+    @Test func aDeletedUsersRequestsAndFriendshipsCannotBeActedOn() async throws {
+        try await withLiveServer { client in
+            let alice = try await client.account("alice"), bob = try await client.account("bob"), carol = try await client.account("carol")
+            let dave = try await client.account("dave")
+            try await client.befriend(alice, carol)
+            #expect(try await client.send(.post, "/friends/requests", token: alice.token, body: #"{"user_id":\#(bob.id)}"#).status == .created)
+            #expect(try await client.send(.post, "/friends/requests", token: dave.token, body: #"{"user_id":\#(alice.id)}"#).status == .created)
+            #expect(try await client.send(.delete, "/users/me", token: alice.token).status == .noContent)
+            let head = try await client.headPosition()
+            let accepted = try await client.send(.post, "/friends/requests/\(alice.id)/accept", token: bob.token)
+            #expect(accepted.status == .notFound && accepted.errorCode == "FRIEND_REQUEST_NOT_FOUND", "\(accepted.text)")
+            let cancelled = try await client.send(.delete, "/friends/requests/\(alice.id)", token: dave.token)
+            #expect(cancelled.status == .notFound && cancelled.errorCode == "FRIEND_REQUEST_NOT_FOUND", "\(cancelled.text)")
+            let recommended = try await client.send(.post, "/movies/1/recommend", token: carol.token, body: #"{"user_ids":[\#(alice.id)]}"#)
+            #expect(recommended.status == .notFound && recommended.errorCode == "USER_NOT_FOUND", "\(recommended.text)")
+            #expect(try await client.headPosition() == head)
+            #expect((try await client.send(.get, "/friends", token: bob.token).json["friends"] as? [Any])?.isEmpty == true)
         }
     }
 }

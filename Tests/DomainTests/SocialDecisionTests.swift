@@ -23,13 +23,31 @@ import Testing
     @Test func onlyTheRecipientAnswersAndOnlyTheSenderCancels() throws {
         let state = FriendshipState.fold(requested)
         #expect(throws: NuvieDomainError.friendRequestNotFound(fromUserId: 2, toUserId: 1)) {
-            try FriendshipDecisions.answer(.accepted, by: 1, requesterId: 2, state: state)
+            try FriendshipDecisions.answer(.accepted, by: 1, requesterId: 2, state: state, userExists: true)
         }
         #expect(throws: NuvieDomainError.friendRequestNotFound(fromUserId: 2, toUserId: 1)) {
-            try FriendshipDecisions.cancel(by: 2, to: 1, state: state)
+            try FriendshipDecisions.cancel(by: 2, to: 1, state: state, userExists: true)
         }
-        #expect(try FriendshipDecisions.answer(.declined, by: 2, requesterId: 1, state: state).count == 1)
-        #expect(try FriendshipDecisions.cancel(by: 1, to: 2, state: state).count == 1)
+        #expect(try FriendshipDecisions.answer(.declined, by: 2, requesterId: 1, state: state, userExists: true).count == 1)
+        #expect(try FriendshipDecisions.cancel(by: 1, to: 2, state: state, userExists: true).count == 1)
+    }
+
+    /// An erased user's requests, friendships and blocks left every list: none of them is answered,
+    /// cancelled, recommended to or lifted.
+    @Test func givenTheOtherUserErasedTheirRequestsAndFriendshipAreGone() {
+        let pending = FriendshipState.fold(requested)
+        #expect(throws: NuvieDomainError.friendRequestNotFound(fromUserId: 1, toUserId: 2)) {
+            try FriendshipDecisions.answer(.accepted, by: 2, requesterId: 1, state: pending, userExists: false)
+        }
+        #expect(throws: NuvieDomainError.friendRequestNotFound(fromUserId: 1, toUserId: 2)) {
+            try FriendshipDecisions.cancel(by: 1, to: 2, state: pending, userExists: false)
+        }
+        #expect(throws: NuvieDomainError.userNotFound(userId: 2)) {
+            try FriendshipDecisions.recommend(movieId: 5, by: 1, to: [(2, FriendshipState.fold(friends), false)], movieExists: true)
+        }
+        #expect(throws: NuvieDomainError.userNotFound(userId: 9)) {
+            try FriendshipDecisions.unblock(by: 1, other: 9, state: FriendshipState(), userExists: false)
+        }
     }
 
     @Test func givenFriendsWhenRequestedThenAlreadyFriendsAndUnfriendingEndsIt() throws {
@@ -48,8 +66,8 @@ import Testing
         #expect(throws: NuvieDomainError.blocked(userId: 2)) { try FriendshipDecisions.request(from: 1, to: 2, state: state, userExists: true) }
         #expect(throws: NuvieDomainError.blocked(userId: 1)) { try FriendshipDecisions.request(from: 2, to: 1, state: state, userExists: true) }
         #expect(try FriendshipDecisions.block(by: 2, other: 1, state: state, userExists: true).isEmpty)
-        #expect(FriendshipDecisions.unblock(by: 1, other: 2, state: state).isEmpty)
-        let lifted = FriendshipState.fold(blocked + FriendshipDecisions.unblock(by: 2, other: 1, state: state))
+        #expect(try FriendshipDecisions.unblock(by: 1, other: 2, state: state, userExists: true).isEmpty)
+        let lifted = FriendshipState.fold(blocked + (try FriendshipDecisions.unblock(by: 2, other: 1, state: state, userExists: true)))
         #expect(try FriendshipDecisions.request(from: 1, to: 2, state: lifted, userExists: true).count == 1)
     }
 
@@ -64,12 +82,12 @@ import Testing
 
     @Test func aFilmIsRecommendedOnlyToFriends() throws {
         let friend = FriendshipState.fold(friends)
-        #expect(try FriendshipDecisions.recommend(movieId: 5, by: 1, to: [(2, friend)], movieExists: true).toUserIds == [2])
+        #expect(try FriendshipDecisions.recommend(movieId: 5, by: 1, to: [(2, friend, true)], movieExists: true).toUserIds == [2])
         #expect(throws: NuvieDomainError.notFriends(userId: 3)) {
-            try FriendshipDecisions.recommend(movieId: 5, by: 1, to: [(2, friend), (3, FriendshipState())], movieExists: true)
+            try FriendshipDecisions.recommend(movieId: 5, by: 1, to: [(2, friend, true), (3, FriendshipState(), true)], movieExists: true)
         }
         #expect(throws: NuvieDomainError.movieNotFound(movieId: 5)) {
-            try FriendshipDecisions.recommend(movieId: 5, by: 1, to: [(2, friend)], movieExists: false)
+            try FriendshipDecisions.recommend(movieId: 5, by: 1, to: [(2, friend, true)], movieExists: false)
         }
     }
 }

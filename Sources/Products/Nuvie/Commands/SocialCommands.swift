@@ -14,14 +14,16 @@ extension NuvieCommandService {
     }
 
     public func answerFriendRequest(_ answer: FriendRequestAnswered.Answer, from requesterId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
-        try await onFriendship(userId, requesterId, eventId: eventId) { state throws(NuvieDomainError) in
-            try FriendshipDecisions.answer(answer, by: userId, requesterId: requesterId, state: state)
+        let exists = try userExists(requesterId)
+        return try await onFriendship(userId, requesterId, eventId: eventId) { state throws(NuvieDomainError) in
+            try FriendshipDecisions.answer(answer, by: userId, requesterId: requesterId, state: state, userExists: exists)
         }
     }
 
     public func cancelFriendRequest(to otherId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
-        try await onFriendship(userId, otherId, eventId: eventId) { state throws(NuvieDomainError) in
-            try FriendshipDecisions.cancel(by: userId, to: otherId, state: state)
+        let exists = try userExists(otherId)
+        return try await onFriendship(userId, otherId, eventId: eventId) { state throws(NuvieDomainError) in
+            try FriendshipDecisions.cancel(by: userId, to: otherId, state: state, userExists: exists)
         }
     }
 
@@ -41,8 +43,9 @@ extension NuvieCommandService {
     }
 
     public func unblock(_ otherId: Int64, by userId: Int64, eventId: UUID = .timeOrdered()) async throws -> CommandResult {
-        try await onFriendship(userId, otherId, eventId: eventId) { state in
-            FriendshipDecisions.unblock(by: userId, other: otherId, state: state)
+        let exists = try userExists(otherId)
+        return try await onFriendship(userId, otherId, eventId: eventId) { state throws(NuvieDomainError) in
+            try FriendshipDecisions.unblock(by: userId, other: otherId, state: state, userExists: exists)
         }
     }
 
@@ -52,7 +55,7 @@ extension NuvieCommandService {
         try requireUser(userId)
         var seen = Set<Int64>()
         let unique = recipients.filter { seen.insert($0).inserted }
-        let states = try unique.map { ($0, try log.state(of: NuvieStreams.friendship(userId, $0), as: FriendshipState.self).state) }
+        let states = try unique.map { ($0, try log.state(of: NuvieStreams.friendship(userId, $0), as: FriendshipState.self).state, try userExists($0)) }
         let recommended = try FriendshipDecisions.recommend(
             movieId: movieId, by: userId, to: states, movieExists: try log.streamExists(NuvieStreams.movie(movieId))
         )

@@ -45,7 +45,7 @@ struct DemoSocialGraph {
                 var events = requested
                 if Double.random(in: 0..<1, using: &random) < Self.acceptedShare {
                     state = FriendshipState.fold(events)
-                    events += try FriendshipDecisions.answer(.accepted, by: other, requesterId: user, state: state)
+                    events += try FriendshipDecisions.answer(.accepted, by: other, requesterId: user, state: state, userExists: true)
                     friends[user, default: []].append(other)
                     friends[other, default: []].append(user)
                 }

@@ -34,7 +34,9 @@ public struct FriendshipState: EventFold, Equatable {
     }
 }
 
-/// The social commands' rules. `userExists` is whether the other user is registered.
+/// The social commands' rules. `userExists` is whether the other user is registered and not erased:
+/// an erased user's requests, friendships and blocks are gone from every list, so none can be
+/// answered, cancelled, recommended to or lifted either.
 public enum FriendshipDecisions {
     public static func request(from userId: Int64, to otherId: Int64, state: FriendshipState, userExists: Bool) throws(NuvieDomainError) -> [NuvieEvent] {
         try checkOther(userId, otherId, userExists: userExists)
@@ -47,15 +49,17 @@ public enum FriendshipDecisions {
     }
 
     /// Accept or decline the request `requesterId` sent to `userId`.
-    public static func answer(_ answer: FriendRequestAnswered.Answer, by userId: Int64, requesterId: Int64, state: FriendshipState) throws(NuvieDomainError) -> [NuvieEvent] {
-        guard state.status == .requested(by: requesterId), requesterId != userId else {
+    public static func answer(
+        _ answer: FriendRequestAnswered.Answer, by userId: Int64, requesterId: Int64, state: FriendshipState, userExists: Bool
+    ) throws(NuvieDomainError) -> [NuvieEvent] {
+        guard state.status == .requested(by: requesterId), requesterId != userId, userExists else {
             throw .friendRequestNotFound(fromUserId: requesterId, toUserId: userId)
         }
         return [.friendRequestAnswered(FriendRequestAnswered(fromUserId: requesterId, toUserId: userId, answer: answer))]
     }
 
-    public static func cancel(by userId: Int64, to otherId: Int64, state: FriendshipState) throws(NuvieDomainError) -> [NuvieEvent] {
-        guard state.status == .requested(by: userId) else { throw .friendRequestNotFound(fromUserId: userId, toUserId: otherId) }
+    public static func cancel(by userId: Int64, to otherId: Int64, state: FriendshipState, userExists: Bool) throws(NuvieDomainError) -> [NuvieEvent] {
+        guard state.status == .requested(by: userId), userExists else { throw .friendRequestNotFound(fromUserId: userId, toUserId: otherId) }
         return [.friendRequestCancelled(FriendRequestCancelled(fromUserId: userId, toUserId: otherId))]
     }
 
@@ -70,20 +74,24 @@ public enum FriendshipDecisions {
         return state.blockedBy.contains(userId) ? [] : [.userBlocked(UserBlocked(userId: userId, blockedUserId: otherId))]
     }
 
-    public static func unblock(by userId: Int64, other otherId: Int64, state: FriendshipState) -> [NuvieEvent] {
-        state.blockedBy.contains(userId) ? [.userUnblocked(UserUnblocked(userId: userId, blockedUserId: otherId))] : []
+    public static func unblock(by userId: Int64, other otherId: Int64, state: FriendshipState, userExists: Bool) throws(NuvieDomainError) -> [NuvieEvent] {
+        try checkOther(userId, otherId, userExists: userExists)
+        return state.blockedBy.contains(userId) ? [.userUnblocked(UserUnblocked(userId: userId, blockedUserId: otherId))] : []
     }
 
     /// A film can be recommended only to friends, at most `maximumRecipients` at a time.
     public static let maximumRecipients = 50
 
-    public static func recommend(movieId: Int64, by userId: Int64, to recipients: [(userId: Int64, state: FriendshipState)], movieExists: Bool) throws(NuvieDomainError) -> MovieRecommended {
+    public static func recommend(
+        movieId: Int64, by userId: Int64, to recipients: [(userId: Int64, state: FriendshipState, userExists: Bool)], movieExists: Bool
+    ) throws(NuvieDomainError) -> MovieRecommended {
         guard movieExists else { throw .movieNotFound(movieId: movieId) }
         guard !recipients.isEmpty, recipients.count <= maximumRecipients else {
             throw .invalid(field: "user_ids", reason: "must list 1 to \(maximumRecipients) friends")
         }
-        for recipient in recipients where recipient.state.status != .friends {
-            throw .notFriends(userId: recipient.userId)
+        for recipient in recipients {
+            guard recipient.userExists else { throw .userNotFound(userId: recipient.userId) }
+            guard recipient.state.status == .friends else { throw .notFriends(userId: recipient.userId) }
         }
         return MovieRecommended(fromUserId: userId, movieId: movieId, toUserIds: recipients.map(\.userId))
     }
