@@ -50,6 +50,10 @@ import Testing
         #expect((error["message"] as? String)?.isEmpty == false)
         #expect((error["details"] as? [String: Any])?.isEmpty == true)
 
+        // A new user's first sign-in writes their data key to the key store first: refused the same way.
+        let newcomer = try await server.post("/auth/login", #"{"provider":"dev","user_identifier":"newcomer"}"#)
+        #expect(newcomer.status == 503 && Self.code(newcomer) == "STORAGE_FULL", "\(newcomer.json)")
+
         let health = try await server.get("/health")
         #expect(health.status == 503)
         #expect(health.json["status"] as? String == "degraded")
@@ -67,6 +71,7 @@ import Testing
             if !resumed { try await Task.sleep(for: .milliseconds(500)) }
         }
         #expect(resumed, "writes did not resume once space was freed")
+        #expect(try await server.post("/auth/login", #"{"provider":"dev","user_identifier":"newcomer"}"#).status == 200)
         var healthy = try await server.get("/health")
         while healthy.json["status"] as? String != "ok", ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(200))

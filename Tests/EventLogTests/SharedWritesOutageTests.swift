@@ -74,4 +74,30 @@ struct SharedWritesOutageTests {
             #expect(try await saved(), "\(name) did not reach the server")
         }
     }
+
+    /// postgres-nio's pool stops trying after a minute of failed connections (its circuit breaker
+    /// trips): a write then was an unmapped error, a 500, where the first minute's were 503s. It is
+    /// unreachable like them, and the same write is saved once the server is back.
+    @Test(.timeLimit(.minutes(4))) func anOutageLongerThanThePoolsCircuitBreakerIsStillUnreachable() async throws {
+        let server = try await OwnPostgresServer.start()
+        defer { server.stopWhenLeaving() }
+        let log = try await PostgresSharedLog(url: server.url, product: "test", operationTimeout: .seconds(3))
+        try await log.storeFile("before", Data("saved".utf8))
+        _ = try await TestPostgres.script("stop", server.cluster)
+        let stopped = ContinuousClock.now
+        var reasons: [String] = []
+        while ContinuousClock.now - stopped < .seconds(75) {
+            let refused = await #expect(throws: SharedLogUnreachable.self) { try await log.storeFile("during", Data("later".utf8)) }
+            reasons.append(refused.map { "\($0)" } ?? "")
+            try await Task.sleep(for: .seconds(2))
+        }
+        #expect(reasons.contains { $0.contains("circuit breaker") }, "\(reasons.suffix(3))")
+        _ = try await TestPostgres.script("resume", server.cluster)
+        var saved = false
+        for _ in 0..<60 where !saved {
+            saved = (try? await log.storeFile("during", Data("later".utf8))) != nil
+            if !saved { try await Task.sleep(for: .seconds(1)) }
+        }
+        #expect(saved, "no write was saved once the server was back")
+    }
 }

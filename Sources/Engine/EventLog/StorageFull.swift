@@ -51,6 +51,19 @@ public struct StorageFullError: Error, Sendable, Equatable, CustomStringConverti
     public static func isNoSpace(errno code: Int32) -> Bool {
         code == ENOSPC || code == EDQUOT
     }
+
+    /// SQLite's answer as a storage-full error, from its primary result code: `SQLITE_FULL` (13,
+    /// its answer to ENOSPC on a write), or `SQLITE_IOERR` (10, its answer when growing the `-shm`
+    /// index fails) while the filesystem under `path` has less than `FreeSpace.minimum` left. nil
+    /// for any other code.
+    public static func sqlite(resultCode: Int32, cause: String, store: Store, path: String) -> StorageFullError? {
+        switch resultCode {
+        case 13: break
+        case 10: guard FreeSpace.isFull(at: path) else { return nil }
+        default: return nil
+        }
+        return StorageFullError(store: store, path: path, cause: cause)
+    }
 }
 
 /// Space left on the filesystem that holds a path.
@@ -58,6 +71,12 @@ public enum FreeSpace {
     /// Below this a filesystem counts as full: one commit of the log or a read-model batch can need
     /// that much.
     public static let minimum: Int64 = 1 << 20
+
+    /// Whether the filesystem of `path` has less than `minimum` left: an I/O error there is the
+    /// full disk (SQLite's `SQLITE_IOERR` growing its index, LMDB's EIO for a write cut short).
+    public static func isFull(at path: String) -> Bool {
+        available(at: path).map { $0 < minimum } ?? false
+    }
 
     /// Bytes an unprivileged write may still use on the filesystem of `path`, or of its nearest
     /// existing ancestor; nil when it cannot be told.

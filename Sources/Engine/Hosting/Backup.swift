@@ -77,14 +77,14 @@ public enum Backup {
             throw Failure.destinationNotEmpty(destination.path)
         }
         try files.createDirectory(at: destination.appendingPathComponent("log"), withIntermediateDirectories: true)
-        try log.backup(to: destination.appendingPathComponent("log"))
+        let head = try log.backup(to: destination.appendingPathComponent("log"))
         if files.fileExists(atPath: source.files.path) {
             try files.copyItem(at: source.files, to: destination.appendingPathComponent(source.files.lastPathComponent))
         }
         if source.isDemo, files.fileExists(atPath: source.demoMasterKey.path) {
             try files.copyItem(at: source.demoMasterKey, to: destination.appendingPathComponent(source.demoMasterKey.lastPathComponent))
         }
-        let manifest = Manifest(product: Product.name, createdAt: Date(), logHeadPosition: log.headPosition, demoMode: source.isDemo)
+        let manifest = Manifest(product: Product.name, createdAt: Date(), logHeadPosition: head, demoMode: source.isDemo)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601

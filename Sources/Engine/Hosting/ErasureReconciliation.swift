@@ -5,10 +5,6 @@ import Logging
 import PersonalData
 import ReadModels
 
-extension StorageFullError.Store {
-    public static let keyStore = StorageFullError.Store(rawValue: "key_store", title: "the key store (SQLite)")
-}
-
 extension ProductStores {
     /// Brings the key store into agreement with the log before anything reads a personal field:
     /// - every `user-erased` the log records past the key store's last reconciliation destroys its

@@ -1,4 +1,5 @@
 import Crypto
+import EventLog
 import EventSourcing
 import Foundation
 import GRDB
@@ -38,6 +39,7 @@ public final class KeyStore: Sendable {
 
     public let path: String
     let pool: DatabasePool
+    private let storageFull = StorageFullLatch()
     let masterKey: MasterKey
     let cache: NIOLockedValueBox<KeyCache>
     /// The store shared by every node of the product, when this is one node's copy of it.
@@ -77,6 +79,23 @@ public final class KeyStore: Sendable {
         try pool.close()
     }
 
+    /// The disk under the file refused the last write, and since when (`/health`).
+    public var storageFailure: (error: StorageFullError, since: Date)? { storageFull.current }
+
+    /// A write to the file: a full disk is `StorageFullError`, as for every other store.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            let value = try pool.write(body)
+            storageFull.recordSuccess()
+            return value
+        } catch let error as DatabaseError {
+            let cause = "SQLite error \(error.extendedResultCode.rawValue): \(error.message ?? "\(error.resultCode)")"
+            guard let full = StorageFullError.sqlite(resultCode: error.resultCode.rawValue, cause: cause, store: .keyStore, path: path) else { throw error }
+            storageFull.record(full)
+            throw full
+        }
+    }
+
     /// `userId`'s data key. When they have none: with `creating`, a new one (stored before this
     /// returns), else nil. When it was destroyed: nil, or with `creating` `Failure.keyDestroyed`.
     public func key(for userId: Int64, creating: Bool) throws -> SymmetricKey? {
@@ -106,7 +125,7 @@ public final class KeyStore: Sendable {
         let unknown = cache.withLockedValue { cache in userIds.filter { cache.entry(for: $0) == nil } }
         guard !unknown.isEmpty else { return }
         let destructions = cache.withLockedValue { $0.destructions }
-        let created = try pool.write { db in
+        let created = try write { db in
             try unknown.compactMap { userId -> (Int64, StoredKey)? in
                 let stored = try read(userId, db)
                 guard case .absent = stored else { return (userId, stored) }
@@ -129,7 +148,7 @@ public final class KeyStore: Sendable {
     }
 
     private func readOrCreate(_ userId: Int64) throws -> StoredKey {
-        try pool.write { db in
+        try write { db in
             let stored = try read(userId, db)
             guard case .absent = stored else { return stored }
             guard shared == nil else { throw KeyNotPrepared(owner: userId) }
@@ -195,4 +214,8 @@ struct KeyCache: Sendable {
         destructions += 1
         for userId in userIds { entries.set(.destroyed, for: userId) }
     }
+}
+
+extension StorageFullError.Store {
+    public static let keyStore = StorageFullError.Store(rawValue: "key_store", title: "the key store (SQLite)")
 }

@@ -40,7 +40,7 @@ extension KeyStore {
     public func applyErasures(_ erasures: [Erasure], reconciledThrough: UInt64? = nil) throws -> [Int64] {
         guard !erasures.isEmpty || reconciledThrough != nil else { return [] }
         let destroyedAt = Date()
-        let newlyDestroyed = try pool.write { db in
+        let newlyDestroyed = try write { db in
             let destroyed = try erasures.filter { erasure in
                 try db.execute(sql: "DELETE FROM data_key WHERE user_id = ?", arguments: [erasure.userId])
                 try db.execute(
@@ -67,7 +67,7 @@ extension KeyStore {
     /// appended (`UserErasure`), or one whose event a restored log records elsewhere.
     public func recordErasurePositions(_ erasures: [Erasure]) throws {
         guard !erasures.isEmpty else { return }
-        try pool.write { db in
+        try write { db in
             for erasure in erasures {
                 try db.execute(
                     sql: "UPDATE destroyed_key SET log_position = ? WHERE user_id = ?",

@@ -4,6 +4,7 @@ import Logging
 import Metrics
 import NIOFoundationCompat
 import PostgresNIO
+import _ConnectionPoolModule
 
 /// The event log as one PostgreSQL table, shared by every node of a product.
 ///
@@ -178,10 +179,14 @@ public final class PostgresSharedLog: SharedLog {
     }
 
     /// Why `error` means the server cannot be used right now (no server takes writes, the connection
-    /// failed or closed, or the server is shutting down, starting, out of connections, or now a
-    /// read-only standby); nil for any other error, a bug.
+    /// failed or closed, the pool stopped trying after a minute of failed connections, or the server
+    /// is shutting down, starting, out of connections, or now a read-only standby); nil for any
+    /// other error, a bug.
     static func unavailability(_ error: any Error) -> String? {
         if case .unreachable(_, let reason) = error as? PostgresLogError { return reason }
+        if error as? ConnectionPoolError == .connectionCreationCircuitBreakerTripped {
+            return "no connection could be made for a while (the pool's circuit breaker tripped)"
+        }
         guard let error = error as? PSQLError else { return nil }
         guard error.code == .server else { return reason(error) }
         let state = error.serverInfo?[.sqlState] ?? ""

@@ -117,11 +117,11 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
     }
 
-    /// Runs `body`, turning LMDB's ENOSPC and EDQUOT into `StorageFullError`.
+    /// Runs `body`, turning LMDB's ENOSPC and EDQUOT (and its EIO on a full filesystem) into `StorageFullError`.
     private func storageFull<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as LMDBError where error.isNoSpace {
+        } catch let error as LMDBError where error.isNoSpace(onFilesystemOf: path) {
             throw StorageFullError(store: store, path: path, cause: error.description)
         }
     }

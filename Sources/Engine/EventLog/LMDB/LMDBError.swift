@@ -1,4 +1,9 @@
 import CLMDB
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A failure reported by the LMDB C library, with its code and message.
 public struct LMDBError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -14,6 +19,12 @@ public struct LMDBError: Error, CustomStringConvertible, Sendable, Equatable {
     public var isMapResized: Bool { code == MDB_MAP_RESIZED }
     /// The filesystem refused to grow a file (`mdb_txn_commit` and `mdb_env_open` return the errno).
     public var isNoSpace: Bool { StorageFullError.isNoSpace(errno: code) }
+
+    /// `isNoSpace`, or EIO where the filesystem of `path` is full: LMDB answers a write the
+    /// filesystem cut short with EIO, not the ENOSPC behind it.
+    public func isNoSpace(onFilesystemOf path: String) -> Bool {
+        isNoSpace || (code == EIO && FreeSpace.isFull(at: path))
+    }
 
     /// Throws unless `code` is success.
     static func check(_ code: Int32, _ operation: @autoclosure () -> String) throws(LMDBError) {
