@@ -79,6 +79,13 @@ func withAppleSignIn(_ body: @Sendable (FakeApple, LiveClient) async throws -> V
             let second = try await client.send(.post, "/auth/login", body: #"{"provider":"dev","token":"","user_identifier":"alice"}"#)
             #expect((second.json["user"] as? [String: Any])?["user_id"] as? Int == 4)
             #expect(try await client.send(.post, "/auth/login", body: #"{"provider":"dev","user_identifier":"movielens-99"}"#).errorCode == "USER_NOT_FOUND")
+            // A blank identifier registered a user named by three spaces.
+            let head = try await client.headPosition()
+            for blank in ["", "   "] {
+                let refused = try await client.send(.post, "/auth/login", body: #"{"provider":"dev","user_identifier":"\#(blank)"}"#)
+                #expect(refused.status == .badRequest && refused.errorCode == "VALIDATION_ERROR", "\(refused.text)")
+            }
+            #expect(try await client.headPosition() == head)
             #expect(try await client.send(.post, "/auth/login", body: #"{"provider":"facebook"}"#).errorCode == "VALIDATION_ERROR")
             #expect(try await client.send(.post, "/auth/login", body: #"{"provider":"apple","token":"x"}"#).status == .badRequest)
         }

@@ -32,6 +32,12 @@ import Testing
             _ = try await client.send(.post, "/movies/5/watch", token: token, body: #"{"event_type":"completed","progress_percent":100}"#)
             #expect(try await client.send(.get, "/movies/5", token: token).json["watch_status"] as? String == "completed")
             #expect(try await client.send(.get, "/movies/5", token: other).json["watch_status"] is NSNull)
+            // Finished once, then started again: still a film watched to the end.
+            func watched() async throws -> Int? { try await client.send(.get, "/users/me", token: token).json["watched_count"] as? Int }
+            let finished = try await watched()
+            _ = try await client.send(.post, "/movies/5/watch", token: token, body: #"{"event_type":"started","progress_percent":5}"#)
+            #expect(try await client.send(.get, "/movies/5", token: token).json["watch_status"] as? String == "started")
+            #expect(try await watched() == finished && (finished ?? 0) >= 1, "\(String(describing: finished))")
         }
     }
 

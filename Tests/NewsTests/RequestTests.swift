@@ -66,6 +66,9 @@ import Testing
                 (#"{"holdings":"AAPL"}"#, "Invalid holdings"),
                 (#"{"focus_profile":"wide"}"#, "Invalid focus_profile"),
                 (#"["AAPL"]"#, "Invalid JSON"),
+                // Misspelt, and so silently left out before.
+                (#"{"focusProfile":"focused","holding":["AAPL"]}"#, "Unknown field"),
+                (#"{"holdings":[{"ticker":"AAPL","extra":1}]}"#, "Invalid holdings"),
             ]
             for (body, error) in cases {
                 let reply = try await server.send(.put, "/v1/preferences", json: body)

@@ -6,13 +6,17 @@ import ReadModels
 
 /// `PUT /v1/preferences {"focus_profile"?, "holdings"?}`: holdings as tickers or
 /// `{"ticker", "label"?, "notes"?}` objects, each a known S&P 500 ticker. What is left out stays as
-/// it was (`balanced` and no holdings at first).
+/// it was (`balanced` and no holdings at first). A field it does not know (`focusProfile`, `holding`)
+/// is refused rather than left out unnoticed.
 struct PreferencesController: Sendable {
     let commands: NewsCommandService
     let readYourWrites: ReadYourWrites
 
     func update(_ request: Request, context: NewsRequestContext) async throws -> PreferencesJSON {
         let fields = try await RequestObject.read(request, context: context, example: #"{"focus_profile": "focused", "holdings": ["AAPL"]}"#)
+        if let unknown = fields.keys.sorted().first(where: { !["focus_profile", "holdings"].contains($0) }) {
+            throw NewsAPIError.badRequest("Unknown field", "\(unknown) is not a preference: send focus_profile and/or holdings")
+        }
         let current = try commands.preferences(of: context.userId)
         var focus = current.focusProfile
         switch fields["focus_profile"] {
@@ -40,6 +44,9 @@ struct PreferencesController: Sendable {
         switch value {
         case .string(let ticker): return Holding(ticker: ticker)
         case .object(let object):
+            if let unknown = object.keys.sorted().first(where: { !["ticker", "label", "notes"].contains($0) }) {
+                throw NewsAPIError.badRequest("Invalid holdings", "\(unknown) is not a holding field: ticker, label, notes")
+            }
             guard case .string(let ticker) = object["ticker"] else { throw NewsAPIError.badRequest("Invalid holdings", "each holding object needs a ticker string") }
             func text(_ key: String) throws -> String? {
                 switch object[key] {

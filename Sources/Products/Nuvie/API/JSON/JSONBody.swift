@@ -51,8 +51,11 @@ struct JSONBody {
         return Int(number)
     }
 
+    /// Present, and not only white space: a blank identifier, version or action names nothing.
     func requiredString(_ field: String, maxLength: Int = 10_000) throws -> String {
-        guard let value = try string(field, maxLength: maxLength) else { throw NuvieAPIError.validation("\(field) is required", field: field) }
+        guard let value = try string(field, maxLength: maxLength), !value.allSatisfy(\.isWhitespace) else {
+            throw NuvieAPIError.validation("\(field) is required", field: field)
+        }
         return value
     }
 

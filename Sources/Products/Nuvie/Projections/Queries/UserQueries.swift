@@ -94,7 +94,7 @@ public struct UserQueries: Sendable {
     static func watchedCount(_ userId: Int64, _ db: Database) throws -> Int {
         try Int.fetchOne(db, sql: """
             SELECT COUNT(*) FROM (SELECT movieId FROM userRating WHERE userId = ?1
-                                  UNION SELECT movieId FROM watchStatus WHERE userId = ?1 AND status = 'completed')
+                                  UNION SELECT movieId FROM watchStatus WHERE userId = ?1 AND everCompleted)
             """, arguments: [userId]) ?? 0
     }
 }

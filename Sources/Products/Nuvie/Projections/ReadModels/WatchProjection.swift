@@ -4,11 +4,12 @@ import NuvieDomain
 import GRDB
 
 /// Each user's watchlist and the latest watch event per film, each with the log position of the event
-/// that put it there (the recommender cites them: projections/recommendations.md).
+/// that put it there (the recommender cites them: projections/recommendations.md), and whether the
+/// film was ever watched to the end (`watched_count` keeps a film finished and then started again).
 /// Folds `watchlist-added`, `watchlist-removed`, `watch-progressed`, and `user-erased` (the user's rows go).
 struct WatchProjection: Projection {
     let name = "watch"
-    let version = 2
+    let version = 3
     let tables = ["watchlistEntry", "watchStatus"]
 
     func createSchema(_ db: Database) throws {
@@ -23,6 +24,7 @@ struct WatchProjection: Projection {
             t.column("progressPercent", .integer).notNull()
             t.column("updatedAt", .integer).notNull()
             t.column("position", .integer).notNull()
+            t.column("everCompleted", .boolean).notNull()
         }
     }
 
@@ -37,8 +39,13 @@ struct WatchProjection: Projection {
             try db.run("DELETE FROM watchlistEntry WHERE userId = ? AND movieId = ?", [removed.userId, removed.movieId])
         case .watchProgressed(let watched):
             try db.run(
-                "INSERT OR REPLACE INTO watchStatus (userId, movieId, status, progressPercent, updatedAt, position) VALUES (?, ?, ?, ?, ?, ?)",
-                [watched.userId, watched.movieId, watched.eventType.rawValue, watched.progressPercent, recorded.epochSeconds, recorded.position]
+                """
+                INSERT INTO watchStatus (userId, movieId, status, progressPercent, updatedAt, position, everCompleted) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (userId, movieId) DO UPDATE SET status = excluded.status, progressPercent = excluded.progressPercent,
+                    updatedAt = excluded.updatedAt, position = excluded.position, everCompleted = everCompleted OR excluded.everCompleted
+                """,
+                [watched.userId, watched.movieId, watched.eventType.rawValue, watched.progressPercent, recorded.epochSeconds, recorded.position,
+                 watched.eventType == .completed]
             )
         case .userErased(let erased):
             try db.run("DELETE FROM watchlistEntry WHERE userId = ?", [erased.userId])
