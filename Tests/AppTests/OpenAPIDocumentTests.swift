@@ -43,6 +43,31 @@ import Testing
         }
     }
 
+    /// An operation the document gives no request body refuses one that says something, as every
+    /// endpoint refuses a field it does not read: a body sent with a like or a block was dropped unnoticed.
+    @Test func everyOperationWithoutABodyRefusesOne() async throws {
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.documentFile)) as? [String: Any])
+        var operations: [(method: HTTPRequest.Method, path: String)] = []
+        for case let (path, operations_ as [String: Any]) in document["paths"] as? [String: Any] ?? [:] where !path.hasPrefix("/admin") {
+            for case let (method, operation as [String: Any]) in operations_ where ["post", "put", "patch", "delete"].contains(method) {
+                guard operation["requestBody"] == nil, let method = HTTPRequest.Method(method.uppercased()) else { continue }
+                operations.append((method, path))
+            }
+        }
+        #expect(operations.count >= 10, "\(operations)")
+        let bodiless = operations.sorted { $0.path < $1.path }
+        try await withLiveServer { client in
+            let probe = try await client.account("probe")
+            let head = try await client.headPosition()
+            for (method, path) in bodiless {
+                let uri = path.replacing(#/\{[a-z_]+\}/#, with: "1")
+                let reply = try await client.send(method, uri, token: probe.token, body: #"{"unread":1}"#)
+                #expect(reply.status == .badRequest && reply.errorCode == "VALIDATION_ERROR", "\(method) \(path): \(reply.text)")
+            }
+            #expect(try await client.headPosition() == head)
+        }
+    }
+
     @Test func theServerServesTheDocumentWithoutSignIn() async throws {
         try await withLiveServer { client in
             let reply = try await client.send(.get, "/openapi.json")

@@ -50,6 +50,7 @@ struct AccountController: Sendable {
     }
 
     func delete(_ request: Request, context: NuvieSignedInContext) async throws -> HTTPResponse.Status {
+        try await JSONBody.none(request, context: context)
         guard Date().timeIntervalSince(context.grant.authenticatedAt) <= Self.reauthenticationWindow else {
             throw NuvieAPIError(
                 .unauthorized, code: "REAUTHENTICATION_REQUIRED",

@@ -55,6 +55,7 @@ struct FriendsController: Sendable {
     }
 
     func accept(_ request: Request, context: NuvieSignedInContext) async throws -> FriendDTO {
+        try await JSONBody.none(request, context: context)
         let (userId, requesterId) = try ids(context)
         let result = try await commands.answerFriendRequest(.accepted, from: requesterId, by: userId, eventId: try request.eventId(of: NuvieCatalog.self, userId: userId, action: "friend-accept:\(requesterId)"))
         try await readYourWrites.wait(for: result.position)
@@ -65,16 +66,19 @@ struct FriendsController: Sendable {
     }
 
     func decline(_ request: Request, context: NuvieSignedInContext) async throws -> SuccessResponse {
+        try await JSONBody.none(request, context: context)
         let (userId, requesterId) = try ids(context)
         return try await readYourWrites.success(commands.answerFriendRequest(.declined, from: requesterId, by: userId, eventId: try request.eventId(of: NuvieCatalog.self, userId: userId, action: "friend-decline:\(requesterId)")))
     }
 
     func cancel(_ request: Request, context: NuvieSignedInContext) async throws -> SuccessResponse {
+        try await JSONBody.none(request, context: context)
         let (userId, otherId) = try ids(context)
         return try await readYourWrites.success(commands.cancelFriendRequest(to: otherId, by: userId, eventId: try request.eventId(of: NuvieCatalog.self, userId: userId, action: "friend-cancel:\(otherId)")))
     }
 
     func unfriend(_ request: Request, context: NuvieSignedInContext) async throws -> SuccessResponse {
+        try await JSONBody.none(request, context: context)
         let (userId, otherId) = try ids(context)
         return try await readYourWrites.success(commands.unfriend(otherId, by: userId, eventId: try request.eventId(of: NuvieCatalog.self, userId: userId, action: "unfriend:\(otherId)")))
     }

@@ -19,6 +19,7 @@ struct ReviewsController: Sendable {
     }
 
     func like(_ request: Request, context: NuvieSignedInContext) async throws -> LikeResponse {
+        try await JSONBody.none(request, context: context)
         let userId = context.userId
         let reviewId = try context.parameters.id("review_id")
         let result = try await commands.likeReview(reviewId, by: userId, eventId: try request.eventId(of: NuvieCatalog.self, userId: userId, action: "like:\(reviewId)"))
@@ -26,6 +27,7 @@ struct ReviewsController: Sendable {
     }
 
     func unlike(_ request: Request, context: NuvieSignedInContext) async throws -> LikeResponse {
+        try await JSONBody.none(request, context: context)
         let userId = context.userId
         let reviewId = try context.parameters.id("review_id")
         let result = try await commands.unlikeReview(reviewId, by: userId, eventId: try request.eventId(of: NuvieCatalog.self, userId: userId, action: "unlike:\(reviewId)"))

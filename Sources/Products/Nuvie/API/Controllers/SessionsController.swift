@@ -15,12 +15,14 @@ struct SessionsController: Sendable {
     }
 
     func logout(_ request: Request, context: NuvieSignedInContext) async throws -> HTTPResponse.Status {
+        try await JSONBody.none(request, context: context)
         _ = try await commands.logout(userId: context.userId, sessionId: context.grant.sessionId)
         tokens.forget(userId: context.userId, sessionId: context.grant.sessionId)
         return .noContent
     }
 
     func logoutEverywhere(_ request: Request, context: NuvieSignedInContext) async throws -> HTTPResponse.Status {
+        try await JSONBody.none(request, context: context)
         _ = try await commands.logoutEverywhere(userId: context.userId)
         tokens.forget(userId: context.userId)
         return .noContent

@@ -84,12 +84,14 @@ struct UsersController: Sendable {
     }
 
     func block(_ request: Request, context: NuvieSignedInContext) async throws -> SuccessResponse {
+        try await JSONBody.none(request, context: context)
         let viewer = context.userId
         let userId = try context.parameters.id("user_id")
         return try await readYourWrites.success(commands.block(userId, by: viewer, eventId: try request.eventId(of: NuvieCatalog.self, userId: viewer, action: "block:\(userId)")))
     }
 
     func unblock(_ request: Request, context: NuvieSignedInContext) async throws -> SuccessResponse {
+        try await JSONBody.none(request, context: context)
         let viewer = context.userId
         let userId = try context.parameters.id("user_id")
         return try await readYourWrites.success(commands.unblock(userId, by: viewer, eventId: try request.eventId(of: NuvieCatalog.self, userId: viewer, action: "unblock:\(userId)")))

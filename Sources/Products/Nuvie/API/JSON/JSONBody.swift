@@ -35,6 +35,12 @@ struct JSONBody {
         return body
     }
 
+    /// For an endpoint that reads no body: nothing, or `{}`; anything else is refused as a field an
+    /// endpoint does not read is (400), or as a body that is not JSON (415).
+    static func none(_ request: Request, context: some RequestContext) async throws {
+        _ = try await decodeIfPresent(request, context: context, fields: [])
+    }
+
     private init(fields: [String: JSONValue]) {
         self.fields = fields
     }
