@@ -119,13 +119,16 @@ import Testing
             #expect(patched.json["name"] as? String == "Alice Liddell" && patched.json["bio"] as? String == "Films at midnight")
             #expect(patched.json["favorite_genres"] as? [String] == ["Thriller", "Comedy"])
             #expect(patched.json["favorite_genres_source"] as? String == "chosen")
+            // A URL's scheme is in any case.
+            let shouted = try await client.send(.patch, "/users/me", token: token, body: #"{"avatar_url":"HTTPS://IMG.EXAMPLE/a.png"}"#)
+            #expect(shouted.status == .ok && shouted.json["avatar_url"] as? String == "HTTPS://IMG.EXAMPLE/a.png", "\(shouted.text)")
             let head = try await client.headPosition()
             #expect(try await client.send(.patch, "/users/me", token: token, body: #"{"bio":"Films at midnight"}"#).status == .ok)
             #expect(try await client.headPosition() == head, "a change that changes nothing records nothing")
             let cleared = try await client.send(.patch, "/users/me", token: token, body: #"{"bio":null,"favorite_genres":null}"#).json
             #expect(cleared["bio"] is NSNull && cleared["favorite_genres_source"] as? String == "derived")
 
-            for body in [#"{"name":""}"#, #"{"name":null}"#, #"{"avatar_url":"ftp://x"}"#, #"{"favorite_genres":["Polka"]}"#, #"{"nickname":"al"}"#, #"[1]"#] {
+            for body in [#"{"name":""}"#, #"{"name":null}"#, #"{"avatar_url":"ftp://x"}"#, #"{"avatar_url":"http://"}"#, #"{"favorite_genres":["Polka"]}"#, #"{"nickname":"al"}"#, #"[1]"#] {
                 let reply = try await client.send(.patch, "/users/me", token: token, body: body)
                 #expect(reply.status == .badRequest && reply.errorCode == "VALIDATION_ERROR", "\(body)")
             }

@@ -104,6 +104,8 @@ import Testing
         ("dietaryTags[0]", { $0.dietaryTags = [String(repeating: "x", count: 51)] }),
         ("imageUrl", { $0.imageUrl = "ftp://example.com/a.png" }),
         ("imageUrl", { $0.imageUrl = "https://example.com/a b.png" }),
+        ("imageUrl", { $0.imageUrl = "https://" }),
+        ("imageUrl", { $0.imageUrl = "https:///a.png" }),
         ("difficulty", { $0.difficulty = String(repeating: "x", count: 51) }),
         ("difficulty", { $0.difficulty = "" }),
         ("difficulty", { $0.difficulty = "   " }),

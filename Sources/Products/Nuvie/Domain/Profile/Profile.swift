@@ -82,7 +82,7 @@ public enum ProfileDecisions {
             return bio
         } }
         if let avatar = change.avatarUrl { updated.avatarUrl = try value(avatar) { url throws(NuvieDomainError) in
-            guard url.count <= 2048, url.hasPrefix("https://") || url.hasPrefix("http://"), !url.contains(" ") else {
+            guard url.count <= 2048, WebAddress.isHTTP(url) else {
                 throw .invalid(field: "avatar_url", reason: "must be an http(s) URL of at most 2048 characters")
             }
             return url

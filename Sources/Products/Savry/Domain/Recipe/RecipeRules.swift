@@ -103,14 +103,11 @@ public enum RecipeRules {
         }
     }
 
-    /// An absolute `http` or `https` URL without blanks: the app loads it as an image.
+    /// An absolute `http` or `https` URL naming a host (`WebAddress`): the app loads it as an image.
     static func check(imageUrl: String?) throws(SavryDomainError) {
         guard let imageUrl else { return }
         try check(text: imageUrl, maxLength: maximumImageUrlLength, field: "imageUrl")
-        let lowered = imageUrl.lowercased()
-        guard lowered.hasPrefix("https://") || lowered.hasPrefix("http://"), imageUrl.count > 8,
-              !imageUrl.unicodeScalars.contains(where: { $0.properties.isWhitespace })
-        else { throw .invalid(field: "imageUrl", reason: "must be an http or https URL") }
+        guard WebAddress.isHTTP(imageUrl) else { throw .invalid(field: "imageUrl", reason: "must be an http or https URL") }
     }
 
     static func check(_ value: Int?, in range: ClosedRange<Int>, field: String) throws(SavryDomainError) {
