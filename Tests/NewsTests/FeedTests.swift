@@ -96,6 +96,30 @@ import Testing
         }
     }
 
+    /// A walk ranks every page by the preferences of its first: a change between pages repeated
+    /// three items and skipped three.
+    @Test func pagesRankByThePreferencesOfTheFirstPage() async throws {
+        try await NewsLiveServer.run { server in
+            for feed in ["/v1/feed", "/v1/personalized-feed"] {
+                _ = try await server.send(.put, "/v1/preferences", user: "walker", json: #"{"focus_profile":"balanced","holdings":[]}"#)
+                let whole = try await server.send(.get, "\(feed)?limit=100", user: "walker").items.compactMap { $0["id"] as? String }
+                var seen: [String] = []
+                var cursor: String?
+                repeat {
+                    let reply = try await server.send(.get, "\(feed)?limit=5" + (cursor.map { "&cursor=\($0)" } ?? ""), user: "walker")
+                    seen += reply.items.compactMap { $0["id"] as? String }
+                    cursor = reply.json["next_cursor"] as? String
+                    if seen.count == 5 {
+                        let changed = try await server.send(.put, "/v1/preferences", user: "walker", json: #"{"focus_profile":"focused","holdings":["NVDA","AAPL"]}"#)
+                        #expect(changed.status == .ok)
+                    }
+                } while cursor != nil && seen.count < 200
+                #expect(whole.count > 5)
+                #expect(seen == whole, "\(feed): the pages walked are the feed as the first page ranked it")
+            }
+        }
+    }
+
     @Test func preferencesChangeThePersonalizedFeed() async throws {
         try await NewsLiveServer.run { server in
             let before = try await server.send(.get, "/v1/personalized-feed?limit=10", user: "u2")

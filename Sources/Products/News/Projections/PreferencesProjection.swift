@@ -4,16 +4,17 @@ import GRDB
 import NewsDomain
 import ReadModels
 
-/// Each user's preferences as last set: `newsPreferences(userId, focusProfile, holdings)`, holdings as
-/// JSON (`[{"ticker", "label", "notes"}]`).
+/// Each user's preferences as set at each log position: `newsPreferences(userId, position,
+/// focusProfile, holdings)`, holdings as JSON (`[{"ticker", "label", "notes"}]`). The newest row is
+/// what the user has now; a feed's later pages rank by the row of their cursor's position.
 struct PreferencesProjection: Projection {
     let name = "news-preferences"
-    let version = 1
+    let version = 2
     let tables = ["newsPreferences"]
 
     func createSchema(_ db: Database) throws {
         try db.create(table: "newsPreferences") { t in
-            t.primaryKey("userId", .text)
+            t.primaryKey { t.column("userId", .text); t.column("position", .integer) }
             t.column("focusProfile", .text).notNull()
             t.column("holdings", .text).notNull()
         }
@@ -22,8 +23,8 @@ struct PreferencesProjection: Projection {
     func apply(_ recorded: Recorded<NewsEvent>, _ db: Database) throws {
         switch recorded.event {
         case .preferencesUpdated(let e):
-            try db.run("INSERT OR REPLACE INTO newsPreferences (userId, focusProfile, holdings) VALUES (?, ?, ?)", [
-                e.userId, e.focusProfile.rawValue, try StoriesProjection.json(e.holdings),
+            try db.run("INSERT INTO newsPreferences (userId, position, focusProfile, holdings) VALUES (?, ?, ?, ?)", [
+                e.userId, recorded.position, e.focusProfile.rawValue, try StoriesProjection.json(e.holdings),
             ])
         case .articleIngested, .userErased:
             break

@@ -18,8 +18,8 @@ struct FeedController: Sendable {
         let preferences = try reads.preferences(of: context.userId)
         return try memo.response("feed|\(preferences.rankingKey)|\(limit)|\(cursor ?? "")", revision: reads.revision) {
             let page = try ranking.page({ pinned in
-                let (ranked, through, _) = try ranking.ranked(for: preferences, through: pinned == .max ? nil : pinned)
-                return (Self.onePerGroup(ranked), through)
+                let ranked = try ranking.ranked(for: try asRanked(preferences, of: context.userId, pinned: pinned), through: pinned == .max ? nil : pinned)
+                return (Self.onePerGroup(ranked.articles), ranked.through)
             }, cursor: cursor, limit: limit)
             return FeedJSON(items: page.items.map(Self.signal), next_cursor: page.nextCursor)
         }
@@ -32,14 +32,22 @@ struct FeedController: Sendable {
         let cursor = Query.text(request, "cursor")
         let preferences = try reads.preferences(of: context.userId)
         return try memo.response("personalized|\(preferences.rankingKey)|\(limit)|\(cursor ?? "")", revision: reads.revision) {
-            try personalizedPage(preferences, limit: limit, cursor: cursor)
+            try personalizedPage(preferences, of: context.userId, limit: limit, cursor: cursor)
         }
     }
 
-    private func personalizedPage(_ preferences: StoredPreferences, limit: Int, cursor: String?) throws -> PersonalizedFeedJSON {
+    /// A later page ranks by what its first page was ranked by: the preferences as of its cursor's
+    /// position, so that a change between pages neither repeats nor skips an item.
+    private func asRanked(_ current: StoredPreferences, of userId: String, pinned: Int64) throws -> StoredPreferences {
+        pinned == .max ? current : try queries.preferences(of: userId, asOf: pinned)
+    }
+
+    private func personalizedPage(_ current: StoredPreferences, of userId: String, limit: Int, cursor: String?) throws -> PersonalizedFeedJSON {
         let ranking = Ranking(queries: queries, window: 30 * 86_400)
-        let holdings = Set(preferences.holdings.map(\.ticker))
+        var holdings = Set(current.holdings.map(\.ticker))
         let page = try ranking.page({ pinned in
+            let preferences = try asRanked(current, of: userId, pinned: pinned)
+            holdings = Set(preferences.holdings.map(\.ticker))
             let (ranked, through, _) = try ranking.ranked(for: preferences, through: pinned == .max ? nil : pinned)
             let perGroup = Self.onePerGroup(ranked)
             let holdingNews = perGroup.filter { !Set($0.article.reading.tickers).isDisjoint(with: holdings) }

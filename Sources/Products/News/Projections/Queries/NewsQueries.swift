@@ -119,9 +119,12 @@ public struct NewsQueries: Sendable {
         }
     }
 
-    public func preferences(of userId: String) throws -> StoredPreferences {
+    /// What the user has set, as of log position `position` (nil: now).
+    public func preferences(of userId: String, asOf position: Int64? = nil) throws -> StoredPreferences {
         try database.statement { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT focusProfile, holdings FROM newsPreferences WHERE userId = ?", arguments: [userId]) else {
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT focusProfile, holdings FROM newsPreferences WHERE userId = ? AND position <= ? ORDER BY position DESC LIMIT 1
+                """, arguments: [userId, position ?? .max]) else {
                 return .none
             }
             return StoredPreferences(

@@ -1,0 +1,1 @@
+CREATE TABLE "newsPreferences" ("userId" TEXT NOT NULL, "position" INTEGER NOT NULL, "focusProfile" TEXT NOT NULL, "holdings" TEXT NOT NULL, PRIMARY KEY ("userId", "position"));
