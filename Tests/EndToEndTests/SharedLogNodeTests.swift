@@ -169,6 +169,9 @@ struct SharedLogNodeTests {
         #expect(copy.status == 0 && copy.output.contains("copied") && !copy.output.contains("copied 0 events"), "\(copy.output)")
         let again = try await runProduct("savry", ["log-copy", "--to", logURL, "--data-dir", data.path], environment: environment)
         #expect(again.status == 0 && again.output.contains("copied 0 events"), "\(again.output)")
+        // The old unit restarted without the log's URL is refused: what it took would never reach the shared log.
+        let alone = try await runProduct("savry", ["serve", "--data-dir", data.path, "--port", "1"], environment: environment)
+        #expect(alone.status != 0 && alone.output.contains("--log-url"), "\(alone.output)")
 
         let node = try await Self.savryNode(directory.url.appendingPathComponent("node"), logURL: logURL)
         defer { node.stopWhenLeaving() }

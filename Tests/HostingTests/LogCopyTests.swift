@@ -40,6 +40,10 @@ struct LogCopyTests {
         let first = try await LogCopy.run(TallyProduct.self, from: data, to: url, masterKey: masterKey, logger: logger)
         #expect((first.copiedEvents, first.head, first.keys, first.erasures) == (4, 4, 2, 1))
         #expect(try await LogCopy.run(TallyProduct.self, from: data, to: url, masterKey: masterKey, logger: logger).copiedEvents == 0)
+        // Copied with no server on it, the directory holds the shared log: served alone, it would part from it.
+        await #expect(throws: SharedLogUnavailable.self) { try await ProductStores<TallyProduct>.open(directory: data, masterKey: masterKey, logger: self.logger) }
+        // An operator who serves it alone all the same says so by removing the mark.
+        try FileManager.default.removeItem(at: data.sharedLogMarker)
 
         stores = try await ProductStores<TallyProduct>.open(directory: data, masterKey: masterKey, logger: logger)
         try await count("bowls", user: 1, in: stores)

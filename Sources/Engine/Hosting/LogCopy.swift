@@ -9,7 +9,9 @@ import ReadModels
 /// that outgrows one machine and keeps its history: the key store first (the same wrapped keys, so
 /// every sealed value still opens, and every erasure), then every event at its own position, with its
 /// id, stream, version and time. Resumable: a second run checks that the database holds this log's
-/// events so far (the last one's id at its position) and copies the rest.
+/// events so far (the last one's id at its position) and copies the rest. A copy made with no server
+/// on the directory marks it as holding the shared log (`DataDirectory.sharedLogMarker`), as a node's
+/// copy is: served again without the log's URL, its writes would never reach the shared log.
 public enum LogCopy {
     public struct Report: Sendable {
         public var copiedEvents: Int
@@ -58,6 +60,9 @@ public enum LogCopy {
             copied += batch.count
             head = batch.last?.position ?? head
             logger.info("copying the log", metadata: ["position": "\(head)", "of": "\(log.headPosition)"])
+        }
+        if directory.runningServer == nil {
+            try Data("\(target.location)\n".utf8).write(to: directory.sharedLogMarker, options: .atomic)
         }
         return Report(copiedEvents: copied, head: head, keys: copiedKeys, erasures: erasures)
     }

@@ -39,7 +39,7 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
             throw SharedLogUnavailable(
                 setting: "\(Product.environmentPrefix)_LOG_URL",
                 reason: "\(directory.root.path) holds a node's copy of the shared log at \(copied.trimmingCharacters(in: .whitespacesAndNewlines)); "
-                    + "give its URL (--log-url): written to alone, the copy would part from the log"
+                    + "give its URL (--log-url): written to alone, the copy would part from the log (to serve it alone all the same, remove \(directory.sharedLogMarker.path))"
             )
         }
         let stores: ProductStores
