@@ -50,6 +50,10 @@ import Testing
         let copy = try EventLog(configuration: .init(directory: restored.appendingPathComponent("log")))
         defer { copy.close() }
         #expect(copy.headPosition > 0 && copy.headPosition <= original.headPosition)
+        // The manifest gives the copy's own head, not the backup process's older view of the log.
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: backup.appendingPathComponent("manifest.json"))) as? [String: Any])
+        #expect(manifest["logHeadPosition"] as? Int == Int(copy.headPosition), "\(manifest)")
+        #expect(restore.output.contains("position \(copy.headPosition)"), "\(restore.output)")
         #expect(try copy.read(from: 1, limit: .max) == original.read(from: 1, limit: Int(copy.headPosition)))
     }
 }

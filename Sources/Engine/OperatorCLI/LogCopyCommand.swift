@@ -23,7 +23,7 @@ public struct LogCopyCommand<Product: EventSourcedProduct>: AsyncParsableCommand
 
     public func run() async throws {
         let logger = global.logger()
-        let directory = try global.productDirectory()
+        let directory = try global.existingProductDirectory()
         let report = try await LogCopy.run(Product.self, from: directory, to: to, masterKey: try global.masterKey(), logger: logger)
         let running = directory.runningServer.map { " A server (pid \($0)) still serves this directory: stop it, run log-copy again, then serve with --log-url." } ?? ""
         print("""
