@@ -41,6 +41,8 @@ import Testing
         "mysql://somewhere/db", "postgres://host-only", "postgres://h/db?sslmode=verify-full", "postgres://h1,,h2/db",
         "postgres://h1:0/db", "postgres://h1:port/db", "postgres:///db", "postgres://h1,h2/db?target_session_attrs=standby",
         "postgres://h/db?connect_timeout=0", "postgres://h/db?connect_timeout=-5", "postgres://h/db?connect_timeout=2.5",
+        // libpq's own parameters, which this server would otherwise leave out and connect elsewhere.
+        "postgres://h/db?sslmode=disable&port=19200", "postgres://h/db?host=other",
     ])
     func aBadURLIsRefusedWithItsReason(url: String) {
         #expect(throws: PostgresLogError.self) { try PostgresLogLocation(url: url) }

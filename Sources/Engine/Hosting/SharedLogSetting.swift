@@ -12,7 +12,7 @@ public enum SharedLogSetting {
             _ = try PostgresLogLocation(url: url)
             return url
         } catch {
-            throw InvalidSetting(name: name, value: "(hidden)", expected: "postgres://user:password@host:port[,host:port…]/database[?sslmode=disable|prefer|require&target_session_attrs=any|read-write] (\(error))")
+            throw InvalidSetting(name: name, value: "(hidden)", expected: "postgres://user:password@host:port[,host:port…]/database[?sslmode=disable|prefer|require&target_session_attrs=any|read-write&connect_timeout=SECONDS] (\(error))")
         }
     }
 

@@ -37,6 +37,10 @@ public struct PostgresLogLocation: Sendable, CustomStringConvertible {
         database = String(components.path.drop { $0 == "/" })
         guard !database.isEmpty else { throw PostgresLogError.badURL("the URL names no database") }
         let query = Dictionary(components.queryItems?.map { ($0.name, $0.value ?? "") } ?? []) { $1 }
+        // libpq reads more (`host`, `port`, `user`…): one left out unnoticed would connect elsewhere.
+        if let other = query.keys.sorted().first(where: { !["sslmode", "target_session_attrs", "connect_timeout"].contains($0) }) {
+            throw PostgresLogError.badURL("\(other) is not a parameter this server reads (sslmode, target_session_attrs, connect_timeout); give hosts and ports as user@host:port[,host:port…]/database")
+        }
         switch query["sslmode"] ?? "prefer" {
         case "disable":
             tls = .disable
