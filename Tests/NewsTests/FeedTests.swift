@@ -97,11 +97,12 @@ import Testing
     }
 
     /// A walk ranks every page by the preferences of its first: a change between pages repeated
-    /// three items and skipped three.
+    /// three items and skipped three. Preferences set after the newest article (as every one here
+    /// is) count from the first page on.
     @Test func pagesRankByThePreferencesOfTheFirstPage() async throws {
         try await NewsLiveServer.run { server in
             for feed in ["/v1/feed", "/v1/personalized-feed"] {
-                _ = try await server.send(.put, "/v1/preferences", user: "walker", json: #"{"focus_profile":"balanced","holdings":[]}"#)
+                _ = try await server.send(.put, "/v1/preferences", user: "walker", json: #"{"focus_profile":"focused","holdings":["AAPL","MSFT"]}"#)
                 let whole = try await server.send(.get, "\(feed)?limit=100", user: "walker").items.compactMap { $0["id"] as? String }
                 var seen: [String] = []
                 var cursor: String?
@@ -110,7 +111,7 @@ import Testing
                     seen += reply.items.compactMap { $0["id"] as? String }
                     cursor = reply.json["next_cursor"] as? String
                     if seen.count == 5 {
-                        let changed = try await server.send(.put, "/v1/preferences", user: "walker", json: #"{"focus_profile":"focused","holdings":["NVDA","AAPL"]}"#)
+                        let changed = try await server.send(.put, "/v1/preferences", user: "walker", json: #"{"focus_profile":"broad","holdings":["NVDA"]}"#)
                         #expect(changed.status == .ok)
                     }
                 } while cursor != nil && seen.count < 200

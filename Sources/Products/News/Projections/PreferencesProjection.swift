@@ -18,6 +18,8 @@ struct PreferencesProjection: Projection {
             t.column("focusProfile", .text).notNull()
             t.column("holdings", .text).notNull()
         }
+        // The newest change of anyone's is the head a feed's cursor pins (`NewsQueries.lastPosition`).
+        try db.create(index: "newsPreferencesPosition", on: "newsPreferences", columns: ["position"])
     }
 
     func apply(_ recorded: Recorded<NewsEvent>, _ db: Database) throws {

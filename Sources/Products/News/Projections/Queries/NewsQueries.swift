@@ -44,9 +44,15 @@ public struct NewsQueries: Sendable {
     }
 
     /// The log position of the last article folded: what a page's cursor pins (0 with none).
+    /// The newest log position a ranking reads: an article's or a preference change's. A cursor pins
+    /// it, so that a later page sees neither articles nor preferences recorded after its first.
     public func lastPosition() throws -> Int64 {
-        try database.statement { db in try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM newsArticle") ?? 0 }
+        try database.statement { db in try Int64.fetchOne(db, sql: Self.rankedHead) ?? 0 }
     }
+
+    private static let rankedHead = """
+        SELECT MAX(position) FROM (SELECT MAX(position) AS position FROM newsArticle UNION ALL SELECT MAX(position) FROM newsPreferences)
+        """
 
     /// The articles that are not copies, published within `seconds` of the data's clock (the newest
     /// publication time held), each with its story's outlet count, all as they stood once the articles
@@ -54,7 +60,7 @@ public struct NewsQueries: Sendable {
     /// the same whatever arrives after it.
     public func recent(within seconds: Int64, through pinned: Int64? = nil) throws -> (articles: [StoredArticle], through: Int64, clock: Int64?) {
         try database.read { db in
-            let through = try pinned ?? Int64.fetchOne(db, sql: "SELECT MAX(position) FROM newsArticle") ?? 0
+            let through = try pinned ?? Int64.fetchOne(db, sql: Self.rankedHead) ?? 0
             guard let clock = try Int64.fetchOne(db, sql: """
                 SELECT publishedAt FROM newsArticle WHERE position <= ? ORDER BY publishedAt DESC LIMIT 1
                 """, arguments: [through]) else { return ([], through, nil) }
