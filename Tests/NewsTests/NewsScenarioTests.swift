@@ -17,6 +17,22 @@ import Testing
         ])
     }
 
+    /// What a change leaves out is kept as the stream stands when its append is decided: two changes
+    /// at once, one to the focus and one to the holdings, each keep the other's.
+    @Test func givenPreferencesWhenTwoPartialChangesRaceThenBothHold() async throws {
+        let scenario = try Scenario { NewsCommandService(store: $0) }
+        let service = scenario.commands
+        for round in 0..<10 {
+            let focus: FocusProfile = round % 2 == 0 ? .broad : .focused
+            let holdings = [Holding(ticker: round % 2 == 0 ? "MSFT" : "NVDA")]
+            async let first = service.setPreferences(of: "ana", focus: focus, holdings: nil)
+            async let second = service.setPreferences(of: "ana", focus: nil, holdings: holdings)
+            _ = try await (first, second)
+            let now = try await service.setPreferences(of: "ana", focus: nil, holdings: nil).preferences
+            #expect(now.focusProfile == focus && now.holdings == holdings, "round \(round): \(now)")
+        }
+    }
+
     @Test func givenNothingWhenAHoldingIsNoTickerThenItIsRefused() async throws {
         let scenario = try Scenario { NewsCommandService(store: $0) }
         try await scenario.whenRefused(NewsRules.Refusal.invalidTicker("NOT A TICKER")) {

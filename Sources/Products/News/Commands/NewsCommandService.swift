@@ -64,16 +64,21 @@ public struct NewsCommandService: Sendable {
         }
     }
 
-    public func preferences(of userId: String) throws -> PreferencesState {
-        try store.state(of: NewsStreams.preferences(userId), as: PreferencesState.self).state
-    }
-
-    /// Records the preferences whole (nothing when they are what they already are).
-    public func setPreferences(of userId: String, focus: FocusProfile, holdings raw: [Holding]) async throws -> CommandResult {
-        let holdings = try NewsRules.holdings(raw)
-        return try await store.decideAndAppend(NewsStreams.preferences(userId), as: PreferencesState.self, eventId: .timeOrdered()) { state in
-            state.focusProfile == focus && state.holdings == holdings
-                ? [] : [.preferencesUpdated(PreferencesUpdated(userId: userId, focusProfile: focus, holdings: holdings))]
+    /// Records the preferences whole, what is given (nil: left as it is) set over the stream as it
+    /// stands when the append is decided, so that two changes at once each keep the other's; nothing
+    /// when they are what they already are. The preferences as this write left them, and where.
+    public func setPreferences(
+        of userId: String, focus: FocusProfile?, holdings raw: [Holding]?
+    ) async throws -> (preferences: PreferencesState, result: CommandResult) {
+        let holdings = try raw.map { try NewsRules.holdings($0) }
+        var decided = PreferencesState()
+        let result = try await store.decideAndAppend(NewsStreams.preferences(userId), as: PreferencesState.self, eventId: .timeOrdered()) { state in
+            let wanted = (focus ?? state.focusProfile, holdings ?? state.holdings)
+            let events: [NewsEvent] = state.focusProfile == wanted.0 && state.holdings == wanted.1
+                ? [] : [.preferencesUpdated(PreferencesUpdated(userId: userId, focusProfile: wanted.0, holdings: wanted.1))]
+            decided = events.reduce(into: state) { $0.evolve($1) }
+            return events
         }
+        return (decided, result)
     }
 }

@@ -17,8 +17,7 @@ struct PreferencesController: Sendable {
         if let unknown = fields.keys.sorted().first(where: { !["focus_profile", "holdings"].contains($0) }) {
             throw NewsAPIError.badRequest("Unknown field", "\(unknown) is not a preference: send focus_profile and/or holdings")
         }
-        let current = try commands.preferences(of: context.userId)
-        var focus = current.focusProfile
+        var focus: FocusProfile?
         switch fields["focus_profile"] {
         case nil, .null?: break
         case .string(let raw)?:
@@ -28,15 +27,14 @@ struct PreferencesController: Sendable {
             focus = profile
         default: throw NewsAPIError.badRequest("Invalid focus_profile", "focus_profile must be one of focused, balanced, broad")
         }
-        var holdings = current.holdings
+        var holdings: [Holding]?
         switch fields["holdings"] {
         case nil, .null?: break
         case .array(let items)?: holdings = try items.map(Self.holding)
         default: throw NewsAPIError.badRequest("Invalid holdings", "holdings must be a list of tickers or {ticker, label, notes} objects")
         }
-        let result = try await commands.setPreferences(of: context.userId, focus: focus, holdings: holdings)
+        let (stored, result) = try await commands.setPreferences(of: context.userId, focus: focus, holdings: holdings)
         try await readYourWrites.wait(for: result.position)
-        let stored = try commands.preferences(of: context.userId)
         return PreferencesJSON(success: true, focus_profile: stored.focusProfile.rawValue, holdings_count: stored.holdings.count)
     }
 
