@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import NIOHTTP1
+import PersonalData
 import ProductHosting
 import ReadModels
 import Testing
@@ -29,6 +30,8 @@ import Testing
     (HTTPError(.contentTooLarge), .bodyTooLarge(limit: nil)),
     (HTTPError(.unauthorized, message: "sign in"), .otherClientError(.unauthorized, message: "sign in")),
     (EngineRefusal.readOnly, .readOnly),
+    // A request whose user was erased while it ran (Chat's send-chat racing the account's deletion was a 500).
+    (KeyStore.Failure.keyDestroyed(userId: 7), .otherClientError(.unauthorized, message: "This account was deleted while the request ran; nothing of it was saved")),
 ] as [(any Error & Sendable, EngineRefusal)])
 func engineErrorsAreRefusals(error: any Error & Sendable, refusal: EngineRefusal) {
     #expect(EngineRefusal(error) == refusal)

@@ -4,6 +4,7 @@ import HTTPServing
 import Hummingbird
 import NIOCore
 import NIOHTTP1
+import PersonalData
 import ReadModels
 
 /// Everything the engine refuses on a request path, in terms a client can act on. A case added here
@@ -62,6 +63,9 @@ public enum EngineRefusal: Error, Sendable, Equatable {
         case let error as ReadModelsBehind: self = .readModelsBehind(position: error.position)
         case let error as OperatorRequestError: self = .operatorRequest(error)
         case let error as BodyTooLarge: self = .bodyTooLarge(limit: error.limit)
+        // The signed-in user was erased while the request ran, before it sealed what it writes.
+        case KeyStore.Failure.keyDestroyed:
+            self = .otherClientError(.unauthorized, message: "This account was deleted while the request ran; nothing of it was saved")
         // Its `maxBytes` is what was left of the limit after the first fragment, not the limit.
         case is NIOTooManyBytesError: self = .bodyTooLarge(limit: nil)
         case HTTPParserError.headerOverflow: self = .headersTooLarge
