@@ -81,7 +81,7 @@ func withAppleSignIn(_ body: @Sendable (FakeApple, LiveClient) async throws -> V
             #expect(try await client.send(.post, "/auth/login", body: #"{"provider":"dev","user_identifier":"movielens-99"}"#).errorCode == "USER_NOT_FOUND")
             // A blank identifier registered a user named by three spaces.
             let head = try await client.headPosition()
-            for blank in ["", "   "] {
+            for blank in ["", "   ", "\\u200b", "\\ufeff"] {
                 let refused = try await client.send(.post, "/auth/login", body: #"{"provider":"dev","user_identifier":"\#(blank)"}"#)
                 #expect(refused.status == .badRequest && refused.errorCode == "VALIDATION_ERROR", "\(refused.text)")
             }

@@ -93,7 +93,10 @@ import Testing
 
     @Test func anOperatorErasesAUserOnceAndTheirNoteIsGoneFromTheLogAndTheReadModels() async throws {
         try await served([("cups", 1, 2), ("cups", 2, 3)]) { client in
-            let erased = try await client.post("/admin/users/1/erase", headers: Self.admin, body: ByteBuffer())
+            // A field the erase does not read is refused, not dropped: the user erased is the path's.
+            let misplaced = try await client.post("/admin/users/1/erase", headers: Self.adminJSON, body: try Self.json(["user_id": 2]))
+            #expect(misplaced.head.status == .badRequest)
+            let erased = try await client.post("/admin/users/1/erase", headers: Self.adminJSON, body: ByteBuffer(string: "{}"))
             #expect(erased.head.status == .ok)
             #expect(try Self.object(erased)["position"] as? Int == 3)
             #expect(try await client.post("/admin/users/1/erase", headers: Self.admin, body: ByteBuffer()).head.status == .conflict)

@@ -46,6 +46,7 @@ public struct OperatorController<Context: RequestContext>: Sendable {
     }
 
     func eraseUser(_ request: Request, context: Context) async throws -> ErasureDTO {
+        _ = try await Self.body(request, fields: [])
         let userId = try Self.userId(context)
         do {
             return ErasureDTO(userId: userId, position: try await erase(userId))
@@ -84,8 +85,10 @@ public struct OperatorController<Context: RequestContext>: Sendable {
         ReplayStatusDTO(await replays.status)
     }
 
-    /// `{"projections": ["name", …]}`, or an empty body for all of them.
-    private static func projectionNames(_ request: Request, context: Context) async throws -> [String]? {
+    /// The body as a JSON object holding only `fields`; nil when there is none. A field the endpoint
+    /// does not read is refused rather than dropped (an erase sent `{"user_id": …}` erased the user in
+    /// its path).
+    private static func body(_ request: Request, fields: Set<String>) async throws -> [String: JSONValue]? {
         let body = try await request.body.collect(atMost: 64 << 10)
         guard body.readableBytes > 0 else { return nil }
         guard request.headers.declaresJSON else {
@@ -94,10 +97,15 @@ public struct OperatorController<Context: RequestContext>: Sendable {
         guard case .object(let object)? = try? StrictJSON.parse(Array(buffer: body)) else {
             throw OperatorRequestError.invalid("The body must be a JSON object", field: nil)
         }
-        if let unknown = object.keys.first(where: { $0 != "projections" }) {
+        if let unknown = object.keys.sorted().first(where: { !fields.contains($0) }) {
             throw OperatorRequestError.invalid("Unknown field \(unknown)", field: unknown)
         }
-        guard let value = object["projections"], value != .null else { return nil }
+        return object
+    }
+
+    /// `{"projections": ["name", …]}`, or an empty body for all of them.
+    private static func projectionNames(_ request: Request, context: Context) async throws -> [String]? {
+        guard let object = try await body(request, fields: ["projections"]), let value = object["projections"], value != .null else { return nil }
         guard case .array(let items) = value, (1...32).contains(items.count) else {
             throw OperatorRequestError.invalid("projections must be a list of 1 to 32 names (leave it out to rebuild them all)", field: "projections")
         }

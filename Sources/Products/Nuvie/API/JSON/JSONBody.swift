@@ -57,9 +57,11 @@ struct JSONBody {
         return Int(number)
     }
 
-    /// Present, and not only white space: a blank identifier, version or action names nothing.
+    /// Present, and not blank: white space and invisible characters (a zero-width space, a byte-order
+    /// mark) alone name no identifier, version or action.
     func requiredString(_ field: String, maxLength: Int = 10_000) throws -> String {
-        guard let value = try string(field, maxLength: maxLength), !value.allSatisfy(\.isWhitespace) else {
+        let visible = { (scalar: Unicode.Scalar) in !scalar.properties.isWhitespace && !scalar.properties.isDefaultIgnorableCodePoint }
+        guard let value = try string(field, maxLength: maxLength), value.unicodeScalars.contains(where: visible) else {
             throw NuvieAPIError.validation("\(field) is required", field: field)
         }
         return value
