@@ -38,6 +38,8 @@ import Testing
             _ = try await client.send(.post, "/movies/5/watch", token: token, body: #"{"event_type":"started","progress_percent":5}"#)
             #expect(try await client.send(.get, "/movies/5", token: token).json["watch_status"] as? String == "started")
             #expect(try await watched() == finished && (finished ?? 0) >= 1, "\(String(describing: finished))")
+            let recommended = try await client.send(.get, "/feed/recommendations?limit=100", token: token).json["recommendations"] as? [[String: Any]]
+            #expect(recommended?.contains { $0["movie_id"] as? Int == 5 } == false, "a film finished is never recommended, started again or not")
         }
     }
 

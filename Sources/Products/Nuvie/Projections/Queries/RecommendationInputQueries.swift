@@ -115,12 +115,13 @@ public struct RecommendationInputQueries: Sendable {
         }
     }
 
-    /// The films the user rated or finished watching: never recommended to them.
+    /// The films the user rated or finished watching (once: a film started again is still seen):
+    /// never recommended to them.
     public func seenMovieIds(userId: Int64) throws -> Set<Int64> {
         try database.read { db in
             Set(try Int64.fetchAll(db, sql: """
                 SELECT movieId FROM userRating WHERE userId = ?1
-                UNION SELECT movieId FROM watchStatus WHERE userId = ?1 AND status = 'completed'
+                UNION SELECT movieId FROM watchStatus WHERE userId = ?1 AND everCompleted
                 """, arguments: [userId]))
         }
     }
@@ -227,7 +228,7 @@ public struct RecommendationInputQueries: Sendable {
                 """, arguments: [userId, movieId])
             let watched = """
                 SELECT userId FROM userRating WHERE movieId = ?2
-                UNION SELECT userId FROM watchStatus WHERE movieId = ?2 AND status = 'completed'
+                UNION SELECT userId FROM watchStatus WHERE movieId = ?2 AND everCompleted
                 """
             let friendsWatched = try Int.fetchOne(db, sql: """
                 SELECT COUNT(*) FROM (\(watched)) w JOIN friendship f ON f.friendId = w.userId AND f.userId = ?1
