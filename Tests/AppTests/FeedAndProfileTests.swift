@@ -69,7 +69,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["limit=0", "limit=101", "limit=-1", "limit=abc", "offset=-1", "offset=x"])
+    @Test(arguments: ["limit=0", "limit=101", "limit=-1", "limit=abc", "offset=-1", "offset=x", "limit=%2B5", "offset=%2B0"])
     func paginationOutOfRangeIsA400(_ query: String) async throws {
         try await withLiveServer { client in
             let token = try await client.devLogin("alice")

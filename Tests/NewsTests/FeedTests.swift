@@ -90,6 +90,9 @@ import Testing
             #expect(!seen.contains("https://late.example/breaking"), "a pinned walk does not see what came after its first page")
             #expect(try await server.send(.get, "/v1/feed?limit=100").items.contains { $0["id"] as? String == "https://late.example/breaking" })
             let head = try server.storage.queries.lastPosition()
+            for limit in ["0", "101", "abc", "%2B5", "1.5"] {
+                #expect(try await server.send(.get, "/v1/feed?limit=\(limit)").status == .badRequest, "limit=\(limit)")
+            }
             for cursor in ["nonsense", "5.-1", "-1.\(head)", "5.\(head + 1)", "5", "5..\(head)", "5.\(head).", ".\(head)", "%2B5.\(head)", "5.%2B\(head)"] {
                 #expect(try await server.send(.get, "/v1/feed?cursor=\(cursor)").status == .badRequest, "\(cursor)")
             }

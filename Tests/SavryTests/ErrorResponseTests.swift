@@ -48,7 +48,7 @@ import Testing
                 let reply = try await client.send(.patch, "/api/app/recipes/\(id)", token: token, body: body)
                 #expect(reply.status == .badRequest && reply.isErrorShape && (reply.json["message"] as? String)?.contains(mentions) == true, "\(body): \(reply.text)")
             }
-            for query in ["limit=0", "limit=51", "limit=abc", "limit=2.0", "cursor=yesterday", "cursor=2025-12-31", "cursor=2025-13-01T00:00:00Z", "cursor=2025-12-31T00:00:00"] {
+            for query in ["limit=0", "limit=51", "limit=abc", "limit=2.0", "limit=%2B5", "limit=%205", "cursor=yesterday", "cursor=2025-12-31", "cursor=2025-13-01T00:00:00Z", "cursor=2025-12-31T00:00:00"] {
                 let reply = try await client.send(.get, "/api/app/recipes?\(query)", token: token)
                 #expect(reply.status == .badRequest && reply.isErrorShape, "\(query): \(reply.text)")
             }

@@ -126,8 +126,7 @@ public struct OperatorController<Context: RequestContext>: Sendable {
     }
 
     private static func integer(_ request: Request, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
-        guard let raw = request.uri.queryParameters[name[...]] else { return value }
-        guard let parsed = Int(raw), range.contains(parsed) else {
+        guard let parsed = request.queryInteger(name, default: value, in: range) else {
             throw OperatorRequestError.invalid("\(name) must be an integer from \(range.lowerBound) to \(range.upperBound)", field: name)
         }
         return parsed

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServing
 import Hummingbird
 import NewsDomain
 import NewsProjections
@@ -103,8 +104,7 @@ enum Query {
     }
 
     static func integer(_ request: Request, _ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
-        guard let raw = text(request, name) else { return value }
-        guard let number = Int(raw), range.contains(number) else {
+        guard let number = request.queryInteger(name, default: value, in: range) else {
             throw NewsAPIError.badRequest("Invalid \(name)", "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number

@@ -1,3 +1,4 @@
+import HTTPServing
 import Hummingbird
 
 /// The pagination envelope: the list under its own key (`reviews`, `movies`, …: one lowercase word,
@@ -58,8 +59,7 @@ struct Pagination: Sendable {
     }
 
     static func integer(_ request: Request, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
-        guard let raw = request.uri.queryParameters[name[...]] else { return value }
-        guard let parsed = Int(raw), range.contains(parsed) else {
+        guard let parsed = request.queryInteger(name, default: value, in: range) else {
             throw NuvieAPIError.validation("\(name) must be an integer from \(range.lowerBound) to \(range.upperBound)", field: name)
         }
         return parsed

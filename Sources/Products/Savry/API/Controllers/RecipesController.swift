@@ -1,5 +1,6 @@
 import ReadModels
 import HTTPTypes
+import HTTPServing
 import Hummingbird
 import ProductHosting
 import SavryCommands
@@ -29,7 +30,9 @@ struct RecipesController: Sendable {
     /// newest `updatedAt` of all the user's recipes: a client walking the pages that sees it change
     /// knows a recipe moved to the top, and starts again from there.
     func list(_ request: Request, context: SavrySignedInContext) async throws -> EditedResponse<RecipeListResponse> {
-        let limit = try Self.limit(request.uri.queryParameters["limit"].map(String.init))
+        guard let limit = request.queryInteger("limit", default: Self.defaultLimit, in: Self.limits) else {
+            throw SavryAPIError.badRequest("limit must be a whole number from 1 to 50")
+        }
         let cursor = try request.uri.queryParameters["cursor"].map { raw in
             guard let cursor = Timestamp.millisecondsCeiling(String(raw)) else {
                 throw SavryAPIError.badRequest("cursor must be an ISO 8601 instant such as 2025-12-31T00:00:00.000Z")
@@ -85,12 +88,6 @@ struct RecipesController: Sendable {
     private static func recipeId(_ context: SavrySignedInContext) throws -> String {
         guard let id = context.parameters.get("id") else { throw SavryAPIError.recipeNotFound("") }
         return id
-    }
-
-    private static func limit(_ raw: String?) throws -> Int {
-        guard let raw else { return defaultLimit }
-        guard let limit = Int(raw), limits.contains(limit) else { throw SavryAPIError.badRequest("limit must be a whole number from 1 to 50") }
-        return limit
     }
 
     static let listHead = HTTPField.Name("X-List-Head")!
