@@ -31,7 +31,7 @@ import Testing
     (HTTPError(.unauthorized, message: "sign in"), .otherClientError(.unauthorized, message: "sign in")),
     (EngineRefusal.readOnly, .readOnly),
     // A request whose user was erased while it ran (Chat's send-chat racing the account's deletion was a 500).
-    (KeyStore.Failure.keyDestroyed(userId: 7), .otherClientError(.unauthorized, message: "This account was deleted while the request ran; nothing of it was saved")),
+    (KeyStore.Failure.keyDestroyed(userId: 7), .otherClientError(.unauthorized, message: "The account this request writes for was deleted while it ran; nothing more is saved for it")),
 ] as [(any Error & Sendable, EngineRefusal)])
 func engineErrorsAreRefusals(error: any Error & Sendable, refusal: EngineRefusal) {
     #expect(EngineRefusal(error) == refusal)

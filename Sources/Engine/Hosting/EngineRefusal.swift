@@ -65,7 +65,7 @@ public enum EngineRefusal: Error, Sendable, Equatable {
         case let error as BodyTooLarge: self = .bodyTooLarge(limit: error.limit)
         // The signed-in user was erased while the request ran, before it sealed what it writes.
         case KeyStore.Failure.keyDestroyed:
-            self = .otherClientError(.unauthorized, message: "This account was deleted while the request ran; nothing of it was saved")
+            self = .otherClientError(.unauthorized, message: "The account this request writes for was deleted while it ran; nothing more is saved for it")
         // Its `maxBytes` is what was left of the limit after the first fragment, not the limit.
         case is NIOTooManyBytesError: self = .bodyTooLarge(limit: nil)
         case HTTPParserError.headerOverflow: self = .headersTooLarge

@@ -14,7 +14,11 @@ public struct OneProcessJob: Service {
         self.job = job
     }
 
+    /// Until a graceful shutdown, which ends the wait for the lead as well as the job: a node that did
+    /// not lead stopped only once it led (the leader had to stop first, and it then took the lead).
     public func run() async throws {
-        try await log.asTheOneProcess(doing: name) { [job] in try await job.run() }
+        try await cancelWhenGracefulShutdown { [log, name, job] in
+            try await log.asTheOneProcess(doing: name) { try await job.run() }
+        }
     }
 }

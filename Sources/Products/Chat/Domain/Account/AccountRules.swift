@@ -7,7 +7,8 @@ public enum AccountRules {
     /// that looks the same however a keyboard composed it (`ü` or `u` + `¨`, full-width letters)
     /// is one address.
     public static func email(_ raw: String) throws(ChatDomainError) -> String {
-        let email = raw.trimmingWhitespace.lowercased().precomposedStringWithCompatibilityMapping
+        // Composed first: NFKC makes capitals of some letters (𝐀, ℂ) that lower case then folds.
+        let email = raw.trimmingWhitespace.precomposedStringWithCompatibilityMapping.lowercased()
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard email.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
               !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !email.contains(where: { $0.isWhitespace })

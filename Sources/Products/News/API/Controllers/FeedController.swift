@@ -17,7 +17,7 @@ struct FeedController: Sendable {
         let limit = try Query.integer(request, "limit", default: 20, in: 1...100)
         let cursor = Query.text(request, "cursor")
         let preferences = try reads.preferences(of: context.userId)
-        return try memo.response("feed|\(preferences.rankingKey)|\(limit)|\(cursor ?? "")", revision: reads.revision) {
+        return try memo.response("feed|\(Self.rankedBy(preferences, cursor: cursor, user: context.userId))|\(limit)|\(cursor ?? "")", revision: reads.revision) {
             let page = try ranking.page({ pinned in
                 let ranked = try ranking.ranked(for: try asRanked(preferences, of: context.userId, pinned: pinned), through: pinned == .max ? nil : pinned)
                 return (Self.onePerGroup(ranked.articles), ranked.through)
@@ -32,9 +32,15 @@ struct FeedController: Sendable {
         let limit = try Query.integer(request, "limit", default: 50, in: 1...100)
         let cursor = Query.text(request, "cursor")
         let preferences = try reads.preferences(of: context.userId)
-        return try memo.response("personalized|\(preferences.rankingKey)|\(limit)|\(cursor ?? "")", revision: reads.revision) {
+        return try memo.response("personalized|\(Self.rankedBy(preferences, cursor: cursor, user: context.userId))|\(limit)|\(cursor ?? "")", revision: reads.revision) {
             try personalizedPage(preferences, of: context.userId, limit: limit, cursor: cursor)
         }
+    }
+
+    /// What a remembered page is kept by: a first page by the preferences it ranks by, shared by every
+    /// user who has them; a later page by its user, whose preferences as of the cursor it ranks by.
+    private static func rankedBy(_ current: StoredPreferences, cursor: String?, user: String) -> String {
+        cursor == nil ? current.rankingKey : "user:\(user)"
     }
 
     /// A later page ranks by what its first page was ranked by: the preferences as of its cursor's
@@ -45,7 +51,7 @@ struct FeedController: Sendable {
 
     private func personalizedPage(_ current: StoredPreferences, of userId: String, limit: Int, cursor: String?) throws -> PersonalizedFeedJSON {
         let ranking = Ranking(queries: queries, window: 30 * 86_400)
-        var holdings = Set(current.holdings.map(\.ticker))
+        var holdings: Set<String> = []
         let page = try ranking.page({ pinned in
             let preferences = try asRanked(current, of: userId, pinned: pinned)
             holdings = Set(preferences.holdings.map(\.ticker))

@@ -191,7 +191,7 @@ public struct RecommendationInputQueries: Sendable {
                        || '/' || ifnull((SELECT COUNT(*) || '.' || SUM(friendId) || '.' || MAX(since) FROM friendship WHERE userId = ?1), '-')
                        || '/' || ifnull((SELECT MAX((SELECT MAX(position) FROM userRating WHERE userId = f.friendId)) FROM friendship f WHERE f.userId = ?1), '-')
                        || '/' || ifnull((SELECT MAX(position) FROM movieRecommendation WHERE toUserId = ?1), '-')
-                       || '/' || ifnull((SELECT COUNT(*) || '.' || SUM(movieId) || '.' || MAX(position) FROM watchStatus WHERE userId = ?1 AND status = 'completed'), '-')
+                       || '/' || ifnull((SELECT COUNT(*) || '.' || SUM(movieId) || '.' || MAX(position) FROM watchStatus WHERE userId = ?1 AND everCompleted), '-')
                        || '/' || ifnull((SELECT COUNT(*) || '.' || SUM(movieId) || '.' || MAX(position) FROM watchlistEntry WHERE userId = ?1), '-')
                        || '/' || ifnull((SELECT MAX(u.lastActiveAt) FROM friendship f JOIN user u ON u.userId = f.friendId WHERE f.userId = ?1), '-'),
                        (SELECT position FROM projectionCheckpoint WHERE name = 'movie-stats')
