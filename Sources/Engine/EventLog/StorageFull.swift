@@ -57,9 +57,10 @@ public struct StorageFullError: Error, Sendable, Equatable, CustomStringConverti
     /// index fails) while the filesystem under `path` has less than `FreeSpace.minimum` left. nil
     /// for any other code.
     public static func sqlite(resultCode: Int32, cause: String, store: Store, path: String) -> StorageFullError? {
+        let (sqliteFull, sqliteIOError): (Int32, Int32) = (13, 10)
         switch resultCode {
-        case 13: break
-        case 10: guard FreeSpace.isFull(at: path) else { return nil }
+        case sqliteFull: break
+        case sqliteIOError: guard FreeSpace.isFull(at: path) else { return nil }
         default: return nil
         }
         return StorageFullError(store: store, path: path, cause: cause)

@@ -32,7 +32,7 @@ final class LMDBEnvironment: @unchecked Sendable {
             var staleReaders: Int32 = 0
             try LMDBError.check(mdb_reader_check(handle, &staleReaders), "reader_check")
             try Self.allocateLockFile(in: path)
-        } catch where error.isNoSpace {
+        } catch where error.isNoSpace(onFilesystemOf: path) {
             mdb_env_close(handle)
             throw StorageFullError(store: store, path: path, cause: error.description)
         } catch {

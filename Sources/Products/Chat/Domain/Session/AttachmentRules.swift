@@ -15,7 +15,7 @@ public enum AttachmentRules {
         contentType.hasPrefix("text/") || contentType == "application/json"
     }
 
-    private static func isText(_ contents: [UInt8]) -> Bool {
+    private static func isPlainUTF8(_ contents: [UInt8]) -> Bool {
         !contents.contains(0) && String(validating: contents, as: UTF8.self) != nil
     }
 
@@ -37,8 +37,8 @@ public enum AttachmentRules {
         case "image/gif": contents.starts(with: Array("GIF8".utf8))
         case "image/webp": contents.count > 12 && contents[8..<12].elementsEqual(Array("WEBP".utf8))
         case "image/heic": contents.count > 12 && contents[4..<8].elementsEqual(Array("ftyp".utf8))
-        case "application/json": isText(contents) && (try? JSONSerialization.jsonObject(with: Data(contents), options: .fragmentsAllowed)) != nil
-        default: isText(contents) // total: a switch over strings; the other types are text
+        case "application/json": isPlainUTF8(contents) && (try? JSONSerialization.jsonObject(with: Data(contents), options: .fragmentsAllowed)) != nil
+        default: isPlainUTF8(contents) // total: a switch over strings; the other types are text
         }
         guard fits else { throw .invalid(field: "files[]", reason: "\(name): its contents are not \(contentType)") }
         return contentType

@@ -43,7 +43,6 @@ public struct NewsQueries: Sendable {
         self.database = database
     }
 
-    /// The log position of the last article folded: what a page's cursor pins (0 with none).
     /// The newest log position a ranking reads: an article's or a preference change's. A cursor pins
     /// it, so that a later page sees neither articles nor preferences recorded after its first.
     public func lastPosition() throws -> Int64 {
