@@ -54,7 +54,7 @@ import Testing
                 operations.append((method, path))
             }
         }
-        #expect(operations.count >= 10, "\(operations)")
+        #expect(operations.count >= 9, "\(operations)")
         let bodiless = operations.sorted { $0.path < $1.path }
         try await withLiveServer { client in
             let probe = try await client.account("probe")

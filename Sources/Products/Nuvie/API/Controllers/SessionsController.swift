@@ -14,15 +14,17 @@ struct SessionsController: Sendable {
             .post("logout-all", use: logoutEverywhere)
     }
 
+    /// A client may send the refresh token it holds (`LogoutRequest`); the session ended is the
+    /// access token's either way.
     func logout(_ request: Request, context: NuvieSignedInContext) async throws -> HTTPResponse.Status {
-        try await JSONBody.none(request, context: context)
+        _ = try await JSONBody.decodeIfPresent(request, context: context, fields: ["refresh_token"])
         _ = try await commands.logout(userId: context.userId, sessionId: context.grant.sessionId)
         tokens.forget(userId: context.userId, sessionId: context.grant.sessionId)
         return .noContent
     }
 
     func logoutEverywhere(_ request: Request, context: NuvieSignedInContext) async throws -> HTTPResponse.Status {
-        try await JSONBody.none(request, context: context)
+        _ = try await JSONBody.decodeIfPresent(request, context: context, fields: ["refresh_token"])
         _ = try await commands.logoutEverywhere(userId: context.userId)
         tokens.forget(userId: context.userId)
         return .noContent
