@@ -120,6 +120,11 @@ struct ChatClient: Sendable {
         return try await send(.post, uri, token: token, body: body, headers: [.contentType: "multipart/form-data; boundary=\(boundary)"])
     }
 
+    /// A multipart body written by hand (boundary `B`) to send-chat: the malformed ones `sendMultipart` would not write.
+    func sendRawMultipart(_ body: ByteBuffer, token: String) async throws -> Reply {
+        try await send(.post, "/api/send-chat/", token: token, body: body, headers: [.contentType: "multipart/form-data; boundary=B"])
+    }
+
     func signUp(_ email: String, password: String = "correct horse battery", extra: String = "") async throws -> [String: Any] {
         let reply = try await send(.post, "/api/signup/", json: #"{"email":"\#(email)","password":"\#(password)"\#(extra)}"#)
         try #require(reply.status == .created, "signup failed: \(reply.text)")
