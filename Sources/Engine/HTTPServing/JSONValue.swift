@@ -28,3 +28,11 @@ public enum JSONValue: Codable, Equatable, Sendable {
     }
 }
 
+
+extension Dictionary where Key == String, Value == JSONValue {
+    /// The first field, in name order, that `allowed` does not hold: a request naming it is refused,
+    /// so that a misspelt field is not silently ignored.
+    public func firstField(notIn allowed: Set<String>) -> String? {
+        keys.sorted().first { !allowed.contains($0) }
+    }
+}

@@ -97,7 +97,7 @@ public struct OperatorController<Context: RequestContext>: Sendable {
         guard case .object(let object)? = try? StrictJSON.parse(Array(buffer: body)) else {
             throw OperatorRequestError.invalid("The body must be a JSON object", field: nil)
         }
-        if let unknown = object.keys.sorted().first(where: { !fields.contains($0) }) {
+        if let unknown = object.firstField(notIn: fields) {
             throw OperatorRequestError.invalid("Unknown field \(unknown)", field: unknown)
         }
         return object

@@ -14,7 +14,7 @@ struct PreferencesController: Sendable {
 
     func update(_ request: Request, context: NewsRequestContext) async throws -> PreferencesJSON {
         let fields = try await RequestObject.read(request, context: context, example: #"{"focus_profile": "focused", "holdings": ["AAPL"]}"#)
-        if let unknown = fields.keys.sorted().first(where: { !["focus_profile", "holdings"].contains($0) }) {
+        if let unknown = fields.firstField(notIn: ["focus_profile", "holdings"]) {
             throw NewsAPIError.badRequest("Unknown field", "\(unknown) is not a preference: send focus_profile and/or holdings")
         }
         var focus: FocusProfile?
@@ -42,7 +42,7 @@ struct PreferencesController: Sendable {
         switch value {
         case .string(let ticker): return Holding(ticker: ticker)
         case .object(let object):
-            if let unknown = object.keys.sorted().first(where: { !["ticker", "label", "notes"].contains($0) }) {
+            if let unknown = object.firstField(notIn: ["ticker", "label", "notes"]) {
                 throw NewsAPIError.badRequest("Invalid holdings", "\(unknown) is not a holding field: ticker, label, notes")
             }
             guard case .string(let ticker) = object["ticker"] else { throw NewsAPIError.badRequest("Invalid holdings", "each holding object needs a ticker string") }

@@ -88,7 +88,7 @@ struct JSONBody {
 
     /// 400 naming the first field not in `allowed`, so a misspelt field is not silently ignored.
     private func rejectUnknownFields(allowed: Set<String>) throws {
-        if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
+        if let unknown = fields.firstField(notIn: allowed) {
             throw NuvieAPIError.validation("\(unknown) is not a field of this request", field: unknown)
         }
     }

@@ -29,7 +29,7 @@ struct RequestBody {
     private init(fields: [String: JSONValue], path: String, allowed: Set<String>) throws {
         self.fields = fields
         self.path = path
-        if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
+        if let unknown = fields.firstField(notIn: allowed) {
             throw SavryAPIError.badRequest("\(name(unknown)) is not a field of this request")
         }
     }
