@@ -130,7 +130,7 @@ let package = Package(
             name: "ProductHosting",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "EventLog", "PostgresLog", "EventSourcing", "ReadModels", "HTTPServing", "PersonalData",
+                "EventLog", "PostgresLog", "EventSourcing", "ReadModels", "HTTPServing", "PersonalData", "AppleSignIn",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

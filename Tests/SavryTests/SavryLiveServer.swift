@@ -28,7 +28,7 @@ struct SavryLiveServer {
     let client: SavryClient
 
     /// Serves `storage` (fresh stores when nil) until `body` returns, and returns what it returns;
-    /// the stores stay open after. `appleJWKS` turns on Sign in with Apple for `FakeApple.bundleId`.
+    /// the stores stay open after. `appleJWKS` (a file or an http URL) turns on Sign in with Apple for `FakeApple.bundleId`.
     @discardableResult
     static func run<T: Sendable>(
         storage given: SavryStorage? = nil, devLoginEnabled: Bool = true, appleJWKS: URL? = nil, rateLimit: RateLimit? = nil, readOnly: Bool = false,
@@ -40,7 +40,7 @@ struct SavryLiveServer {
         configuration.jwtSecret = secret
         configuration.adminToken = adminToken
         configuration.appleBundleId = appleJWKS.map { _ in FakeApple.bundleId }
-        configuration.appleKeySource = appleJWKS.map { .file($0) }
+        configuration.appleKeySource = appleJWKS.map { $0.isFileURL ? .file($0) : .url($0) }
         configuration.rateLimit = rateLimit
         configuration.readOnly = readOnly
         let tokens = await SavryTokens(

@@ -21,6 +21,9 @@ public actor AppleIdentityVerifier {
     private let bundleId: String
     private let refreshInterval: Duration
     private var keys: (collection: JWTKeyCollection, header: JWTHeaderCheck, loadedAt: ContinuousClock.Instant)?
+    private var failure: (error: AppleKeysUnavailable, at: ContinuousClock.Instant)?
+    static let fetchTimeout: TimeAmount = .seconds(5)
+    static let failureMemory: Duration = .seconds(5)
 
     /// The verifier of a product configured for Sign in with Apple (both settings given), else nil.
     public init?(bundleId: String?, source: KeySource?) {
@@ -44,14 +47,42 @@ public actor AppleIdentityVerifier {
         return Identity(subject: claims.sub.value, email: claims.email)
     }
 
+    /// The keys last loaded while they are fresh; else loaded again. When that fails, the keys last
+    /// loaded still verify (Apple rotates them rarely), and without any the failure is thrown, the
+    /// same for `failureMemory` so that each sign-in does not ask again.
     private func currentKeys() async throws -> (collection: JWTKeyCollection, header: JWTHeaderCheck) {
         if let keys, keys.loadedAt.duration(to: .now) < refreshInterval { return (keys.collection, keys.header) }
-        let json = try await loadJWKS()
-        let jwks = try JSONDecoder().decode(JWKS.self, from: Data(json.utf8))
-        let collection = try await JWTKeyCollection().add(jwks: jwks)
-        let header = JWTHeaderCheck.keys(of: jwks)
-        keys = (collection, header, .now)
-        return (collection, header)
+        if let failure, failure.at.duration(to: .now) < Self.failureMemory {
+            if let keys { return (keys.collection, keys.header) }
+            throw failure.error
+        }
+        do {
+            let (collection, header) = try await loadKeys()
+            keys = (collection, header, .now)
+            failure = nil
+            return (collection, header)
+        } catch let error as AppleKeysUnavailable {
+            failure = (error, .now)
+            if let keys { return (keys.collection, keys.header) }
+            throw error
+        }
+    }
+
+    private func loadKeys() async throws -> (JWTKeyCollection, JWTHeaderCheck) {
+        let json: String
+        do {
+            json = try await loadJWKS()
+        } catch let error as AppleKeysUnavailable {
+            throw error
+        } catch {
+            throw AppleKeysUnavailable(reason: "\(error)")
+        }
+        do {
+            let jwks = try JSONDecoder().decode(JWKS.self, from: Data(json.utf8))
+            return (try await JWTKeyCollection().add(jwks: jwks), JWTHeaderCheck.keys(of: jwks))
+        } catch {
+            throw AppleKeysUnavailable(reason: "not a key set: \(error)")
+        }
     }
 
     private func loadJWKS() async throws -> String {
@@ -59,20 +90,24 @@ public actor AppleIdentityVerifier {
         case .file(let url):
             return try String(contentsOf: url, encoding: .utf8)
         case .url(let url):
-            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(10))
-            guard response.status == .ok else { throw AppleKeysUnavailable(status: Int(response.status.code)) }
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url.absoluteString), timeout: Self.fetchTimeout)
+            guard response.status == .ok else { throw AppleKeysUnavailable(reason: "answered HTTP \(response.status.code)") }
             do {
                 return String(buffer: try await response.body.collect(upTo: 1 << 20))
             } catch is NIOTooManyBytesError {
                 // Apple's keys, not the request, are too large: not the client's 413.
-                throw AppleKeysUnavailable(status: Int(response.status.code))
+                throw AppleKeysUnavailable(reason: "answered more than 1 MB")
             }
         }
     }
 }
 
-struct AppleKeysUnavailable: Error {
-    var status: Int
+/// Apple's signing keys could not be loaded, and none loaded before would do: no identity token can
+/// be checked until they can (the engine answers 503).
+public struct AppleKeysUnavailable: Error, CustomStringConvertible {
+    public var reason: String
+
+    public var description: String { "Apple's signing keys could not be loaded: \(reason)" }
 }
 
 /// The claims of an Apple identity token this backend relies on.

@@ -23,6 +23,7 @@ extension EngineRefusal {
         case .readModelsBehind: (.serviceUnavailable, "service_unavailable", "Saved but not yet visible")
         case .notCaughtUp: (.serviceUnavailable, "service_unavailable", "Not caught up")
         case .shuttingDown: (.serviceUnavailable, "service_unavailable", "The server is stopping")
+        case .signInUnavailable: (.serviceUnavailable, "sign_in_unavailable", "Sign-in unavailable")
         case .operatorRequest(.userNotFound): (.notFound, "user_not_found", "Not found")
         case .operatorRequest(.unsupportedMediaType): (.unsupportedMediaType, "unsupported_media_type", "Unsupported media type")
         case .noSuchRoute: (.notFound, "not_found", "Not found")
@@ -56,6 +57,7 @@ extension EngineRefusal {
         case .readModelsBehind: "Your change is saved but not yet visible; retry the read shortly"
         case .notCaughtUp: "This server has not yet caught up with X-Min-Position; nothing was done, retry shortly"
         case .shuttingDown: "The server is stopping; retry the request"
+        case .signInUnavailable: "Sign in with Apple cannot be checked right now (Apple's signing keys could not be loaded); nothing was done, retry shortly"
         case .noSuchRoute: "No such endpoint"
         case .methodNotAllowed: "This endpoint does not take this method"
         case .bodyTooLarge(let limit): "Request body is too large: " + (limit.map { "at most \($0 >> 10) KB" } ?? "larger than this endpoint takes")
@@ -72,6 +74,7 @@ extension EngineRefusal {
         case .storageFull: [.retryAfter: "30"]
         case .logUnreachable: [.retryAfter: "2"]
         case .readModelsBehind, .notCaughtUp, .shuttingDown: [.retryAfter: "1"]
+        case .signInUnavailable: [.retryAfter: "5"]
         case .malformedHTTP: [.connection: "close"]
         case .conflict, .idempotencyKeyReused, .invalidIdempotencyKey, .readOnly, .operatorRequest, .noSuchRoute, .methodNotAllowed,
              .bodyTooLarge, .headersTooLarge, .notAProxy, .otherClientError:

@@ -1,3 +1,4 @@
+import AppleSignIn
 import EventLog
 import EventSourcing
 import HTTPServing
@@ -43,6 +44,8 @@ public enum EngineRefusal: Error, Sendable, Equatable {
     case malformedHTTP
     /// The request's headers are past the decoder's limit (80 KB); the connection is closed after the answer.
     case headersTooLarge
+    /// Sign in with Apple cannot check a token: Apple's keys could not be loaded.
+    case signInUnavailable
     /// A `CONNECT`: this server is no proxy; the connection is closed after the answer.
     case notAProxy
     /// Any other 4xx the HTTP layer raised, with its message when it has one.
@@ -63,6 +66,7 @@ public enum EngineRefusal: Error, Sendable, Equatable {
         case let error as ReadModelsBehind: self = .readModelsBehind(position: error.position)
         case let error as OperatorRequestError: self = .operatorRequest(error)
         case let error as BodyTooLarge: self = .bodyTooLarge(limit: error.limit)
+        case is AppleKeysUnavailable: self = .signInUnavailable
         // The signed-in user was erased while the request ran, before it sealed what it writes.
         case KeyStore.Failure.keyDestroyed:
             self = .otherClientError(.unauthorized, message: "The account this request writes for was deleted while it ran; nothing more is saved for it")
@@ -94,7 +98,8 @@ public enum EngineRefusal: Error, Sendable, Equatable {
         .readModelsBehind(position: 7), .notCaughtUp(position: 9), .shuttingDown,
         .operatorRequest(.invalid("bad", field: "limit")), .operatorRequest(.conflict("busy")),
         .operatorRequest(.userNotFound("no user 9")), .operatorRequest(.unsupportedMediaType("JSON only")),
-        .noSuchRoute, .methodNotAllowed, .bodyTooLarge(limit: 64 << 10), .bodyTooLarge(limit: nil), .malformedHTTP, .headersTooLarge, .notAProxy, .otherClientError(.unauthorized, message: nil),
+        .signInUnavailable, .noSuchRoute, .methodNotAllowed, .bodyTooLarge(limit: 64 << 10), .bodyTooLarge(limit: nil), .malformedHTTP, .headersTooLarge,
+        .notAProxy, .otherClientError(.unauthorized, message: nil),
         .otherClientError(.badRequest, message: "bad"),
     ]
 }

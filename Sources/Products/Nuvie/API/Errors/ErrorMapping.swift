@@ -15,7 +15,7 @@ extension NuvieAPIError: ContractError {
         case .invalidIdempotencyKey: ["field": "Idempotency-Key"]
         case .operatorRequest(.invalid(_, let field)): field.map { ["field": $0] } ?? [:]
         case .readModelsBehind(let position), .notCaughtUp(let position): ["position": "\(position)"]
-        case .conflict, .storageFull, .logUnreachable, .readOnly, .shuttingDown, .operatorRequest, .noSuchRoute, .methodNotAllowed, .bodyTooLarge,
+        case .conflict, .storageFull, .logUnreachable, .readOnly, .shuttingDown, .operatorRequest, .signInUnavailable, .noSuchRoute, .methodNotAllowed, .bodyTooLarge,
              .malformedHTTP, .headersTooLarge, .notAProxy, .otherClientError:
             [:]
         }
