@@ -71,6 +71,33 @@ final class ImportedTaste: Sendable {
         }
     }
 
+    /// An upgrade that changes a projection's version folds it again from the start, while the first
+    /// model is trained from the read models as they are: finished films missing. The model is
+    /// retrained once they are back, though no pair is newer than the model.
+    @Test func aModelTrainedWhileAProjectionIsFoldedAgainIsRetrainedWhenItIsWhole() async throws {
+        let taste = try await ImportedTaste()
+        let commands = NuvieCommandService(store: taste.store)
+        _ = try await commands.recordWatch(.completed, progressPercent: 100, userId: 1, movieId: 12)
+        _ = try await commands.rate(RateMovie(userId: 2, movieId: 1, rating: 4, comment: nil, isReview: false))
+        _ = try taste.runner.catchUp()
+        let whole = try taste.recommender.train()
+
+        let file = taste.directory.url.appendingPathComponent("upgraded/read.sqlite")
+        let (folded, _) = try ImportedTaste.fold(taste.store, into: file)
+        try await folded.pool.write { try $0.execute(sql: "UPDATE projectionCheckpoint SET version = version + 1 WHERE name = 'watch'") }
+        try folded.close()
+        let upgraded = try ReadDatabase(path: file.path)
+        defer { try? upgraded.close() }
+        let restarted = Recommender(inputs: RecommendationInputQueries(database: upgraded), parameters: ImportedTaste.parameters, logger: Logger(label: "test"))
+        let training = ModelTrainingService(recommender: restarted, interval: .seconds(3600), logger: Logger(label: "test"))
+        training.trainIfInteractionsChanged()
+        #expect(restarted.trained?.model != whole.model, "the watch projection was not folded again")
+        let runner = try ProjectionRunner(log: taste.store.log, personalData: taste.store.personalData, database: upgraded, logger: Logger(label: "test"))
+        _ = try runner.catchUp()
+        training.trainIfInteractionsChanged()
+        #expect(restarted.trained?.model == whole.model && restarted.trained?.generation == 2)
+    }
+
     @Test func aNewRatingOrFinishedFilmChangesTheModelAndTheNextFeedWithoutARestart() async throws {
         let taste = try await ImportedTaste()
         let training = ModelTrainingService(recommender: taste.recommender, interval: .seconds(3600), logger: Logger(label: "test"))

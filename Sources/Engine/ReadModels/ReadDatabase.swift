@@ -53,6 +53,7 @@ public final class ReadDatabase: Sendable {
             let pool = try DatabasePool(path: path, configuration: Self.configuration)
             try BulkLoading.createDeferredIndexes(pool)
             try Self.migrator(projections).migrate(pool)
+            try Self.resetProjectionsOfOtherVersions(projections, in: pool)
             return pool
         }
         self.init(generation: Generation(pool: pool, path: path, readers: ReadConnections(path: path)), projections: projections, files: files)
@@ -145,6 +146,19 @@ public final class ReadDatabase: Sendable {
             migrator.registerMigration(projection.migrationIdentifier) { db in try reset(projection, db) }
         }
         return migrator
+    }
+
+    /// A projection whose checkpoint names another version than this build's was folded by another
+    /// build: a newer one, whose tables this build does not know, or this one's after a newer build
+    /// ran (its migration is recorded, so the migrator does not run it again). Either way its rows
+    /// are not this build's fold of the log: they are dropped and folded again.
+    static func resetProjectionsOfOtherVersions(_ projections: [any ReadModelSchema], in pool: any DatabaseWriter) throws {
+        try pool.write { db in
+            let versions = Dictionary(try Checkpoint.all(db).map { ($0.name, $0.version) }) { first, _ in first }
+            for projection in projections where versions[projection.name].map({ $0 != projection.version }) ?? false {
+                try reset(projection, db)
+            }
+        }
     }
 
     /// Drops whatever tables the projection has, creates them empty and puts its checkpoint at 0.

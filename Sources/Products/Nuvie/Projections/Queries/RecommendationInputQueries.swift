@@ -48,8 +48,11 @@ public struct RecommendationInputQueries: Sendable {
 
     /// What the training pairs rest on: the log position of the latest rating or finish, and how many
     /// users are erased (an erasure takes a user's pairs away without a newer rating or finish).
+    /// The newest pair's position does not change when a projection is folded again from the start
+    /// (after an upgrade, under a model trained while it was part-way): the count of pairs does.
     public struct InteractionsVersion: Sendable, Equatable {
         public var position: UInt64
+        public var pairs: Int
         public var erasedUsers: Int
     }
 
@@ -79,9 +82,10 @@ public struct RecommendationInputQueries: Sendable {
         let row = try Row.fetchOne(db, sql: """
             SELECT MAX(ifnull((SELECT MAX(position) FROM userRating), 0),
                        ifnull((SELECT MAX(position) FROM watchStatus WHERE status = 'completed'), 0)),
+                   (SELECT COUNT(*) FROM userRating) + (SELECT COUNT(*) FROM watchStatus WHERE status = 'completed'),
                    (SELECT COUNT(*) FROM user WHERE erasedAt IS NOT NULL)
             """)
-        return InteractionsVersion(position: row?[0] ?? 0, erasedUsers: row?[1] ?? 0)
+        return InteractionsVersion(position: row?[0] ?? 0, pairs: row?[1] ?? 0, erasedUsers: row?[2] ?? 0)
     }
 
     /// Titles and genres of every film in the catalog.
