@@ -39,15 +39,25 @@ public struct DataDirectory: Sendable {
     public var demoMarker: URL { root.appendingPathComponent("demo-mode") }
     public var isDemo: Bool { FileManager.default.fileExists(atPath: demoMarker.path) }
 
-    /// Holds the pid of the server serving this directory while it runs.
+    /// Holds the pid of the server serving this directory while it runs, which holds a lock on it.
     public var serverPidFile: URL { root.appendingPathComponent("server.pid") }
 
-    /// The pid of a live server over this directory, if one is running.
+    /// The pid of a live server over this directory, if one is running: one holds the file's lock
+    /// (`whileServing`). A pid alone could name a process that serves another directory (a copy of
+    /// this one) or none (a server killed, its pid reused); the lock goes with the process.
     public var runningServer: Int32? {
-        guard let text = try? String(contentsOf: serverPidFile, encoding: .utf8),
-              let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), kill(pid, 0) == 0
-        else { return nil }
-        return pid
+        let file = open(serverPidFile.path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { return nil }
+        defer { close(file) }
+        guard flock(file, LOCK_SH | LOCK_NB) != 0 else { return nil }
+        return Self.pid(in: file) ?? 0
+    }
+
+    private static func pid(in file: Int32) -> Int32? {
+        var bytes = [UInt8](repeating: 0, count: 32)
+        let count = pread(file, &bytes, bytes.count, 0)
+        guard count > 0 else { return nil }
+        return Int32(String(decoding: bytes[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Explicit flag, then the environment, then: on for a new or empty directory, off otherwise. A
@@ -63,11 +73,20 @@ public struct DataDirectory: Sendable {
         return demo
     }
 
-    /// Runs `serve` with this process's pid in `serverPidFile`, so operator commands that must not
-    /// run beside a server can tell.
+    /// Runs `serve` holding the lock on `serverPidFile`, which holds this process's pid, so that
+    /// operator commands that must not run beside a server can tell, and a second server is refused
+    /// before it opens anything (it had taken the file over, and removed it when it stopped).
     public func whileServing(_ serve: () async throws -> Void) async throws {
-        try Data("\(getpid())\n".utf8).write(to: serverPidFile)
-        defer { try? FileManager.default.removeItem(at: serverPidFile) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let file = open(serverPidFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard file >= 0 else { throw DataDirectoryError.unusable(serverPidFile.path, String(cString: strerror(errno))) }
+        defer { close(file) }
+        guard flock(file, LOCK_EX | LOCK_NB) == 0 else { throw DataDirectoryError.alreadyServed(root.path, pid: Self.pid(in: file)) }
+        let pid = Array("\(getpid())\n".utf8)
+        guard ftruncate(file, 0) == 0, pwrite(file, pid, pid.count, 0) == pid.count else {
+            throw DataDirectoryError.unusable(serverPidFile.path, String(cString: strerror(errno)))
+        }
+        defer { unlink(serverPidFile.path) }
         try await serve()
     }
 
@@ -97,11 +116,17 @@ public struct DataDirectory: Sendable {
 
 public enum DataDirectoryError: Error, CustomStringConvertible, Equatable {
     case belongsToAnotherProduct(String, marked: String, expected: String)
+    case alreadyServed(String, pid: Int32?)
+    case unusable(String, String)
 
     public var description: String {
         switch self {
         case .belongsToAnotherProduct(let path, let marked, let expected):
             "\(path) holds \(marked) data, not \(expected)'s: give this binary its own --data-dir"
+        case .alreadyServed(let path, let pid):
+            "a server\(pid.map { " (pid \($0))" } ?? "") already serves \(path): stop it first, or give this one its own --data-dir"
+        case .unusable(let path, let reason):
+            "cannot use \(path): \(reason)"
         }
     }
 }

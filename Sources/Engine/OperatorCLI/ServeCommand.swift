@@ -46,8 +46,9 @@ public struct ServeCommand<Product: ServedProduct>: AsyncParsableCommand {
             "log": "\(SharedLogSetting.describe(configuration.logURL))",
         ])
         try Product.configure(&configuration, with: own)
-        let app = try await Product.application(configuration, logger: logger)
-        try await DataDirectory(global.dataDirectory).whileServing { try await app.runService() }
+        try await DataDirectory(global.dataDirectory).whileServing { [configuration] in
+            try await Product.application(configuration, logger: logger).runService()
+        }
     }
 }
 
