@@ -129,6 +129,14 @@ import TestSupport
             }
             let withKid = try await JWTKeyCollection().add(hmac: HMACKey(from: Self.testSecret), digestAlgorithm: .sha256, kid: "k").sign(claims, kid: "k")
             #expect(try await client.send(.get, "/movies/1", token: withKid).status == .unauthorized)
+            // Another backend's, signed with the same secret; not valid yet; one token written another way.
+            var foreign = claims
+            foreign.iss = "savry"
+            var early = claims
+            early.nbf = .init(value: now.addingTimeInterval(600))
+            for token in [try await server.sign(foreign), try await server.sign(early), valid + "=", StrayBits.of(valid)] {
+                #expect(try await client.send(.get, "/movies/1", token: token).status == .unauthorized, "\(token)")
+            }
         }
     }
 
@@ -166,6 +174,8 @@ struct OwnTokenClaims: JWTPayload {
     var use: String
     var sid: String
     var auth_time: Int
+    var iss: String?
+    var nbf: NotBeforeClaim?
     func verify(using algorithm: some JWTAlgorithm) throws {}
 }
 

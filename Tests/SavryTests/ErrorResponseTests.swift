@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import JWTKit
+import TestSupport
 import Testing
 
 /// Every error is `{"message": …}` with the contract's status.
@@ -77,9 +78,18 @@ import Testing
             let farIssue = try await signed.sign(LegacyClaims(
                 sub: .init(value: "1"), iat: .init(value: Date(timeIntervalSince1970: 1e300)), exp: .init(value: Date().addingTimeInterval(3600))
             ))
+            // Signed with Savry's secret, as another backend given the same one signs: its issuer, its
+            // `use`, or not valid yet.
+            let now = Date()
+            let otherIssuer = try await signed.sign(ForeignClaims(sub: .init(value: "1"), iat: .init(value: now), exp: .init(value: now.addingTimeInterval(3600)), iss: "nuvie"))
+            let otherUse = try await signed.sign(ForeignClaims(sub: .init(value: "1"), iat: .init(value: now), exp: .init(value: now.addingTimeInterval(3600)), use: "refresh"))
+            let notYet = try await signed.sign(ForeignClaims(
+                sub: .init(value: "1"), iat: .init(value: now), exp: .init(value: now.addingTimeInterval(3600)), nbf: .init(value: now.addingTimeInterval(600))
+            ))
             for header: String? in [
                 nil, "Bearer", "Bearer garbage", "Basic \(token)", "Bearer \(expired)", "Bearer \(unregistered)", "Bearer \(otherAlgorithm)", "Bearer \(token)x",
-                "Bearer \(farExpiry)", "Bearer \(farIssue)",
+                "Bearer \(farExpiry)", "Bearer \(farIssue)", "Bearer \(otherIssuer)", "Bearer \(otherUse)", "Bearer \(notYet)",
+                "Bearer \(token)=", "Bearer \(StrayBits.of(token))",
             ] {
                 for (method, path) in [(HTTPRequest.Method.get, "/api/app/recipes"), (.get, "/api/app/recipes/abc"), (.post, "/api/app/recipes")] {
                     let reply = try await client.send(method, path, body: method == .post ? Self.minimal : nil, headers: header.map { [.authorization: $0] } ?? [:])
@@ -89,6 +99,7 @@ import Testing
             #expect(try await client.send(.get, "/api/app/recipes", headers: [.authorization: "bearer  \(token) "]).status == .ok)
         }
     }
+
 
     /// `DELETE /api/app/auth` ends the token it came with, and only that one; a token from before
     /// tokens had a `jti` is signed out by its issue time.
@@ -156,6 +167,17 @@ import Testing
 struct TestClaims: JWTPayload {
     var sub: SubjectClaim
     var exp: ExpirationClaim
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// Claims Savry never issues, or not valid yet.
+struct ForeignClaims: JWTPayload {
+    var sub: SubjectClaim
+    var iat: IssuedAtClaim
+    var exp: ExpirationClaim
+    var iss: String?
+    var use: String?
+    var nbf: NotBeforeClaim?
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 

@@ -29,8 +29,37 @@ public struct JWTHeaderCheck: Sendable {
 
     public func accepts(_ token: String) -> Bool {
         // `crit` names extensions the signer requires us to understand; we understand none.
-        guard let header = Self.header(of: token), header.crit == nil, let expected = algorithms[header.kid] else { return false }
+        guard Self.isCompact(token), let header = Self.header(of: token), header.crit == nil, let expected = algorithms[header.kid] else { return false }
         return header.alg == expected
+    }
+
+    /// Three parts of unpadded base64url, each as an encoder writes it (RFC 7515 §7.1). Decoders pass
+    /// over padding and the unused low bits of a last character, so without this `…4`, `…5` and
+    /// `…4=` were one signature: one token written four ways, which a deny-list or a cache by token
+    /// would take for four.
+    static func isCompact(_ token: String) -> Bool {
+        let parts = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        return parts.count == 3 && parts.allSatisfy { part in
+            let values = part.map(base64URLValue)
+            guard !values.contains(nil), let last = values.last ?? 0 else { return false }
+            switch part.count % 4 {
+            case 0: return true
+            case 2: return last & 0x0F == 0
+            case 3: return last & 0x03 == 0
+            default: return false
+            }
+        }
+    }
+
+    private static func base64URLValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "-"): 62
+        case UInt8(ascii: "_"): 63
+        default: nil
+        }
     }
 
     private static func header(of token: String) -> JWTHeader? {

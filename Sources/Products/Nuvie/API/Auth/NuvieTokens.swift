@@ -23,14 +23,22 @@ public struct NuvieTokens: Sendable {
         var sid: UUID
         var jti: UUID?
         var authTime: Int64
+        /// Absent from tokens issued before it was set; another backend's opens nothing here.
+        var iss: IssuerClaim?
+        var nbf: NotBeforeClaim?
+        static let issuer = "nuvie"
 
         enum CodingKeys: String, CodingKey {
-            case sub, iat, exp, use, sid, jti
+            case sub, iat, exp, use, sid, jti, iss, nbf
             case authTime = "auth_time"
         }
 
         func verify(using algorithm: some JWTAlgorithm) async throws {
             try exp.verifyNotExpired()
+            try nbf?.verifyNotBefore()
+            guard iss.map({ $0.value == Self.issuer }) ?? true else {
+                throw JWTError.claimVerificationFailure(failedClaim: iss, reason: "not a Nuvie token")
+            }
         }
     }
 
@@ -75,11 +83,11 @@ public struct NuvieTokens: Sendable {
         return Pair(
             accessToken: try await keys.sign(Claims(
                 sub: .init(value: "\(userId)"), iat: .init(value: now), exp: .init(value: now.addingTimeInterval(Self.accessLifetime)),
-                use: .access, sid: sessionId, jti: nil, authTime: authTime
+                use: .access, sid: sessionId, jti: nil, authTime: authTime, iss: .init(value: Claims.issuer)
             )),
             refreshToken: try await keys.sign(Claims(
                 sub: .init(value: "\(userId)"), iat: .init(value: now), exp: .init(value: now.addingTimeInterval(Self.refreshLifetime)),
-                use: .refresh, sid: sessionId, jti: refreshTokenId, authTime: authTime
+                use: .refresh, sid: sessionId, jti: refreshTokenId, authTime: authTime, iss: .init(value: Claims.issuer)
             ))
         )
     }

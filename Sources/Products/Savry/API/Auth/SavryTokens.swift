@@ -8,14 +8,25 @@ public struct SavryTokens: Sendable {
     public static let lifetime: TimeInterval = 30 * 24 * 3600
 
     struct Claims: JWTPayload {
+        static let issuer = "savry"
         var sub: SubjectClaim
         var iat: IssuedAtClaim
         var exp: ExpirationClaim
         /// What signing out names; absent from tokens issued before sign-out existed.
         var jti: IDClaim?
+        /// Absent from tokens issued before it was set.
+        var iss: IssuerClaim?
+        var nbf: NotBeforeClaim?
+        /// Never in a Savry token: another backend's (Nuvie's access or refresh token), signed with
+        /// the same secret by an operator who gave both one, opens nothing here.
+        var use: String?
 
         func verify(using algorithm: some JWTAlgorithm) async throws {
             try exp.verifyNotExpired()
+            try nbf?.verifyNotBefore()
+            guard use == nil, iss.map({ $0.value == Self.issuer }) ?? true else {
+                throw JWTError.claimVerificationFailure(failedClaim: iss, reason: "not a Savry token")
+            }
         }
     }
 
@@ -39,7 +50,7 @@ public struct SavryTokens: Sendable {
     public func issue(for userId: Int64, now: Date = Date()) async throws -> String {
         try await keys.sign(Claims(
             sub: .init(value: "\(userId)"), iat: .init(value: now), exp: .init(value: now.addingTimeInterval(Self.lifetime)),
-            jti: .init(value: UUID().uuidString)
+            jti: .init(value: UUID().uuidString), iss: .init(value: Claims.issuer)
         ))
     }
 
