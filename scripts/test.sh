@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh
+# chattr, for the tests of a filesystem that refuses writes.
+command -v chattr >/dev/null || scripts/apt-install.sh e2fsprogs
 scripts/check-imports.sh
 swift build --build-tests
 # The build leaves gigabytes of dirty pages; flushed now, the tests' own fsyncs (every durable append,

@@ -6,6 +6,36 @@ import Testing
 /// The log on a real, small tmpfs that is then filled: appends are refused whole with a typed
 /// `StorageFullError`, everything acknowledged stays, and appends resume once space is freed.
 @Suite(.serialized) struct LogDiskFullTests {
+    /// A filesystem that refuses writes for another reason than space (read-only after an error, not
+    /// permitted) was a 500 and a healthy `/health`: it is refused as a full disk is, and stands until
+    /// a write succeeds, since free space says nothing about it.
+    @Test(.enabled(if: ImmutableFiles.areEnforced, "no immutable files here (needs root, chattr, and a filesystem such as ext4): test skipped"), .timeLimit(.minutes(2)))
+    func aFilesystemThatRefusesWritesRefusesAppendsUntilItTakesThemAgain() async throws {
+        let directory = try TemporaryDirectory()
+        let logDirectory = directory.url.appendingPathComponent("log")
+        let log = try EventLog(configuration: .init(directory: logDirectory, initialMapSize: 1 << 20))
+        defer { log.close() }
+        let event = { NewEvent(type: "thing-happened", payload: Data(#"{"n":1}"#.utf8)) }
+        let head = try await log.append(to: "before", expectedVersion: .noStream, events: [event()]).lastPosition
+        // Not the lock file: LMDB's mutexes live in its shared mapping, where a refused write is SIGBUS.
+        let files = [logDirectory.appendingPathComponent("data.mdb")]
+        try ImmutableFiles.set(true, files)
+        var refusal: StorageFullError?
+        do {
+            _ = try await log.append(to: "during", expectedVersion: .noStream, events: [event()])
+        } catch let error as StorageFullError {
+            refusal = error
+        }
+        try ImmutableFiles.set(false, files)
+        let refused = try #require(refusal)
+        #expect(refused.reason == .refused && refused.description.contains("refuses writes"), "\(refused)")
+        #expect(log.storageFailure?.error == refused, "the failure stands though the filesystem has room")
+        #expect(log.headPosition == head)
+        _ = try await log.append(to: "after", expectedVersion: .noStream, events: [event()])
+        #expect(log.storageFailure == nil)
+        #expect(try log.read(from: 1, limit: .max).count == 2)
+    }
+
     @Test(.enabled(if: TmpfsMount.isPermitted, "mounting a tmpfs needs root: disk-full test skipped"), .timeLimit(.minutes(2)))
     func aFullDiskRefusesAppendsWholeAndTheyResumeWhenSpaceReturns() async throws {
         let directory = try TemporaryDirectory()

@@ -25,20 +25,29 @@ public struct StorageFullError: Error, Sendable, Equatable, CustomStringConverti
         public static let readModels = Store(rawValue: "read_models", title: "the read models (SQLite)")
     }
 
+    /// Why the filesystem refused the write: no space, or (`refused`) read-only, not permitted or
+    /// failing, which passes only when an operator acts too.
+    public enum Reason: Sendable, Equatable { case noSpace, refused }
+
     public var store: Store
     /// The file or directory that could not grow.
     public var path: String
     /// What the storage library or the system said.
     public var cause: String
+    public var reason: Reason
 
-    public init(store: Store, path: String, cause: String) {
+    public init(store: Store, path: String, cause: String, reason: Reason = .noSpace) {
         self.store = store
         self.path = path
         self.cause = cause
+        self.reason = reason
     }
 
     public var description: String {
-        "no space left on device: \(store.title) at \(path) cannot grow (\(cause)); free space on that filesystem"
+        switch reason {
+        case .noSpace: "no space left on device: \(store.title) at \(path) cannot grow (\(cause)); free space on that filesystem"
+        case .refused: "the filesystem refuses writes: \(store.title) at \(path) (\(cause)); check that filesystem (read-only, permissions, errors)"
+        }
     }
 
     /// Refuses to start when a store's filesystem has less than `FreeSpace.minimum` available: the
@@ -111,7 +120,8 @@ public final class StorageFullLatch: Sendable {
             return current == nil
         }
         guard first else { return }
-        logger.error("no space left on device: writes to \(error.store.title) fail until space is freed", metadata: [
+        let until = error.reason == .noSpace ? "space is freed" : "the filesystem takes them again"
+        logger.error("\(error.reason == .noSpace ? "no space left on device" : "the filesystem refuses writes"): writes to \(error.store.title) fail until \(until)", metadata: [
             "store": "\(error.store.rawValue)", "path": "\(error.path)", "cause": "\(error.cause)",
         ])
     }
@@ -119,16 +129,17 @@ public final class StorageFullLatch: Sendable {
     /// A write to the store succeeded.
     public func recordSuccess() {
         guard let cleared = failure.withLockedValue({ current in defer { current = nil }; return current }) else { return }
-        logger.notice("space available again: writes to \(cleared.error.store.title) work again", metadata: [
+        logger.notice("writes to \(cleared.error.store.title) work again", metadata: [
             "store": "\(cleared.error.store.rawValue)", "path": "\(cleared.error.path)",
         ])
     }
 
-    /// The standing failure and when it began; cleared first when its filesystem has room again,
-    /// so that `/health` recovers without waiting for the next write.
+    /// The standing failure and when it began; a full one cleared first when its filesystem has room
+    /// again, so that `/health` recovers without waiting for the next write. A refused one stands
+    /// until a write succeeds.
     public var current: (error: StorageFullError, since: Date)? {
         guard let standing = failure.withLockedValue({ $0 }) else { return nil }
-        if let free = FreeSpace.available(at: standing.error.path), free >= FreeSpace.minimum {
+        if standing.error.reason == .noSpace, let free = FreeSpace.available(at: standing.error.path), free >= FreeSpace.minimum {
             recordSuccess()
             return nil
         }

@@ -53,6 +53,12 @@ public struct DataDirectory: Sendable {
         return Self.pid(in: file) ?? 0
     }
 
+    private static func unusable(_ file: URL, errno code: Int32) -> any Error {
+        let cause = String(cString: strerror(code))
+        guard StorageFullError.isNoSpace(errno: code) else { return DataDirectoryError.unusable(file.path, cause) }
+        return StorageFullError(store: .init(rawValue: "data_directory", title: "the data directory"), path: file.deletingLastPathComponent().path, cause: cause)
+    }
+
     private static func pid(in file: Int32) -> Int32? {
         var bytes = [UInt8](repeating: 0, count: 32)
         let count = pread(file, &bytes, bytes.count, 0)
@@ -79,13 +85,11 @@ public struct DataDirectory: Sendable {
     public func whileServing(_ serve: () async throws -> Void) async throws {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let file = open(serverPidFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard file >= 0 else { throw DataDirectoryError.unusable(serverPidFile.path, String(cString: strerror(errno))) }
+        guard file >= 0 else { throw Self.unusable(serverPidFile, errno: errno) }
         defer { close(file) }
         guard flock(file, LOCK_EX | LOCK_NB) == 0 else { throw DataDirectoryError.alreadyServed(root.path, pid: Self.pid(in: file)) }
         let pid = Array("\(getpid())\n".utf8)
-        guard ftruncate(file, 0) == 0, pwrite(file, pid, pid.count, 0) == pid.count else {
-            throw DataDirectoryError.unusable(serverPidFile.path, String(cString: strerror(errno)))
-        }
+        guard ftruncate(file, 0) == 0, pwrite(file, pid, pid.count, 0) == pid.count else { throw Self.unusable(serverPidFile, errno: errno) }
         defer { unlink(serverPidFile.path) }
         try await serve()
     }

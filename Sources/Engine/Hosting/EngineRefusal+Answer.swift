@@ -49,7 +49,7 @@ extension EngineRefusal {
         case .invalidIdempotencyKey(let message), .operatorRequest(.invalid(let message, _)), .operatorRequest(.conflict(let message)),
              .operatorRequest(.userNotFound(let message)), .operatorRequest(.unsupportedMediaType(let message)):
             message
-        case .storageFull: "The server cannot record changes right now (its storage is full); nothing was saved, retry later"
+        case .storageFull: "The server cannot record changes right now (its storage is full or refuses writes); nothing was saved, retry later"
         case .logUnreachable(outcomeUnknown: false): "The server cannot reach its event log right now; nothing was saved, retry"
         case .logUnreachable(outcomeUnknown: true):
             Self.mayHaveBeenSaved + ": retry it under the same Idempotency-Key, or, sent without one, check before sending it again"

@@ -117,12 +117,15 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
     }
 
-    /// Runs `body`, turning LMDB's ENOSPC and EDQUOT (and its EIO on a full filesystem) into `StorageFullError`.
+    /// Runs `body`, turning LMDB's ENOSPC and EDQUOT (and its EIO on a full filesystem) into `StorageFullError`,
+    /// and a write the filesystem refused otherwise into one that says so.
     private func storageFull<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as LMDBError where error.isNoSpace(onFilesystemOf: path) {
             throw StorageFullError(store: store, path: path, cause: error.description)
+        } catch let error as LMDBError where error.isRefusedByFilesystem {
+            throw StorageFullError(store: store, path: path, cause: error.description, reason: .refused)
         }
     }
 

@@ -26,6 +26,11 @@ public struct LMDBError: Error, CustomStringConvertible, Sendable, Equatable {
         isNoSpace || (code == EIO && FreeSpace.isFull(at: path))
     }
 
+    /// The filesystem refused a write for another reason than space: read-only (as ext4 remounts
+    /// itself after an error), not permitted, or an I/O error. Like a full disk it passes only when
+    /// an operator acts, so it is answered and reported as one.
+    public var isRefusedByFilesystem: Bool { [EROFS, EPERM, EACCES, EIO].contains(code) }
+
     /// Throws unless `code` is success.
     static func check(_ code: Int32, _ operation: @autoclosure () -> String) throws(LMDBError) {
         guard code == MDB_SUCCESS else { throw LMDBError(code: code, operation: operation()) }
