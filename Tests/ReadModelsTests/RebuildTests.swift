@@ -32,6 +32,21 @@ import Testing
         #expect(files == [URL(fileURLWithPath: models.database.path).lastPathComponent], "older generations are removed on open")
     }
 
+    /// Read models hold personal data in clear: their files, a rebuilt generation's too, are the
+    /// server's user's and group's only (they were 0644 under the usual umask, beside a 0640 log).
+    @Test func readModelFilesAreReadableByTheServersUserAndGroupOnly() async throws {
+        let models = try TallyReadModels(generations: true)
+        try await models.givenCountsAndAnErasure()
+        _ = try models.runner.catchUp()
+        _ = try models.runner.rebuild()
+        _ = try models.runner.catchUp()
+        let path = models.database.path
+        for file in [path, path + "-wal", path + "-shm"] {
+            let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
+            #expect(mode & 0o777 & ~0o640 == 0, "\(file): \(String(mode, radix: 8))")
+        }
+    }
+
     /// A rebuilt projection that cannot apply an event is not swapped in: the rebuild says where,
     /// and the read models serving stay as they were (a replay once swapped in read models that had
     /// stopped, and reported it rebuilt).

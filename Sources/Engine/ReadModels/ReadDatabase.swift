@@ -50,6 +50,7 @@ public final class ReadDatabase: Sendable {
             at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true
         )
         let pool = try StorageFullError.mappingSQLite(store: .readModels, path: path) {
+            PrivateSQLiteFile.prepare(path)
             let pool = try DatabasePool(path: path, configuration: Self.configuration)
             try BulkLoading.createDeferredIndexes(pool)
             try Self.migrator(projections).migrate(pool)

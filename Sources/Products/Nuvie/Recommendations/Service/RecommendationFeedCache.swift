@@ -29,6 +29,7 @@ public final class RecommendationFeedCache: Sendable {
             var configuration = Configuration()
             // An erased user's entry (their taste, their friends' names) is zeroed, not left in a free page.
             configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
+            PrivateSQLiteFile.prepare(path)
             let pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
             return pool
