@@ -128,10 +128,11 @@ import Testing
             #expect(try await client.send(.post, "/users/\(bob.id)/block", token: alice.token).status == .ok)
             #expect(try await client.send(.get, "/feed/activities", token: alice.token).json["total_count"] as? Int == 0)
             #expect(try await client.send(.get, "/movies/3/reviews", token: alice.token).json["total_count"] as? Int == 0)
-            for (from, to) in [(alice, bob), (bob, alice)] {
-                let reply = try await client.send(.post, "/friends/requests", token: from.token, body: #"{"user_id":\#(to.id)}"#)
-                #expect(reply.status == .forbidden && reply.errorCode == "USER_BLOCKED")
-            }
+            let blocker = try await client.send(.post, "/friends/requests", token: alice.token, body: #"{"user_id":\#(bob.id)}"#)
+            #expect(blocker.status == .forbidden && blocker.errorCode == "USER_BLOCKED")
+            // Bob is not told he is blocked: Alice is not found, as her profile is not.
+            let blocked = try await client.send(.post, "/friends/requests", token: bob.token, body: #"{"user_id":\#(alice.id)}"#)
+            #expect(blocked.status == .notFound && blocked.errorCode == "USER_NOT_FOUND", "\(blocked.text)")
             #expect(try await client.send(.get, "/users/\(alice.id)", token: bob.token).errorCode == "USER_NOT_FOUND")
             // Nor does Bob's own export say who blocked him; Alice's shows her decision.
             #expect(try await client.send(.get, "/users/me/export", token: bob.token).text.contains("user-blocked") == false)

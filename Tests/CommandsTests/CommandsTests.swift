@@ -74,7 +74,8 @@ import Testing
         let scenario = try NuvieScenario()
         try await scenario.given(users: 2)
         try await scenario.given([(NuvieStreams.friendship(1, 2), .userBlocked(UserBlocked(userId: 1, blockedUserId: 2)))])
-        try await scenario.whenRefused(NuvieDomainError.blocked(userId: 1)) { _ = try await $0.requestFriend(1, by: 2) }
+        try await scenario.whenRefused(NuvieDomainError.userNotFound(userId: 1)) { _ = try await $0.requestFriend(1, by: 2) }
+        try await scenario.whenRefused(NuvieDomainError.blocked(userId: 2)) { _ = try await $0.requestFriend(2, by: 1) }
     }
 
     @Test func givenABlockWhenTheBlockedLikesTheBlockersReviewThenItIsNotThere() async throws {

@@ -59,11 +59,12 @@ import Testing
         #expect(throws: NuvieDomainError.notFriends(userId: 1)) { try FriendshipDecisions.unfriend(by: 2, friend: 1, state: FriendshipState.fold(friends + ended)) }
     }
 
+    /// The blocked user is told the blocker is not found, as their profile says, not that they are blocked.
     @Test func aBlockEndsTheFriendshipAndStopsRequestsBothWaysUntilLifted() throws {
         let blocked = friends + (try FriendshipDecisions.block(by: 2, other: 1, state: FriendshipState.fold(friends), userExists: true))
         let state = FriendshipState.fold(blocked)
         #expect(state.status == .none && state.isBlocked)
-        #expect(throws: NuvieDomainError.blocked(userId: 2)) { try FriendshipDecisions.request(from: 1, to: 2, state: state, userExists: true) }
+        #expect(throws: NuvieDomainError.userNotFound(userId: 2)) { try FriendshipDecisions.request(from: 1, to: 2, state: state, userExists: true) }
         #expect(throws: NuvieDomainError.blocked(userId: 1)) { try FriendshipDecisions.request(from: 2, to: 1, state: state, userExists: true) }
         #expect(try FriendshipDecisions.block(by: 2, other: 1, state: state, userExists: true).isEmpty)
         #expect(try FriendshipDecisions.unblock(by: 1, other: 2, state: state, userExists: true).isEmpty)

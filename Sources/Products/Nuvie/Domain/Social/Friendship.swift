@@ -40,6 +40,8 @@ public struct FriendshipState: EventFold, Equatable {
 public enum FriendshipDecisions {
     public static func request(from userId: Int64, to otherId: Int64, state: FriendshipState, userExists: Bool) throws(NuvieDomainError) -> [NuvieEvent] {
         try checkOther(userId, otherId, userExists: userExists)
+        // Blocked by them: they are not found, as `GET /users/{id}` says, so a block is not revealed.
+        guard !state.blockedBy.contains(otherId) else { throw .userNotFound(userId: otherId) }
         guard !state.isBlocked else { throw .blocked(userId: otherId) }
         switch state.status {
         case .friends: throw .alreadyFriends(userId: otherId)
