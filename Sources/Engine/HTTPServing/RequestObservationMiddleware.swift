@@ -33,7 +33,9 @@ public struct RequestObservationMiddleware<Context: RequestContext>: RouterMiddl
         active.increment()
         defer { active.decrement() }
         do {
-            var response = try await next(request, context)
+            var response = try await RequestIdentity.$current.withValue(context.logger[metadataKey: "hb.request.id"]?.description) {
+                try await next(request, context)
+            }
             metrics.record(request, context, status: response.status, started: started, failed: false)
             response.headers[Self.header] = context.id
             return response
@@ -42,6 +44,17 @@ public struct RequestObservationMiddleware<Context: RequestContext>: RouterMiddl
             metrics.record(request, context, status: status, started: started, failed: true)
             throw error
         }
+    }
+}
+
+/// The id of the request this task serves, for log lines written by loggers that are not the
+/// request's: a product's services log with their own (the assistant's failure, the AI service's
+/// fallback), and `logMetadata` puts the id on those lines too.
+public enum RequestIdentity {
+    @TaskLocal public static var current: String?
+
+    public static let logMetadata = Logger.MetadataProvider {
+        current.map { ["hb.request.id": .string($0)] } ?? [:]
     }
 }
 

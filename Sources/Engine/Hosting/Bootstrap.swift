@@ -1,3 +1,4 @@
+import HTTPServing
 import ReadModels
 import Foundation
 import Logging
@@ -8,9 +9,9 @@ import Prometheus
 /// serves one product, so its metrics and logs are that product's alone.
 public enum Bootstrap {
     public static func logging<Product: EventSourcedProduct>(_ product: Product.Type, level: String) -> Logger {
-        LoggingSystem.bootstrap { label in
+        LoggingSystem.bootstrap({ label, _ in
             StandardErrorLogHandler(label: label, logLevel: Logger.Level(rawValue: level) ?? .info)
-        }
+        }, metadataProvider: RequestIdentity.logMetadata)
         return Logger(label: Product.name)
     }
 
