@@ -145,6 +145,8 @@ import Testing
         #expect(erase.status == 0 && erase.output.contains("erased user 2"), "\(erase.output)")
         #expect(try await server.get("/api/app/recipes", token: ben).status == 401)
         #expect(try await server.post("/admin/users/2/erase", "{}", headers: admin).status == 409)
+        let eraseAgain = try await runProduct("savry", ["erase", "--user", "2", "--server", server.baseURL, "--data-dir", data.path])
+        #expect(eraseAgain.status != 0 && eraseAgain.output.contains(#"server answered 409: {"message":"#), "the server's own words: \(eraseAgain.output)")
         await server.stop()
         let verify = try await runProduct("savry", ["verify", "--data-dir", data.path])
         #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")

@@ -18,6 +18,12 @@ struct AdminClient<Product: EventSourcedProduct> {
             ?? String(contentsOf: dataDirectory.appendingPathComponent("admin-token"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    static func snakeCase(_ name: String) -> String {
+        name.reduce(into: "") { result, character in
+            if character.isUppercase { result += "_" + character.lowercased() } else { result.append(character) }
+        }
+    }
+
     /// The JSON object answered; a non-2xx answer throws with what the server said.
     func send(_ method: HTTPMethod, _ path: String, body: [String: Any]? = nil) async throws -> [String: Any] {
         var request = HTTPClientRequest(url: server + path)
@@ -29,8 +35,9 @@ struct AdminClient<Product: EventSourcedProduct> {
         }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 1 << 20)
+        guard (200..<300).contains(response.status.code) else { throw ValidationError("server answered \(response.status.code): \(String(buffer: bytes))") }
         let json = (try? JSONSerialization.jsonObject(with: Data(buffer: bytes))) as? [String: Any] ?? [:]
-        guard (200..<300).contains(response.status.code) else { throw ValidationError("server answered \(response.status.code): \(json)") }
-        return json
+        // Each product names its fields in its own case (`head_position`, `headPosition`): read by the snake_case name.
+        return Dictionary(json.map { (Self.snakeCase($0.key), $0.value) }) { first, _ in first }
     }
 }
