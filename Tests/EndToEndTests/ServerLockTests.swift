@@ -35,6 +35,18 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: pidFile.path))
     }
 
+    /// A port in use is said first, with the address, before anything is made (it was said in NIO's
+    /// words once the demo was imported, beside a new directory marked as a demo).
+    @Test func aServerOnAPortInUseIsRefusedBeforeItMakesAnything() async throws {
+        let directory = try TemporaryDirectory()
+        let first = try await Self.savry(directory.url.appendingPathComponent("a"), in: directory.url)
+        defer { first.stopWhenLeaving() }
+        let other = directory.url.appendingPathComponent("b")
+        let refused = try await runProduct("savry", ["serve", "--data-dir", other.path, "--port", "\(first.port)"])
+        #expect(refused.status != 0 && refused.output.contains("cannot listen on 127.0.0.1:\(first.port): Address already in use"), "\(refused.output)")
+        #expect(!FileManager.default.fileExists(atPath: other.path))
+    }
+
     static func savry(_ data: URL, in directory: URL) async throws -> ServerProcess {
         try await ServerProcess.start("savry", outputDirectory: directory) { port in
             ["serve", "--data-dir", data.path, "--port", "\(port)", "--log-level", "warning"]

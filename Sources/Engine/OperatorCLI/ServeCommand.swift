@@ -37,10 +37,11 @@ public struct ServeCommand<Product: ServedProduct>: AsyncParsableCommand {
         FreedMemory.configureHeap()
         let logger = Bootstrap.logging(Product.self, level: global.logLevel)
         var configuration = try global.configuration(Product.Configuration.self, dataDirectory: global.dataDirectory, host: host, logger: logger)
+        configuration.port = try port ?? EnvironmentSettings().integer("\(Product.environmentPrefix)_PORT", in: 0...65535) ?? configuration.port
+        try ListeningAddress.check(host: configuration.host, port: configuration.port)
         configuration.demoMode = try DataDirectory(global.dataDirectory).resolveDemoMode(
             flag: demo, environment: try EnvironmentSettings().flag("\(Product.environmentPrefix)_DEMO"), joiningSharedLog: configuration.logURL != nil
         )
-        configuration.port = try port ?? EnvironmentSettings().integer("\(Product.environmentPrefix)_PORT", in: 0...65535) ?? configuration.port
         logger.info("starting", metadata: [
             "data_dir": "\(global.dataDirectory.path)", "demo": "\(configuration.demoMode)", "address": "\(configuration.host):\(configuration.port)",
             "log": "\(SharedLogSetting.describe(configuration.logURL))",
