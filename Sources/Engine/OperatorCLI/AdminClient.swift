@@ -35,7 +35,7 @@ struct AdminClient<Product: EventSourcedProduct> {
         }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 1 << 20)
-        guard (200..<300).contains(response.status.code) else { throw ValidationError("server answered \(response.status.code): \(String(buffer: bytes))") }
+        guard (200..<300).contains(response.status.code) else { throw OperatorRefusal("server answered \(response.status.code): \(String(buffer: bytes))") }
         let json = (try? JSONSerialization.jsonObject(with: Data(buffer: bytes))) as? [String: Any] ?? [:]
         // Each product names its fields in its own case (`head_position`, `headPosition`): read by the snake_case name.
         return Dictionary(json.map { (Self.snakeCase($0.key), $0.value) }) { first, _ in first }

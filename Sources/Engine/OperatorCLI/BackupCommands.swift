@@ -51,7 +51,7 @@ public struct RestoreCommand<Product: EventSourcedProduct>: AsyncParsableCommand
 
     public func run() async throws {
         if let pid = try global.productDirectory().runningServer {
-            throw ValidationError("a server (pid \(pid)) is serving \(global.dataDirectory.path): stop it first, or it goes on serving the log it has open and what it acknowledges is lost")
+            throw OperatorRefusal("a server (pid \(pid)) is serving \(global.dataDirectory.path): stop it first, or it goes on serving the log it has open and what it acknowledges is lost")
         }
         let manifest = try Backup.restore(
             Product.self, from: URL(fileURLWithPath: directory), to: global.dataDirectory, keyStore: keyStore.map { URL(fileURLWithPath: $0) }, force: force

@@ -36,7 +36,7 @@ public struct EraseCommand<Product: EventSourcedProduct>: AsyncParsableCommand {
             return print("erased user \(user) (user-erased at position \(answer["position"] ?? "?"))")
         }
         if let pid = try global.productDirectory().runningServer {
-            throw ValidationError("a server (pid \(pid)) is serving \(global.dataDirectory.path): use --server URL so that it erases (it caches keys)")
+            throw OperatorRefusal("a server (pid \(pid)) is serving \(global.dataDirectory.path): use --server URL so that it erases (it caches keys)")
         }
         let stores = try await global.openStores(logger: logger)
         defer { stores.close() }
@@ -44,9 +44,9 @@ public struct EraseCommand<Product: EventSourcedProduct>: AsyncParsableCommand {
             let result = try await UserErasure(stores: stores, runner: try stores.runner(logger: logger)).erase(user, initiator: .operator)
             print("erased user \(user) (user-erased at position \(result.position)); their personal fields now read as absent everywhere")
         } catch UserErasureFailure.unknownUser {
-            throw ValidationError("no user \(user)")
+            throw OperatorRefusal("no user \(user)")
         } catch UserErasureFailure.alreadyErased {
-            throw ValidationError("user \(user) is already erased")
+            throw OperatorRefusal("user \(user) is already erased")
         }
     }
 }

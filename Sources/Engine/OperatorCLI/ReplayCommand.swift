@@ -29,7 +29,7 @@ public struct ReplayCommand<Product: EventSourcedProduct>: AsyncParsableCommand 
         if let server { return try await remote(server, names) }
         let directory = try global.productDirectory()
         if let pid = directory.runningServer {
-            throw ValidationError("a server (pid \(pid)) is serving \(global.dataDirectory.path): use --server URL so it rebuilds while serving")
+            throw OperatorRefusal("a server (pid \(pid)) is serving \(global.dataDirectory.path): use --server URL so it rebuilds while serving")
         }
         let stores = try await global.openStores(logger: logger)
         defer { stores.close() }
@@ -47,7 +47,7 @@ public struct ReplayCommand<Product: EventSourcedProduct>: AsyncParsableCommand 
             let position = status["position"] as? Int ?? 0, head = status["head_position"] as? Int ?? 0
             FileHandle.standardError.write(Data("\rreplaying: \(position)/\(head) events, \(status["events_per_second"] as? Int ?? 0)/s, ETA \(status["eta_seconds"] as? Int ?? 0) s   ".utf8))
         }
-        guard status["state"] as? String == "finished" else { throw ValidationError("replay \(status["state"] ?? "?"): \(status["error"] ?? status)") }
+        guard status["state"] as? String == "finished" else { throw OperatorRefusal("replay \(status["state"] ?? "?"): \(status["error"] ?? status)") }
         print("\nrebuilt and swapped in by the server at position \(status["position"] ?? "?")")
     }
 

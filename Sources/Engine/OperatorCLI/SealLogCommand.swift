@@ -24,7 +24,7 @@ public struct SealLogCommand<Product: EventSourcedProduct>: AsyncParsableCommand
     public func run() async throws {
         let logger = global.logger()
         let source = try global.productDirectory()
-        if let pid = source.runningServer { throw ValidationError("a server (pid \(pid)) is serving \(source.root.path): stop it first") }
+        if let pid = source.runningServer { throw OperatorRefusal("a server (pid \(pid)) is serving \(source.root.path): stop it first") }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("\(Product.name)-seal-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }

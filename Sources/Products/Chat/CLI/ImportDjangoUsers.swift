@@ -3,6 +3,7 @@ import ChatCommands
 import ChatDomain
 import ChatProjections
 import Foundation
+import OperatorCLI
 import ProductHosting
 
 /// `chat import-django-users FILE`: accounts from the Django app's `dumpdata auth.user`, with their
@@ -21,7 +22,7 @@ struct ImportDjangoUsers: AsyncParsableCommand {
     func run() async throws {
         let logger = global.logger()
         if let pid = try global.productDirectory().runningServer {
-            throw ValidationError("a server (pid \(pid)) is serving \(global.dataDir): stop it first")
+            throw OperatorRefusal("a server (pid \(pid)) is serving \(global.dataDir): stop it first")
         }
         let export = try DjangoUserExport(json: try Data(contentsOf: URL(fileURLWithPath: file)))
         let stores = try await global.openStores(logger: logger)

@@ -4,6 +4,7 @@ import Logging
 import NewsCommands
 import NewsDomain
 import NewsProjections
+import OperatorCLI
 import ProductHosting
 
 /// `news import FILE.jsonl`: articles from JSON lines, each once per canonical URL.
@@ -24,7 +25,7 @@ struct ImportNews: AsyncParsableCommand {
     func run() async throws {
         let logger = global.logger()
         if let pid = try global.productDirectory().runningServer {
-            throw ValidationError("a server (pid \(pid)) is serving \(global.dataDir): stop it first")
+            throw OperatorRefusal("a server (pid \(pid)) is serving \(global.dataDir): stop it first")
         }
         let url = URL(fileURLWithPath: file)
         let parsed = ArticleImport(jsonLines: try Data(contentsOf: url), feed: "import:\(url.lastPathComponent)")

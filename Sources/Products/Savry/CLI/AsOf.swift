@@ -17,7 +17,7 @@ struct RecipeAsOf: PastStateView {
 
     func document(from database: ReadDatabase, at position: UInt64) throws -> String {
         guard let found = try RecipeQueries(database: database).recipe(id: recipe ?? "") else {
-            throw ValidationError("no recipe \(recipe ?? "") then: not created yet, or deleted")
+            throw OperatorRefusal("no recipe \(recipe ?? "") then: not created yet, or deleted")
         }
         return try RecipeDocument.json(found)
     }

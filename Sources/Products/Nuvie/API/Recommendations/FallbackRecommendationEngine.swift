@@ -8,11 +8,15 @@ public struct FallbackRecommendationEngine: RecommendationEngine {
     let primary: any RecommendationEngine
     let fallback: any RecommendationEngine
     let logger: Logger
+    /// Made with the engine, so that each call's series is exported at 0 before its first fallback
+    /// (an alert on its rate needs the series).
+    let fallbacks: [String: Counter]
 
     public init(primary: any RecommendationEngine, fallback: any RecommendationEngine, logger: Logger) {
         self.primary = primary
         self.fallback = fallback
         self.logger = logger
+        fallbacks = Dictionary(uniqueKeysWithValues: ["recommend", "explain"].map { ($0, Counter(label: "nuvie_ai_fallbacks_total", dimensions: [("call", $0)])) })
     }
 
     public func recommend(_ query: RecommendQuery) async throws -> RecommendationList {
@@ -31,7 +35,7 @@ public struct FallbackRecommendationEngine: RecommendationEngine {
         do {
             return try await ask(primary)
         } catch let error as RecommendationError where Self.fallsBack(error) {
-            Counter(label: "nuvie_ai_fallbacks_total", dimensions: [("call", call)]).increment()
+            fallbacks[call]?.increment()
             logger.warning("AI service failed; answering from the in-process model", metadata: ["call": "\(call)", "error": "\(error)"])
             return try await ask(fallback)
         }
