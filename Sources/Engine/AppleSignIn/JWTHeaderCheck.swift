@@ -40,8 +40,8 @@ public struct JWTHeaderCheck: Sendable {
     static func isCompact(_ token: String) -> Bool {
         let parts = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         return parts.count == 3 && parts.allSatisfy { part in
-            let values = part.map(base64URLValue)
-            guard !values.contains(nil), let last = values.last ?? 0 else { return false }
+            guard part.allSatisfy({ base64URLValue($0) != nil }) else { return false }
+            let last = part.last.flatMap(base64URLValue) ?? 0
             switch part.count % 4 {
             case 0: return true
             case 2: return last & 0x0F == 0

@@ -65,14 +65,14 @@ public struct StorageFullError: Error, Sendable, Equatable, CustomStringConverti
     /// its answer to ENOSPC on a write), or `SQLITE_IOERR` (10, its answer when growing the `-shm`
     /// index fails) while the filesystem under `path` has less than `FreeSpace.minimum` left. nil
     /// for any other code.
-    public static func sqlite(resultCode: Int32, cause: String, store: Store, path: String) -> StorageFullError? {
+    public static func sqlite(resultCode: Int32, extendedResultCode: Int32, message: String?, store: Store, path: String) -> StorageFullError? {
         let (sqliteFull, sqliteIOError): (Int32, Int32) = (13, 10)
         switch resultCode {
         case sqliteFull: break
         case sqliteIOError: guard FreeSpace.isFull(at: path) else { return nil }
         default: return nil
         }
-        return StorageFullError(store: store, path: path, cause: cause)
+        return StorageFullError(store: store, path: path, cause: "SQLite error \(extendedResultCode): \(message ?? "result code \(resultCode)")")
     }
 }
 

@@ -33,7 +33,7 @@ public struct RequestObservationMiddleware<Context: RequestContext>: RouterMiddl
         active.increment()
         defer { active.decrement() }
         do {
-            var response = try await RequestIdentity.$current.withValue(context.logger[metadataKey: "hb.request.id"]?.description) {
+            var response = try await RequestIdentity.$current.withValue(context.logger[metadataKey: "hb.request.id"]) {
                 try await next(request, context)
             }
             metrics.record(request, context, status: response.status, started: started, failed: false)
@@ -51,10 +51,11 @@ public struct RequestObservationMiddleware<Context: RequestContext>: RouterMiddl
 /// request's: a product's services log with their own (the assistant's failure, the AI service's
 /// fallback), and `logMetadata` puts the id on those lines too.
 public enum RequestIdentity {
-    @TaskLocal public static var current: String?
+    /// As the request's logger holds it: rendered only when a line is written.
+    @TaskLocal public static var current: Logger.MetadataValue?
 
     public static let logMetadata = Logger.MetadataProvider {
-        current.map { ["hb.request.id": .string($0)] } ?? [:]
+        current.map { ["hb.request.id": $0] } ?? [:]
     }
 }
 

@@ -89,8 +89,9 @@ public final class KeyStore: Sendable {
             storageFull.recordSuccess()
             return value
         } catch let error as DatabaseError {
-            let cause = "SQLite error \(error.extendedResultCode.rawValue): \(error.message ?? "\(error.resultCode)")"
-            guard let full = StorageFullError.sqlite(resultCode: error.resultCode.rawValue, cause: cause, store: .keyStore, path: path) else { throw error }
+            guard let full = StorageFullError.sqlite(
+                resultCode: error.resultCode.rawValue, extendedResultCode: error.extendedResultCode.rawValue, message: error.message, store: .keyStore, path: path
+            ) else { throw error }
             storageFull.record(full)
             throw full
         }

@@ -8,8 +8,7 @@ extension StorageFullError {
         if let full = error as? StorageFullError { return full }
         guard let error = error as? DatabaseError else { return nil }
         return sqlite(
-            resultCode: error.resultCode.rawValue, cause: "SQLite error \(error.extendedResultCode.rawValue): \(error.message ?? "\(error.resultCode)")",
-            store: store, path: path
+            resultCode: error.resultCode.rawValue, extendedResultCode: error.extendedResultCode.rawValue, message: error.message, store: store, path: path
         )
     }
 
