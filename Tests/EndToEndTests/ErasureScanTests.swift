@@ -2,9 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Erased means gone from every file: for each product with personal data, distinctive words go
-/// into every personal field of two users; one deletes their own account, an operator erases the
-/// other; then every byte of the data directory is searched for those words, at once, after an
+/// Erased means gone from every file: for each product, distinctive words go into every personal
+/// field of two users (News: of one reader, whom an operator erases, as the contract has no
+/// account deletion); one deletes their own account, an operator erases the other; then every byte of the data directory is searched for those words, at once, after an
 /// online replay, in a backup taken afterwards, and after a restart. Before the erasures the same
 /// search finds them (the scan can fail).
 @Suite(.timeLimit(.minutes(6))) struct ErasureScanTests {
@@ -122,6 +122,35 @@ import Testing
         await server.stop()
         server = try await ChatEndToEndTests.serve(data)
         try PersonalDataScan.expectNone(of: secrets, in: data, "after a restart")
+        await server.stop()
+    }
+
+    @Test func newsLeavesNoWordOfAnErasedReaderInAnyFile() async throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.url.appendingPathComponent("data")
+        var server = try await NewsPreferenceWrites().serve(data)
+        defer { server.stopWhenLeaving() }
+        let admin = ["X-Admin-Token": try String(contentsOf: data.appendingPathComponent("admin-token"), encoding: .utf8)]
+        // The id is sealed in the log and the read models key by its hash; the holdings are opened there.
+        let id = "zorblatt.investor@example.com", sealedOnly = [id], shown = ["Quibblefund", "Marmaladeaccount"]
+        let set = try await server.put(
+            "/v1/preferences", #"{"holdings":["MSFT",{"ticker":"AAPL","label":"Quibblefund","notes":"Marmaladeaccount 4417"}]}"#, headers: ["X-User-ID": id]
+        )
+        #expect(set.status == 200)
+        try PersonalDataScan.expectAll(of: shown, none: sealedOnly, in: data)
+
+        let reader = try await runProduct("news", ["reader", "--data-dir", data.path, "--x-user-id", id])
+        let readerId = try #require(Int(reader.output.trimmingCharacters(in: .whitespacesAndNewlines)), "\(reader.output)")
+        #expect(try await server.post("/admin/users/\(readerId)/erase", "{}", headers: admin).status == 200)
+        try PersonalDataScan.expectNone(of: shown + sealedOnly, in: data, "right after the erasure")
+        try await PersonalDataScan.replay(server, admin: admin)
+        try PersonalDataScan.expectNone(of: shown + sealedOnly, in: data, "after an online replay")
+        let backup = directory.url.appendingPathComponent("backup")
+        #expect(try await runProduct("news", ["backup", backup.path, "--data-dir", data.path]).status == 0)
+        try PersonalDataScan.expectNone(of: shown + sealedOnly, in: backup, "in a backup taken after the erasure")
+        await server.stop()
+        server = try await NewsPreferenceWrites().serve(data)
+        try PersonalDataScan.expectNone(of: shown + sealedOnly, in: data, "after a restart")
         await server.stop()
     }
 }

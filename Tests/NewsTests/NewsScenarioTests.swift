@@ -7,13 +7,33 @@ import Testing
 @Suite struct NewsScenarioTests {
     typealias Scenario = CommandScenario<NewsCatalog, NewsCommandService>
 
-    @Test func givenPreferencesWhenTheSameAreSetThenNothingIsRecordedAndNewOnesAre() async throws {
+    @Test func givenNothingWhenAnXUserIdSetsPreferencesThenItBecomesAReaderWhoseChangesAreRecordedOnce() async throws {
         let scenario = try Scenario { NewsCommandService(store: $0) }
-        let held = PreferencesUpdated(userId: "ana", focusProfile: .focused, holdings: [Holding(ticker: "NVDA")])
+        #expect(try await scenario.when { _ = try await $0.setPreferences(of: "ana", focus: .focused, holdings: [Holding(ticker: "nvda")]) } == [
+            .readerClaimed(ReaderClaimed(subject: "ana", userId: 1)), .readerRegistered(ReaderRegistered(userId: 1)),
+            .preferencesSet(PreferencesSet(userId: 1, focusProfile: .focused, holdings: [Holding(ticker: "NVDA")])),
+        ])
+        #expect(try await scenario.when { _ = try await $0.setPreferences(of: "ana", focus: .focused, holdings: [Holding(ticker: "NVDA")]) } == [])
+        #expect(try await scenario.when { _ = try await $0.setPreferences(of: "ana", focus: nil, holdings: [Holding(ticker: "AAPL")]) } == [
+            .preferencesSet(PreferencesSet(userId: 1, focusProfile: .focused, holdings: [Holding(ticker: "AAPL")])),
+        ])
+        #expect(try await scenario.when { _ = try await $0.setPreferences(of: "bo", focus: .broad, holdings: nil) }.prefix(2) == [
+            .readerClaimed(ReaderClaimed(subject: "bo", userId: 2)), .readerRegistered(ReaderRegistered(userId: 2)),
+        ])
+        #expect(try scenario.commands.existingReader("ana") == 1 && scenario.commands.existingReader("cy") == nil)
+    }
+
+    /// Preferences an `X-User-ID` set in clear before readers are where its first change as a reader
+    /// starts; setting them again as they are records only the reader.
+    @Test func givenClearPreferencesFromBeforeReadersWhenTheXUserIdChangesPartOfThemThenTheRestIsKept() async throws {
+        let scenario = try Scenario { NewsCommandService(store: $0) }
+        let held = PreferencesUpdated(userId: "ana", focusProfile: .focused, holdings: [Holding(ticker: "NVDA", notes: "since 2020")])
         try await scenario.given([(NewsStreams.preferences("ana"), .preferencesUpdated(held))])
-        #expect(try await scenario.when { _ = try await $0.setPreferences(of: "ana", focus: .focused, holdings: [Holding(ticker: "nvda")]) } == [])
-        #expect(try await scenario.when { _ = try await $0.setPreferences(of: "ana", focus: .balanced, holdings: [Holding(ticker: "AAPL")]) } == [
-            .preferencesUpdated(PreferencesUpdated(userId: "ana", focusProfile: .balanced, holdings: [Holding(ticker: "AAPL")])),
+        #expect(try await scenario.when { _ = try await $0.setPreferences(of: "ana", focus: .focused, holdings: nil) } == [
+            .readerClaimed(ReaderClaimed(subject: "ana", userId: 1)), .readerRegistered(ReaderRegistered(userId: 1)),
+        ])
+        #expect(try await scenario.when { _ = try await $0.setPreferences(of: "ana", focus: .broad, holdings: nil) } == [
+            .preferencesSet(PreferencesSet(userId: 1, focusProfile: .broad, holdings: held.holdings)),
         ])
     }
 

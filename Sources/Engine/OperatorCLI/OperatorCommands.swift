@@ -6,14 +6,10 @@ import ReadModels
 public enum OperatorCommands<Product: EventSourcedProduct> {
     /// replay, audit, backup, backup-keys, restore, verify, log-copy, erase, seal-log.
     public static var all: [any ParsableCommand.Type] {
-        withoutAccounts + [EraseCommand<Product>.self, SealLogCommand<Product>.self]
-    }
-
-    /// For a product with no accounts and no sealed field (News): nothing to erase or seal.
-    public static var withoutAccounts: [any ParsableCommand.Type] {
         [
             ReplayCommand<Product>.self, AuditCommand<Product>.self, BackupCommand<Product>.self, BackupKeysCommand<Product>.self,
-            RestoreCommand<Product>.self, VerifyCommand<Product>.self, LogCopyCommand<Product>.self,
+            RestoreCommand<Product>.self, VerifyCommand<Product>.self, LogCopyCommand<Product>.self, EraseCommand<Product>.self,
+            SealLogCommand<Product>.self,
         ]
     }
 }

@@ -45,16 +45,16 @@ public func newsRouter(
     configuration: NewsConfiguration, stores: ProductStores<NewsProduct>, runner: NewsRunner, commands: NewsCommandService
 ) throws -> Router<NewsRequestContext> {
     let router = Router(context: NewsRequestContext.self)
+    let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
+    let accounts = UserAccounts<NewsProduct>(stores: stores, readYourWrites: readYourWrites)
     addNewsRoutes(to: router, dependencies: NewsAPIDependencies(
-        commands: commands, queries: NewsQueries(database: stores.readDatabase),
-        readYourWrites: ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout),
+        commands: commands, queries: NewsQueries(database: stores.readDatabase), readYourWrites: readYourWrites,
         readModelRevision: ReadModelRevision(runner: runner), requestsPerMinute: configuration.requestsPerMinute,
         defaultUser: configuration.serving.demoMode ? NewsRequestContext.defaultUser : nil
     ))
-    // News has no accounts: its erase answers 404 for every id.
     try stores.addEngineRoutes(
         to: router, configuration: configuration, runner: runner,
         refusal: NewsAPIError(.forbidden, "Invalid API key", details: "This endpoint needs the operator's X-Admin-Token")
-    ) { userId in throw OperatorRequestError.userNotFound("news has no accounts: there is no user \(userId) to erase") }
+    ) { try await accounts.erase($0, initiator: .operator) }
     return router
 }

@@ -8,10 +8,11 @@ import OperatorCLI
 @main
 struct News: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "The news aggregator on the event-sourced engine: articles and preferences in an LMDB log, story groups and signals from SQLite read models.",
+        abstract: "The news aggregator on the event-sourced engine: articles, readers and their preferences in an LMDB log, story groups and signals from SQLite read models.",
         subcommands: [
             ServeCommand<NewsProduct>.self, AsOfCommand<NewsProduct, PreferencesAsOf>.self, ImportNews.self, EvalClusters.self, Synthesize.self,
-        ] + OperatorCommands<NewsProduct>.withoutAccounts,
+            ReaderCommand.self,
+        ] + OperatorCommands<NewsProduct>.all,
         defaultSubcommand: ServeCommand<NewsProduct>.self
     )
 }

@@ -44,7 +44,8 @@ public enum FocusProfile: String, Codable, Sendable, CaseIterable {
     case focused, balanced, broad
 }
 
-/// A user's preferences as they now are, whole: what `PUT /v1/preferences` set.
+/// A user's preferences as they were set, whole, before users became readers (`PreferencesSet`):
+/// in clear, under the `X-User-ID`. Read from older logs, never written.
 public struct PreferencesUpdated: EventPayload {
     public static let typeName = "preferences-updated"
     public static let schemaVersion: UInt16 = 1

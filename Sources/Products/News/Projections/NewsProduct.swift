@@ -6,8 +6,8 @@ public enum NewsProduct: EventSourcedProduct {
     public typealias Catalog = NewsCatalog
     public static let name = "news"
     public static var projections: [any Projection<NewsEvent>] { NewsReadModels.all }
-    /// News has no accounts; this names the stream an engine erasure would use, which nothing records.
-    public static func userStream(_ userId: Int64) -> String { "user-\(userId)" }
+    /// A reader's stream (`Readers`): their registration, preferences and erasure.
+    public static func userStream(_ userId: Int64) -> String { NewsStreams.user(userId) }
 }
 
 public typealias NewsRunner = ProjectionRunner<NewsCatalog>

@@ -99,7 +99,7 @@ struct StoriesProjection: Projection {
         try apply(events, db, gathering: { recorded in
             switch recorded.event {
             case .articleIngested(let article): .item((recorded.position, article))
-            case .preferencesUpdated, .userErased: .nothing
+            case .preferencesUpdated, .readerClaimed, .readerRegistered, .preferencesSet, .userErased: .nothing
             }
         }, flush: { run, db in
             // Taken, not copied: a desk still held here would be copied whole by its first change.

@@ -124,12 +124,12 @@ public struct NewsQueries: Sendable {
         }
     }
 
-    /// What the user has set, as of log position `position` (nil: now).
+    /// What the `X-User-ID` has set, as of log position `position` (nil: now).
     public func preferences(of userId: String, asOf position: Int64? = nil) throws -> StoredPreferences {
         try database.statement { db in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT focusProfile, holdings FROM newsPreferences WHERE userId = ? AND position <= ? ORDER BY position DESC LIMIT 1
-                """, arguments: [userId, position ?? .max]) else {
+                SELECT focusProfile, holdings FROM newsPreferences WHERE identity = ? AND position <= ? ORDER BY position DESC LIMIT 1
+                """, arguments: [Readers.identity(userId).stream, position ?? .max]) else {
                 return .none
             }
             return StoredPreferences(

@@ -1,0 +1,3 @@
+CREATE INDEX "newsPreferencesPosition" ON "newsPreferences"("position");
+CREATE TABLE "newsPreferences" ("identity" TEXT NOT NULL, "position" INTEGER NOT NULL, "focusProfile" TEXT NOT NULL, "holdings" TEXT NOT NULL, PRIMARY KEY ("identity", "position"));
+CREATE TABLE "newsReader" ("userId" INTEGER PRIMARY KEY, "identity" TEXT NOT NULL);
