@@ -66,12 +66,15 @@ private final class RequestMetrics: Sendable {
         let path: String
         let method: HTTPRequest.Method
         let status: HTTPResponse.Status
+        /// Answered from a thrown error: only such a route has an error count, so that no series
+        /// of errors is exported for an answer that is none.
+        let failed: Bool
     }
 
     private struct Handles: Sendable {
         let requests: Counter
         let duration: Timer
-        let errors: Counter
+        let errors: Counter?
 
         init(_ route: Route) {
             let dimensions = [
@@ -80,9 +83,9 @@ private final class RequestMetrics: Sendable {
             ]
             requests = Counter(label: "hb.requests", dimensions: dimensions)
             duration = Timer(label: "http.server.request.duration", dimensions: dimensions, preferredDisplayUnit: .seconds)
-            errors = Counter(label: "hb.request.errors", dimensions: [
+            errors = route.failed ? Counter(label: "hb.request.errors", dimensions: [
                 ("http.route", route.path), ("http.request.method", route.method.rawValue), ("error.type", String(route.status.code)),
-            ])
+            ]) : nil
         }
     }
 
@@ -99,7 +102,7 @@ private final class RequestMetrics: Sendable {
     }
 
     func record<Context: RequestContext>(_ request: Request, _ context: Context, status: HTTPResponse.Status, started: ContinuousClock.Instant, failed: Bool) {
-        let route = Route(path: context.endpointPath ?? (failed ? "NotFound" : "Unknown"), method: request.method, status: status)
+        let route = Route(path: context.endpointPath ?? (failed ? "NotFound" : "Unknown"), method: request.method, status: status, failed: failed)
         let handles = routes.withLockedValue { known in
             if let handles = known[route] { return handles }
             let handles = Handles(route)
@@ -109,7 +112,7 @@ private final class RequestMetrics: Sendable {
         handles.requests.increment()
         let elapsed = (ContinuousClock.now - started).components
         handles.duration.recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
-        if failed { handles.errors.increment() }
+        handles.errors?.increment()
     }
 }
 
