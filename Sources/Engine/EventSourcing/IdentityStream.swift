@@ -15,7 +15,7 @@ public struct SignInIdentity: Hashable, Sendable {
 
     public var stream: String {
         let digest = SHA256.hash(data: Data("\(provider)\u{0}\(subject)".utf8))
-        return "identity-\(provider)-" + digest.map { String(format: "%02x", $0) }.joined()
+        return "identity-\(provider)-" + digest.lowercaseHex
     }
 
     /// The stream's name in logs written before subjects were hashed; read, never written.

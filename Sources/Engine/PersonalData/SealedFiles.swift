@@ -1,5 +1,6 @@
 import Crypto
 import EventLog
+import EventSourcing
 import Foundation
 
 /// Files users uploaded, content-addressed per owner and sealed under the owner's data key:
@@ -66,7 +67,7 @@ public struct SealedFiles: Sendable {
     }
 
     private func storeUnmapped(_ contents: Data, owner: Int64) throws -> Stored {
-        let sha256 = SHA256.hash(data: contents).map { String(format: "%02x", $0) }.joined()
+        let sha256 = SHA256.hash(data: contents).lowercaseHex
         guard let key = try keys.key(for: owner, creating: true) else { throw KeyStore.Failure.keyDestroyed(userId: owner) }
         let directory = root.appendingPathComponent("\(owner)")
         let path = path(sha256, owner: owner).path

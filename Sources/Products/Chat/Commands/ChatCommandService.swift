@@ -99,7 +99,7 @@ public struct ChatCommandService: Sendable {
     public func issueToken(for userId: Int64) async throws -> (token: String, result: CommandResult) {
         guard try isActive(userId) else { throw ChatDomainError.userNotFound(userId: userId) }
         var generator = SystemRandomNumberGenerator()
-        let token = (0..<20).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let token = (0..<20).map { _ in UInt8.random(in: 0...255, using: &generator) }.lowercaseHex
         let result = try await store.append(
             [.tokenIssued(TokenIssued(userId: userId, tokenHash: Self.tokenHash(token)))], to: ChatStreams.user(userId), eventId: .timeOrdered()
         )
@@ -111,7 +111,7 @@ public struct ChatCommandService: Sendable {
     }
 
     public static func tokenHash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(token.utf8)).lowercaseHex
     }
 
     static func identity(_ email: String) -> SignInIdentity {
