@@ -40,15 +40,24 @@ public struct PersonalValue<Value: Codable & Sendable & Hashable>: Codable, Send
     /// A string is its own plaintext (so one written in clear reads back as itself); anything else, its JSON.
     private static func plaintext(_ value: Value) throws -> String {
         if let string = value as? String { return string }
-        let json = JSONEncoder()
-        json.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try json.encode(value), as: UTF8.self)
+        return String(decoding: try PersonalValueJSON.encoder.encode(value), as: UTF8.self)
     }
 
     private static func value(_ plaintext: String) throws -> Value {
         if let string = plaintext as? Value { return string }
-        return try JSONDecoder().decode(Value.self, from: Data(plaintext.utf8))
+        return try PersonalValueJSON.decoder.decode(Value.self, from: Data(plaintext.utf8))
     }
+}
+
+/// One encoder and decoder for every structured personal value: making them is a good part of what
+/// sealing and opening one costs (BENCHMARKS.md), and their options never change after this.
+private enum PersonalValueJSON {
+    static let encoder: JSONEncoder = {
+        let json = JSONEncoder()
+        json.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return json
+    }()
+    static let decoder = JSONDecoder()
 }
 
 extension KeyedDecodingContainer {
