@@ -83,6 +83,20 @@ final class TallyStore: Sendable {
         #expect(try tallies.events(of: "cups") == [.counted(Counted(tally: "cups", userId: 7, amount: 1, note: nil))])
     }
 
+    /// What a decision leaves is kept as decided, not read back from the log: seen here by destroying
+    /// the key without forgetting the kept states (an erasure forgets them), after which a fold of the
+    /// log could no longer open the second note.
+    @Test func theStateADecisionLeavesIsKeptWithoutFoldingItsEventsAgain() async throws {
+        let tallies = try TallyStore()
+        _ = try await tallies.count("cups", by: 1, user: 7, note: "first")
+        _ = try await tallies.count("cups", by: 2, user: 7, note: "second")
+        try tallies.keys.keys.destroy(7)
+        let kept = try tallies.store.state(of: "tally-cups", as: TallyState.self)
+        #expect(kept.version == 2 && kept.state.total == 3 && kept.state.notes == ["first", "second"])
+        tallies.store.forgetFoldedStreams()
+        #expect(try tallies.store.state(of: "tally-cups", as: TallyState.self).state.notes == [])
+    }
+
     @Test func aReadOnlyLogRefusesADecisionBeforeAnyKeyIsCreated() async throws {
         let tallies = try TallyStore()
         // An empty log created, then opened read-only, as a past state's copy is served.

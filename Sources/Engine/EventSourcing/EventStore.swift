@@ -67,16 +67,41 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
     /// folded with the events appended since.
     public func state<State: StreamState>(of streamId: String, as _: State.Type = State.self) throws -> (state: State, version: UInt64)
     where State.Event == Event {
+        let (state, version, _) = try folded(streamId, as: State.self)
+        return (state, version)
+    }
+
+    /// `state(of:)`, and how many times the kept states were forgotten before it was read (`keep`).
+    private func folded<State: StreamState>(_ streamId: String, as _: State.Type) throws -> (state: State, version: UInt64, forgotten: UInt64)
+    where State.Event == Event {
         let (kept, forgotten) = foldedStreams.state(State.self, of: streamId)
         var (state, version) = kept ?? (State(), 0)
         let appended = try log.readStream(streamId, fromVersion: version + 1)
-        guard !appended.isEmpty else { return (state, version) }
+        guard !appended.isEmpty else { return (state, version, forgotten) }
         for recorded in appended {
             state.evolve(try decode(recorded))
             version = recorded.streamVersion
         }
         foldedStreams.keep(state, version: version, of: streamId, readBefore: forgotten)
-        return (state, version)
+        return (state, version, forgotten)
+    }
+
+    /// Keeps the state a decision leaves: `state` evolved by the events it decided, as the log
+    /// recorded them (positions, times) but not decoded again, since they are the events decided.
+    /// The next decision on the stream then folds nothing (opening sealed fields is most of a fold).
+    /// The append is durable already: a failure here only leaves the next decision to fold them.
+    private func keep<State: StreamState>(
+        _ state: State, evolvedBy decided: [Event], on stream: String, after version: UInt64, readBefore forgotten: UInt64
+    ) where State.Event == Event {
+        guard let appended = try? log.readStream(stream, fromVersion: version + 1), appended.count == decided.count else { return }
+        var state = state
+        for (recorded, event) in zip(appended, decided) {
+            state.evolve(Recorded(
+                position: recorded.position, eventId: recorded.id, streamId: recorded.streamId, streamVersion: recorded.streamVersion,
+                recordedAt: recorded.recordedAt, event: event
+            ))
+        }
+        foldedStreams.keep(state, version: version + UInt64(decided.count), of: stream, readBefore: forgotten)
     }
 
     public func event(at position: UInt64) throws -> Recorded<Event>? {
@@ -101,7 +126,7 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
     ) async throws -> CommandResult where State.Event == Event {
         try await turns.inTurn(on: stream) { try await withRetry {
             let original = try log.position(ofEvent: eventId)
-            let (state, version) = try state(of: stream, as: State.self)
+            let (state, version, forgotten) = try folded(stream, as: State.self)
             let decided = try decide(try original.map { original in
                 State.fold(try readStream(stream).events.prefix { $0.position < original })
             } ?? state)
@@ -110,6 +135,7 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
             let result = try await log.append(
                 to: stream, expectedVersion: version == 0 ? .noStream : .exact(version), events: try await newEvents(decided, eventId: eventId)
             )
+            if original == nil, !result.wasDuplicate { keep(state, evolvedBy: decided, on: stream, after: version, readBefore: forgotten) }
             return try commandResult(result.lastPosition)
         } }
     }
