@@ -381,7 +381,7 @@ let package = Package(
         ),
         .target(
             name: "NewsCommands",
-            dependencies: ["NewsDomain", "EventLog", "EventSourcing"],
+            dependencies: ["NewsDomain", "EventLog", "EventSourcing", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             path: "Sources/Products/News/Commands",
             swiftSettings: strict
         ),
