@@ -1,6 +1,6 @@
 /// What a decision knows of one stream: its events folded in order, `(state, event) → state`.
-/// The event store keeps each stream's state folded (`FoldedStreams`), so a decision folds only the
-/// events appended since the last one, however long the stream has grown.
+/// The event store keeps each stream's state folded (`FoldedStreams`; after a decision, as it left
+/// it), so a decision folds only the events others appended since, however long the stream has grown.
 public protocol StreamState: Sendable {
     associatedtype Event: Sendable & Equatable
     /// The state of a stream with no events.
