@@ -424,7 +424,7 @@ let package = Package(
         .executableTarget(
             name: "NewsCLI",
             dependencies: [
-                "NewsApp", "NewsCommands", "NewsProjections", "NewsDomain", "OperatorCLI", "ProductHosting", "ReadModels", "EventLog", "EventSourcing",
+                "NewsApp", "NewsCommands", "NewsProjections", "NewsDomain", "OperatorCLI", "ProductHosting", "ReadModels",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

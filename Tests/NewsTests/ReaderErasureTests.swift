@@ -55,4 +55,27 @@ import Testing
         }
         #expect(rows == 1, "only the new reader's change: neither the erased reader's nor the id's clear ones")
     }
+
+    /// An erasure recorded after the id's next reader began (a resumed erasure, or one racing that
+    /// reader's first change) removes the erased reader's rows and not the next one's.
+    @Test func anErasureRecordedAfterTheIdsNextReaderBeganLeavesThatReadersRows() async throws {
+        let storage = try await NewsStorage(demo: false)
+        let identity = Readers.identity(Self.user).stream
+        let events: [(String, NewsEvent)] = [
+            (NewsStreams.preferences(Self.user), .preferencesUpdated(PreferencesUpdated(userId: Self.user, focusProfile: .broad, holdings: [Holding(ticker: "XOM")]))),
+            (identity, .readerClaimed(ReaderClaimed(subject: Self.user, userId: 1))),
+            (NewsStreams.user(1), .preferencesSet(PreferencesSet(userId: 1, focusProfile: .broad, holdings: [Holding(ticker: "MSFT")]))),
+            (identity, .readerClaimed(ReaderClaimed(subject: Self.user, userId: 2))),
+            (NewsStreams.user(2), .preferencesSet(PreferencesSet(userId: 2, focusProfile: .focused, holdings: [Holding(ticker: "NVDA")]))),
+            (NewsStreams.user(1), .userErased(UserErased(userId: 1, initiator: .operator))),
+        ]
+        for (stream, event) in events {
+            _ = try await storage.stores.log.append(to: stream, expectedVersion: .any, events: [try await storage.stores.store.newEvent(event)])
+        }
+        try storage.runner.catchUp()
+        let now = try storage.queries.preferences(of: Self.user)
+        #expect(now.focusProfile == .focused && now.holdings == [Holding(ticker: "NVDA")])
+        let rows = try storage.stores.readDatabase.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM newsPreferences") }
+        #expect(rows == 1, "the first reader's rows, those from before readers included, are gone")
+    }
 }
