@@ -9,6 +9,7 @@ import Testing
 
     @Test func givenNothingWhenAnXUserIdSetsPreferencesThenItBecomesAReaderWhoseChangesAreRecordedOnce() async throws {
         let scenario = try Scenario { NewsCommandService(store: $0) }
+        #expect(try await scenario.when { _ = try await $0.setPreferences(of: "ana", focus: .balanced, holdings: nil) } == [], "what everyone starts with")
         #expect(try await scenario.when { _ = try await $0.setPreferences(of: "ana", focus: .focused, holdings: [Holding(ticker: "nvda")]) } == [
             .readerClaimed(ReaderClaimed(subject: "ana", userId: 1)), .readerRegistered(ReaderRegistered(userId: 1)),
             .preferencesSet(PreferencesSet(userId: 1, focusProfile: .focused, holdings: [Holding(ticker: "NVDA")])),

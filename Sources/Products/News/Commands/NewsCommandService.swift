@@ -89,6 +89,12 @@ public struct NewsCommandService: Sendable {
     ) async throws -> (preferences: PreferencesState, result: CommandResult) {
         let holdings = try raw.map { try NewsRules.holdings($0) }
         let identity = Readers.identity(xUserId)
+        // An id that never set anything, setting what everyone starts with, becomes no reader.
+        let unset = PreferencesState()
+        if focus ?? unset.focusProfile == unset.focusProfile, holdings ?? unset.holdings == unset.holdings,
+           try existingReader(xUserId) == nil, try !store.streamExists(NewsStreams.preferences(xUserId)) {
+            return (unset, try store.commandResult(store.log.headPosition))
+        }
         for _ in 0..<3 {
             let reader = try await reader(xUserId, identity)
             let beforeReaders = try preferencesBeforeReaders(of: xUserId, for: reader)
