@@ -381,7 +381,7 @@ let package = Package(
         ),
         .target(
             name: "NewsCommands",
-            dependencies: ["NewsDomain", "EventLog", "EventSourcing", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: ["NewsDomain", "EventLog", "EventSourcing"],
             path: "Sources/Products/News/Commands",
             swiftSettings: strict
         ),

@@ -3,13 +3,14 @@ extension Sequence<UInt8> {
     /// Written by hand because `String(format: "%02x")` costs microseconds a byte, and a sign-in
     /// hashes its identity on every request (BENCHMARKS.md).
     public var lowercaseHex: String {
-        let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(underestimatedCount * 2)
         for byte in self {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+            text.append(hexDigits[Int(byte >> 4)])
+            text.append(hexDigits[Int(byte & 0x0F)])
         }
         return String(decoding: text, as: UTF8.self)
     }
 }
+
+private let hexDigits = Array("0123456789abcdef".utf8)

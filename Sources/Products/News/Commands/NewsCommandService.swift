@@ -2,7 +2,6 @@ import EventLog
 import EventSourcing
 import Foundation
 import NewsDomain
-import NIOConcurrencyHelpers
 
 /// The news product's events in the log.
 public typealias NewsStore = EventStore<NewsCatalog>
@@ -11,9 +10,6 @@ public typealias NewsStore = EventStore<NewsCatalog>
 public struct NewsCommandService: Sendable {
     public let store: NewsStore
     private let registration: UserRegistration<NewsCatalog>
-    /// Whom recent ids became, so that a change does not read and open its identity's stream again:
-    /// an entry holds while its reader is not erased (asked of the key store's cache each time).
-    private let knownReaders = NIOLockedValueBox(LRUCache<String, Int64>(capacity: 10_000))
 
     public init(store: NewsStore) {
         self.store = store
@@ -96,7 +92,9 @@ public struct NewsCommandService: Sendable {
             return (unset, try store.commandResult(store.log.headPosition))
         }
         for _ in 0..<3 {
-            let reader = try await reader(xUserId, identity)
+            let reader = try await registration.signIn(identity) { userId in
+                (.readerClaimed(ReaderClaimed(subject: xUserId, userId: userId)), .readerRegistered(ReaderRegistered(userId: userId)))
+            }.userId
             let beforeReaders = try preferencesBeforeReaders(of: xUserId, for: reader)
             var decided = PreferencesState()
             do {
@@ -115,16 +113,6 @@ public struct NewsCommandService: Sendable {
             }
         }
         throw CommandError.tooMuchContention
-    }
-
-    /// The reader the id names now, registered if it names none.
-    private func reader(_ xUserId: String, _ identity: SignInIdentity) async throws -> Int64 {
-        if let known = knownReaders.withLockedValue({ $0.value(for: xUserId) }), try !store.personalData.isErased(known) { return known }
-        let reader = try await registration.signIn(identity) { userId in
-            (.readerClaimed(ReaderClaimed(subject: xUserId, userId: userId)), .readerRegistered(ReaderRegistered(userId: userId)))
-        }.userId
-        knownReaders.withLockedValue { $0.set(reader, for: xUserId) }
-        return reader
     }
 
     /// What the id set before readers, for its first reader; nothing for a later one (a reader
