@@ -20,7 +20,8 @@ public func get(_ uri: String, port: Int, method: HTTPRequest.Method = .get) asy
 /// What every product's served application must answer, whatever its contract: `/health` 200 and
 /// `ok`, `/metrics` in Prometheus text, its `/openapi.json`, an unknown route 404 in the product's
 /// error shape (`errorKeys`, its top-level JSON keys), each with an `X-Request-Id`; a body too large
-/// for any route, announced with `Expect: 100-continue`, 413 in that shape before it is sent.
+/// for any route, announced with `Expect: 100-continue`, 413 in that shape before it is sent; a
+/// request with two `Host` headers, 400 in that shape.
 public enum ServedApplicationCheck {
     public static func problems(port: Int, errorKeys: Set<String>) async throws -> [String] {
         var problems: [String] = []
@@ -43,21 +44,31 @@ public enum ServedApplicationCheck {
                 problems.append("\(method) /health: \(refused.status.code), Allow \(refused.headers[.allow] ?? "none"), body keys \(body.map { $0.keys.sorted() } ?? [])")
             }
         }
-        // A body past what any route reads, announced with `Expect: 100-continue`: refused before it is sent.
+        // A body past what any route reads, announced with `Expect: 100-continue`: refused before it is
+        // sent; and a request with two `Host` headers.
+        for (label, request, status) in [
+            ("a 1 GiB body announced", "POST /health HTTP/1.1\r\nHost: localhost\r\nExpect: 100-continue\r\nContent-Length: \(1 << 30)\r\n\r\n", 413),
+            ("two Hosts", "GET /health HTTP/1.1\r\nHost: localhost\r\nHost: elsewhere\r\n\r\n", 400),
+        ] {
+            let answer = try await rawResponse(request, port: port)
+            let keys = answer.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body.utf8)) as? [String: Any] }.map { Set($0.keys) }
+            if answer?.status != status || keys != errorKeys {
+                problems.append("\(label): \(answer?.status ?? 0), body keys \(keys?.sorted() ?? [])")
+            }
+        }
+        return problems
+    }
+
+    private static func rawResponse(_ request: String, port: Int) async throws -> RawResponse? {
         let connection = try await RawConnection.open(port: port)
-        let tooLarge: RawResponse?
         do {
-            try await connection.send("POST /health HTTP/1.1\r\nHost: localhost\r\nExpect: 100-continue\r\nContent-Length: \(1 << 30)\r\n\r\n")
-            tooLarge = try await connection.response(within: .seconds(10))
+            try await connection.send(request)
+            let response = try await connection.response(within: .seconds(10))
             await connection.close()
+            return response
         } catch {
             await connection.close()
             throw error
         }
-        let keys = tooLarge.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body.utf8)) as? [String: Any] }.map { Set($0.keys) }
-        if tooLarge?.status != 413 || keys != errorKeys {
-            problems.append("a 1 GiB body announced: \(tooLarge?.status ?? 0), body keys \(keys?.sorted() ?? [])")
-        }
-        return problems
     }
 }

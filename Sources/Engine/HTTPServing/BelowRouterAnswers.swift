@@ -13,6 +13,8 @@ import NIOHTTPTypesHTTP1
 ///   of after its own timeout (curl's: a second). None once the body has begun to arrive. When its
 ///   `Content-Length` is past what any route reads, the product's 413 instead, once the responses
 ///   owed before it have ended, and the connection closes: the client need not send the body.
+/// - A request with more than one `Host` (`ConnectionPersistence` counts them): the product's 400,
+///   once the responses owed before it have ended, and the connection closes.
 /// - Bytes NIO's parser refused before a request's head was whole (a garbage request line, headers
 ///   past the decoder's limit): the product's error (`ConnectionAnswers`).
 /// - A parse error inside a body its handler may still read is passed on: the handler fails reading
@@ -48,6 +50,7 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private let answers: ConnectionAnswers
+    private let hostCount = HostCount()
     /// A head has arrived and its body has not ended.
     private var readingRequest = false
     /// Requests whose responses have not ended yet.
@@ -68,7 +71,7 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         let pipeline = context.pipeline.syncOperations
         do {
             let codec = try pipeline.context(handlerType: HTTP1ToHTTPServerCodec.self)
-            try pipeline.addHandler(ConnectionPersistence(), position: .before(codec.handler))
+            try pipeline.addHandler(ConnectionPersistence(hostCount: hostCount), position: .before(codec.handler))
         } catch {
             assertionFailure("ConnectionPersistence has no place before Hummingbird's codec: \(error)")
             context.fireErrorCaught(error)
@@ -84,6 +87,11 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         }
         switch unwrapInboundIn(data) {
         case .head(let head):
+            if hostCount.isSeveral {
+                ending = .refusedFromHead(answer: answers.hostHeader)
+                if responsesOwed == 0 { answerAndClose(context, answers.hostHeader) }
+                return
+            }
             let expectsContinue = head.headerFields[.expect]?.lowercased() == "100-continue"
             if expectsContinue, let length = head.headerFields[.contentLength].flatMap(Int.init), length > answers.maximumBodySize {
                 // Not passed on: nothing of this request reaches a route, and nothing after it.
@@ -157,6 +165,7 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// With a request id of its own, as every answer carries one (no request had one to give).
     private func answerAndClose(_ context: ChannelHandlerContext, _ answer: ConnectionAnswer) {
+        answer.count()
         var head = answer.head
         head.headerFields[.requestId] = RequestID().description
         context.write(wrapOutboundOut(.head(head)), promise: nil)

@@ -13,10 +13,10 @@ final class ConnectRejectionHandler: ChannelInboundHandler, RemovableChannelHand
     typealias InboundOut = HTTPRequestPart
 
     private var rejected = false
-    private let response: ByteBuffer
+    private let answers: ConnectionAnswers
 
-    init(response: ByteBuffer) {
-        self.response = response
+    init(answers: ConnectionAnswers) {
+        self.answers = answers
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -31,6 +31,7 @@ final class ConnectRejectionHandler: ChannelInboundHandler, RemovableChannelHand
             channel.close(promise: nil)
             return
         }
-        belowEncoder.writeAndFlush(NIOAny(response)).whenComplete { _ in channel.close(promise: nil) }
+        answers.notAProxy.count()
+        belowEncoder.writeAndFlush(NIOAny(answers.notAProxyResponse)).whenComplete { _ in channel.close(promise: nil) }
     }
 }

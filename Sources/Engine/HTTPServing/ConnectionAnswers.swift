@@ -1,4 +1,5 @@
 import HTTPTypes
+import Metrics
 import NIOCore
 
 /// A response the server writes from below the router, where no request reaches a handler: the
@@ -7,11 +8,18 @@ public struct ConnectionAnswer: Sendable {
     public var status: HTTPResponse.Status
     public var headers: HTTPFields
     public var body: ByteBuffer
+    /// What it refuses, as `engine_http_refused_below_router_total` counts it (set by `ConnectionAnswers`).
+    fileprivate(set) var reason = ""
 
     public init(status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// Counts it once answered: no route is involved, so the request metrics never see it.
+    func count() {
+        Counter(label: "engine_http_refused_below_router_total", dimensions: [("reason", reason), ("status", String(status.code))]).increment()
     }
 
     /// The head as sent: the answer's headers with the body's length, and the connection closing.
@@ -39,6 +47,8 @@ public struct ConnectionAnswers: Sendable {
     public let malformed: ConnectionAnswer
     /// To a head past the decoder's limits (80 KB of headers).
     public let headersTooLarge: ConnectionAnswer
+    /// To a request with more than one `Host` header.
+    public let hostHeader: ConnectionAnswer
     /// To a request that expects `100 Continue` for a body longer than any route reads
     /// (`maximumBodySize`, which this answer names): refused before the body is sent.
     public let bodyTooLarge: ConnectionAnswer
@@ -46,14 +56,23 @@ public struct ConnectionAnswers: Sendable {
     /// To `CONNECT` (this server is no proxy), as bytes written below the encoder: made once, not
     /// for every connection.
     let notAProxyResponse: ByteBuffer
+    let notAProxy: ConnectionAnswer
 
     public init(
-        notAProxy: ConnectionAnswer, malformed: ConnectionAnswer, headersTooLarge: ConnectionAnswer, bodyTooLarge: ConnectionAnswer, maximumBodySize: Int
+        notAProxy: ConnectionAnswer, malformed: ConnectionAnswer, headersTooLarge: ConnectionAnswer, hostHeader: ConnectionAnswer, bodyTooLarge: ConnectionAnswer,
+        maximumBodySize: Int
     ) {
         notAProxyResponse = notAProxy.bytes
-        self.malformed = malformed
-        self.headersTooLarge = headersTooLarge
-        self.bodyTooLarge = bodyTooLarge
+        func named(_ answer: ConnectionAnswer, _ reason: String) -> ConnectionAnswer {
+            var answer = answer
+            answer.reason = reason
+            return answer
+        }
+        self.notAProxy = named(notAProxy, "not_a_proxy")
+        self.malformed = named(malformed, "malformed")
+        self.headersTooLarge = named(headersTooLarge, "headers_too_large")
+        self.hostHeader = named(hostHeader, "several_hosts")
+        self.bodyTooLarge = named(bodyTooLarge, "body_too_large")
         self.maximumBodySize = maximumBodySize
     }
 }

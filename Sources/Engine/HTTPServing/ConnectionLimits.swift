@@ -47,7 +47,7 @@ extension ConnectionLimits {
             additionalChannelHandlers: [
                 PerAddressConnectionLimitHandler(perAddress),
                 RequestReadDeadlineHandler(headerTimeout: headerTimeout, bodyTimeout: bodyTimeout, logger: logger),
-                ConnectRejectionHandler(response: answers.notAProxyResponse),
+                ConnectRejectionHandler(answers: answers),
                 BelowRouterAnswers(answers: answers),
             ],
             idleTimeout: TimeAmount(idleTimeout)

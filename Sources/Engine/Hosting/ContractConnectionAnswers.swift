@@ -10,7 +10,7 @@ extension ContractError {
     static func connectionAnswers(maximumBodySize: Int) async throws -> ConnectionAnswers {
         ConnectionAnswers(
             notAProxy: try await rendered(.notAProxy), malformed: try await rendered(.malformedHTTP),
-            headersTooLarge: try await rendered(.headersTooLarge), bodyTooLarge: try await rendered(.bodyTooLarge(limit: maximumBodySize)),
+            headersTooLarge: try await rendered(.headersTooLarge), hostHeader: try await rendered(.hostHeader), bodyTooLarge: try await rendered(.bodyTooLarge(limit: maximumBodySize)),
             maximumBodySize: maximumBodySize
         )
     }

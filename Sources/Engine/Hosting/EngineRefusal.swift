@@ -44,6 +44,9 @@ public enum EngineRefusal: Error, Sendable, Equatable {
     case malformedHTTP
     /// The request's headers are past the decoder's limit (80 KB); the connection is closed after the answer.
     case headersTooLarge
+    /// A request with more than one `Host` header (RFC 9112 §3.2: answered 400); the connection is
+    /// closed after the answer.
+    case hostHeader
     /// Sign in with Apple cannot check a token: Apple's keys could not be loaded.
     case signInUnavailable
     /// A `CONNECT`: this server is no proxy; the connection is closed after the answer.
@@ -99,7 +102,7 @@ public enum EngineRefusal: Error, Sendable, Equatable {
         .operatorRequest(.invalid("bad", field: "limit")), .operatorRequest(.conflict("busy")),
         .operatorRequest(.userNotFound("no user 9")), .operatorRequest(.unsupportedMediaType("JSON only")),
         .signInUnavailable, .noSuchRoute, .methodNotAllowed, .bodyTooLarge(limit: 64 << 10), .bodyTooLarge(limit: nil), .malformedHTTP, .headersTooLarge,
-        .notAProxy, .otherClientError(.unauthorized, message: nil),
+        .hostHeader, .notAProxy, .otherClientError(.unauthorized, message: nil),
         .otherClientError(.badRequest, message: "bad"),
     ]
 }

@@ -46,7 +46,7 @@ public struct NewsAPIError: ContractError, Equatable {
         case .logUnreachable(outcomeUnknown: true):
             EngineRefusal.mayHaveBeenSaved + ": sending the same preferences again records nothing new"
         case .conflict, .idempotencyKeyReused, .invalidIdempotencyKey, .storageFull, .logUnreachable, .readOnly, .readModelsBehind, .notCaughtUp,
-             .shuttingDown, .operatorRequest, .signInUnavailable, .noSuchRoute, .methodNotAllowed, .bodyTooLarge, .malformedHTTP, .headersTooLarge, .notAProxy,
+             .shuttingDown, .operatorRequest, .signInUnavailable, .noSuchRoute, .methodNotAllowed, .bodyTooLarge, .malformedHTTP, .headersTooLarge, .hostHeader, .notAProxy,
              .otherClientError:
             refusal.message
         }

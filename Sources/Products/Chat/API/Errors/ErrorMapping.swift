@@ -23,7 +23,7 @@ extension ChatAPIError: ContractError {
         case .operatorRequest(.invalid(let message, let field)): (message, field ?? message)
         case .bodyTooLarge(let limit): (refusal.title, AttachmentLimits.passed(limit))
         case .conflict, .idempotencyKeyReused, .storageFull, .logUnreachable, .readOnly, .readModelsBehind, .notCaughtUp, .shuttingDown,
-             .operatorRequest, .signInUnavailable, .noSuchRoute, .methodNotAllowed, .malformedHTTP, .headersTooLarge, .notAProxy, .otherClientError:
+             .operatorRequest, .signInUnavailable, .noSuchRoute, .methodNotAllowed, .malformedHTTP, .headersTooLarge, .hostHeader, .notAProxy, .otherClientError:
             (refusal.title, refusal.message)
         }
     }

@@ -16,7 +16,7 @@ extension NuvieAPIError: ContractError {
         case .operatorRequest(.invalid(_, let field)): field.map { ["field": $0] } ?? [:]
         case .readModelsBehind(let position), .notCaughtUp(let position): ["position": "\(position)"]
         case .conflict, .storageFull, .logUnreachable, .readOnly, .shuttingDown, .operatorRequest, .signInUnavailable, .noSuchRoute, .methodNotAllowed, .bodyTooLarge,
-             .malformedHTTP, .headersTooLarge, .notAProxy, .otherClientError:
+             .malformedHTTP, .headersTooLarge, .hostHeader, .notAProxy, .otherClientError:
             [:]
         }
     }

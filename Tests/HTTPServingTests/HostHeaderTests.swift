@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A request with more than one `Host` is answered 400 (RFC 9112 §3.2) in the product's shape and
+/// the connection closes, with nothing of it done; one without `Host` is served, since nothing reads
+/// it. Raw TCP against the tally product on 127.0.0.1.
+@Suite(.timeLimit(.minutes(3))) struct HostHeaderTests {
+    static let refusal = #"{"error":"A request must carry at most one Host header; the connection is closed"}"#
+    static let count = #"{"user_id":1,"amount":5}"#
+
+    @Test(.timeLimit(.minutes(1)), arguments: ["Host: localhost\r\nHost: elsewhere\r\n", "Host: localhost\r\nHost: localhost\r\n"])
+    func aRequestWithTwoHostsIsRefusedAndChangesNothing(hosts: String) async throws {
+        try await withServedTally { port in
+            let connection = try await RawConnection.open(port: port)
+            try await connection.send(
+                "POST /tallies/cups HTTP/1.1\r\n\(hosts)Content-Type: application/json\r\nContent-Length: \(Self.count.utf8.count)\r\n\r\n\(Self.count)"
+            )
+            let response = try #require(try await connection.response(within: .seconds(10)))
+            #expect(response.status == 400 && response.body == Self.refusal, "\(response.body)")
+            #expect(response.headers["connection"] == "close" && response.headers["x-request-id"]?.isEmpty == false)
+            #expect(try await connection.closes(within: .seconds(5)))
+            await connection.close()
+            let check = try await RawConnection.open(port: port)
+            try await check.send("GET /tallies/cups HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            #expect(try await check.response(within: .seconds(10))?.status == 404, "no tally was counted")
+            await check.close()
+        }
+    }
+
+    /// Answered after the response owed to the request pipelined before it; nothing after it is read.
+    @Test(.timeLimit(.minutes(1)))
+    func aPipelinedRequestWithTwoHostsIsAnsweredInTurnThenTheConnectionCloses() async throws {
+        try await withServedTally { port in
+            let connection = try await RawConnection.open(port: port)
+            let health = "GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            try await connection.send(health + "GET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n" + health)
+            #expect(try await connection.closes(within: .seconds(10)))
+            let sent = try await connection.text()
+            #expect(sent.components(separatedBy: "HTTP/1.1 ").dropFirst().map { String($0.prefix(3)) } == ["200", "400"], "\(sent)")
+            #expect(sent.hasSuffix(Self.refusal), "\(sent)")
+            await connection.close()
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)), arguments: [
+        "GET /health HTTP/1.0\r\n\r\n", "GET /health HTTP/1.1\r\nConnection: close\r\n\r\n", "GET /health HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n",
+    ])
+    func aRequestWithoutHostOrWithAnEmptyOneIsServed(request: String) async throws {
+        try await withServedTally { port in
+            let connection = try await RawConnection.open(port: port)
+            try await connection.send(request)
+            #expect(try await connection.response(within: .seconds(10))?.status == 200)
+            await connection.close()
+        }
+    }
+}
