@@ -28,13 +28,14 @@ import TestSupport
         }
     }
 
-    /// Answered after the response owed to the request pipelined before it; nothing after it is read.
-    @Test(.timeLimit(.minutes(1)))
-    func aPipelinedRequestWithTwoHostsIsAnsweredInTurnThenTheConnectionCloses() async throws {
+    /// Answered after the response owed to the request pipelined before it; nothing after it is read,
+    /// a CONNECT (answered by a handler of its own) included.
+    @Test(.timeLimit(.minutes(1)), arguments: ["GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n", "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n"])
+    func aPipelinedRequestWithTwoHostsIsAnsweredInTurnThenTheConnectionCloses(after: String) async throws {
         try await withServedTally { port in
             let connection = try await RawConnection.open(port: port)
             let health = "GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n"
-            try await connection.send(health + "GET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n" + health)
+            try await connection.send(health + "GET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n" + after)
             #expect(try await connection.closes(within: .seconds(10)))
             let sent = try await connection.text()
             #expect(sent.components(separatedBy: "HTTP/1.1 ").dropFirst().map { String($0.prefix(3)) } == ["200", "400"], "\(sent)")

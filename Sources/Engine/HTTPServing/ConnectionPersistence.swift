@@ -14,12 +14,6 @@ import NIOHTTP1
 /// - An HTTP/1.0 request's `Expect` is dropped: a server must ignore that expectation (RFC 9110
 ///   §10.1.1), so it gets no `100 Continue`.
 ///
-/// It also tells `BelowRouterAnswers` (`HostCount`) whether a request carried more than one `Host`,
-/// which a server must answer 400 (RFC 9112 §3.2): past the codec only the first one is left, as the
-/// authority, where a proxy in front may have routed by another. A request without `Host`, which
-/// the RFC also refuses from HTTP/1.1 clients, is served: nothing here reads it, and clients that
-/// omit it (Hummingbird's own test client among them) would fail for no protection.
-///
 /// Sits before Hummingbird's HTTP/1 to HTTP types codec, which drops the version.
 final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
@@ -36,15 +30,9 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
     private var owed: CircularBuffer<Request> = []
     /// The response under way is delimited by the connection's end.
     private var closeAfterResponse = false
-    private let hostCount: HostCount
-
-    init(hostCount: HostCount = HostCount()) {
-        self.hostCount = hostCount
-    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
-        hostCount.isSeveral = head.headers["host"].count > 1
         if head.version == .http1_0 { head.headers.remove(name: "expect") }
         if !head.isKeepAlive { head.headers.replaceOrAdd(name: "connection", value: "close") }
         owed.append(Request(version: head.version, keepsAlive: head.isKeepAlive))
@@ -80,11 +68,4 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
             context.write(data, promise: promise)
         }
     }
-}
-
-/// Whether the request head passed on last carried more than one `Host`: set by
-/// `ConnectionPersistence`, read by `BelowRouterAnswers` as the same head reaches it, on the
-/// connection's event loop.
-final class HostCount {
-    var isSeveral = false
 }
