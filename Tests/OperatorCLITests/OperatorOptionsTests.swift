@@ -29,6 +29,17 @@ import Testing
         #expect(throws: (any Error).self) { try ProductOptions<TallyProduct>.parse(arguments) }
     }
 
+    /// A setting exported empty (an `EnvironmentFile` line with nothing after `=`) counts as unset, as
+    /// every other setting's does: an empty `_DATA_DIR` was the working directory, an empty
+    /// `_LOG_LEVEL` refused. Tests running meanwhile read the same defaults either way.
+    @Test func emptyEnvironmentVariablesCountAsUnset() throws {
+        let names = ["TALLY_DATA_DIR", "TALLY_LOG_LEVEL", "TALLY_LOG_URL"]
+        for name in names { setenv(name, "", 1) }
+        defer { for name in names { unsetenv(name) } }
+        let options = try ProductOptions<TallyProduct>.parse([])
+        #expect(options.dataDir == "tally-data" && options.logLevel == "info" && options.logURL == nil)
+    }
+
     @Test(arguments: [
         [String](), ["--position", "3", "--time", "2026-01-01"], ["--time", "2026-02-30"], ["--time", "yesterday"], ["--position", "-1"],
     ])

@@ -10,17 +10,23 @@ import ReadModels
 /// defaulting from `<PRODUCT>_DATA_DIR` and `<PRODUCT>_LOG_LEVEL`.
 public struct ProductOptions<Product: EventSourcedProduct>: ParsableArguments {
     @Option(help: "Where the event log and read models live (env \(Product.environmentPrefix)_DATA_DIR).")
-    public var dataDir: String = ProcessInfo.processInfo.environment["\(Product.environmentPrefix)_DATA_DIR"] ?? "\(Product.name)-data"
+    public var dataDir: String = Self.setting("DATA_DIR") ?? "\(Product.name)-data"
 
     @Option(help: "trace, debug, info, notice, warning, error or critical (env \(Product.environmentPrefix)_LOG_LEVEL).")
-    public var logLevel: String = ProcessInfo.processInfo.environment["\(Product.environmentPrefix)_LOG_LEVEL"] ?? "info"
+    public var logLevel: String = Self.setting("LOG_LEVEL") ?? "info"
 
     @Option(name: .customLong("log-url"), help: "The event log in PostgreSQL, shared by every node of the product: postgres://user:password@host:port/database (env \(Product.environmentPrefix)_LOG_URL). Unset: the embedded log in the data directory, which otherwise holds this node's copy of the shared one.")
     var logURLOption: String?
 
-    /// `--log-url`, else `<PRODUCT>_LOG_URL` when not empty.
+    /// `--log-url`, else `<PRODUCT>_LOG_URL`.
     public var logURL: String? {
-        logURLOption ?? ProcessInfo.processInfo.environment["\(Product.environmentPrefix)_LOG_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        logURLOption ?? Self.setting("LOG_URL")
+    }
+
+    /// `<PRODUCT>_<name>`; an empty variable counts as unset, as every setting's does (an empty
+    /// `_DATA_DIR` was the working directory).
+    static func setting(_ name: String) -> String? {
+        ProcessInfo.processInfo.environment["\(Product.environmentPrefix)_\(name)"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     public init() {}
