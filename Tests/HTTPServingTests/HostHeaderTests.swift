@@ -44,6 +44,22 @@ import TestSupport
         }
     }
 
+    /// Behind a request that ends the connection nothing is answered, this refusal included: it would
+    /// follow a response that said it was the last, or run on into an HTTP/1.0 body that the close ends.
+    @Test(.timeLimit(.minutes(1)), arguments: [
+        ("GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", "1.1"), ("GET /health HTTP/1.0\r\n\r\n", "1.0"),
+    ])
+    func nothingIsAnsweredAfterTheConnectionsLastRequest(last: String, version: String) async throws {
+        try await withServedTally { port in
+            let connection = try await RawConnection.open(port: port)
+            try await connection.send(last + "GET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")
+            #expect(try await connection.closes(within: .seconds(10)))
+            let sent = try await connection.text()
+            #expect(sent.hasPrefix("HTTP/\(version) 200") && !sent.contains(" 400 "), "\(sent)")
+            await connection.close()
+        }
+    }
+
     @Test(.timeLimit(.minutes(1)), arguments: [
         "GET /health HTTP/1.0\r\n\r\n", "GET /health HTTP/1.1\r\nConnection: close\r\n\r\n", "GET /health HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n",
     ])

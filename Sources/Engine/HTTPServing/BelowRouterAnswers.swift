@@ -49,6 +49,10 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         /// NIO's parser failed: the connection closes once the responses owed have ended, after
         /// `answer` if one is owed.
         case parserFailed(answer: ConnectionAnswer?)
+        /// A request that does not keep the connection (`Connection: close`, as `ConnectionPersistence`
+        /// marks HTTP/1.0's too) has been read whole: what the client still sends is taken and dropped,
+        /// and no answer follows that request's, which closes the connection.
+        case lastRequestRead
         /// Nothing more is read or written (`close`).
         case closing
     }
@@ -56,6 +60,8 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     private let answers: ConnectionAnswers
     /// A head has arrived and its body has not ended.
     private var readingRequest = false
+    /// The request being read is the connection's last (`Connection: close`).
+    private var readingLastRequest = false
     /// Requests whose responses have not ended yet.
     private var responsesOwed = 0
     /// The request being read expects `100 Continue`, owed once the responses before it have ended.
@@ -85,7 +91,7 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         // After `Connection: close` no further request may be served (RFC 9112 §9.6): what the client
         // still sends is taken and dropped.
         switch ending {
-        case .refusedFromHead?, .closing?: return
+        case .refusedFromHead?, .lastRequestRead?, .closing?: return
         case .parserFailed?, nil: break
         }
         switch unwrapInboundIn(data) {
@@ -104,6 +110,7 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
                 return
             }
             readingRequest = true
+            readingLastRequest = head.headerFields[.connection] == "close"
             responsesOwed += 1
             if expectsContinue {
                 if responsesOwed == 1 { tellToContinue(context) } else { continueOwed = true }
@@ -112,6 +119,7 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         case .end:
             readingRequest = false
             continueOwed = false
+            if readingLastRequest, case .none = ending { ending = .lastRequestRead }
         }
         context.fireChannelRead(data)
     }
@@ -120,6 +128,7 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         switch (ending, error) {
         case (.refusedFromHead?, is HTTPParserError), (.refusedFromHead?, is ByteToMessageDecoderError),
              (.closing?, is HTTPParserError), (.closing?, is ByteToMessageDecoderError),
+             (.lastRequestRead?, is HTTPParserError), (.lastRequestRead?, is ByteToMessageDecoderError),
              (.parserFailed?, ByteToMessageDecoderError.dataReceivedInErrorState):
             return
         default: break
