@@ -37,7 +37,7 @@ public enum ServedApplicationCheck {
             }
         }
         // A served path asked with a method it does not serve: 405 naming those it does, in the error shape.
-        for method in [HTTPRequest.Method.post, .options] {
+        for method in [HTTPRequest.Method.post, .options, .trace] {
             let refused = try await get("/health", port: port, method: method)
             let body = refused.body.flatMap { try? JSONSerialization.jsonObject(with: Data(buffer: $0)) as? [String: Any] }
             if refused.status != .methodNotAllowed || refused.headers[.allow] != "GET" || body.map({ Set($0.keys) }) != errorKeys {

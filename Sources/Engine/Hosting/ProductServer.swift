@@ -42,14 +42,15 @@ extension Router {
     /// A path the router serves answers a method it does not serve 405 with `Allow`, through the
     /// router's middleware (in the product's error shape), not the 404 of a path that does not exist.
     /// HEAD is answered as GET (`HeadAnsweredAsGet`). No product serves OPTIONS (no browser calls a
-    /// product across origins), so it is refused the same way: the path exists (RFC 9110 15.5.6).
+    /// product across origins) or TRACE (it would echo a request's cookies and tokens back), so they
+    /// are refused the same way: the path exists (RFC 9110 15.5.6).
     func refusingOtherMethods() {
         let standard: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete]
         for served in Dictionary(grouping: routes, by: { $0.path.description }).values {
             guard let path = served.first?.path else { continue }
             let allowed = Set(served.map(\.method))
             let allow = standard.filter(allowed.contains).map(\.rawValue).joined(separator: ", ")
-            for method in standard + [.options] where !allowed.contains(method) {
+            for method in standard + [.options, .trace] where !allowed.contains(method) {
                 on(path, method: method) { _, _ -> Response in throw HTTPError(.methodNotAllowed, headers: [.allow: allow]) }
             }
         }
