@@ -97,17 +97,10 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             // The codec took the first `Host` as the authority: one left among the fields is a second.
-            if head.headerFields[Self.host] != nil {
-                ending = .refusedFromHead(answer: answers.hostHeader)
-                if responsesOwed == 0 { answerAndClose(context, answers.hostHeader) }
-                return
-            }
+            if head.headerFields[Self.host] != nil { return refuseFromHead(context, answers.hostHeader) }
             let expectsContinue = head.headerFields[.expect]?.lowercased() == "100-continue"
             if expectsContinue, let length = head.headerFields[.contentLength].flatMap(Int.init), length > answers.maximumBodySize {
-                // Not passed on: nothing of this request reaches a route, and nothing after it.
-                ending = .refusedFromHead(answer: answers.bodyTooLarge)
-                if responsesOwed == 0 { answerAndClose(context, answers.bodyTooLarge) }
-                return
+                return refuseFromHead(context, answers.bodyTooLarge)
             }
             readingRequest = true
             readingLastRequest = head.headerFields[.connection] == "close"
@@ -170,6 +163,13 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
             continueOwed = false
             tellToContinue(context)
         }
+    }
+
+    /// Not passed on: nothing of this request reaches a route, and nothing after it. Answered once the
+    /// responses owed before it have ended.
+    private func refuseFromHead(_ context: ChannelHandlerContext, _ answer: ConnectionAnswer) {
+        ending = .refusedFromHead(answer: answer)
+        if responsesOwed == 0 { answerAndClose(context, answer) }
     }
 
     private func tellToContinue(_ context: ChannelHandlerContext) {

@@ -23,10 +23,10 @@ public struct ProductOptions<Product: EventSourcedProduct>: ParsableArguments {
         logURLOption ?? Self.setting("LOG_URL")
     }
 
-    /// `<PRODUCT>_<name>`; an empty variable counts as unset, as every setting's does (an empty
-    /// `_DATA_DIR` was the working directory).
+    /// `<PRODUCT>_<name>`, read as every setting is (`EnvironmentSettings.text`: an empty variable
+    /// counts as unset; an empty `_DATA_DIR` was the working directory).
     static func setting(_ name: String) -> String? {
-        ProcessInfo.processInfo.environment["\(Product.environmentPrefix)_\(name)"].flatMap { $0.isEmpty ? nil : $0 }
+        EnvironmentSettings().text("\(Product.environmentPrefix)_\(name)")
     }
 
     public init() {}
