@@ -12,10 +12,23 @@ private struct Transcript: EventFold, Equatable {
 @Test func keptStatesAreBoundedByTheBytesTheyHoldNotOnlyByTheirCount() {
     let streams = FoldedStreams(maximumStreams: 1_000, maximumBytes: 100_000)
     let heavy = Transcript.fold(Array(repeating: String(repeating: "x", count: 1_000), count: 10))
-    for index in 0..<50 { streams.keep(heavy, version: 10, of: "session-\(index)", readBefore: 0) }
-    let kept = (0..<50).filter { streams.state(Transcript.self, of: "session-\($0)").folded != nil }
+    for index in 0..<50 { streams.keep(heavy, version: 10, of: "session-\(index)", keyDestructions: 0) }
+    let kept = (0..<50).filter { streams.state(Transcript.self, of: "session-\($0)", keyDestructions: 0) != nil }
     // About 10.4 KB each, its name included: 9 fit in 100,000 bytes, and they are the newest.
     #expect(kept == Array(41..<50))
-    streams.keep(Transcript(), version: 0, of: "light", readBefore: 0)
-    #expect(streams.state(Transcript.self, of: "light").folded?.state == Transcript())
+    streams.keep(Transcript(), version: 0, of: "light", keyDestructions: 0)
+    #expect(streams.state(Transcript.self, of: "light", keyDestructions: 0)?.state == Transcript())
+}
+
+@Test func everyKeptStateIsDroppedOnceKeysWereDestroyedAndNoneFoldedBeforeIsKeptAfter() {
+    let streams = FoldedStreams()
+    streams.keep(Transcript(lines: ["mine"]), version: 1, of: "a", keyDestructions: 0)
+    streams.keep(Transcript(lines: ["theirs"]), version: 1, of: "b", keyDestructions: 0)
+    #expect(streams.state(Transcript.self, of: "a", keyDestructions: 1) == nil)
+    #expect(streams.state(Transcript.self, of: "b", keyDestructions: 1) == nil)
+    // Folded from values opened before the destruction, finished after it: not kept.
+    streams.keep(Transcript(lines: ["mine"]), version: 1, of: "a", keyDestructions: 0)
+    #expect(streams.state(Transcript.self, of: "a", keyDestructions: 1) == nil)
+    streams.keep(Transcript(lines: ["opened since"]), version: 1, of: "a", keyDestructions: 1)
+    #expect(streams.state(Transcript.self, of: "a", keyDestructions: 1)?.state.lines == ["opened since"])
 }

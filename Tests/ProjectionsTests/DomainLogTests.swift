@@ -34,31 +34,20 @@ import Testing
 
     @Test func keptStatesAreBoundedAndForgetTheLeastRecentlyUsed() {
         let kept = FoldedStreams(maximumStreams: 4)
-        for index in 0..<4 { kept.keep(rating(3), version: 1, of: "s\(index)", readBefore: 0) }
-        _ = kept.state(RatingState.self, of: "s0")
-        kept.keep(rating(3), version: 1, of: "s4", readBefore: 0)
-        #expect(kept.state(RatingState.self, of: "s1").folded == nil && kept.state(RatingState.self, of: "s2").folded?.version == 1)
-        #expect(kept.state(RatingState.self, of: "s0").folded != nil && kept.state(RatingState.self, of: "s4").folded != nil)
-        #expect(kept.state(WatchlistState.self, of: "s0").folded == nil, "each state type of a stream is kept apart")
+        for index in 0..<4 { kept.keep(rating(3), version: 1, of: "s\(index)", keyDestructions: 0) }
+        _ = kept.state(RatingState.self, of: "s0", keyDestructions: 0)
+        kept.keep(rating(3), version: 1, of: "s4", keyDestructions: 0)
+        #expect(kept.state(RatingState.self, of: "s1", keyDestructions: 0) == nil && kept.state(RatingState.self, of: "s2", keyDestructions: 0)?.version == 1)
+        #expect(kept.state(RatingState.self, of: "s0", keyDestructions: 0) != nil && kept.state(RatingState.self, of: "s4", keyDestructions: 0) != nil)
+        #expect(kept.state(WatchlistState.self, of: "s0", keyDestructions: 0) == nil, "each state type of a stream is kept apart")
     }
 
     /// Two decisions folding one stream at once: the one folded further is kept.
     @Test func aStateFoldedFurtherIsNeverReplacedByAnEarlierOne() {
         let kept = FoldedStreams()
-        kept.keep(rating(5), version: 7, of: "s", readBefore: 0)
-        kept.keep(rating(2), version: 6, of: "s", readBefore: 0)
-        #expect(kept.state(RatingState.self, of: "s").folded?.state == rating(5))
-    }
-
-    /// A state folded before everything was forgotten (an erasure) is not kept after it.
-    @Test func aStateFoldedBeforeAForgetIsNotKeptAfterIt() {
-        let kept = FoldedStreams()
-        let (_, forgotten) = kept.state(RatingState.self, of: "s")
-        kept.removeAll()
-        kept.keep(rating(3), version: 1, of: "s", readBefore: forgotten)
-        #expect(kept.state(RatingState.self, of: "s").folded == nil)
-        kept.keep(rating(3), version: 1, of: "s", readBefore: kept.state(RatingState.self, of: "s").forgotten)
-        #expect(kept.state(RatingState.self, of: "s").folded?.state == rating(3))
+        kept.keep(rating(5), version: 7, of: "s", keyDestructions: 0)
+        kept.keep(rating(2), version: 6, of: "s", keyDestructions: 0)
+        #expect(kept.state(RatingState.self, of: "s", keyDestructions: 0)?.state == rating(5))
     }
 
     private func rating(_ stars: Double) -> RatingState {

@@ -51,12 +51,6 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
         try Catalog.decode(recorded, personalData: personalData)
     }
 
-    /// Forgets every stream state folded so far: after an erasure, so that no command reads its
-    /// user's personal values as they were before.
-    public func forgetFoldedStreams() {
-        foldedStreams.removeAll()
-    }
-
     /// The whole stream, decoded.
     public func readStream(_ streamId: String) throws -> (events: [Recorded<Event>], version: UInt64) {
         let events = try log.readStream(streamId).map(decode)
@@ -71,19 +65,19 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
         return (state, version)
     }
 
-    /// `state(of:)`, and how many times the kept states were forgotten before it was read (`keep`).
-    private func folded<State: StreamState>(_ streamId: String, as _: State.Type) throws -> (state: State, version: UInt64, forgotten: UInt64)
+    /// `state(of:)`, and how many times keys had been destroyed before it was read (`keep`).
+    private func folded<State: StreamState>(_ streamId: String, as _: State.Type) throws -> (state: State, version: UInt64, keyDestructions: UInt64)
     where State.Event == Event {
-        let (kept, forgotten) = foldedStreams.state(State.self, of: streamId)
-        var (state, version) = kept ?? (State(), 0)
+        let keyDestructions = personalData.keyDestructions
+        var (state, version) = foldedStreams.state(State.self, of: streamId, keyDestructions: keyDestructions) ?? (State(), 0)
         let appended = try log.readStream(streamId, fromVersion: version + 1)
-        guard !appended.isEmpty else { return (state, version, forgotten) }
+        guard !appended.isEmpty else { return (state, version, keyDestructions) }
         for recorded in appended {
             state.evolve(try decode(recorded))
             version = recorded.streamVersion
         }
-        foldedStreams.keep(state, version: version, of: streamId, readBefore: forgotten)
-        return (state, version, forgotten)
+        foldedStreams.keep(state, version: version, of: streamId, keyDestructions: keyDestructions)
+        return (state, version, keyDestructions)
     }
 
     /// Keeps the state a decision leaves: `state` evolved by the events it decided, as the log
@@ -91,7 +85,7 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
     /// The next decision on the stream then folds nothing (opening sealed fields is most of a fold).
     /// The append is durable already: a failure here only leaves the next decision to fold them.
     private func keep<State: StreamState>(
-        _ state: State, evolvedBy decided: [Event], on stream: String, after version: UInt64, readBefore forgotten: UInt64
+        _ state: State, evolvedBy decided: [Event], on stream: String, after version: UInt64, keyDestructions: UInt64
     ) where State.Event == Event {
         guard let appended = try? log.readStream(stream, fromVersion: version + 1), appended.count == decided.count else { return }
         var state = state
@@ -101,7 +95,7 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
                 recordedAt: recorded.recordedAt, event: event
             ))
         }
-        foldedStreams.keep(state, version: version + UInt64(decided.count), of: stream, readBefore: forgotten)
+        foldedStreams.keep(state, version: version + UInt64(decided.count), of: stream, keyDestructions: keyDestructions)
     }
 
     public func event(at position: UInt64) throws -> Recorded<Event>? {
@@ -126,7 +120,7 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
     ) async throws -> CommandResult where State.Event == Event {
         try await turns.inTurn(on: stream) { try await withRetry {
             let original = try log.position(ofEvent: eventId)
-            let (state, version, forgotten) = try folded(stream, as: State.self)
+            let (state, version, keyDestructions) = try folded(stream, as: State.self)
             let decided = try decide(try original.map { original in
                 State.fold(try readStream(stream).events.prefix { $0.position < original })
             } ?? state)
@@ -135,7 +129,7 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
             let result = try await log.append(
                 to: stream, expectedVersion: version == 0 ? .noStream : .exact(version), events: try await newEvents(decided, eventId: eventId)
             )
-            if original == nil, !result.wasDuplicate { keep(state, evolvedBy: decided, on: stream, after: version, readBefore: forgotten) }
+            if original == nil, !result.wasDuplicate { keep(state, evolvedBy: decided, on: stream, after: version, keyDestructions: keyDestructions) }
             return try commandResult(result.lastPosition)
         } }
     }

@@ -16,45 +16,47 @@ final class FoldedStreams: Sendable {
         var version: UInt64
     }
 
-    private let kept: NIOLockedValueBox<(cache: LRUCache<Key, Folded>, forgotten: UInt64)>
+    private let kept: NIOLockedValueBox<(cache: LRUCache<Key, Folded>, keyDestructions: UInt64)>
     /// `engine_folded_states_bytes`: what the kept states hold, at most `maximumBytes`.
     private let keptBytes = Gauge(label: "engine_folded_states_bytes")
 
     /// At most `maximumStreams` states and `maximumBytes` of them (`StreamState.retainedBytes`): a
     /// stream whose state holds a conversation's every turn weighs what it holds, not 1.
+///
+/// A kept state holds personal values as they opened when it was folded. Every state is dropped
+/// once the cipher's key destructions move (`PersonalDataCipher.keyDestructions`), however the
+/// key was destroyed, so no erasure path has to remember to forget them.
     init(maximumStreams: Int = 16_384, maximumBytes: Int = 32 << 20) {
         kept = NIOLockedValueBox((LRUCache(capacity: maximumStreams, maximumCost: maximumBytes), 0))
     }
 
-    /// The kept state of `stream` (nil when none is), and how many times everything was forgotten so
-    /// far (for `keep`).
-    func state<State: StreamState>(_: State.Type, of stream: String) -> (folded: (state: State, version: UInt64)?, forgotten: UInt64) {
+    /// The kept state of `stream` (nil when none is), read when keys had been destroyed
+    /// `keyDestructions` times; every state is dropped first if that moved since they were kept.
+    func state<State: StreamState>(_: State.Type, of stream: String, keyDestructions: UInt64) -> (state: State, version: UInt64)? {
         kept.withLockedValue { kept in
+            if kept.keyDestructions != keyDestructions {
+                kept.keyDestructions = keyDestructions
+                kept.cache = LRUCache(capacity: kept.cache.capacity, maximumCost: kept.cache.maximumCost)
+                keptBytes.record(0)
+                return nil
+            }
             let folded = kept.cache.value(for: Key(stream: stream, state: ObjectIdentifier(State.self)))
-            return (folded.flatMap { folded in (folded.state as? State).map { ($0, folded.version) } }, kept.forgotten)
+            return folded.flatMap { folded in (folded.state as? State).map { ($0, folded.version) } }
         }
     }
 
-    /// Keeps `state`, folded through `version`, unless a state folded further is kept already (a
-    /// concurrent decision got there first) or everything was forgotten since the fold began (an
-    /// erasure: what was folded may hold the erased user's values).
-    func keep<State: StreamState>(_ state: State, version: UInt64, of stream: String, readBefore forgotten: UInt64) {
+    /// Keeps `state`, folded through `version` from values opened when keys had been destroyed
+    /// `keyDestructions` times, unless a state folded further is kept already (a concurrent decision
+    /// got there first) or keys were destroyed since (what was folded may hold an erased user's values).
+    func keep<State: StreamState>(_ state: State, version: UInt64, of stream: String, keyDestructions: UInt64) {
         let key = Key(stream: stream, state: ObjectIdentifier(State.self))
         let cost = state.retainedBytes + heapBytes(of: CollectionOfOne(stream))
         let total = kept.withLockedValue { kept -> Int? in
-            guard kept.forgotten == forgotten else { return nil }
+            guard kept.keyDestructions == keyDestructions else { return nil }
             if let current = kept.cache.value(for: key), current.version >= version { return nil }
             kept.cache.set(Folded(state: state, version: version), for: key, cost: cost)
             return kept.cache.totalCost
         }
         if let total { keptBytes.record(total) }
-    }
-
-    func removeAll() {
-        kept.withLockedValue { kept in
-            kept.forgotten += 1
-            kept.cache = LRUCache(capacity: kept.cache.capacity, maximumCost: kept.cache.maximumCost)
-            keptBytes.record(0)
-        }
     }
 }

@@ -19,6 +19,10 @@ public protocol PersonalDataCipher: Sendable {
     /// The highest user id that has, or had, a key: a log restored from before that user's sign-up
     /// must not hand their id out again (their key, or their erasure, is still in the key store).
     func highestKnownUser() throws -> Int64
+    /// How many times this process has destroyed keys: by an erasure of its own, by one copied from a
+    /// key store shared by several nodes, or by a reconciliation. A value opened before this moved may
+    /// be an erased user's, so what was kept opened before it moved is dropped (`FoldedStreams`).
+    var keyDestructions: UInt64 { get }
     /// Writes values as they are, for showing an event already opened, never for the log: a
     /// structured value (`@PersonalValue`) as its JSON rather than a string.
     var presentsInClear: Bool { get }
@@ -28,6 +32,7 @@ extension PersonalDataCipher {
     public func prepareKeys(for owners: Set<Int64>) async throws {}
     public func isErased(_ user: Int64) throws -> Bool { false }
     public func highestKnownUser() throws -> Int64 { 0 }
+    public var keyDestructions: UInt64 { 0 }
     public var presentsInClear: Bool { false }
 }
 

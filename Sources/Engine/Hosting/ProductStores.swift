@@ -62,9 +62,7 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
             guard !readOnly else { return stores }
             try await stores.reconcileErasures(logger: logger)
             try stores.uploadedFiles.removeErasedOwners()
-            stores.keys.onErasuresCopied { [root = directory.files, store = stores.store] owners in
-                // Decisions' kept states may hold their values opened, as a local erasure knows.
-                store.forgetFoldedStreams()
+            stores.keys.onErasuresCopied { [root = directory.files] owners in
                 do { try SealedFiles.removeCopies(of: owners, under: root) } catch {
                     logger.error("could not remove erased users' files", metadata: ["users": "\(owners)", "error": "\(error)"])
                 }

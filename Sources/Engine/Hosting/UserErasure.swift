@@ -70,7 +70,6 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
             if tombstone == nil { try await keys.applyErasuresEverywhere([KeyStore.Erasure(userId: userId, position: nil)]) }
             // Nothing can open them once the key is gone; deleting them frees the space.
             try await files.removeAll(of: userId)
-            store.forgetFoldedStreams()
             let result = try await store.append(
                 [Product.Catalog.userErased(UserErased(userId: userId, initiator: initiator))], to: Product.userStream(userId), eventId: .timeOrdered()
             )

@@ -107,6 +107,12 @@ public final class KeyStore: Sendable {
         }
     }
 
+    /// How many times keys were destroyed through this store since it was opened, however they were
+    /// (`applyErasures`, or a copy from the shared store).
+    public var destructions: UInt64 {
+        cache.withLockedValue { $0.destructions }
+    }
+
     public func isDestroyed(_ userId: Int64) throws -> Bool {
         if case .destroyed = try lookup(userId, creating: false) { return true }
         return false

@@ -74,4 +74,8 @@ public struct KeyStoreCipher: PersonalDataCipher {
     public func highestKnownUser() throws -> Int64 {
         try keys.highestKnownUser()
     }
+
+    public var keyDestructions: UInt64 {
+        keys.destructions
+    }
 }
