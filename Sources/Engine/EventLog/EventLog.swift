@@ -259,16 +259,14 @@ public final class EventLog: Sendable {
     public var storageFailure: (error: StorageFullError, since: Date)? { storageFull.current }
 
     /// Writes a consistent, compacted copy of the log into `directory` while appends go on.
-    /// Returns the copy's head, read from the copy: another process appending meanwhile (the server,
-    /// when an operator backs up from the command line) puts it past this process's `headPosition`.
+    /// Returns the copy's head, read from the copy (opened read-only, so nothing is written into the
+    /// backup after the copy): another process appending meanwhile (the server, when an operator
+    /// backs up from the command line) puts it past this process's `headPosition`.
     @discardableResult
     public func backup(to directory: URL) throws -> UInt64 {
         try environment.copy(to: directory.path)
-        let copy = try LMDBEnvironment(path: directory.path, initialMapSize: 1 << 20, maxDatabases: 8)
-        defer {
-            copy.close()
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent("lock.mdb"))
-        }
-        return try copy.read(LogStore(environment: copy).lastPosition)
+        let copy = try LMDBEnvironment(path: directory.path, initialMapSize: 1 << 20, maxDatabases: 8, readOnlyCopy: true)
+        defer { copy.close() }
+        return try copy.read(LogStore.lastPosition(readOnly:))
     }
 }

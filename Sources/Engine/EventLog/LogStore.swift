@@ -11,13 +11,21 @@ import Foundation
 struct LogStore: Sendable {
     let events: LMDBEnvironment.Database
 
+    private static let eventsName = "events"
+
     init(environment: LMDBEnvironment) throws {
-        events = try environment.openDatabase(named: "events")
+        events = try environment.openDatabase(named: Self.eventsName)
         try environment.dropDatabases(named: ["streamHeads", "eventIds", "streams", "userEvents"])
     }
 
     func lastPosition(_ txn: Transaction) throws -> UInt64 {
         try txn.lastKey(events).map(RecordCodec.uint64(fromKey:)) ?? 0
+    }
+
+    /// The last position of a log opened read-only (`LMDBEnvironment`'s `readOnlyCopy`), without
+    /// the write a `LogStore` makes when it opens.
+    static func lastPosition(readOnly txn: Transaction) throws -> UInt64 {
+        try txn.existingDatabase(named: eventsName).flatMap(txn.lastKey).map(RecordCodec.uint64(fromKey:)) ?? 0
     }
 
     func event(at position: UInt64, _ txn: Transaction) throws -> RecordedEvent? {

@@ -17,9 +17,14 @@ final class LMDBEnvironment: @unchecked Sendable {
     let store: StorageFullError.Store
 
     /// `durable: false` opens it with `MDB_NOSYNC`: a commit reaches the OS (it survives the process)
-    /// but not the disk (a machine crash may lose or tear it).
-    init(path: String, initialMapSize: Int, maxDatabases: UInt32, durable: Bool = true, store: StorageFullError.Store = .eventLog) throws {
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    /// but not the disk (a machine crash may lose or tear it). `readOnlyCopy` opens an environment no
+    /// other process has open (a backup just written) for reading only, writing nothing into its
+    /// directory, not even a lock file.
+    init(
+        path: String, initialMapSize: Int, maxDatabases: UInt32, durable: Bool = true, readOnlyCopy: Bool = false,
+        store: StorageFullError.Store = .eventLog
+    ) throws {
+        if !readOnlyCopy { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
         var handle: OpaquePointer?
         try LMDBError.check(mdb_env_create(&handle), "env_create")
         guard let handle else { throw LMDBError(code: EINVAL, operation: "env_create") }
@@ -27,11 +32,14 @@ final class LMDBEnvironment: @unchecked Sendable {
             try LMDBError.check(mdb_env_set_maxdbs(handle, maxDatabases), "env_set_maxdbs")
             try LMDBError.check(mdb_env_set_maxreaders(handle, 256), "env_set_maxreaders")
             try LMDBError.check(mdb_env_set_mapsize(handle, initialMapSize), "env_set_mapsize")
-            try LMDBError.check(mdb_env_open(handle, path, UInt32(MDB_NOTLS | (durable ? 0 : MDB_NOSYNC)), 0o640), "env_open \(path)")
+            let access = readOnlyCopy ? MDB_RDONLY | MDB_NOLOCK : (durable ? 0 : MDB_NOSYNC)
+            try LMDBError.check(mdb_env_open(handle, path, UInt32(MDB_NOTLS | access), 0o640), "env_open \(path)")
             try Self.checkWhole(handle, path: path)
-            var staleReaders: Int32 = 0
-            try LMDBError.check(mdb_reader_check(handle, &staleReaders), "reader_check")
-            try Self.allocateLockFile(in: path)
+            if !readOnlyCopy {
+                var staleReaders: Int32 = 0
+                try LMDBError.check(mdb_reader_check(handle, &staleReaders), "reader_check")
+                try Self.allocateLockFile(in: path)
+            }
         } catch where error.isNoSpace(onFilesystemOf: path) {
             mdb_env_close(handle)
             throw StorageFullError(store: store, path: path, cause: error.description)

@@ -60,6 +60,15 @@ struct Transaction {
         }
     }
 
+    /// The named database, if the environment has it: for a read-only transaction, which cannot create one.
+    func existingDatabase(named name: String) throws -> LMDBEnvironment.Database? {
+        var dbi: MDB_dbi = 0
+        let code = mdb_dbi_open(pointer, name, 0, &dbi)
+        if code == MDB_NOTFOUND { return nil }
+        try LMDBError.check(code, "dbi_open \(name)")
+        return LMDBEnvironment.Database(handle: dbi)
+    }
+
     /// The last key of `db`, if it has any entry.
     func lastKey(_ db: LMDBEnvironment.Database) throws -> [UInt8]? {
         var cursor: OpaquePointer?
