@@ -13,6 +13,7 @@ import TestSupport
         ("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n", 405, "METHOD_NOT_ALLOWED", "not_a_proxy"),
         ("GET /movies/1 HTTP/1.1 extra\r\n\r\n", 400, "INVALID_REQUEST", "malformed"),
         ("GET /movies/1 HTTP/1.1\r\nHost: localhost\r\nHost: elsewhere\r\n\r\n", 400, "INVALID_REQUEST", "several_hosts"),
+        ("GET /movies/1 HTTP/1.1\r\nHost: localhost, elsewhere\r\n\r\n", 400, "INVALID_REQUEST", "invalid_host"),
     ])
     func isAnsweredBeforeAnyRouteInTheErrorShapeThenClosed(request: String, status: Int, code: String, reason: String) async throws {
         try await withLiveServer { client in

@@ -13,8 +13,10 @@ import NIOHTTPTypesHTTP1
 ///   of after its own timeout (curl's: a second). None once the body has begun to arrive. When its
 ///   `Content-Length` is past what any route reads, the product's 413 instead, once the responses
 ///   owed before it have ended, and the connection closes: the client need not send the body.
-/// - A request with more than one `Host` (RFC 9112 §3.2): the product's 400, once the responses
-///   owed before it have ended, and the connection closes. One without `Host`, which the RFC also
+/// - A request with more than one `Host`, or one whose value is not a host and port (RFC 9112 §3.2):
+///   the product's 400, once the responses owed before it have ended, and the connection closes. A
+///   request refused from its head is answered under its `X-Request-Id` when it sent a sane one.
+///   One without `Host`, which the RFC also
 ///   refuses from HTTP/1.1 clients, is served: nothing reads it, and clients that omit it
 ///   (Hummingbird's own test client among them) would fail for no protection.
 /// - Bytes NIO's parser refused before a request's head was whole (a garbage request line, headers
@@ -44,8 +46,8 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     /// How the connection ends, once that is decided.
     private enum Ending {
         /// The request being read was refused from its head: what follows of it is not passed on,
-        /// and `answer` is owed once the responses before it have ended.
-        case refusedFromHead(answer: ConnectionAnswer)
+        /// and `answer` is owed once the responses before it have ended, under the request's id.
+        case refusedFromHead(answer: ConnectionAnswer, requestId: String?)
         /// NIO's parser failed: the connection closes once the responses owed have ended, after
         /// `answer` if one is owed.
         case parserFailed(answer: ConnectionAnswer?)
@@ -97,10 +99,11 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             // The codec took the first `Host` as the authority: one left among the fields is a second.
-            if head.headerFields[Self.host] != nil { return refuseFromHead(context, answers.hostHeader) }
+            if head.headerFields[Self.host] != nil { return refuseFromHead(context, head, answers.hostHeader) }
+            if !HostValue.isValid(head.authority ?? "") { return refuseFromHead(context, head, answers.invalidHost) }
             let expectsContinue = head.headerFields[.expect]?.lowercased() == "100-continue"
             if expectsContinue, let length = head.headerFields[.contentLength].flatMap(Int.init), length > answers.maximumBodySize {
-                return refuseFromHead(context, answers.bodyTooLarge)
+                return refuseFromHead(context, head, answers.bodyTooLarge)
             }
             readingRequest = true
             readingLastRequest = head.headerFields[.connection] == "close"
@@ -155,8 +158,8 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         responsesOwed -= 1
         if closeAfterResponse {
             close(context)
-        } else if case .refusedFromHead(let answer) = ending, responsesOwed == 0 {
-            answerAndClose(context, answer)
+        } else if case .refusedFromHead(let answer, let requestId) = ending, responsesOwed == 0 {
+            answerAndClose(context, answer, requestId: requestId)
         } else if case .parserFailed(let answer) = ending, responsesOwed == 0 {
             if let answer { answerAndClose(context, answer) } else { close(context) }
         } else if continueOwed, responsesOwed == 1 {
@@ -166,21 +169,22 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Not passed on: nothing of this request reaches a route, and nothing after it. Answered once the
-    /// responses owed before it have ended.
-    private func refuseFromHead(_ context: ChannelHandlerContext, _ answer: ConnectionAnswer) {
-        ending = .refusedFromHead(answer: answer)
-        if responsesOwed == 0 { answerAndClose(context, answer) }
+    /// responses owed before it have ended, under the client's `X-Request-Id` when it sent a sane one.
+    private func refuseFromHead(_ context: ChannelHandlerContext, _ head: HTTPRequest, _ answer: ConnectionAnswer) {
+        let requestId = HTTPField.Name.saneRequestId(head.headerFields[.requestId])
+        ending = .refusedFromHead(answer: answer, requestId: requestId)
+        if responsesOwed == 0 { answerAndClose(context, answer, requestId: requestId) }
     }
 
     private func tellToContinue(_ context: ChannelHandlerContext) {
         context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
     }
 
-    /// With a request id of its own, as every answer carries one (no request had one to give).
-    private func answerAndClose(_ context: ChannelHandlerContext, _ answer: ConnectionAnswer) {
+    /// With the request's id, or one of its own, as every answer carries one.
+    private func answerAndClose(_ context: ChannelHandlerContext, _ answer: ConnectionAnswer, requestId: String? = nil) {
         answer.count()
         var head = answer.head
-        head.headerFields[.requestId] = RequestID().description
+        head.headerFields[.requestId] = requestId ?? RequestID().description
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
         context.write(wrapOutboundOut(.end(nil)), promise: nil)

@@ -49,6 +49,8 @@ public struct ConnectionAnswers: Sendable {
     public let headersTooLarge: ConnectionAnswer
     /// To a request with more than one `Host` header.
     public let hostHeader: ConnectionAnswer
+    /// The same answer, counted apart: to a `Host` that is not a host and port (`HostValue`).
+    let invalidHost: ConnectionAnswer
     /// To a request that expects `100 Continue` for a body longer than any route reads
     /// (`maximumBodySize`, which this answer names): refused before the body is sent.
     public let bodyTooLarge: ConnectionAnswer
@@ -72,6 +74,7 @@ public struct ConnectionAnswers: Sendable {
         self.malformed = named(malformed, "malformed")
         self.headersTooLarge = named(headersTooLarge, "headers_too_large")
         self.hostHeader = named(hostHeader, "several_hosts")
+        invalidHost = named(hostHeader, "invalid_host")
         self.bodyTooLarge = named(bodyTooLarge, "body_too_large")
         self.maximumBodySize = maximumBodySize
     }

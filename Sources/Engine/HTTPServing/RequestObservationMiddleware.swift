@@ -21,8 +21,7 @@ public struct RequestObservationMiddleware<Context: RequestContext>: RouterMiddl
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        if let sent = request.headers[Self.header], (1...128).contains(sent.utf8.count),
-           sent.utf8.allSatisfy({ $0 > 32 && $0 < 127 }) {
+        if let sent = HTTPField.Name.saneRequestId(request.headers[Self.header]) {
             context.logger[metadataKey: "hb.request.id"] = .string(sent)
         }
         context.logger.debug("Request", metadata: [
@@ -118,4 +117,10 @@ private final class RequestMetrics: Sendable {
 
 extension HTTPField.Name {
     static var requestId: Self { .init("X-Request-Id")! }
+
+    /// A client's `X-Request-Id` when it is one to take as the request's: 1–128 visible ASCII characters.
+    static func saneRequestId(_ sent: String?) -> String? {
+        guard let sent, (1...128).contains(sent.utf8.count), sent.utf8.allSatisfy({ $0 > 32 && $0 < 127 }) else { return nil }
+        return sent
+    }
 }

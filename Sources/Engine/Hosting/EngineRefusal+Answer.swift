@@ -31,7 +31,7 @@ extension EngineRefusal {
         case .bodyTooLarge: (.contentTooLarge, "payload_too_large", "Request body is too large")
         case .malformedHTTP: (.badRequest, "invalid_request", "The request is not well-formed HTTP")
         case .headersTooLarge: (.requestHeaderFieldsTooLarge, "invalid_request", "The request's headers are too large")
-        case .hostHeader: (.badRequest, "invalid_request", "The request has more than one Host header")
+        case .hostHeader: (.badRequest, "invalid_request", "The request has more than one Host header, or one that is not a host and port")
         case .notAProxy: (.methodNotAllowed, "method_not_allowed", "CONNECT is not supported")
         case .otherClientError(.unauthorized, _): (.unauthorized, "authentication_required", "Unauthorized")
         case .otherClientError(.badRequest, _): (.badRequest, "invalid_request", "Invalid request")
@@ -64,7 +64,7 @@ extension EngineRefusal {
         case .bodyTooLarge(let limit): "Request body is too large: " + (limit.map { "at most \($0 >> 10) KB" } ?? "larger than this endpoint takes")
         case .malformedHTTP: "The request is not well-formed HTTP; the connection is closed"
         case .headersTooLarge: "The request's headers are too large: at most 80 KB"
-        case .hostHeader: "A request must carry at most one Host header; the connection is closed"
+        case .hostHeader: "A request must carry at most one Host header, holding a host and port; the connection is closed"
         case .notAProxy: "CONNECT is not supported: this server is not a proxy"
         case .otherClientError(let status, let message): message ?? status.reasonPhrase
         }

@@ -44,8 +44,8 @@ public enum EngineRefusal: Error, Sendable, Equatable {
     case malformedHTTP
     /// The request's headers are past the decoder's limit (80 KB); the connection is closed after the answer.
     case headersTooLarge
-    /// A request with more than one `Host` header (RFC 9112 §3.2: answered 400); the connection is
-    /// closed after the answer.
+    /// A request with more than one `Host` header, or one whose value is not a host and port (RFC 9112
+    /// §3.2: answered 400); the connection is closed after the answer.
     case hostHeader
     /// Sign in with Apple cannot check a token: Apple's keys could not be loaded.
     case signInUnavailable
