@@ -33,7 +33,7 @@ import Testing
         #expect(backedUp.status == 0, "\(backedUp.output)")
         #expect(try await runNuvie(["backup", "--data-dir", live.path, backup.path]).status != 0, "a backup never overwrites another")
         let mistyped = try await runNuvie(["backup", "--data-dir", directory.url.appendingPathComponent("liev").path, directory.url.appendingPathComponent("b2").path])
-        #expect(mistyped.status != 0 && mistyped.output.contains("holds no event log"), "a backup of nothing is refused: \(mistyped.output)")
+        #expect(mistyped.status == 1 && mistyped.output.contains("holds no event log") && !mistyped.output.contains("Usage:"), "a backup of nothing is refused: \(mistyped.output)")
 
         let keyStore = live.appendingPathComponent("keys/keys.sqlite").path
         let restore = try await runNuvie(["restore", "--data-dir", restored.path, "--key-store", keyStore, backup.path])
@@ -107,6 +107,9 @@ func runProduct(
         let reused = try await runNuvie(["as-of", "--data-dir", data.path, "--position", "1", "--output", data.path])
         #expect(reused.status != 0 && reused.output.contains("is not empty"), "\(reused.output)")
         #expect(try await runNuvie(["as-of", "--data-dir", data.path, "--position", "1", "--serve", "83000"]).status != 0)
+        // Past the log's end is what the log holds, not how the command was called: no usage text.
+        let pastTheEnd = try await runNuvie(["as-of", "--data-dir", data.path, "--position", "99999999", "--user", "1"])
+        #expect(pastTheEnd.status == 1 && pastTheEnd.output.contains("the log ends at position") && !pastTheEnd.output.contains("Usage:"), "\(pastTheEnd.output)")
 
         let audit = try await runNuvie(["audit", "--data-dir", data.path, "--user", "1", "--format", "json"])
         let lines = audit.output.split(separator: "\n").filter { $0.hasPrefix("{") }

@@ -21,7 +21,7 @@ public struct AsOfOptions: ParsableArguments {
     /// The log position meant, checked against the log's head, and when it was recorded.
     public func resolve(in log: EventLog) throws -> (position: UInt64, recordedAt: String) {
         let target = try position ?? TimeTravel.position(atOrBefore: time ?? Date(), in: log)
-        guard target <= log.headPosition else { throw ValidationError("the log ends at position \(log.headPosition)") }
+        guard target <= log.headPosition else { throw OperatorRefusal("the log ends at position \(log.headPosition)") }
         let at = try log.event(at: target).map { $0.recordedAt.formatted(.iso8601) } ?? "before the first event"
         return (target, at)
     }

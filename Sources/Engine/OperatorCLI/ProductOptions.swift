@@ -52,7 +52,7 @@ public struct ProductOptions<Product: EventSourcedProduct>: ParsableArguments {
     public func existingProductDirectory() throws -> DataDirectory {
         let directory = try productDirectory()
         guard FileManager.default.fileExists(atPath: directory.log.appendingPathComponent("data.mdb").path) else {
-            throw ValidationError("\(dataDirectory.path) holds no event log: is --data-dir (or \(Product.environmentPrefix)_DATA_DIR) right?")
+            throw OperatorRefusal("\(dataDirectory.path) holds no event log: is --data-dir (or \(Product.environmentPrefix)_DATA_DIR) right?")
         }
         return directory
     }
