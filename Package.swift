@@ -130,7 +130,7 @@ let package = Package(
             name: "ProductHosting",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "EventLog", "PostgresLog", "EventSourcing", "ReadModels", "HTTPServing", "PersonalData", "AppleSignIn",
+                "EventLog", "PostgresLog", "EventSourcing", "ReadModels", "HTTPServing", "JSONText", "PersonalData", "AppleSignIn",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -178,6 +178,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "SeededRandom", path: "Sources/Support/SeededRandom", swiftSettings: strict),
+        .target(name: "JSONText", path: "Sources/Support/JSONText", swiftSettings: strict),
         .target(name: "NuvieDomain", dependencies: ["EventSourcing"], path: "Sources/Products/Nuvie/Domain", swiftSettings: strict),
         .target(name: "NuvieMovieLens", path: "Sources/Products/Nuvie/MovieLens", swiftSettings: strict),
         .target(
@@ -219,7 +220,7 @@ let package = Package(
             name: "NuvieAPI",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "AppleSignIn", "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "HTTPServing", "NuvieProjections", "NuvieRecommendations", "ProductHosting",
+                "AppleSignIn", "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "HTTPServing", "JSONText", "NuvieProjections", "NuvieRecommendations", "ProductHosting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -266,7 +267,7 @@ let package = Package(
         .target(
             name: "SavryAPI",
             dependencies: [
-                "SavryDomain", "SavryCommands", "SavryProjections", "AppleSignIn", "EventLog", "ReadModels", "HTTPServing",
+                "SavryDomain", "SavryCommands", "SavryProjections", "AppleSignIn", "EventLog", "ReadModels", "HTTPServing", "JSONText",
                 "ProductHosting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -301,7 +302,7 @@ let package = Package(
             path: "Sources/Products/Savry/CLI",
             swiftSettings: strict
         ),
-        .target(name: "ChatDomain", dependencies: ["EventSourcing"], path: "Sources/Products/Chat/Domain", swiftSettings: strict),
+        .target(name: "ChatDomain", dependencies: ["EventSourcing", "JSONText"], path: "Sources/Products/Chat/Domain", swiftSettings: strict),
         .target(
             name: "ChatAssistant",
             dependencies: [
@@ -334,7 +335,7 @@ let package = Package(
             name: "ChatAPI",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "ChatDomain", "ChatCommands", "ChatProjections", "EventLog", "EventSourcing", "ReadModels", "HTTPServing",
+                "ChatDomain", "ChatCommands", "ChatProjections", "EventLog", "EventSourcing", "ReadModels", "HTTPServing", "JSONText",
                 "ProductHosting", "PersonalData",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -395,7 +396,7 @@ let package = Package(
             name: "NewsAPI",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "NewsDomain", "NewsCommands", "NewsProjections", "EventLog", "EventSourcing", "ReadModels", "HTTPServing", "ProductHosting",
+                "NewsDomain", "NewsCommands", "NewsProjections", "EventLog", "EventSourcing", "ReadModels", "HTTPServing", "JSONText", "ProductHosting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -507,7 +508,7 @@ let package = Package(
         .testTarget(
             name: "HTTPServingTests",
             dependencies: [
-                "HTTPServing", "TestSupport",
+                "HTTPServing", "JSONText", "TestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -133,6 +133,7 @@ import Testing
                 // Text is text: no NUL, and JSON that parses.
                 (try await server.client.sendMultipart("/api/send-chat/", token: token, fields: [("message", "see file")], files: [("a.txt", "text/plain", [0x61, 0x00, 0x62])]), .badRequest, "validation_error"),
                 (try await server.client.sendMultipart("/api/send-chat/", token: token, fields: [("message", "see file")], files: [("a.json", "application/json", Array("{bad".utf8))]), .badRequest, "validation_error"),
+                (try await server.client.sendMultipart("/api/send-chat/", token: token, fields: [("message", "see file")], files: [("a.json", "application/json", Array(#"{"a":[1,2,],}"#.utf8))]), .badRequest, "validation_error"),
                 // A file part without a name, or under another field than files[], was dropped while the message was recorded.
                 (try await server.client.sendRawMultipart(ByteBuffer(string: "--B\r\nContent-Disposition: form-data; name=\"message\"\r\n\r\nhi\r\n--B\r\nContent-Disposition: form-data; name=\"files[]\"\r\nContent-Type: text/plain\r\n\r\nabc\r\n--B--\r\n"), token: token), .badRequest, "validation_error"),
                 (try await server.client.sendRawMultipart(ByteBuffer(string: "--B\r\nContent-Disposition: form-data; name=\"message\"\r\n\r\nhi\r\n--B\r\nContent-Disposition: form-data; name=\"attachment\"; filename=\"a.txt\"\r\nContent-Type: text/plain\r\n\r\nabc\r\n--B--\r\n"), token: token), .badRequest, "validation_error"),

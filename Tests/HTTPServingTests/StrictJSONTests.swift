@@ -1,4 +1,4 @@
-import HTTPServing
+import JSONText
 import Testing
 
 @Suite(.timeLimit(.minutes(3))) struct StrictJSONTests {
@@ -24,5 +24,16 @@ import Testing
             #expect(parse(text) == nil, "\(text)")
         }
         #expect((try? StrictJSON.parse([0x22, 0xFF, 0x22])) == nil)
+    }
+
+    /// A file said to be JSON: the same grammar, without what only a request body is refused for.
+    @Test func aFileIsCheckedByTheSameGrammar() {
+        let valid = { (text: String) in (try? StrictJSON.validate(Array(text.utf8))) != nil }
+        for text in [#"{"a":1,"a":2}"#, #"{"a":1e999}"#, "\u{FEFF}[1]", #""text""#, String(repeating: "[", count: 200) + String(repeating: "]", count: 200)] {
+            #expect(valid(text), "\(text)")
+        }
+        for text in [#"{"a":1,}"#, #"[1,2,]"#, #"{'a':1}"#, #"{"a":NaN}"#, #"{"a":"\ud800"}"#, "", "[1] [2]", String(repeating: "[", count: 300) + String(repeating: "]", count: 300)] {
+            #expect(!valid(text), "\(text)")
+        }
     }
 }

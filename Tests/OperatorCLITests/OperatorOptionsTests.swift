@@ -57,7 +57,7 @@ import Testing
                 NewEvent(type: "counted", recordedAt: at.addingTimeInterval(Double(offset) * 60), payload: Data("{}".utf8)),
             ])
         }
-        #expect(throws: ValidationError.self) { try AsOfOptions.parse(["--position", "4"]).resolve(in: log) }
+        #expect(throws: OperatorRefusal("the log ends at position 3")) { try AsOfOptions.parse(["--position", "4"]).resolve(in: log) }
         #expect(try AsOfOptions.parse(["--time", "2026-01-01T00:01:30Z"]).resolve(in: log).position == 2)
         #expect(try AsOfOptions.parse(["--position", "0"]).resolve(in: log).recordedAt == "before the first event")
     }

@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import HTTPServing
+import JSONText
 import Hummingbird
 import ReadModels
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServing
+import JSONText
 import Hummingbird
 import ReadModels
 

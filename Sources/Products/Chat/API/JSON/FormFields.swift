@@ -2,6 +2,7 @@ import ChatDomain
 import EventSourcing
 import Foundation
 import HTTPServing
+import JSONText
 import Hummingbird
 import MultipartKit
 import NIOCore

@@ -1,4 +1,5 @@
 import Foundation
+import JSONText
 
 /// Which files a message may carry: a few kinds, each checked against what its bytes are.
 public enum AttachmentRules {
@@ -20,7 +21,7 @@ public enum AttachmentRules {
     }
 
     /// The file's type in lowercase, once its bytes are found to be what it claims: text is UTF-8
-    /// without NUL (JSON also parses), images and PDFs start with their signature.
+    /// without NUL (JSON also one JSON text, as RFC 8259 writes it), images and PDFs start with their signature.
     public static func validated(name: String, contentType raw: String, contents: [UInt8]) throws(ChatDomainError) -> String {
         let contentType = (raw.split(separator: ";").first.map(String.init) ?? "").trimmingWhitespace.lowercased()
         guard !name.isEmpty, name.utf8.count <= 255 else { throw .invalid(field: "files[]", reason: "each file needs a name of 1–255 bytes") }
@@ -37,7 +38,7 @@ public enum AttachmentRules {
         case "image/gif": contents.starts(with: Array("GIF8".utf8))
         case "image/webp": contents.count > 12 && contents[8..<12].elementsEqual(Array("WEBP".utf8))
         case "image/heic": contents.count > 12 && contents[4..<8].elementsEqual(Array("ftyp".utf8))
-        case "application/json": isPlainUTF8(contents) && (try? JSONSerialization.jsonObject(with: Data(contents), options: .fragmentsAllowed)) != nil
+        case "application/json": isPlainUTF8(contents) && (try? StrictJSON.validate(contents)) != nil
         default: isPlainUTF8(contents) // total: a switch over strings; the other types are text
         }
         guard fits else { throw .invalid(field: "files[]", reason: "\(name): its contents are not \(contentType)") }

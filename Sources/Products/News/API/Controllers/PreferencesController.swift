@@ -1,5 +1,6 @@
 import Hummingbird
 import HTTPServing
+import JSONText
 import NewsCommands
 import NewsDomain
 import ReadModels

@@ -1,4 +1,5 @@
 import HTTPServing
+import JSONText
 import Hummingbird
 
 /// A request body that must be a JSON object sent as `application/json` (else 415), read strictly

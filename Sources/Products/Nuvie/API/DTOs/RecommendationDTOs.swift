@@ -1,4 +1,5 @@
 import HTTPServing
+import JSONText
 import NuvieDomain
 import Foundation
 import Hummingbird

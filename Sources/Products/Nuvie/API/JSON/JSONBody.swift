@@ -1,4 +1,5 @@
 import HTTPServing
+import JSONText
 import Foundation
 import Hummingbird
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServing
+import JSONText
 import Hummingbird
 
 /// A request's JSON object, read field by field so each bad field gets a 400 naming it.

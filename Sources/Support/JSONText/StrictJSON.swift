@@ -3,32 +3,52 @@ import Foundation
 /// Reads a request body as RFC 8259 JSON and nothing looser. Foundation's readers accept trailing
 /// commas, and take the first (`JSONDecoder`) or the last (`JSONSerialization`) of a repeated key:
 /// a body that two readers see differently is how a proxy and a server come to disagree about a
-/// request, so both are refused here.
+/// request, so both are refused here. `validate` checks a file said to be JSON by the same grammar.
 public struct StrictJSON {
     public struct Invalid: Error, Equatable {
         public var reason: String
     }
 
     /// Deep enough for any body of this API; deeper is refused before it can exhaust the stack.
-    public static let maximumDepth = 32
+    public static let bodyMaximumDepth = 32
 
     private let bytes: [UInt8]
     private var index = 0
+    /// Whether values are kept (`parse`), or only checked (`validate`: nothing is built, so a file
+    /// of megabytes costs no tree of them).
+    private let building: Bool
+    private let maximumDepth: Int
 
     public static func parse(_ bytes: [UInt8]) throws(Invalid) -> JSONValue {
-        var parser = StrictJSON(bytes: bytes)
-        let value = try parser.value(depth: 0)
-        parser.skipWhitespace()
-        guard parser.index == bytes.count else { throw Invalid(reason: "unexpected text after the JSON value") }
+        var parser = StrictJSON(bytes: bytes, building: true, maximumDepth: bodyMaximumDepth)
+        return try parser.whole()
+    }
+
+    /// Checks that `bytes` are one JSON text as RFC 8259 writes it, for a file someone sends (a chat
+    /// attachment) that others will open: a leading byte order mark is allowed, keys may repeat (the
+    /// RFC only says they should not), numbers may be past a `Double`. Nested at most `maximumDepth`
+    /// levels, which bounds the stack the check takes.
+    public static func validate(_ bytes: [UInt8], maximumDepth: Int = 256) throws(Invalid) {
+        var parser = StrictJSON(bytes: bytes, building: false, maximumDepth: maximumDepth)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
+        _ = try parser.whole()
+    }
+
+    private init(bytes: [UInt8], building: Bool, maximumDepth: Int) {
+        self.bytes = bytes
+        self.building = building
+        self.maximumDepth = maximumDepth
+    }
+
+    private mutating func whole() throws(Invalid) -> JSONValue {
+        let value = try value(depth: 0)
+        skipWhitespace()
+        guard index == bytes.count else { throw Invalid(reason: "unexpected text after the JSON value") }
         return value
     }
 
-    private init(bytes: [UInt8]) {
-        self.bytes = bytes
-    }
-
     private mutating func value(depth: Int) throws(Invalid) -> JSONValue {
-        guard depth < Self.maximumDepth else { throw Invalid(reason: "nested more than \(Self.maximumDepth) levels deep") }
+        guard depth < maximumDepth else { throw Invalid(reason: "nested more than \(maximumDepth) levels deep") }
         skipWhitespace()
         guard let byte = peek() else { throw Invalid(reason: "unexpected end of the body") }
         switch byte {
@@ -51,10 +71,11 @@ public struct StrictJSON {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw Invalid(reason: "expected a quoted key") }
             let key = try string()
-            guard fields[key] == nil else { throw Invalid(reason: "the key \"\(key)\" appears twice") }
+            guard !building || fields[key] == nil else { throw Invalid(reason: "the key \"\(key)\" appears twice") }
             skipWhitespace()
             try expect(":")
-            fields[key] = try value(depth: depth + 1)
+            let field = try value(depth: depth + 1)
+            if building { fields[key] = field }
             skipWhitespace()
             if peek() == UInt8(ascii: "}") { index += 1; return .object(fields) }
             try expect(",")
@@ -67,7 +88,8 @@ public struct StrictJSON {
         skipWhitespace()
         if peek() == UInt8(ascii: "]") { index += 1; return .array(items) }
         while true {
-            items.append(try value(depth: depth + 1))
+            let item = try value(depth: depth + 1)
+            if building { items.append(item) }
             skipWhitespace()
             if peek() == UInt8(ascii: "]") { index += 1; return .array(items) }
             try expect(",")
@@ -151,6 +173,7 @@ public struct StrictJSON {
             if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
             guard digits() > 0 else { throw Invalid(reason: "a number has no digits in its exponent") }
         }
+        guard building else { return 0 }
         guard let number = Double(String(decoding: bytes[start..<index], as: UTF8.self)), number.isFinite else {
             throw Invalid(reason: "a number is out of range")
         }
