@@ -19,6 +19,8 @@ import NIOHTTPTypesHTTP1
 ///   One without `Host`, which the RFC also
 ///   refuses from HTTP/1.1 clients, is served: nothing reads it, and clients that omit it
 ///   (Hummingbird's own test client among them) would fail for no protection.
+/// - `CONNECT`: the product's 405, once the responses owed before it have ended, and the connection
+///   closes; this server is no proxy, and without an answer NIO, expecting a tunnel, would hang.
 /// - Bytes NIO's parser refused before a request's head was whole (a garbage request line, headers
 ///   past the decoder's limit): the product's error (`ConnectionAnswers`).
 /// - A parse error inside a body its handler may still read is passed on: the handler fails reading
@@ -98,6 +100,7 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         }
         switch unwrapInboundIn(data) {
         case .head(let head):
+            if head.method == .connect { return refuseFromHead(context, head, answers.notAProxy) }
             // The codec took the first `Host` as the authority: one left among the fields is a second.
             if head.headerFields[Self.host] != nil { return refuseFromHead(context, head, answers.hostHeader) }
             if !HostValue.isValid(head.authority ?? "") { return refuseFromHead(context, head, answers.invalidHost) }
@@ -183,11 +186,16 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     /// With the request's id, or one of its own, as every answer carries one.
     private func answerAndClose(_ context: ChannelHandlerContext, _ answer: ConnectionAnswer, requestId: String? = nil) {
         answer.count()
-        var head = answer.head
-        head.headerFields[.requestId] = requestId ?? RequestID().description
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
-        context.write(wrapOutboundOut(.end(nil)), promise: nil)
+        let requestId = requestId ?? RequestID().description
+        if answer.answersConnect, let belowEncoder = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self) {
+            // NIO's encoder drops the body of any response to CONNECT, expecting a tunnel; only a 2xx
+            // opens one (RFC 9110 §9.3.6), and a refusal is framed like any other response.
+            belowEncoder.write(NIOAny(answer.bytes(requestId: requestId)), promise: nil)
+        } else {
+            context.write(wrapOutboundOut(.head(answer.head(requestId: requestId))), promise: nil)
+            context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
+            context.write(wrapOutboundOut(.end(nil)), promise: nil)
+        }
         close(context)
     }
 

@@ -10,6 +10,9 @@ public struct ConnectionAnswer: Sendable {
     public var body: ByteBuffer
     /// What it refuses, as `engine_http_refused_below_router_total` counts it (set by `ConnectionAnswers`).
     fileprivate(set) var reason = ""
+    /// Answers a `CONNECT`, whose response NIO's encoder would send without its body (it expects a
+    /// tunnel): written as bytes below the encoder instead.
+    fileprivate(set) var answersConnect = false
 
     public init(status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer) {
         self.status = status
@@ -22,17 +25,19 @@ public struct ConnectionAnswer: Sendable {
         Counter(label: "engine_http_refused_below_router_total", dimensions: [("reason", reason), ("status", String(status.code))]).increment()
     }
 
-    /// The head as sent: the answer's headers with the body's length, and the connection closing.
-    var head: HTTPResponse {
+    /// The head as sent: the answer's headers with the body's length, the request's id, and the
+    /// connection closing.
+    func head(requestId: String) -> HTTPResponse {
         var fields = headers
         fields[.contentLength] = "\(body.readableBytes)"
         fields[.connection] = "close"
+        fields[.requestId] = requestId
         return HTTPResponse(status: status, headerFields: fields)
     }
 
     /// The whole response as HTTP/1.1 bytes, for an answer written below the response encoder.
-    var bytes: ByteBuffer {
-        let head = self.head
+    func bytes(requestId: String) -> ByteBuffer {
+        let head = head(requestId: requestId)
         var text = "HTTP/1.1 \(head.status.code) \(head.status.reasonPhrase)\r\n"
         for field in head.headerFields { text += "\(field.name): \(field.value)\r\n" }
         var bytes = ByteBuffer(string: text + "\r\n")
@@ -55,22 +60,21 @@ public struct ConnectionAnswers: Sendable {
     /// (`maximumBodySize`, which this answer names): refused before the body is sent.
     public let bodyTooLarge: ConnectionAnswer
     public let maximumBodySize: Int
-    /// To `CONNECT` (this server is no proxy), as bytes written below the encoder: made once, not
-    /// for every connection.
-    let notAProxyResponse: ByteBuffer
+    /// To `CONNECT`: this server is no proxy.
     let notAProxy: ConnectionAnswer
 
     public init(
         notAProxy: ConnectionAnswer, malformed: ConnectionAnswer, headersTooLarge: ConnectionAnswer, hostHeader: ConnectionAnswer, bodyTooLarge: ConnectionAnswer,
         maximumBodySize: Int
     ) {
-        notAProxyResponse = notAProxy.bytes
         func named(_ answer: ConnectionAnswer, _ reason: String) -> ConnectionAnswer {
             var answer = answer
             answer.reason = reason
             return answer
         }
-        self.notAProxy = named(notAProxy, "not_a_proxy")
+        var connectAnswer = named(notAProxy, "not_a_proxy")
+        connectAnswer.answersConnect = true
+        self.notAProxy = connectAnswer
         self.malformed = named(malformed, "malformed")
         self.headersTooLarge = named(headersTooLarge, "headers_too_large")
         self.hostHeader = named(hostHeader, "several_hosts")

@@ -47,9 +47,7 @@ extension ConnectionLimits {
             additionalChannelHandlers: [
                 PerAddressConnectionLimitHandler(perAddress),
                 RequestReadDeadlineHandler(headerTimeout: headerTimeout, bodyTimeout: bodyTimeout, logger: logger),
-                // After `BelowRouterAnswers`, so that a CONNECT behind a request it refused is dropped with the rest.
                 BelowRouterAnswers(answers: answers),
-                ConnectRejectionHandler(answers: answers),
             ],
             idleTimeout: TimeAmount(idleTimeout)
         )
