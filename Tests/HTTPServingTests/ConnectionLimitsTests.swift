@@ -236,6 +236,19 @@ import TestSupport
         }
     }
 
+    /// A request pipelined behind it, refused below the router, is not answered inside that body.
+    @Test(.timeLimit(.minutes(1)))
+    func nothingFollowsAnAnswerThatTheConnectionsEndDelimits() async throws {
+        try await served { port in
+            let connection = try await RawConnection.open(port: port)
+            try await connection.send("GET /users/1/export HTTP/1.0\r\nConnection: keep-alive\r\n\r\nGET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")
+            #expect(try await connection.closes(within: .seconds(5)))
+            let sent = try await connection.text()
+            #expect(sent.hasPrefix("HTTP/1.0 200 OK\r\n") && !sent.contains("HTTP/1.1 400") && sent.hasSuffix("}"), "\(sent)")
+            await connection.close()
+        }
+    }
+
     /// The status of each response in what a connection received, in order.
     static func statuses(_ sent: String, version: String = "1.1") -> [String] {
         sent.components(separatedBy: "HTTP/\(version) ").dropFirst().map { String($0.prefix(3)) }

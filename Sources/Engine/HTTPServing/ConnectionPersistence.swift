@@ -10,7 +10,8 @@ import NIOHTTP1
 ///   close` (in any spelling the client used), so the connection closes after its response, which
 ///   says so.
 /// - An HTTP/1.0 request is answered in HTTP/1.0, which has no chunked bodies: an answer without a
-///   `Content-Length` ends with the connection (RFC 9112 §6.3). A kept-alive one is told it is kept.
+///   `Content-Length` ends with the connection (RFC 9112 §6.3), and nothing is written after it. A
+///   kept-alive one is told it is kept.
 /// - An HTTP/1.0 request's `Expect` is dropped: a server must ignore that expectation (RFC 9110
 ///   §10.1.1), so it gets no `100 Continue`.
 ///
@@ -30,6 +31,9 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
     private var owed: CircularBuffer<Request> = []
     /// The response under way is delimited by the connection's end.
     private var closeAfterResponse = false
+    /// Such a response has ended: anything written after it (a refusal of a request pipelined behind
+    /// it) would read as more of its body, so nothing is.
+    private var delimitedByClose = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
@@ -40,6 +44,10 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard !delimitedByClose else {
+            promise?.fail(ChannelError.outputClosed)
+            return
+        }
         switch unwrapOutboundIn(data) {
         case .head(var head) where head.status.code >= 200:
             guard let request = owed.popFirst() else { return context.write(data, promise: promise) }
@@ -59,6 +67,7 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
             context.write(wrapOutboundOut(.head(head)), promise: promise)
         case .end where closeAfterResponse:
             closeAfterResponse = false
+            delimitedByClose = true
             let channel = context.channel
             let written = context.eventLoop.makePromise(of: Void.self)
             written.futureResult.whenComplete { _ in channel.close(mode: .output, promise: nil) }
