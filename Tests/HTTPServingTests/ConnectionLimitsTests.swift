@@ -249,6 +249,38 @@ import TestSupport
         }
     }
 
+    /// A request pipelined behind it is not served at all: its answer could not be sent.
+    @Test(.timeLimit(.minutes(1)))
+    func aRequestBehindAnAnswerThatTheConnectionsEndDelimitsIsNotServed() async throws {
+        try await served { port in
+            let connection = try await RawConnection.open(port: port)
+            let count = #"{"user_id":1,"amount":5}"#
+            try await connection.send(
+                "GET /users/1/export HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"
+                    + "POST /tallies/cups HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(count.utf8.count)\r\n\r\n\(count)"
+            )
+            #expect(try await connection.closes(within: .seconds(5)))
+            await connection.close()
+            let check = try await RawConnection.open(port: port)
+            try await check.send("GET /tallies/cups HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            #expect(try await check.response(within: .seconds(10))?.status == 404, "no tally was counted")
+            await check.close()
+        }
+    }
+
+    /// Behind an HTTP/1.0 answer of known length, a pipelined request is served as it came.
+    @Test(.timeLimit(.minutes(1)))
+    func aRequestBehindAKeptHTTP10AnswerIsServed() async throws {
+        try await served { port in
+            let connection = try await RawConnection.open(port: port)
+            try await connection.send("GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\nGET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\nGET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            #expect(try await connection.closes(within: .seconds(5)))
+            #expect(Self.statuses(try await connection.text(), version: "1.0") == ["200", "200"])
+            #expect(Self.statuses(try await connection.text()) == ["200"])
+            await connection.close()
+        }
+    }
+
     /// The status of each response in what a connection received, in order.
     static func statuses(_ sent: String, version: String = "1.1") -> [String] {
         sent.components(separatedBy: "HTTP/\(version) ").dropFirst().map { String($0.prefix(3)) }

@@ -34,13 +34,62 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
     /// Such a response has ended: anything written after it (a refusal of a request pipelined behind
     /// it) would read as more of its body, so nothing is.
     private var delimitedByClose = false
+    /// What was read behind a kept-alive HTTP/1.0 request whose answer has not begun, held back with
+    /// the socket unread: whether that answer ends the connection (it has no `Content-Length`) is
+    /// known only then, and a request pipelined behind it must not be served when it cannot be answered.
+    private var heldBack: [Result<NIOAny, any Error>] = []
+    private var holdingBack = false
+    private var readWanted = false
+    /// The connection ends with the answer under way: nothing more is read.
+    private var ending = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .head(var head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
-        if head.version == .http1_0 { head.headers.remove(name: "expect") }
-        if !head.isKeepAlive { head.headers.replaceOrAdd(name: "connection", value: "close") }
-        owed.append(Request(version: head.version, keepsAlive: head.isKeepAlive))
-        context.fireChannelRead(wrapInboundOut(.head(head)))
+        guard !ending else { return }
+        guard !holdingBack else { return heldBack.append(.success(data)) }
+        switch unwrapInboundIn(data) {
+        case .head(var head):
+            if head.version == .http1_0 { head.headers.remove(name: "expect") }
+            if !head.isKeepAlive { head.headers.replaceOrAdd(name: "connection", value: "close") }
+            owed.append(Request(version: head.version, keepsAlive: head.isKeepAlive))
+            context.fireChannelRead(wrapInboundOut(.head(head)))
+        case .body:
+            context.fireChannelRead(data)
+        case .end:
+            context.fireChannelRead(data)
+            if let last = owed.last, last.version == .http1_0, last.keepsAlive { holdingBack = true }
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if holdingBack { heldBack.append(.failure(error)) } else { context.fireErrorCaught(error) }
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if holdingBack { readWanted = true } else { context.read() }
+    }
+
+    /// The answer to the HTTP/1.0 request held behind has begun: what was held is dropped when that
+    /// answer ends the connection, otherwise read as it came.
+    private func release(_ context: ChannelHandlerContext, connectionEnds: Bool) {
+        guard holdingBack, owed.isEmpty || connectionEnds else { return }
+        holdingBack = false
+        let held = heldBack
+        heldBack = []
+        guard !connectionEnds else {
+            ending = true
+            return
+        }
+        for part in held {
+            switch part {
+            case .success(let data): channelRead(context: context, data: data)
+            case .failure(let error): errorCaught(context: context, error: error)
+            }
+        }
+        if !held.isEmpty { context.fireChannelReadComplete() }
+        if readWanted, !holdingBack {
+            readWanted = false
+            context.read()
+        }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -65,6 +114,7 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
             }
             if closing { head.headers.replaceOrAdd(name: "Connection", value: "close") }
             context.write(wrapOutboundOut(.head(head)), promise: promise)
+            release(context, connectionEnds: closing)
         case .end where closeAfterResponse:
             closeAfterResponse = false
             delimitedByClose = true
