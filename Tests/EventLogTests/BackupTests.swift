@@ -4,10 +4,10 @@ import TestSupport
 import Testing
 @testable import EventLog
 
-/// A backup's head is read from the copy opened read-only: nothing is written into the backup after
-/// the copy, not even LMDB's lock file.
+/// A backup's head is read from the copy, opened read-only (`readOnlyCopy`, which `backup` uses):
+/// nothing is written into it, not even LMDB's lock file.
 @Suite struct BackupTests {
-    @Test func aBackupIsReadForItsHeadWithoutWritingIntoIt() async throws {
+    @Test func aCopyOpenedReadOnlyIsReadWithoutWritingIntoIt() async throws {
         let directory = try TemporaryDirectory()
         let log = try openLog(directory)
         defer { log.close() }

@@ -59,6 +59,10 @@ final class OpenCounting: PersonalDataCipher {
     }
 
     var keyDestructions: UInt64 { cipher.keyDestructions }
+
+    func onKeysDestroyed(_ action: @escaping @Sendable (UInt64) -> Void) {
+        cipher.onKeysDestroyed(action)
+    }
 }
 
 @Suite struct EventStoreTests {
@@ -102,8 +106,8 @@ final class OpenCounting: PersonalDataCipher {
         #expect(!String(decoding: stored.payload, as: UTF8.self).contains("secret"))
         #expect(try tallies.store.state(of: "tally-cups", as: TallyState.self).state.notes == ["my secret tea habit"])
 
-        // Destroyed in the key store alone, as a copy from a shared key store or a reconciliation
-        // destroys it: the state the decision kept, with the note opened, is dropped all the same.
+        // Destroyed in the key store alone, with no erasure to forget anything: the state the
+        // decision kept, with the note opened, is dropped all the same.
         try tallies.keys.keys.destroy(7)
         #expect(try tallies.store.state(of: "tally-cups", as: TallyState.self).state.notes == [])
         #expect(try tallies.events(of: "cups") == [.counted(Counted(tally: "cups", userId: 7, amount: 1, note: nil))])

@@ -31,4 +31,18 @@ private struct Transcript: EventFold, Equatable {
     #expect(streams.state(Transcript.self, of: "a", keyDestructions: 1) == nil)
     streams.keep(Transcript(lines: ["opened since"]), version: 1, of: "a", keyDestructions: 1)
     #expect(streams.state(Transcript.self, of: "a", keyDestructions: 1)?.state.lines == ["opened since"])
+    // A reader that read the count before the last destruction finds nothing, and drops nothing.
+    #expect(streams.state(Transcript.self, of: "a", keyDestructions: 0) == nil)
+    #expect(streams.state(Transcript.self, of: "a", keyDestructions: 1) != nil)
+}
+
+/// Told of a destruction, every kept state goes at once, not at the next read: a decision folded
+/// from values opened before it, finishing after, keeps nothing.
+@Test func aDestructionDropsEveryKeptStateAtOnce() {
+    let streams = FoldedStreams()
+    streams.keep(Transcript(lines: ["mine"]), version: 1, of: "a", keyDestructions: 0)
+    streams.keysDestroyed(1)
+    #expect(streams.state(Transcript.self, of: "a", keyDestructions: 0) == nil)
+    streams.keep(Transcript(lines: ["mine"]), version: 1, of: "a", keyDestructions: 0)
+    #expect(streams.state(Transcript.self, of: "a", keyDestructions: 1) == nil)
 }

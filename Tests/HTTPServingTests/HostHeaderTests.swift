@@ -32,7 +32,7 @@ import TestSupport
     }
 
     /// Answered after the response owed to the request pipelined before it; nothing after it is read,
-    /// a CONNECT (answered by a handler of its own) included.
+    /// a CONNECT included.
     @Test(.timeLimit(.minutes(1)), arguments: ["GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n", "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n"])
     func aPipelinedRequestWithTwoHostsIsAnsweredInTurnThenTheConnectionCloses(after: String) async throws {
         try await withServedTally { port in

@@ -19,7 +19,7 @@ import Testing
         for text in [
             #"{"a":1,}"#, #"[1,2,]"#, #"{"a":1,"a":2}"#, #"{"a":1,"\u0061":2}"#, #"{"a":1} x"#, #"{'a':1}"#, #"{"a":01}"#,
             #"{"a":NaN}"#, #"{"a":"\ud800"}"#, #"{"a":"\udc00x"}"#, "{\"a\":\"\u{1}\"}", #"{"a":1e999}"#, #"{"a":.5}"#, #"{"a":-}"#,
-            #"{"a":tru}"#, #"{"a""#, "", "[" + String(repeating: "[", count: 40) + String(repeating: "]", count: 41),
+            #"{"a":tru}"#, #"{"a""#, "", #"["\u+041"]"#, #"["\u-000"]"#, "[" + String(repeating: "[", count: 40) + String(repeating: "]", count: 41),
         ] {
             #expect(parse(text) == nil, "\(text)")
         }

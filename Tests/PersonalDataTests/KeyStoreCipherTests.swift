@@ -1,9 +1,23 @@
 import Foundation
 import PersonalData
+import Synchronization
 import TestSupport
 import Testing
 
 @Suite struct KeyStoreCipherTests {
+    /// Whoever keeps opened values is told of each destruction as it is made, with the new count.
+    @Test func everyDestructionIsToldAsItIsMade() throws {
+        let directory = try TemporaryDirectory()
+        let fields = KeyStoreCipher(keys: try KeyStore(path: keyStorePath(in: directory), masterKey: randomMasterKey()))
+        let told = Mutex<[UInt64]>([])
+        fields.onKeysDestroyed { count in told.withLock { $0.append(count) } }
+        _ = try fields.seal("x", owner: 7, field: "f")
+        #expect(fields.keyDestructions == 0 && told.withLock { $0 } == [])
+        try fields.keys.destroy(7)
+        try fields.keys.applyErasures([KeyStore.Erasure(userId: 8, position: 3), KeyStore.Erasure(userId: 9, position: 4)])
+        #expect(fields.keyDestructions == 2 && told.withLock { $0 } == [1, 2])
+    }
+
     @Test func aSealedValueOpensForItsUserAndContextOnly() throws {
         let directory = try TemporaryDirectory()
         let fields = KeyStoreCipher(keys: try KeyStore(path: keyStorePath(in: directory), masterKey: randomMasterKey()))

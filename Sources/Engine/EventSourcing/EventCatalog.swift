@@ -110,4 +110,6 @@ private struct PresentedPersonalData: PersonalDataCipher {
     var presentsInClear: Bool { true }
     func seal(_ value: String, owner: Int64, field: String) throws -> String { value }
     func open(_ stored: String, owner: Int64, field: String) throws -> String? { stored }
+    var keyDestructions: UInt64 { 0 }
+    func onKeysDestroyed(_ action: @escaping @Sendable (UInt64) -> Void) {}
 }

@@ -16,6 +16,7 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
     public init(log: EventLog, personalData: any PersonalDataCipher) {
         self.log = log
         self.personalData = personalData
+        personalData.onKeysDestroyed { [weak foldedStreams] keyDestructions in foldedStreams?.keysDestroyed(keyDestructions) }
     }
 
     /// `event` ready for the log, its personal fields sealed (its owner's key prepared first when the

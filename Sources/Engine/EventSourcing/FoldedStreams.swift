@@ -24,25 +24,35 @@ final class FoldedStreams: Sendable {
     /// stream whose state holds a conversation's every turn weighs what it holds, not 1.
 ///
 /// A kept state holds personal values as they opened when it was folded. Every state is dropped
-/// once the cipher's key destructions move (`PersonalDataCipher.keyDestructions`), however the
-/// key was destroyed, so no erasure path has to remember to forget them.
+/// as soon as the cipher destroys a key (`PersonalDataCipher.onKeysDestroyed`), however it was
+/// destroyed, so no erasure path has to remember to forget them; and a state folded from values
+/// opened before that is not kept after it (`PersonalDataCipher.keyDestructions`).
     init(maximumStreams: Int = 16_384, maximumBytes: Int = 32 << 20) {
         kept = NIOLockedValueBox((LRUCache(capacity: maximumStreams, maximumCost: maximumBytes), 0))
     }
 
     /// The kept state of `stream` (nil when none is), read when keys had been destroyed
-    /// `keyDestructions` times; every state is dropped first if that moved since they were kept.
+    /// `keyDestructions` times: none when that is not the count the kept states were folded at.
     func state<State: StreamState>(_: State.Type, of stream: String, keyDestructions: UInt64) -> (state: State, version: UInt64)? {
         kept.withLockedValue { kept in
-            if kept.keyDestructions != keyDestructions {
-                kept.keyDestructions = keyDestructions
-                kept.cache = LRUCache(capacity: kept.cache.capacity, maximumCost: kept.cache.maximumCost)
-                keptBytes.record(0)
-                return nil
-            }
+            if keyDestructions > kept.keyDestructions { drop(&kept, through: keyDestructions) }
+            guard keyDestructions == kept.keyDestructions else { return nil }
             let folded = kept.cache.value(for: Key(stream: stream, state: ObjectIdentifier(State.self)))
             return folded.flatMap { folded in (folded.state as? State).map { ($0, folded.version) } }
         }
+    }
+
+    /// Drops every kept state: keys had been destroyed `keyDestructions` times when the last was.
+    func keysDestroyed(_ keyDestructions: UInt64) {
+        kept.withLockedValue { kept in
+            if keyDestructions > kept.keyDestructions { drop(&kept, through: keyDestructions) }
+        }
+    }
+
+    private func drop(_ kept: inout (cache: LRUCache<Key, Folded>, keyDestructions: UInt64), through keyDestructions: UInt64) {
+        kept.keyDestructions = keyDestructions
+        kept.cache = LRUCache(capacity: kept.cache.capacity, maximumCost: kept.cache.maximumCost)
+        keptBytes.record(0)
     }
 
     /// Keeps `state`, folded through `version` from values opened when keys had been destroyed

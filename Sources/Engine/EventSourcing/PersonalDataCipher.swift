@@ -21,8 +21,12 @@ public protocol PersonalDataCipher: Sendable {
     func highestKnownUser() throws -> Int64
     /// How many times this process has destroyed keys: by an erasure of its own, by one copied from a
     /// key store shared by several nodes, or by a reconciliation. A value opened before this moved may
-    /// be an erased user's, so what was kept opened before it moved is dropped (`FoldedStreams`).
+    /// be an erased user's, so nothing folded from one is kept after it (`FoldedStreams`). A cipher
+    /// that wraps another passes its count on; one that never opens a sealed value has 0.
     var keyDestructions: UInt64 { get }
+    /// Calls `action` with the new `keyDestructions` each time keys are destroyed, however: what keeps
+    /// opened values drops them then, not at its next use.
+    func onKeysDestroyed(_ action: @escaping @Sendable (UInt64) -> Void)
     /// Writes values as they are, for showing an event already opened, never for the log: a
     /// structured value (`@PersonalValue`) as its JSON rather than a string.
     var presentsInClear: Bool { get }
@@ -32,7 +36,6 @@ extension PersonalDataCipher {
     public func prepareKeys(for owners: Set<Int64>) async throws {}
     public func isErased(_ user: Int64) throws -> Bool { false }
     public func highestKnownUser() throws -> Int64 { 0 }
-    public var keyDestructions: UInt64 { 0 }
     public var presentsInClear: Bool { false }
 }
 
@@ -43,6 +46,8 @@ public struct WithheldPersonalData: PersonalDataCipher {
 
     public func seal(_ value: String, owner: Int64, field: String) throws -> String { value }
     public func open(_ stored: String, owner: Int64, field: String) throws -> String? { nil }
+    public var keyDestructions: UInt64 { 0 }
+    public func onKeysDestroyed(_ action: @escaping @Sendable (UInt64) -> Void) {}
 }
 
 /// What `seal` throws when the owner has no data key here and one cannot be made on the spot (a key

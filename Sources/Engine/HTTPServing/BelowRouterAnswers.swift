@@ -189,13 +189,18 @@ final class BelowRouterAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         let requestId = requestId ?? RequestID().description
         if answer.answersConnect, let belowEncoder = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self) {
             // NIO's encoder drops the body of any response to CONNECT, expecting a tunnel; only a 2xx
-            // opens one (RFC 9110 §9.3.6), and a refusal is framed like any other response.
-            belowEncoder.write(NIOAny(answer.bytes(requestId: requestId)), promise: nil)
-        } else {
-            context.write(wrapOutboundOut(.head(answer.head(requestId: requestId))), promise: nil)
-            context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
-            context.write(wrapOutboundOut(.end(nil)), promise: nil)
+            // opens one (RFC 9110 §9.3.6), and a refusal is framed like any other response. Closed
+            // whole once written, not lingering: NIO's decoder stops parsing after a CONNECT, so what
+            // the client still sent would pile up unread.
+            ending = .closing
+            let channel = context.channel
+            context.flush()
+            belowEncoder.writeAndFlush(NIOAny(answer.bytes(requestId: requestId))).whenComplete { _ in channel.close(promise: nil) }
+            return
         }
+        context.write(wrapOutboundOut(.head(answer.head(requestId: requestId))), promise: nil)
+        context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
+        context.write(wrapOutboundOut(.end(nil)), promise: nil)
         close(context)
     }
 

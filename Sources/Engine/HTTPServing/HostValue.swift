@@ -1,33 +1,57 @@
 /// Whether a `Host` value is what RFC 9110 §7.2 allows: `uri-host [":" port]` (RFC 3986), or empty.
-/// A value that is not (`a, b`, a path, spaces) is refused with the request (`BelowRouterAnswers`):
-/// two parties reading it differently is how a request reaches the wrong place.
+/// A value that is not (`a, b`, a path, user info, spaces) is refused with the request
+/// (`BelowRouterAnswers`): two parties reading it differently is how a request reaches the wrong place.
+/// A comma, which RFC 3986 lets into a registered name but no DNS name holds, is refused too: it is
+/// how two `Host` lines read once joined.
 enum HostValue {
     static func isValid(_ value: String) -> Bool {
-        var host = Substring(value)
-        if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { return false }
-            let literal = host[host.index(after: host.startIndex)..<close]
-            host = host[host.index(after: close)...]
-            return !literal.isEmpty && literal.utf8.allSatisfy { isRegNameByte($0) || $0 == UInt8(ascii: ":") }
-                && (host.isEmpty || isPort(host))
+        let bytes = Array(value.utf8)
+        guard !bytes.isEmpty else { return true }
+        var hostEnd = bytes.count
+        if bytes[0] == UInt8(ascii: "[") {
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")), isIPLiteral(bytes[1..<close]) else { return false }
+            hostEnd = close + 1
+        } else if let colon = bytes.lastIndex(of: UInt8(ascii: ":")) {
+            hostEnd = colon
         }
-        if let colon = host.lastIndex(of: ":") {
-            guard isPort(host[colon...]) else { return false }
-            host = host[..<colon]
-        }
-        return host.utf8.allSatisfy(isRegNameByte)
+        let port = bytes[hostEnd...]
+        guard port.isEmpty || (port.first == UInt8(ascii: ":") && port.dropFirst().allSatisfy(isDigit)) else { return false }
+        return bytes[0] == UInt8(ascii: "[") || (hostEnd > 0 && isRegisteredName(bytes[..<hostEnd]))
     }
 
-    /// `":" *DIGIT`.
-    private static func isPort(_ text: Substring) -> Bool {
-        text.first == ":" && text.utf8.dropFirst().allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    /// Unreserved characters, sub-delimiters but the comma, and `%` with two hex digits.
+    private static func isRegisteredName(_ name: ArraySlice<UInt8>) -> Bool {
+        var index = name.startIndex
+        while index < name.endIndex {
+            let byte = name[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < name.endIndex, isHexDigit(name[index + 1]), isHexDigit(name[index + 2]) else { return false }
+                index += 3
+                continue
+            }
+            guard isLetterOrDigit(byte) || "-._~!$&'()*+;=".utf8.contains(byte) else { return false }
+            index += 1
+        }
+        return true
     }
 
-    /// RFC 3986's unreserved, sub-delims and `%` (of pct-encoded).
-    private static func isRegNameByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        default: "-._~!$&'()*+,;=%".utf8.contains(byte)
+    /// An IPv6 address (hex digits, colons, and dots for an IPv4 tail) or `v<hex>.<name>` (IPvFuture).
+    private static func isIPLiteral(_ literal: ArraySlice<UInt8>) -> Bool {
+        if literal.first == UInt8(ascii: "v") || literal.first == UInt8(ascii: "V") {
+            guard let dot = literal.firstIndex(of: UInt8(ascii: ".")), dot > literal.startIndex + 1, dot + 1 < literal.endIndex else { return false }
+            return literal[(literal.startIndex + 1)..<dot].allSatisfy(isHexDigit)
+                && literal[(dot + 1)...].allSatisfy { isLetterOrDigit($0) || "-._~!$&'()*+,;=:".utf8.contains($0) }
         }
+        return literal.contains(UInt8(ascii: ":")) && literal.allSatisfy { isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+    }
+
+    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
     }
 }

@@ -84,4 +84,10 @@ struct OwnFieldsOnly: PersonalDataCipher {
     func open(_ stored: String, owner: Int64, field: String) throws -> String? {
         owner == user ? try personalData.open(stored, owner: owner, field: field) : nil
     }
+
+    var keyDestructions: UInt64 { personalData.keyDestructions }
+
+    func onKeysDestroyed(_ action: @escaping @Sendable (UInt64) -> Void) {
+        personalData.onKeysDestroyed(action)
+    }
 }

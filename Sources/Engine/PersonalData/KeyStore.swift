@@ -46,6 +46,8 @@ public final class KeyStore: Sendable {
     let shared: (any SharedKeys)?
     /// Told of erasures this copy learns from the shared store (`onErasuresCopied`).
     let erasuresCopied = NIOLockedValueBox<[@Sendable ([Int64]) -> Void]>([])
+    /// Told of every destruction (`onKeysDestroyed`).
+    private let keysDestroyed = NIOLockedValueBox<[@Sendable (UInt64) -> Void]>([])
 
     /// The key store of a data directory: `keys/keys.sqlite` in it.
     public convenience init(dataDirectory: URL, masterKey: MasterKey, cachedKeys: Int = 10_000) throws {
@@ -111,6 +113,20 @@ public final class KeyStore: Sendable {
     /// (`applyErasures`, or a copy from the shared store).
     public var destructions: UInt64 {
         cache.withLockedValue { $0.destructions }
+    }
+
+    /// Calls `action` with `destructions` after each destruction, however it was made.
+    public func onKeysDestroyed(_ action: @escaping @Sendable (UInt64) -> Void) {
+        keysDestroyed.withLockedValue { $0.append(action) }
+    }
+
+    /// Marks `userIds` destroyed in the cache, then tells whoever asked (`onKeysDestroyed`).
+    func destroyedInCache(_ userIds: [Int64]) {
+        let count = cache.withLockedValue { cache in
+            cache.destroyed(userIds)
+            return cache.destructions
+        }
+        for action in keysDestroyed.withLockedValue({ $0 }) { action(count) }
     }
 
     public func isDestroyed(_ userId: Int64) throws -> Bool {

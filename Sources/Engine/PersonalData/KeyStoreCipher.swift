@@ -78,4 +78,8 @@ public struct KeyStoreCipher: PersonalDataCipher {
     public var keyDestructions: UInt64 {
         keys.destructions
     }
+
+    public func onKeysDestroyed(_ action: @escaping @Sendable (UInt64) -> Void) {
+        keys.onKeysDestroyed(action)
+    }
 }

@@ -58,7 +58,7 @@ extension KeyStore {
             return destroyed
         }
         guard !erasures.isEmpty else { return [] }
-        cache.withLockedValue { $0.destroyed(erasures.map(\.userId)) }
+        destroyedInCache(erasures.map(\.userId))
         try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
         return newlyDestroyed
     }

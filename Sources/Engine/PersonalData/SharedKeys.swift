@@ -80,7 +80,7 @@ extension KeyStore {
             return destroyed
         }
         if !destroyed.isEmpty {
-            cache.withLockedValue { $0.destroyed(destroyed) }
+            destroyedInCache(destroyed)
             try await pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
             for action in erasuresCopied.withLockedValue({ $0 }) { action(destroyed) }
         }

@@ -148,7 +148,8 @@ public struct StrictJSON {
     }
 
     private mutating func hexUnit() throws(Invalid) -> UInt16 {
-        guard index + 4 <= bytes.count, let unit = UInt16(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
+        guard index + 4 <= bytes.count, bytes[index..<index + 4].allSatisfy(\.isHexDigit),
+              let unit = UInt16(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
             throw Invalid(reason: "an invalid \\u escape")
         }
         index += 4
@@ -205,5 +206,12 @@ public struct StrictJSON {
 
     private func peek() -> UInt8? {
         index < bytes.count ? bytes[index] : nil
+    }
+}
+
+extension UInt8 {
+    fileprivate var isHexDigit: Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
     }
 }

@@ -1,0 +1,21 @@
+@testable import HTTPServing
+import Testing
+
+/// RFC 9110's `Host` value: `uri-host [":" port]`, or empty.
+@Suite struct HostValueTests {
+    @Test(arguments: [
+        "", "localhost", "localhost:8080", "localhost:", "127.0.0.1:80", "[::1]", "[::1]:8080", "[::ffff:10.0.0.1]", "[v1.fe:x]",
+        "api.example.com.", "xn--bcher-kva.example", "h_o.st", "a%2Db",
+    ])
+    func aHostAndPortIsValid(value: String) {
+        #expect(HostValue.isValid(value))
+    }
+
+    @Test(arguments: [
+        "a, b", "a,b", "localhost/admin", "user@localhost", "localhost:80a", "[::1", "[zz]", "[::1]x", ":80", "a%zz", "a%2", "::1",
+        "ho st", "bücher.example", "a?b", "[v.x]", "[v1.]",
+    ])
+    func anythingElseIsNot(value: String) {
+        #expect(!HostValue.isValid(value))
+    }
+}
