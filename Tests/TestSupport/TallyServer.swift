@@ -117,3 +117,12 @@ public func withServedTally(
     configure(&configuration)
     try await serve(try await buildTallyApplication(configuration: configuration), body)
 }
+
+/// The status `GET /tallies/cups` gets on a new connection: 404 while nothing was counted.
+public func cupsTallyStatus(port: Int) async throws -> Int? {
+    let check = try await RawConnection.open(port: port)
+    try await check.send("GET /tallies/cups HTTP/1.1\r\nHost: localhost\r\n\r\n")
+    let status = try await check.response(within: .seconds(10))?.status
+    await check.close()
+    return status
+}
