@@ -5,6 +5,11 @@ import NIOConcurrencyHelpers
 /// A recorded event never changes, so a kept state folded with the events after its version is the
 /// stream's state now. States are small and a stream's length does not matter: a user who re-rated a
 /// film ten thousand times folds one event per rating, not ten thousand (BENCHMARKS.md, issue 18).
+///
+/// A kept state holds personal values as they opened when it was folded. Every state is dropped
+/// as soon as the cipher destroys a key (`PersonalDataCipher.onKeysDestroyed`), however it was
+/// destroyed, so no erasure path has to remember to forget them; and a state folded from values
+/// opened before that is not kept after it (`PersonalDataCipher.keyDestructions`).
 final class FoldedStreams: Sendable {
     private struct Key: Hashable, Sendable {
         var stream: String
@@ -22,11 +27,6 @@ final class FoldedStreams: Sendable {
 
     /// At most `maximumStreams` states and `maximumBytes` of them (`StreamState.retainedBytes`): a
     /// stream whose state holds a conversation's every turn weighs what it holds, not 1.
-///
-/// A kept state holds personal values as they opened when it was folded. Every state is dropped
-/// as soon as the cipher destroys a key (`PersonalDataCipher.onKeysDestroyed`), however it was
-/// destroyed, so no erasure path has to remember to forget them; and a state folded from values
-/// opened before that is not kept after it (`PersonalDataCipher.keyDestructions`).
     init(maximumStreams: Int = 16_384, maximumBytes: Int = 32 << 20) {
         kept = NIOLockedValueBox((LRUCache(capacity: maximumStreams, maximumCost: maximumBytes), 0))
     }
