@@ -278,6 +278,20 @@ import TestSupport
         }
     }
 
+    /// A client that ends its side once it has sent them (a half-close) gets every answer too.
+    @Test(.timeLimit(.minutes(1)))
+    func requestsBehindAKeptHTTP10RequestAreServedWhenTheClientHalfCloses() async throws {
+        try await served { port in
+            let connection = try await RawConnection.open(port: port)
+            try await connection.send("GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\nGET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            try await connection.finishSending()
+            #expect(try await connection.closes(within: .seconds(5)))
+            let sent = try await connection.text()
+            #expect(Self.statuses(sent, version: "1.0") == ["200"] && Self.statuses(sent) == ["200"], "\(sent)")
+            await connection.close()
+        }
+    }
+
     /// The status of each response in what a connection received, in order.
     static func statuses(_ sent: String, version: String = "1.1") -> [String] {
         sent.components(separatedBy: "HTTP/\(version) ").dropFirst().map { String($0.prefix(3)) }

@@ -65,6 +65,11 @@ public struct RawConnection: Sendable {
         return nil
     }
 
+    /// Ends what this side sends (a half-close, as `nc -N` does) while still reading the answers.
+    public func finishSending() async throws {
+        try await channel.close(mode: .output)
+    }
+
     public func close() async {
         try? await channel.close()
     }

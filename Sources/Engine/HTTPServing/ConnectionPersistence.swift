@@ -37,15 +37,26 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
     /// What was read behind a kept-alive HTTP/1.0 request whose answer has not begun, held back with
     /// the socket unread: whether that answer ends the connection (it has no `Content-Length`) is
     /// known only then, and a request pipelined behind it must not be served when it cannot be answered.
-    private var heldBack: [Result<NIOAny, any Error>] = []
+    private var heldBack: [Held] = []
     private var holdingBack = false
     private var readWanted = false
-    /// The connection ends with the answer under way: nothing more is read.
+    /// The connection ends with the answer under way: what is read after it is taken and dropped.
     private var ending = false
+    /// An answer that ends the connection has begun: nothing read after it will be answered, so
+    /// nothing is held back for it either (`BelowRouterAnswers` drops it).
+    private var lastAnswerBegun = false
+
+    private enum Held {
+        case read(NIOAny)
+        case error(any Error)
+        /// The client's end of input, among others: replayed in its place, so that what came before
+        /// it is served first.
+        case event(Any)
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !ending else { return }
-        guard !holdingBack else { return heldBack.append(.success(data)) }
+        guard !holdingBack else { return heldBack.append(.read(data)) }
         switch unwrapInboundIn(data) {
         case .head(var head):
             if head.version == .http1_0 { head.headers.remove(name: "expect") }
@@ -56,12 +67,17 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
             context.fireChannelRead(data)
         case .end:
             context.fireChannelRead(data)
-            if let last = owed.last, last.version == .http1_0, last.keepsAlive { holdingBack = true }
+            if !lastAnswerBegun, let last = owed.last, last.version == .http1_0, last.keepsAlive { holdingBack = true }
         }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if holdingBack { heldBack.append(.failure(error)) } else { context.fireErrorCaught(error) }
+        guard !ending else { return }
+        if holdingBack { heldBack.append(.error(error)) } else { context.fireErrorCaught(error) }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if holdingBack { heldBack.append(.event(event)) } else { context.fireUserInboundEventTriggered(event) }
     }
 
     func read(context: ChannelHandlerContext) {
@@ -75,14 +91,12 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
         holdingBack = false
         let held = heldBack
         heldBack = []
-        guard !connectionEnds else {
-            ending = true
-            return
-        }
+        if connectionEnds { ending = true }
         for part in held {
             switch part {
-            case .success(let data): channelRead(context: context, data: data)
-            case .failure(let error): errorCaught(context: context, error: error)
+            case .read(let data): channelRead(context: context, data: data)
+            case .error(let error): errorCaught(context: context, error: error)
+            case .event(let event): userInboundEventTriggered(context: context, event: event)
             }
         }
         if !held.isEmpty { context.fireChannelReadComplete() }
@@ -112,7 +126,10 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
                 }
                 if !closing { head.headers.replaceOrAdd(name: "Connection", value: "keep-alive") }
             }
-            if closing { head.headers.replaceOrAdd(name: "Connection", value: "close") }
+            if closing {
+                head.headers.replaceOrAdd(name: "Connection", value: "close")
+                lastAnswerBegun = true
+            }
             context.write(wrapOutboundOut(.head(head)), promise: promise)
             release(context, connectionEnds: closing)
         case .end where closeAfterResponse:
