@@ -292,6 +292,24 @@ import TestSupport
         }
     }
 
+    /// A request asking to upgrade (as `curl --http2` does over plain HTTP) is answered as the
+    /// connection's last, which then closes: NIO's decoder would parse nothing after it, and a
+    /// request sent next on that connection waited out the idle timeout unanswered.
+    @Test(.timeLimit(.minutes(1)))
+    func aRequestAskingToUpgradeIsAnsweredAndTheConnectionCloses() async throws {
+        try await served { port in
+            let connection = try await RawConnection.open(port: port)
+            try await connection.send(
+                "GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAoAAAAAIAAAAA\r\n\r\n"
+                    + "GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            )
+            #expect(try await connection.closes(within: .seconds(5)))
+            let sent = try await connection.text()
+            #expect(Self.statuses(sent) == ["200"] && sent.contains("Connection: close\r\n") && !sent.contains("101"), "\(sent)")
+            await connection.close()
+        }
+    }
+
     /// The status of each response in what a connection received, in order.
     static func statuses(_ sent: String, version: String = "1.1") -> [String] {
         sent.components(separatedBy: "HTTP/\(version) ").dropFirst().map { String($0.prefix(3)) }

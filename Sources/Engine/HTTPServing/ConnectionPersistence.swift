@@ -12,6 +12,9 @@ import NIOHTTP1
 /// - An HTTP/1.0 request is answered in HTTP/1.0, which has no chunked bodies: an answer without a
 ///   `Content-Length` ends with the connection (RFC 9112 §6.3), and nothing is written after it. A
 ///   kept-alive one is told it is kept.
+/// - A request that asks to upgrade the protocol (`Upgrade: h2c`, as `curl --http2` sends over
+///   plain HTTP) is answered in HTTP/1.1, as one that does not keep the connection: NIO's decoder
+///   parses nothing after it, so a next request on it would wait out the idle timeout unanswered.
 /// - An HTTP/1.0 request's `Expect` is dropped: a server must ignore that expectation (RFC 9110
 ///   §10.1.1), so it gets no `100 Continue`.
 ///
@@ -60,8 +63,11 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
         switch unwrapInboundIn(data) {
         case .head(var head):
             if head.version == .http1_0 { head.headers.remove(name: "expect") }
-            if !head.isKeepAlive { head.headers.replaceOrAdd(name: "connection", value: "close") }
-            owed.append(Request(version: head.version, keepsAlive: head.isKeepAlive))
+            // NIO's decoder parses nothing after a request that asks to upgrade (it hands the rest to
+            // an upgrader, and this server has none): its answer is the connection's last.
+            let keepsAlive = head.isKeepAlive && !head.headers.contains(name: "upgrade")
+            if !keepsAlive { head.headers.replaceOrAdd(name: "connection", value: "close") }
+            owed.append(Request(version: head.version, keepsAlive: keepsAlive))
             context.fireChannelRead(wrapInboundOut(.head(head)))
         case .body:
             context.fireChannelRead(data)
