@@ -310,6 +310,25 @@ import TestSupport
         }
     }
 
+    /// RFC 9112 §6.1: `Transfer-Encoding` on HTTP/1.0 is faulty framing, and a coding other than
+    /// `chunked` one this server cannot read; NIO's parser took both, and the tally was counted.
+    @Test(.timeLimit(.minutes(1)), arguments: [
+        "POST /tallies/cups HTTP/1.0\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+        "POST /tallies/cups HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\n\r\n",
+    ])
+    func aBodyWhoseFramingCannotBeTrustedIsRefused(head: String) async throws {
+        try await served { port in
+            let connection = try await RawConnection.open(port: port)
+            let count = #"{"user_id":1,"amount":5}"#
+            try await connection.send(head + "\(String(count.utf8.count, radix: 16))\r\n\(count)\r\n0\r\n\r\n")
+            #expect(try await connection.closes(within: .seconds(5)))
+            let sent = try await connection.text()
+            #expect(RawResponse(sent)?.status == 400, "\(sent)")
+            await connection.close()
+            #expect(try await cupsTallyStatus(port: port) == 404, "no tally was counted")
+        }
+    }
+
     /// The status of each response in what a connection received, in order.
     static func statuses(_ sent: String, version: String = "1.1") -> [String] {
         sent.components(separatedBy: "HTTP/\(version) ").dropFirst().map { String($0.prefix(3)) }

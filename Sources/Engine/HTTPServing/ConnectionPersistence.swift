@@ -15,6 +15,8 @@ import NIOHTTP1
 /// - A request that asks to upgrade the protocol (`Upgrade: h2c`, as `curl --http2` sends over
 ///   plain HTTP) is answered in HTTP/1.1, as one that does not keep the connection: NIO's decoder
 ///   parses nothing after it, so a next request on it would wait out the idle timeout unanswered.
+/// - A request whose framing this server cannot trust (`Transfer-Encoding` on HTTP/1.0, or a transfer
+///   coding other than `chunked`) is refused as malformed, with nothing of it served.
 /// - An HTTP/1.0 request's `Expect` is dropped: a server must ignore that expectation (RFC 9110
 ///   §10.1.1), so it gets no `100 Continue`.
 ///
@@ -62,6 +64,12 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
         guard !holdingBack else { return heldBack.append(.read(data)) }
         switch unwrapInboundIn(data) {
         case .head(var head):
+            guard Self.framingIsSound(head) else {
+                // Passed on as what NIO's parser reports of a broken message: answered 400 in the
+                // product's shape (`BelowRouterAnswers`), nothing of it served, and the connection ends.
+                ending = true
+                return context.fireErrorCaught(HTTPParserError.invalidHeaderToken)
+            }
             if head.version == .http1_0 { head.headers.remove(name: "expect") }
             // NIO's decoder parses nothing after a request that asks to upgrade (it hands the rest to
             // an upgrader, and this server has none): its answer is the connection's last.
@@ -75,6 +83,14 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
             context.fireChannelRead(data)
             if !lastAnswerBegun, let last = owed.last, last.version == .http1_0, last.keepsAlive { holdingBack = true }
         }
+    }
+
+    /// RFC 9112 §6.1: an HTTP/1.0 message with `Transfer-Encoding` has faulty framing, and a transfer
+    /// coding other than `chunked` alone (`gzip, chunked`) is one this server cannot read; NIO's parser
+    /// takes both, and would read the body as if neither were said.
+    private static func framingIsSound(_ head: HTTPRequestHead) -> Bool {
+        guard head.headers.contains(name: "transfer-encoding") else { return true }
+        return head.version != .http1_0 && head.headers[canonicalForm: "transfer-encoding"].map { $0.lowercased() } == ["chunked"]
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
