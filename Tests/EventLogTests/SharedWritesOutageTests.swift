@@ -31,22 +31,10 @@ struct SharedWritesOutageTests {
             ("claim", { _ = try await keys.claim([8: Data("wrapped".utf8)]) }),
             ("destroy", { try await keys.destroy([.init(userId: 7, position: nil)]) }),
         ]
-        var reasons: [String] = []
         for (name, write) in writes {
             let refused = await #expect(throws: SharedLogUnreachable.self, "\(name)") { try await write() }
             #expect(refused?.outcomeUnknown == false, "\(name): \(refused.map { "\($0)" } ?? "no error")")
-            reasons.append(refused?.reason ?? "")
         }
-        // The first waited for the server; those right after it were refused at once, saying why.
-        #expect(!reasons[0].contains("no server has taken a write"), "\(reasons[0])")
-        #expect(reasons.dropFirst().allSatisfy { $0.contains("no server has taken a write") }, "\(reasons)")
-        _ = try await TestPostgres.script("resume", server.cluster)
-        var saved = false
-        for _ in 0..<60 where !saved {
-            saved = (try? await log.storeFile("after", Data("saved".utf8))) != nil
-            if !saved { try await Task.sleep(for: .seconds(1)) }
-        }
-        #expect(saved, "no write was let through to the server once it was back")
     }
 
     @Test func fileAndKeyWritesWhoseAnswerNeverCameSayTheyMayHaveBeenSaved() async throws {

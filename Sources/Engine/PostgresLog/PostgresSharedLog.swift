@@ -31,8 +31,6 @@ public final class PostgresSharedLog: SharedLog {
     let commitsAsPredicted = Counter(label: "engine_shared_log_commits_total", dimensions: [("decided", "as_predicted")])
     let commitsAfterReading = Counter(label: "engine_shared_log_commits_total", dimensions: [("decided", "after_reading")])
     let primary: PrimaryPool
-    /// Writes refused at once while no server takes them (`bounded`).
-    let outage = OutageLatch(retryEvery: .seconds(1))
     /// For postgres-nio's calls: errors only.
     let logger: Logger
     /// For what this log itself reports.
@@ -131,24 +129,8 @@ public final class PostgresSharedLog: SharedLog {
     /// rather than failing), the connection failed, or the pool was left for another server's; then
     /// the next operation looks for the server again. `outcomeUnknown` is asked only then, once:
     /// whether what failed may have committed (`CommitSent.giveUp`, which also ends the attempt).
-    /// While no server has taken a write, writes are refused at once but for one a second (`OutageLatch`).
     func bounded<T: Sendable>(
         outcomeUnknown: @autoclosure @escaping @Sendable () -> Bool = false, _ operation: @escaping @Sendable (PostgresClient) async throws -> T
-    ) async throws -> T {
-        if let refusal = outage.refusal() { throw SharedLogUnreachable(reason: refusal, outcomeUnknown: outcomeUnknown()) }
-        do {
-            let value = try await reachingAServer(outcomeUnknown: outcomeUnknown(), operation)
-            outage.reached()
-            return value
-        } catch let unreachable as SharedLogUnreachable {
-            // A commit sent and never answered says nothing of whether a server takes writes.
-            if !unreachable.outcomeUnknown { outage.unreachable(unreachable.reason) }
-            throw unreachable
-        }
-    }
-
-    private func reachingAServer<T: Sendable>(
-        outcomeUnknown: @autoclosure @escaping @Sendable () -> Bool, _ operation: @escaping @Sendable (PostgresClient) async throws -> T
     ) async throws -> T {
         let pool: PrimaryPool.Pool
         do {
