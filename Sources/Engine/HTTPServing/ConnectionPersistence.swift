@@ -50,6 +50,10 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
     /// An answer that ends the connection has begun: nothing read after it will be answered, so
     /// nothing is held back for it either (`BelowRouterAnswers` drops it).
     private var lastAnswerBegun = false
+    /// Something was passed on since the last `channelReadComplete`: a read that only dropped bytes
+    /// (the connection ending) tells the handlers above nothing, or `RequestReadDeadlineHandler` would
+    /// take it for a next request's first bytes and close the connection under the answer still going out.
+    private var passedOnSinceReadComplete = false
 
     private enum Held {
         case read(NIOAny)
@@ -62,6 +66,7 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !ending else { return }
         guard !holdingBack else { return heldBack.append(.read(data)) }
+        passedOnSinceReadComplete = true
         switch unwrapInboundIn(data) {
         case .head(var head):
             guard Self.framingIsSound(head) else {
@@ -93,6 +98,12 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
         return head.version != .http1_0 && head.headers[canonicalForm: "transfer-encoding"].map { $0.lowercased() } == ["chunked"]
     }
 
+    func channelReadComplete(context: ChannelHandlerContext) {
+        guard !ending || passedOnSinceReadComplete else { return }
+        passedOnSinceReadComplete = false
+        context.fireChannelReadComplete()
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard !ending else { return }
         if holdingBack { heldBack.append(.error(error)) } else { context.fireErrorCaught(error) }
@@ -121,7 +132,7 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
             case .event(let event): userInboundEventTriggered(context: context, event: event)
             }
         }
-        if !held.isEmpty { context.fireChannelReadComplete() }
+        if !held.isEmpty { channelReadComplete(context: context) }
         if readWanted, !holdingBack {
             readWanted = false
             context.read()
