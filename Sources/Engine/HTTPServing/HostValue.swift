@@ -4,8 +4,13 @@
 /// A comma, which RFC 3986 lets into a registered name but no DNS name holds, is refused too: it is
 /// how two `Host` lines read once joined.
 enum HostValue {
+    /// Read in place: this runs on every request, and a copy of the value would be an allocation each time.
     static func isValid(_ value: String) -> Bool {
-        let bytes = Array(value.utf8)
+        var value = value
+        return value.withUTF8(isValid)
+    }
+
+    private static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !bytes.isEmpty else { return true }
         var hostEnd = bytes.count
         if bytes[0] == UInt8(ascii: "[") {
@@ -20,7 +25,7 @@ enum HostValue {
     }
 
     /// Unreserved characters, sub-delimiters but the comma, and `%` with two hex digits.
-    private static func isRegisteredName(_ name: ArraySlice<UInt8>) -> Bool {
+    private static func isRegisteredName(_ name: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         var index = name.startIndex
         while index < name.endIndex {
             let byte = name[index]
@@ -36,7 +41,7 @@ enum HostValue {
     }
 
     /// An IPv6 address (hex digits, colons, and dots for an IPv4 tail) or `v<hex>.<name>` (IPvFuture).
-    private static func isIPLiteral(_ literal: ArraySlice<UInt8>) -> Bool {
+    private static func isIPLiteral(_ literal: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         if literal.first == UInt8(ascii: "v") || literal.first == UInt8(ascii: "V") {
             guard let dot = literal.firstIndex(of: UInt8(ascii: ".")), dot > literal.startIndex + 1, dot + 1 < literal.endIndex else { return false }
             return literal[(literal.startIndex + 1)..<dot].allSatisfy(isHexDigit)
