@@ -125,6 +125,7 @@ import Testing
                 (try await server.client.send(.post, "/api/send-chat/", token: token, body: .init(string: "message=hi"), headers: [.contentType: "text/plain"]), .unsupportedMediaType, "unsupported_media_type"),
                 (try await server.client.send(.post, "/api/send-chat/", token: token, json: #"{"message":"hi","session_id":"x1"}"#), .badRequest, "validation_error"),
                 (try await server.client.send(.post, "/api/send-chat/", token: token, json: #"{"message":"hi","tone":"no tone!"}"#), .badRequest, "validation_error"),
+                (try await server.client.send(.post, "/api/chat/sessions/new/", token: token, json: #"{"tone":"\#(String(repeating: "a", count: 33))"}"#), .badRequest, "validation_error"),
                 (try await server.client.send(.post, "/api/send-chat/", token: token, json: #"{"message":"hi","lang":"x"}"#), .badRequest, "validation_error"),
                 (try await server.client.send(.post, "/api/send-chat/", token: token, json: #"{"message":["hi"]}"#), .badRequest, "validation_error"),
                 (try await server.client.sendMultipart("/api/send-chat/", token: token, fields: [("message", "see file")], files: [("a.exe", "application/x-msdownload", [1, 2])]), .badRequest, "validation_error"),
@@ -134,6 +135,8 @@ import Testing
                 (try await server.client.sendMultipart("/api/send-chat/", token: token, fields: [("message", "see file")], files: [("a.txt", "text/plain", [0x61, 0x00, 0x62])]), .badRequest, "validation_error"),
                 (try await server.client.sendMultipart("/api/send-chat/", token: token, fields: [("message", "see file")], files: [("a.json", "application/json", Array("{bad".utf8))]), .badRequest, "validation_error"),
                 (try await server.client.sendMultipart("/api/send-chat/", token: token, fields: [("message", "see file")], files: [("a.json", "application/json", Array(#"{"a":[1,2,],}"#.utf8))]), .badRequest, "validation_error"),
+                (try await server.client.sendMultipart("/api/send-chat/", token: token, fields: [("message", "see file")], files: [("a.json", "application/json", Array(#"{"a":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8))]), .badRequest, "validation_error"),
+                (try await server.client.sendMultipart("/api/send-chat/", token: token, fields: [("message", "see file")], files: [("a.json", "application/json", Array(#"{"a":""#.utf8) + [0x00] + Array(#""}"#.utf8))]), .badRequest, "validation_error"),
                 // A file part without a name, or under another field than files[], was dropped while the message was recorded.
                 (try await server.client.sendRawMultipart(ByteBuffer(string: "--B\r\nContent-Disposition: form-data; name=\"message\"\r\n\r\nhi\r\n--B\r\nContent-Disposition: form-data; name=\"files[]\"\r\nContent-Type: text/plain\r\n\r\nabc\r\n--B--\r\n"), token: token), .badRequest, "validation_error"),
                 (try await server.client.sendRawMultipart(ByteBuffer(string: "--B\r\nContent-Disposition: form-data; name=\"message\"\r\n\r\nhi\r\n--B\r\nContent-Disposition: form-data; name=\"attachment\"; filename=\"a.txt\"\r\nContent-Type: text/plain\r\n\r\nabc\r\n--B--\r\n"), token: token), .badRequest, "validation_error"),
@@ -151,6 +154,11 @@ import Testing
                 // The same byte in a header line cut off by the closing delimiter, or by the body's end.
                 (try await server.client.sendRawMultipart(ByteBuffer(bytes: Array("--B\r\nContent-Disposition: form-data; name=\"message\"\r\n".utf8) + [0xFF] + Array("--B--".utf8)), token: token), .badRequest, "validation_error"),
                 (try await server.client.sendRawMultipart(ByteBuffer(bytes: Array("--B\r\nContent-Disposition: form-data; name=\"message\"\r\n".utf8) + [0xC3, 0xB6]), token: token), .badRequest, "validation_error"),
+                // …and in a part that follows a body holding the delimiter's text without its CR LF.
+                (try await server.client.sendRawMultipart(ByteBuffer(bytes: Array("--B\r\nContent-Disposition: form-data; name=\"message\"\r\n\r\nhello--B\r\n--B\r\n".utf8) + [0x80] + Array(": y\r\n\r\nz\r\n--B--\r\n".utf8)), token: token), .badRequest, "validation_error"),
+                // No body at all is no fields, whatever its type: an empty multipart body trapped a bounds check.
+                (try await server.client.sendRawMultipart(ByteBuffer(), token: token), .badRequest, "empty_message"),
+                (try await server.client.send(.post, "/api/send-chat/", token: token), .badRequest, "empty_message"),
                 // Cut short: the parser took what came before the cut as the whole form (a file left
                 // out, or the session's id, so that the message went to a new session).
                 (try await server.client.sendRawMultipart(ByteBuffer(string: "--B\r\nContent-Disposition: form-data; name=\"message\"\r\n\r\nhi\r\n--B\r\nContent-Disposition: form-data; name=\"session_id\"\r\n\r\n1"), token: token), .badRequest, "validation_error"),

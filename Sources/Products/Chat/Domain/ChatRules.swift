@@ -7,15 +7,16 @@ public enum ChatRules {
     public static let maximumTitleCharacters = 255
 
     /// A tone in snake_case, as stored and shown: PascalCase is converted as the Django app does
-    /// (`PlainClinical` → `plain_clinical`); an empty one is the default.
+    /// (`PlainClinical` → `plain_clinical`); an empty one is the default. At most 32 characters as sent.
     public static func tone(_ raw: String) throws(ChatDomainError) -> String {
         guard !raw.isEmpty else { return defaultTone }
+        guard raw.utf8.count <= 32 else { throw .invalid(field: "tone", reason: "must be at most 32 characters") }
         var snake = ""
         for (index, character) in raw.enumerated() {
             if character.isUppercase, index > 0 { snake.append("_") }
             snake.append(contentsOf: character.lowercased())
         }
-        guard snake.utf8.count <= 64, let first = snake.utf8.first, (0x61...0x7A).contains(first),
+        guard let first = snake.utf8.first, (0x61...0x7A).contains(first),
               snake.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F })
         else { throw .invalid(field: "tone", reason: "must be a tone name such as plain_clinical or PlainClinical") }
         return snake

@@ -50,6 +50,8 @@ struct FormFields {
             // Parsing up to 50 MB byte by byte is blocking work: not on the cooperative pool.
             return try await BlockingWork.run { try multipart(body, boundary: boundary) }
         default:
+            // No body at all is no fields, whatever its type, as `json` reads it.
+            if (try? await request.body.collect(atMost: 0)) != nil { return FormFields() }
             throw ChatAPIError.unsupportedMediaType
         }
     }
@@ -86,6 +88,7 @@ struct FormFields {
 
     private static func multipart(_ buffer: ByteBuffer, boundary: String) throws -> FormFields {
         var fields = FormFields()
+        guard buffer.readableBytes > 0 else { return fields }
         var headers: [(String, String)] = []
         var body: [UInt8] = []
         var failure: ChatAPIError?
@@ -140,7 +143,8 @@ struct FormFields {
     /// Whether `buffer` ends with `--boundary--`, then at most line ends and spaces.
     private static func endsWithCloseDelimiter(_ buffer: ByteBuffer, boundary: String) -> Bool {
         let bytes = buffer.readableBytesView
-        let trimmed = bytes.prefix(through: bytes.lastIndex { ![0x0D, 0x0A, 0x20, 0x09].contains($0) } ?? bytes.startIndex)
+        guard let last = bytes.lastIndex(where: { ![0x0D, 0x0A, 0x20, 0x09].contains($0) }) else { return false }
+        let trimmed = bytes.prefix(through: last)
         let close = Array("--\(boundary)--".utf8)
         return trimmed.count >= close.count && trimmed.suffix(close.count).elementsEqual(close)
     }

@@ -38,7 +38,7 @@ public enum AttachmentRules {
         case "image/gif": contents.starts(with: Array("GIF8".utf8))
         case "image/webp": contents.count > 12 && contents[8..<12].elementsEqual(Array("WEBP".utf8))
         case "image/heic": contents.count > 12 && contents[4..<8].elementsEqual(Array("ftyp".utf8))
-        case "application/json": isPlainUTF8(contents) && (try? StrictJSON.validate(contents)) != nil
+        case "application/json": (try? StrictJSON.validate(contents)) != nil // refuses invalid UTF-8 and NUL itself
         default: isPlainUTF8(contents) // total: a switch over strings; the other types are text
         }
         guard fits else { throw .invalid(field: "files[]", reason: "\(name): its contents are not \(contentType)") }
