@@ -45,6 +45,24 @@ import Testing
         }
     }
 
+    /// A review goes with its author's account: liking or unliking it afterwards is refused and
+    /// records nothing (a like was appended, then answered 404).
+    @Test func aDeletedAuthorsReviewCannotBeLiked() async throws {
+        try await withLiveServer { client in
+            let author = try await client.account("reviewer"), reader = try await client.account("reader")
+            #expect(try await client.send(.post, "/movies/5/rate", token: author.token, body: #"{"rating":4,"comment":"Fine","is_review":true}"#).status == .ok)
+            let reviews = try #require(try await client.send(.get, "/movies/5/reviews", token: reader.token).json["reviews"] as? [[String: Any]])
+            let reviewId = try #require(reviews.first { $0["user_id"] as? Int == author.id }?["review_id"] as? Int)
+            #expect(try await client.send(.delete, "/users/me", token: author.token).status == .noContent)
+            let head = try await client.headPosition()
+            for method in [HTTPRequest.Method.post, .delete] {
+                let reply = try await client.send(method, "/reviews/\(reviewId)/like", token: reader.token)
+                #expect(reply.status == .notFound && reply.errorCode == "REVIEW_NOT_FOUND", "\(method): \(reply.text)")
+            }
+            #expect(try await client.headPosition() == head)
+        }
+    }
+
     @Test func healthMetricsAndRequestIds() async throws {
         try await withLiveServer { client in
             let health = try await client.send(.get, "/health")

@@ -84,11 +84,13 @@ public struct NuvieCommandService: Sendable {
         }
     }
 
-    /// A review id is the position of the first rating that made it a review; check that it is one.
+    /// A review id is the position of the first rating that made it a review; check that it is one,
+    /// and that its author has not deleted their account since (their reviews went with it).
     private func findReview(_ reviewId: Int64) throws -> ReviewRef {
         guard reviewId > 0, let recorded = try log.event(at: UInt64(reviewId)),
               case .movieRated(let rated) = recorded.event, rated.isReview,
-              try log.state(of: recorded.streamId, as: RatingState.self).state.reviewId == reviewId
+              try log.state(of: recorded.streamId, as: RatingState.self).state.reviewId == reviewId,
+              try userExists(rated.userId)
         else { throw NuvieDomainError.reviewNotFound(reviewId: reviewId) }
         return ReviewRef(reviewId: reviewId, authorId: rated.userId, movieId: rated.movieId)
     }
