@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Whether a `Host` value is what RFC 9110 §7.2 allows: `uri-host [":" port]` (RFC 3986), or empty.
 /// A value that is not (`a, b`, a path, user info, spaces) is refused with the request
 /// (`BelowRouterAnswers`): two parties reading it differently is how a request reaches the wrong place.
@@ -47,7 +53,18 @@ enum HostValue {
             return literal[(literal.startIndex + 1)..<dot].allSatisfy(isHexDigit)
                 && literal[(dot + 1)...].allSatisfy { isLetterOrDigit($0) || "-._~!$&'()*+,;=:".utf8.contains($0) }
         }
-        return literal.contains(UInt8(ascii: ":")) && literal.allSatisfy { isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }
+        return isIPv6Address(literal)
+    }
+
+    /// As the C library reads an address (`inet_pton`), so `[:::::]` or `[1:2]` is not one.
+    private static func isIPv6Address(_ literal: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        guard literal.count <= 45 else { return false } // INET6_ADDRSTRLEN − 1: the longest, with an IPv4 tail
+        var text = Array(literal)
+        text.append(0)
+        var address = in6_addr()
+        return text.withUnsafeBufferPointer { pointer in
+            pointer.withMemoryRebound(to: CChar.self) { inet_pton(AF_INET6, $0.baseAddress, &address) == 1 }
+        }
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
