@@ -62,9 +62,10 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
             guard !readOnly else { return stores }
             try await stores.reconcileErasures(logger: logger)
             try stores.uploadedFiles.removeErasedOwners()
-            stores.keys.onErasuresCopied { [root = directory.files] owners in
-                do { try SealedFiles.removeCopies(of: owners, under: root) } catch {
-                    logger.error("could not remove erased users' files", metadata: ["users": "\(owners)", "error": "\(error)"])
+            stores.keys.onKeysDestroyed { [root = directory.files] destruction in
+                guard destruction.copiedFromShared else { return }
+                do { try SealedFiles.removeCopies(of: destruction.userIds, under: root) } catch {
+                    logger.error("could not remove erased users' files", metadata: ["users": "\(destruction.userIds)", "error": "\(error)"])
                 }
             }
         } catch {

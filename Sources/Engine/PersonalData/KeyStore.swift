@@ -44,10 +44,8 @@ public final class KeyStore: Sendable {
     let cache: NIOLockedValueBox<KeyCache>
     /// The store shared by every node of the product, when this is one node's copy of it.
     let shared: (any SharedKeys)?
-    /// Told of erasures this copy learns from the shared store (`onErasuresCopied`).
-    let erasuresCopied = NIOLockedValueBox<[@Sendable ([Int64]) -> Void]>([])
     /// Told of every destruction (`onKeysDestroyed`).
-    private let keysDestroyed = NIOLockedValueBox<[@Sendable (UInt64) -> Void]>([])
+    private let keysDestroyed = NIOLockedValueBox<[@Sendable (KeyDestruction) -> Void]>([])
 
     /// The key store of a data directory: `keys/keys.sqlite` in it.
     public convenience init(dataDirectory: URL, masterKey: MasterKey, cachedKeys: Int = 10_000) throws {
@@ -115,18 +113,19 @@ public final class KeyStore: Sendable {
         cache.withLockedValue { $0.destructions }
     }
 
-    /// Calls `action` with `destructions` after each destruction, however it was made.
-    public func onKeysDestroyed(_ action: @escaping @Sendable (UInt64) -> Void) {
+    /// Calls `action` after each destruction, however it was made.
+    public func onKeysDestroyed(_ action: @escaping @Sendable (KeyDestruction) -> Void) {
         keysDestroyed.withLockedValue { $0.append(action) }
     }
 
     /// Marks `userIds` destroyed in the cache, then tells whoever asked (`onKeysDestroyed`).
-    func destroyedInCache(_ userIds: [Int64]) {
+    func destroyedInCache(_ userIds: [Int64], copiedFromShared: Bool) {
         let count = cache.withLockedValue { cache in
             cache.destroyed(userIds)
             return cache.destructions
         }
-        for action in keysDestroyed.withLockedValue({ $0 }) { action(count) }
+        let destruction = KeyDestruction(count: count, userIds: userIds, copiedFromShared: copiedFromShared)
+        for action in keysDestroyed.withLockedValue({ $0 }) { action(destruction) }
     }
 
     public func isDestroyed(_ userId: Int64) throws -> Bool {
@@ -237,6 +236,16 @@ struct KeyCache: Sendable {
         destructions += 1
         for userId in userIds { entries.set(.destroyed, for: userId) }
     }
+}
+
+/// Keys destroyed, as the key store tells it (`KeyStore.onKeysDestroyed`).
+public struct KeyDestruction: Sendable {
+    /// The store's `destructions` with this one counted.
+    public var count: UInt64
+    public var userIds: [Int64]
+    /// Copied from the shared store: these users were erased through another node, and whatever
+    /// this node keeps of them beside the key (their files' copies) can go at once.
+    public var copiedFromShared: Bool
 }
 
 extension StorageFullError.Store {

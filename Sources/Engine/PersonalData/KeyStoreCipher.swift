@@ -80,6 +80,6 @@ public struct KeyStoreCipher: PersonalDataCipher {
     }
 
     public func onKeysDestroyed(_ action: @escaping @Sendable (UInt64) -> Void) {
-        keys.onKeysDestroyed(action)
+        keys.onKeysDestroyed { action($0.count) }
     }
 }

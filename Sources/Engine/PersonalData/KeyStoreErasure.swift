@@ -58,7 +58,7 @@ extension KeyStore {
             return destroyed
         }
         guard !erasures.isEmpty else { return [] }
-        destroyedInCache(erasures.map(\.userId))
+        destroyedInCache(erasures.map(\.userId), copiedFromShared: false)
         try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
         return newlyDestroyed
     }

@@ -70,8 +70,7 @@ extension KeyStore {
         let destroyed = try await pool.write { db in
             var destroyed: [Int64] = []
             for change in changes {
-                try Self.keep(change.key, for: change.userId, db)
-                if case .destroyed = change.key { destroyed.append(change.userId) }
+                if try Self.keep(change.key, for: change.userId, db) { destroyed.append(change.userId) }
             }
             try db.execute(
                 sql: "INSERT INTO shared_copy (id, sequence) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET sequence = excluded.sequence",
@@ -80,16 +79,9 @@ extension KeyStore {
             return destroyed
         }
         if !destroyed.isEmpty {
-            destroyedInCache(destroyed)
+            destroyedInCache(destroyed, copiedFromShared: true)
             try await pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
-            for action in erasuresCopied.withLockedValue({ $0 }) { action(destroyed) }
         }
-    }
-
-    /// Calls `action` with the users whose keys each copy from the shared store destroys here: users
-    /// erased through another node, whose copies on this node can go at once.
-    public func onErasuresCopied(_ action: @escaping @Sendable ([Int64]) -> Void) {
-        erasuresCopied.withLockedValue { $0.append(action) }
     }
 
     /// Moves this file's keys and erasures into `shared` (a product leaving the embedded log for a
@@ -166,14 +158,18 @@ extension KeyStore {
 extension KeyStore {
     /// What the shared store holds for a user, kept in this copy: a key this copy lacks, or the
     /// user's erasure (their key deleted here too, the erasure's log position recorded when known).
-    fileprivate static func keep(_ key: SharedKey, for userId: Int64, _ db: Database) throws {
+    /// Keeps a change copied from the shared store; true when it destroys a key this copy did not
+    /// know destroyed (a later change that only records the erasure's log position is not one).
+    fileprivate static func keep(_ key: SharedKey, for userId: Int64, _ db: Database) throws -> Bool {
         switch key {
         case .live(let wrapped):
             try db.execute(
                 sql: "INSERT INTO data_key (user_id, wrapped, created_at) VALUES (?, ?, ?) ON CONFLICT (user_id) DO NOTHING",
                 arguments: [userId, wrapped, Date()]
             )
+            return false
         case .destroyed(let position):
+            let known = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM destroyed_key WHERE user_id = ?)", arguments: [userId]) ?? false
             try db.execute(sql: "DELETE FROM data_key WHERE user_id = ?", arguments: [userId])
             try db.execute(
                 sql: """
@@ -182,6 +178,7 @@ extension KeyStore {
                     """,
                 arguments: [userId, Date(), position.map(Int64.init)]
             )
+            return !known
         }
     }
 }
