@@ -121,6 +121,9 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
     case corruptRecord(position: UInt64, reason: String)
     case closed
     case readOnly
+    /// A shared log holds another event at `position` than this copy took from it: a server
+    /// without every commit was promoted, and this copy's history is no longer the log's.
+    case historyParted(position: UInt64)
 
     public var description: String {
         switch self {
@@ -132,6 +135,7 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .corruptRecord(position, reason): "record at position \(position) is unreadable: \(reason)"
         case .closed: "the event log is closed"
         case .readOnly: "this event log is read-only"
+        case .historyParted(let position): "the shared log holds another event at position \(position) than this copy took from it"
         }
     }
 }

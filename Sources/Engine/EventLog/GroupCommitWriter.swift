@@ -10,15 +10,16 @@ final class GroupCommitWriter: @unchecked Sendable {
         enum Work {
             /// Decided here, by the append rules.
             case append([StreamAppend])
-            /// Decided by a shared log: copied in its order (those already here are skipped).
+            /// Decided by a shared log: copied in its order (those already here are skipped, once
+            /// found to be the same events: else `EventLogError.historyParted`).
             case copy([RecordedEvent])
         }
 
         let work: Work
         /// nil for a copy nobody waits for (`enqueueCopy`).
         var continuation: CheckedContinuation<AppendResult, any Error>?
-        /// Called once the copy is written or dropped (`enqueueCopy`).
-        var processed: (@Sendable () -> Void)?
+        /// Called once the copy is written or dropped (`enqueueCopy`), with how it went.
+        var processed: (@Sendable (Result<AppendResult, any Error>) -> Void)?
     }
 
     private let condition = NSCondition()
@@ -75,7 +76,7 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// Queues a copy behind everything queued so far and returns at once; a copy that does not
     /// follow the head when its turn comes is dropped. `processed` is called once it is written or
     /// dropped.
-    func enqueueCopy(_ events: [RecordedEvent], processed: @escaping @Sendable () -> Void) {
+    func enqueueCopy(_ events: [RecordedEvent], processed: @escaping @Sendable (Result<AppendResult, any Error>) -> Void) {
         condition.lock()
         defer { condition.unlock() }
         guard !isClosed else { return }
@@ -110,7 +111,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             let results = commit(batch)
             for (request, result) in zip(batch, results) {
                 request.continuation?.resume(with: result)
-                request.processed?()
+                request.processed?(result)
             }
         }
         condition.lock()
@@ -160,6 +161,9 @@ final class GroupCommitWriter: @unchecked Sendable {
                                 results.append(.success(try store.append(appends, in: txn, index: &pending, after: &position, now: now)))
                             case .copy(let events):
                                 let new = events.drop { $0.position <= position }
+                                for held in events.prefix(events.count - new.count) {
+                                    guard try store.event(at: held.position, txn)?.id == held.id else { throw EventLogError.historyParted(position: held.position) }
+                                }
                                 try store.write(Array(new), in: txn, index: &pending, after: &position)
                                 results.append(.success(AppendResult(positions: new.map(\.position), wasDuplicate: false)))
                             }

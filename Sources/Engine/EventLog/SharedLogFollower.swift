@@ -16,8 +16,8 @@ final class SharedLogFollower: Sendable {
     private let ownCommits = OwnCommits()
     private let beforeCopy: (@Sendable () async throws -> Void)?
     private let localEventId: @Sendable (UInt64) throws -> UUID?
-    /// Set when the shared log no longer holds what this copy took from it (`checkSameHistory`).
-    private let diverged = NIOLockedValueBox<String?>(nil)
+    /// Set when the shared log no longer holds what this copy took from it.
+    private let parted: PartedHistory
     private let tasks = NIOLockedValueBox<[Task<Void, Never>]>([])
     private let lastFailure = NIOLockedValueBox<(message: String, since: Date)?>(nil)
     private let isClosed = NIOLockedValueBox(false)
@@ -36,10 +36,11 @@ final class SharedLogFollower: Sendable {
         self.writer = writer
         self.localHead = localHead
         sharedHead = PositionWatcher(position: localHead.position)
+        parted = PartedHistory(location: shared.location)
         // This node's own commits are copied without reading them back when they follow the copy's
         // head (their keys are this node's already). When another node wrote in between, the writer
         // drops the copy and the follower reads the gap.
-        batcher = SharedAppendBatcher(shared: shared, localVersions: localVersions, ownCommits: ownCommits, writer: writer)
+        batcher = SharedAppendBatcher(shared: shared, localVersions: localVersions, ownCommits: ownCommits, writer: writer, parted: parted)
         tasks.withLockedValue {
             $0 = [
                 Task { [self] in
@@ -51,10 +52,11 @@ final class SharedLogFollower: Sendable {
         }
     }
 
-    /// Set while the shared log cannot be read: the copy, and so every read model here, is behind.
-    var failure: (message: String, since: Date)? { lastFailure.withLockedValue { $0 } }
+    /// Set while the shared log cannot be read (the copy, and so every read model here, is behind), or
+    /// for good once its history parted from the copy's.
+    var failure: (message: String, since: Date)? { parted.found ?? lastFailure.withLockedValue { $0 } }
 
-    private var divergence: String? { diverged.withLockedValue { $0 } }
+    private var divergence: String? { parted.found?.message }
 
     var sharedHeadPosition: UInt64 { sharedHead.position }
 
@@ -66,7 +68,13 @@ final class SharedLogFollower: Sendable {
         guard await localHead.wait(until: headAfter, timeout: Self.copyTimeout) else {
             throw SharedLogUnreachable(reason: "committed, but this node could not copy it back in time", outcomeUnknown: true)
         }
-        return try decision.get().result
+        let result = try decision.get().result
+        // Committed at positions where the copy already held other events: the log lost those.
+        if let position = result.positions.first, let ours = appends.lazy.flatMap(\.events).first?.id, try localEventId(position) != ours {
+            parted.found(at: position)
+            throw SharedLogUnreachable(reason: divergence ?? "", outcomeUnknown: true)
+        }
+        return result
     }
 
     private func heard(_ head: Result<UInt64, any Error>) {
@@ -104,15 +112,14 @@ final class SharedLogFollower: Sendable {
     /// promoted standby), checks that it still holds the last event this copy took from it. A standby promoted
     /// without every commit (asynchronous replication) has lost that event, and may give its position
     /// to another: this node then stops writing and copying, and says so in `/health`, until its data
-    /// directory is rebuilt (ops/postgresql.md, "Failover").
+    /// directory is rebuilt (ops/postgresql.md, "Failover"). Every copy checks the same of the events
+    /// it overlaps (`follow` reads from the copy's last event, and the writer compares what it skips),
+    /// since the other nodes may have written past the lost events before this check runs.
     func checkSameHistory() async {
         let local = localHead.position
         guard local > 0, let ours = try? localEventId(local), let theirs = try? await shared.events(after: local - 1, limit: 1) else { return }
         guard theirs.first?.id != ours else { return }
-        let message = "the shared log no longer holds event \(ours) at position \(local), which this node copied from it: a server without every commit was promoted. This node stopped writing; rebuild its data directory"
-        diverged.withLockedValue { $0 = message }
-        lastFailure.withLockedValue { $0 = (message, Date()) }
-        logger.critical("the shared log lost events this node holds", metadata: ["log": "\(shared.location)", "position": "\(local)"])
+        parted.found(at: local)
     }
 
     /// Returns once the copy holds every event the shared log held when called; throws when the
@@ -144,8 +151,9 @@ final class SharedLogFollower: Sendable {
             let landed = localHead.position
             guard sharedHead.position > landed else { continue }
             do {
-                let events = try await shared.events(after: landed, limit: Self.copyBatch)
-                if events.isEmpty {
+                // From the copy's last event, which the writer checks is the same before skipping it.
+                let events = try await shared.events(after: landed == 0 ? 0 : landed - 1, limit: Self.copyBatch)
+                if events.count <= (landed == 0 ? 0 : 1) {
                     try await Task.sleep(for: .milliseconds(10))
                 } else {
                     try await beforeCopy?()
@@ -154,6 +162,9 @@ final class SharedLogFollower: Sendable {
                 recovered()
                 pause = .milliseconds(50)
             } catch let error where error is CancellationError || error as? EventLogError == .closed {
+                return
+            } catch EventLogError.historyParted(let position) {
+                parted.found(at: position)
                 return
             } catch {
                 failed(error)
@@ -180,14 +191,16 @@ final class SharedAppendBatcher: Sendable {
     private let localVersions: LocalVersions
     private let ownCommits: OwnCommits
     private let writer: GroupCommitWriter
+    private let parted: PartedHistory
     private let state = NIOLockedValueBox(State())
     private static let largestCommit = 512
 
-    init(shared: any SharedLog, localVersions: @escaping LocalVersions, ownCommits: OwnCommits, writer: GroupCommitWriter) {
+    init(shared: any SharedLog, localVersions: @escaping LocalVersions, ownCommits: OwnCommits, writer: GroupCommitWriter, parted: PartedHistory) {
         self.shared = shared
         self.localVersions = localVersions
         self.ownCommits = ownCommits
         self.writer = writer
+        self.parted = parted
     }
 
     func submit(_ appends: [StreamAppend]) async throws -> Outcome {
@@ -224,7 +237,11 @@ final class SharedAppendBatcher: Sendable {
                 if written.isEmpty {
                     ownCommits.landed(commit)
                 } else {
-                    writer.enqueueCopy(written) { [ownCommits] in ownCommits.landed(commit) }
+                    // A commit at positions this copy already holds others at: the log lost them.
+                    writer.enqueueCopy(written) { [ownCommits, parted] copied in
+                        if case .failure(EventLogError.historyParted(let position)) = copied { parted.found(at: position) }
+                        ownCommits.landed(commit)
+                    }
                 }
                 for (request, decision) in zip(batch, decisions) { request.continuation.resume(returning: (decision, head)) }
             } catch {
