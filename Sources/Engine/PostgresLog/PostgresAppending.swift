@@ -56,11 +56,17 @@ extension PostgresSharedLog {
             try connection.requireOpen(at: location, "the connection")
             try commitSent.mark(attempt)
             let rows = try await connection.query(Self.appendCall(decided.written, after: 0, expecting: Array(predicted), ids: ids), logger: logger)
-            for try await (head, appended) in rows.decode((Int64, Bool).self) where appended {
-                return decided.shifted(by: UInt64(head))
+            var committedHead: Int64?
+            for try await (head, appended) in rows.decode((Int64, Bool).self) where appended { committedHead = head }
+            guard let committedHead else {
+                commitSent.answered(attempt)
+                return nil
             }
-            commitSent.answered(attempt)
-            return nil
+            // The statement's row comes before its implicit COMMIT has finished (and so before a
+            // synchronous standby holds it): a wait for the standby cut short by the server's shutdown
+            // sends the row and ends the connection. The next statement runs only after the commit.
+            _ = try await connection.query("SELECT 1", logger: logger).collect()
+            return decided.shifted(by: UInt64(committedHead))
         }
     }
 
