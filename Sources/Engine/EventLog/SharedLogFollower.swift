@@ -127,7 +127,9 @@ final class SharedLogFollower: Sendable {
     func catchUp() async throws {
         let head = try await shared.head()
         sharedHead.publish(head)
-        await localHead.wait(until: head)
+        while await !localHead.wait(until: head, timeout: .seconds(1)) {
+            if let divergence { throw SharedLogUnreachable(reason: divergence, outcomeUnknown: false) }
+        }
     }
 
     func close() {
@@ -151,8 +153,13 @@ final class SharedLogFollower: Sendable {
             let landed = localHead.position
             guard sharedHead.position > landed else { continue }
             do {
-                // From the copy's last event, which the writer checks is the same before skipping it.
+                // From the copy's last event, which the writer checks is the same before skipping it;
+                // a log that no longer holds it at all lost it.
                 let events = try await shared.events(after: landed == 0 ? 0 : landed - 1, limit: Self.copyBatch)
+                if landed > 0, events.first?.position != landed {
+                    parted.found(at: landed)
+                    return
+                }
                 if events.count <= (landed == 0 ? 0 : 1) {
                     try await Task.sleep(for: .milliseconds(10))
                 } else {

@@ -106,8 +106,14 @@ public struct PostgresLogLocation: Sendable, CustomStringConvertible {
             host: server.host, port: server.port, username: username, password: password, database: database, tls: tls
         )
         configuration.options.connectTimeout = connectTimeout
+        configuration.options.additionalStartupParameters = Self.sessionSettings
         return configuration
     }
+
+    /// An append reads the head after it takes the append lock, in a snapshot taken after the lock:
+    /// read committed, whatever the database or role sets as their default (under repeatable read the
+    /// snapshot predates the lock, and every append that waited for it would fail on a stale head).
+    static let sessionSettings = [("default_transaction_isolation", "read committed")]
 
     /// A single connection's settings for `server`: a check fails at once, where a pool keeps retrying.
     func connectionConfiguration(for server: Server) -> PostgresConnection.Configuration {
@@ -115,6 +121,7 @@ public struct PostgresLogLocation: Sendable, CustomStringConvertible {
             host: server.host, port: server.port, username: username, password: password, database: database, tls: connectionTLS
         )
         configuration.options.connectTimeout = TimeAmount(connectTimeout)
+        configuration.options.additionalStartupParameters = Self.sessionSettings
         return configuration
     }
 
