@@ -105,7 +105,9 @@ struct ChatClient: Sendable {
     }
 
     /// A multipart form: text fields, then files as `files[]`.
-    func sendMultipart(_ uri: String, token: String, fields: [(String, String)], files: [(name: String, type: String, contents: [UInt8])]) async throws -> Reply {
+    func sendMultipart(
+        _ uri: String, token: String, fields: [(String, String)], files: [(name: String, type: String, contents: [UInt8])], headers extra: HTTPFields = [:]
+    ) async throws -> Reply {
         let boundary = "test-boundary-\(UInt64.random(in: 0...UInt64.max))"
         var body = ByteBuffer()
         for (name, value) in fields {
@@ -117,7 +119,9 @@ struct ChatClient: Sendable {
             body.writeString("\r\n")
         }
         body.writeString("--\(boundary)--\r\n")
-        return try await send(.post, uri, token: token, body: body, headers: [.contentType: "multipart/form-data; boundary=\(boundary)"])
+        var headers = extra
+        headers[.contentType] = "multipart/form-data; boundary=\(boundary)"
+        return try await send(.post, uri, token: token, body: body, headers: headers)
     }
 
     /// A multipart body written by hand (boundary `B`) to send-chat: the malformed ones `sendMultipart` would not write.

@@ -132,6 +132,29 @@ import Testing
         }
     }
 
+    /// A reused key is refused before the new request's files are stored (they were left behind,
+    /// sealed under the uploads directory, though the answer said nothing was recorded).
+    @Test func aKeyReusedWithOtherFilesStoresNoneOfThem() async throws {
+        try await ChatLiveServer.run { server in
+            let token = try await server.client.newUser("fil@example.com")
+            func send(_ message: String, _ contents: String) async throws -> ChatClient.Reply {
+                try await server.client.sendMultipart(
+                    "/api/send-chat/", token: token, fields: [("message", message)], files: [("f.txt", "text/plain", Array(contents.utf8))], headers: Self.key("m")
+                )
+            }
+            func storedFiles() -> Int {
+                FileManager.default.enumerator(at: server.storage.files.root, includingPropertiesForKeys: nil)?
+                    .compactMap { ($0 as? URL)?.hasDirectoryPath == false ? $0 : nil }.count ?? 0
+            }
+            #expect(try await send("One", "first file").status == .ok)
+            #expect(storedFiles() == 1)
+            let reused = try await send("Two", "second file")
+            #expect(reused.status == .unprocessableContent && reused.json["error"] as? String == "idempotency_key_reused", "\(reused.text)")
+            #expect(try await send("One", "first file").status == .ok, "the same request again is answered as the first time")
+            #expect(storedFiles() == 1)
+        }
+    }
+
     @Test func aRetriedNewSessionAnswersTheSessionItStarted() async throws {
         try await ChatLiveServer.run { server in
             let token = try await server.client.newUser("dee@example.com")

@@ -103,6 +103,11 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
         try log.event(at: position).map(decode)
     }
 
+    /// Whether `eventId` is recorded: a request retried, or its `Idempotency-Key` used before.
+    public func isRecorded(_ eventId: UUID) throws -> Bool {
+        try log.position(ofEvent: eventId) != nil
+    }
+
     public func streamExists(_ streamId: String) throws -> Bool {
         try log.streamVersion(streamId) > 0
     }

@@ -66,8 +66,13 @@ public struct SealedFiles: Sendable {
         return full
     }
 
+    /// What `store` answers for `contents`, storing nothing.
+    public static func address(of contents: Data) -> Stored {
+        Stored(sha256: SHA256.hash(data: contents).lowercaseHex, size: contents.count)
+    }
+
     private func storeUnmapped(_ contents: Data, owner: Int64) throws -> Stored {
-        let sha256 = SHA256.hash(data: contents).lowercaseHex
+        let sha256 = Self.address(of: contents).sha256
         guard let key = try keys.key(for: owner, creating: true) else { throw KeyStore.Failure.keyDestroyed(userId: owner) }
         let directory = root.appendingPathComponent("\(owner)")
         let path = path(sha256, owner: owner).path

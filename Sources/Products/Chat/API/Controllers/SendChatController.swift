@@ -34,7 +34,8 @@ struct SendChatController: Sendable {
             if let sessionId, try !conversations.commands.conversation(sessionId).isOpen(to: context.userId) {
                 throw ChatDomainError.sessionNotFound(sessionId: sessionId)
             }
-            return (message, tone, lang, sessionId, try await store(fields.files, owner: context.userId))
+            let recorded = try conversations.commands.store.isRecorded(eventId)
+            return (message, tone, lang, sessionId, try await store(fields.files, owner: context.userId, recorded: recorded))
         }
         let exchange = try await conversations.send(
             message, tone: tone, lang: lang, attachments: attachments, to: sessionId, by: context.userId, eventId: eventId
@@ -47,8 +48,9 @@ struct SendChatController: Sendable {
     }
 
     /// Every file checked first, then each stored (synced, and in the shared log when there is one)
-    /// before the message naming it is recorded.
-    private func store(_ uploads: [FormFields.File], owner: Int64) async throws -> [Attachment] {
+    /// before the message naming it is recorded. Under an `Idempotency-Key` already `recorded`, none
+    /// is stored again: the same request's files are, and another request is refused.
+    private func store(_ uploads: [FormFields.File], owner: Int64, recorded: Bool) async throws -> [Attachment] {
         guard uploads.count <= AttachmentRules.maximumFiles else {
             throw ChatAPIError.invalid("files[]", "holds more than \(AttachmentRules.maximumFiles) files")
         }
@@ -58,11 +60,11 @@ struct SendChatController: Sendable {
                 (upload, try AttachmentRules.validated(name: upload.name, contentType: upload.contentType, contents: upload.contents))
             }
             return try checked.map { upload, contentType in
-                let stored = try files.store(Data(upload.contents), owner: owner)
+                let stored = recorded ? SealedFiles.address(of: Data(upload.contents)) : try files.store(Data(upload.contents), owner: owner)
                 return Attachment(sha256: stored.sha256, name: upload.name, contentType: contentType, size: stored.size)
             }
         }
-        for attachment in attachments {
+        for attachment in attachments where !recorded {
             try await files.share(attachment.sha256, owner: owner)
         }
         return attachments
