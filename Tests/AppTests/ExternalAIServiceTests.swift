@@ -8,7 +8,7 @@ import Testing
 
 /// An external AI service for the backend to call: it speaks the contract, with what it answers
 /// decided by the test.
-private enum FakeAIBehaviour: Sendable { case answers, tooSlow, modelNotReady, careless }
+private enum FakeAIBehaviour: Sendable { case answers, tooSlow, modelNotReady, careless, rulesWithoutDescriptions }
 
 private let sharedToken = "internal-token-internal-token-internal"
 
@@ -24,15 +24,19 @@ private func withFakeAIService(_ behaviour: FakeAIBehaviour, _ body: @Sendable (
         case .modelNotReady:
             let body = #"{"error":{"code":"MODEL_NOT_READY","message":"warming up","details":{}}}"#
             return Response(status: .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(string: body)))
-        case .answers, .careless:
+        case .answers, .careless, .rulesWithoutDescriptions:
             break
         }
         // A careless service ignores the exclusions and asks for a time to live that would overflow.
         let excluded = behaviour == .careless ? [] : json["exclude_movie_ids"] as? [Int] ?? []
         let ttl = behaviour == .careless ? "9223372036854775807" : "60"
         let films = [21, 22, 23, 24].filter { !excluded.contains($0) }.prefix(behaviour == .careless ? 4 : 2)
+        // The contract lets a service give `rules` as a reason, and leave descriptions to the backend.
+        let factor = behaviour == .rulesWithoutDescriptions
+            ? #""primary_reason":"rules","confidence":0.5,"factors":[{"type":"rules","weight":1,"value":1,"payload":{}}]"#
+            : #""primary_reason":"similar_users","confidence":0.5,"factors":[{"type":"similar_users","weight":1,"value":7,"payload":{},"description":"From the external model"}]"#
         let items = films.enumerated().map { index, film in
-            #"{"movie_id":\#(film),"score":0.5,"rank":\#(index + 1),"explanation":{"primary_reason":"similar_users","confidence":0.5,"factors":[{"type":"similar_users","weight":1,"value":7,"payload":{},"description":"From the external model"}]}}"#
+            #"{"movie_id":\#(film),"score":0.5,"rank":\#(index + 1),"explanation":{\#(factor)}}"#
         }
         let body = """
             {"request_id":"\(json["request_id"] as? String ?? "")","user_id":\(json["user_id"] as? Int ?? 0),
@@ -71,6 +75,18 @@ private func fallbacks(_ client: LiveClient) async throws -> Int {
                 let rated = try ReadModelFacts(client.dataDirectory, userId: 3).ratings.keys
                 #expect(Set(feed.ids).isDisjoint(with: rated.map(Int.init)))
                 #expect(feed.descriptions.allSatisfy { $0 == "From the external model" })
+            }
+        }
+    }
+
+    @Test func aRuleWithoutADescriptionIsShownInTheBackendsWords() async throws {
+        try await withFakeAIService(.rulesWithoutDescriptions) { port in
+            try await withTasteServer({ configure(&$0, port: port) }) { client in
+                let before = try await fallbacks(client)
+                let feed = try await feedDescriptions(client, user: "movielens-3")
+                #expect(!feed.ids.isEmpty && Set(feed.ids).isSubset(of: [21, 22, 23, 24]), "the service's answer was thrown away")
+                #expect(!feed.descriptions.isEmpty && feed.descriptions.allSatisfy { $0 == "Picked for you" }, "\(feed.descriptions)")
+                #expect(try await fallbacks(client) == before)
             }
         }
     }

@@ -12,7 +12,8 @@ struct FactorDTO: Codable, Sendable {
     var weight: Double
     var value: JSONValue
     var payload: [String: JSONValue]
-    var description: String
+    /// Always written here; an AI service may leave it to the backend (the contract prefers the backend's, for i18n).
+    var description: String?
 
     init(_ factor: Factor) {
         type = factor.type.rawValue
@@ -49,13 +50,28 @@ struct FactorDTO: Codable, Sendable {
         return Factor(
             type: type, weight: weight, value: number, seedMovieIds: ids("seed_movie_ids"), ratedMovieIds: ids("rated_movie_ids"),
             signalMovieIds: ids("signal_movie_ids"), friendUserIds: ids("friend_user_ids"),
-            genres: genres, evidenceEventIds: ids("evidence_event_ids").map { UInt64(max(0, $0)) }, description: description
+            genres: genres, evidenceEventIds: ids("evidence_event_ids").map { UInt64(max(0, $0)) }, description: description ?? type.backendDescription
         )
     }
 
     private func camelCase(_ key: String) -> String {
         let parts = key.split(separator: "_")
         return (parts.first.map(String.init) ?? "") + parts.dropFirst().map { $0.capitalized }.joined()
+    }
+}
+
+extension FactorType {
+    /// The backend's words for a factor an AI service sent without its own.
+    fileprivate var backendDescription: String {
+        switch self {
+        case .genreMatch: "Matches genres you like"
+        case .becauseYouRated: "Because you liked similar movies"
+        case .similarUsers: "Watched by people with tastes like yours"
+        case .friendActivity: "Your friends liked this"
+        case .trending: "Trending now"
+        case .popular: "Popular with everyone"
+        case .rules: "Picked for you"
+        }
     }
 }
 
@@ -88,6 +104,15 @@ struct AIRecommendRequestDTO: Encodable, Sendable {
     struct Context: Encodable, Sendable {
         var useSocial: Bool
         var seedMovieIds: [Int64]?
+
+        private enum CodingKeys: String, CodingKey { case useSocial, seedMovieIds }
+
+        /// `seed_movie_ids` is written `null` when there are none, as the contract's optional fields are.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(useSocial, forKey: .useSocial)
+            try container.encode(seedMovieIds, forKey: .seedMovieIds)
+        }
     }
     var requestId: String
     var userId: Int64

@@ -6,6 +6,8 @@ public enum FactorType: String, Sendable, CaseIterable, Codable {
     case friendActivity = "friend_activity"
     case trending
     case popular
+    /// Only from an external AI service (`NUVIE_AI_SERVICE_URL`): the contract allows it; the model here never gives it.
+    case rules
 }
 
 /// One term of a film's score. `weight` is the term's exact share of the score (the weights of an
