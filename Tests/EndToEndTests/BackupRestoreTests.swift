@@ -36,6 +36,9 @@ import Testing
         #expect(mistyped.status == 1 && mistyped.output.contains("holds no event log") && !mistyped.output.contains("Usage:"), "a backup of nothing is refused: \(mistyped.output)")
 
         let keyStore = live.appendingPathComponent("keys/keys.sqlite").path
+        // Onto a machine installed and started once (ops/README.md): the empty key store its start made
+        // gives way to the backed-up one (it was kept, and every sealed event failed to open).
+        try firstStartKeyStore(in: restored)
         let restore = try await runNuvie(["restore", "--data-dir", restored.path, "--key-store", keyStore, backup.path])
         #expect(restore.status == 0, "\(restore.output)")
         #expect(
@@ -44,6 +47,16 @@ import Testing
         )
         let verify = try await runNuvie(["verify", "--data-dir", restored.path])
         #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")
+        // With a key store under the right master key but without the keys its events were sealed under,
+        // the restore says its read models could not be folded (it said it had folded them).
+        let elsewhere = directory.url.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: live.appendingPathComponent("demo-master-key"), to: elsewhere.appendingPathComponent("demo-master-key"))
+        try demoKeyStore(of: elsewhere).keys.close()
+        let wrongKeys = try await runNuvie([
+            "restore", "--data-dir", directory.url.appendingPathComponent("restored-2").path, "--key-store", elsewhere.appendingPathComponent("keys/keys.sqlite").path, backup.path,
+        ])
+        #expect(wrongKeys.status == 1 && wrongKeys.output.contains("could not be folded"), "\(wrongKeys.output)")
 
         let original = try EventLog(configuration: .init(directory: live.appendingPathComponent("log")))
         defer { original.close() }

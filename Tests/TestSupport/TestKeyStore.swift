@@ -17,3 +17,10 @@ public func demoKeyStore(of dataDirectory: URL) throws -> KeyStoreCipher {
 
 /// A `<PRODUCT>_MASTER_KEY` value (32 bytes, base64) for a server configured outside demo mode.
 public let configuredMasterKey = Data(repeating: 7, count: 32).base64EncodedString()
+
+/// The key store a product's first start leaves in `dataDirectory` (no key, no erasure), under a master
+/// key of its own: a machine installed and started once before it is restored onto.
+public func firstStartKeyStore(in dataDirectory: URL) throws {
+    let masterKey = try MasterKey(base64: Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(), source: "first start")
+    try KeyStore(dataDirectory: dataDirectory, masterKey: masterKey).close()
+}

@@ -111,7 +111,9 @@ public enum Backup {
             throw Failure.anotherProduct(backup.path, backup: backedUp, expected: Product.name)
         }
         let target = DataDirectory(dataDirectory)
-        let hasKeyStore = files.fileExists(atPath: target.keyStorePath)
+        // One a first start made (no key, no erasure) is no newer than any: a backed-up one may replace it.
+        var hasKeyStore = files.fileExists(atPath: target.keyStorePath)
+        if hasKeyStore, keyStore != nil, try KeyStore.holdsNothing(fileAt: target.keyStorePath) { hasKeyStore = false }
         if keyStore == nil, !hasKeyStore { throw Failure.noKeyStore(target.keyStorePath) }
         if let keyStore, !files.fileExists(atPath: keyStore.path) { throw Failure.noKeyStore(keyStore.path) }
         // The directory's own key store is the newest there is: never replaced, whatever path names it.
@@ -133,6 +135,7 @@ public enum Backup {
             try files.copyItem(at: backedUpFiles, to: target.files)
         }
         if let keyStore, !hasKeyStore {
+            try KeyStore.remove(fileAt: target.keyStorePath)
             try KeyStore.backup(fileAt: keyStore.path, to: target.keyStorePath)
         }
         let demoKey = backup.appendingPathComponent(target.demoMasterKey.lastPathComponent)

@@ -59,7 +59,14 @@ public struct RestoreCommand<Product: EventSourcedProduct>: AsyncParsableCommand
         let logger = global.logger()
         let stores = try await global.openStores(logger: logger)
         defer { stores.close() }
-        try stores.runner(batchSize: 5000, logger: logger).catchUp()
+        let runner = try stores.runner(batchSize: 5000, logger: logger)
+        try runner.catchUp()
+        let failures = try runner.status().compactMap { status in
+            status.failedPosition.map { "\(status.name) could not fold the event at position \($0) (\(status.failure ?? "no reason recorded"))" }
+        }
+        guard failures.isEmpty else {
+            throw OperatorRefusal("restored the log to position \(manifest.logHeadPosition), but its read models could not be folded: \(failures.joined(separator: "; ")). Was it restored with the key store its events were sealed under (--key-store)?")
+        }
         print("restored the log to position \(manifest.logHeadPosition) (backup of \(manifest.createdAt.formatted(.iso8601))) into \(global.dataDirectory.path), and folded the read models from it")
     }
 }

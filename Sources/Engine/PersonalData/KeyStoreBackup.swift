@@ -11,6 +11,25 @@ extension KeyStore {
         try Self.copy(to: destination) { try pool.backup(to: $0) }
     }
 
+    /// Whether the file at `path` holds no key and no erasure: what a first start leaves (a new
+    /// install started once before its restore), which a backed-up key store may replace.
+    public static func holdsNothing(fileAt path: String) throws -> Bool {
+        var configuration = KeyStoreSchema.configuration
+        configuration.readonly = true
+        let file = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? file.close() }
+        return try file.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM data_key) OR EXISTS (SELECT 1 FROM destroyed_key)") == false
+        }
+    }
+
+    /// Removes the file at `path` with its WAL and shared-memory files.
+    public static func remove(fileAt path: String) throws {
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+
     /// The same, from the file at `path`, without opening it as a store (no master key needed: the
     /// keys stay wrapped). Also what a restore uses to put a backed-up key store in place.
     public static func backup(fileAt path: String, to destination: String) throws {
