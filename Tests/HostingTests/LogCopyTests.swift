@@ -34,11 +34,13 @@ struct LogCopyTests {
 
         var stores = try await ProductStores<TallyProduct>.open(directory: data, masterKey: masterKey, logger: logger)
         for (tally, user) in [("cups", 1), ("cups", 2), ("plates", 3)] { try await count(tally, user: Int64(user), in: stores) }
+        // An upload, read through every node once the log is shared (before, it stayed in this directory alone).
+        let upload = try stores.uploadedFiles.store(Data("an upload".utf8), owner: 1)
         _ = try await UserErasure(stores: stores, runner: try stores.runner(logger: logger)).erase(2, initiator: .operator)
         stores.close()
 
         let first = try await LogCopy.run(TallyProduct.self, from: data, to: url, masterKey: masterKey, logger: logger)
-        #expect((first.copiedEvents, first.head, first.keys, first.erasures) == (4, 4, 2, 1))
+        #expect((first.copiedEvents, first.head, first.keys, first.erasures, first.files) == (4, 4, 2, 1, 1))
         #expect(try await LogCopy.run(TallyProduct.self, from: data, to: url, masterKey: masterKey, logger: logger).copiedEvents == 0)
         // Copied with no server on it, the directory holds the shared log: served alone, it would part from it.
         await #expect(throws: SharedLogUnavailable.self) { try await ProductStores<TallyProduct>.open(directory: data, masterKey: masterKey, logger: self.logger) }
@@ -60,6 +62,7 @@ struct LogCopyTests {
         defer { node.close() }
         _ = try node.runner(logger: logger).catchUp()
         #expect(try rows(node) == expected)
+        #expect(try await node.uploadedFiles.contents(upload.sha256, owner: 1) == Data("an upload".utf8))
     }
 
     @Test func aDatabaseHoldingAnotherLogIsRefused() async throws {

@@ -77,6 +77,10 @@ public struct SharedLogUnreachable: Error, Equatable, Sendable, CustomStringConv
 public struct SharedFiles: Sendable {
     let log: any SharedLog
 
+    public init(log: any SharedLog) {
+        self.log = log
+    }
+
     public func store(_ name: String, _ contents: Data) async throws { try await log.storeFile(name, contents) }
 
     public func contents(_ name: String) async throws -> Data? { try await log.file(name) }

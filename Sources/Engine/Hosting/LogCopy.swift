@@ -7,7 +7,8 @@ import ReadModels
 
 /// Moves a product's embedded log into PostgreSQL (`<product> log-copy --to postgres://…`), for a team
 /// that outgrows one machine and keeps its history: the key store first (the same wrapped keys, so
-/// every sealed value still opens, and every erasure), then every event at its own position, with its
+/// every sealed value still opens, and every erasure), then the uploaded files (sealed, as stored:
+/// every node reads them from there), then every event at its own position, with its
 /// id, stream, version and time. Resumable: a second run checks that the database holds this log's
 /// events so far (the last one's id at its position) and copies the rest. A copy made with no server
 /// on the directory marks it as holding the shared log (`DataDirectory.sharedLogMarker`), as a node's
@@ -18,6 +19,7 @@ public enum LogCopy {
         public var head: UInt64
         public var keys: Int
         public var erasures: Int
+        public var files: Int
     }
 
     public enum Failure: Error, CustomStringConvertible {
@@ -47,6 +49,7 @@ public enum LogCopy {
         guard let target = shared.log as? PostgresSharedLog else { throw Failure.differentLog(position: 0) }
 
         let (copiedKeys, erasures) = try await keys.copy(into: shared.keys)
+        let files = try await SealedFiles(root: directory.files, keys: keys, shared: SharedFiles(log: target)).shareAll()
         var head = try await target.head()
         guard head <= log.headPosition else { throw Failure.differentLog(position: head) }
         if head > 0 {
@@ -64,6 +67,6 @@ public enum LogCopy {
         if directory.runningServer == nil {
             try Data("\(target.location)\n".utf8).write(to: directory.sharedLogMarker, options: .atomic)
         }
-        return Report(copiedEvents: copied, head: head, keys: copiedKeys, erasures: erasures)
+        return Report(copiedEvents: copied, head: head, keys: copiedKeys, erasures: erasures, files: files)
     }
 }

@@ -28,8 +28,8 @@ public struct LogCopyCommand<Product: EventSourcedProduct>: AsyncParsableCommand
         let running = directory.runningServer.map { " A server (pid \($0)) still serves this directory: stop it, run log-copy again, then serve with --log-url." }
             ?? " This directory now holds the shared log (\(directory.sharedLogMarker.path)): it serves only with --log-url; to serve it alone again, remove that file."
         print("""
-            copied \(report.copiedEvents) events (the database now holds positions 1–\(report.head)), \(report.keys) keys and \(report.erasures) \
-            erasures.\(running)
+            copied \(report.copiedEvents) events (the database now holds positions 1–\(report.head)), \(report.keys) keys, \(report.erasures) \
+            erasures and \(report.files) uploaded files.\(running)
             """)
     }
 }

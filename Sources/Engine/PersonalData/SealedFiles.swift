@@ -86,7 +86,7 @@ public struct SealedFiles: Sendable {
 
     /// The contents of `owner`'s file `sha256`; nil when there is none or its owner was erased.
     public func contents(_ sha256: String, owner: Int64) async throws -> Data? {
-        guard sha256.utf8.count == 64, sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
+        guard Self.isAddress(sha256),
               let key = try keys.key(for: owner, creating: false),
               let sealed = try await sealedContents(sha256, owner: owner)
         else { return nil }
@@ -113,6 +113,26 @@ public struct SealedFiles: Sendable {
     public func removeAll(of owner: Int64) async throws {
         try removeCopies(of: [owner])
         try await shared?.removeAll(prefixed: "files/\(owner)/")
+    }
+
+    /// Shares (`share`) every file stored here whose owner is not erased, once more if it already is:
+    /// what `log-copy` moves into a shared log beside the events naming them. Returns how many.
+    public func shareAll() async throws -> Int {
+        guard let owners = try? FileManager.default.contentsOfDirectory(atPath: root.path) else { return 0 }
+        let erased = Set(try keys.erasures().map(\.userId))
+        var count = 0
+        for owner in owners.compactMap(Int64.init) where !erased.contains(owner) {
+            for name in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("\(owner)").path) where Self.isAddress(name) {
+                try await share(name, owner: owner)
+                count += 1
+            }
+        }
+        return count
+    }
+
+    /// Lowercase hex SHA-256: a stored file's name.
+    private static func isAddress(_ name: String) -> Bool {
+        name.utf8.count == 64 && name.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
     /// Deletes this node's copies of these owners' files.
