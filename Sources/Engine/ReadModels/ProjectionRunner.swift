@@ -111,6 +111,8 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
         var (walToCopy, walCopied) = (true, ContinuousClock.now - Self.idleCheckpointInterval)
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let folded: Int
+            // What there was to fold: with a projection failed, the position published may stay below it.
+            let head = log.headPosition
             do {
                 folded = try await BlockingWork.run { try self.catchUp() }
             } catch let full as StorageFullError {
@@ -127,7 +129,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
                     try await BlockingWork.run { self.checkpointWhileIdle() }
                     (walToCopy, walCopied) = (false, .now)
                 }
-                let seen = appliedPosition
+                let seen = max(appliedPosition, head)
                 // Woken by this process's appends; the timeout also notices another process's (an import).
                 await cancelWhenGracefulShutdown {
                     if self.log.headPosition <= seen { await self.log.waitForEvents(after: seen, timeout: .seconds(1)) }
@@ -288,8 +290,9 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     }
 
     /// Gauges and the read-your-writes position, from checkpoints as just committed.
-    func publishProgress(_ checkpoints: [Checkpoint], touching touched: ReadScopes = .everything) {
+    func publishProgress(_ all: [Checkpoint], touching touched: ReadScopes = .everything) {
         let head = log.headPosition
+        let checkpoints = all.filter { progressGauges[$0.name] != nil }
         for checkpoint in checkpoints {
             let gauges = progressGauges[checkpoint.name] ?? ProgressGauges(projection: checkpoint.name)
             gauges.position.record(checkpoint.position)

@@ -191,8 +191,11 @@ public final class ReadDatabase: Sendable {
         files.remove(generationAt: generation.path)
     }
 
+    /// The checkpoints of this build's projections. A row of one it does not have (left by a later
+    /// release rolled back) stays, so that release resumes it where it stopped, but holds nothing back.
     func checkpoints() throws -> [Checkpoint] {
-        try pool.read { try Checkpoint.all($0) }
+        let names = Set(projections.map(\.name))
+        return try pool.read { try Checkpoint.all($0) }.filter { names.contains($0.name) }
     }
 
     /// Copies what the WAL holds into the file as far as readers allow, without waiting for them.
