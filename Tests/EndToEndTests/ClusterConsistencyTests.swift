@@ -72,6 +72,13 @@ struct ClusterConsistencyTests {
             let verify = try await runNuvie(["verify", "--data-dir", directory.url.appendingPathComponent("node-\(index)").path], environment: Self.nuvieEnvironment)
             #expect(verify.status == 0 && verify.output.contains("identical"), "node \(index) at \(head): \(verify.output)")
         }
+        // Signed out everywhere through one node, a token opens nothing on another that had checked it
+        // (it went on opening everything there for the rest of its day).
+        let access = tokens[1]
+        #expect(try await nodes[2].get("/users/me", token: access).status == 200)
+        #expect(try await nodes[0].post("/auth/logout-all", "", token: access).status == 204)
+        try await Task.sleep(for: .seconds(2))
+        #expect(try await nodes[2].get("/users/me", token: access).status == 401)
     }
 
     /// `scripts/serve-cluster.sh` as a user runs it (three Savry nodes, nginx, PostgreSQL), and kill -9

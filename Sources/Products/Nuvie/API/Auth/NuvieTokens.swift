@@ -94,10 +94,11 @@ public struct NuvieTokens: Sendable {
 
     /// The grant of a valid, unexpired access token of a live session; nil otherwise.
     public func grant(fromAccessToken token: String) async throws -> Grant? {
-        if let known = verified.grant(token, now: Date()) { return known }
+        let now = Date()
+        if let known = verified.grant(token, now: now) { return known }
         let forgotten = verified.forgotten
         guard let (grant, expiresAt) = try await verify(token, use: .access) else { return nil }
-        verified.remember(token, grant: grant, expiresAt: expiresAt, verifiedBefore: forgotten)
+        verified.remember(token, grant: grant, expiresAt: expiresAt, checkedAt: now, verifiedBefore: forgotten)
         return grant
     }
 
@@ -126,10 +127,12 @@ public struct NuvieTokens: Sendable {
 
 /// Access tokens already verified, until they expire or their session ends: a signed-in client sends
 /// the same token with every request, and checking its signature, claims and session each time is a
-/// good part of a cheap request.
+/// good part of a cheap request. A session ended through another node of a shared log is not
+/// `forget`'s here, so each token's session is checked again once a `recheckAfter`.
 private final class VerifiedTokens: Sendable {
     static let capacity = 10_000
-    private let tokens = NIOLockedValueBox<(byToken: [String: (grant: NuvieTokens.Grant, expiresAt: Date)], forgotten: UInt64)>(([:], 0))
+    static let recheckAfter: TimeInterval = 1
+    private let tokens = NIOLockedValueBox<(byToken: [String: (grant: NuvieTokens.Grant, expiresAt: Date, checkedAt: Date)], forgotten: UInt64)>(([:], 0))
 
     /// Counts `forget`s, so a token verified before one is not remembered after it: its session may
     /// have ended between the check and the remembering.
@@ -142,15 +145,15 @@ private final class VerifiedTokens: Sendable {
                 tokens.byToken[token] = nil
                 return nil
             }
-            return known.grant
+            return now.timeIntervalSince(known.checkedAt) < Self.recheckAfter ? known.grant : nil
         }
     }
 
-    func remember(_ token: String, grant: NuvieTokens.Grant, expiresAt: Date, verifiedBefore forgotten: UInt64) {
+    func remember(_ token: String, grant: NuvieTokens.Grant, expiresAt: Date, checkedAt: Date, verifiedBefore forgotten: UInt64) {
         tokens.withLockedValue { tokens in
             guard tokens.forgotten == forgotten else { return }
             if tokens.byToken.count >= Self.capacity { tokens.byToken.removeAll(keepingCapacity: true) }
-            tokens.byToken[token] = (grant, expiresAt)
+            tokens.byToken[token] = (grant, expiresAt, checkedAt)
         }
     }
 
