@@ -172,6 +172,9 @@ struct SharedLogNodeTests {
         // The old unit restarted without the log's URL is refused: what it took would never reach the shared log.
         let alone = try await runProduct("savry", ["serve", "--data-dir", data.path, "--port", "1"], environment: environment)
         #expect(alone.status != 0 && alone.output.contains("--log-url"), "\(alone.output)")
+        // Nor is it backed up as if it were a log of its own.
+        let backup = try await runProduct("savry", ["backup", "--data-dir", data.path, directory.url.appendingPathComponent("backup").path], environment: environment)
+        #expect(backup.status == 1 && backup.output.contains("PostgreSQL's own tools"), "\(backup.output)")
 
         let node = try await Self.savryNode(directory.url.appendingPathComponent("node"), logURL: logURL)
         defer { node.stopWhenLeaving() }

@@ -24,7 +24,11 @@ public struct BackupCommand<Product: EventSourcedProduct>: AsyncParsableCommand 
 
     public func run() async throws {
         _ = global.logger()
-        _ = try global.existingProductDirectory()
+        let data = try global.existingProductDirectory()
+        // A node's copy may lag the shared log, and holds only the uploads this node took or read.
+        if FileManager.default.fileExists(atPath: data.sharedLogMarker.path) {
+            throw OperatorRefusal("\(global.dataDirectory.path) holds a node's copy of a shared log: back the log up with PostgreSQL's own tools (pg_dump: ops/postgresql.md)")
+        }
         let manifest = try Backup.create(Product.self, from: global.dataDirectory, to: URL(fileURLWithPath: directory))
         print("backed up the log to position \(manifest.logHeadPosition) into \(directory); back the key store up apart (backup-keys)")
     }
