@@ -53,25 +53,29 @@ struct CatalogProjection: Projection {
     func apply(_ events: ArraySlice<Recorded<NuvieEvent>>, _ db: Database) throws {
         var touched = Set<Int64>()
         var lastChange: UInt64?
+        var tagsErased = false
         for recorded in events {
             try FoldFailure.at(recorded.position) {
                 if let movieIds = try write(recorded.event, db) {
                     touched.formUnion(movieIds)
                     lastChange = recorded.position
+                    if case .userErased = recorded.event, !movieIds.isEmpty { tagsErased = true }
                 }
             }
         }
         guard let lastChange else { return }
         try FoldFailure.at(lastChange) {
             for movieId in touched.sorted() { try index(movieId, db) }
-            if events.contains(where: { if case .userErased = $0.event { true } else { false } }) {
+            if tagsErased {
                 try db.run("INSERT INTO movieSearch (movieSearch) VALUES ('optimize')")
             }
             try db.run("INSERT INTO catalogRevision (id, position) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET position = excluded.position", [lastChange])
         }
     }
 
-    /// The films whose search rows the event made stale, if any.
+    /// The films whose search rows the event made stale; nil when it is no change to the catalog. A tag
+    /// and an erasure are changes whatever they touched: a tag that no longer opens (its user erased)
+    /// changes the revision as it did when folded live, so a replay or `verify` gives the same one.
     private func write(_ event: NuvieEvent, _ db: Database) throws -> [Int64]? {
         switch event {
         case .movieAdded(let movie):
@@ -87,13 +91,13 @@ struct CatalogProjection: Projection {
             }
             return [movie.movieId]
         case .movieTagged(let tagged):
-            guard let tag = tagged.tag else { return nil }
+            guard let tag = tagged.tag else { return [] }
             try db.run("INSERT OR IGNORE INTO movieTag (movieId, userId, tag) VALUES (?, ?, ?)", [tagged.movieId, tagged.userId, tag])
-            return db.changesCount > 0 ? [tagged.movieId] : nil
+            return db.changesCount > 0 ? [tagged.movieId] : []
         case .userErased(let erased):
             let movieIds = try Int64.fetchAll(db, sql: "SELECT DISTINCT movieId FROM movieTag WHERE userId = ?", arguments: [erased.userId])
             try db.run("DELETE FROM movieTag WHERE userId = ?", [erased.userId])
-            return movieIds.isEmpty ? nil : movieIds
+            return movieIds
         case .identityClaimed, .userRegistered, .movieRated, .reviewLiked, .reviewUnliked, .watchlistAdded, .watchlistRemoved,
              .watchProgressed, .friendRequested, .friendRequestAnswered, .friendRequestCancelled, .friendRemoved, .userBlocked,
              .userUnblocked, .movieRecommended, .profileUpdated, .termsAccepted, .sessionStarted, .sessionRefreshed,
