@@ -10,11 +10,12 @@ import GRDB
 /// its films without scanning the catalog. v4 adds `catalogRevision`: the position of the last event
 /// that changed what a search finds, so searches can remember their matches until it moves. v5: tags
 /// are their author's personal data; `user-erased` deletes the user's tags and merges the search
-/// index (FTS5 keeps a deleted row's terms in old segments until a merge). Folds `movie-added`,
+/// index (FTS5 keeps a deleted row's terms in old segments until a merge). v6: every tag and erasure
+/// moves the revision, so a fold after an erasure gives the live fold's. Folds `movie-added`,
 /// `movie-tagged` and `user-erased`.
 struct CatalogProjection: Projection {
     let name = "catalog"
-    let version = 5
+    let version = 6
     let tables = ["movie", "movieGenre", "movieTag", "movieSearch", "movieTitleTrigram", "catalogRevision"]
 
     func createSchema(_ db: Database) throws {

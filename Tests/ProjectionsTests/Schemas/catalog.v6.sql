@@ -1,0 +1,17 @@
+CREATE INDEX "movieGenreByMovie" ON "movieGenre"("movieId");
+CREATE TABLE "catalogRevision" ("id" INTEGER PRIMARY KEY CHECK ("id" = 1), "position" INTEGER NOT NULL);
+CREATE TABLE "movie" ("movieId" INTEGER PRIMARY KEY, "title" TEXT NOT NULL, "searchTitle" TEXT NOT NULL, "year" INTEGER, "genres" TEXT NOT NULL, "tmdbId" INTEGER, "imdbId" TEXT);
+CREATE TABLE "movieGenre" ("genre" TEXT NOT NULL COLLATE NOCASE, "movieId" INTEGER NOT NULL, PRIMARY KEY ("genre", "movieId"));
+CREATE VIRTUAL TABLE movieSearch USING fts5(title, tags, tokenize = 'unicode61 remove_diacritics 2');
+CREATE TABLE 'movieSearch_config'(k PRIMARY KEY, v) WITHOUT ROWID;
+CREATE TABLE 'movieSearch_content'(id INTEGER PRIMARY KEY, c0, c1);
+CREATE TABLE 'movieSearch_data'(id INTEGER PRIMARY KEY, block BLOB);
+CREATE TABLE 'movieSearch_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
+CREATE TABLE 'movieSearch_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
+CREATE TABLE "movieTag" ("movieId" INTEGER NOT NULL, "userId" INTEGER NOT NULL, "tag" TEXT NOT NULL, PRIMARY KEY ("movieId", "userId", "tag"));
+CREATE VIRTUAL TABLE movieTitleTrigram USING fts5(searchTitle, tokenize = 'trigram');
+CREATE TABLE 'movieTitleTrigram_config'(k PRIMARY KEY, v) WITHOUT ROWID;
+CREATE TABLE 'movieTitleTrigram_content'(id INTEGER PRIMARY KEY, c0);
+CREATE TABLE 'movieTitleTrigram_data'(id INTEGER PRIMARY KEY, block BLOB);
+CREATE TABLE 'movieTitleTrigram_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
+CREATE TABLE 'movieTitleTrigram_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
