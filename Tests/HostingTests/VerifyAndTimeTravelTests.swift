@@ -9,6 +9,14 @@ import ReadModels
 import TestSupport
 import Testing
 
+/// The test product with its tallies refusing plates (the second event): a projection stopped behind the other.
+private enum RefusingTallyProduct: EventSourcedProduct {
+    typealias Catalog = TallyCatalog
+    static let name = "tally"
+    static var projections: [any Projection<TallyEvent>] { [TallyProjection(failingAt: "plates"), NotesProjection()] }
+    static func userStream(_ userId: Int64) -> String { TallyProduct.userStream(userId) }
+}
+
 /// The engine's operator tools on its test product, with real stores in a data directory: `verify`
 /// compares the read models with a fresh fold of the log, and a past state is the log folded to a
 /// position.
@@ -16,8 +24,9 @@ import Testing
     static let counts: [(tally: String, user: Int64, amount: Int)] = [("cups", 1, 2), ("plates", 2, 1), ("cups", 2, 3), ("bowls", 1, 1)]
 
     /// A product's stores in `data`, given the counts, folded, then closed.
-    static func given(_ data: URL, masterKey: MasterKey) async throws {
-        let stores = try await ProductStores<TallyProduct>.open(directory: DataDirectory(data), masterKey: masterKey, logger: Logger(label: "test"))
+    static func given<Product: EventSourcedProduct>(_ data: URL, masterKey: MasterKey, product: Product.Type = TallyProduct.self) async throws
+    where Product.Catalog == TallyCatalog {
+        let stores = try await ProductStores<Product>.open(directory: DataDirectory(data), masterKey: masterKey, logger: Logger(label: "test"))
         defer { stores.close() }
         for (tally, user, amount) in counts {
             _ = try await stores.store.append([.counted(Counted(tally: tally, userId: user, amount: amount, note: "note of \(user)"))], to: "tally-\(tally)", eventId: .timeOrdered())
@@ -43,6 +52,17 @@ import Testing
         try edited.close()
         let differs = try await Verify.run(TallyProduct.self, dataDirectory: data, masterKey: masterKey, scratch: try scratch("second"))
         #expect(differs.differences == ["tally"])
+    }
+
+    /// A projection stopped by an event it cannot apply stays behind while the others go on: verify
+    /// compares at the others' position and names it (it asked to let them catch up, for ever).
+    @Test func verifyNamesAProjectionStoppedBehindTheOthers() async throws {
+        let directory = try TemporaryDirectory()
+        let (data, masterKey) = (directory.url.appendingPathComponent("data"), try MasterKey.demo(file: directory.url.appendingPathComponent("master-key")))
+        try await Self.given(data, masterKey: masterKey, product: RefusingTallyProduct.self)
+        let report = try await Verify.run(RefusingTallyProduct.self, dataDirectory: data, masterKey: masterKey, scratch: directory.url, attempts: 2)
+        #expect(report.isIdentical && report.position == 4)
+        #expect(report.stopped.count == 1 && report.stopped.first?.hasPrefix("tallies could not apply the event at position 2") == true, "\(report.stopped)")
     }
 
     @Test func aPastStateIsTheLogFoldedToThatPositionAndAnInstantFindsItsPosition() async throws {

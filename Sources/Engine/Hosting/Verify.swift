@@ -5,7 +5,8 @@ import PersonalData
 import ReadModels
 
 /// Rebuilds every projection from the log into a temporary read database and compares it, table by
-/// table, with the live read models at the same log position. The rebuild opens personal fields with
+/// table, with the live read models at the same log position: the one every projection not stopped by
+/// an event it could not apply has reached (a stopped one stays behind, and the rebuild stops it too). The rebuild opens personal fields with
 /// the live key store, so an erased user's fold the same way in both.
 public enum Verify {
     public struct Report: Sendable {

@@ -13,9 +13,10 @@ extension ReadDatabase {
         try pool.read { db in try Self.tableDumps(db, tables: projections.flatMap(\.tables)) }
     }
 
-    /// The same, from a read-model file another process may be serving: opened read-only, nothing migrated.
+    /// The same, from a read-model file another process may be serving: opened read-only, nothing migrated;
+    /// with the positions of these projections but those stopped by an event they could not apply.
     public static func tableDumps(ofFileAt path: String, projections: [any ReadModelSchema]) throws -> (dumps: [String: String], checkpoints: [String: UInt64]) {
-        try readOnly(path) { db in (try tableDumps(db, tables: projections.flatMap(\.tables)), try checkpoints(db)) }
+        try readOnly(path) { db in (try tableDumps(db, tables: projections.flatMap(\.tables)), try healthyCheckpoints(db, of: projections)) }
     }
 
     private static func readOnly<T>(_ path: String, _ read: (Database) throws -> T) throws -> T {
@@ -26,8 +27,10 @@ extension ReadDatabase {
         return try queue.read(read)
     }
 
-    private static func checkpoints(_ db: Database) throws -> [String: UInt64] {
-        try Checkpoint.all(db).reduce(into: [String: UInt64]()) { $0[$1.name] = UInt64($1.position) }
+    private static func healthyCheckpoints(_ db: Database, of projections: [any ReadModelSchema]) throws -> [String: UInt64] {
+        let names = Set(projections.map(\.name))
+        return try Checkpoint.all(db).filter { names.contains($0.name) && $0.failedPosition == nil }
+            .reduce(into: [String: UInt64]()) { $0[$1.name] = UInt64($1.position) }
     }
 
     /// An online copy of a read-model file (SQLite's backup API) into `destination`, while it is being written.
