@@ -57,6 +57,9 @@ import Testing
             "restore", "--data-dir", directory.url.appendingPathComponent("restored-2").path, "--key-store", elsewhere.appendingPathComponent("keys/keys.sqlite").path, backup.path,
         ])
         #expect(wrongKeys.status == 1 && wrongKeys.output.contains("could not be folded"), "\(wrongKeys.output)")
+        // Every projection stopped there by an event none could open: verify names them, not "different positions".
+        let stopped = try await runNuvie(["verify", "--data-dir", directory.url.appendingPathComponent("restored-2").path])
+        #expect(stopped.status == 1 && stopped.output.contains("but stopped"), "\(stopped.output)")
 
         let original = try EventLog(configuration: .init(directory: live.appendingPathComponent("log")))
         defer { original.close() }

@@ -30,6 +30,15 @@ struct SynchronousCommitTests {
             // A standby that never connects: every commit from now on waits for it.
             try await client.query("ALTER SYSTEM SET synchronous_standby_names = 'nobody'", logger: logger)
             try await client.query("SELECT pg_reload_conf()", logger: logger)
+            // The reload reaches every session asynchronously: once this one has it, the node's has been signalled too.
+            var reloaded = false
+            for _ in 0..<100 where !reloaded {
+                for try await setting in try await client.query("SHOW synchronous_standby_names", logger: logger).decode(String.self) {
+                    reloaded = setting == "nobody"
+                }
+                if !reloaded { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            try #require(reloaded, "the server never took the setting")
             let appending = Task {
                 try await log.append(to: "s", expectedVersion: .exact(1), events: [NewEvent(id: UUID(), type: "thing-happened", payload: Data("{}".utf8))])
             }

@@ -70,7 +70,11 @@ final class SharedLogFollower: Sendable {
         }
         let result = try decision.get().result
         // Committed at positions where the copy already held other events: the log lost those.
-        if let position = result.positions.first, let ours = appends.lazy.flatMap(\.events).first?.id, try localEventId(position) != ours {
+        let held: UUID?
+        do { held = try result.positions.first.flatMap(localEventId) } catch {
+            throw SharedLogUnreachable(reason: "committed, but this node could not read its copy back: \(error)", outcomeUnknown: true)
+        }
+        if let position = result.positions.first, let ours = appends.lazy.flatMap(\.events).first?.id, held != ours {
             parted.found(at: position)
             throw SharedLogUnreachable(reason: divergence ?? "", outcomeUnknown: true)
         }
@@ -129,6 +133,7 @@ final class SharedLogFollower: Sendable {
         sharedHead.publish(head)
         while await !localHead.wait(until: head, timeout: .seconds(1)) {
             if let divergence { throw SharedLogUnreachable(reason: divergence, outcomeUnknown: false) }
+            if isClosed.withLockedValue({ $0 }) { throw EventLogError.closed }
         }
     }
 

@@ -113,7 +113,9 @@ public enum Backup {
         let target = DataDirectory(dataDirectory)
         // One a first start made (no key, no erasure) is no newer than any: a backed-up one may replace it.
         var hasKeyStore = files.fileExists(atPath: target.keyStorePath)
-        if hasKeyStore, keyStore != nil, try KeyStore.holdsNothing(fileAt: target.keyStorePath) { hasKeyStore = false }
+        if hasKeyStore, let keyStore, try !Self.sameFile(keyStore.path, target.keyStorePath), try KeyStore.holdsNothing(fileAt: target.keyStorePath) {
+            hasKeyStore = false
+        }
         if keyStore == nil, !hasKeyStore { throw Failure.noKeyStore(target.keyStorePath) }
         if let keyStore, !files.fileExists(atPath: keyStore.path) { throw Failure.noKeyStore(keyStore.path) }
         // The directory's own key store is the newest there is: never replaced, whatever path names it.

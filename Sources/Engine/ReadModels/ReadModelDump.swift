@@ -14,9 +14,20 @@ extension ReadDatabase {
     }
 
     /// The same, from a read-model file another process may be serving: opened read-only, nothing migrated;
-    /// with the positions of these projections but those stopped by an event they could not apply.
-    public static func tableDumps(ofFileAt path: String, projections: [any ReadModelSchema]) throws -> (dumps: [String: String], checkpoints: [String: UInt64]) {
-        try readOnly(path) { db in (try tableDumps(db, tables: projections.flatMap(\.tables)), try healthyCheckpoints(db, of: projections)) }
+    /// with the positions of these projections but those stopped by an event they could not apply
+    /// (all of them when every one is: an event none could read stops them together).
+    public static func tableDumps(
+        ofFileAt path: String, projections: [any ReadModelSchema]
+    ) throws -> (dumps: [String: String], checkpoints: [String: UInt64], stopped: [String]) {
+        try readOnly(path) { db in
+            let known = try Checkpoint.all(db).filter { Set(projections.map(\.name)).contains($0.name) }
+            let healthy = known.filter { $0.failedPosition == nil }
+            let stopped = known.compactMap { checkpoint in
+                checkpoint.failedPosition.map { "\(checkpoint.name) could not apply the event at position \($0) (\(checkpoint.failure ?? "no reason recorded"))" }
+            }
+            let positions = (healthy.isEmpty ? known : healthy).reduce(into: [String: UInt64]()) { $0[$1.name] = UInt64($1.position) }
+            return (try tableDumps(db, tables: projections.flatMap(\.tables)), positions, stopped)
+        }
     }
 
     private static func readOnly<T>(_ path: String, _ read: (Database) throws -> T) throws -> T {
@@ -25,12 +36,6 @@ extension ReadDatabase {
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         defer { try? queue.close() }
         return try queue.read(read)
-    }
-
-    private static func healthyCheckpoints(_ db: Database, of projections: [any ReadModelSchema]) throws -> [String: UInt64] {
-        let names = Set(projections.map(\.name))
-        return try Checkpoint.all(db).filter { names.contains($0.name) && $0.failedPosition == nil }
-            .reduce(into: [String: UInt64]()) { $0[$1.name] = UInt64($1.position) }
     }
 
     /// An online copy of a read-model file (SQLite's backup API) into `destination`, while it is being written.
