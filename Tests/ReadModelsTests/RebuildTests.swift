@@ -86,5 +86,12 @@ import Testing
         #expect(try models.database.canonicalDump() == before)
         let files = try FileManager.default.contentsOfDirectory(atPath: models.readDirectory.path).filter { $0.hasSuffix(".sqlite") }
         #expect(files == [URL(fileURLWithPath: live).lastPathComponent], "the unfinished generation is removed")
+
+        // A user erased while it runs: the unfinished generation, holding what it opened of them
+        // before, goes at its next batch instead of staying until it folds the erasure.
+        #expect(throws: RebuildError.erasedMeanwhile) { try models.runner.rebuild(isCancelled: { (try? models.keys.keys.destroy(2)) == nil }) }
+        #expect(models.database.path == live)
+        let left = try FileManager.default.contentsOfDirectory(atPath: models.readDirectory.path).filter { $0.hasSuffix(".sqlite") }
+        #expect(left == [URL(fileURLWithPath: live).lastPathComponent])
     }
 }

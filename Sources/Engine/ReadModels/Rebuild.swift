@@ -19,6 +19,9 @@ public enum RebuildError: Error, Equatable, CustomStringConvertible {
     case projectionsDiffer(runner: [String], database: [String])
     /// Stopped before the swap (the server shutting down); the live read models are untouched.
     case cancelled
+    /// A user was erased while it ran: what it had folded of them was opened before their key was
+    /// destroyed, so the new generation is deleted at once rather than kept until it folds the erasure.
+    case erasedMeanwhile
     /// A rebuilt projection could not apply an event: nothing is swapped in, the live read models
     /// stay as they were.
     case projectionFailed(String, position: Int64, failure: String)
@@ -29,6 +32,7 @@ public enum RebuildError: Error, Equatable, CustomStringConvertible {
         case .notDirectoryBacked: "this read database was not opened from a data directory, so it has no generations to swap"
         case let .projectionsDiffer(runner, database): "the runner folds \(runner) but the read database holds \(database)"
         case .cancelled: "stopped before the swap (the server was shutting down); the live read models are unchanged"
+        case .erasedMeanwhile: "stopped before the swap: a user was erased while it ran, and what it had folded of them is deleted with it; run it again"
         case let .projectionFailed(name, position, failure):
             "\(name) could not apply the event at position \(position) (\(failure)): nothing was swapped in, the live read models are unchanged"
         }
@@ -59,6 +63,7 @@ extension ProjectionRunner {
             }
         }
         let rebuilder = try ProjectionRunner(log: log, personalData: personalData, database: rebuilt, projections: projections, batchSize: 10_000, logger: logger)
+        let destructions = personalData.keyDestructions
         let started = ContinuousClock.now
         var report = RebuildProgress(projections: selected, position: 0, headPosition: log.headPosition, eventsPerSecond: 0, remaining: nil, finished: false)
         func measure() {
@@ -71,10 +76,11 @@ extension ProjectionRunner {
         }
         try BulkLoading.during(rebuilt.pool, emptied: rebuilt.projections.filter { selected.contains($0.name) }) {
             while log.headPosition > rebuilder.appliedPosition + UInt64(rebuilder.batchSize) {
-                guard !isCancelled() else {
+                let stop: RebuildError? = isCancelled() ? .cancelled : personalData.keyDestructions != destructions ? .erasedMeanwhile : nil
+                if let stop {
                     try? rebuilt.close()
                     files.remove(generationAt: path)
-                    throw RebuildError.cancelled
+                    throw stop
                 }
                 _ = try rebuilder.catchUpInBatches(until: rebuilder.appliedPosition + 50_000, releasingWhatItRead: true)
                 measure()
