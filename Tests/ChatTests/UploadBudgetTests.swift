@@ -74,6 +74,21 @@ import Testing
         #expect(budget.bytesInUse == 0)
     }
 
+    /// An upload holding the whole budget (sent fast, then stalled) held back every user's messages.
+    @Test func aBodyDeclaredSmallIsReadWithoutWaitingForRoom() async throws {
+        let budget = UploadBudget(bytes: 100, unmetered: 10, wait: .milliseconds(50))
+        let (reading, sending) = await Self.reading(100, under: budget)
+        func declared(_ length: Int) -> Request {
+            let head = HTTPRequest(method: .post, scheme: "http", authority: "localhost", path: "/api/send-chat/", headerFields: [.contentLength: "\(length)"])
+            return Request(head: head, body: .init(buffer: Self.bytes(length)))
+        }
+        #expect(try await Self.read(declared(10), under: budget) == 10)
+        await #expect(throws: UploadBudget.Exhausted.self) { _ = try await Self.read(declared(11), under: budget) }
+        sending.finish()
+        _ = try await reading.value
+        #expect(budget.bytesInUse == 0)
+    }
+
     @Test func aRequestThatFindsNoRoomInTimeIsRefused() async throws {
         let budget = UploadBudget(bytes: 100, wait: .milliseconds(50))
         let (reading, sending) = await Self.reading(100, under: budget)

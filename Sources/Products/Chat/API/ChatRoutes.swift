@@ -72,7 +72,7 @@ public func addChatRoutes(to router: Router<ChatRequestContext>, dependencies d:
     let user = signedIn.group(context: ChatSignedInContext.self)
     user.post("logout", use: accounts.logout)
     user.group("account").addRoutes(OwnAccountController(accounts: d.accounts, commands: commands, queries: d.queries, throttle: throttle).endpoints)
-    let uploads = UploadBudget(bytes: AttachmentLimits.uploadMemoryBytes)
+    let uploads = UploadBudget(bytes: AttachmentLimits.uploadMemoryBytes, unmetered: AttachmentLimits.maximumJSONBytes)
     user.post("send-chat", use: SendChatController(conversations: d.conversations, files: d.files, readYourWrites: d.readYourWrites, uploads: uploads).send)
     user.group("chat/sessions").addRoutes(SessionsController(commands: commands, queries: d.queries, readYourWrites: d.readYourWrites).endpoints)
     OpenAPIDocumentController<ChatRequestContext>(document: PackageResources.openapi_json).register(on: router)

@@ -8,19 +8,25 @@ import NIOCore
 /// arrives, waiting for room; a request that finds none within `wait` is refused (503, retry) before
 /// anything is recorded. A client sending slowly holds only what it has sent: when a request took
 /// its declared `Content-Length` up front, one upload trickled over 30 s kept every other user's
-/// send-chat waiting and then refused.
+/// send-chat waiting and then refused. A body that declares itself no larger than `unmetered` (a
+/// JSON message) takes nothing: what such bodies hold together is bounded by the connection limit,
+/// and an upload sent fast and then stalled, its bytes held until the body's deadline, then holds
+/// back other uploads only, not every user's messages.
 final class UploadBudget: Sendable {
     let bytes: Int
+    let unmetered: Int
     let wait: Duration
     private let inUse = NIOLockedValueBox(0)
 
-    init(bytes: Int, wait: Duration = .seconds(10)) {
+    init(bytes: Int, unmetered: Int = 0, wait: Duration = .seconds(10)) {
         self.bytes = bytes
+        self.unmetered = unmetered
         self.wait = wait
     }
 
     /// Runs `body` with `request`'s body metered, and gives back all it took when `body` ends.
     func metering<T>(_ request: Request, _ body: (Request) async throws -> T) async throws -> T {
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared <= unmetered { return try await body(request) }
         let taken = NIOLockedValueBox(0)
         defer {
             let amount = taken.withLockedValue { $0 }
