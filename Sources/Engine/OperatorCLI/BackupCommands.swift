@@ -65,9 +65,7 @@ public struct RestoreCommand<Product: EventSourcedProduct>: AsyncParsableCommand
         defer { stores.close() }
         let runner = try stores.runner(batchSize: 5000, logger: logger)
         try runner.catchUp()
-        let failures = try runner.status().compactMap { status in
-            status.failedPosition.map { "\(status.name) could not fold the event at position \($0) (\(status.failure ?? "no reason recorded"))" }
-        }
+        let failures = try runner.status().compactMap(\.stopped)
         guard failures.isEmpty else {
             throw OperatorRefusal("restored the log to position \(manifest.logHeadPosition), but its read models could not be folded: \(failures.joined(separator: "; ")). Was it restored with the key store its events were sealed under (--key-store)?")
         }

@@ -34,6 +34,17 @@ struct Checkpoint: Codable, Sendable, FetchableRecord, PersistableRecord {
         try fetchAll(db.cachedStatement(sql: "SELECT name, version, position, failedPosition, failure FROM projectionCheckpoint"))
     }
 
+    /// Those of the projections named. A row of one a build does not have (left by a later release
+    /// rolled back) stays, so that release resumes it where it stopped, but holds nothing back here.
+    static func all(_ db: Database, of names: Set<String>) throws -> [Checkpoint] {
+        try all(db).filter { names.contains($0.name) }
+    }
+
+    /// What a projection stopped by an event it could not apply says, with where; nil while it folds.
+    var stopped: String? {
+        failedPosition.map { "\(name) could not apply the event at position \($0) (\(failure ?? "no reason recorded"))" }
+    }
+
     /// Moves the projection's checkpoint to `position`, with the statement prepared once per
     /// connection: every fold batch moves each projection's.
     static func move(_ name: String, to position: Int64, _ db: Database) throws {

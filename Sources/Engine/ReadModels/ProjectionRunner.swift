@@ -23,6 +23,11 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
         public var position: UInt64
         public var failedPosition: UInt64?
         public var failure: String?
+
+        /// What it says when an event it could not apply stopped it, with where; nil while it folds.
+        public var stopped: String? {
+            Checkpoint(name: name, version: version, position: Int64(clamping: position), failedPosition: failedPosition.map { Int64(clamping: $0) }, failure: failure).stopped
+        }
     }
 
     let log: EventLog
@@ -210,7 +215,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
         var folded: (count: Int, touched: ReadScopes, checkpoints: [Checkpoint])?
         do {
             try writeReadModels { db in
-                var checkpoints = Dictionary(uniqueKeysWithValues: try Checkpoint.all(db).map { ($0.name, $0) })
+                var checkpoints = Dictionary(uniqueKeysWithValues: try Checkpoint.all(db, of: database.projectionNames).map { ($0.name, $0) })
                 // Each healthy projection with the position it has applied.
                 active = projections.compactMap { projection in
                     checkpoints[projection.name].flatMap { $0.failedPosition == nil ? (projection, $0.position) : nil }
@@ -290,9 +295,8 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     }
 
     /// Gauges and the read-your-writes position, from checkpoints as just committed.
-    func publishProgress(_ all: [Checkpoint], touching touched: ReadScopes = .everything) {
+    func publishProgress(_ checkpoints: [Checkpoint], touching touched: ReadScopes = .everything) {
         let head = log.headPosition
-        let checkpoints = all.filter { progressGauges[$0.name] != nil }
         for checkpoint in checkpoints {
             let gauges = progressGauges[checkpoint.name] ?? ProgressGauges(projection: checkpoint.name)
             gauges.position.record(checkpoint.position)

@@ -9,6 +9,7 @@ import NIOConcurrencyHelpers
 public final class ReadDatabase: Sendable {
     private let current: NIOLockedValueBox<Generation>
     public let projections: [any ReadModelSchema]
+    let projectionNames: Set<String>
     /// Set when opened from a data directory's read-model files: rebuilds then swap generations.
     let files: ReadModelFiles?
 
@@ -62,6 +63,7 @@ public final class ReadDatabase: Sendable {
 
     private init(generation: Generation, projections: [any ReadModelSchema], files: ReadModelFiles?) {
         self.projections = projections
+        projectionNames = Set(projections.map(\.name))
         self.files = files
         current = NIOLockedValueBox(generation)
     }
@@ -191,11 +193,9 @@ public final class ReadDatabase: Sendable {
         files.remove(generationAt: generation.path)
     }
 
-    /// The checkpoints of this build's projections. A row of one it does not have (left by a later
-    /// release rolled back) stays, so that release resumes it where it stopped, but holds nothing back.
+    /// The checkpoints of this build's projections (`Checkpoint.all(_:of:)`).
     func checkpoints() throws -> [Checkpoint] {
-        let names = Set(projections.map(\.name))
-        return try pool.read { try Checkpoint.all($0) }.filter { names.contains($0.name) }
+        try pool.read { try Checkpoint.all($0, of: projectionNames) }
     }
 
     /// Copies what the WAL holds into the file as far as readers allow, without waiting for them.

@@ -20,11 +20,9 @@ extension ReadDatabase {
         ofFileAt path: String, projections: [any ReadModelSchema]
     ) throws -> (dumps: [String: String], checkpoints: [String: UInt64], stopped: [String]) {
         try readOnly(path) { db in
-            let known = try Checkpoint.all(db).filter { Set(projections.map(\.name)).contains($0.name) }
+            let known = try Checkpoint.all(db, of: Set(projections.map(\.name)))
             let healthy = known.filter { $0.failedPosition == nil }
-            let stopped = known.compactMap { checkpoint in
-                checkpoint.failedPosition.map { "\(checkpoint.name) could not apply the event at position \($0) (\(checkpoint.failure ?? "no reason recorded"))" }
-            }
+            let stopped = known.compactMap(\.stopped)
             let positions = (healthy.isEmpty ? known : healthy).reduce(into: [String: UInt64]()) { $0[$1.name] = UInt64($1.position) }
             return (try tableDumps(db, tables: projections.flatMap(\.tables)), positions, stopped)
         }

@@ -34,7 +34,7 @@ struct SendChatController: Sendable {
             if let sessionId, try !conversations.commands.conversation(sessionId).isOpen(to: context.userId) {
                 throw ChatDomainError.sessionNotFound(sessionId: sessionId)
             }
-            let recorded = try conversations.commands.store.isRecorded(eventId)
+            let recorded = try fields.files.isEmpty ? false : conversations.commands.store.isRecorded(eventId)
             return (message, tone, lang, sessionId, try await store(fields.files, owner: context.userId, recorded: recorded))
         }
         let exchange = try await conversations.send(
