@@ -118,6 +118,27 @@ import CLMDB
         #expect(try await log.append(to: "user-1", expectedVersion: .noStream, events: [last]) == AppendResult(positions: [3], wasDuplicate: true))
     }
 
+    /// A command opening the log beside a running server reads the log's head, and the server may
+    /// append and index before the command opens the index: that index is the live one, not torn.
+    @Test func anIndexAheadOfAHeadReadBeforeAnotherAppendIsKept() async throws {
+        let dir = try TemporaryDirectory()
+        let logDirectory = dir.url.appendingPathComponent("log")
+        let log = try openLog(dir)
+        let last = try await appendThree(log)
+        log.close()
+        let live = logDirectory.appendingPathComponent("index/live")
+        try Data().write(to: live)
+
+        let environment = try LMDBEnvironment(path: logDirectory.path, initialMapSize: 1 << 20, maxDatabases: 8)
+        defer { environment.close() }
+        let index = try LogIndex.open(
+            logDirectory: logDirectory, initialMapSize: 1 << 20, log: environment, store: try LogStore(environment: environment), logHead: 1
+        )
+        defer { index.environment.close() }
+        #expect(FileManager.default.fileExists(atPath: live.path), "the index directory was deleted and made again")
+        #expect(try index.environment.read { try index.position(ofEvent: last.id, $0) } == 3)
+    }
+
     @Test func oneCommitCanHoldTheSameStreamAndEventTwice() async throws {
         let dir = try TemporaryDirectory()
         let log = try openLog(dir)

@@ -1,7 +1,10 @@
+import EventLog
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
 import PersonalData
 import PostgresLog
+import PostgresNIO
 import Testing
 import TestSupport
 
@@ -34,7 +37,7 @@ struct SharedKeysCopyTests {
         try await copying.copyShared()
         // Where the log holds the erasure, recorded once its event is appended: a change to the shared store, not another destruction.
         try await erasing.recordErasurePositionsEverywhere([.init(userId: 7, position: 12)])
-        let recorded = try await shared.changes(after: 0).last
+        let recorded = try await shared.changes(after: 0).changes.last
         #expect(recorded?.userId == 7 && recorded?.key == .destroyed(position: 12))
         try await copying.copyShared()
         try await erasing.copyShared()
@@ -44,5 +47,45 @@ struct SharedKeysCopyTests {
         #expect(byEraser.map(\.userIds) == [[7]] && byEraser.map(\.copiedFromShared) == [false])
         #expect(byCopier.map(\.userIds) == [[7]] && byCopier.map(\.copiedFromShared) == [true])
         #expect(copying.destructions == 1 && erasing.destructions == 1)
+    }
+
+    /// A standby promoted without the last key change gives that change's sequence to the next one.
+    /// A node that copied the lost change finds it at its next copy, where it used to copy on from the
+    /// sequence and skip the new change for good; a node holding a key the store gave again finds that.
+    @Test func aCopyFindsAKeyChangeTheSharedStoreLostAndGaveAgain() async throws {
+        let url = try await TestPostgres.newDatabase()
+        let log = try await PostgresSharedLog(url: url, product: "test", operationTimeout: .seconds(60))
+        defer { log.close() }
+        let shared = PostgresSharedKeys(log: log)
+        let directory = try TemporaryDirectory()
+        let masterKey = try MasterKey(base64: Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(), source: "test")
+        let copies = try ["claiming", "copying", "promoted"].map { node in
+            try KeyStore(path: directory.url.appendingPathComponent("\(node)/keys.sqlite").path, masterKey: masterKey, shared: shared)
+        }
+        defer { for copy in copies { try? copy.close() } }
+        let (claiming, copying, promoted) = (copies[0], copies[1], copies[2])
+        for copy in copies { try await copy.joinShared() }
+        try await claiming.prepareKeys(for: [7])
+        try await claiming.prepareKeys(for: [8])
+        try await copying.copyShared()
+        let lost = try #require(try await shared.changes(after: 0).changes.last)
+        #expect(lost.userId == 8)
+
+        // What a standby promoted without the last change holds; then another node's claims.
+        let client = PostgresClient(configuration: try PostgresLogLocation(url: url).firstServerConfiguration)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            try await client.query("DELETE FROM data_key WHERE user_id = 8", logger: Logger(label: "lost-commit"))
+            try await client.query("DELETE FROM data_key_change WHERE user_id = 8", logger: Logger(label: "lost-commit"))
+        }
+        try await promoted.prepareKeys(for: [9])
+        try await promoted.prepareKeys(for: [8])
+        #expect(try await shared.changes(after: 0).changes.first { $0.userId == 9 }?.sequence == lost.sequence, "the lost sequence given again")
+
+        let copied = await #expect(throws: EventLogError.self) { try await copying.copyShared() }
+        #expect(copied?.description.contains("no longer holds the change \(lost.sequence) (user 8's key)") == true, "\(String(describing: copied))")
+        let held = await #expect(throws: EventLogError.self) { try await claiming.copyShared() }
+        #expect(held?.description.contains("another key for user 8 than this node holds") == true, "\(String(describing: held))")
     }
 }

@@ -280,6 +280,28 @@ struct SharedLogDivergenceTests {
         #expect(try reopened.read(from: 1, limit: 10).count == 3, "nothing of the other history copied")
     }
 
+    /// What a node copies beside the events (its key store: `SharedKeysCopyTests`) parted from the
+    /// store's history: the node stops writing and copying, as for the log's own.
+    @Test func aCopyBesideTheEventsThatPartedStopsTheNode() async throws {
+        let place = try await LogPlace(.postgres)
+        let writer = try await place.open("writer")
+        let parted = NIOLockedValueBox(false)
+        let node = try await place.open("node", beforeCopy: {
+            if parted.withLockedValue({ $0 }) { throw EventLogError.copiedStateParted(reason: "the shared key store no longer holds the change 2") }
+        })
+        defer { writer.close(); node.close() }
+        _ = try await writer.append(to: "s", expectedVersion: .any, events: [event()])
+        #expect(try await SharedLogTests.eventually(within: .seconds(10)) { node.headPosition == 1 })
+
+        parted.withLockedValue { $0 = true }
+        _ = try await writer.append(to: "s", expectedVersion: .any, events: [event()])
+        #expect(try await SharedLogTests.eventually(within: .seconds(10)) { node.sharedLogFailure != nil })
+        #expect(node.sharedLogFailure?.message.contains("no longer holds the change 2: a server without every commit was promoted") == true)
+        let refused = await #expect(throws: SharedLogUnreachable.self) { try await node.append(to: "t", expectedVersion: .any, events: [event()]) }
+        #expect(refused?.outcomeUnknown == false, "refused before anything is written")
+        #expect(node.headPosition == 1, "nothing copied after")
+    }
+
     /// Other nodes may write past the lost events before a node's check at its start or after an
     /// outage runs: every copy finds the parted history in the events it overlaps, whether it read
     /// them (a) or committed them itself (b). Before, both took the new events as following their own.

@@ -124,6 +124,9 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A shared log holds another event at `position` than this copy took from it: a server
     /// without every commit was promoted, and this copy's history is no longer the log's.
     case historyParted(position: UInt64)
+    /// What a node copies from the shared store beside the events (its key store) no longer holds
+    /// what the node took from it: `reason` says what.
+    case copiedStateParted(reason: String)
 
     public var description: String {
         switch self {
@@ -136,6 +139,7 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
         case .closed: "the event log is closed"
         case .readOnly: "this event log is read-only"
         case .historyParted(let position): "the shared log holds another event at position \(position) than this copy took from it"
+        case .copiedStateParted(let reason): "\(reason): a server without every commit was promoted; rebuild this node's data directory"
         }
     }
 }

@@ -45,7 +45,10 @@ struct LogIndex: Sendable {
             let recorded = files.fileExists(atPath: bootFile.path) ? try String(contentsOf: bootFile, encoding: .utf8) : nil
             if boot == nil || recorded != boot, files.fileExists(atPath: directory.path) { try files.removeItem(at: directory) }
             var index = try LogIndex(directory: directory, initialMapSize: initialMapSize)
-            if try index.environment.read(index.indexedThrough) > logHead {
+            // Ahead of the head read before: another process (a server beside this command) may have
+            // appended and indexed since. Only an index ahead of the log as it is now is rebuilt.
+            let indexed = try index.environment.read(index.indexedThrough)
+            if indexed > logHead, try indexed > log.read(store.lastPosition) {
                 index.environment.close()
                 try files.removeItem(at: directory)
                 index = try LogIndex(directory: directory, initialMapSize: initialMapSize)

@@ -3,7 +3,8 @@ import Logging
 import NIOConcurrencyHelpers
 
 /// Whether the shared log's history parted from this copy's: it holds another event, or none, where
-/// the copy holds one it took from it (a standby promoted without every commit). Once found it stays:
+/// the copy holds one it took from it (a standby promoted without every commit), or the same of what
+/// the node copies beside the events (`EventLogError.copiedStateParted`). Once found it stays:
 /// the node stops writing and copying, and says why in `/health`, until its data directory is rebuilt.
 final class PartedHistory: Sendable {
     private let location: String
@@ -17,15 +18,17 @@ final class PartedHistory: Sendable {
     var found: (message: String, since: Date)? { state.withLockedValue { $0 } }
 
     func found(at position: UInt64) {
+        found("the shared log no longer holds the event at position \(position) that this node copied from it")
+    }
+
+    /// `lost` says what the shared store no longer holds of what this node copied from it.
+    func found(_ lost: String) {
         let first = state.withLockedValue { state in
             defer {
-                state = state ?? (
-                    "the shared log no longer holds the event at position \(position) that this node copied from it: a server without every commit was promoted. This node stopped writing; rebuild its data directory",
-                    Date()
-                )
+                state = state ?? ("\(lost): a server without every commit was promoted. This node stopped writing; rebuild its data directory", Date())
             }
             return state == nil
         }
-        if first { logger.critical("the shared log lost events this node holds", metadata: ["log": "\(location)", "position": "\(position)"]) }
+        if first { logger.critical("the shared store lost what this node copied from it", metadata: ["log": "\(location)", "lost": "\(lost)"]) }
     }
 }

@@ -178,6 +178,9 @@ final class SharedLogFollower: Sendable {
             } catch EventLogError.historyParted(let position) {
                 parted.found(at: position)
                 return
+            } catch EventLogError.copiedStateParted(let reason) {
+                parted.found(reason)
+                return
             } catch {
                 failed(error)
                 try? await Task.sleep(for: pause)

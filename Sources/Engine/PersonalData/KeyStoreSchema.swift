@@ -37,6 +37,12 @@ enum KeyStoreSchema {
         migrator.registerMigration("keyStore.v3: a node's copy of a shared key store") { db in
             try db.execute(sql: "CREATE TABLE shared_copy (id INTEGER PRIMARY KEY CHECK (id = 1), sequence INTEGER NOT NULL)")
         }
+        migrator.registerMigration("keyStore.v4: the last change copied, checked at the next copy") { db in
+            try db.execute(sql: """
+                ALTER TABLE shared_copy ADD COLUMN user_id INTEGER;
+                ALTER TABLE shared_copy ADD COLUMN digest BLOB;
+                """)
+        }
         return migrator
     }
 

@@ -1,4 +1,5 @@
 import Crypto
+import EventLog
 import Foundation
 import GRDB
 
@@ -16,8 +17,9 @@ public protocol SharedKeys: Sendable {
     func destroy(_ erasures: [KeyStore.Erasure]) async throws
 
     /// Every key and erasure recorded or changed after `sequence`, in order: never with a gap, since a
-    /// change becomes readable only after every earlier one.
-    func changes(after sequence: Int64) async throws -> [SharedKeyChange]
+    /// change becomes readable only after every earlier one; and what the store recorded as its change
+    /// `sequence`, which a node that copied it compares with what it took.
+    func changes(after sequence: Int64) async throws -> SharedKeyChanges
 
     /// Records `sealed` (a value sealed under this node's master key) when nothing is recorded yet,
     /// else returns the recorded one, which this node must be able to open.
@@ -29,6 +31,14 @@ public enum SharedKey: Sendable, Equatable {
     case destroyed(position: UInt64?)
 }
 
+extension SharedKey {
+    /// What a change records of the key: a digest of the wrapped key (nothing to unwrap), or nil once destroyed.
+    public var digest: Data? {
+        guard case .live(let wrapped) = self else { return nil }
+        return Data(SHA256.hash(data: wrapped))
+    }
+}
+
 public struct SharedKeyChange: Sendable, Equatable {
     public var sequence: Int64
     public var userId: Int64
@@ -38,6 +48,30 @@ public struct SharedKeyChange: Sendable, Equatable {
         self.sequence = sequence
         self.userId = userId
         self.key = key
+    }
+
+    public var mark: SharedKeyMark { SharedKeyMark(userId: userId, digest: key.digest) }
+}
+
+/// What a shared store recorded as one change, kept as long as the store: whose key, and its digest.
+public struct SharedKeyMark: Sendable, Equatable {
+    public var userId: Int64
+    public var digest: Data?
+
+    public init(userId: Int64, digest: Data?) {
+        self.userId = userId
+        self.digest = digest
+    }
+}
+
+public struct SharedKeyChanges: Sendable {
+    public var changes: [SharedKeyChange]
+    /// The change at the sequence asked after, as the store recorded it; nil when it holds none there.
+    public var asked: SharedKeyMark?
+
+    public init(changes: [SharedKeyChange], asked: SharedKeyMark?) {
+        self.changes = changes
+        self.asked = asked
     }
 }
 
@@ -62,19 +96,31 @@ extension KeyStore {
     /// from the cache), so a user erased on another node reads as erased here. The event log's copy
     /// calls this before it copies each batch of events, so no event reaches this node before the
     /// key or the erasure it was written under.
+    ///
+    /// Throws `EventLogError.copiedStateParted` when the store no longer holds what this copy took from
+    /// it (a standby promoted without every commit): the last change copied, or a user's key. The
+    /// store may then have given the lost changes' sequences to others, which a copy by sequence skips,
+    /// and a key this node holds may seal what no other node can open.
     public func copyShared() async throws {
         guard let shared else { return }
-        let after = try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT sequence FROM shared_copy WHERE id = 1") } ?? 0
-        let changes = try await shared.changes(after: after)
-        guard let last = changes.last else { return }
+        let copied = try await pool.read { db in try Row.fetchOne(db, sql: "SELECT sequence, user_id, digest FROM shared_copy WHERE id = 1") }
+        let after: Int64 = copied?["sequence"] ?? 0
+        let fetched = try await shared.changes(after: after)
+        if let copied, let userId = copied["user_id"] as Int64?, fetched.asked != SharedKeyMark(userId: userId, digest: copied["digest"]) {
+            throw EventLogError.copiedStateParted(reason: "the shared key store no longer holds the change \(after) (user \(userId)'s key) that this node copied from it")
+        }
+        guard let last = fetched.changes.last else { return }
         let destroyed = try await pool.write { db in
             var destroyed: [Int64] = []
-            for change in changes {
+            for change in fetched.changes {
                 if try Self.keep(change.key, for: change.userId, db) { destroyed.append(change.userId) }
             }
             try db.execute(
-                sql: "INSERT INTO shared_copy (id, sequence) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET sequence = excluded.sequence",
-                arguments: [last.sequence]
+                sql: """
+                    INSERT INTO shared_copy (id, sequence, user_id, digest) VALUES (1, ?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET sequence = excluded.sequence, user_id = excluded.user_id, digest = excluded.digest
+                    """,
+                arguments: [last.sequence, last.userId, last.key.digest]
             )
             return destroyed
         }
@@ -159,10 +205,18 @@ extension KeyStore {
     /// What the shared store holds for a user, kept in this copy: a key this copy lacks, or the
     /// user's erasure (their key deleted here too, the erasure's log position recorded when known).
     /// Keeps a change copied from the shared store; true when it destroys a key this copy did not
-    /// know destroyed (a later change that only records the erasure's log position is not one).
+    /// know destroyed (a later change that only records the erasure's log position is not one). A key
+    /// unlike the one held here, or for a user erased here, is one the store lost and gave again.
     fileprivate static func keep(_ key: SharedKey, for userId: Int64, _ db: Database) throws -> Bool {
         switch key {
         case .live(let wrapped):
+            let held = try Data.fetchOne(db, sql: "SELECT wrapped FROM data_key WHERE user_id = ?", arguments: [userId])
+            let erased = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM destroyed_key WHERE user_id = ?)", arguments: [userId]) ?? false
+            if erased || (held != nil && held != wrapped) {
+                throw EventLogError.copiedStateParted(
+                    reason: "the shared key store holds another key for user \(userId) than this node \(erased ? "erased" : "holds")"
+                )
+            }
             try db.execute(
                 sql: "INSERT INTO data_key (user_id, wrapped, created_at) VALUES (?, ?, ?) ON CONFLICT (user_id) DO NOTHING",
                 arguments: [userId, wrapped, Date()]

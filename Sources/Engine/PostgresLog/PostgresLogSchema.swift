@@ -93,6 +93,22 @@ enum PostgresLogSchema {
             $$
             """,
         ],
+        [
+            // Every key change as recorded, kept when a later one replaces the user's row: a node
+            // compares the last change it copied with this, so one lost by a failover is found.
+            // A digest of the wrapped key, never the key: an erasure leaves nothing to unwrap here.
+            "CREATE TABLE data_key_change (sequence bigint PRIMARY KEY, user_id bigint NOT NULL, digest bytea)",
+            "INSERT INTO data_key_change (sequence, user_id, digest) SELECT sequence, user_id, sha256(wrapped) FROM data_key",
+            """
+            CREATE FUNCTION data_key_recorded() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                INSERT INTO data_key_change (sequence, user_id, digest) VALUES (NEW.sequence, NEW.user_id, sha256(NEW.wrapped));
+                RETURN NULL;
+            END
+            $$
+            """,
+            "CREATE TRIGGER data_key_recorded AFTER INSERT OR UPDATE ON data_key FOR EACH ROW EXECUTE FUNCTION data_key_recorded()",
+        ],
     ]
 
     /// Migrates under a lock, so nodes starting together do it once; refuses another product's log.

@@ -57,18 +57,29 @@ public struct PostgresSharedKeys: SharedKeys {
         _ = try? await log.bounded { [logger] in try await $0.query("VACUUM data_key", logger: logger) }
     }
 
-    public func changes(after sequence: Int64) async throws -> [SharedKeyChange] {
+    public func changes(after sequence: Int64) async throws -> SharedKeyChanges {
         try await log.bounded { [logger] client in
+            // One snapshot for both: the change asked after as recorded (its digest in `wrapped`), then the new ones.
             let rows = try await client.query(
-                "SELECT user_id, wrapped, log_position, sequence FROM data_key WHERE sequence > \(sequence) ORDER BY sequence", logger: logger
+                """
+                SELECT user_id, digest, NULL::bigint, sequence, true FROM data_key_change WHERE sequence = \(sequence)
+                UNION ALL
+                SELECT user_id, wrapped, log_position, sequence, false FROM data_key WHERE sequence > \(sequence)
+                ORDER BY 4
+                """,
+                logger: logger
             )
-            var changes: [SharedKeyChange] = []
-            for try await (userId, wrapped, position, sequence) in rows.decode((Int64, Data?, Int64?, Int64).self) {
-                changes.append(SharedKeyChange(
+            var fetched = SharedKeyChanges(changes: [], asked: nil)
+            for try await (userId, wrapped, position, sequence, asked) in rows.decode((Int64, Data?, Int64?, Int64, Bool).self) {
+                if asked {
+                    fetched.asked = SharedKeyMark(userId: userId, digest: wrapped)
+                    continue
+                }
+                fetched.changes.append(SharedKeyChange(
                     sequence: sequence, userId: userId, key: wrapped.map { .live(wrapped: $0) } ?? .destroyed(position: position.map(UInt64.init))
                 ))
             }
-            return changes
+            return fetched
         }
     }
 
