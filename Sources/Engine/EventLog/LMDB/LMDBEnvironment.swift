@@ -9,6 +9,11 @@ final class LMDBEnvironment: @unchecked Sendable {
     struct Database: Sendable { let handle: MDB_dbi }
 
     private let env: OpaquePointer
+    /// `lock.mdb`, opened to allocate it and kept open until the environment closes: closing any
+    /// descriptor of a file drops every `fcntl` lock this process holds on it, LMDB's included, and
+    /// the next process to open the environment would then take itself for the only one and reset
+    /// the reader table under this one's readers.
+    private let lockFile: Int32?
     private let resizeLock = ReadWriteLock()
     /// Written only under the exclusive lock, read under either side.
     private var isClosed = false
@@ -28,6 +33,7 @@ final class LMDBEnvironment: @unchecked Sendable {
         var handle: OpaquePointer?
         try LMDBError.check(mdb_env_create(&handle), "env_create")
         guard let handle else { throw LMDBError(code: EINVAL, operation: "env_create") }
+        var lockFile: Int32?
         do {
             try LMDBError.check(mdb_env_set_maxdbs(handle, maxDatabases), "env_set_maxdbs")
             try LMDBError.check(mdb_env_set_maxreaders(handle, 256), "env_set_maxreaders")
@@ -38,16 +44,19 @@ final class LMDBEnvironment: @unchecked Sendable {
             if !readOnlyCopy {
                 var staleReaders: Int32 = 0
                 try LMDBError.check(mdb_reader_check(handle, &staleReaders), "reader_check")
-                try Self.allocateLockFile(in: path)
+                lockFile = try Self.allocateLockFile(in: path)
             }
         } catch where error.isNoSpace(onFilesystemOf: path) {
             mdb_env_close(handle)
+            if let lockFile { Glibc.close(lockFile) }
             throw StorageFullError(store: store, path: path, cause: error.description)
         } catch {
             mdb_env_close(handle)
+            if let lockFile { Glibc.close(lockFile) }
             throw error
         }
         self.env = handle
+        self.lockFile = lockFile
         self.path = path
         self.store = store
         MappedPages.changed()
@@ -68,19 +77,23 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     /// LMDB maps `lock.mdb` (its reader table) after sizing it with `ftruncate`, which allocates
     /// nothing: on a full tmpfs the first use of a further reader slot would then be a SIGBUS instead
-    /// of an error. Allocating the file's blocks now turns that into ENOSPC at open.
-    private static func allocateLockFile(in path: String) throws(LMDBError) {
+    /// of an error. Allocating the file's blocks now turns that into ENOSPC at open. Returns the
+    /// descriptor, which must stay open while the environment is (`lockFile`).
+    private static func allocateLockFile(in path: String) throws(LMDBError) -> Int32? {
         let lockFile = path + "/lock.mdb"
         let descriptor = Glibc.open(lockFile, O_RDWR | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        defer { Glibc.close(descriptor) }
+        guard descriptor >= 0 else { return nil }
         var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_size > 0 else { return }
-        guard Int(info.st_blocks) * 512 < Int(info.st_size) else { return }
+        guard fstat(descriptor, &info) == 0, info.st_size > 0 else { return descriptor }
+        guard Int(info.st_blocks) * 512 < Int(info.st_size) else { return descriptor }
         // Where a filesystem cannot allocate, glibc emulates it by writing a zero into the last byte
         // of each block that reads as zero: the padding of a reader slot, which nobody else writes.
         let code = posix_fallocate(descriptor, 0, info.st_size)
-        guard code == 0 || code == EOPNOTSUPP || code == EINVAL else { throw LMDBError(code: code, operation: "fallocate \(lockFile)") }
+        guard code == 0 || code == EOPNOTSUPP || code == EINVAL else {
+            Glibc.close(descriptor)
+            throw LMDBError(code: code, operation: "fallocate \(lockFile)")
+        }
+        return descriptor
     }
 
     /// Closes the environment once; later transactions throw instead of touching freed memory.
@@ -89,6 +102,7 @@ final class LMDBEnvironment: @unchecked Sendable {
             guard !isClosed else { return }
             isClosed = true
             mdb_env_close(env)
+            if let lockFile { Glibc.close(lockFile) }
             MappedPages.changed()
         }
     }
@@ -161,10 +175,29 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     /// Runs `body` in a read-only transaction. The transaction ends when `body` returns.
     func read<T>(_ body: (Transaction) throws -> T) throws -> T {
-        try resizeLock.withSharedLock {
-            let txn = try begin(flags: UInt32(MDB_RDONLY))
-            defer { mdb_txn_abort(txn.pointer) }
-            return try body(txn)
+        try adoptingResizedMap {
+            try resizeLock.withSharedLock {
+                let txn = try begin(flags: UInt32(MDB_RDONLY))
+                defer { mdb_txn_abort(txn.pointer) }
+                return try body(txn)
+            }
+        }
+    }
+
+    /// Runs `body` again after adopting the map size another process grew the file to
+    /// (`MDB_MAP_RESIZED`): LMDB remaps the file then, so no transaction of this process may be open,
+    /// which the exclusive lock ensures.
+    private func adoptingResizedMap<T>(_ body: () throws -> T) throws -> T {
+        while true {
+            do {
+                return try body()
+            } catch let error as LMDBError where error.isMapResized {
+                try resizeLock.withExclusiveLock { () throws in
+                    guard !isClosed else { throw EventLogError.closed }
+                    try LMDBError.check(mdb_env_set_mapsize(env, 0), "env_set_mapsize")
+                    MappedPages.changed()
+                }
+            }
         }
     }
 
@@ -174,7 +207,7 @@ final class LMDBEnvironment: @unchecked Sendable {
     func write<T>(_ body: (Transaction) throws -> T) throws -> T {
         while true {
             do {
-                return try storageFull { try resizeLock.withSharedLock {
+                return try storageFull { try adoptingResizedMap { try resizeLock.withSharedLock {
                     let txn = try begin(flags: 0)
                     let result: T
                     do {
@@ -186,7 +219,7 @@ final class LMDBEnvironment: @unchecked Sendable {
                     // A commit frees the transaction whether or not it succeeds.
                     try LMDBError.check(mdb_txn_commit(txn.pointer), "txn_commit")
                     return result
-                } }
+                } } }
             } catch let error as LMDBError where error.isMapFull {
                 try growMap()
             }
@@ -196,14 +229,7 @@ final class LMDBEnvironment: @unchecked Sendable {
     private func begin(flags: UInt32) throws -> Transaction {
         guard !isClosed else { throw EventLogError.closed }
         var txn: OpaquePointer?
-        var code = mdb_txn_begin(env, nil, flags, &txn)
-        if code == MDB_MAP_RESIZED {
-            // Another process grew the map: adopt its size, then begin again.
-            code = mdb_env_set_mapsize(env, 0)
-            MappedPages.changed()
-            if code == MDB_SUCCESS { code = mdb_txn_begin(env, nil, flags, &txn) }
-        }
-        try LMDBError.check(code, "txn_begin")
+        try LMDBError.check(mdb_txn_begin(env, nil, flags, &txn), "txn_begin")
         guard let txn else { throw LMDBError(code: EINVAL, operation: "txn_begin") }
         return Transaction(pointer: txn)
     }
@@ -211,9 +237,14 @@ final class LMDBEnvironment: @unchecked Sendable {
     /// Writes a consistent, compacted copy of the environment into an empty directory.
     func copy(to directory: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try resizeLock.withSharedLock {
-            guard !isClosed else { throw EventLogError.closed }
-            try LMDBError.check(mdb_env_copy2(env, directory, UInt32(MDB_CP_COMPACT)), "env_copy2 \(directory)")
+        try adoptingResizedMap {
+            try resizeLock.withSharedLock {
+                guard !isClosed else { throw EventLogError.closed }
+                let code = mdb_env_copy2(env, directory, UInt32(MDB_CP_COMPACT))
+                // The copy's file is made before its transaction begins, which a resized map refuses.
+                if code == MDB_MAP_RESIZED { try? FileManager.default.removeItem(atPath: directory + "/data.mdb") }
+                try LMDBError.check(code, "env_copy2 \(directory)")
+            }
         }
     }
 }
