@@ -112,6 +112,19 @@ final class TallyReadModels {
         #expect(try models.rows() == ["cups=5/2", "plates=1/1"])
     }
 
+    /// A locked or failing database says nothing about the event: the batch is tried again, where
+    /// recording it as the projection's failure stopped the projection until a replay.
+    @Test func aPassingSQLiteErrorIsTriedAgainNotRecordedAsTheProjectionsFailure() async throws {
+        let busy = DatabaseError(resultCode: .SQLITE_BUSY, message: "database is locked")
+        let models = try TallyReadModels(projections: [TallyProjection(failingAt: "bowls", with: busy), NotesProjection()])
+        try await models.given(Self.counts)
+        #expect(throws: DatabaseError.self) { try models.runner.catchUp() }
+        #expect(try models.runner.status().allSatisfy { $0.failedPosition == nil })
+        try models.restart(with: [TallyProjection(), NotesProjection()])
+        _ = try models.runner.catchUp()
+        #expect(try models.rows() == ["bowls=3/2", "cups=6/3", "plates=5/2"])
+    }
+
     /// A release rolled back to one without a projection leaves that projection's checkpoint: it held
     /// the position published (and every read-your-writes wait) where it stopped.
     @Test func aCheckpointOfAProjectionThisBuildLacksHoldsNothingBack() async throws {

@@ -67,6 +67,36 @@ import Testing
         #expect(files == [URL(fileURLWithPath: live).lastPathComponent], "the stopped generation is removed")
     }
 
+    /// Whatever stops a rebuild before the swap removes what it built: a full disk mid-fold, here,
+    /// whose half-built generation was left holding as much disk as the live one.
+    @Test func aRebuildThatFillsTheDiskRemovesItsGeneration() async throws {
+        let full = DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full")
+        let models = try TallyReadModels(projections: [TallyProjection(failingAt: "bowls", with: full), NotesProjection()], generations: true)
+        try await models.given(ProjectionRunnerTests.counts.filter { $0.tally != "bowls" })
+        _ = try models.runner.catchUp()
+        let (before, live) = (try models.database.canonicalDump(), models.database.path)
+        try await models.given([("bowls", 1, 1)])
+        for selected in [nil, ["tallies"]] {
+            #expect(throws: StorageFullError.self) { try models.runner.rebuild(selected) }
+            #expect(models.database.path == live)
+            #expect(try models.database.canonicalDump() == before)
+            let files = try FileManager.default.contentsOfDirectory(atPath: models.readDirectory.path).filter { $0.hasPrefix("read") }
+            #expect(files.allSatisfy { $0.hasPrefix(URL(fileURLWithPath: live).lastPathComponent) }, "\(files)")
+        }
+    }
+
+    /// A partial rebuild starts from a copy of the live file, which holds personal data in clear: the
+    /// copy is the server's user's and group's only from the moment it exists.
+    @Test func aCopyOfTheReadModelsIsPrivateWhenMade() async throws {
+        let models = try TallyReadModels()
+        try await models.givenCountsAndAnErasure()
+        _ = try models.runner.catchUp()
+        let copy = models.directory.url.appendingPathComponent("copy.sqlite").path
+        try ReadDatabase.backup(fileAt: models.database.path, to: copy)
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: copy)[.posixPermissions] as? Int)
+        #expect(mode & 0o777 & ~0o640 == 0, "\(String(mode, radix: 8))")
+    }
+
     /// A shutdown asks a rebuild to stop: it stops before the swap, the live generation keeps
     /// serving unchanged, and the unfinished file is removed.
     @Test func aRebuildAskedToStopLeavesTheLiveReadModelsAsTheyWere() async throws {

@@ -107,13 +107,16 @@ public struct TallyProjection: Projection {
     public let version: Int
     public let tables = ["tally"]
     let failingAt: String?
+    let failure: any Error & Sendable
 
-    public init(version: Int = 1, failingAt: String? = nil) {
+    /// Throws `failure` for the tally `failingAt`.
+    public init(version: Int = 1, failingAt: String? = nil, with failure: any Error & Sendable = Refused()) {
         self.version = version
         self.failingAt = failingAt
+        self.failure = failure
     }
 
-    public struct Refused: Error {}
+    public struct Refused: Error { public init() {} }
 
     public func createSchema(_ db: Database) throws {
         try db.create(table: "tally") { t in
@@ -126,7 +129,7 @@ public struct TallyProjection: Projection {
     public func apply(_ recorded: Recorded<TallyEvent>, _ db: Database) throws {
         switch recorded.event {
         case .counted(let counted):
-            if counted.tally == failingAt { throw Refused() }
+            if counted.tally == failingAt { throw failure }
             try db.execute(sql: """
                 INSERT INTO tally (name, total, counts) VALUES (?, ?, 1)
                 ON CONFLICT(name) DO UPDATE SET total = total + excluded.total, counts = counts + 1

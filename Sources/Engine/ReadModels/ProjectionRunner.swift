@@ -43,19 +43,16 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     /// The position every healthy projection has reached: what read-your-writes waits for.
     private let applied: PositionWatcher
     private let changes = ScopeRevisions()
-    private let appliedEvents = Counter(label: "engine_projection_applied_events_total")
-    /// Made once: looking a gauge up by its label and dimensions on every batch cost a tenth of a
-    /// small batch's fold (BENCHMARKS.md).
-    private let progressGauges: [String: ProgressGauges]
-    private let batchTimer = Metrics.Timer(label: "engine_projection_batch_duration")
+    /// The live read models' metrics; nil for a rebuild's runner, whose positions are its own.
+    private let metrics: RunnerMetrics?
     private let storageFull: StorageFullLatch
     private let replayCoordinator = Mutex<ReplayCoordinator?>(nil)
-    private static var fullDiskRetry: Duration { .seconds(1) }
+    private static var retryDelay: Duration { .seconds(1) }
     private static var idleCheckpointInterval: Duration { .seconds(1) }
 
     public init(
         log: EventLog, personalData: any PersonalDataCipher, database: ReadDatabase, projections: [any Projection<Event>],
-        batchSize: Int = 2000, logger: Logger
+        batchSize: Int = 2000, reportsMetrics: Bool = true, logger: Logger
     ) throws {
         guard projections.map(\.name) == database.projections.map(\.name) else {
             throw RebuildError.projectionsDiffer(runner: projections.map(\.name), database: database.projections.map(\.name))
@@ -64,7 +61,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
         self.personalData = personalData
         self.database = database
         self.projections = projections
-        progressGauges = Dictionary(uniqueKeysWithValues: projections.map { ($0.name, ProgressGauges(projection: $0.name)) })
+        metrics = reportsMetrics ? RunnerMetrics(projections: projections.map(\.name)) : nil
         self.batchSize = batchSize
         self.logger = logger
         storageFull = StorageFullLatch(logger: logger)
@@ -122,7 +119,11 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
                 folded = try await BlockingWork.run { try self.catchUp() }
             } catch let full as StorageFullError {
                 storageFull.record(full)
-                await cancelWhenGracefulShutdown { try? await Task.sleep(for: Self.fullDiskRetry) }
+                await cancelWhenGracefulShutdown { try? await Task.sleep(for: Self.retryDelay) }
+                continue
+            } catch where Self.isPassing(error) {
+                logger.warning("could not fold the next batch for now; trying again", metadata: ["error": "\(error)"])
+                await cancelWhenGracefulShutdown { try? await Task.sleep(for: Self.retryDelay) }
                 continue
             }
             if folded > 0 {
@@ -238,9 +239,11 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
                     guard !unapplied.isEmpty else { continue }
                     do { try projection.apply(unapplied, db) } catch let failure as FoldFailure {
                         if let full = storageFullError(failure.error) { throw full }
+                        if Self.isPassing(failure.error) { throw failure.error }
                         throw ProjectionFailure(projection: projection.name, position: failure.position, error: failure.error)
                     } catch {
                         if let full = storageFullError(error) { throw full }
+                        if Self.isPassing(error) { throw error }
                         throw ProjectionFailure(projection: projection.name, position: unapplied[unapplied.startIndex].position, error: error)
                     }
                 }
@@ -257,16 +260,27 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
             return try applyNextBatch(until: target, prefetch: &prefetch)
         }
         guard let folded else { return 0 }
-        batchTimer.record(duration: ContinuousClock.now - started)
-        appliedEvents.increment(by: folded.count)
+        metrics?.batches.record(duration: ContinuousClock.now - started)
+        metrics?.appliedEvents.increment(by: folded.count)
         publishProgress(folded.checkpoints, touching: folded.touched)
         return folded.count
     }
 
     static func readDecoded(_ log: EventLog, _ personalData: any PersonalDataCipher, from: UInt64, limit: Int) throws -> [Recorded<Event>] {
         try log.read(from: from, limit: limit).map { record in
-            do { return try Catalog.decode(record, personalData: personalData) } catch { throw ProjectionFailure(projection: nil, position: record.position, error: error) }
+            do { return try Catalog.decode(record, personalData: personalData) } catch {
+                if isPassing(error) { throw error }
+                throw ProjectionFailure(projection: nil, position: record.position, error: error)
+            }
         }
+    }
+
+    /// SQLite's answers that say nothing about the event (a lock held, memory or I/O failing for
+    /// now), from the read models or the key store: recorded as a projection's failure, they stopped
+    /// it for good, until a replay. Its batch is tried again instead, as after a full disk.
+    static func isPassing(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return [.SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_IOERR, .SQLITE_NOMEM, .SQLITE_INTERRUPT, .SQLITE_PROTOCOL].contains(error.resultCode)
     }
 
     private func recordFailure(_ failure: ProjectionFailure, among active: [any Projection<Event>]) throws {
@@ -297,10 +311,12 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     /// Gauges and the read-your-writes position, from checkpoints as just committed.
     func publishProgress(_ checkpoints: [Checkpoint], touching touched: ReadScopes = .everything) {
         let head = log.headPosition
-        for checkpoint in checkpoints {
-            let gauges = progressGauges[checkpoint.name] ?? ProgressGauges(projection: checkpoint.name)
-            gauges.position.record(checkpoint.position)
-            gauges.lag.record(max(0, Int64(head) - checkpoint.position))
+        if let metrics {
+            for checkpoint in checkpoints {
+                let gauges = metrics.progress[checkpoint.name] ?? ProgressGauges(projection: checkpoint.name)
+                gauges.position.record(checkpoint.position)
+                gauges.lag.record(max(0, Int64(head) - checkpoint.position))
+            }
         }
         let healthy = checkpoints.filter { $0.failedPosition == nil }.map(\.position)
         changes.advance(touching: touched)
@@ -328,6 +344,18 @@ private struct Prefetch<Catalog: EventCatalog> {
             return nil
         }
         return try events.value()
+    }
+}
+
+private struct RunnerMetrics: Sendable {
+    let appliedEvents = Counter(label: "engine_projection_applied_events_total")
+    let batches = Metrics.Timer(label: "engine_projection_batch_duration")
+    /// Made once: looking a gauge up by its label and dimensions on every batch cost a tenth of a
+    /// small batch's fold (BENCHMARKS.md).
+    let progress: [String: ProgressGauges]
+
+    init(projections: [String]) {
+        progress = Dictionary(uniqueKeysWithValues: projections.map { ($0, ProgressGauges(projection: $0)) })
     }
 }
 

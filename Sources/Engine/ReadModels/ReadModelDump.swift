@@ -42,6 +42,8 @@ extension ReadDatabase {
         configuration.readonly = true
         let source = try DatabaseQueue(path: path, configuration: configuration)
         defer { try? source.close() }
+        // Made private before SQLite creates it with the umask's mode: it holds personal data in clear.
+        PrivateSQLiteFile.prepare(destination)
         let copy = try DatabaseQueue(path: destination)
         defer { try? copy.close() }
         try source.backup(to: copy)

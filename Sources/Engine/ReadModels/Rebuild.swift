@@ -54,34 +54,59 @@ extension ProjectionRunner {
         if let unknown = names?.first(where: { !known.contains($0) }) { throw RebuildError.unknownProjection(unknown, known: database.projections.map(\.name)) }
         let selected = names ?? database.projections.map(\.name)
 
+        // Before the copy: an erasure during it stops the rebuild too, as one during its batches does.
+        let destructions = personalData.keyDestructions
         let path = files.nextPath()
-        if names != nil { try ReadDatabase.backup(fileAt: database.path, to: path) }
-        let rebuilt = try ReadDatabase(path: path, projections: database.projections)
-        if names != nil {
+        var rebuilt: ReadDatabase?
+        var report: RebuildProgress
+        // Whatever stops the rebuild before the swap deletes the generation it was building: its rows
+        // were opened with keys that may be destroyed since, and it holds as much disk as the live one.
+        do {
+            if names != nil { try ReadDatabase.backup(fileAt: database.path, to: path) }
+            let generation = try ReadDatabase(path: path, projections: database.projections)
+            rebuilt = generation
+            report = try rebuild(selected, resetting: names != nil, into: generation, since: destructions, isCancelled: isCancelled, progress: progress)
+        } catch {
+            try? rebuilt?.close()
+            files.remove(generationAt: path)
+            throw error
+        }
+        publishProgress(try database.checkpoints())
+        report.finished = true
+        logger.info("read models rebuilt and swapped in", metadata: [
+            "projections": "\(selected)", "position": "\(report.position)", "events_per_second": "\(report.eventsPerSecond)", "file": "\(path)",
+        ])
+        progress(report)
+        return report
+    }
+
+    /// Folds the log into `rebuilt` (a copy of the live file whose `selected` projections are reset
+    /// first, when `resetting`) and swaps it in; returns how far and how fast it went.
+    private func rebuild(
+        _ selected: [String], resetting: Bool, into rebuilt: ReadDatabase, since destructions: UInt64,
+        isCancelled: () -> Bool, progress: (RebuildProgress) -> Void
+    ) throws -> RebuildProgress {
+        if resetting {
             try rebuilt.pool.write { db in
                 for projection in rebuilt.projections where selected.contains(projection.name) { try ReadDatabase.reset(projection, db) }
             }
         }
-        let rebuilder = try ProjectionRunner(log: log, personalData: personalData, database: rebuilt, projections: projections, batchSize: 10_000, logger: logger)
-        let destructions = personalData.keyDestructions
+        let rebuilder = try ProjectionRunner(
+            log: log, personalData: personalData, database: rebuilt, projections: projections, batchSize: 10_000, reportsMetrics: false, logger: logger
+        )
         let started = ContinuousClock.now
         var report = RebuildProgress(projections: selected, position: 0, headPosition: log.headPosition, eventsPerSecond: 0, remaining: nil, finished: false)
         func measure() {
             report.position = rebuilder.appliedPosition
             report.headPosition = log.headPosition
-            let seconds = max((ContinuousClock.now - started).seconds, 0.001)
-            let rate = Double(report.position) / seconds
+            let rate = Double(report.position) / max((ContinuousClock.now - started).seconds, 0.001)
             report.eventsPerSecond = Int(rate)
             report.remaining = rate > 0 ? .seconds(Double(report.headPosition - min(report.position, report.headPosition)) / rate) : nil
         }
         try BulkLoading.during(rebuilt.pool, emptied: rebuilt.projections.filter { selected.contains($0.name) }) {
             while log.headPosition > rebuilder.appliedPosition + UInt64(rebuilder.batchSize) {
-                let stop: RebuildError? = isCancelled() ? .cancelled : personalData.keyDestructions != destructions ? .erasedMeanwhile : nil
-                if let stop {
-                    try? rebuilt.close()
-                    files.remove(generationAt: path)
-                    throw stop
-                }
+                if isCancelled() { throw RebuildError.cancelled }
+                if personalData.keyDestructions != destructions { throw RebuildError.erasedMeanwhile }
                 _ = try rebuilder.catchUpInBatches(until: rebuilder.appliedPosition + 50_000, releasingWhatItRead: true)
                 measure()
                 progress(report)
@@ -90,19 +115,11 @@ extension ProjectionRunner {
         try batchLock.withLock {
             try rebuilder.catchUp()
             if let failed = try rebuilt.checkpoints().first(where: { selected.contains($0.name) && $0.failedPosition != nil }) {
-                try? rebuilt.close()
-                files.remove(generationAt: path)
                 throw RebuildError.projectionFailed(failed.name, position: failed.failedPosition ?? 0, failure: failed.failure ?? "no reason recorded")
             }
             try database.adopt(rebuilt)
         }
-        publishProgress(try database.checkpoints())
         measure()
-        report.finished = true
-        logger.info("read models rebuilt and swapped in", metadata: [
-            "projections": "\(selected)", "position": "\(report.position)", "events_per_second": "\(report.eventsPerSecond)", "file": "\(path)",
-        ])
-        progress(report)
         return report
     }
 }
