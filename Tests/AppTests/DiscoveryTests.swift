@@ -17,6 +17,13 @@ import Testing
             #expect((try await client.send(.get, "/movies/search?q=pixar", token: token).json["movies"] as? [[String: Any]])?.first?["movie_id"] as? Int == 1)
             let crime = try await client.send(.get, "/movies/search?genres=crime,%20ROMANCE", token: token).json
             #expect(Set((crime["movies"] as? [[String: Any]])?.compactMap { $0["movie_id"] as? Int } ?? []) == [3, 5])
+            // A genre named again is the same filter; more genres than a catalog holds, or a longer name, is refused.
+            let repeated = try await client.send(.get, "/movies/search?genres=" + Array(repeating: "Romance,crime", count: 2_000).joined(separator: ","), token: token).json
+            #expect(Set((repeated["movies"] as? [[String: Any]])?.compactMap { $0["movie_id"] as? Int } ?? []) == [3, 5])
+            for genres in [(1...33).map { "g\($0)" }.joined(separator: ","), String(repeating: "x", count: 65)] {
+                let reply = try await client.send(.get, "/movies/search?genres=\(genres)", token: token)
+                #expect(reply.status == .badRequest && reply.errorCode == "VALIDATION_ERROR", "\(reply.text)")
+            }
             let browse = try await client.send(.get, "/movies/search?limit=2", token: token).json
             #expect(browse["total_count"] as? Int == 5 && browse["has_more"] as? Bool == true)
 

@@ -17,6 +17,6 @@ public final class RememberedAnswers: Sendable {
     }
 
     public func keep(_ body: ByteBuffer, for id: String, revision: String) {
-        memo.withLockedValue { $0.put(id, key: revision, body, cost: body.readableBytes) }
+        memo.withLockedValue { $0.put(id, key: revision, body, cost: body.readableBytes + id.utf8.count) }
     }
 }

@@ -8,6 +8,8 @@ struct DiscoveryController: Sendable {
     let search: SearchQueries
     let pages = RememberedAnswers(maximumBytes: 16 << 20)
     static let maximumQueryLength = 200
+    static let maximumGenres = 32
+    static let maximumGenreLength = 64
     static let defaultWindowDays = 7
 
     func register(on movies: RouteCollection<NuvieSignedInContext>) -> RouteCollection<NuvieSignedInContext> {
@@ -24,8 +26,7 @@ struct DiscoveryController: Sendable {
         guard query.count <= Self.maximumQueryLength else {
             throw NuvieAPIError.validation("q must be at most \(Self.maximumQueryLength) characters", field: "q")
         }
-        let genres = (try request.queryText("genres") ?? "")
-            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let genres = try Self.genres(request)
         let parameters = [query, genres.joined(separator: ","), String(page.limit), String(page.offset)].joined(separator: "\u{1}")
         if let known = pages.body(for: parameters, revision: try search.revision()) { return JSONWriter.response(known) }
         let (found, revision) = try search.searchWithRevision(query, genres: genres, limit: page.limit, offset: page.offset)
@@ -34,6 +35,19 @@ struct DiscoveryController: Sendable {
         let body = ByteBuffer(bytes: json.bytes)
         pages.keep(body, for: parameters, revision: revision)
         return JSONWriter.response(body)
+    }
+
+    /// The `genres` filter, each once and in one order, so that a long or repeated list costs neither
+    /// the search nor the remembered pages more than a short one.
+    static func genres(_ request: Request) throws -> [String] {
+        let genres = Set((try request.queryText("genres") ?? "")
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        guard genres.count <= maximumGenres, genres.allSatisfy({ $0.count <= maximumGenreLength }) else {
+            throw NuvieAPIError.validation(
+                "genres must name at most \(maximumGenres) genres of at most \(maximumGenreLength) characters", field: "genres"
+            )
+        }
+        return genres.sorted()
     }
 
     func trending(_ request: Request, context: NuvieSignedInContext) async throws -> TrendingResponse {

@@ -77,7 +77,7 @@ public struct SearchQueries: Sendable {
         var genreFilter = ""
         if !genres.isEmpty {
             let names = genres.indices.map { ":genre\($0)" }.joined(separator: ", ")
-            genreFilter = "AND EXISTS (SELECT 1 FROM movieGenre g WHERE g.movieId = m.movieId AND g.genre IN (\(names)))"
+            genreFilter = "AND m.movieId IN (SELECT movieId FROM movieGenre WHERE genre IN (\(names)))"
             for (index, genre) in genres.enumerated() { arguments += ["genre\(index)": genre] }
         }
         // Only films that can rank at all, found through the indexes: the exact, prefix and anywhere
