@@ -263,6 +263,10 @@ func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -> EventL
         await #expect(throws: EventLogError.self) { try await log.append(to: "s", expectedVersion: .any, events: []) }
         await #expect(throws: EventLogError.self) { try await log.append(to: "", expectedVersion: .any, events: [event()]) }
         await #expect(throws: EventLogError.self) { try await log.append(to: "s", expectedVersion: .any, events: [twice, twice]) }
+        // More than a record can count: refused, where they once stopped the LMDB log's writer.
+        for uncountable in [NewEvent(type: "t", userIds: Array(1...65_535), payload: Data()), NewEvent(type: String(repeating: "t", count: 65_536), payload: Data())] {
+            await #expect(throws: EventLogError.self) { try await log.append(to: "s", expectedVersion: .any, events: [uncountable]) }
+        }
         #expect(log.headPosition == 0)
     }
 

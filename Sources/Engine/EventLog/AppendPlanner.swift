@@ -39,6 +39,10 @@ public enum AppendPlanner {
                 throw EventLogError.invalidAppend("stream id must be 1–400 bytes without NUL")
             }
         }
+        // The record's layout counts both in 16 bits; the actor is one more user.
+        guard newEvents.allSatisfy({ $0.type.utf8.count <= UInt16.max && $0.userIds.count < UInt16.max }) else {
+            throw EventLogError.invalidAppend("an event's type must be at most 65,535 bytes, and it may concern at most 65,534 users")
+        }
 
         let known = try newEvents.map { try log.position(ofEvent: $0.id) }
         let recorded = known.compactMap { $0 }
