@@ -12,7 +12,7 @@ import Synchronization
 /// (`failing`), or a store refuses writes for want of space or the shared log cannot be reached
 /// (`degraded`: reads are still served), or, on a node of a shared log, its read models have not held
 /// the log once since it started (`catching_up`: a new node takes no traffic from a balancer until it
-/// has folded the log; after that, a moment's lag under writes is `catching_up` with 200, as on one
+/// has folded, within `joiningWait` of a `/health`, all it saw written when asked; after that, a moment's lag under writes is `catching_up` with 200, as on one
 /// machine). `GET /metrics`: Prometheus text.
 public struct HealthController<Context: RequestContext>: Sendable {
     public typealias StorageFailure = @Sendable () -> (error: StorageFullError, since: Date)?
@@ -24,7 +24,10 @@ public struct HealthController<Context: RequestContext>: Sendable {
     let registry: PrometheusCollectorRegistry?
     /// The read models' revision: it moves with every batch folded.
     let revision: @Sendable () -> UInt64
+    let waitUntilApplied: @Sendable (_ position: UInt64, _ timeout: Duration) async -> Bool
     private let caughtUpOnce = Latch()
+    /// How long a new node's `/health` waits for its read models to fold what it saw written.
+    static var joiningWait: Duration { .seconds(1) }
 
     /// `sections` are written beside the engine's fields under their own names (`recommendationModel`…).
     public init<Catalog>(
@@ -37,6 +40,7 @@ public struct HealthController<Context: RequestContext>: Sendable {
         self.sections = sections
         self.registry = registry
         revision = { runner.revision }
+        waitUntilApplied = { await runner.waitUntilApplied($0, timeout: $1) }
     }
 
     public func register(on router: Router<Context>) {
@@ -45,7 +49,15 @@ public struct HealthController<Context: RequestContext>: Sendable {
     }
 
     public func health(_ request: Request, context: Context) async throws -> EditedResponse<Health> {
-        let health = try current()
+        var health = try current()
+        if health.status == "catching_up", log.isShared, !caughtUpOnce.isSet {
+            // Under steady writes a new node is seldom at the head at the instant it is asked: one that
+            // folds, within a moment, all it saw written when asked has held the log.
+            if await waitUntilApplied(max(health.logHeadPosition, health.log.sharedHeadPosition), Self.joiningWait) {
+                caughtUpOnce.set()
+                health = try current()
+            }
+        }
         return EditedResponse(status: health.unavailable ? .serviceUnavailable : .ok, response: health)
     }
 
