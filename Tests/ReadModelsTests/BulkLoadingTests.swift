@@ -1,3 +1,4 @@
+import EventLog
 import EventSourcing
 import Foundation
 import GRDB
@@ -59,6 +60,37 @@ import Testing
         defer { try? reopened.close() }
         #expect(try reopened.indexNames().contains("tallyNoteByUser"))
         #expect(try reopened.schemaSQL() == models.database.schemaSQL())
+    }
+
+    /// A disk that fills as a bulk fold builds the indexes it deferred: the runner says the disk is
+    /// full (the server retries; the raw SQLite error stopped the server) and builds them at its next
+    /// catch-up, not only at the next start.
+    @Test func aFullDiskWhileDeferredIndexesAreBuiltIsStorageFullAndTheNextCatchUpBuildsThem() async throws {
+        // Enough notes that their index needs more pages than the fold leaves free.
+        func givenNotes(_ models: TallyReadModels) async throws {
+            var appends: [StreamAppend] = []
+            for n in 1...3_000 {
+                let event = try await models.store.newEvent(.counted(Counted(tally: "t\(n)", userId: Int64(n % 97), amount: 1, note: "note \(n)")))
+                appends.append(StreamAppend(streamId: "tally-\(n)", expectedVersion: .noStream, events: [event]))
+            }
+            _ = try await models.log.append(appends)
+        }
+        let reference = try TallyReadModels()
+        try await givenNotes(reference)
+        let foldedPages = try BulkLoading.during(reference.database.pool, emptied: reference.database.projections) {
+            _ = try reference.runner.catchUp()
+            return try reference.database.pool.read { try Int.fetchOne($0, sql: "PRAGMA page_count") ?? 0 }
+        }
+
+        let models = try TallyReadModels()
+        try await givenNotes(models)
+        try await models.database.pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA max_page_count = \(foldedPages)") }
+        #expect(throws: StorageFullError.self) { try models.runner.catchUp(whileFilling: { false }) }
+        #expect(try !models.database.indexNames().contains("tallyNoteByUser"))
+        try await models.database.pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA max_page_count = 1073741823") }
+        #expect(try models.runner.catchUp() == 0)
+        #expect(try models.database.indexNames().contains("tallyNoteByUser"))
+        #expect(try models.database.canonicalDump() == reference.database.canonicalDump())
     }
 
     /// A node's first fold beside its copy of a shared log: what lands while it folds is folded, and

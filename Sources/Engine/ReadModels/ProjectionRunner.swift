@@ -47,6 +47,10 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     private let metrics: RunnerMetrics?
     private let storageFull: StorageFullLatch
     private let replayCoordinator = Mutex<ReplayCoordinator?>(nil)
+    /// A bulk catch-up stopped before it built the indexes it deferred (`catchUp(until:)`).
+    let indexesLeftUnbuilt = Atomic(false)
+    private let passingFailures = Mutex<(position: UInt64, count: Int)>((0, 0))
+    static var passingAttempts: Int { 3 }
     private static var retryDelay: Duration { .seconds(1) }
     private static var idleCheckpointInterval: Duration { .seconds(1) }
 
@@ -121,8 +125,8 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
                 storageFull.record(full)
                 await cancelWhenGracefulShutdown { try? await Task.sleep(for: Self.retryDelay) }
                 continue
-            } catch where Self.isPassing(error) {
-                logger.warning("could not fold the next batch for now; trying again", metadata: ["error": "\(error)"])
+            } catch let again as FoldToTryAgain {
+                logger.warning("could not fold the next batch for now; trying again", metadata: ["error": "\(again.cause)"])
                 await cancelWhenGracefulShutdown { try? await Task.sleep(for: Self.retryDelay) }
                 continue
             }
@@ -155,39 +159,6 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
         do { try database.checkpointPassively() } catch {
             logger.warning("could not checkpoint the read models' WAL while idle", metadata: ["error": "\(error)"])
         }
-    }
-
-    /// Applies what the log holds beyond the checkpoints, batch by batch, and returns how many events
-    /// it read. Used by `run` and by tools that rebuild without serving.
-    /// A backlog of `BulkLoading.backlog` events or more is folded with the connection set for it,
-    /// and, into read models that hold nothing yet, with their indexes for reads built after.
-    @discardableResult
-    public func catchUp(until target: UInt64 = .max) throws -> Int {
-        // The head read once: the fold reads what the log has committed, which may be past the head
-        // the writer has yet to publish, so the position applied may pass a second read of it.
-        let end = min(target, log.headPosition)
-        let backlog = end - min(appliedPosition, end)
-        guard backlog >= BulkLoading.backlog else { return try catchUpInBatches(until: target) }
-        return try BulkLoading.during(database.pool, emptied: try emptied()) { try catchUpInBatches(until: target, releasingWhatItRead: true) }
-    }
-
-    /// Folds a log that is being filled meanwhile (a node's first copy of the shared log) as one bulk
-    /// catch-up, as what is there is folded, until `filling` returns false; then up to the head.
-    public func catchUp(whileFilling filling: () -> Bool) throws -> Int {
-        return try BulkLoading.during(database.pool, emptied: try emptied()) {
-            var total = 0
-            while filling() {
-                let count = try catchUpInBatches(releasingWhatItRead: true)
-                total += count
-                if count == 0 { Thread.sleep(forTimeInterval: 0.02) }
-            }
-            return total + (try catchUpInBatches(releasingWhatItRead: true))
-        }
-    }
-
-    /// Every projection, when none has folded anything yet: their tables are empty.
-    private func emptied() throws -> [any ReadModelSchema] {
-        try database.checkpoints().allSatisfy { $0.position == 0 } ? database.projections : []
     }
 
     /// `releasingWhatItRead`: a long catch-up reads the log once, so the log's pages it has mapped
@@ -239,11 +210,9 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
                     guard !unapplied.isEmpty else { continue }
                     do { try projection.apply(unapplied, db) } catch let failure as FoldFailure {
                         if let full = storageFullError(failure.error) { throw full }
-                        if Self.isPassing(failure.error) { throw failure.error }
                         throw ProjectionFailure(projection: projection.name, position: failure.position, error: failure.error)
                     } catch {
                         if let full = storageFullError(error) { throw full }
-                        if Self.isPassing(error) { throw error }
                         throw ProjectionFailure(projection: projection.name, position: unapplied[unapplied.startIndex].position, error: error)
                     }
                 }
@@ -256,6 +225,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
         } catch let failure as ProjectionFailure {
             _ = try? prefetch?.events.value()
             prefetch = nil
+            if triesAgain(failure) { throw FoldToTryAgain(cause: failure.error) }
             try recordFailure(failure, among: active.map(\.0))
             return try applyNextBatch(until: target, prefetch: &prefetch)
         }
@@ -268,19 +238,21 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
 
     static func readDecoded(_ log: EventLog, _ personalData: any PersonalDataCipher, from: UInt64, limit: Int) throws -> [Recorded<Event>] {
         try log.read(from: from, limit: limit).map { record in
-            do { return try Catalog.decode(record, personalData: personalData) } catch {
-                if isPassing(error) { throw error }
-                throw ProjectionFailure(projection: nil, position: record.position, error: error)
-            }
+            do { return try Catalog.decode(record, personalData: personalData) } catch { throw ProjectionFailure(projection: nil, position: record.position, error: error) }
         }
     }
 
-    /// SQLite's answers that say nothing about the event (a lock held, memory or I/O failing for
-    /// now), from the read models or the key store: recorded as a projection's failure, they stopped
-    /// it for good, until a replay. Its batch is tried again instead, as after a full disk.
-    static func isPassing(_ error: any Error) -> Bool {
-        guard let error = error as? DatabaseError else { return false }
-        return [.SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_IOERR, .SQLITE_NOMEM, .SQLITE_INTERRUPT, .SQLITE_PROTOCOL].contains(error.resultCode)
+    /// Whether `failure` is rolled back to be tried again rather than recorded: SQLite's answers that
+    /// may say nothing about the event (busy, memory or I/O failing for now), from the read models or
+    /// the key store, recorded, stopped the projection until a replay. At most `passingAttempts` in
+    /// a row at one position, so one that repeats (a bad sector) is recorded as before.
+    private func triesAgain(_ failure: ProjectionFailure) -> Bool {
+        guard let error = failure.error as? DatabaseError,
+              [.SQLITE_BUSY, .SQLITE_IOERR, .SQLITE_NOMEM, .SQLITE_PROTOCOL].contains(error.resultCode) else { return false }
+        return passingFailures.withLock { last in
+            last = (failure.position, last.position == failure.position ? last.count + 1 : 1)
+            return last.count <= Self.passingAttempts
+        }
     }
 
     private func recordFailure(_ failure: ProjectionFailure, among active: [any Projection<Event>]) throws {
@@ -345,6 +317,11 @@ private struct Prefetch<Catalog: EventCatalog> {
         }
         return try events.value()
     }
+}
+
+/// A batch rolled back on an error that may pass (`triesAgain`).
+struct FoldToTryAgain: Error {
+    var cause: any Error
 }
 
 private struct RunnerMetrics: Sendable {

@@ -117,6 +117,8 @@ extension ProjectionRunner {
             if let failed = try rebuilt.checkpoints().first(where: { selected.contains($0.name) && $0.failedPosition != nil }) {
                 throw RebuildError.projectionFailed(failed.name, position: failed.failedPosition ?? 0, failure: failed.failure ?? "no reason recorded")
             }
+            // Checked between batches above, and here: a log too short for those batches has none.
+            if personalData.keyDestructions != destructions { throw RebuildError.erasedMeanwhile }
             try database.adopt(rebuilt)
         }
         measure()
