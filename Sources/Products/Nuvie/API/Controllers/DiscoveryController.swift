@@ -9,7 +9,7 @@ struct DiscoveryController: Sendable {
     let pages = RememberedAnswers(maximumBytes: 16 << 20)
     static let maximumQueryLength = 200
     static let maximumGenres = 32
-    static let maximumGenreLength = 64
+    static let maximumGenreBytes = 64
     static let defaultWindowDays = 7
 
     func register(on movies: RouteCollection<NuvieSignedInContext>) -> RouteCollection<NuvieSignedInContext> {
@@ -37,17 +37,20 @@ struct DiscoveryController: Sendable {
         return JSONWriter.response(body)
     }
 
-    /// The `genres` filter, each once and in one order, so that a long or repeated list costs neither
-    /// the search nor the remembered pages more than a short one.
+    /// The `genres` filter, each once as it matches (ASCII letters in either case, as SQLite's NOCASE)
+    /// and in one order, so that a long or repeated list costs neither the search nor the remembered
+    /// pages more than a short one.
     static func genres(_ request: Request) throws -> [String] {
-        let genres = Set((try request.queryText("genres") ?? "")
-            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
-        guard genres.count <= maximumGenres, genres.allSatisfy({ $0.count <= maximumGenreLength }) else {
-            throw NuvieAPIError.validation(
-                "genres must name at most \(maximumGenres) genres of at most \(maximumGenreLength) characters", field: "genres"
-            )
+        let named = (try request.queryText("genres") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let genres = Set(named.filter { !$0.isEmpty }.map(asciiLowercased))
+        guard genres.count <= maximumGenres, genres.allSatisfy({ $0.utf8.count <= maximumGenreBytes }) else {
+            throw NuvieAPIError.validation("genres must name at most \(maximumGenres) genres of at most \(maximumGenreBytes) bytes", field: "genres")
         }
         return genres.sorted()
+    }
+
+    private static func asciiLowercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
     func trending(_ request: Request, context: NuvieSignedInContext) async throws -> TrendingResponse {
