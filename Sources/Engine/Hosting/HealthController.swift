@@ -12,7 +12,8 @@ import Synchronization
 /// (`failing`), or a store refuses writes for want of space or the shared log cannot be reached
 /// (`degraded`: reads are still served), or, on a node of a shared log, its read models have not held
 /// the log once since it started (`catching_up`: a new node takes no traffic from a balancer until it
-/// has folded, within `joiningWait` of a `/health`, all it saw written when asked; after that, a moment's lag under writes is `catching_up` with 200, as on one
+/// has folded, within `joiningWait` of a `/health`, all it saw written when asked (when at most
+/// `joiningLag` behind); after that, a moment's lag under writes is `catching_up` with 200, as on one
 /// machine). `GET /metrics`: Prometheus text.
 public struct HealthController<Context: RequestContext>: Sendable {
     public typealias StorageFailure = @Sendable () -> (error: StorageFullError, since: Date)?
@@ -26,8 +27,10 @@ public struct HealthController<Context: RequestContext>: Sendable {
     let revision: @Sendable () -> UInt64
     let waitUntilApplied: @Sendable (_ position: UInt64, _ timeout: Duration) async -> Bool
     private let caughtUpOnce = Latch()
-    /// How long a new node's `/health` waits for its read models to fold what it saw written.
-    static var joiningWait: Duration { .seconds(1) }
+    /// How long a new node's `/health` waits for its read models to fold what it saw written, when
+    /// they are at most `joiningLag` events behind it (further behind, it answers 503 at once).
+    static var joiningWait: Duration { .milliseconds(500) }
+    static var joiningLag: UInt64 { 2_000 }
 
     /// `sections` are written beside the engine's fields under their own names (`recommendationModel`…).
     public init<Catalog>(
@@ -50,10 +53,11 @@ public struct HealthController<Context: RequestContext>: Sendable {
 
     public func health(_ request: Request, context: Context) async throws -> EditedResponse<Health> {
         var health = try current()
-        if health.status == "catching_up", log.isShared, !caughtUpOnce.isSet {
+        let seen = max(health.logHeadPosition, health.log.sharedHeadPosition)
+        if health.status == "catching_up", log.isShared, !caughtUpOnce.isSet, health.projections.allSatisfy({ $0.position + Self.joiningLag >= seen }) {
             // Under steady writes a new node is seldom at the head at the instant it is asked: one that
             // folds, within a moment, all it saw written when asked has held the log.
-            if await waitUntilApplied(max(health.logHeadPosition, health.log.sharedHeadPosition), Self.joiningWait) {
+            if await waitUntilApplied(seen, Self.joiningWait) {
                 caughtUpOnce.set()
                 health = try current()
             }
