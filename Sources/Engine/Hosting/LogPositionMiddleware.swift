@@ -37,7 +37,10 @@ public struct LogPositionMiddleware<Context: RequestContext>: RouterMiddleware {
             }
         }
         var response = try await next(request, context)
-        response.headers[Self.position] = String(readYourWrites.appliedPosition)
+        // Folds read what the log has committed, which may pass the head its writer has published
+        // yet: a position past that head, sent back, would be refused.
+        let applied = readYourWrites.appliedPosition
+        response.headers[Self.position] = String(min(applied, readYourWrites.writtenPosition ?? applied))
         return response
     }
 }
