@@ -22,7 +22,7 @@ extension ProjectionRunner {
     /// deferred, is `StorageFullError` (the server retries; a raw SQLite error from the index build
     /// stopped the server), and those indexes are built at the next catch-up rather than at the next start.
     private func inBulk<T>(_ body: () throws -> T) throws -> T {
-        try StorageFullError.mappingSQLite(store: .readModels, path: database.path) {
+        try mappingFullDisk {
             do { return try BulkLoading.during(database.pool, emptied: try emptied(), body) } catch {
                 indexesLeftUnbuilt.store(true, ordering: .relaxed)
                 throw error
@@ -32,7 +32,7 @@ extension ProjectionRunner {
 
     private func buildIndexesLeftUnbuilt() throws {
         guard indexesLeftUnbuilt.load(ordering: .relaxed) else { return }
-        try StorageFullError.mappingSQLite(store: .readModels, path: database.path) { try BulkLoading.createDeferredIndexes(database.pool) }
+        try mappingFullDisk { try BulkLoading.createDeferredIndexes(database.pool) }
         indexesLeftUnbuilt.store(false, ordering: .relaxed)
     }
 

@@ -273,7 +273,12 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
 
     /// One write transaction on the read models; a full disk throws `StorageFullError`.
     private func writeReadModels(_ body: (Database) throws -> Void) throws {
-        try StorageFullError.mappingSQLite(store: .readModels, path: database.path) { try database.pool.write(body) }
+        try mappingFullDisk { try database.pool.write(body) }
+    }
+
+    /// Runs `body` on the read models, SQLite's disk-full errors thrown as `StorageFullError`.
+    func mappingFullDisk<T>(_ body: () throws -> T) throws -> T {
+        try StorageFullError.mappingSQLite(store: .readModels, path: database.path, body)
     }
 
     private func storageFullError(_ error: any Error) -> StorageFullError? {
