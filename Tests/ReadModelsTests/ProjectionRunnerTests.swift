@@ -159,6 +159,19 @@ final class TallyReadModels {
         #expect(try models.rows() == ["bowls=3/2", "cups=6/3", "plates=5/2"])
     }
 
+    /// A stopped projection's tables still answer reads until a replay: an erasure reaches them all the
+    /// same, and its checkpoint stays where it stopped.
+    @Test func anErasureReachesAProjectionStoppedBeforeIt() async throws {
+        let models = try TallyReadModels(projections: [TallyProjection(), NotesProjection(failingFor: 3)])
+        try await models.given(Self.counts)
+        _ = try await models.store.append([.userErased(UserErased(userId: 2, initiator: .operator))], to: "user-2", eventId: .timeOrdered())
+        _ = try models.runner.catchUp()
+        let notes = try #require(try models.runner.status().first { $0.name == "tally-notes" })
+        #expect(notes.failedPosition == 5 && notes.position == 3)
+        #expect(try models.database.read { try Int64.fetchAll($0, sql: "SELECT userId FROM tallyNote ORDER BY position") } == [1])
+        #expect(models.runner.appliedPosition == 8)
+    }
+
     @Test func personalFieldsAreFoldedOpenedAndAnErasureFoldsThemAway() async throws {
         let models = try TallyReadModels()
         try await models.given(Self.counts)

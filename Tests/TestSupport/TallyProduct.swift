@@ -146,8 +146,12 @@ public struct NotesProjection: Projection {
     public let tables = ["tallyNote"]
     /// An erasure's delete uses it: a bulk fold that defers it scans the table then.
     public let indexesForReads = ["tallyNoteByUser"]
+    let failingFor: Int64?
 
-    public init() {}
+    /// Refuses the counts of user `failingFor`.
+    public init(failingFor userId: Int64? = nil) {
+        failingFor = userId
+    }
 
     public func createSchema(_ db: Database) throws {
         try db.create(table: "tallyNote") { t in
@@ -161,6 +165,7 @@ public struct NotesProjection: Projection {
     public func apply(_ recorded: Recorded<TallyEvent>, _ db: Database) throws {
         switch recorded.event {
         case .counted(let counted):
+            if counted.userId == failingFor { throw TallyProjection.Refused() }
             try db.execute(sql: "INSERT INTO tallyNote (position, userId, note) VALUES (?, ?, ?)", arguments: [recorded.position, counted.userId, counted.note])
         case .userErased(let erased):
             try db.execute(sql: "DELETE FROM tallyNote WHERE userId = ?", arguments: [erased.userId])

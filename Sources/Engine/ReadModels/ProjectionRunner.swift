@@ -216,6 +216,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
                         throw ProjectionFailure(projection: projection.name, position: unapplied[unapplied.startIndex].position, error: error)
                     }
                 }
+                applyErasures(in: events, toStopped: Array(checkpoints.values), db)
                 for (projection, applied) in active where applied < Int64(last) {
                     try Checkpoint.move(projection.name, to: Int64(last), db)
                     checkpoints[projection.name]?.position = Int64(last)
