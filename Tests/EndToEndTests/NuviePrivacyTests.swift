@@ -62,6 +62,8 @@ import Testing
         await server.stop()
         let verify = try await runNuvie(["verify", "--data-dir", data.path])
         #expect(verify.status == 0 && verify.output.contains("identical"), "\(verify.output)")
+        let leftInScratch = try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("scratch").path)
+        #expect(leftInScratch.isEmpty, "as-of and verify remove their copies of the read models: \(leftInScratch)")
         let audit = try await runNuvie(["audit", "--data-dir", data.path, "--user", "\(anaId)", "--format", "json"])
         #expect(audit.output.contains("user-erased") && !Self.secrets.contains { audit.output.contains($0) }, "\(audit.output)")
 
@@ -133,11 +135,22 @@ import Testing
         let head = log.headPosition
         log.close()
         try Data().write(to: old.appendingPathComponent("demo-mode"))
+        // Copies of the old log or its read models: the console's backups, a command's scratch, a cache.
+        let copiesInClear = ["backups/20240101T000000Z/log", "scratch/1-verify-0a1b2c3d", "cache"]
+        for path in copiesInClear {
+            let copy = old.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+            try Data("Sarah Chen".utf8).write(to: copy.appendingPathComponent("data"))
+        }
         let clear = try Data(contentsOf: old.appendingPathComponent("log/data.mdb"))
         #expect(clear.range(of: Data("Sarah Chen".utf8)) != nil && clear.range(of: Data("identity-dev-sarah".utf8)) != nil, "the old log is in clear")
 
         let sealed = try await runNuvie(["seal-log", "--data-dir", old.path, "--into", new.path])
         #expect(sealed.status == 0 && sealed.output.contains("identical"), "\(sealed.output)")
+        for path in copiesInClear {
+            #expect(!FileManager.default.fileExists(atPath: new.appendingPathComponent(path).path), "\(path) copied into the sealed directory")
+        }
+        #expect(FileManager.default.fileExists(atPath: new.appendingPathComponent("demo-mode").path))
         let bytes = try Data(contentsOf: new.appendingPathComponent("log/data.mdb"))
         for secret in ["Sarah Chen", "David Park", "Mind-blowing", "Still great on a rewatch", "identity-dev-sarah"] {
             #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) in clear after sealing")

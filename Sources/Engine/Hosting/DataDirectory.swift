@@ -28,6 +28,8 @@ public struct DataDirectory: Sendable {
     /// What a product keeps only to answer faster (Nuvie's recommendation lists): anything in it may
     /// be deleted while no server runs, and an offline erasure deletes all of it.
     public var cache: URL { root.appendingPathComponent("cache") }
+    /// The console's backups (`backups/<time>`).
+    public var backups: URL { root.appendingPathComponent("backups") }
     /// In demo mode only, the master key, generated on first start (ops/privacy.md).
     public var demoMasterKey: URL { root.appendingPathComponent("demo-master-key") }
     /// Names the product whose log this is, so another product's binary refuses it.
@@ -91,6 +93,7 @@ public struct DataDirectory: Sendable {
         let pid = Array("\(getpid())\n".utf8)
         guard ftruncate(file, 0) == 0, pwrite(file, pid, pid.count, 0) == pid.count else { throw Self.unusable(serverPidFile, errno: errno) }
         defer { unlink(serverPidFile.path) }
+        removeAbandonedScratch()
         try await serve()
     }
 

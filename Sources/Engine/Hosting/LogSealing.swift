@@ -40,7 +40,10 @@ public enum LogSealing {
         if let existing = try? files.contentsOfDirectory(atPath: targetURL.path), !existing.isEmpty { throw Failure.targetNotEmpty(targetURL.path) }
         let target = DataDirectory(targetURL)
         try files.createDirectory(at: targetURL, withIntermediateDirectories: true)
-        for name in try files.contentsOfDirectory(atPath: source.root.path) where !["log", "read", "keys", source.serverPidFile.lastPathComponent].contains(name) {
+        // Not what holds the old log or its read models in clear: the console's backups, the commands'
+        // scratch, Nuvie's recommendation cache (started empty on every start).
+        let left = [source.log, source.read, source.keys, source.serverPidFile, source.backups, source.scratch, source.cache].map(\.lastPathComponent)
+        for name in try files.contentsOfDirectory(atPath: source.root.path) where !left.contains(name) {
             try files.copyItem(at: source.root.appendingPathComponent(name), to: targetURL.appendingPathComponent(name))
         }
         if files.fileExists(atPath: source.keyStorePath) { try KeyStore.backup(fileAt: source.keyStorePath, to: target.keyStorePath) }

@@ -29,6 +29,8 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
     let readDatabase: ReadDatabase
     /// Offline only: the data directory's caches, deleted whole.
     let caches: URL?
+    /// What killed operator commands left in the directory's scratch: removed with every erasure.
+    let directory: DataDirectory
     /// Returns once the read models have folded up to the position given.
     let readModelsReach: @Sendable (UInt64) async throws -> Void
     private let erasures = Counter(label: "engine_user_erasures_total")
@@ -49,6 +51,7 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
         keys = stores.keys
         files = stores.uploadedFiles
         readDatabase = stores.readDatabase
+        directory = stores.directory
         self.caches = caches
         self.readModelsReach = readModelsReach
     }
@@ -70,6 +73,7 @@ public struct UserErasure<Product: EventSourcedProduct>: Sendable {
             if tombstone == nil { try await keys.applyErasuresEverywhere([KeyStore.Erasure(userId: userId, position: nil)]) }
             // Nothing can open them once the key is gone; deleting them frees the space.
             try await files.removeAll(of: userId)
+            directory.removeAbandonedScratch()
             let result = try await store.append(
                 [Product.Catalog.userErased(UserErased(userId: userId, initiator: initiator))], to: Product.userStream(userId), eventId: .timeOrdered()
             )

@@ -29,13 +29,13 @@ public struct AsOfOptions: ParsableArguments {
 
 extension ProductOptions {
     /// The product's read models as of log position `position`, folded from the live log into
-    /// `read.sqlite` in `keptIn` (else in a scratch directory removed after `body` returns). Personal
+    /// `read.sqlite` in `keptIn` (else in the data directory's scratch, removed after `body` returns). Personal
     /// fields are opened with the live key store: a user erased since reads as erased in every past
     /// state too.
     public func readModels<T>(
         of live: LiveLogAndKeys, at position: UInt64, keptIn: URL? = nil, _ body: (ReadDatabase) async throws -> T
     ) async throws -> T {
-        let directory = keptIn ?? FileManager.default.temporaryDirectory.appendingPathComponent("\(Product.name)-as-of-\(UUID().uuidString)")
+        let directory = try keptIn ?? existingProductDirectory().makeScratch("as-of")
         defer { if keptIn == nil { try? FileManager.default.removeItem(at: directory) } }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let database = try TimeTravel.readModels(

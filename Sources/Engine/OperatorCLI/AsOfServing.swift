@@ -19,13 +19,12 @@ public struct AsOfServeOptions<Product: EventSourcedProduct>: ParsableArguments 
 
 extension ProductOptions where Product: ServedProduct {
     /// The whole API as it answered at `when`: the live log copied up to that position into
-    /// `output` (a scratch directory removed afterwards when nil), its read models folded, and served
+    /// `output` (else the data directory's scratch, removed afterwards), its read models folded, and served
     /// read-only on `port` until stopped, with the live directory's keys and demo secrets.
     public func serveReadOnly(asOf when: AsOfOptions, host: String?, port: Int, output: URL? = nil) async throws {
         FreedMemory.configureHeap()
         let logger = Bootstrap.logging(Product.self, level: logLevel)
-        let directory = output?.standardizedFileURL
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("\(Product.name)-as-of-\(UUID().uuidString)")
+        let directory = try output?.standardizedFileURL ?? existingProductDirectory().makeScratch("as-of-serve")
         defer { if output == nil { try? FileManager.default.removeItem(at: directory) } }
         let position: UInt64
         do {

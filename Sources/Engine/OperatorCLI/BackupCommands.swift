@@ -88,10 +88,9 @@ public struct VerifyCommand<Product: EventSourcedProduct>: AsyncParsableCommand 
 
     public func run() async throws {
         _ = global.logger()
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("\(Product.name)-verify-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
         let started = ContinuousClock.now
-        _ = try global.existingProductDirectory()
+        let scratch = try global.existingProductDirectory().makeScratch("verify")
+        defer { try? FileManager.default.removeItem(at: scratch) }
         let report = try await Verify.run(Product.self, dataDirectory: global.dataDirectory, masterKey: try global.masterKey(), scratch: scratch)
         let elapsed = ContinuousClock.now - started
         if report.isIdentical, !report.stopped.isEmpty {

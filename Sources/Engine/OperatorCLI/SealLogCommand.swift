@@ -25,8 +25,7 @@ public struct SealLogCommand<Product: EventSourcedProduct>: AsyncParsableCommand
         let logger = global.logger()
         let source = try global.productDirectory()
         if let pid = source.runningServer { throw OperatorRefusal("a server (pid \(pid)) is serving \(source.root.path): stop it first") }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("\(Product.name)-seal-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let scratch = try source.makeScratch("seal-log")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let report = try await LogSealing.run(
             Product.self, from: source, into: URL(fileURLWithPath: into), masterKey: try global.masterKey(), scratch: scratch, logger: logger

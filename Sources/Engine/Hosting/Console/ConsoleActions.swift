@@ -99,7 +99,7 @@ extension ConsoleController {
         return pages.page("backup", title: "Backup", backupValues(result: ["position": position, "path": destination.path]), session: context.session)
     }
 
-    private var backups: URL { directory.root.appendingPathComponent("backups") }
+    private var backups: URL { directory.backups }
 
     private func backupValues(result: [String: Any]?) -> [String: Any] {
         let made = (try? FileManager.default.contentsOfDirectory(atPath: backups.path))?.sorted(by: >) ?? []
