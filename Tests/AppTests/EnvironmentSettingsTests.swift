@@ -17,7 +17,7 @@ import TestSupport
         for (name, value) in [
             ("NUVIE_RATE_LIMIT_PER_MINUTE", "-5"), ("NUVIE_RATE_LIMIT_PER_MINUTE", "abc"), ("NUVIE_RATE_LIMIT_PER_MINUTE", "0.5"),
             ("NUVIE_RATE_LIMIT_BURST", "ten"), ("NUVIE_READ_YOUR_WRITES_TIMEOUT_MS", "0"), ("NUVIE_AI_TIMEOUT_MS", "-1"),
-            ("NUVIE_AI_SERVICE_URL", "ftp://x"), ("NUVIE_MODEL_RETRAIN_SECONDS", "1e3"), ("NUVIE_MODEL_MAXIMUM_FILMS", "8"), ("NUVIE_APPLE_JWKS", "/no/such/file"),
+            ("NUVIE_AI_SERVICE_URL", "ftp://x"), ("NUVIE_MODEL_RETRAIN_SECONDS", "1e3"), ("NUVIE_MODEL_MAXIMUM_FILMS", "8"), ("NUVIE_APPLE_JWKS", "/no/such/file"), ("NUVIE_APPLE_JWKS", "http://appleid.example.com/auth/keys"),
             ("NUVIE_JWT_SECRET_FILE", "/no/such/file"), ("NUVIE_HTTP_MAX_CONNECTIONS", "0"), ("NUVIE_HTTP_IDLE_TIMEOUT_SECONDS", "forever"),
             ("NUVIE_RECOMMENDER", "floor=2"), ("NUVIE_RECOMMENDER", "lambda=250 bogus=1"),
         ] {

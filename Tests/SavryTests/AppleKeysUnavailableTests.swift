@@ -44,4 +44,29 @@ import Testing
             await #expect(throws: AppleKeysUnavailable.self) { try await fresh.verify(try await apple.token(subject: "001.abc")) }
         }
     }
+
+    /// Apple publishes a new key before it signs with it: the first token naming it has the keys
+    /// loaded again at once, not at the hourly refresh; tokens naming made-up keys, once a minute.
+    @Test func aKeyPublishedSinceTheKeysWereLoadedVerifiesItsFirstToken() async throws {
+        let directory = try TemporaryDirectory()
+        let (apple, rotated) = (try await FakeApple(directory: directory.url), try await FakeApple(directory: directory.url, kid: "next-key"))
+        let published = NIOLockedValueBox((jwks: try String(contentsOf: apple.jwksFile, encoding: .utf8), fetches: 0))
+        let router = Router()
+        router.get("/keys") { _, _ -> Response in
+            let jwks = published.withLockedValue { $0.fetches += 1; return $0.jwks }
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: jwks)))
+        }
+        try await serve(Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))) { port in
+            let verifier = AppleIdentityVerifier(source: .url(try #require(URL(string: "http://127.0.0.1:\(port)/keys"))), bundleId: FakeApple.bundleId)
+            #expect(try await verifier.verify(try await apple.token(subject: "001.abc"))?.subject == "001.abc")
+            let rotatedJWKS = try String(contentsOf: rotated.jwksFile, encoding: .utf8)
+            published.withLockedValue { $0.jwks = rotatedJWKS }
+            #expect(try await verifier.verify(try await rotated.token(subject: "001.abc"))?.subject == "001.abc")
+            #expect(published.withLockedValue { $0.fetches } == 2)
+
+            let madeUp = try await FakeApple(directory: directory.url, kid: "made-up")
+            for _ in 0..<3 { #expect(try await verifier.verify(try await madeUp.token(subject: "001.abc")) == nil) }
+            #expect(published.withLockedValue { $0.fetches } == 2, "the rotation's reload was under a minute ago")
+        }
+    }
 }

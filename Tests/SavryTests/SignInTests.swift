@@ -10,14 +10,16 @@ struct FakeApple {
     static let bundleId = "app.savry.ios"
     let keys: JWTKeyCollection
     let jwksFile: URL
+    let kid: JWKIdentifier
 
-    init(directory: URL) async throws {
+    init(directory: URL, kid: String = "test-key") async throws {
         let key = ES256PrivateKey()
         let parameters = try #require(key.publicKey.parameters)
-        let jwks = #"{"keys":[{"kty":"EC","crv":"P-256","use":"sig","alg":"ES256","kid":"test-key","x":"\#(parameters.x)","y":"\#(parameters.y)"}]}"#
-        jwksFile = directory.appendingPathComponent("apple-jwks.json")
+        let jwks = #"{"keys":[{"kty":"EC","crv":"P-256","use":"sig","alg":"ES256","kid":"\#(kid)","x":"\#(parameters.x)","y":"\#(parameters.y)"}]}"#
+        jwksFile = directory.appendingPathComponent(kid == "test-key" ? "apple-jwks.json" : "apple-jwks-\(kid).json")
         try Data(jwks.utf8).write(to: jwksFile)
-        keys = await JWTKeyCollection().add(ecdsa: key, kid: "test-key")
+        self.kid = JWKIdentifier(string: kid)
+        keys = await JWTKeyCollection().add(ecdsa: key, kid: self.kid)
     }
 
     func token(subject: String, audience: String = bundleId, expiresIn: TimeInterval = 300) async throws -> String {
@@ -25,7 +27,7 @@ struct FakeApple {
         return try await keys.sign(AppleIdentityToken(
             issuer: .init(value: "https://appleid.apple.com"), audience: .init(value: [audience]), expires: .init(value: now.addingTimeInterval(expiresIn)),
             issuedAt: .init(value: now.addingTimeInterval(-10)), subject: .init(value: subject)
-        ), kid: "test-key")
+        ), kid: kid)
     }
 }
 

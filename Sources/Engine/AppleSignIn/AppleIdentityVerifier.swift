@@ -22,8 +22,14 @@ public actor AppleIdentityVerifier {
     private let refreshInterval: Duration
     private var keys: (collection: JWTKeyCollection, header: JWTHeaderCheck, loadedAt: ContinuousClock.Instant)?
     private var failure: (error: AppleKeysUnavailable, at: ContinuousClock.Instant)?
+    /// When a token last sent the keys to be loaded again by naming one they lack.
+    private var unknownKeyReload: ContinuousClock.Instant?
     static let fetchTimeout: TimeAmount = .seconds(5)
     static let failureMemory: Duration = .seconds(5)
+    /// How often tokens naming a key not loaded may have the keys loaded again: Apple publishes a
+    /// new key before it signs with it, so the first sign-in with it finds it, while tokens naming
+    /// made-up keys cost at most one fetch a minute.
+    static let unknownKeyReloadInterval: Duration = .seconds(60)
 
     /// The verifier of a product configured for Sign in with Apple (both settings given), else nil.
     public init?(bundleId: String?, source: KeySource?) {
@@ -39,7 +45,11 @@ public actor AppleIdentityVerifier {
 
     /// The verified identity, or nil for any token that is not a valid Apple token for this app.
     public func verify(_ token: String) async throws -> Identity? {
-        let keys = try await currentKeys()
+        var keys = try await currentKeys()
+        if keys.header.namesUnknownKey(token), unknownKeyReload.map({ $0.duration(to: .now) >= Self.unknownKeyReloadInterval }) ?? true {
+            unknownKeyReload = .now
+            keys = try await currentKeys(reloading: true)
+        }
         guard keys.header.accepts(token),
               let claims = try? await keys.collection.verify(token, as: AppleIdentityClaims.self),
               (try? claims.aud.verifyIntendedAudience(includes: bundleId)) != nil
@@ -47,11 +57,11 @@ public actor AppleIdentityVerifier {
         return Identity(subject: claims.sub.value, email: claims.email)
     }
 
-    /// The keys last loaded while they are fresh; else loaded again. When that fails, the keys last
+    /// The keys last loaded while they are fresh, unless `reloading`; else loaded again. When that fails, the keys last
     /// loaded still verify (Apple rotates them rarely), and without any the failure is thrown, the
     /// same for `failureMemory` so that each sign-in does not ask again.
-    private func currentKeys() async throws -> (collection: JWTKeyCollection, header: JWTHeaderCheck) {
-        if let keys, keys.loadedAt.duration(to: .now) < refreshInterval { return (keys.collection, keys.header) }
+    private func currentKeys(reloading: Bool = false) async throws -> (collection: JWTKeyCollection, header: JWTHeaderCheck) {
+        if !reloading, let keys, keys.loadedAt.duration(to: .now) < refreshInterval { return (keys.collection, keys.header) }
         if let failure, failure.at.duration(to: .now) < Self.failureMemory {
             if let keys { return (keys.collection, keys.header) }
             throw failure.error

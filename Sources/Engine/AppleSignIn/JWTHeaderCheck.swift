@@ -27,6 +27,12 @@ public struct JWTHeaderCheck: Sendable {
         return JWTHeaderCheck(algorithms: algorithms)
     }
 
+    /// Whether `token`'s header names a key this set does not have: one published since it was loaded.
+    func namesUnknownKey(_ token: String) -> Bool {
+        guard let header = Self.header(of: token), let kid = header.kid else { return false }
+        return algorithms[kid] == nil
+    }
+
     public func accepts(_ token: String) -> Bool {
         // `crit` names extensions the signer requires us to understand; we understand none.
         guard Self.isCompact(token), let header = Self.header(of: token), header.crit == nil, let expected = algorithms[header.kid] else { return false }
