@@ -70,10 +70,13 @@ public struct DataDirectory: Sendable {
 
     /// Explicit flag, then the environment, then: on for a new or empty directory, off otherwise. A
     /// new directory of a node joining a shared log is not a demo: it is a new node of a cluster, and
-    /// is given its secrets. A demo directory is marked so, so that it stays a demo on restart.
-    public func resolveDemoMode(flag: Bool?, environment: Bool?, joiningSharedLog: Bool = false) throws -> Bool {
+    /// is given its secrets. Nor is one started with a master key configured (`givenMasterKey`): a
+    /// deployment's, whose new directory (systemd's `StateDirectory`) must not open demo sign-ins and
+    /// published passwords because `_DEMO=false` was left out. A demo directory is marked so, so that
+    /// it stays a demo on restart.
+    public func resolveDemoMode(flag: Bool?, environment: Bool?, joiningSharedLog: Bool = false, givenMasterKey: Bool = false) throws -> Bool {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-        let demo = flag ?? environment ?? ((files.isEmpty && !joiningSharedLog) || files.contains(demoMarker.lastPathComponent))
+        let demo = flag ?? environment ?? ((files.isEmpty && !joiningSharedLog && !givenMasterKey) || files.contains(demoMarker.lastPathComponent))
         if demo {
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
             try Data().write(to: demoMarker)

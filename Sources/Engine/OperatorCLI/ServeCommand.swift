@@ -20,7 +20,7 @@ public struct ServeCommand<Product: ServedProduct>: AsyncParsableCommand {
     @Option(help: "Port to listen on (env \(Product.environmentPrefix)_PORT).")
     var port: Int?
 
-    @Flag(inversion: .prefixedNo, help: "Demo mode: the product's demo data and generated secrets (env \(Product.environmentPrefix)_DEMO). Default: on for a new data directory, and for one created in demo mode.")
+    @Flag(inversion: .prefixedNo, help: "Demo mode: the product's demo data and generated secrets (env \(Product.environmentPrefix)_DEMO). Default: on for a new data directory (unless a master key is configured), and for one created in demo mode.")
     var demo: Bool?
 
     @OptionGroup var own: Product.ServeFlags
@@ -40,7 +40,8 @@ public struct ServeCommand<Product: ServedProduct>: AsyncParsableCommand {
         configuration.port = try port ?? EnvironmentSettings().integer("\(Product.environmentPrefix)_PORT", in: 0...65535) ?? configuration.port
         try ListeningAddress.check(host: configuration.host, port: configuration.port)
         configuration.demoMode = try DataDirectory(global.dataDirectory).resolveDemoMode(
-            flag: demo, environment: try EnvironmentSettings().flag("\(Product.environmentPrefix)_DEMO"), joiningSharedLog: configuration.logURL != nil
+            flag: demo, environment: try EnvironmentSettings().flag("\(Product.environmentPrefix)_DEMO"), joiningSharedLog: configuration.logURL != nil,
+            givenMasterKey: configuration.serving.masterKey != nil
         )
         logger.info("starting", metadata: [
             "data_dir": "\(global.dataDirectory.path)", "demo": "\(configuration.demoMode)", "address": "\(configuration.host):\(configuration.port)",
