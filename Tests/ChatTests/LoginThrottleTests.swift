@@ -51,4 +51,16 @@ import Testing
             #expect(Int(refused.headers[.retryAfter] ?? "") ?? 0 > 50 && refused.detail == "Too many failed logins for this account or from this address")
         }
     }
+
+    /// The hashing threads busy (or the store failing), the password was never judged: a client that
+    /// retries through it keeps its account's failures for real guesses.
+    @Test func anAttemptThatCouldNotBeCheckedCountsForNothing() async throws {
+        let throttle = LoginThrottle(.init(perAccount: 2, perAddress: 2, window: .seconds(60)))
+        struct Busy: Error {}
+        for _ in 0..<5 {
+            await #expect(throws: Busy.self) { try await throttle.attempt(email: "kim@example.com", address: "10.0.0.2") { () async throws -> Int? in throw Busy() } }
+        }
+        await #expect(throws: ChatAPIError.self) { try await throttle.attempt(email: "kim@example.com", address: "10.0.0.2") { Optional<Int>.none } }
+        #expect(try await throttle.attempt(email: "kim@example.com", address: "10.0.0.2") { 1 } == 1)
+    }
 }

@@ -35,11 +35,18 @@ final class LoginThrottle: Sendable {
 
     /// Checks a password under the throttle: refused (429) without checking when `email` or `address`
     /// has used its failures; otherwise the attempt counts as failed unless `check` finds the
-    /// account, which is returned (a nil is `invalid_credentials`).
+    /// account, which is returned (a nil is `invalid_credentials`). One that `check` could not judge
+    /// (it threw: the hashing threads busy, the store failing) is not counted: a client retrying
+    /// through a busy spell does not spend its account's failures, and learns nothing of the password.
     func attempt<Account>(email: String, address: String?, _ check: () async throws -> Account?) async throws -> Account {
         let attempt = try begin(email: email, address: address)
         defer { settled(attempt) }
-        guard let account = try await check() else { throw ChatAPIError.invalidCredentials }
+        let found: Account?
+        do { found = try await check() } catch {
+            withdraw(attempt, from: attempt.keys)
+            throw error
+        }
+        guard let account = found else { throw ChatAPIError.invalidCredentials }
         succeeded(attempt)
         return account
     }
@@ -84,10 +91,15 @@ final class LoginThrottle: Sendable {
     /// The attempt's password was right: the account starts afresh, and the address no longer
     /// counts this attempt.
     private func succeeded(_ attempt: Attempt) {
+        guard let account = attempt.keys.first else { return }
+        failures.withLockedValue { $0.counted[account] = nil }
+        withdraw(attempt, from: attempt.keys.dropFirst())
+    }
+
+    /// `attempt` no longer counts for `keys`.
+    private func withdraw(_ attempt: Attempt, from keys: some Sequence<String>) {
         failures.withLockedValue { failures in
-            guard let account = attempt.keys.first else { return }
-            failures.counted[account] = nil
-            for key in attempt.keys.dropFirst() {
+            for key in keys {
                 guard var times = failures.counted[key], let index = times.lastIndex(of: attempt.at) else { continue }
                 times.remove(at: index)
                 failures.counted[key] = times.isEmpty ? nil : times
