@@ -26,13 +26,13 @@ import Testing
         var user: Int64 = 0
         while cache.storageFailure == nil, user < 2_000 {
             user += 1
-            try cache.store(list(for: user), stamp: "s")
+            try cache.store(list(for: user), stamp: "s", madeAfter: cache.purges)
         }
         #expect(cache.storageFailure?.error.store == .recommendationCache)
         #expect(try cache.fresh(userId: user, stamp: "s", now: now)?.userId == user)
 
         try FileManager.default.removeItem(at: filler)
-        try cache.store(list(for: user + 1), stamp: "s")
+        try cache.store(list(for: user + 1), stamp: "s", madeAfter: cache.purges)
         #expect(cache.storageFailure == nil)
     }
 }

@@ -22,6 +22,12 @@ public func buildNuvieApplication(configuration: NuvieConfiguration, logger: Log
         // Secrets are checked before the demo import and the first training, not minutes after.
         let secrets = try NuvieSecrets(configuration)
         let cache = try RecommendationFeedCache(path: configuration.recommendationCachePath)
+        // Erased through another node: any list here may name the user (this node's own erasures
+        // empty it in `Accounts.erase`). Not on the copier's thread: emptying waits for readers.
+        stores.keys.onKeysDestroyed { destruction in
+            guard destruction.copiedFromShared else { return }
+            Task { try? cache.forgetEveryone() }
+        }
         do {
             let runner = try await DemoImport.runner(configuration: configuration, stores: stores, logger: logger)
             let recommender = Recommender(

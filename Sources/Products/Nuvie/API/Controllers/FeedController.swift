@@ -44,6 +44,7 @@ struct FeedController: Sendable {
         if let body = responses.get(userId, key: pageKey, now: now) { return JSONWriter.response(body) }
 
         let list: RecommendationList
+        let purges = recommendations.cache.purges
         if let cached = try recommendations.cache.fresh(userId: userId, stamp: stamp, now: now) {
             list = cached
         } else {
@@ -52,7 +53,7 @@ struct FeedController: Sendable {
                 requestId: UUID().uuidString, userId: userId, limit: Self.feedSize, excludeMovieIds: try inputs.seenMovieIds(userId: userId)
             )
             list = try await recommendations.engine.recommend(query)
-            try recommendations.cache.store(list, stamp: stamp)
+            try recommendations.cache.store(list, stamp: stamp, madeAfter: purges)
         }
         let shown = Array(list.items.dropFirst(page.offset).prefix(page.limit))
         let ids = shown.map(\.movieId)

@@ -19,6 +19,7 @@ public final class RecommendationFeedCache: Sendable {
     private let path: String
     private let memory = NIOLockedValueBox(Memo<Int64, RecommendationList>())
     private let storageFull = StorageFullLatch()
+    private let purgeCount = NIOLockedValueBox<UInt64>(0)
 
     public init(path: String) throws {
         try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -69,11 +70,19 @@ public final class RecommendationFeedCache: Sendable {
         return list
     }
 
-    public func store(_ list: RecommendationList, stamp: String) throws {
+    /// How many times every entry was dropped (`forgetEveryone`): read before a list is made, and
+    /// given to `store`, so a list made before an erasure is not stored after the cache was emptied.
+    public var purges: UInt64 { purgeCount.withLockedValue { $0 } }
+
+    /// Stores `list`, unless the cache was emptied since `purges` was read (then it may name a user
+    /// erased meanwhile).
+    public func store(_ list: RecommendationList, stamp: String, madeAfter purges: UInt64) throws {
         let data = try Self.encoder.encode(list)
         let generated = Int64(list.generatedAt.timeIntervalSince1970)
         do {
+            // Checked in the write transaction: an emptying counts first, then deletes in one of its own.
             try pool.write { db in
+                guard self.purges == purges else { return }
                 try db.execute(sql: """
                     INSERT INTO recommendation_feed (user_id, stamp, generated_at, expires_at, list) VALUES (?, ?, ?, ?, ?)
                     ON CONFLICT (user_id) DO UPDATE SET stamp = excluded.stamp, generated_at = excluded.generated_at,
@@ -85,13 +94,19 @@ public final class RecommendationFeedCache: Sendable {
             guard let full = StorageFullError.sqlite(error, store: .recommendationCache, path: path) else { throw error }
             storageFull.record(full)
         }
-        memory.withLockedValue { $0.put(list.userId, key: stamp, list, expiresAt: Double(generated + Int64(list.ttlSeconds))) }
+        memory.withLockedValue { memo in
+            guard self.purges == purges else { return }
+            memo.put(list.userId, key: stamp, list, expiresAt: Double(generated + Int64(list.ttlSeconds)))
+        }
     }
 
     /// Drops every entry, from memory, the file and its WAL: after an erasure, since any list may
     /// name the erased user.
     public func forgetEveryone() throws {
-        memory.withLockedValue { $0 = Memo(capacity: $0.capacity) }
+        memory.withLockedValue { memo in
+            purgeCount.withLockedValue { $0 += 1 }
+            memo = Memo(capacity: memo.capacity)
+        }
         try pool.write { db in try db.execute(sql: "DELETE FROM recommendation_feed") }
         _ = try pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
     }
