@@ -172,6 +172,28 @@ final class TallyReadModels {
         #expect(models.runner.appliedPosition == 8)
     }
 
+    /// Its rows are zeroed in the file, and a serving runner (any node's, whoever recorded the
+    /// erasure) truncates the WAL that still held their pages.
+    @Test func aServingRunnerTruncatesTheWALOnceItFoldsAnErasure() async throws {
+        let models = try TallyReadModels()
+        let wal = models.directory.url.appendingPathComponent("read/read.sqlite-wal").path
+        let runner = models.runner
+        let running = Task { try await runner.run() }
+        defer { running.cancel() }
+        try await models.given(Self.counts)
+        #expect(await runner.waitUntilApplied(7, timeout: .seconds(60)))
+        #expect(try #require(try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) > 0)
+        _ = try await models.store.append([.userErased(UserErased(userId: 2, initiator: .operator))], to: "user-2", eventId: .timeOrdered())
+        #expect(await runner.waitUntilApplied(8, timeout: .seconds(60)))
+        // Generous: it ends as soon as the runner gets there, and a loaded CI machine is slow.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int != 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int == 0)
+        #expect(try !Data(contentsOf: models.directory.url.appendingPathComponent("read/read.sqlite")).contains(Data("note of 2".utf8)))
+    }
+
     @Test func personalFieldsAreFoldedOpenedAndAnErasureFoldsThemAway() async throws {
         let models = try TallyReadModels()
         try await models.given(Self.counts)

@@ -71,6 +71,7 @@ public enum TallyCatalog: PayloadCatalog {
 
     public static let eventIdNamespace = "tally"
     public static func userErased(_ erasure: UserErased) -> TallyEvent { .userErased(erasure) }
+    public static func erasure(in event: TallyEvent) -> UserErased? { if case .userErased(let erased) = event { erased } else { nil } }
 
     /// A count touches its user; an erasure, everything.
     public static func readScopes(of event: TallyEvent) -> ReadScopes {

@@ -26,6 +26,8 @@ public protocol EventCatalog: Sendable {
     static var eventIdNamespace: String { get }
     /// The product's case for the engine's erasure event, which its catalog registers.
     static func userErased(_ erasure: UserErased) -> Event
+    /// The erasure `event` is, if it is that case.
+    static func erasure(in event: Event) -> UserErased?
     /// What folding `event` changes, for answers remembered by scope (`RememberedReads`).
     static func readScopes(of event: Event) -> ReadScopes
 }

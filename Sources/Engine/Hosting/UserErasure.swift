@@ -18,7 +18,8 @@ import ReadModels
 /// It answers once the read models show the erasure, and then truncates the read database's WAL:
 /// the deleted rows are zeroed in the file (`secure_delete`), but until a checkpoint the WAL still
 /// holds their pages as they were, in clear. When readers hold it off past the busy timeout the
-/// erasure stands all the same: the WAL is overwritten as the runner goes on.
+/// erasure stands all the same: a serving runner, on every node, truncates it after it folds an
+/// erasure, and tries again until it can (`ProjectionRunner.truncateWALAfterErasures`).
 public struct UserErasure<Product: EventSourcedProduct>: Sendable {
     public typealias Failure = UserErasureFailure
 

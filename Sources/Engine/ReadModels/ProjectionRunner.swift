@@ -49,6 +49,9 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     private let replayCoordinator = Mutex<ReplayCoordinator?>(nil)
     /// A bulk catch-up stopped before it built the indexes it deferred (`catchUp(until:)`).
     let indexesLeftUnbuilt = Atomic(false)
+    /// A batch folded an erasure since the WAL was last truncated (`truncateWALAfterErasures`).
+    let erasuresFolded = Atomic(false)
+    let lastWALTruncationAttempt = Mutex<ContinuousClock.Instant?>(nil)
     private let passingFailures = Mutex<(position: UInt64, count: Int)>((0, 0))
     static var passingAttempts: Int { 3 }
     private static var retryDelay: Duration { .seconds(1) }
@@ -134,6 +137,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
                 storageFull.recordSuccess()
                 walToCopy = true
             }
+            if erasuresFolded.load(ordering: .acquiring) { try await BlockingWork.run { self.truncateWALAfterErasures() } }
             if folded == 0 {
                 if walToCopy, ContinuousClock.now - walCopied >= Self.idleCheckpointInterval {
                     try await BlockingWork.run { self.checkpointWhileIdle() }
@@ -221,6 +225,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
                     try Checkpoint.move(projection.name, to: Int64(last), db)
                     checkpoints[projection.name]?.position = Int64(last)
                 }
+                noteErasures(in: events)
                 folded = (events.count, .of(events, in: Catalog.self), Array(checkpoints.values))
             }
         } catch let failure as ProjectionFailure {

@@ -209,6 +209,11 @@ public final class ReadDatabase: Sendable {
         _ = try await pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
     }
 
+    /// `truncateWAL`, on the calling thread.
+    func truncateWALNow() throws {
+        _ = try pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+    }
+
     /// Closes the pool's connections and the read-only ones. Later reads fail.
     public func close() throws {
         let (pool, readers) = current.withLockedValue { ($0.pool, $0.readers) }

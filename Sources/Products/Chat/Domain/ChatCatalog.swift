@@ -27,4 +27,5 @@ public enum ChatCatalog: PayloadCatalog {
     public static func subjectUserIds(of event: ChatEvent) -> [Int64] { event.subjectUserIds }
     public static let eventIdNamespace = "chat"
     public static func userErased(_ erasure: UserErased) -> ChatEvent { .userErased(erasure) }
+    public static func erasure(in event: ChatEvent) -> UserErased? { if case .userErased(let erased) = event { erased } else { nil } }
 }

@@ -60,6 +60,7 @@ public enum NewsCatalog: PayloadCatalog {
     public static func subjectUserIds(of event: NewsEvent) -> [Int64] { event.subjectUserIds }
     public static let eventIdNamespace = "news"
     public static func userErased(_ erasure: UserErased) -> NewsEvent { .userErased(erasure) }
+    public static func erasure(in event: NewsEvent) -> UserErased? { if case .userErased(let erased) = event { erased } else { nil } }
 }
 
 /// Stream ids.

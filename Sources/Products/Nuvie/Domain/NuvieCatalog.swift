@@ -39,6 +39,7 @@ public enum NuvieCatalog: PayloadCatalog {
     /// Every id derived so far depends on it (`EventIds`): the demo's imported events included.
     public static let eventIdNamespace = "nuvie"
     public static func userErased(_ erasure: UserErased) -> NuvieEvent { .userErased(erasure) }
+    public static func erasure(in event: NuvieEvent) -> UserErased? { if case .userErased(let erased) = event { erased } else { nil } }
     public static func readScopes(of event: NuvieEvent) -> ReadScopes { event.readScopes }
     public static func payload(of event: NuvieEvent) -> any EventPayload { event.payload }
 }

@@ -26,6 +26,7 @@ public enum SavryCatalog: PayloadCatalog {
     public static let eventIdNamespace = "savry"
 
     public static func userErased(_ erasure: UserErased) -> SavryEvent { .userErased(erasure) }
+    public static func erasure(in event: SavryEvent) -> UserErased? { if case .userErased(let erased) = event { erased } else { nil } }
 
     public static func payload(of event: SavryEvent) -> any EventPayload { event.payload }
 }

@@ -10,7 +10,7 @@ extension ProjectionRunner {
     func applyErasures(in events: [Recorded<Event>], toStopped checkpoints: [Checkpoint], _ db: Database) {
         let stopped = checkpoints.filter { $0.failedPosition != nil }
         guard !stopped.isEmpty else { return }
-        let erasures = events.filter { Self.isErasure($0.event) }
+        let erasures = events.filter { Catalog.erasure(in: $0.event) != nil }
         guard !erasures.isEmpty else { return }
         for checkpoint in stopped {
             guard let projection = projections.first(where: { $0.name == checkpoint.name }) else { continue }
@@ -29,8 +29,28 @@ extension ProjectionRunner {
         }
     }
 
-    /// Whether `event` is the engine's `user-erased`: by its wire name, as the host finds erasures.
-    private static func isErasure(_ event: Event) -> Bool {
-        (try? Catalog.encode(event, with: JSONEncoder()).type) == UserErased.typeName
+    /// Notes that a batch folded an erasure, for `truncateWALAfterErasures`.
+    func noteErasures(in events: [Recorded<Event>]) {
+        if events.contains(where: { Catalog.erasure(in: $0.event) != nil }) { erasuresFolded.store(true, ordering: .releasing) }
     }
+
+    /// After an erasure is folded, on every node (one erased through another node included): the
+    /// deleted rows are zeroed in the file (`secure_delete`), but the WAL keeps their pages as they
+    /// were until it is checkpointed and truncated. Readers can hold that off past the busy timeout;
+    /// it is tried again, not sooner than `walTruncationRetry` after, so the folds are not held up.
+    func truncateWALAfterErasures() {
+        guard erasuresFolded.load(ordering: .acquiring) else { return }
+        let now = ContinuousClock.now
+        if let last = lastWALTruncationAttempt.withLock({ $0 }), now - last < Self.walTruncationRetry { return }
+        lastWALTruncationAttempt.withLock { $0 = now }
+        do {
+            erasuresFolded.store(false, ordering: .releasing)
+            try database.truncateWALNow()
+        } catch {
+            erasuresFolded.store(true, ordering: .releasing)
+            logger.warning("could not truncate the read models' WAL after an erasure; trying again", metadata: ["error": "\(error)"])
+        }
+    }
+
+    static var walTruncationRetry: Duration { .seconds(30) }
 }
