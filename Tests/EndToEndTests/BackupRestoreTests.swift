@@ -32,8 +32,14 @@ import Testing
         await server.stop()
         #expect(backedUp.status == 0, "\(backedUp.output)")
         #expect(try await runNuvie(["backup", "--data-dir", live.path, backup.path]).status != 0, "a backup never overwrites another")
-        let mistyped = try await runNuvie(["backup", "--data-dir", directory.url.appendingPathComponent("liev").path, directory.url.appendingPathComponent("b2").path])
-        #expect(mistyped.status == 1 && mistyped.output.contains("holds no event log") && !mistyped.output.contains("Usage:"), "a backup of nothing is refused: \(mistyped.output)")
+        let typo = directory.url.appendingPathComponent("liev").path
+        for command in [["backup", directory.url.appendingPathComponent("b2").path], ["replay"], ["erase", "--user", "1"], ["seal-log", "--into", directory.url.appendingPathComponent("s2").path]] {
+            let mistyped = try await runNuvie(command + ["--data-dir", typo])
+            #expect(mistyped.status == 1 && mistyped.output.contains("holds no event log") && !mistyped.output.contains("Usage:"), "\(command[0]) of nothing is refused: \(mistyped.output)")
+            #expect(!FileManager.default.fileExists(atPath: typo), "\(command[0]) made the mistyped directory")
+        }
+        let noToken = try await runNuvie(["replay", "--server", "http://127.0.0.1:9", "--data-dir", typo])
+        #expect(noToken.status == 1 && noToken.output.contains("no admin token") && noToken.output.contains("NUVIE_ADMIN_TOKEN_FILE"), "\(noToken.output)")
 
         let keyStore = live.appendingPathComponent("keys/keys.sqlite").path
         // Onto a machine installed and started once (ops/README.md): the empty key store its start made

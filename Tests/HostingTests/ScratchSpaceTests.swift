@@ -39,12 +39,9 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: own.path))
     }
 
-    /// The pid of a process that has ended (and been reaped).
+    /// A pid no process has: one past the largest the kernel gives out.
     private static func endedProcess() throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try process.run()
-        process.waitUntilExit()
-        return process.processIdentifier
+        let maximum = try String(contentsOfFile: "/proc/sys/kernel/pid_max", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        return try #require(Int32(maximum)) + 1
     }
 }

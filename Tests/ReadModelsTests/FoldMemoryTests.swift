@@ -37,17 +37,16 @@ import Testing
     @Test func aServingRunnerCheckpointsTheWALOnceCaughtUp() async throws {
         let models = try TallyReadModels()
         let file = models.directory.url.appendingPathComponent("read/read.sqlite")
-        let runner = models.runner
-        let running = Task { try await runner.run() }
-        defer { running.cancel() }
-        try await models.given(ProjectionRunnerTests.counts)
-        // Generous bounds: both end as soon as the runner gets there, and a loaded CI machine is slow.
-        #expect(await models.runner.waitUntilApplied(7, timeout: .seconds(60)))
-        // SQLite would copy so few pages into the file only at the 10,000th; until then they are in the WAL.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while try !Data(contentsOf: file).contains(Data("plates".utf8)), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        try await models.whileServing { _ in
+            try await models.given(ProjectionRunnerTests.counts)
+            // Generous bounds: both end as soon as the runner gets there, and a loaded CI machine is slow.
+            #expect(await models.runner.waitUntilApplied(7, timeout: .seconds(60)))
+            // SQLite would copy so few pages into the file only at the 10,000th; until then they are in the WAL.
+            let deadline = ContinuousClock.now + .seconds(60)
+            while try !Data(contentsOf: file).contains(Data("plates".utf8)), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(try Data(contentsOf: file).contains(Data("plates".utf8)))
         }
-        #expect(try Data(contentsOf: file).contains(Data("plates".utf8)))
     }
 }

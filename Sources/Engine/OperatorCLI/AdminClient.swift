@@ -14,8 +14,14 @@ struct AdminClient<Product: EventSourcedProduct> {
 
     init(server: String, dataDirectory: URL) throws {
         self.server = server
-        token = try EnvironmentSettings().secret("\(Product.environmentPrefix)_ADMIN_TOKEN")
-            ?? String(contentsOf: dataDirectory.appendingPathComponent("admin-token"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = "\(Product.environmentPrefix)_ADMIN_TOKEN"
+        let demoToken = dataDirectory.appendingPathComponent("admin-token")
+        guard let token = try EnvironmentSettings().secret(name)
+            ?? (try? String(contentsOf: demoToken, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        else {
+            throw OperatorRefusal("no admin token to send to \(server): set \(name)_FILE (or \(name)) as the server has it, or give the demo's --data-dir (\(demoToken.path) does not exist)")
+        }
+        self.token = token
     }
 
     static func snakeCase(_ name: String) -> String {

@@ -35,7 +35,7 @@ public struct EraseCommand<Product: EventSourcedProduct>: AsyncParsableCommand {
             let answer = try await AdminClient<Product>(server: server, dataDirectory: global.dataDirectory).send(.POST, "/admin/users/\(user)/erase")
             return print("erased user \(user) (user-erased at position \(answer["position"] ?? "?"))")
         }
-        if let pid = try global.productDirectory().runningServer {
+        if let pid = try global.existingProductDirectory().runningServer {
             throw OperatorRefusal("a server (pid \(pid)) is serving \(global.dataDirectory.path): use --server URL so that it erases (it caches keys)")
         }
         let stores = try await global.openStores(logger: logger)

@@ -27,7 +27,7 @@ public struct ReplayCommand<Product: EventSourcedProduct>: AsyncParsableCommand 
         let logger = global.logger()
         let names = projections.isEmpty ? nil : projections
         if let server { return try await remote(server, names) }
-        let directory = try global.productDirectory()
+        let directory = try global.existingProductDirectory()
         if let pid = directory.runningServer {
             throw OperatorRefusal("a server (pid \(pid)) is serving \(global.dataDirectory.path): use --server URL so it rebuilds while serving")
         }

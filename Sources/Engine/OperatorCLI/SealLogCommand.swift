@@ -23,7 +23,7 @@ public struct SealLogCommand<Product: EventSourcedProduct>: AsyncParsableCommand
 
     public func run() async throws {
         let logger = global.logger()
-        let source = try global.productDirectory()
+        let source = try global.existingProductDirectory()
         if let pid = source.runningServer { throw OperatorRefusal("a server (pid \(pid)) is serving \(source.root.path): stop it first") }
         let scratch = try source.makeScratch("seal-log")
         defer { try? FileManager.default.removeItem(at: scratch) }
