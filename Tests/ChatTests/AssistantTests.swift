@@ -7,8 +7,7 @@ import Testing
 @Suite struct AssistantTests {
     static func assistant(_ baseURL: URL, timeout: Duration = .seconds(10)) -> OpenAICompatibleAssistant {
         OpenAICompatibleAssistant(
-            settings: .init(baseURL: baseURL, apiKey: "sk-test", model: "fake", temperature: 0.3, timeout: timeout, maximumResponseBytes: 64 * 1024),
-            client: .shared
+            settings: .init(baseURL: baseURL, apiKey: "sk-test", model: "fake", temperature: 0.3, timeout: timeout, maximumResponseBytes: 64 * 1024)
         )
     }
 
@@ -46,6 +45,18 @@ import Testing
         }
         let unreachable = Self.assistant(URL(string: "http://127.0.0.1:9/v1")!, timeout: .seconds(2))
         await #expect(throws: AssistantFailure.self) { try await unreachable.answer([ChatTurn(role: .user, content: "hi")]) }
+    }
+
+    /// A model whose port refuses connections is unreachable at once, not after the request's whole
+    /// deadline (AsyncHTTPClient's shared client tries the connection again until then).
+    @Test(.timeLimit(.minutes(1))) func aModelThatRefusesConnectionsIsUnreachableAtOnce() async throws {
+        let refusing = Self.assistant(try #require(URL(string: "http://127.0.0.1:9/v1")), timeout: .seconds(600))
+        do throws(AssistantFailure) {
+            _ = try await refusing.answer([ChatTurn(role: .user, content: "hi")])
+            Issue.record("a refused connection answered")
+        } catch let failure {
+            #expect(!failure.isTimeout, "\(failure)")
+        }
     }
 
     @Test func whenTheModelFailsTheMessageStaysAndTheAnswerSaysWhy() async throws {

@@ -21,7 +21,7 @@ public func buildChatApplication(configuration: ChatConfiguration, logger: Logge
         let runner = try stores.runner(logger: logger)
         let commands = try ChatCommandService(store: stores.store, passwords: DjangoPassword(iterations: configuration.passwordIterations))
         try await stores.seedDemo("the demo accounts", when: configuration, runner: runner, logger: logger) { try await ChatDemoSeed.run(into: commands) }
-        let assistant: any Assistant = configuration.assistant.map { OpenAICompatibleAssistant(settings: $0, client: .shared) } ?? OfflineAssistant()
+        let assistant: any Assistant = configuration.assistant.map { OpenAICompatibleAssistant(settings: $0) } ?? OfflineAssistant()
         logger.info("assistant replies", metadata: ["provider": "\(assistant.provider)", "model": "\(assistant.model)"])
         return try await buildChatApplication(configuration: configuration, stores: stores, runner: runner, commands: commands, assistant: assistant, logger: logger)
     }

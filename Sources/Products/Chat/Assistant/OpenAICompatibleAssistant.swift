@@ -32,7 +32,7 @@ public struct OpenAICompatibleAssistant: Assistant {
     private let settings: Settings
     private let client: HTTPClient
 
-    public init(settings: Settings, client: HTTPClient) {
+    public init(settings: Settings, client: HTTPClient = .assistantCalls) {
         self.settings = settings
         self.client = client
     }
