@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The read-model files of a data directory. A rebuild writes a new generation next to the live one
 /// and then points `CURRENT` at it, so the swap is one atomic rename and a crash leaves either the
@@ -28,28 +25,11 @@ public struct ReadModelFiles: Sendable {
         directory.appendingPathComponent("read-\(Int(Date().timeIntervalSince1970))-\(UUID().uuidString.prefix(8).lowercased()).sqlite").path
     }
 
-    /// Makes `path` (in this directory) the current generation, durably: the pointer's contents are
-    /// synced before the rename and the directory after it, so a power cut cannot leave an empty
-    /// pointer, or the old one naming the generation deleted after the swap.
+    /// Makes `path` (in this directory) the current generation, durably (`DurableFile`): a power cut
+    /// cannot leave an empty pointer. One that undoes the rename leaves the old generation, whose
+    /// deletion the journal orders after it, to fold on from its own checkpoint.
     func promote(_ path: String) throws {
-        let temporary = directory.appendingPathComponent(Self.pointerName + ".tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
-        }
-        let handle = try FileHandle(forWritingTo: temporary)
-        defer { try? handle.close() }
-        try handle.write(contentsOf: Data((URL(fileURLWithPath: path).lastPathComponent + "\n").utf8))
-        try handle.synchronize()
-        guard rename(temporary.path, directory.appendingPathComponent(Self.pointerName).path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
-        }
-        // The swap is made: a failed sync of the directory must not undo it (the caller would delete the
-        // generation the pointer now names). At worst a power cut undoes it: the old generation, whose
-        // deletion the journal orders after the rename, folds on from its own checkpoint.
-        let directoryDescriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard directoryDescriptor >= 0 else { return }
-        defer { close(directoryDescriptor) }
-        fsync(directoryDescriptor)
+        try DurableFile.replace(directory.appendingPathComponent(Self.pointerName), with: Data((URL(fileURLWithPath: path).lastPathComponent + "\n").utf8))
     }
 
     /// Deletes the generation at `path`, with its `-wal` and `-shm` files.

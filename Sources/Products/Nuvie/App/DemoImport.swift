@@ -3,10 +3,8 @@ import NuvieProjections
 import EventLog
 import Foundation
 import ProductHosting
+import ReadModels
 import Logging
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The demo import's progress in a data directory, kept in `<data-dir>/demo-import`: `started` is
 /// written (and synced) before the first event is appended, `finished` once the read models hold the
@@ -73,19 +71,7 @@ struct DemoImport {
 
     /// Written, and synced with its directory, before the caller goes on.
     func record(_ state: State) throws {
-        let temporary = file.appendingPathExtension("tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
-        }
-        let handle = try FileHandle(forWritingTo: temporary)
-        defer { try? handle.close() }
-        try handle.write(contentsOf: Data((state.rawValue + "\n").utf8))
-        try handle.synchronize()
-        guard rename(temporary.path, file.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        let directoryDescriptor = open(directory.root.path, O_RDONLY | O_CLOEXEC)
-        guard directoryDescriptor >= 0 else { return }
-        defer { close(directoryDescriptor) }
-        fsync(directoryDescriptor)
+        try DurableFile.replace(file, with: Data((state.rawValue + "\n").utf8))
     }
 }
 
