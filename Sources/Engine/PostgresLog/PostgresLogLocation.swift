@@ -6,8 +6,10 @@ import PostgresNIO
 /// read into postgres-nio's settings, one per server (postgres-nio connects to one host: the list is
 /// ours, as libpq reads it).
 /// - `sslmode`: `disable`, `prefer` (the default) or `require`.
-/// - `target_session_attrs`: `any` (the default: the first server that answers) or `read-write` /
-///   `primary` (the one that takes writes: after a failover, the standby promoted in its place).
+/// - `target_session_attrs`: `any` (the default for one server: the first server that answers) or
+///   `read-write` / `primary` (the one that takes writes: after a failover, the standby promoted in its
+///   place; the default, and the only choice, when several servers are listed: the first to answer may
+///   be a standby, whose every write fails, or an old primary back unfenced, a second log).
 /// - `connect_timeout`: the seconds a server has to take a connection (TCP, TLS and sign-in, as
 ///   libpq counts it), and for a node looking for its server also to say whether it takes writes,
 ///   before it counts as unreachable: 10 by default. A host that refuses the connection fails at once.
@@ -53,7 +55,9 @@ public struct PostgresLogLocation: Sendable, CustomStringConvertible {
             connectionTLS = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
         case let other: throw PostgresLogError.badURL("sslmode \(other) is not one of disable, prefer, require")
         }
-        switch query["target_session_attrs"] ?? "any" {
+        switch query["target_session_attrs"] ?? (servers.count > 1 ? "read-write" : "any") {
+        case "any" where servers.count > 1:
+            throw PostgresLogError.badURL("target_session_attrs=any with several servers would write to the first that answers, a standby or an old primary: use read-write")
         case "any": needsWritable = false
         case "read-write", "primary": needsWritable = true
         case let other: throw PostgresLogError.badURL("target_session_attrs \(other) is not one of any, read-write, primary")
@@ -110,10 +114,19 @@ public struct PostgresLogLocation: Sendable, CustomStringConvertible {
         return configuration
     }
 
-    /// An append reads the head after it takes the append lock, in a snapshot taken after the lock:
-    /// read committed, whatever the database or role sets as their default (under repeatable read the
-    /// snapshot predates the lock, and every append that waited for it would fail on a stale head).
-    static let sessionSettings = [("default_transaction_isolation", "read committed")]
+    /// - An append reads the head after it takes the append lock, in a snapshot taken after the lock:
+    ///   read committed, whatever the database or role sets as their default (under repeatable read the
+    ///   snapshot predates the lock, and every append that waited for it would fail on a stale head).
+    /// - A node whose host is lost, or whose process is frozen, between two statements of a transaction
+    ///   that holds the append or key-store lock would stop every node's writes until the server noticed:
+    ///   hours, or never for a frozen process. The server ends a transaction left idle for 10 s (ours
+    ///   send their statements back to back), and probes an idle connection after 30 s without traffic,
+    ///   so a lost host's session (News' leadership lock) ends within about a minute.
+    static let sessionSettings = [
+        ("default_transaction_isolation", "read committed"),
+        ("idle_in_transaction_session_timeout", "10s"),
+        ("tcp_keepalives_idle", "30"), ("tcp_keepalives_interval", "10"), ("tcp_keepalives_count", "3"),
+    ]
 
     /// A single connection's settings for `server`: a check fails at once, where a pool keeps retrying.
     func connectionConfiguration(for server: Server) -> PostgresConnection.Configuration {

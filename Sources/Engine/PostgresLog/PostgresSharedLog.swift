@@ -109,18 +109,25 @@ public final class PostgresSharedLog: SharedLog {
         }
     }
 
+    /// A number no node has been given under `prefix`, once its commit is done (`SELECT 1` after it, as
+    /// after an append: a number whose commit a failover undid could be given again).
     public func nextNumber(_ prefix: String, above floor: Int64) async throws -> Int64 {
         try await bounded { [self] client in
-            let rows = try await client.query(
-                """
-                INSERT INTO stream_number (prefix, highest) VALUES (\(prefix), \(floor) + 1)
-                ON CONFLICT (prefix) DO UPDATE SET highest = greatest(stream_number.highest, excluded.highest - 1) + 1
-                RETURNING highest
-                """,
-                logger: logger
-            )
-            for try await number in rows.decode(Int64.self) { return number }
-            throw PostgresLogError.unreachable(location: location, reason: "no number came back for \(prefix)")
+            try await client.withConnection { connection in
+                let rows = try await connection.query(
+                    """
+                    INSERT INTO stream_number (prefix, highest) VALUES (\(prefix), \(floor) + 1)
+                    ON CONFLICT (prefix) DO UPDATE SET highest = greatest(stream_number.highest, excluded.highest - 1) + 1
+                    RETURNING highest
+                    """,
+                    logger: logger
+                )
+                var given: Int64?
+                for try await number in rows.decode(Int64.self) { given = number }
+                _ = try await connection.query("SELECT 1", logger: logger).collect()
+                guard let given else { throw PostgresLogError.unreachable(location: location, reason: "no number came back for \(prefix)") }
+                return given
+            }
         }
     }
 
