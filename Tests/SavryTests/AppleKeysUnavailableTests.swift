@@ -42,6 +42,15 @@ import Testing
             #expect(try await verifier.verify(try await apple.token(subject: "001.abc"))?.subject == "001.abc")
             let fresh = AppleIdentityVerifier(source: .url(keys), bundleId: FakeApple.bundleId)
             await #expect(throws: AppleKeysUnavailable.self) { try await fresh.verify(try await apple.token(subject: "001.abc")) }
+
+            // Not for good: past the limit, a key Apple may have withdrawn is no longer trusted.
+            answering.withLockedValue { $0 = true }
+            let limited = AppleIdentityVerifier(source: .url(keys), bundleId: FakeApple.bundleId, refreshInterval: .zero, staleKeysLimit: .milliseconds(300))
+            #expect(try await limited.verify(try await apple.token(subject: "001.abc"))?.subject == "001.abc")
+            answering.withLockedValue { $0 = false }
+            #expect(try await limited.verify(try await apple.token(subject: "001.abc"))?.subject == "001.abc")
+            try await Task.sleep(for: .milliseconds(400))
+            await #expect(throws: AppleKeysUnavailable.self) { try await limited.verify(try await apple.token(subject: "001.abc")) }
         }
     }
 

@@ -20,6 +20,10 @@ public actor AppleIdentityVerifier {
     private let source: KeySource
     private let bundleId: String
     private let refreshInterval: Duration
+    /// How long keys loaded once go on verifying while every refresh fails: long enough to ride out an
+    /// outage of Apple's endpoint or of this server's way out, not so long that a key Apple withdrew
+    /// (rotated out after a compromise) is trusted for good by a server that cannot hear of it.
+    private let staleKeysLimit: Duration
     private var keys: (collection: JWTKeyCollection, header: JWTHeaderCheck, loadedAt: ContinuousClock.Instant)?
     private var failure: (error: AppleKeysUnavailable, at: ContinuousClock.Instant)?
     /// When a token last sent the keys to be loaded again by naming one they lack.
@@ -37,10 +41,11 @@ public actor AppleIdentityVerifier {
         self.init(source: source, bundleId: bundleId)
     }
 
-    public init(source: KeySource, bundleId: String, refreshInterval: Duration = .seconds(3600)) {
+    public init(source: KeySource, bundleId: String, refreshInterval: Duration = .seconds(3600), staleKeysLimit: Duration = .seconds(86_400)) {
         self.source = source
         self.bundleId = bundleId
         self.refreshInterval = refreshInterval
+        self.staleKeysLimit = staleKeysLimit
     }
 
     /// The verified identity, or nil for any token that is not a valid Apple token for this app.
@@ -58,12 +63,12 @@ public actor AppleIdentityVerifier {
     }
 
     /// The keys last loaded while they are fresh, unless `reloading`; else loaded again. When that fails, the keys last
-    /// loaded still verify (Apple rotates them rarely), and without any the failure is thrown, the
-    /// same for `failureMemory` so that each sign-in does not ask again.
+    /// loaded still verify (Apple rotates them rarely) up to `staleKeysLimit` after they were loaded, and
+    /// without any the failure is thrown, the same for `failureMemory` so that each sign-in does not ask again.
     private func currentKeys(reloading: Bool = false) async throws -> (collection: JWTKeyCollection, header: JWTHeaderCheck) {
         if !reloading, let keys, keys.loadedAt.duration(to: .now) < refreshInterval { return (keys.collection, keys.header) }
         if let failure, failure.at.duration(to: .now) < Self.failureMemory {
-            if let keys { return (keys.collection, keys.header) }
+            if let keys = stillUsableKeys { return keys }
             throw failure.error
         }
         do {
@@ -73,9 +78,14 @@ public actor AppleIdentityVerifier {
             return (collection, header)
         } catch let error as AppleKeysUnavailable {
             failure = (error, .now)
-            if let keys { return (keys.collection, keys.header) }
+            if let keys = stillUsableKeys { return keys }
             throw error
         }
+    }
+
+    private var stillUsableKeys: (collection: JWTKeyCollection, header: JWTHeaderCheck)? {
+        guard let keys, keys.loadedAt.duration(to: .now) < staleKeysLimit else { return nil }
+        return (keys.collection, keys.header)
     }
 
     private func loadKeys() async throws -> (JWTKeyCollection, JWTHeaderCheck) {
