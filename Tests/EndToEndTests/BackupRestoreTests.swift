@@ -27,6 +27,9 @@ import Testing
         // Under a running server, which would go on serving the log it has open: what it acknowledged would be lost.
         let underServer = try await runNuvie(["restore", "--data-dir", live.path, "--force", backup.path])
         #expect(underServer.status == 1 && underServer.output.contains("is serving") && !underServer.output.contains("Usage:"), "\(underServer.output)")
+        // Nor an import: opening the read models beside the server removed the file a replay was folding into.
+        let importBeside = try await runNuvie(["import", "movielens", "--data-dir", live.path, replayFixtures.appendingPathComponent("movielens-tiny").path])
+        #expect(importBeside.status == 1 && importBeside.output.contains("is serving"), "\(importBeside.output)")
         writes.cancel()
         await writes.value
         await server.stop()
@@ -45,6 +48,13 @@ import Testing
         // Onto a machine installed and started once (ops/README.md): the empty key store its start made
         // gives way to the backed-up one (it was kept, and every sealed event failed to open).
         try firstStartKeyStore(in: restored)
+        // A restore that fails while copying (here, on a key store that is not one) leaves the directory
+        // as it was: the same command with the right key store then needs no --force.
+        let notAKeyStore = directory.url.appendingPathComponent("not-a-key-store.sqlite")
+        try Data("not a key store".utf8).write(to: notAKeyStore)
+        let failed = try await runNuvie(["restore", "--data-dir", restored.path, "--key-store", notAKeyStore.path, backup.path])
+        #expect(failed.status == 1 && !FileManager.default.fileExists(atPath: restored.appendingPathComponent("log").path), "\(failed.output)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: restored.appendingPathComponent("scratch").path)) ?? []).isEmpty)
         let restore = try await runNuvie(["restore", "--data-dir", restored.path, "--key-store", keyStore, backup.path])
         #expect(restore.status == 0, "\(restore.output)")
         #expect(

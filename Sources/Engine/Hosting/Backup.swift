@@ -84,11 +84,15 @@ public enum Backup {
         if source.isDemo, files.fileExists(atPath: source.demoMasterKey.path) {
             try files.copyItem(at: source.demoMasterKey, to: destination.appendingPathComponent(source.demoMasterKey.lastPathComponent))
         }
+        // LMDB's copy and Foundation's are not synced: a backup reported as made must survive a power cut.
+        // The manifest goes last, so a backup that has one is whole.
+        try DurableFile.syncTree(destination)
         let manifest = Manifest(product: Product.name, createdAt: Date(), logHeadPosition: head, demoMode: source.isDemo)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
-        try encoder.encode(manifest).write(to: destination.appendingPathComponent("manifest.json"))
+        try DurableFile.replace(destination.appendingPathComponent("manifest.json"), with: try encoder.encode(manifest))
+        try DurableFile.syncParent(of: destination)
         return manifest
     }
 
@@ -125,20 +129,30 @@ public enum Backup {
         if let marked = target.markedProduct, marked != Product.name {
             throw DataDirectoryError.belongsToAnotherProduct(dataDirectory.path, marked: marked, expected: Product.name)
         }
-        if files.fileExists(atPath: target.log.path) {
-            guard force else { throw Failure.dataDirectoryInUse(dataDirectory.path) }
-            try files.removeItem(at: target.log)
-        }
-        try? files.removeItem(at: target.read)
-        try files.copyItem(at: backup.appendingPathComponent("log"), to: target.log)
+        let replacesLog = files.fileExists(atPath: target.log.path)
+        if replacesLog, !force { throw Failure.dataDirectoryInUse(dataDirectory.path) }
+        // Everything is copied beside the directory first, so a copy that fails (a full disk, a key
+        // store that is not one) leaves the directory as it was, and the same command can be run again.
+        let staging = try target.makeScratch("restore")
+        defer { try? files.removeItem(at: staging) }
+        let stagedLog = staging.appendingPathComponent("log"), stagedFiles = staging.appendingPathComponent("files")
+        let stagedKeyStore = staging.appendingPathComponent("keys.sqlite").path
+        try files.copyItem(at: backup.appendingPathComponent("log"), to: stagedLog)
         let backedUpFiles = backup.appendingPathComponent(target.files.lastPathComponent)
-        if files.fileExists(atPath: backedUpFiles.path) {
-            if files.fileExists(atPath: target.files.path) { try files.removeItem(at: target.files) }
-            try files.copyItem(at: backedUpFiles, to: target.files)
-        }
-        if let keyStore, !hasKeyStore {
+        let restoresFiles = files.fileExists(atPath: backedUpFiles.path)
+        if restoresFiles { try files.copyItem(at: backedUpFiles, to: stagedFiles) }
+        let restoresKeyStore = keyStore != nil && !hasKeyStore
+        if let keyStore, restoresKeyStore { try KeyStore.backup(fileAt: keyStore.path, to: stagedKeyStore) }
+        try DurableFile.syncTree(staging)
+
+        if restoresKeyStore {
             try KeyStore.remove(fileAt: target.keyStorePath)
-            try KeyStore.backup(fileAt: keyStore.path, to: target.keyStorePath)
+            try files.createDirectory(at: target.keys, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try files.moveItem(atPath: stagedKeyStore, toPath: target.keyStorePath)
+        }
+        if restoresFiles {
+            if files.fileExists(atPath: target.files.path) { try files.removeItem(at: target.files) }
+            try files.moveItem(at: stagedFiles, to: target.files)
         }
         let demoKey = backup.appendingPathComponent(target.demoMasterKey.lastPathComponent)
         if manifest.demoMode, files.fileExists(atPath: demoKey.path), !files.fileExists(atPath: target.demoMasterKey.path) {
@@ -146,6 +160,12 @@ public enum Backup {
         }
         if manifest.product != nil { try Data("\(Product.name)\n".utf8).write(to: target.productMarker, options: .atomic) }
         if manifest.demoMode { try Data().write(to: target.demoMarker) }
+        // The log last: a directory that holds one is a restored one.
+        try? files.removeItem(at: target.read)
+        if replacesLog { try files.removeItem(at: target.log) }
+        try files.moveItem(at: stagedLog, to: target.log)
+        try DurableFile.syncTree(target.keys)
+        try DurableFile.syncParent(of: target.log)
         return manifest
     }
 }

@@ -2,9 +2,6 @@ import EventLog
 import EventSourcing
 import Foundation
 import ReadModels
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Where things live in a product's data directory: the LMDB log, the read-model SQLite files, the
 /// marker naming the product the directory belongs to, the demo marker, the running server's pid.
@@ -41,33 +38,6 @@ public struct DataDirectory: Sendable {
     public var demoMarker: URL { root.appendingPathComponent("demo-mode") }
     public var isDemo: Bool { FileManager.default.fileExists(atPath: demoMarker.path) }
 
-    /// Holds the pid of the server serving this directory while it runs, which holds a lock on it.
-    public var serverPidFile: URL { root.appendingPathComponent("server.pid") }
-
-    /// The pid of a live server over this directory, if one is running: one holds the file's lock
-    /// (`whileServing`). A pid alone could name a process that serves another directory (a copy of
-    /// this one) or none (a server killed, its pid reused); the lock goes with the process.
-    public var runningServer: Int32? {
-        let file = open(serverPidFile.path, O_RDONLY | O_CLOEXEC)
-        guard file >= 0 else { return nil }
-        defer { close(file) }
-        guard flock(file, LOCK_SH | LOCK_NB) != 0 else { return nil }
-        return Self.pid(in: file) ?? 0
-    }
-
-    private static func unusable(_ file: URL, errno code: Int32) -> any Error {
-        let cause = String(cString: strerror(code))
-        guard StorageFullError.isNoSpace(errno: code) else { return DataDirectoryError.unusable(file.path, cause) }
-        return StorageFullError(store: .init(rawValue: "data_directory", title: "the data directory"), path: file.deletingLastPathComponent().path, cause: cause)
-    }
-
-    private static func pid(in file: Int32) -> Int32? {
-        var bytes = [UInt8](repeating: 0, count: 32)
-        let count = pread(file, &bytes, bytes.count, 0)
-        guard count > 0 else { return nil }
-        return Int32(String(decoding: bytes[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-
     /// Explicit flag, then the environment, then: on for a new or empty directory, off otherwise. A
     /// new directory of a node joining a shared log is not a demo: it is a new node of a cluster, and
     /// is given its secrets. Nor is one started with a master key configured (`givenMasterKey`): a
@@ -82,22 +52,6 @@ public struct DataDirectory: Sendable {
             try Data().write(to: demoMarker)
         }
         return demo
-    }
-
-    /// Runs `serve` holding the lock on `serverPidFile`, which holds this process's pid, so that
-    /// operator commands that must not run beside a server can tell, and a second server is refused
-    /// before it opens anything (it had taken the file over, and removed it when it stopped).
-    public func whileServing(_ serve: () async throws -> Void) async throws {
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        let file = open(serverPidFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard file >= 0 else { throw Self.unusable(serverPidFile, errno: errno) }
-        defer { close(file) }
-        guard flock(file, LOCK_EX | LOCK_NB) == 0 else { throw DataDirectoryError.alreadyServed(root.path, pid: Self.pid(in: file)) }
-        let pid = Array("\(getpid())\n".utf8)
-        guard ftruncate(file, 0) == 0, pwrite(file, pid, pid.count, 0) == pid.count else { throw Self.unusable(serverPidFile, errno: errno) }
-        defer { unlink(serverPidFile.path) }
-        removeAbandonedScratch()
-        try await serve()
     }
 
     /// The product named by the marker, if there is one.
@@ -127,6 +81,7 @@ public struct DataDirectory: Sendable {
 public enum DataDirectoryError: Error, CustomStringConvertible, Equatable {
     case belongsToAnotherProduct(String, marked: String, expected: String)
     case alreadyServed(String, pid: Int32?)
+    case inUse(String, pid: Int32?, command: String)
     case unusable(String, String)
 
     public var description: String {
@@ -135,6 +90,8 @@ public enum DataDirectoryError: Error, CustomStringConvertible, Equatable {
             "\(path) holds \(marked) data, not \(expected)'s: give this binary its own --data-dir"
         case .alreadyServed(let path, let pid):
             "a server\(pid.map { " (pid \($0))" } ?? "") already serves \(path): stop it first, or give this one its own --data-dir"
+        case .inUse(let path, let pid, let command):
+            "`\(command)`\(pid.map { " (pid \($0))" } ?? "") is running over \(path), which no server may open meanwhile: start this once it has finished"
         case .unusable(let path, let reason):
             "cannot use \(path): \(reason)"
         }

@@ -54,18 +54,21 @@ public struct RestoreCommand<Product: EventSourcedProduct>: AsyncParsableCommand
     public init() {}
 
     public func run() async throws {
-        if let pid = try global.productDirectory().runningServer {
+        let target = try global.productDirectory()
+        if let pid = target.runningServer {
             throw OperatorRefusal("a server (pid \(pid)) is serving \(global.dataDirectory.path): stop it first, or it goes on serving the log it has open and what it acknowledges is lost")
         }
-        let manifest = try Backup.restore(
-            Product.self, from: URL(fileURLWithPath: directory), to: global.dataDirectory, keyStore: keyStore.map { URL(fileURLWithPath: $0) }, force: force
-        )
-        let logger = global.logger()
-        let stores = try await global.openStores(logger: logger)
-        defer { stores.close() }
-        let runner = try stores.runner(batchSize: 5000, logger: logger)
-        try runner.catchUp()
-        let failures = try runner.status().compactMap(\.stopped)
+        let (manifest, failures) = try await target.whileStopped("restore") {
+            let manifest = try Backup.restore(
+                Product.self, from: URL(fileURLWithPath: directory), to: global.dataDirectory, keyStore: keyStore.map { URL(fileURLWithPath: $0) }, force: force
+            )
+            let logger = global.logger()
+            let stores = try await global.openStores(logger: logger)
+            defer { stores.close() }
+            let runner = try stores.runner(batchSize: 5000, logger: logger)
+            try runner.catchUp()
+            return (manifest, try runner.status().compactMap(\.stopped))
+        }
         guard failures.isEmpty else {
             throw OperatorRefusal("restored the log to position \(manifest.logHeadPosition), but its read models could not be folded: \(failures.joined(separator: "; ")). Was it restored with the key store its events were sealed under (--key-store)?")
         }

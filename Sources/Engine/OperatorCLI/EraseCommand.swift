@@ -35,13 +35,16 @@ public struct EraseCommand<Product: EventSourcedProduct>: AsyncParsableCommand {
             let answer = try await AdminClient<Product>(server: server, dataDirectory: global.dataDirectory).send(.POST, "/admin/users/\(user)/erase")
             return print("erased user \(user) (user-erased at position \(answer["position"] ?? "?"))")
         }
-        if let pid = try global.existingProductDirectory().runningServer {
+        let directory = try global.existingProductDirectory()
+        if let pid = directory.runningServer {
             throw OperatorRefusal("a server (pid \(pid)) is serving \(global.dataDirectory.path): use --server URL so that it erases (it caches keys)")
         }
-        let stores = try await global.openStores(logger: logger)
-        defer { stores.close() }
         do {
-            let result = try await UserErasure(stores: stores, runner: try stores.runner(logger: logger)).erase(user, initiator: .operator)
+            let result = try await directory.whileStopped("erase") {
+                let stores = try await global.openStores(logger: logger)
+                defer { stores.close() }
+                return try await UserErasure(stores: stores, runner: try stores.runner(logger: logger)).erase(user, initiator: .operator)
+            }
             print("erased user \(user) (user-erased at position \(result.position)); their personal fields now read as absent everywhere")
         } catch UserErasureFailure.unknownUser {
             throw OperatorRefusal("no user \(user)")

@@ -57,6 +57,13 @@ public struct ProductOptions<Product: EventSourcedProduct>: ParsableArguments {
         return directory
     }
 
+    /// Runs an offline command's `work` with no server over the data directory, and none starting meanwhile.
+    public func whileNoServerRuns<T>(_ command: String, _ work: () async throws -> T) async throws -> T {
+        let directory = try productDirectory()
+        if let pid = directory.runningServer { throw OperatorRefusal("a server (pid \(pid)) is serving \(dataDirectory.path): stop it first") }
+        return try await directory.whileStopped(command, work)
+    }
+
     /// The master key from `<PRODUCT>_MASTER_KEY(_FILE)`, or a demo directory's own.
     public func masterKey() throws -> MasterKey {
         let directory = try productDirectory()

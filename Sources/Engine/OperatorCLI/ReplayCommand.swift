@@ -31,10 +31,11 @@ public struct ReplayCommand<Product: EventSourcedProduct>: AsyncParsableCommand 
         if let pid = directory.runningServer {
             throw OperatorRefusal("a server (pid \(pid)) is serving \(global.dataDirectory.path): use --server URL so it rebuilds while serving")
         }
-        let stores = try await global.openStores(logger: logger)
-        defer { stores.close() }
-        let runner = try stores.runner(logger: logger)
-        let report = try runner.rebuild(names, progress: Self.show)
+        let report = try await directory.whileStopped("replay") {
+            let stores = try await global.openStores(logger: logger)
+            defer { stores.close() }
+            return try stores.runner(logger: logger).rebuild(names, progress: Self.show)
+        }
         print("\nrebuilt \(report.projections.joined(separator: ", ")) to position \(report.position) at \(report.eventsPerSecond) events/s")
     }
 

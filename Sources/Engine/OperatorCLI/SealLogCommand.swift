@@ -25,11 +25,13 @@ public struct SealLogCommand<Product: EventSourcedProduct>: AsyncParsableCommand
         let logger = global.logger()
         let source = try global.existingProductDirectory()
         if let pid = source.runningServer { throw OperatorRefusal("a server (pid \(pid)) is serving \(source.root.path): stop it first") }
-        let scratch = try source.makeScratch("seal-log")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let report = try await LogSealing.run(
-            Product.self, from: source, into: URL(fileURLWithPath: into), masterKey: try global.masterKey(), scratch: scratch, logger: logger
-        )
+        let report = try await source.whileStopped("seal-log") {
+            let scratch = try source.makeScratch("seal-log")
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            return try await LogSealing.run(
+                Product.self, from: source, into: URL(fileURLWithPath: into), masterKey: try global.masterKey(), scratch: scratch, logger: logger
+            )
+        }
         guard report.isIdentical else {
             print("DIFFERENT: the read models folded from the sealed log differ in \(report.differences.joined(separator: ", ")); do not use \(into)")
             throw ExitCode(1)

@@ -24,4 +24,27 @@ public enum DurableFile {
         defer { close(directory) }
         fsync(directory)
     }
+
+    /// Syncs every file and directory under `root`, and `root` itself, so that a copy reported as made
+    /// (a backup, a restored log) survives a power cut: a plain copy sits in the page cache.
+    public static func syncTree(_ root: URL) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory) else { return }
+        if isDirectory.boolValue {
+            for name in try FileManager.default.contentsOfDirectory(atPath: root.path) { try syncTree(root.appendingPathComponent(name)) }
+        }
+        try sync(root, isDirectory: isDirectory.boolValue)
+    }
+
+    /// Syncs the directory that holds `item`, so that its name there survives a power cut.
+    public static func syncParent(of item: URL) throws {
+        try sync(item.deletingLastPathComponent(), isDirectory: true)
+    }
+
+    private static func sync(_ item: URL, isDirectory: Bool) throws {
+        let descriptor = open(item.path, O_RDONLY | O_CLOEXEC | (isDirectory ? O_DIRECTORY : 0))
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
 }

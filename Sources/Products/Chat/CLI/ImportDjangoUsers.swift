@@ -21,31 +21,30 @@ struct ImportDjangoUsers: AsyncParsableCommand {
 
     func run() async throws {
         let logger = global.logger()
-        if let pid = try global.productDirectory().runningServer {
-            throw OperatorRefusal("a server (pid \(pid)) is serving \(global.dataDir): stop it first")
-        }
-        let export = try DjangoUserExport(json: try Data(contentsOf: URL(fileURLWithPath: file)))
-        let stores = try await global.openStores(logger: logger)
-        defer { stores.close() }
-        let commands = try ChatCommandService(store: stores.store)
-        var imported = 0, skipped = 0, refused: [String] = []
-        for account in export.accounts {
-            do {
-                let userId = try await commands.importAccount(
-                    email: account.email, passwordHash: account.passwordHash, username: account.username,
-                    firstName: account.firstName, lastName: account.lastName, dateJoined: account.dateJoined
-                )
-                if userId == nil { skipped += 1 } else { imported += 1 }
-            } catch ChatDomainError.invalid(let field, let reason) {
-                // One account that cannot be kept (a social sign-in's unusable password) does not stop the others.
-                refused.append("\(account.email): \(field) \(reason)")
+        try await global.whileNoServerRuns("import") {
+            let export = try DjangoUserExport(json: try Data(contentsOf: URL(fileURLWithPath: file)))
+            let stores = try await global.openStores(logger: logger)
+            defer { stores.close() }
+            let commands = try ChatCommandService(store: stores.store)
+            var imported = 0, skipped = 0, refused: [String] = []
+            for account in export.accounts {
+                do {
+                    let userId = try await commands.importAccount(
+                        email: account.email, passwordHash: account.passwordHash, username: account.username,
+                        firstName: account.firstName, lastName: account.lastName, dateJoined: account.dateJoined
+                    )
+                    if userId == nil { skipped += 1 } else { imported += 1 }
+                } catch ChatDomainError.invalid(let field, let reason) {
+                    // One account that cannot be kept (a social sign-in's unusable password) does not stop the others.
+                    refused.append("\(account.email): \(field) \(reason)")
+                }
             }
-        }
-        try stores.runner(logger: logger).catchUp()
-        print("imported \(imported) accounts; skipped \(skipped) whose email already has one")
-        guard refused.isEmpty else {
-            print("refused \(refused.count), each needs fixing or a password reset:\n  " + refused.joined(separator: "\n  "))
-            throw ExitCode(1)
+            try stores.runner(logger: logger).catchUp()
+            print("imported \(imported) accounts; skipped \(skipped) whose email already has one")
+            guard refused.isEmpty else {
+                print("refused \(refused.count), each needs fixing or a password reset:\n  " + refused.joined(separator: "\n  "))
+                throw ExitCode(1)
+            }
         }
     }
 }

@@ -24,26 +24,25 @@ struct ImportNews: AsyncParsableCommand {
 
     func run() async throws {
         let logger = global.logger()
-        if let pid = try global.productDirectory().runningServer {
-            throw OperatorRefusal("a server (pid \(pid)) is serving \(global.dataDir): stop it first")
+        try await global.whileNoServerRuns("import") {
+            let url = URL(fileURLWithPath: file)
+            let parsed = ArticleImport(jsonLines: try Data(contentsOf: url), feed: "import:\(url.lastPathComponent)")
+            for rejected in parsed.rejected { FileHandle.standardError.write(Data("line \(rejected.line): \(rejected.reason)\n".utf8)) }
+            let stores = try await global.openStores(logger: logger)
+            defer { stores.close() }
+            if oneAtATime { return try await ingestOneAtATime(parsed.articles, stores: stores, logger: logger) }
+            var recorded = 0
+            for start in stride(from: 0, to: parsed.articles.count, by: 1_000) {
+                let batch = Array(parsed.articles[start..<min(start + 1_000, parsed.articles.count)])
+                recorded += try await NewsCommandService(store: stores.store).ingest(batch).filter { $0 != .duplicate }.count
+                // Said only once the batch's append is durable: what a line says was ingested is kept.
+                logger.info("ingesting", metadata: ["articles": "\(start + batch.count)/\(parsed.articles.count)"])
+            }
+            try stores.runner(logger: logger).catchUp()
+            print("ingested \(recorded) articles; \(parsed.articles.count - recorded) already held; \(parsed.rejected.count) lines rejected")
+            // A file none of whose lines is an article is not one: a script that imports it must hear so.
+            if parsed.articles.isEmpty, !parsed.rejected.isEmpty { throw ExitCode(1) }
         }
-        let url = URL(fileURLWithPath: file)
-        let parsed = ArticleImport(jsonLines: try Data(contentsOf: url), feed: "import:\(url.lastPathComponent)")
-        for rejected in parsed.rejected { FileHandle.standardError.write(Data("line \(rejected.line): \(rejected.reason)\n".utf8)) }
-        let stores = try await global.openStores(logger: logger)
-        defer { stores.close() }
-        if oneAtATime { return try await ingestOneAtATime(parsed.articles, stores: stores, logger: logger) }
-        var recorded = 0
-        for start in stride(from: 0, to: parsed.articles.count, by: 1_000) {
-            let batch = Array(parsed.articles[start..<min(start + 1_000, parsed.articles.count)])
-            recorded += try await NewsCommandService(store: stores.store).ingest(batch).filter { $0 != .duplicate }.count
-            // Said only once the batch's append is durable: what a line says was ingested is kept.
-            logger.info("ingesting", metadata: ["articles": "\(start + batch.count)/\(parsed.articles.count)"])
-        }
-        try stores.runner(logger: logger).catchUp()
-        print("ingested \(recorded) articles; \(parsed.articles.count - recorded) already held; \(parsed.rejected.count) lines rejected")
-        // A file none of whose lines is an article is not one: a script that imports it must hear so.
-        if parsed.articles.isEmpty, !parsed.rejected.isEmpty { throw ExitCode(1) }
     }
 }
 

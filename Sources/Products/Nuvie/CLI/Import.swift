@@ -25,21 +25,23 @@ struct Import: AsyncParsableCommand {
             let logger = global.logger()
             let dataset = try MovieLensDataset(directory: URL(fileURLWithPath: directory))
             if strict, !dataset.rejected.isEmpty { throw RowsRejected(dataset.rejected) }
-            let stores = try await global.openStores(logger: logger)
-            defer { stores.close() }
-            let summary = try await MovieLensImporter(store: stores.store).importDataset(dataset) { progress in
-                let seconds = progress.elapsed.seconds
-                let rate = seconds > 0 ? Int(Double(progress.appended) / seconds) : 0
-                FileHandle.standardError.write(Data("\rimported \(progress.appended)/\(progress.total) events (\(rate)/s)".utf8))
+            try await global.whileNoServerRuns("import") {
+                let stores = try await global.openStores(logger: logger)
+                defer { stores.close() }
+                let summary = try await MovieLensImporter(store: stores.store).importDataset(dataset) { progress in
+                    let seconds = progress.elapsed.seconds
+                    let rate = seconds > 0 ? Int(Double(progress.appended) / seconds) : 0
+                    FileHandle.standardError.write(Data("\rimported \(progress.appended)/\(progress.total) events (\(rate)/s)".utf8))
+                }
+                FileHandle.standardError.write(Data("\n".utf8))
+                if !summary.rejected.isEmpty {
+                    FileHandle.standardError.write(Data("rejected, not imported:\n\(summary.rejected.report)\n".utf8))
+                }
+                print("""
+                    movies: \(summary.movies), users: \(summary.users), ratings: \(summary.ratings), tags: \(summary.tags)
+                    new events: \(summary.newEvents), log head: \(summary.headPosition), rows rejected: \(summary.rejected.count)
+                    """)
             }
-            FileHandle.standardError.write(Data("\n".utf8))
-            if !summary.rejected.isEmpty {
-                FileHandle.standardError.write(Data("rejected, not imported:\n\(summary.rejected.report)\n".utf8))
-            }
-            print("""
-                movies: \(summary.movies), users: \(summary.users), ratings: \(summary.ratings), tags: \(summary.tags)
-                new events: \(summary.newEvents), log head: \(summary.headPosition), rows rejected: \(summary.rejected.count)
-                """)
         }
     }
 }
