@@ -12,9 +12,11 @@ import Testing
     let logger = Logger(label: "reconciliation-test")
 
     /// The stores of a tally data directory in `directory`, under a master key kept beside it.
-    func open(_ directory: TemporaryDirectory, _ name: String = "data") async throws -> ProductStores<TallyProduct> {
+    func open(_ directory: TemporaryDirectory, _ name: String = "data", logURL: String? = nil) async throws -> ProductStores<TallyProduct> {
         let masterKey = try MasterKey.demo(file: directory.url.appendingPathComponent("master-key"))
-        return try await ProductStores<TallyProduct>.open(directory: DataDirectory(directory.url.appendingPathComponent(name)), masterKey: masterKey, logger: logger)
+        return try await ProductStores<TallyProduct>.open(
+            directory: DataDirectory(directory.url.appendingPathComponent(name)), masterKey: masterKey, logURL: logURL, logger: logger
+        )
     }
 
     /// A user known to the log: one count on their own stream, its note sealed under their key.
@@ -73,6 +75,32 @@ import Testing
         let last = try #require(try stores.store.readStream(TallyProduct.userStream(7)).events.last)
         #expect(last.event == .userErased(UserErased(userId: 7, initiator: .keyStore)))
         #expect(try stores.keys.erasures() == [.init(userId: 7, position: last.position)])
+    }
+
+    /// On a shared log: the erasing node stopped for good after destroying the key everywhere, before
+    /// recording the erasure. The next node to start records it, once; a node that joins later destroys
+    /// no key again (each start rewrote every tombstone the log records, one statement apiece).
+    @Test(.enabled(if: TestPostgres.serverURL != nil, "needs ENGINE_TEST_POSTGRES_URL"))
+    func onASharedLogAKeyDestroyedWhoseErasureWasNotRecordedGetsItsEventAtTheNextStart() async throws {
+        let url = try await TestPostgres.newDatabase()
+        let directory = try TemporaryDirectory()
+        let erasing = try await open(directory, "node-1", logURL: url)
+        for userId in [7, 8] as [Int64] { try await user(userId, in: erasing) }
+        _ = try await UserErasure(stores: erasing, runner: try erasing.runner(logger: logger)).erase(8, initiator: .user)
+        _ = try await erasing.keys.applyErasuresEverywhere([.init(userId: 7, position: nil)])
+        erasing.close()
+
+        let next = try await open(directory, "node-2", logURL: url)
+        let last = try #require(try next.store.readStream(TallyProduct.userStream(7)).events.last)
+        #expect(last.event == .userErased(UserErased(userId: 7, initiator: .keyStore)))
+        #expect(try next.keys.erasure(of: 7) == .init(userId: 7, position: last.position))
+        next.close()
+        let sequence = try await TestPostgres.keyStoreSequence(of: url)
+        let joining = try await open(directory, "node-3", logURL: url)
+        defer { joining.close() }
+        let erasures = try joining.store.readStream(TallyProduct.userStream(7)).events.filter { $0.event == .userErased(UserErased(userId: 7, initiator: .keyStore)) }
+        #expect(erasures.count == 1)
+        #expect(try await TestPostgres.keyStoreSequence(of: url) == sequence, "a joining node destroys no key again")
     }
 
     /// An erasure that stopped after destroying the key is resumed by asking again; one recorded is

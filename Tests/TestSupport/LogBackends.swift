@@ -61,6 +61,16 @@ public enum TestPostgres {
         }
     }
 
+    /// The last change sequence of the shared key store at `url`: it moves with every key claimed or destroyed.
+    public static func keyStoreSequence(of url: String) async throws -> Int64 {
+        try await withClient(url) { client, logger in
+            for try await sequence in try await client.query("SELECT coalesce(max(sequence), 0) FROM data_key", logger: logger).decode(Int64.self) {
+                return sequence
+            }
+            return 0
+        }
+    }
+
     private static func withClient<T: Sendable>(_ url: String, _ body: @Sendable (PostgresClient, Logger) async throws -> T) async throws -> T {
         var quiet = Logger(label: "test-postgres")
         quiet.logLevel = .error

@@ -10,8 +10,8 @@ extension ProductStores {
     /// - every `user-erased` the log records past the key store's last reconciliation destroys its
     ///   user's key (again: after a restore, the key store may be older than the erasure);
     /// - a tombstone without a log position (the process stopped after destroying the key, before
-    ///   recording the erasure: `UserErasure`) gets its `user-erased`, or the position of the one
-    ///   already there;
+    ///   recording the erasure: `UserErasure`; on a shared log, any node's) gets its `user-erased`, or
+    ///   the position of the one already there;
     /// - when the key store has seen a longer log than this one (a log restored from before an
     ///   erasure, with the newest key store), every tombstone of a user the log knows and has no
     ///   `user-erased` for gets one, so the read models drop that user too.
@@ -19,15 +19,18 @@ extension ProductStores {
         let head = log.headPosition
         let reconciled = try keys.reconciledThrough()
         let tombstones = try keys.erasures()
-        // A tombstone past this log's head: the log was restored from before that erasure.
-        let keyStoreIsAhead = reconciled > head || tombstones.contains { ($0.position ?? 0) > head }
+        // A tombstone past this log's head: the log was restored from before that erasure. A shared key
+        // store and log are restored together (ops/postgresql.md): there it is an erasure this node's
+        // copy of the log has not reached yet.
+        let keyStoreIsAhead = !keys.isShared && (reconciled > head || tombstones.contains { ($0.position ?? 0) > head })
         let recorded = try Self.erasures(in: log, from: keyStoreIsAhead ? 1 : reconciled + 1, through: head)
         let inLog = Set(recorded.map(\.userId))
         var settled: [KeyStore.Erasure] = []
         var reRecorded = 0
-        // A shared key store and log are restored together (ops/postgresql.md), and a tombstone without
-        // its event there may be another node's erasure under way: that node records it.
-        for tombstone in tombstones where !keys.isShared && (keyStoreIsAhead || tombstone.position == nil) && !inLog.contains(tombstone.userId) {
+        // On a shared log the erasing node may have stopped for good, so every node's start records
+        // what it left, under one id: nodes starting together record it once. (An erasure under way on
+        // another node at that instant may then be recorded twice: a second `user-erased` folds to nothing.)
+        for tombstone in tombstones where (keyStoreIsAhead || tombstone.position == nil) && !inLog.contains(tombstone.userId) {
             let stream = Product.userStream(tombstone.userId)
             // A user this log never had (registered and erased after it was copied) has nothing to fold.
             guard try log.streamVersion(stream) > 0 else { continue }
@@ -36,12 +39,17 @@ extension ProductStores {
                 continue
             }
             let erasure = Product.Catalog.userErased(UserErased(userId: tombstone.userId, initiator: .keyStore))
-            let result = try await store.append([erasure], to: stream, eventId: .timeOrdered())
+            let result = try await store.append([erasure], to: stream, eventId: Product.Catalog.derivedEventId(from: "user-erased-by-key-store-\(tombstone.userId)"))
             settled.append(KeyStore.Erasure(userId: tombstone.userId, position: result.position))
             reRecorded += 1
         }
-        let destroyed = try await keys.applyErasuresEverywhere(recorded, reconciledThrough: log.headPosition)
-        try await keys.recordErasurePositionsEverywhere(recorded + settled)
+        // A shared store destroyed every key the log records an erasure of before it was recorded, and its
+        // tombstone holds the position: destroying them again at every node's start would rewrite each
+        // (one statement apiece, under one deadline), and every node would copy them again.
+        let tombstoneAt = Dictionary(tombstones.map { ($0.userId, $0.position) }, uniquingKeysWith: { $1 })
+        let unsettled = keys.isShared ? recorded.filter { tombstoneAt[$0.userId] != .some($0.position) } : recorded
+        let destroyed = try await keys.applyErasuresEverywhere(unsettled, reconciledThrough: log.headPosition)
+        try await keys.recordErasurePositionsEverywhere(unsettled + settled)
         if !destroyed.isEmpty || !settled.isEmpty {
             logger.notice("key store reconciled with the log's erasures", metadata: [
                 "keys_destroyed_again": "\(destroyed.count)", "erasures_recorded_again": "\(reRecorded)",
