@@ -12,6 +12,29 @@ import TestSupport
 /// erasure made through another node.
 @Suite(.enabled(if: TestPostgres.serverURL != nil, "needs ENGINE_TEST_POSTGRES_URL: scripts/postgres.sh run swift test"), .timeLimit(.minutes(3)))
 struct SharedKeysCopyTests {
+    /// A node's copy goes a page at a time, each kept before the next is asked for, and takes everything:
+    /// a new node's first copy of a large store was one query that had to fetch every key in one deadline.
+    @Test func aCopyGoesAPageAtATimeAndTakesEveryChange() async throws {
+        let log = try await PostgresSharedLog(url: try await TestPostgres.newDatabase(), product: "test", operationTimeout: .seconds(60))
+        defer { log.close() }
+        let shared = PostgresSharedKeys(log: log)
+        let directory = try TemporaryDirectory()
+        let masterKey = try MasterKey(base64: Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(), source: "test")
+        let copies = try ["writing", "joining"].map { node in
+            try KeyStore(path: directory.url.appendingPathComponent("\(node)/keys.sqlite").path, masterKey: masterKey, shared: shared)
+        }
+        defer { for copy in copies { try? copy.close() } }
+        let (writing, joining) = (copies[0], copies[1])
+        try await writing.joinShared()
+        try await writing.prepareKeys(for: Set(1...7))
+        try await writing.applyErasuresEverywhere([.init(userId: 3, position: nil)])
+        #expect(try await shared.changes(after: 0, limit: 2).changes.map(\.sequence) == [1, 2])
+
+        try await joining.copyShared(pageSize: 2)
+        for userId in [1, 2, 4, 5, 6, 7] as [Int64] { #expect(try joining.key(for: userId, creating: false) != nil, "user \(userId)") }
+        #expect(try joining.isDestroyed(3))
+    }
+
     @Test func anErasureCopiedFromAnotherNodeIsOneDestructionHereWhateverIsRecordedOfItLater() async throws {
         let log = try await PostgresSharedLog(url: try await TestPostgres.newDatabase(), product: "test", operationTimeout: .seconds(60))
         defer { log.close() }
@@ -37,7 +60,7 @@ struct SharedKeysCopyTests {
         try await copying.copyShared()
         // Where the log holds the erasure, recorded once its event is appended: a change to the shared store, not another destruction.
         try await erasing.recordErasurePositionsEverywhere([.init(userId: 7, position: 12)])
-        let recorded = try await shared.changes(after: 0).changes.last
+        let recorded = try await shared.changes(after: 0, limit: 1_000).changes.last
         #expect(recorded?.userId == 7 && recorded?.key == .destroyed(position: 12))
         try await copying.copyShared()
         try await erasing.copyShared()
@@ -68,7 +91,7 @@ struct SharedKeysCopyTests {
         try await claiming.prepareKeys(for: [7])
         try await claiming.prepareKeys(for: [8])
         try await copying.copyShared()
-        let lost = try #require(try await shared.changes(after: 0).changes.last)
+        let lost = try #require(try await shared.changes(after: 0, limit: 1_000).changes.last)
         #expect(lost.userId == 8)
 
         // What a standby promoted without the last change holds; then another node's claims.
@@ -81,7 +104,7 @@ struct SharedKeysCopyTests {
         }
         try await promoted.prepareKeys(for: [9])
         try await promoted.prepareKeys(for: [8])
-        #expect(try await shared.changes(after: 0).changes.first { $0.userId == 9 }?.sequence == lost.sequence, "the lost sequence given again")
+        #expect(try await shared.changes(after: 0, limit: 1_000).changes.first { $0.userId == 9 }?.sequence == lost.sequence, "the lost sequence given again")
 
         let copied = await #expect(throws: EventLogError.self) { try await copying.copyShared() }
         #expect(copied?.description.contains("no longer holds the change \(lost.sequence) (user 8's key)") == true, "\(String(describing: copied))")

@@ -51,7 +51,7 @@ struct SharedWritesOutageTests {
         let log = try await PostgresSharedLog(url: try #require(proxied.string), product: "test", operationTimeout: .seconds(5))
         let keys = PostgresSharedKeys(log: log)
         func key(of userId: Int64) async throws -> SharedKey? {
-            try await directKeys.changes(after: 0).changes.last { $0.userId == userId }?.key
+            try await directKeys.changes(after: 0, limit: 1_000).changes.last { $0.userId == userId }?.key
         }
 
         let writes: [(name: String, sent: String, write: @Sendable () async throws -> Void, saved: () async throws -> Bool)] = [

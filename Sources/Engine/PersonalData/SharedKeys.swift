@@ -16,10 +16,10 @@ public protocol SharedKeys: Sendable {
     /// records or updates where the log holds their erasures.
     func destroy(_ erasures: [KeyStore.Erasure]) async throws
 
-    /// Every key and erasure recorded or changed after `sequence`, in order: never with a gap, since a
-    /// change becomes readable only after every earlier one; and what the store recorded as its change
-    /// `sequence`, which a node that copied it compares with what it took.
-    func changes(after sequence: Int64) async throws -> SharedKeyChanges
+    /// The first `limit` keys and erasures recorded or changed after `sequence`, in order: never with a
+    /// gap, since a change becomes readable only after every earlier one; and what the store recorded as
+    /// its change `sequence`, which a node that copied it compares with what it took.
+    func changes(after sequence: Int64, limit: Int) async throws -> SharedKeyChanges
 
     /// Records `sealed` (a value sealed under this node's master key) when nothing is recorded yet,
     /// else returns the recorded one, which this node must be able to open.
@@ -101,15 +101,24 @@ extension KeyStore {
     /// it (a standby promoted without every commit): the last change copied, or a user's key. The
     /// store may then have given the lost changes' sequences to others, which a copy by sequence skips,
     /// and a key this node holds may seal what no other node can open.
-    public func copyShared() async throws {
+    ///
+    /// A page of `pageSize` changes at a time, each kept before the next is asked for: a new node's
+    /// first copy of a large store is many quick queries that each make progress, not one that must
+    /// fetch every user's key within one deadline, and starts over after it.
+    public func copyShared(pageSize: Int = 10_000) async throws {
         guard let shared else { return }
+        while try await copySharedPage(from: shared, pageSize: pageSize) == pageSize {}
+    }
+
+    /// One page of `copyShared`; how many changes it copied.
+    private func copySharedPage(from shared: any SharedKeys, pageSize: Int) async throws -> Int {
         let copied = try await pool.read { db in try Row.fetchOne(db, sql: "SELECT sequence, user_id, digest FROM shared_copy WHERE id = 1") }
         let after: Int64 = copied?["sequence"] ?? 0
-        let fetched = try await shared.changes(after: after)
+        let fetched = try await shared.changes(after: after, limit: pageSize)
         if let copied, let userId = copied["user_id"] as Int64?, fetched.asked != SharedKeyMark(userId: userId, digest: copied["digest"]) {
             throw EventLogError.copiedStateParted(reason: "the shared key store no longer holds the change \(after) (user \(userId)'s key) that this node copied from it")
         }
-        guard let last = fetched.changes.last else { return }
+        guard let last = fetched.changes.last else { return 0 }
         let destroyed = try await pool.write { db in
             var destroyed: [Int64] = []
             for change in fetched.changes {
@@ -128,6 +137,7 @@ extension KeyStore {
             destroyedInCache(destroyed, copiedFromShared: true)
             try await pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
         }
+        return fetched.changes.count
     }
 
     /// Moves this file's keys and erasures into `shared` (a product leaving the embedded log for a

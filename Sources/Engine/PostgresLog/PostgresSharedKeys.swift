@@ -57,14 +57,14 @@ public struct PostgresSharedKeys: SharedKeys {
         _ = try? await log.bounded { [logger] in try await $0.query("VACUUM data_key", logger: logger) }
     }
 
-    public func changes(after sequence: Int64) async throws -> SharedKeyChanges {
+    public func changes(after sequence: Int64, limit: Int) async throws -> SharedKeyChanges {
         try await log.bounded { [logger] client in
             // One snapshot for both: the change asked after as recorded (its digest in `wrapped`), then the new ones.
             let rows = try await client.query(
                 """
                 SELECT user_id, digest, NULL::bigint, sequence, true FROM data_key_change WHERE sequence = \(sequence)
                 UNION ALL
-                SELECT user_id, wrapped, log_position, sequence, false FROM data_key WHERE sequence > \(sequence)
+                (SELECT user_id, wrapped, log_position, sequence, false FROM data_key WHERE sequence > \(sequence) ORDER BY sequence LIMIT \(limit))
                 ORDER BY 4
                 """,
                 logger: logger
