@@ -46,6 +46,9 @@ public final class KeyStore: Sendable {
     let shared: (any SharedKeys)?
     /// Told of every destruction (`onKeysDestroyed`).
     private let keysDestroyed = NIOLockedValueBox<[@Sendable (KeyDestruction) -> Void]>([])
+    /// How long a truncation of the WAL that readers held off waits before it is tried again.
+    let walRetryInterval: Duration
+    let closed = NIOLockedValueBox(false)
 
     /// The key store of a data directory: `keys/keys.sqlite` in it.
     public convenience init(dataDirectory: URL, masterKey: MasterKey, cachedKeys: Int = 10_000) throws {
@@ -56,7 +59,9 @@ public final class KeyStore: Sendable {
     /// Opens the key store at `path`, creating it (mode 0600, in a directory of mode 0700) when absent.
     /// Throws `wrongMasterKey` when its keys were wrapped under another master key. With `shared`, it
     /// is this node's copy of that store (`joinShared`).
-    public init(path: String, masterKey: MasterKey, cachedKeys: Int = 10_000, shared: (any SharedKeys)? = nil) throws {
+    public init(
+        path: String, masterKey: MasterKey, cachedKeys: Int = 10_000, shared: (any SharedKeys)? = nil, walRetryInterval: Duration = .seconds(30)
+    ) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         _ = try PrivateFile.createEmpty(at: path)
@@ -72,10 +77,12 @@ public final class KeyStore: Sendable {
         self.pool = pool
         self.masterKey = masterKey
         self.shared = shared
+        self.walRetryInterval = walRetryInterval
         cache = NIOLockedValueBox(KeyCache(capacity: cachedKeys))
     }
 
     public func close() throws {
+        closed.withLockedValue { $0 = true }
         try pool.close()
     }
 

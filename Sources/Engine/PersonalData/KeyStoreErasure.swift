@@ -33,9 +33,7 @@ extension KeyStore {
     /// loses the key again before anything reads it (ops/privacy.md).
     ///
     /// The deleted rows are zeroed (`secure_delete`) and the WAL checkpointed and truncated, so the
-    /// wrapped key is gone from the file, not just unreachable. If that checkpoint throws (readers
-    /// held it off past the busy timeout) the keys are destroyed all the same, and calling again
-    /// retries it.
+    /// wrapped key is gone from the file, not just unreachable (`truncateWALAfterDestruction`).
     @discardableResult
     public func applyErasures(_ erasures: [Erasure], reconciledThrough: UInt64? = nil) throws -> [Int64] {
         guard !erasures.isEmpty || reconciledThrough != nil else { return [] }
@@ -59,7 +57,7 @@ extension KeyStore {
         }
         guard !erasures.isEmpty else { return [] }
         destroyedInCache(erasures.map(\.userId), copiedFromShared: false)
-        try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+        truncateWALAfterDestruction()
         return newlyDestroyed
     }
 

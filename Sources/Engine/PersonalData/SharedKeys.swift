@@ -135,7 +135,7 @@ extension KeyStore {
         }
         if !destroyed.isEmpty {
             destroyedInCache(destroyed, copiedFromShared: true)
-            try await pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+            truncateWALAfterDestruction()
         }
         return fetched.changes.count
     }
