@@ -32,6 +32,17 @@ import Testing
         #expect(files == [URL(fileURLWithPath: models.database.path).lastPathComponent], "older generations are removed on open")
     }
 
+    /// A `CURRENT` that cannot be read is an error, not the default name: taking the default removed the
+    /// real generation as stale and folded the whole log again into a new file.
+    @Test func anUnreadablePointerIsRefusedAndRemovesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let generation = directory.url.appendingPathComponent("read-1-abcdef01.sqlite")
+        try Data("rows".utf8).write(to: generation)
+        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("CURRENT"), withIntermediateDirectories: false)
+        #expect(throws: (any Error).self) { try ReadDatabase(directory: directory.url, projections: []) }
+        #expect(FileManager.default.fileExists(atPath: generation.path))
+    }
+
     /// Read models hold personal data in clear: their files, a rebuilt generation's too, are the
     /// server's user's and group's only (they were 0644 under the usual umask, beside a 0640 log).
     @Test func readModelFilesAreReadableByTheServersUserAndGroupOnly() async throws {

@@ -27,6 +27,7 @@ public final class ReadDatabase: Sendable {
     /// The current generation in `directory` (see `ReadModelFiles`), after removing stale ones.
     public convenience init(directory: URL, projections: [any ReadModelSchema]) throws {
         let files = ReadModelFiles(directory: directory)
+        try files.requireReadablePointer()
         files.removeStaleGenerations()
         try self.init(path: files.currentPath, projections: projections, files: files)
     }

@@ -37,6 +37,15 @@ public struct ReadModelFiles: Sendable {
         for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
+    /// Throws when `CURRENT` is there but cannot be read (an I/O error, a directory in its place): which
+    /// generation is current is then unknown, and taking the default would delete the real one as
+    /// stale and fold the whole log again into a new file.
+    func requireReadablePointer() throws {
+        let pointer = directory.appendingPathComponent(Self.pointerName)
+        guard FileManager.default.fileExists(atPath: pointer.path) else { return }
+        _ = try String(contentsOf: pointer, encoding: .utf8)
+    }
+
     /// Deletes every generation but the current one, with its `-wal` and `-shm` files. Only safe
     /// before anything opens them: call it before opening the read database.
     func removeStaleGenerations() {
