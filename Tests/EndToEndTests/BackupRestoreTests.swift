@@ -41,6 +41,9 @@ import Testing
             #expect(mistyped.status == 1 && mistyped.output.contains("holds no event log") && !mistyped.output.contains("Usage:"), "\(command[0]) of nothing is refused: \(mistyped.output)")
             #expect(!FileManager.default.fileExists(atPath: typo), "\(command[0]) made the mistyped directory")
         }
+        let notABackup = try await runNuvie(["restore", "--data-dir", typo, directory.url.appendingPathComponent("no-backup").path])
+        #expect(notABackup.status == 1 && notABackup.output.contains("not a backup"), "\(notABackup.output)")
+        #expect(!FileManager.default.fileExists(atPath: typo), "restore of no backup made the data directory")
         let noToken = try await runNuvie(["replay", "--server", "http://127.0.0.1:9", "--data-dir", typo])
         #expect(noToken.status == 1 && noToken.output.contains("no admin token") && noToken.output.contains("NUVIE_ADMIN_TOKEN_FILE"), "\(noToken.output)")
 

@@ -33,7 +33,7 @@ struct AppendLockHolderTests {
                 to: "s", expectedVersion: .exact(1), events: [NewEvent(id: UUID(), type: "thing-happened", payload: Data("{}".utf8))]
             )
             #expect(appended.positions == [2])
-            #expect(started.duration(to: .now) >= .seconds(5), "the append never waited for the lock: the test shows nothing")
+            #expect(started.duration(to: .now) >= .seconds(8), "the append never waited for the idle transaction's end: the test shows nothing")
         }
     }
 }

@@ -96,6 +96,20 @@ public enum Backup {
         return manifest
     }
 
+    /// The manifest of the backup at `backup`, refused when it is none, or another product's.
+    public static func manifest<Product: EventSourcedProduct>(of backup: URL, for product: Product.Type) throws -> Manifest {
+        guard let data = try? Data(contentsOf: backup.appendingPathComponent("manifest.json")),
+              FileManager.default.fileExists(atPath: backup.appendingPathComponent("log/data.mdb").path)
+        else { throw Failure.notABackup(backup.path) }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let manifest = try decoder.decode(Manifest.self, from: data)
+        if let backedUp = manifest.product, backedUp != Product.name {
+            throw Failure.anotherProduct(backup.path, backup: backedUp, expected: Product.name)
+        }
+        return manifest
+    }
+
     /// Copies a backup's log into `dataDirectory`, which must not hold a log unless `force` (server
     /// stopped); its read models are removed, to be folded again. `keyStore` (a key-store file: the
     /// live one or its newest backup) is put in place; without one the directory must already have
@@ -105,15 +119,7 @@ public enum Backup {
         _ product: Product.Type, from backup: URL, to dataDirectory: URL, keyStore: URL?, force: Bool = false
     ) throws -> Manifest {
         let files = FileManager.default
-        guard let data = try? Data(contentsOf: backup.appendingPathComponent("manifest.json")),
-              files.fileExists(atPath: backup.appendingPathComponent("log/data.mdb").path)
-        else { throw Failure.notABackup(backup.path) }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        let manifest = try decoder.decode(Manifest.self, from: data)
-        if let backedUp = manifest.product, backedUp != Product.name {
-            throw Failure.anotherProduct(backup.path, backup: backedUp, expected: Product.name)
-        }
+        let manifest = try Self.manifest(of: backup, for: product)
         let target = DataDirectory(dataDirectory)
         // One a first start made (no key, no erasure) is no newer than any: a backed-up one may replace it.
         var hasKeyStore = files.fileExists(atPath: target.keyStorePath)
@@ -145,6 +151,13 @@ public enum Backup {
         if let keyStore, restoresKeyStore { try KeyStore.backup(fileAt: keyStore.path, to: stagedKeyStore) }
         try DurableFile.syncTree(staging)
 
+        // From here the directory changes: its own log goes first and the backup's comes last, so
+        // whatever stops the restore meanwhile, a directory that holds a log holds all of one.
+        try? files.removeItem(at: target.read)
+        if replacesLog {
+            try files.removeItem(at: target.log)
+            try DurableFile.syncParent(of: target.log)
+        }
         if restoresKeyStore {
             try KeyStore.remove(fileAt: target.keyStorePath)
             try files.createDirectory(at: target.keys, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -160,9 +173,6 @@ public enum Backup {
         }
         if manifest.product != nil { try Data("\(Product.name)\n".utf8).write(to: target.productMarker, options: .atomic) }
         if manifest.demoMode { try Data().write(to: target.demoMarker) }
-        // The log last: a directory that holds one is a restored one.
-        try? files.removeItem(at: target.read)
-        if replacesLog { try files.removeItem(at: target.log) }
         try files.moveItem(at: stagedLog, to: target.log)
         try DurableFile.syncTree(target.keys)
         try DurableFile.syncParent(of: target.log)

@@ -64,7 +64,9 @@ public enum LogCopy {
             head = batch.last?.position ?? head
             logger.info("copying the log", metadata: ["position": "\(head)", "of": "\(log.headPosition)"])
         }
-        if directory.runningServer == nil {
+        // Not while a server or an offline command (an import) appends to the directory's own log:
+        // what it appends after the copy would stay in this directory alone.
+        if directory.lockHolder == nil {
             try Data("\(target.location)\n".utf8).write(to: directory.sharedLogMarker, options: .atomic)
         }
         return Report(copiedEvents: copied, head: head, keys: copiedKeys, erasures: erasures, files: files)

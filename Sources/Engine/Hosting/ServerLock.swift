@@ -35,7 +35,8 @@ extension DataDirectory {
         try await holdingLock(command: command, work)
     }
 
-    private var lockHolder: (pid: Int32, command: String?)? {
+    /// The process holding the lock, a server or an offline command (with its name), if one is.
+    var lockHolder: (pid: Int32, command: String?)? {
         let file = open(serverPidFile.path, O_RDONLY | O_CLOEXEC)
         guard file >= 0 else { return nil }
         defer { close(file) }
@@ -45,18 +46,33 @@ extension DataDirectory {
 
     private func holdingLock<T>(command: String?, _ work: () async throws -> T) async throws -> T {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        let file = open(serverPidFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard file >= 0 else { throw Self.unusable(serverPidFile, errno: errno) }
+        let file = try lockedPidFile()
         defer { close(file) }
-        guard flock(file, LOCK_EX | LOCK_NB) == 0 else {
-            let holder = Self.holder(in: file)
-            if let running = holder?.command { throw DataDirectoryError.inUse(root.path, pid: holder?.pid, command: running) }
-            throw DataDirectoryError.alreadyServed(root.path, pid: holder?.pid)
-        }
         let line = Array("\(getpid())\(command.map { " \($0)" } ?? "")\n".utf8)
         guard ftruncate(file, 0) == 0, pwrite(file, line, line.count, 0) == line.count else { throw Self.unusable(serverPidFile, errno: errno) }
         defer { unlink(serverPidFile.path) }
         return try await work()
+    }
+
+    /// The pid file, open and locked by this process. The holder before removes the file as it ends:
+    /// one opened before that and locked after is no longer the file at the path, and is opened again.
+    private func lockedPidFile() throws -> Int32 {
+        for _ in 0..<10 {
+            let file = open(serverPidFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            guard file >= 0 else { throw Self.unusable(serverPidFile, errno: errno) }
+            guard flock(file, LOCK_EX | LOCK_NB) == 0 else {
+                let holder = Self.holder(in: file)
+                close(file)
+                if let running = holder?.command { throw DataDirectoryError.inUse(root.path, pid: holder?.pid, command: running) }
+                throw DataDirectoryError.alreadyServed(root.path, pid: holder?.pid)
+            }
+            var opened = stat(), named = stat()
+            if fstat(file, &opened) == 0, stat(serverPidFile.path, &named) == 0, opened.st_dev == named.st_dev, opened.st_ino == named.st_ino {
+                return file
+            }
+            close(file)
+        }
+        throw DataDirectoryError.unusable(serverPidFile.path, "it was removed each time it was locked")
     }
 
     private static func unusable(_ file: URL, errno code: Int32) -> any Error {

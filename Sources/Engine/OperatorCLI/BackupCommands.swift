@@ -58,6 +58,7 @@ public struct RestoreCommand<Product: EventSourcedProduct>: AsyncParsableCommand
         if let pid = target.runningServer {
             throw OperatorRefusal("a server (pid \(pid)) is serving \(global.dataDirectory.path): stop it first, or it goes on serving the log it has open and what it acknowledges is lost")
         }
+        _ = try Backup.manifest(of: URL(fileURLWithPath: directory), for: Product.self)
         let (manifest, failures) = try await target.whileStopped("restore") {
             let manifest = try Backup.restore(
                 Product.self, from: URL(fileURLWithPath: directory), to: global.dataDirectory, keyStore: keyStore.map { URL(fileURLWithPath: $0) }, force: force

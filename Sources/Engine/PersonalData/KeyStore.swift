@@ -49,6 +49,8 @@ public final class KeyStore: Sendable {
     /// How long a truncation of the WAL that readers held off waits before it is tried again.
     let walRetryInterval: Duration
     let closed = NIOLockedValueBox(false)
+    /// Whether a truncation of the WAL is waiting to be tried again (`truncateWALAfterDestruction`).
+    let walTruncation = NIOLockedValueBox(false)
 
     /// The key store of a data directory: `keys/keys.sqlite` in it.
     public convenience init(dataDirectory: URL, masterKey: MasterKey, cachedKeys: Int = 10_000) throws {
@@ -83,6 +85,7 @@ public final class KeyStore: Sendable {
 
     public func close() throws {
         closed.withLockedValue { $0 = true }
+        truncatePendingWAL()
         try pool.close()
     }
 

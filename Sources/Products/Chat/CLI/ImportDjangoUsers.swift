@@ -21,8 +21,8 @@ struct ImportDjangoUsers: AsyncParsableCommand {
 
     func run() async throws {
         let logger = global.logger()
+        let export = try DjangoUserExport(json: try Data(contentsOf: URL(fileURLWithPath: file)))
         try await global.whileNoServerRuns("import") {
-            let export = try DjangoUserExport(json: try Data(contentsOf: URL(fileURLWithPath: file)))
             let stores = try await global.openStores(logger: logger)
             defer { stores.close() }
             let commands = try ChatCommandService(store: stores.store)

@@ -24,10 +24,10 @@ struct ImportNews: AsyncParsableCommand {
 
     func run() async throws {
         let logger = global.logger()
+        let url = URL(fileURLWithPath: file)
+        let parsed = ArticleImport(jsonLines: try Data(contentsOf: url), feed: "import:\(url.lastPathComponent)")
+        for rejected in parsed.rejected { FileHandle.standardError.write(Data("line \(rejected.line): \(rejected.reason)\n".utf8)) }
         try await global.whileNoServerRuns("import") {
-            let url = URL(fileURLWithPath: file)
-            let parsed = ArticleImport(jsonLines: try Data(contentsOf: url), feed: "import:\(url.lastPathComponent)")
-            for rejected in parsed.rejected { FileHandle.standardError.write(Data("line \(rejected.line): \(rejected.reason)\n".utf8)) }
             let stores = try await global.openStores(logger: logger)
             defer { stores.close() }
             if oneAtATime { return try await ingestOneAtATime(parsed.articles, stores: stores, logger: logger) }
