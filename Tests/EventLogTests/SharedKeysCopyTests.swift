@@ -15,16 +15,9 @@ struct SharedKeysCopyTests {
     /// A node's copy goes a page at a time, each kept before the next is asked for, and takes everything:
     /// a new node's first copy of a large store was one query that had to fetch every key in one deadline.
     @Test func aCopyGoesAPageAtATimeAndTakesEveryChange() async throws {
-        let log = try await PostgresSharedLog(url: try await TestPostgres.newDatabase(), product: "test", operationTimeout: .seconds(60))
-        defer { log.close() }
-        let shared = PostgresSharedKeys(log: log)
-        let directory = try TemporaryDirectory()
-        let masterKey = try MasterKey(base64: Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(), source: "test")
-        let copies = try ["writing", "joining"].map { node in
-            try KeyStore(path: directory.url.appendingPathComponent("\(node)/keys.sqlite").path, masterKey: masterKey, shared: shared)
-        }
-        defer { for copy in copies { try? copy.close() } }
-        let (writing, joining) = (copies[0], copies[1])
+        let nodes = try await SharedKeyNodes(["writing", "joining"])
+        defer { nodes.close() }
+        let (shared, writing, joining) = (nodes.shared, nodes.copies[0], nodes.copies[1])
         try await writing.joinShared()
         try await writing.prepareKeys(for: Set(1...7))
         try await writing.applyErasuresEverywhere([.init(userId: 3, position: nil)])
@@ -36,16 +29,9 @@ struct SharedKeysCopyTests {
     }
 
     @Test func anErasureCopiedFromAnotherNodeIsOneDestructionHereWhateverIsRecordedOfItLater() async throws {
-        let log = try await PostgresSharedLog(url: try await TestPostgres.newDatabase(), product: "test", operationTimeout: .seconds(60))
-        defer { log.close() }
-        let shared = PostgresSharedKeys(log: log)
-        let directory = try TemporaryDirectory()
-        let masterKey = try MasterKey(base64: Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(), source: "test")
-        let copies = try ["erasing", "copying"].map { node in
-            try KeyStore(path: directory.url.appendingPathComponent("\(node)/keys.sqlite").path, masterKey: masterKey, shared: shared)
-        }
-        defer { for copy in copies { try? copy.close() } }
-        let (erasing, copying) = (copies[0], copies[1])
+        let nodes = try await SharedKeyNodes(["erasing", "copying"])
+        defer { nodes.close() }
+        let (shared, erasing, copying) = (nodes.shared, nodes.copies[0], nodes.copies[1])
         let told = NIOLockedValueBox<[String: [KeyDestruction]]>([:])
         for (node, copy) in [("erasing", erasing), ("copying", copying)] {
             try await copy.joinShared()
@@ -110,5 +96,28 @@ struct SharedKeysCopyTests {
         #expect(copied?.description.contains("no longer holds the change \(lost.sequence) (user 8's key)") == true, "\(String(describing: copied))")
         let held = await #expect(throws: EventLogError.self) { try await claiming.copyShared() }
         #expect(held?.description.contains("another key for user 8 than this node holds") == true, "\(String(describing: held))")
+    }
+}
+
+/// Key-store copies of one shared store, each as a node holds it, under one master key.
+private struct SharedKeyNodes {
+    let log: PostgresSharedLog
+    let shared: PostgresSharedKeys
+    let directory: TemporaryDirectory
+    let copies: [KeyStore]
+
+    init(_ nodes: [String]) async throws {
+        let log = try await PostgresSharedLog(url: try await TestPostgres.newDatabase(), product: "test", operationTimeout: .seconds(60))
+        let (shared, directory) = (PostgresSharedKeys(log: log), try TemporaryDirectory())
+        let masterKey = try MasterKey(base64: Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(), source: "test")
+        copies = try nodes.map { node in
+            try KeyStore(path: directory.url.appendingPathComponent("\(node)/keys.sqlite").path, masterKey: masterKey, shared: shared)
+        }
+        (self.log, self.shared, self.directory) = (log, shared, directory)
+    }
+
+    func close() {
+        for copy in copies { try? copy.close() }
+        log.close()
     }
 }
