@@ -4,6 +4,20 @@ import Testing
 /// Attempts are counted before their password is checked, so parallel guesses cannot all pass; one
 /// refused only because others are still being checked is told to retry in a second.
 @Suite struct LoginThrottleTests {
+    /// It holds no email and no address, only digests of them, and forgets a key once its attempts have
+    /// all left the window (an erased user's email stayed in memory until 100,000 keys had piled up).
+    @Test func itHoldsNoEmailOrAddressAndForgetsWhatLeftTheWindow() async throws {
+        let throttle = LoginThrottle(.init(perAccount: 5, perAddress: 20, window: .milliseconds(300)))
+        for name in ["ada", "bea", "cy"] {
+            _ = try? await throttle.attempt(email: "\(name)@example.com", address: "10.0.0.7") { Int?.none }
+        }
+        #expect(throttle.heldKeys.count == 4)
+        #expect(throttle.heldKeys.allSatisfy { !$0.contains("@") && !$0.contains("10.0.0.7") }, "\(throttle.heldKeys)")
+        try await Task.sleep(for: .milliseconds(400))
+        _ = try? await throttle.attempt(email: "dee@example.com", address: "10.0.0.8") { Int?.none }
+        #expect(throttle.heldKeys.count == 2, "only the last attempt's account and address")
+    }
+
     @Test func attemptsOverTheLimitWhileOthersAreCheckedAreToldToRetryShortly() async throws {
         let throttle = LoginThrottle(.init(perAccount: 2, perAddress: 100, window: .seconds(60)))
         let gates = (0..<2).map { _ in AsyncStream<Void>.makeStream() }

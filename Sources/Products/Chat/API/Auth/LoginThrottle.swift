@@ -1,4 +1,5 @@
 import ChatDomain
+import Crypto
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -11,7 +12,8 @@ import NIOConcurrencyHelpers
 /// yet. Refused while some of those counted are still being checked, a client is told to retry in a
 /// second, not to wait out the window. Emails are keyed as logins compare them (trimmed, without
 /// case), so `" Demo@…"` is the same account. A success clears the account's failures and its own
-/// attempt from the address's.
+/// attempt from the address's. It keeps neither emails nor addresses, only digests of them, and
+/// forgets every key whose attempts have all left the window, once a window.
 final class LoginThrottle: Sendable {
     struct Limits: Sendable, Equatable {
         var perAccount: Int
@@ -28,6 +30,7 @@ final class LoginThrottle: Sendable {
     private let limits: Limits
     /// Per key, the attempts counted in the window, settled or not, and how many are unsettled.
     private let failures = NIOLockedValueBox<(counted: [String: [ContinuousClock.Instant]], checking: [String: Int])>(([:], [:]))
+    private let lastSweep = NIOLockedValueBox(ContinuousClock.now)
 
     init(_ limits: Limits) {
         self.limits = limits
@@ -73,7 +76,12 @@ final class LoginThrottle: Sendable {
                 failures.counted[key, default: []].append(now)
                 failures.checking[key, default: 0] += 1
             }
-            if failures.counted.count > 100_000 { failures.counted = failures.counted.filter { now - ($0.value.last ?? now) < limits.window } }
+            let sweeping = lastSweep.withLockedValue { last in
+                guard now - last >= limits.window || failures.counted.count > 100_000 else { return false }
+                last = now
+                return true
+            }
+            if sweeping { failures.counted = failures.counted.filter { now - ($0.value.last ?? now) < limits.window } }
             return Attempt(keys: keys.map(\.0), at: now)
         }
     }
@@ -109,6 +117,13 @@ final class LoginThrottle: Sendable {
 
     private func keys(email: String, address: String?) -> [(String, Int)] {
         let account = (try? AccountRules.email(email)) ?? email.lowercased()
-        return [("account:\(account)", limits.perAccount)] + (address.map { [("address:\($0)", limits.perAddress)] } ?? [])
+        return [(Self.digest("account:\(account)"), limits.perAccount)] + (address.map { [(Self.digest("address:\($0)"), limits.perAddress)] } ?? [])
     }
+
+    private static func digest(_ key: String) -> String {
+        SHA256.hash(data: Data(key.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The keys it holds, for tests.
+    var heldKeys: [String] { failures.withLockedValue { Array($0.counted.keys) } }
 }
