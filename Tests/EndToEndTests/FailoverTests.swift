@@ -113,7 +113,11 @@ struct FailoverTests {
         }
         #expect(lost == 0 && doubled == 0, "\(acknowledgedNames.count) acknowledged: \(lost) lost, \(doubled) doubled")
         let readAnswers = writes.reads.withLockedValue { $0 }
-        #expect(readAnswers.keys.sorted() == [200], "reads are served all through the failovers: \(readAnswers)")
+        // A refused read once came with no clue (every answer 401 from one node, it seemed): what the nodes said shows why.
+        #expect(
+            readAnswers.keys.sorted() == [200],
+            "reads are served all through the failovers: \(readAnswers)\(readAnswers.keys.sorted() == [200] ? "" : "; the nodes said: \(cluster.everythingSaid().suffix(8_000))")"
+        )
         try await ClusterConsistencyTests.expectEveryNodeVerifies(directory.url, nodes: 3)
         print("""
             failover figures: \(Self.cycles) cycles, \(acknowledgedNames.count) writes acknowledged, \(lost) lost, \(doubled) doubled, \
