@@ -1,6 +1,5 @@
 import EventLog
 import Foundation
-import Logging
 @testable import PostgresLog
 import PostgresNIO
 import Testing
@@ -17,13 +16,8 @@ struct AppendLockHolderTests {
         defer { log.close() }
         _ = try await log.append(to: "s", expectedVersion: .noStream, events: [NewEvent(id: UUID(), type: "thing-happened", payload: Data("{}".utf8))])
 
-        var quiet = Logger(label: "frozen-node")
-        quiet.logLevel = .error
         // A node's connection, with the nodes' own settings, that took the lock and then said nothing more.
-        let frozen = PostgresClient(configuration: try PostgresLogLocation(url: url).firstServerConfiguration, backgroundLogger: quiet)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await frozen.run() }
-            defer { group.cancelAll() }
+        try await TestPostgres.withClient(url) { frozen, quiet in
             try await frozen.withConnection { connection in
                 try await connection.query("BEGIN", logger: quiet)
                 try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSharedLog.appendLock))", logger: quiet)

@@ -71,7 +71,8 @@ public enum TestPostgres {
         }
     }
 
-    private static func withClient<T: Sendable>(_ url: String, _ body: @Sendable (PostgresClient, Logger) async throws -> T) async throws -> T {
+    /// `body` with a client of the server at `url` (with the nodes' session settings), run for its duration.
+    public static func withClient<T: Sendable>(_ url: String, _ body: @Sendable (PostgresClient, Logger) async throws -> T) async throws -> T {
         var quiet = Logger(label: "test-postgres")
         quiet.logLevel = .error
         let client = PostgresClient(configuration: try PostgresLogLocation(url: url).firstServerConfiguration, backgroundLogger: quiet)

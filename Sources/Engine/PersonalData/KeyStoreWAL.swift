@@ -19,7 +19,7 @@ extension KeyStore {
                 try? await Task.sleep(for: interval)
                 guard let self, !self.closed.withLockedValue({ $0 }) else { return }
                 // On the store's writer queue, not this task's thread: it may wait the busy timeout.
-                if (try? await self.pool.writeWithoutTransaction({ db in _ = try db.checkpoint(.truncate) })) != nil {
+                if (try? await self.pool.writeWithoutTransaction(Self.truncate)) != nil {
                     self.walTruncation.withLockedValue { $0 = false }
                     return
                 }
@@ -33,6 +33,10 @@ extension KeyStore {
     }
 
     private func truncateWAL() -> Bool {
-        (try? pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }) != nil
+        (try? pool.writeWithoutTransaction(Self.truncate)) != nil
+    }
+
+    private static func truncate(_ db: Database) throws {
+        _ = try db.checkpoint(.truncate)
     }
 }

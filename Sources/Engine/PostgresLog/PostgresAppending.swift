@@ -62,10 +62,7 @@ extension PostgresSharedLog {
                 commitSent.answered(attempt)
                 return nil
             }
-            // The statement's row comes before its implicit COMMIT has finished (and so before a
-            // synchronous standby holds it): a wait for the standby cut short by the server's shutdown
-            // sends the row and ends the connection. The next statement runs only after the commit.
-            _ = try await connection.query("SELECT 1", logger: logger).collect()
+            try await connection.waitForCommit(logger: logger)
             return decided.shifted(by: UInt64(committedHead))
         }
     }

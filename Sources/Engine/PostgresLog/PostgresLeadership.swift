@@ -115,4 +115,12 @@ extension PostgresConnection {
     func requireOpen(at location: String, _ what: String) throws {
         guard !isClosed else { throw PostgresLogError.unreachable(location: location, reason: "\(what) closed") }
     }
+
+    /// Returns once the statement before it on this connection has committed. A statement's answer
+    /// comes before its implicit COMMIT has finished (and so before a synchronous standby holds it): a
+    /// wait for the standby cut short by the server's shutdown sends the answer and ends the
+    /// connection. The next statement runs only after the commit.
+    func waitForCommit(logger: Logger) async throws {
+        _ = try await query("SELECT 1", logger: logger).collect()
+    }
 }

@@ -29,16 +29,15 @@ extension PostgresSharedLog {
         }
     }
 
-    /// One statement, which commits on its own, on a connection of the primary's. Its answer can come
-    /// before its implicit COMMIT has finished (a wait for a synchronous standby cut short by the
-    /// server's shutdown): the next statement runs only after the commit, as an append's does.
+    /// One statement, which commits on its own, on a connection of the primary's, answered once its
+    /// commit is done (`waitForCommit`), as an append is.
     private func writing(_ statement: @escaping @Sendable (PostgresConnection) async throws -> Void) async throws {
         try await boundedWrite { [self] client, committing in
             try await client.withConnection { connection in
                 try connection.requireOpen(at: location, "the connection")
                 try committing()
                 try await statement(connection)
-                _ = try await connection.query("SELECT 1", logger: logger).collect()
+                try await connection.waitForCommit(logger: logger)
             }
         }
     }

@@ -109,8 +109,8 @@ public final class PostgresSharedLog: SharedLog {
         }
     }
 
-    /// A number no node has been given under `prefix`, once its commit is done (`SELECT 1` after it, as
-    /// after an append: a number whose commit a failover undid could be given again).
+    /// A number no node has been given under `prefix`, once its commit is done (`waitForCommit`, as for
+    /// an append: a number whose commit a failover undid could be given again).
     public func nextNumber(_ prefix: String, above floor: Int64) async throws -> Int64 {
         try await bounded { [self] client in
             try await client.withConnection { connection in
@@ -124,7 +124,7 @@ public final class PostgresSharedLog: SharedLog {
                 )
                 var given: Int64?
                 for try await number in rows.decode(Int64.self) { given = number }
-                _ = try await connection.query("SELECT 1", logger: logger).collect()
+                try await connection.waitForCommit(logger: logger)
                 guard let given else { throw PostgresLogError.unreachable(location: location, reason: "no number came back for \(prefix)") }
                 return given
             }

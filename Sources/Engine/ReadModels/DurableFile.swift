@@ -19,10 +19,7 @@ public enum DurableFile {
         guard rename(temporary.path, file.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         // The file is replaced: a failed sync of the directory must not report otherwise. At worst a
         // power cut undoes the rename, and the old contents are read.
-        let directory = open(file.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard directory >= 0 else { return }
-        defer { close(directory) }
-        fsync(directory)
+        try? syncParent(of: file)
     }
 
     /// Syncs every file and directory under `root`, and `root` itself, so that a copy reported as made
