@@ -200,17 +200,17 @@ public final class EventLog: Sendable {
 
     /// Where the event with this id is recorded; nil when it is not.
     public func position(ofEvent id: UUID) throws -> UInt64? {
-        try index.environment.read { try index.position(ofEvent: id, $0) }
+        try readIndexed { indexTxn, _ in try index.position(ofEvent: id, indexTxn) }
     }
 
     /// The version of the stream's last event; 0 when the stream does not exist.
     public func streamVersion(_ streamId: String) throws -> UInt64 {
-        try index.environment.read { try index.streamVersion(streamId, $0) }
+        try readIndexed { indexTxn, _ in try index.streamVersion(streamId, indexTxn) }
     }
 
     /// Ids of the streams whose id starts with `prefix`, in byte order.
     public func streamIds(withPrefix prefix: String) throws -> [String] {
-        try index.environment.read { try index.streamIds(withPrefix: prefix, $0) }
+        try readIndexed { indexTxn, _ in try index.streamIds(withPrefix: prefix, indexTxn) }
     }
 
     /// Events that concern `userId` (as actor or as subject) at positions from `position` through
@@ -234,9 +234,22 @@ public final class EventLog: Sendable {
     }
 
     /// Reads the index, then the log: the index's snapshot is taken first, so every position it
-    /// holds is in the log's.
+    /// holds is in the log's. An index behind the published head (its commit failed after the log's
+    /// was durable: `GroupCommitWriter.commit`) is caught up first, so no read misses an acknowledged
+    /// event; when it cannot be, the read throws what stopped it.
     private func readIndexed<T>(_ body: (_ indexTxn: Transaction, _ txn: Transaction) throws -> T) throws -> T {
-        try index.environment.read { indexTxn in try environment.read { txn in try body(indexTxn, txn) } }
+        let published = head.position
+        var behind = false
+        let answer = try index.environment.read { indexTxn -> T? in
+            guard try index.indexedThrough(indexTxn) >= published else {
+                behind = true
+                return nil
+            }
+            return try environment.read { txn in try body(indexTxn, txn) }
+        }
+        if !behind, let answer { return answer }
+        try environment.read { try index.catchUp(from: store, $0, through: store.lastPosition($0)) }
+        return try index.environment.read { indexTxn in try environment.read { txn in try body(indexTxn, txn) } }
     }
 
     /// Walks the user index from `start` in either direction, handing `body` each event.

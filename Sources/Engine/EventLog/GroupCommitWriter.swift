@@ -179,7 +179,8 @@ final class GroupCommitWriter: @unchecked Sendable {
                 try index.add(entries, through: newHead)
                 storageFull.recordSuccess()
             } catch {
-                // The appends are durable and stand. The next commit catches the index up first.
+                // The appends are durable and stand. The next commit, or the next read through the
+                // index (`EventLog.readIndexed`), catches the index up first.
                 indexFailures.increment()
                 if let full = error as? StorageFullError { storageFull.record(full) }
             }
