@@ -97,4 +97,22 @@ import Testing
         _ = try await reading.value
         #expect(budget.bytesInUse == 0)
     }
+
+    /// Two uploads each holding part of the budget and each needing the other's part: both waited
+    /// until refused. The younger gives way and the older is read whole, without waiting it out.
+    @Test(.timeLimit(.minutes(1))) func twoUploadsThatNeedEachOthersRoomDoNotBothWaitItOut() async throws {
+        let budget = UploadBudget(bytes: 100, wait: .seconds(20))
+        let (older, sendingOlder) = await Self.reading(50, under: budget)
+        let (younger, sendingYounger) = await Self.reading(40, under: budget)
+        sendingYounger.yield(Self.bytes(30))
+        try await Task.sleep(for: .milliseconds(100))
+        let started = ContinuousClock.now
+        sendingOlder.yield(Self.bytes(30))
+        sendingOlder.finish()
+        #expect(try await older.value == 80)
+        #expect(ContinuousClock.now - started < .seconds(10), "the older upload waited out the budget's wait")
+        sendingYounger.finish()
+        await #expect(throws: UploadBudget.Exhausted.self) { _ = try await younger.value }
+        #expect(budget.bytesInUse == 0)
+    }
 }

@@ -11,12 +11,27 @@ import NIOCore
 /// send-chat waiting and then refused. A body that declares itself no larger than `unmetered` (a
 /// JSON message) takes nothing: what such bodies hold together is bounded by the connection limit,
 /// and an upload sent fast and then stalled, its bytes held until the body's deadline, then holds
-/// back other uploads only, not every user's messages.
+/// back other uploads only, not every user's messages. Two uploads each holding part of the budget
+/// and each waiting for the other's would both be refused at the deadline: the oldest request waits,
+/// and a younger one that needs room while the oldest waits gives way (refused at once, its bytes
+/// freed).
 final class UploadBudget: Sendable {
     let bytes: Int
     let unmetered: Int
     let wait: Duration
-    private let inUse = NIOLockedValueBox(0)
+    private struct State {
+        var inUse = 0
+        var nextTicket = 0
+        /// The metered requests under way, by ticket (admission order), and whether each waits for room.
+        var waiting: [Int: Bool] = [:]
+
+        func mustGiveWay(_ ticket: Int) -> Bool {
+            guard let oldest = waiting.keys.min(), oldest != ticket else { return false }
+            return waiting[oldest] == true
+        }
+    }
+
+    private let state = NIOLockedValueBox(State())
 
     init(bytes: Int, unmetered: Int = 0, wait: Duration = .seconds(10)) {
         self.bytes = bytes
@@ -28,27 +43,40 @@ final class UploadBudget: Sendable {
     func metering<T>(_ request: Request, _ body: (Request) async throws -> T) async throws -> T {
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared <= unmetered { return try await body(request) }
         let taken = NIOLockedValueBox(0)
+        let ticket = state.withLockedValue { state in
+            defer { state.nextTicket += 1 }
+            state.waiting[state.nextTicket] = false
+            return state.nextTicket
+        }
         defer {
             let amount = taken.withLockedValue { $0 }
-            inUse.withLockedValue { $0 -= amount }
+            state.withLockedValue { state in
+                state.inUse -= amount
+                state.waiting[ticket] = nil
+            }
         }
         var metered = request
         metered.body = RequestBody(asyncSequence: request.body.map { @Sendable [self] buffer in
-            try await take(buffer.readableBytes)
+            try await take(buffer.readableBytes, ticket: ticket)
             taken.withLockedValue { $0 += buffer.readableBytes }
             return buffer
         })
         return try await body(metered)
     }
 
-    var bytesInUse: Int { inUse.withLockedValue { $0 } }
+    var bytesInUse: Int { state.withLockedValue { $0.inUse } }
 
-    private func take(_ amount: Int) async throws {
+    private func take(_ amount: Int, ticket: Int) async throws {
         let deadline = ContinuousClock.now + wait
-        while !inUse.withLockedValue({ used in
-            guard used + amount <= bytes else { return false }
-            used += amount
-            return true
+        defer { state.withLockedValue { $0.waiting[ticket] = false } }
+        while try !state.withLockedValue({ state in
+            guard state.inUse + amount > bytes else {
+                state.inUse += amount
+                return true
+            }
+            guard !state.mustGiveWay(ticket) else { throw Exhausted() }
+            state.waiting[ticket] = true
+            return false
         }) {
             guard ContinuousClock.now < deadline else { throw Exhausted() }
             try await Task.sleep(for: .milliseconds(20))
