@@ -16,6 +16,7 @@ import Testing
     static let samples: [ChatEvent] = [
         .identityClaimed(EmailClaimed(email: "a@example.com", userId: 1)),
         .userRegistered(UserRegistered(userId: 1, email: "a@example.com", profile: ChatProfile(username: "a", firstName: "A", lastName: "B"), passwordHash: "pbkdf2_sha256$1$s$h", importedDateJoined: 1_700_000_000_000_000)),
+        .passwordRehashed(PasswordRehashed(userId: 1, passwordHash: "pbkdf2_sha256$2$t$h")),
         .tokenIssued(TokenIssued(userId: 1, tokenHash: "abc")),
         .tokenRevoked(TokenRevoked(userId: 1, tokenHash: "abc")),
         .sessionStarted(SessionStarted(sessionId: 7, userId: 1, title: "T", tone: "caregiver", lang: "fr-FR")),
@@ -33,6 +34,7 @@ import Testing
         switch event {
         case .identityClaimed: "identityClaimed"
         case .userRegistered: "userRegistered"
+        case .passwordRehashed: "passwordRehashed"
         case .tokenIssued: "tokenIssued"
         case .tokenRevoked: "tokenRevoked"
         case .sessionStarted: "sessionStarted"

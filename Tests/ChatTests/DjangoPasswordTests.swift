@@ -1,4 +1,5 @@
 import ChatCommands
+import ChatDomain
 import ReadModels
 import Testing
 
@@ -46,6 +47,30 @@ import Testing
             let login = try await server.client.send(.post, "/api/login/", json: #"{"email":"old.user@example.com","password":"lètmein"}"#)
             #expect(login.status == .ok, "\(login.text)")
             #expect(login.json["username"] as? String == "olduser")
+        }
+    }
+
+    /// A hash of fewer iterations than new ones get is replaced at the first login that proves the
+    /// password, once, and only by a right password.
+    @Test func anImportedHashOfFewerIterationsIsStrengthenedAtLogin() async throws {
+        try await ChatLiveServer.run { server in
+            let commands = server.storage.commands
+            let weak = try DjangoPassword.encode("old password", salt: "seasalt", iterations: 10)
+            let imported = try #require(try await commands.importAccount(
+                email: "weak@example.com", passwordHash: weak, username: "weak", firstName: nil, lastName: nil, dateJoined: nil
+            ))
+            let wrong = try await server.client.send(.post, "/api/login/", json: #"{"email":"weak@example.com","password":"not it"}"#)
+            #expect(wrong.status == .badRequest)
+            #expect(try commands.account(imported)?.passwordHash == weak, "a wrong password changes nothing")
+
+            for _ in 0..<2 {
+                let login = try await server.client.send(.post, "/api/login/", json: #"{"email":"weak@example.com","password":"old password"}"#)
+                #expect(login.status == .ok, "\(login.text)")
+            }
+            let stronger = try #require(try commands.account(imported)?.passwordHash)
+            #expect(DjangoPassword.iterations(of: stronger) == ChatStorage.passwords.iterations)
+            #expect(DjangoPassword.verify("old password", against: stronger))
+            #expect(try server.storage.eventTypes().filter { $0 == PasswordRehashed.typeName }.count == 1)
         }
     }
 }

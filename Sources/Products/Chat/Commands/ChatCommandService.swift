@@ -74,7 +74,23 @@ public struct ChatCommandService: Sendable {
         let account = try (registration.existingUser(Self.identity(email)) ?? existingAccount(uncomposedEmail: rawEmail)).flatMap { try self.account($0.userId) }
         let hash = account?.passwordHash ?? decoyHash
         let matches = try await hashing.run { DjangoPassword.verify(password, against: hash) }
-        return matches ? account : nil
+        guard matches, let account else { return nil }
+        await strengthen(account, password: password)
+        return account
+    }
+
+    /// Replaces a hash made with fewer iterations than new ones get (an account imported from an
+    /// older Django) by a new hash of the password that just matched it, as Django does at login:
+    /// until then the account has the weaker hash, and its logins take less time than others'. A
+    /// rehash that fails (a concurrent change, the log refusing writes) is left to the next login.
+    private func strengthen(_ account: AccountState.Registered, password: String) async {
+        guard let iterations = DjangoPassword.iterations(of: account.passwordHash), iterations < passwords.iterations else { return }
+        let passwords = passwords
+        guard let stronger = try? await hashing.run({ try passwords.hash(password) }) else { return }
+        _ = try? await store.decideAndAppend(ChatStreams.user(account.userId), as: AccountState.self, eventId: .timeOrdered()) { state in
+            guard state.registered?.passwordHash == account.passwordHash else { return [] }
+            return [.passwordRehashed(PasswordRehashed(userId: account.userId, passwordHash: stronger))]
+        }
     }
 
     /// An account recorded under this address before addresses were composed (NFKC).

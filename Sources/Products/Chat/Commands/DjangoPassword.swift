@@ -40,9 +40,16 @@ public struct DjangoPassword: Sendable {
 
     /// Whether a hash is one `verify` can check, for an import to refuse the others up front.
     public static func isSupported(_ encoded: String) -> Bool {
+        iterations(of: encoded) != nil
+    }
+
+    /// The iteration count a hash `verify` can check records; nil for any other.
+    public static func iterations(of encoded: String) -> Int? {
         let parts = encoded.split(separator: "$", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == algorithm && Int(parts[1]).map { (1...10_000_000).contains($0) } == true
-            && Data(base64Encoded: String(parts[3]))?.count == 32
+        guard parts.count == 4, parts[0] == algorithm, let iterations = Int(parts[1]), (1...10_000_000).contains(iterations),
+              Data(base64Encoded: String(parts[3]))?.count == 32
+        else { return nil }
+        return iterations
     }
 
     private static func derive(_ password: String, salt: String, iterations: Int) throws -> Data {

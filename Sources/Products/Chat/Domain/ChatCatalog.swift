@@ -12,6 +12,7 @@ public enum ChatCatalog: PayloadCatalog {
     public static let payloadTypes: PayloadTypes<ChatEvent> = [
         PayloadType(EmailClaimed.self) { .identityClaimed($0) },
         PayloadType(UserRegistered.self) { .userRegistered($0) },
+        PayloadType(PasswordRehashed.self) { .passwordRehashed($0) },
         PayloadType(TokenIssued.self) { .tokenIssued($0) },
         PayloadType(TokenRevoked.self) { .tokenRevoked($0) },
         PayloadType(SessionStarted.self) { .sessionStarted($0) },

@@ -5,6 +5,7 @@ import EventSourcing
 public enum ChatEvent: Sendable, Equatable {
     case identityClaimed(EmailClaimed)
     case userRegistered(UserRegistered)
+    case passwordRehashed(PasswordRehashed)
     case tokenIssued(TokenIssued)
     case tokenRevoked(TokenRevoked)
     case sessionStarted(SessionStarted)
@@ -20,6 +21,7 @@ public enum ChatEvent: Sendable, Equatable {
         switch self {
         case .identityClaimed(let e): e
         case .userRegistered(let e): e
+        case .passwordRehashed(let e): e
         case .tokenIssued(let e): e
         case .tokenRevoked(let e): e
         case .sessionStarted(let e): e
@@ -38,6 +40,7 @@ public enum ChatEvent: Sendable, Equatable {
         switch self {
         case .identityClaimed(let e): e.userId
         case .userRegistered(let e): e.userId
+        case .passwordRehashed(let e): e.userId
         case .tokenIssued(let e): e.userId
         case .tokenRevoked(let e): e.userId
         case .sessionStarted(let e): e.userId
@@ -52,7 +55,7 @@ public enum ChatEvent: Sendable, Equatable {
     public var subjectUserIds: [Int64] {
         switch self {
         case .userErased(let e) where e.initiator != .user: [e.userId]
-        case .identityClaimed, .userRegistered, .tokenIssued, .tokenRevoked, .sessionStarted, .sessionRenamed, .userMessageSent,
+        case .identityClaimed, .userRegistered, .passwordRehashed, .tokenIssued, .tokenRevoked, .sessionStarted, .sessionRenamed, .userMessageSent,
              .assistantReplied, .assistantFailed, .userErased: []
         }
     }

@@ -29,7 +29,7 @@ struct AccountsProjection: Projection {
             try db.run("DELETE FROM chatToken WHERE tokenHash = ? AND userId = ?", [e.tokenHash, e.userId])
         case .userErased(let e):
             try db.run("DELETE FROM chatToken WHERE userId = ?", [e.userId])
-        case .identityClaimed, .userRegistered, .sessionStarted, .sessionRenamed, .userMessageSent, .assistantReplied, .assistantFailed:
+        case .identityClaimed, .userRegistered, .passwordRehashed, .sessionStarted, .sessionRenamed, .userMessageSent, .assistantReplied, .assistantFailed:
             break
         }
     }

@@ -57,7 +57,7 @@ struct SessionsProjection: Projection {
         case .userErased(let e):
             try db.run("DELETE FROM chatMessage WHERE userId = ?", [e.userId])
             try db.run("DELETE FROM chatSession WHERE userId = ?", [e.userId])
-        case .identityClaimed, .userRegistered, .tokenIssued, .tokenRevoked, .assistantFailed:
+        case .identityClaimed, .userRegistered, .passwordRehashed, .tokenIssued, .tokenRevoked, .assistantFailed:
             break
         }
     }

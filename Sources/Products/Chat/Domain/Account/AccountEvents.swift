@@ -53,6 +53,22 @@ public struct UserRegistered: EventPayload {
     }
 }
 
+/// A user's password hash replaced by a stronger one of the same password, at a login that proved
+/// it: an account imported from the Django app keeps its hash's iteration count until then.
+public struct PasswordRehashed: EventPayload {
+    public static let typeName = "password-rehashed"
+    public static let schemaVersion: UInt16 = 1
+
+    public var userId: Int64
+    /// As `UserRegistered.passwordHash`: personal, never the password.
+    @Personal public var passwordHash: String?
+
+    public init(userId: Int64, passwordHash: String) {
+        self.userId = userId
+        self.passwordHash = passwordHash
+    }
+}
+
 /// A user logged in (or signed up) and was given an API token. Only the token's SHA-256 is
 /// recorded: the token itself is shown once, in the response, and is nowhere at rest.
 public struct TokenIssued: EventPayload {

@@ -29,6 +29,8 @@ public struct AccountState: StreamState, Equatable {
                 userId: e.userId, email: email, profile: profile, passwordHash: passwordHash,
                 dateJoined: e.importedDateJoined.map(ChatTime.date(microseconds:)) ?? recorded.recordedAt, lastLogin: nil, liveTokens: []
             )
+        case .passwordRehashed(let e):
+            if let passwordHash = e.passwordHash { registered?.passwordHash = passwordHash }
         case .tokenIssued(let e):
             registered?.liveTokens.insert(e.tokenHash)
             registered?.lastLogin = recorded.recordedAt

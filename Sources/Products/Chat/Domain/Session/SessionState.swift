@@ -34,7 +34,7 @@ public struct SessionState: EventFold, Equatable {
         case .assistantReplied(let e):
             guard let content = e.content else { isErased = true; return }
             append(Turn(role: .assistant, messageId: e.messageId, content: content, attachments: []))
-        case .identityClaimed, .userRegistered, .tokenIssued, .tokenRevoked, .sessionRenamed, .assistantFailed, .userErased:
+        case .identityClaimed, .userRegistered, .passwordRehashed, .tokenIssued, .tokenRevoked, .sessionRenamed, .assistantFailed, .userErased:
             break
         }
     }
