@@ -547,7 +547,7 @@ let package = Package(
             name: "RecommendationsTests",
             dependencies: [
                 "NuvieRecommendations", "NuvieMovieLens", "ReadModels", "NuvieProjections", "NuvieCommands", "EventLog", "NuvieDomain", "EventSourcing", "TestSupport",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
         ),

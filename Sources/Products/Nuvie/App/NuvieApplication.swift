@@ -26,7 +26,7 @@ public func buildNuvieApplication(configuration: NuvieConfiguration, logger: Log
         // empty it in `Accounts.erase`). Not on the copier's thread: emptying waits for readers.
         stores.keys.onKeysDestroyed { destruction in
             guard destruction.copiedFromShared else { return }
-            Task { try? cache.forgetEveryone() }
+            Task { try? await cache.forgetEveryone() }
         }
         do {
             let runner = try await DemoImport.runner(configuration: configuration, stores: stores, logger: logger)

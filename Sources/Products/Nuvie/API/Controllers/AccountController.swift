@@ -24,11 +24,19 @@ public struct Accounts: Sendable {
     public func erase(_ userId: Int64, initiator: UserErased.Initiator, tokens: NuvieTokens) async throws -> UInt64 {
         // Whatever happens after the key is destroyed (read models slow to show it, say), nothing of
         // the user's stays cached.
-        defer {
-            tokens.forget(userId: userId)
-            try? recommendationCache.forgetEveryone()
+        do {
+            let position = try await engine.erase(userId, initiator: initiator)
+            await forgetCached(userId, tokens: tokens)
+            return position
+        } catch {
+            await forgetCached(userId, tokens: tokens)
+            throw error
         }
-        return try await engine.erase(userId, initiator: initiator)
+    }
+
+    private func forgetCached(_ userId: Int64, tokens: NuvieTokens) async {
+        tokens.forget(userId: userId)
+        try? await recommendationCache.forgetEveryone()
     }
 }
 

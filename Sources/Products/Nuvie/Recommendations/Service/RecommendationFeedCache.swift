@@ -28,6 +28,8 @@ public final class RecommendationFeedCache: Sendable {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         pool = try StorageFullError.mappingSQLite(store: .recommendationCache, path: path) {
             var configuration = Configuration()
+            // The WAL's truncation after an erasure waits for the feed's point reads, on the writer's queue.
+            configuration.busyMode = .timeout(5)
             // An erased user's entry (their taste, their friends' names) is zeroed, not left in a free page.
             configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
             PrivateSQLiteFile.prepare(path)
@@ -58,6 +60,7 @@ public final class RecommendationFeedCache: Sendable {
     public func fresh(userId: Int64, stamp: String, now: Date) throws -> RecommendationList? {
         let now = now.timeIntervalSince1970
         if let list = memory.withLockedValue({ $0.get(userId, key: stamp, now: now) }) { return list }
+        let purges = purges
         let stored = try pool.read { db -> (RecommendationList, Double)? in
             guard let row = try Row.fetchOne(db, sql: "SELECT stamp, expires_at, list FROM recommendation_feed WHERE user_id = ?", arguments: [userId]),
                   row["stamp"] == stamp, Double(row["expires_at"] as Int64) > now,
@@ -66,7 +69,11 @@ public final class RecommendationFeedCache: Sendable {
             return (list, Double(row["expires_at"] as Int64))
         }
         guard let (list, expiresAt) = stored else { return nil }
-        memory.withLockedValue { $0.put(userId, key: stamp, list, expiresAt: expiresAt) }
+        // Read before an emptying finished, it may name a user erased meanwhile: not kept.
+        memory.withLockedValue { memo in
+            guard self.purges == purges else { return }
+            memo.put(userId, key: stamp, list, expiresAt: expiresAt)
+        }
         return list
     }
 
@@ -101,14 +108,20 @@ public final class RecommendationFeedCache: Sendable {
     }
 
     /// Drops every entry, from memory, the file and its WAL: after an erasure, since any list may
-    /// name the erased user.
-    public func forgetEveryone() throws {
+    /// name the erased user. Memory is emptied again once the rows are gone: a lookup that read a row
+    /// before then either finds the count moved or is emptied with it.
+    public func forgetEveryone() async throws {
+        dropMemory()
+        try await pool.write { db in try db.execute(sql: "DELETE FROM recommendation_feed") }
+        dropMemory()
+        _ = try await pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+    }
+
+    private func dropMemory() {
         memory.withLockedValue { memo in
             purgeCount.withLockedValue { $0 += 1 }
             memo = Memo(capacity: memo.capacity)
         }
-        try pool.write { db in try db.execute(sql: "DELETE FROM recommendation_feed") }
-        _ = try pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
     }
 
     public func close() throws {
