@@ -34,7 +34,7 @@ final class ReadConnections: Sendable {
             guard !state.isClosed else { throw Retired() }
             return state.idle.popLast()
         }
-        let connection = try reused ?? open()
+        let connection = try reused ?? openUnlessRetired()
         // A connection that is not kept closes when released.
         defer { state.withLockedValue { if !$0.isClosed, $0.idle.count < Self.kept { $0.idle.append(connection) } } }
         return try connection.inDatabase(body)
@@ -48,6 +48,16 @@ final class ReadConnections: Sendable {
             return state.idle
         }
         for connection in idle { try connection.close() }
+    }
+
+    /// A new connection; `Retired` when the file was retired (and deleted) since `read` checked.
+    private func openUnlessRetired() throws -> DatabaseQueue {
+        do {
+            return try open()
+        } catch {
+            if state.withLockedValue({ $0.isClosed }) { throw Retired() }
+            throw error
+        }
     }
 
     private func open() throws -> DatabaseQueue {
