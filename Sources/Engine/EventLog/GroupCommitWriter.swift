@@ -75,13 +75,16 @@ final class GroupCommitWriter: @unchecked Sendable {
 
     /// Queues a copy behind everything queued so far and returns at once; a copy that does not
     /// follow the head when its turn comes is dropped. `processed` is called once it is written or
-    /// dropped.
+    /// dropped (or refused: the writer is closed).
     func enqueueCopy(_ events: [RecordedEvent], processed: @escaping @Sendable (Result<AppendResult, any Error>) -> Void) {
         condition.lock()
-        defer { condition.unlock() }
-        guard !isClosed else { return }
-        queue.append(Request(work: .copy(events), processed: processed))
-        condition.signal()
+        let closed = isClosed
+        if !closed {
+            queue.append(Request(work: .copy(events), processed: processed))
+            condition.signal()
+        }
+        condition.unlock()
+        if closed { processed(.failure(EventLogError.closed)) }
     }
 
     private func submit(_ work: Request.Work) async throws -> AppendResult {
