@@ -38,16 +38,18 @@ import Testing
         defer { try? cache.close() }
         try cache.store(Self.list(1, at: Date()), stamp: "s", madeAfter: cache.purges)
         let reader = try DatabaseQueue(path: path)
-        let reading = Task.detached {
-            try reader.inTransaction(.deferred) { db in
-                _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM recommendation_feed")
-                Thread.sleep(forTimeInterval: 0.5)
-                return .commit
-            }
+        // On a thread of its own, so a busy test pool cannot delay its end past the busy timeout.
+        await withCheckedContinuation { (reading: CheckedContinuation<Void, Never>) in
+            Thread {
+                try? reader.inTransaction(.deferred) { db in
+                    _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM recommendation_feed")
+                    reading.resume()
+                    Thread.sleep(forTimeInterval: 0.3)
+                    return .commit
+                }
+            }.start()
         }
-        try await Task.sleep(for: .milliseconds(100))
         try await cache.forgetEveryone()
-        try await reading.value
         let wal = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
         #expect(wal == 0)
     }
