@@ -5,9 +5,11 @@ import GRDB
 /// The key store's file: its tables, its connections' settings, and the check that it is opened
 /// under the master key its keys were wrapped with.
 enum KeyStoreSchema {
+    static let busyTimeoutMilliseconds = 5_000
+
     static var configuration: Configuration {
         var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
+        configuration.busyMode = .timeout(Double(busyTimeoutMilliseconds) / 1_000)
         configuration.maximumReaderCount = 4
         configuration.prepareDatabase { db in
             // Every commit synced: a key lost on power loss would leave the events already sealed

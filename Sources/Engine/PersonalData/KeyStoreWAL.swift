@@ -6,9 +6,11 @@ extension KeyStore {
     /// timeout (a `backup-keys` of a large store) neither undo the destruction nor fail the erasure,
     /// which must go on to record its event: one retry loop tries again every `walRetryInterval`
     /// until it succeeds, and closing the store tries once more (an offline command ends before
-    /// the loop's next turn).
+    /// the loop's next turn). Only that last try waits for readers: a truncation waiting on the
+    /// writer's queue held every key creation behind it (synchronous, on request threads) for as
+    /// long as the busy timeout.
     func truncateWALAfterDestruction() {
-        guard !truncateWAL() else { return }
+        guard !truncateWAL(waitingForReaders: false) else { return }
         let starting = walTruncation.withLockedValue { pending in
             defer { pending = true }
             return !pending
@@ -18,8 +20,7 @@ extension KeyStore {
             while let interval = self?.walRetryInterval {
                 try? await Task.sleep(for: interval)
                 guard let self, !self.closed.withLockedValue({ $0 }) else { return }
-                // On the store's writer queue, not this task's thread: it may wait the busy timeout.
-                if (try? await self.pool.writeWithoutTransaction(Self.truncate)) != nil {
+                if (try? await self.pool.writeWithoutTransaction({ try Self.truncate($0, waitingForReaders: false) })) != nil {
                     self.walTruncation.withLockedValue { $0 = false }
                     return
                 }
@@ -29,14 +30,21 @@ extension KeyStore {
 
     /// The last try of a truncation still pending, as the store closes.
     func truncatePendingWAL() {
-        if walTruncation.withLockedValue({ $0 }) { _ = truncateWAL() }
+        if walTruncation.withLockedValue({ $0 }) { _ = truncateWAL(waitingForReaders: true) }
     }
 
-    private func truncateWAL() -> Bool {
-        (try? pool.writeWithoutTransaction(Self.truncate)) != nil
+    private func truncateWAL(waitingForReaders: Bool) -> Bool {
+        (try? pool.writeWithoutTransaction { try Self.truncate($0, waitingForReaders: waitingForReaders) }) != nil
     }
 
-    private static func truncate(_ db: Database) throws {
+    /// Not waiting for readers, the busy handler is off for the checkpoint (SQLITE_BUSY at once).
+    private static func truncate(_ db: Database, waitingForReaders: Bool) throws {
+        guard !waitingForReaders else {
+            _ = try db.checkpoint(.truncate)
+            return
+        }
+        try db.execute(sql: "PRAGMA busy_timeout = 0")
+        defer { try? db.execute(sql: "PRAGMA busy_timeout = \(KeyStoreSchema.busyTimeoutMilliseconds)") }
         _ = try db.checkpoint(.truncate)
     }
 }
