@@ -205,6 +205,23 @@ final class TallyReadModels {
         }
     }
 
+    /// A process killed after an erasure's fold committed and before the WAL's truncation: the next
+    /// start truncates it, since nothing records whether the last one did.
+    @Test func aServingRunnerTruncatesTheWALOnceAtItsStart() async throws {
+        let models = try TallyReadModels()
+        let wal = models.directory.url.appendingPathComponent("read/read.sqlite-wal").path
+        try await models.given(Self.counts)
+        _ = try models.runner.catchUp()
+        #expect(try #require(try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) > 0)
+        try await models.whileServing { _ in
+            let deadline = ContinuousClock.now + .seconds(60)
+            while try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int != 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int == 0)
+        }
+    }
+
     @Test func personalFieldsAreFoldedOpenedAndAnErasureFoldsThemAway() async throws {
         let models = try TallyReadModels()
         try await models.given(Self.counts)

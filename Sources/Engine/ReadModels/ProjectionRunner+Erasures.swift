@@ -41,12 +41,13 @@ extension ProjectionRunner {
     func truncateWALAfterErasures() {
         guard erasuresFolded.load(ordering: .acquiring) else { return }
         let now = ContinuousClock.now
-        if let last = lastWALTruncationAttempt.withLock({ $0 }), now - last < Self.walTruncationRetry { return }
-        lastWALTruncationAttempt.withLock { $0 = now }
+        if let failed = lastFailedWALTruncation.withLock({ $0 }), now - failed < Self.walTruncationRetry { return }
         do {
             erasuresFolded.store(false, ordering: .releasing)
             try database.truncateWALNow()
+            lastFailedWALTruncation.withLock { $0 = nil }
         } catch {
+            lastFailedWALTruncation.withLock { $0 = now }
             erasuresFolded.store(true, ordering: .releasing)
             logger.warning("could not truncate the read models' WAL after an erasure; trying again", metadata: ["error": "\(error)"])
         }

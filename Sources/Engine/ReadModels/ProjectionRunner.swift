@@ -49,9 +49,11 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     private let replayCoordinator = Mutex<ReplayCoordinator?>(nil)
     /// A bulk catch-up stopped before it built the indexes it deferred (`catchUp(until:)`).
     let indexesLeftUnbuilt = Atomic(false)
-    /// A batch folded an erasure since the WAL was last truncated (`truncateWALAfterErasures`).
-    let erasuresFolded = Atomic(false)
-    let lastWALTruncationAttempt = Mutex<ContinuousClock.Instant?>(nil)
+    /// A batch folded an erasure since the WAL was last truncated (`truncateWALAfterErasures`). Set
+    /// at start: a process killed between an erasure's commit and the truncation left the WAL with
+    /// the erased rows' pages, and nothing records that it did.
+    let erasuresFolded = Atomic(true)
+    let lastFailedWALTruncation = Mutex<ContinuousClock.Instant?>(nil)
     private let passingFailures = Mutex<(position: UInt64, count: Int)>((0, 0))
     static var passingAttempts: Int { 3 }
     private static var retryDelay: Duration { .seconds(1) }
