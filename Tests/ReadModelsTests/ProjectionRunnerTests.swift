@@ -124,6 +124,23 @@ final class TallyReadModels {
         #expect(try models.rows() == ["cups=5/2", "plates=1/1"])
     }
 
+    /// An event no projection can read (its owner's key damaged, here) found by a projection folding
+    /// again from 0 (a new version) stopped every projection, those that had applied it long before too.
+    @Test func anUnreadableEventStopsOnlyTheProjectionsThatHadNotAppliedIt() async throws {
+        let models = try TallyReadModels()
+        try await models.given(Self.counts)
+        _ = try models.runner.catchUp()
+        try models.restart(with: [TallyProjection(version: 2), NotesProjection()])
+        let runner = try ProjectionRunner<TallyCatalog>(
+            log: models.log, personalData: RefusingOwner(cipher: models.keys, owner: 2), database: models.database, projections: models.projections,
+            batchSize: 3, logger: Logger(label: "test")
+        )
+        _ = try runner.catchUp()
+        let status = try runner.status()
+        #expect(status.first { $0.name == "tallies" }.map { [$0.position, $0.failedPosition] } == [0, 2])
+        #expect(status.first { $0.name == "tally-notes" }.map { [$0.position, $0.failedPosition] } == [7, nil])
+    }
+
     /// A busy or failing database may say nothing about the event: the batch is tried again, where
     /// recording it as the projection's failure stopped the projection until a replay; one that
     /// repeats at the same event is recorded after `passingAttempts`.
@@ -231,4 +248,22 @@ final class TallyReadModels {
         #expect(notes == ["note of 1", "note of 1", "note of 3", "note of 1", "note of 3"])
         #expect(try models.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM tallyNote WHERE userId = 2") } == 0)
     }
+}
+
+/// The key store refusing one owner's values, as with a damaged wrapped key: their events cannot be read.
+private struct RefusingOwner: PersonalDataCipher {
+    let cipher: KeyStoreCipher
+    let owner: Int64
+
+    func seal(_ value: String, owner: Int64, field: String) throws -> String {
+        try cipher.seal(value, owner: owner, field: field)
+    }
+
+    func open(_ stored: String, owner: Int64, field: String) throws -> String? {
+        guard owner != self.owner else { throw KeyStoreCipher.Failure.unauthentic(userId: owner, field: field) }
+        return try cipher.open(stored, owner: owner, field: field)
+    }
+
+    var keyDestructions: UInt64 { cipher.keyDestructions }
+    func onKeysDestroyed(_ action: @escaping @Sendable (UInt64) -> Void) { cipher.onKeysDestroyed(action) }
 }

@@ -234,7 +234,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
             _ = try? prefetch?.events.value()
             prefetch = nil
             if triesAgain(failure) { throw FoldToTryAgain(cause: failure.error) }
-            try recordFailure(failure, among: active.map(\.0))
+            try recordFailure(failure, among: active)
             return try applyNextBatch(until: target, prefetch: &prefetch)
         }
         guard let folded else { return 0 }
@@ -263,8 +263,10 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
         }
     }
 
-    private func recordFailure(_ failure: ProjectionFailure, among active: [any Projection<Event>]) throws {
-        let names = failure.projection.map { [$0] } ?? active.map(\.name)
+    /// An event no projection could read (`projection` nil) stops those that had not applied it yet;
+    /// the others had folded past it, before a new projection or version started again from 0.
+    private func recordFailure(_ failure: ProjectionFailure, among active: [(any Projection<Event>, Int64)]) throws {
+        let names = failure.projection.map { [$0] } ?? active.filter { $0.1 < Int64(failure.position) }.map(\.0.name)
         logger.error("projection cannot apply event; it stops here, the others go on", metadata: [
             "projections": "\(names)", "position": "\(failure.position)", "error": "\(failure.error)",
         ])
