@@ -201,6 +201,19 @@ final class TallyReadModels {
         #expect(models.runner.appliedPosition == 8)
     }
 
+    /// With every projection stopped, nothing read the log any more: erasures recorded since left the
+    /// users' rows served.
+    @Test func anErasureReachesTheProjectionsWhenEveryOneIsStopped() async throws {
+        let models = try TallyReadModels(projections: [TallyProjection(failingAt: "plates"), NotesProjection(failingFor: 3)])
+        try await models.given(Self.counts)
+        _ = try models.runner.catchUp()
+        #expect(try models.runner.status().allSatisfy { $0.failedPosition != nil })
+        _ = try await models.store.append([.userErased(UserErased(userId: 2, initiator: .operator))], to: "user-2", eventId: .timeOrdered())
+        for _ in 0..<10 where try models.runner.catchUp() > 0 {}
+        #expect(try models.database.read { try Int64.fetchAll($0, sql: "SELECT userId FROM tallyNote ORDER BY position") } == [1])
+        #expect(try models.runner.status().map(\.failedPosition) == [2, 5])
+    }
+
     /// Its rows are zeroed in the file, and a serving runner (any node's, whoever recorded the
     /// erasure) truncates the WAL that still held their pages.
     @Test func aServingRunnerTruncatesTheWALOnceItFoldsAnErasure() async throws {

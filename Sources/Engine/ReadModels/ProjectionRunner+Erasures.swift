@@ -29,6 +29,30 @@ extension ProjectionRunner {
         }
     }
 
+    /// With every projection stopped no batch reads the log, yet their tables still answer reads (and
+    /// an erasure's wait for the read models ends at once): the erasures recorded since still reach
+    /// them, read from where this last read (from the earliest stop after a start: an erasure applied
+    /// again changes nothing). Only erasures are decoded, so the event that stopped the projections
+    /// cannot stop this. Returns how many events it read and the last one's position.
+    func applyErasuresWhileEveryProjectionIsStopped(until target: UInt64, _ checkpoints: [Checkpoint], _ db: Database) throws -> (count: Int, through: UInt64)? {
+        guard let stoppedAt = checkpoints.filter({ $0.failedPosition != nil }).map({ UInt64(clamping: $0.position) }).min() else { return nil }
+        let from = max(erasuresScannedThrough.withLock { $0 }, stoppedAt) + 1
+        guard from <= target else { return nil }
+        let records = try log.read(from: from, limit: min(batchSize, Int(clamping: target - from + 1)))
+        guard let last = records.last?.position else { return nil }
+        let erasures = records.filter { $0.type == UserErased.typeName }.compactMap { record -> Recorded<Event>? in
+            do { return try Catalog.decode(record, personalData: personalData) } catch {
+                logger.error("an erasure could not be read for the stopped projections; a replay will apply it", metadata: [
+                    "position": "\(record.position)", "error": "\(error)",
+                ])
+                return nil
+            }
+        }
+        applyErasures(in: erasures, toStopped: checkpoints, db)
+        noteErasures(in: erasures)
+        return (records.count, last)
+    }
+
     /// Notes that a batch folded an erasure, for `truncateWALAfterErasures`.
     func noteErasures(in events: [Recorded<Event>]) {
         if events.contains(where: { Catalog.erasure(in: $0.event) != nil }) { erasuresFolded.store(true, ordering: .releasing) }

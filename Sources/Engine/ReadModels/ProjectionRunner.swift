@@ -54,6 +54,8 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
     /// the erased rows' pages, and nothing records that it did.
     let erasuresFolded = Atomic(true)
     let lastFailedWALTruncation = Mutex<ContinuousClock.Instant?>(nil)
+    /// How far `applyErasuresWhileEveryProjectionIsStopped` has read the log.
+    let erasuresScannedThrough = Mutex<UInt64>(0)
     private let passingFailures = Mutex<(position: UInt64, count: Int)>((0, 0))
     static var passingAttempts: Int { 3 }
     private static var retryDelay: Duration { .seconds(1) }
@@ -191,6 +193,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
         let started = ContinuousClock.now
         var active: [(any Projection<Event>, Int64)] = []
         var folded: (count: Int, touched: ReadScopes, checkpoints: [Checkpoint])?
+        var scannedWhileStopped: (count: Int, through: UInt64)?
         do {
             try writeReadModels { db in
                 var checkpoints = Dictionary(uniqueKeysWithValues: try Checkpoint.all(db, of: database.projectionNames).map { ($0.name, $0) })
@@ -198,7 +201,10 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
                 active = projections.compactMap { projection in
                     checkpoints[projection.name].flatMap { $0.failedPosition == nil ? (projection, $0.position) : nil }
                 }
-                guard let start = active.map(\.1).min() else { return }
+                guard let start = active.map(\.1).min() else {
+                    scannedWhileStopped = try applyErasuresWhileEveryProjectionIsStopped(until: target, Array(checkpoints.values), db)
+                    return
+                }
                 let from = UInt64(start) + 1
                 guard from <= target else { return }
                 let limit = min(batchSize, Int(clamping: target - from + 1))
@@ -236,6 +242,10 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
             if triesAgain(failure) { throw FoldToTryAgain(cause: failure.error) }
             try recordFailure(failure, among: active)
             return try applyNextBatch(until: target, prefetch: &prefetch)
+        }
+        if let scannedWhileStopped {
+            erasuresScannedThrough.withLock { $0 = scannedWhileStopped.through }
+            return scannedWhileStopped.count
         }
         guard let folded else { return 0 }
         metrics?.batches.record(duration: ContinuousClock.now - started)
