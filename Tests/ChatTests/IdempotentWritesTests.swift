@@ -132,6 +132,20 @@ import Testing
         }
     }
 
+    /// The key of a send that started a session, sent again to that session: another request (it was
+    /// decided on the session as it stood before its own start, and answered 404 for a session there is).
+    @Test func aKeyThatStartedASessionSentToThatSessionIsAnotherRequest() async throws {
+        try await ChatLiveServer.run { server in
+            let token = try await server.client.newUser("di@example.com")
+            let first = try await server.client.send(.post, "/api/send-chat/", token: token, json: #"{"message":"One"}"#, headers: Self.key("k"))
+            let session = try #require(first.json["session_id"] as? Int)
+            let reused = try await server.client.send(
+                .post, "/api/send-chat/", token: token, json: #"{"message":"One","session_id":\#(session)}"#, headers: Self.key("k")
+            )
+            #expect(reused.status == .unprocessableContent && reused.json["error"] as? String == "idempotency_key_reused", "\(reused.text)")
+        }
+    }
+
     /// A reused key is refused before the new request's files are stored (they were left behind,
     /// sealed under the uploads directory, though the answer said nothing was recorded).
     @Test func aKeyReusedWithOtherFilesStoresNoneOfThem() async throws {

@@ -127,9 +127,17 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
         try await turns.inTurn(on: stream) { try await withRetry {
             let original = try log.position(ofEvent: eventId)
             let (state, version, keyDestructions) = try folded(stream, as: State.self)
-            let decided = try decide(try original.map { original in
-                State.fold(try readStream(stream).events.prefix { $0.position < original })
-            } ?? state)
+            let decided: [Event]
+            do {
+                decided = try decide(try original.map { original in
+                    State.fold(try readStream(stream).events.prefix { $0.position < original })
+                } ?? state)
+            } catch {
+                // The same request decided on the same state as when it was recorded, and a decision
+                // reads nothing else: one refused there is another request under the same key.
+                if let original { throw EventLogError.eventIdReused(eventId: eventId, position: original) }
+                throw error
+            }
             if let original, decided.isEmpty { throw EventLogError.eventIdReused(eventId: eventId, position: original) }
             guard !decided.isEmpty else { return try commandResult(log.headPosition) }
             let result = try await log.append(
