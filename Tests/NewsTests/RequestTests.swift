@@ -54,11 +54,10 @@ import Testing
         }
     }
 
-    @Test func preferencesRefuseUnknownTickersAndRecordNothing() async throws {
+    @Test func preferencesRefuseMalformedHoldingsAndRecordNothing() async throws {
         try await NewsLiveServer.run { server in
             let before = server.storage.stores.log.headPosition
             let cases: [(String, String)] = [
-                (#"{"holdings":["AAPL","ZZZZ"]}"#, "Unknown ticker"),
                 (#"{"holdings":["TOOLONG"]}"#, "Invalid ticker format. Use 1-5 letters/numbers (e.g., AAPL, NVDA)"),
                 (#"{"holdings":["BRK.B"]}"#, "Invalid ticker format. Use 1-5 letters/numbers (e.g., AAPL, NVDA)"),
                 (#"{"holdings":[{"label":"no ticker"}]}"#, "Invalid holdings"),
@@ -81,6 +80,22 @@ import Testing
             #expect(try await server.send(.put, "/v1/preferences", json: same).status == .ok)
             #expect(server.storage.stores.log.headPosition == after, "the same preferences again record nothing")
             #expect(try server.storage.queries.preferences(of: "1").holdings.map(\.ticker) == ["AAPL"])
+        }
+    }
+
+    /// The contract checks a ticker's format only: an investor holding ARM (outside the S&P 500 list
+    /// the articles are read against) was refused every preference with it.
+    @Test func aWellFormedTickerOutsideTheListIsKeptAndTheFeedsServeIt() async throws {
+        try await NewsLiveServer.run { server in
+            let set = try await server.send(.put, "/v1/preferences", json: #"{"holdings":["AAPL","arm"]}"#)
+            #expect(set.status == .ok && set.json["holdings_count"] as? Int == 2, "\(set.text)")
+            #expect(try server.storage.queries.preferences(of: "1").holdings.map(\.ticker) == ["AAPL", "ARM"])
+            let groups = try await server.send(.get, "/v1/feed/story-groups")
+            #expect(groups.status == .ok && groups.json["user_holdings"] as? [String] == ["AAPL", "ARM"], "\(groups.text)")
+            #expect(((groups.json["by_ticker"] as? [String: Any])?["ARM"] as? [Any])?.isEmpty == true)
+            for uri in ["/v1/feed", "/v1/personalized-feed"] {
+                #expect(try await server.send(.get, uri).status == .ok, "\(uri)")
+            }
         }
     }
 

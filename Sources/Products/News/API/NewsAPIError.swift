@@ -65,7 +65,6 @@ public struct NewsAPIError: ContractError, Equatable {
     private static func mapping(_ refusal: NewsRules.Refusal) -> NewsAPIError {
         switch refusal {
         case .invalidTicker(let ticker): .badRequest("Invalid ticker format. Use 1-5 letters/numbers (e.g., AAPL, NVDA)", ticker)
-        case .unknownTicker(let ticker): .badRequest("Unknown ticker", "\(ticker) is not an S&P 500 constituent this server knows")
         case .invalid: .badRequest("Invalid request", refusal.description)
         }
     }

@@ -5,13 +5,11 @@ public enum NewsRules {
     public enum Refusal: Error, Equatable, Sendable, CustomStringConvertible {
         case invalid(field: String, reason: String)
         case invalidTicker(String)
-        case unknownTicker(String)
 
         public var description: String {
             switch self {
             case .invalid(let field, let reason): "\(field) \(reason)"
             case .invalidTicker(let ticker): "Invalid ticker format. Use 1-5 letters/numbers (e.g., AAPL, NVDA): \(ticker)"
-            case .unknownTicker(let ticker): "Unknown ticker: \(ticker) is not an S&P 500 constituent this server knows"
             }
         }
     }
@@ -41,15 +39,16 @@ public enum NewsRules {
         return article
     }
 
-    /// Holdings upper-cased, each a known ticker, at most 100, the first of any repeated ticker kept.
-    public static func holdings(_ raw: [Holding], tickers: TickerList = .sp500) throws(Refusal) -> [Holding] {
+    /// Holdings upper-cased, each a well-formed ticker, at most 100, the first of any repeated ticker
+    /// kept. One outside the S&P 500 list this server reads articles for (ARM, TSM) is kept too: the
+    /// contract checks only the format, and it matches no article until the list names it.
+    public static func holdings(_ raw: [Holding]) throws(Refusal) -> [Holding] {
         guard raw.count <= 100 else { throw .invalid(field: "holdings", reason: "must hold at most 100 tickers") }
         var seen: Set<String> = []
         var holdings: [Holding] = []
         for holding in raw {
             let ticker = holding.ticker.trimmingCharacters(in: .whitespaces).uppercased()
             guard TickerList.isWellFormed(ticker) else { throw .invalidTicker(holding.ticker) }
-            guard tickers.company(ticker) != nil else { throw .unknownTicker(ticker) }
             guard (holding.label?.count ?? 0) <= 200, (holding.notes?.count ?? 0) <= 1_000 else {
                 throw .invalid(field: "holdings", reason: "labels are at most 200 characters and notes 1,000")
             }
