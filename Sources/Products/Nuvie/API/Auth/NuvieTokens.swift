@@ -3,6 +3,7 @@ import Foundation
 import JWTKit
 import NIOConcurrencyHelpers
 import NuvieCommands
+import NuvieDomain
 
 /// Issues and checks the backend's own tokens: HS256 JWTs, an access token (24 h) and a refresh
 /// token (30 days) that can only be exchanged for a new pair. Both name their session (`sid`), and
@@ -12,7 +13,7 @@ import NuvieCommands
 /// signed in (not refreshed), for actions that need a recent sign-in.
 public struct NuvieTokens: Sendable {
     public static let accessLifetime: TimeInterval = 24 * 3600
-    public static let refreshLifetime: TimeInterval = 30 * 24 * 3600
+    public static let refreshLifetime = SessionsState.refreshLifetime
 
     struct Claims: JWTPayload {
         enum Use: String, Codable { case access, refresh }

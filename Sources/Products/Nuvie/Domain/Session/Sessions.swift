@@ -2,30 +2,45 @@ import EventSourcing
 import Foundation
 
 /// A user's sessions as their `sessions-{id}` stream has them: each live one with its current
-/// refresh token, and the tokens it spent (to recognise reuse).
-public struct SessionsState: EventFold, Equatable {
+/// refresh token, and the last `spentKept` tokens it spent (to recognise reuse). Bounded: a session
+/// whose last token has expired (`refreshLifetime` after it was issued) is dropped, and so are its
+/// spent tokens, since every token it ever had is refused by its expiry first; one refreshed in a loop
+/// keeps only its latest spent tokens, so an older one presented again is refused without ending it.
+public struct SessionsState: StreamState, Equatable {
     public typealias Event = NuvieEvent
 
-    public private(set) var live: [UUID: UUID] = [:]
-    public private(set) var spent: [UUID: UUID] = [:]
+    public static let refreshLifetime: TimeInterval = 30 * 24 * 3600
+    static let spentKept = 32
+
+    struct Session: Equatable {
+        var token: UUID
+        var issuedAt: Date
+        /// Oldest first.
+        var spent: [UUID] = []
+    }
+
+    private(set) var sessions: [UUID: Session] = [:]
+    private var spentBy: [UUID: UUID] = [:]
 
     public init() {}
 
-    public mutating func evolve(_ event: NuvieEvent) {
-        switch event {
+    public mutating func evolve(_ recorded: Recorded<NuvieEvent>) {
+        switch recorded.event {
         case .sessionStarted(let e):
-            live[e.sessionId] = e.refreshTokenId
+            sessions[e.sessionId] = Session(token: e.refreshTokenId, issuedAt: recorded.recordedAt)
         case .sessionRefreshed(let e):
-            live[e.sessionId] = e.refreshTokenId
-            spent[e.replacedTokenId] = e.sessionId
+            guard var session = sessions[e.sessionId] else { break }
+            session.token = e.refreshTokenId
+            session.issuedAt = recorded.recordedAt
+            session.spent.append(e.replacedTokenId)
+            spentBy[e.replacedTokenId] = e.sessionId
+            if session.spent.count > Self.spentKept { spentBy[session.spent.removeFirst()] = nil }
+            sessions[e.sessionId] = session
         case .sessionsEnded(let e):
             // An ended session's spent tokens no longer matter: its tokens are refused as ended.
-            if let sessionId = e.sessionId {
-                live[sessionId] = nil
-                spent = spent.filter { $0.value != sessionId }
-            } else {
-                live.removeAll()
-                spent.removeAll()
+            if let sessionId = e.sessionId { end(sessionId) } else {
+                sessions.removeAll()
+                spentBy.removeAll()
             }
         case .movieAdded, .movieTagged, .identityClaimed, .userRegistered, .movieRated, .reviewLiked, .reviewUnliked,
              .watchlistAdded, .watchlistRemoved, .watchProgressed, .friendRequested, .friendRequestAnswered,
@@ -33,9 +48,26 @@ public struct SessionsState: EventFold, Equatable {
              .termsAccepted, .userErased:
             break
         }
+        for (sessionId, session) in sessions where recorded.recordedAt.timeIntervalSince(session.issuedAt) > Self.refreshLifetime { end(sessionId) }
     }
 
-    public func isLive(_ sessionId: UUID) -> Bool { live[sessionId] != nil }
+    private mutating func end(_ sessionId: UUID) {
+        for token in sessions.removeValue(forKey: sessionId)?.spent ?? [] { spentBy[token] = nil }
+    }
+
+    public func isLive(_ sessionId: UUID) -> Bool { sessions[sessionId] != nil }
+
+    /// The live session's current refresh token.
+    public func token(of sessionId: UUID) -> UUID? { sessions[sessionId]?.token }
+
+    /// The live session that spent `token`, among the tokens kept.
+    public func session(thatSpent token: UUID) -> UUID? { spentBy[token] }
+
+    public var hasLiveSessions: Bool { !sessions.isEmpty }
+
+    public var retainedBytes: Int {
+        MemoryLayout<Self>.size + sessions.count * (64 + MemoryLayout<Session>.size) + spentBy.count * (48 + 16)
+    }
 }
 
 public enum SessionDecisions {
@@ -50,11 +82,11 @@ public enum SessionDecisions {
     }
 
     public static func refresh(userId: Int64, sessionId: UUID, tokenId: UUID, newTokenId: UUID, state: SessionsState) -> Refresh {
-        guard let current = state.live[sessionId] else { return .refused }
+        guard let current = state.token(of: sessionId) else { return .refused }
         if current == tokenId {
             return .exchanged(SessionRefreshed(userId: userId, sessionId: sessionId, replacedTokenId: tokenId, refreshTokenId: newTokenId))
         }
-        guard state.spent[tokenId] == sessionId else { return .refused }
+        guard state.session(thatSpent: tokenId) == sessionId else { return .refused }
         return .reused(SessionsEnded(userId: userId, sessionId: sessionId, reason: .refreshTokenReused))
     }
 
@@ -64,6 +96,6 @@ public enum SessionDecisions {
     }
 
     public static func logoutEverywhere(userId: Int64, state: SessionsState) -> [NuvieEvent] {
-        state.live.isEmpty ? [] : [.sessionsEnded(SessionsEnded(userId: userId, sessionId: nil, reason: .logoutEverywhere))]
+        !state.hasLiveSessions ? [] : [.sessionsEnded(SessionsEnded(userId: userId, sessionId: nil, reason: .logoutEverywhere))]
     }
 }
