@@ -124,6 +124,20 @@ import Testing
         }
     }
 
+    /// Every login issues a token and only a logout ended one: a client that logged in at every launch
+    /// piled them up for good, in the read models and in the account's fold.
+    @Test func aUserHoldsAtMostTheNewestTokensKept() async throws {
+        try await ChatLiveServer.run { server in
+            let first = try await server.client.newUser("gil@example.com")
+            var latest = first
+            for _ in 0..<ChatCommandService.liveTokensKept { latest = try await server.client.token("gil@example.com") }
+            #expect(try await server.client.send(.get, "/api/chat/sessions/", token: first).status == .unauthorized)
+            #expect(try await server.client.send(.get, "/api/chat/sessions/", token: latest).status == .ok)
+            let user = try #require(try await server.storage.commands.authenticate(email: "gil@example.com", password: "correct horse battery"))
+            #expect(user.liveTokens.count == ChatCommandService.liveTokensKept)
+        }
+    }
+
     @Test func tokensAreRecordedOnlyAsTheirHashes() async throws {
         try await ChatLiveServer.run { server in
             let token = try await server.client.newUser("fay@example.com")

@@ -111,16 +111,22 @@ public struct ChatCommandService: Sendable {
     }
 
     /// A new API token for `userId`: 40 hex digits, as Django REST framework's are. Only its hash
-    /// is recorded.
+    /// is recorded. A user holds at most `liveTokensKept`: the oldest beyond are revoked in the same
+    /// append (every login issues one, and nothing else ends a token but a logout).
     public func issueToken(for userId: Int64) async throws -> (token: String, result: CommandResult) {
         guard try isActive(userId) else { throw ChatDomainError.userNotFound(userId: userId) }
         var generator = SystemRandomNumberGenerator()
         let token = (0..<20).map { _ in UInt8.random(in: 0...255, using: &generator) }.lowercaseHex
-        let result = try await store.append(
-            [.tokenIssued(TokenIssued(userId: userId, tokenHash: Self.tokenHash(token)))], to: ChatStreams.user(userId), eventId: .timeOrdered()
-        )
+        let result = try await store.decideAndAppend(ChatStreams.user(userId), as: AccountState.self, eventId: .timeOrdered()) { state in
+            guard let registered = state.registered else { throw ChatDomainError.userNotFound(userId: userId) }
+            let revoked = registered.liveTokens.prefix(max(0, registered.liveTokens.count + 1 - Self.liveTokensKept))
+            return revoked.map { .tokenRevoked(TokenRevoked(userId: userId, tokenHash: $0)) }
+                + [.tokenIssued(TokenIssued(userId: userId, tokenHash: Self.tokenHash(token)))]
+        }
         return (token, result)
     }
+
+    public static let liveTokensKept = 20
 
     public func revokeToken(hash: String, of userId: Int64) async throws -> CommandResult {
         try await store.append([.tokenRevoked(TokenRevoked(userId: userId, tokenHash: hash))], to: ChatStreams.user(userId), eventId: .timeOrdered())

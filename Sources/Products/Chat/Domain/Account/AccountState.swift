@@ -2,8 +2,8 @@ import EventSourcing
 import Foundation
 
 /// A user's own stream folded: who they are, their password hash, when they joined and last logged
-/// in, and the hashes of their live tokens. `registered` is nil before registration and after an
-/// erasure (which also leaves the personal fields absent).
+/// in, and the hashes of their live tokens, oldest first. `registered` is nil before registration and
+/// after an erasure (which also leaves the personal fields absent).
 public struct AccountState: StreamState, Equatable {
     public typealias Event = ChatEvent
 
@@ -14,7 +14,7 @@ public struct AccountState: StreamState, Equatable {
         public var passwordHash: String
         public var dateJoined: Date
         public var lastLogin: Date?
-        public var liveTokens: Set<String>
+        public var liveTokens: [String]
     }
 
     public private(set) var registered: Registered?
@@ -32,15 +32,21 @@ public struct AccountState: StreamState, Equatable {
         case .passwordRehashed(let e):
             if let passwordHash = e.passwordHash { registered?.passwordHash = passwordHash }
         case .tokenIssued(let e):
-            registered?.liveTokens.insert(e.tokenHash)
+            registered?.liveTokens.append(e.tokenHash)
             registered?.lastLogin = recorded.recordedAt
         case .tokenRevoked(let e):
-            registered?.liveTokens.remove(e.tokenHash)
+            registered?.liveTokens.removeAll { $0 == e.tokenHash }
         case .userErased:
             registered = nil
         case .identityClaimed, .sessionStarted, .sessionRenamed, .userMessageSent, .assistantReplied, .assistantFailed:
             break
         }
+    }
+
+    public var retainedBytes: Int {
+        guard let registered else { return MemoryLayout<Self>.size }
+        return MemoryLayout<Self>.size + heapBytes(of: [registered.email, registered.passwordHash, registered.profile.username, registered.profile.firstName, registered.profile.lastName])
+            + heapBytes(of: registered.liveTokens)
     }
 }
 
