@@ -112,10 +112,21 @@ final class PrimaryPool: Sendable {
                 pool = Pool(client: client, server: server, running: Task { await client.run() })
                 logger.notice("writing to the event log's server", metadata: ["server": "\(server)", "log": "\(location)"])
             }
-            state.withLockedValue { $0 = .using(pool) }
+            // Closed meanwhile (`close` left `.lost(nil)`): the pool found is not kept running.
+            let closed = state.withLockedValue { state -> Bool in
+                guard case .finding = state else { return true }
+                state = .using(pool)
+                return false
+            }
+            if closed {
+                pool.running.cancel()
+                throw CancellationError()
+            }
             return pool
         } catch {
-            state.withLockedValue { $0 = .lost(previous) }
+            state.withLockedValue { state in
+                if case .finding = state { state = .lost(previous) }
+            }
             throw error
         }
     }
