@@ -208,9 +208,12 @@ final class TallyReadModels {
         try await models.given(Self.counts)
         _ = try models.runner.catchUp()
         #expect(try models.runner.status().allSatisfy { $0.failedPosition != nil })
+        let revision = models.runner.revision
         _ = try await models.store.append([.userErased(UserErased(userId: 2, initiator: .operator))], to: "user-2", eventId: .timeOrdered())
         for _ in 0..<10 where try models.runner.catchUp() > 0 {}
         #expect(try models.database.read { try Int64.fetchAll($0, sql: "SELECT userId FROM tallyNote ORDER BY position") } == [1])
+        #expect(models.runner.appliedPosition == 8, "the erasure's wait for the read models ends")
+        #expect(models.runner.revision > revision, "answers remembered from before it are not served again")
         #expect(try models.runner.status().map(\.failedPosition) == [2, 5])
     }
 

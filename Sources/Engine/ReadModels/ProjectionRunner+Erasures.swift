@@ -33,8 +33,10 @@ extension ProjectionRunner {
     /// an erasure's wait for the read models ends at once): the erasures recorded since still reach
     /// them, read from where this last read (from the earliest stop after a start: an erasure applied
     /// again changes nothing). Only erasures are decoded, so the event that stopped the projections
-    /// cannot stop this. Returns how many events it read and the last one's position.
-    func applyErasuresWhileEveryProjectionIsStopped(until target: UInt64, _ checkpoints: [Checkpoint], _ db: Database) throws -> (count: Int, through: UInt64)? {
+    /// cannot stop this. Returns how many events it read, the last one's position and the erasures.
+    func applyErasuresWhileEveryProjectionIsStopped(
+        until target: UInt64, _ checkpoints: [Checkpoint], _ db: Database
+    ) throws -> (count: Int, through: UInt64, erasures: [Recorded<Event>])? {
         guard let stoppedAt = checkpoints.filter({ $0.failedPosition != nil }).map({ UInt64(clamping: $0.position) }).min() else { return nil }
         let from = max(erasuresScannedThrough.withLock { $0 }, stoppedAt) + 1
         guard from <= target else { return nil }
@@ -50,7 +52,7 @@ extension ProjectionRunner {
         }
         applyErasures(in: erasures, toStopped: checkpoints, db)
         noteErasures(in: erasures)
-        return (records.count, last)
+        return (records.count, last, erasures)
     }
 
     /// Notes that a batch folded an erasure, for `truncateWALAfterErasures`.

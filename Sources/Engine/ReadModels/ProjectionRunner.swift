@@ -193,7 +193,7 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
         let started = ContinuousClock.now
         var active: [(any Projection<Event>, Int64)] = []
         var folded: (count: Int, touched: ReadScopes, checkpoints: [Checkpoint])?
-        var scannedWhileStopped: (count: Int, through: UInt64)?
+        var scannedWhileStopped: (count: Int, through: UInt64, erasures: [Recorded<Event>])?
         do {
             try writeReadModels { db in
                 var checkpoints = Dictionary(uniqueKeysWithValues: try Checkpoint.all(db, of: database.projectionNames).map { ($0.name, $0) })
@@ -243,9 +243,13 @@ public final class ProjectionRunner<Catalog: EventCatalog>: Service, Sendable {
             try recordFailure(failure, among: active)
             return try applyNextBatch(until: target, prefetch: &prefetch)
         }
-        if let scannedWhileStopped {
-            erasuresScannedThrough.withLock { $0 = scannedWhileStopped.through }
-            return scannedWhileStopped.count
+        if let scanned = scannedWhileStopped {
+            erasuresScannedThrough.withLock { $0 = scanned.through }
+            // What was remembered of the erased users' rows is not served again, and the erasure's
+            // wait for the read models ends.
+            if !scanned.erasures.isEmpty { changes.advance(touching: .of(scanned.erasures, in: Catalog.self)) }
+            applied.publish(scanned.through)
+            return scanned.count
         }
         guard let folded else { return 0 }
         metrics?.batches.record(duration: ContinuousClock.now - started)
