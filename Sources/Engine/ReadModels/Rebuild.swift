@@ -112,11 +112,17 @@ extension ProjectionRunner {
                 progress(report)
             }
         }
-        try batchLock.withLock {
-            try rebuilder.catchUp()
+        func refusingAStoppedProjection() throws {
             if let failed = try rebuilt.checkpoints().first(where: { selected.contains($0.name) && $0.failedPosition != nil }) {
                 throw RebuildError.projectionFailed(failed.name, position: failed.failedPosition ?? 0, failure: failed.failure ?? "no reason recorded")
             }
+        }
+        // Before the live folds are held: a stopped one would not fold, and the rest of the log read
+        // for erasures alone would hold them for nothing.
+        try refusingAStoppedProjection()
+        try batchLock.withLock {
+            try rebuilder.catchUp()
+            try refusingAStoppedProjection()
             // Checked between batches above, and here: a log too short for those batches has none.
             if personalData.keyDestructions != destructions { throw RebuildError.erasedMeanwhile }
             try database.adopt(rebuilt)
