@@ -115,4 +115,25 @@ import Testing
         await #expect(throws: UploadBudget.Exhausted.self) { _ = try await younger.value }
         #expect(budget.bytesInUse == 0)
     }
+
+    /// The oldest request holds bytes without waiting (its files being stored) while two younger ones
+    /// each need the other's part: the younger of them gives way to the older, which waits.
+    @Test(.timeLimit(.minutes(1))) func aRequestGivesWayToAnyOlderOneThatWaits() async throws {
+        let budget = UploadBudget(bytes: 100, wait: .seconds(20))
+        let (oldest, sendingOldest) = await Self.reading(20, under: budget)
+        let (older, sendingOlder) = await Self.reading(40, under: budget)
+        let (younger, sendingYounger) = await Self.reading(40, under: budget)
+        sendingOlder.yield(Self.bytes(30))
+        sendingOlder.finish()
+        try await Task.sleep(for: .milliseconds(100))
+        let started = ContinuousClock.now
+        sendingYounger.yield(Self.bytes(30))
+        #expect(try await older.value == 70)
+        #expect(ContinuousClock.now - started < .seconds(10), "the older upload waited out the budget's wait")
+        sendingYounger.finish()
+        await #expect(throws: UploadBudget.Exhausted.self) { _ = try await younger.value }
+        sendingOldest.finish()
+        #expect(try await oldest.value == 20)
+        #expect(budget.bytesInUse == 0)
+    }
 }

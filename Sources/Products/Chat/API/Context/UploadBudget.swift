@@ -12,9 +12,9 @@ import NIOCore
 /// JSON message) takes nothing: what such bodies hold together is bounded by the connection limit,
 /// and an upload sent fast and then stalled, its bytes held until the body's deadline, then holds
 /// back other uploads only, not every user's messages. Two uploads each holding part of the budget
-/// and each waiting for the other's would both be refused at the deadline: the oldest request waits,
-/// and a younger one that needs room while the oldest waits gives way (refused at once, its bytes
-/// freed).
+/// and each waiting for the other's would both be refused at the deadline: a request that needs room
+/// while an older one waits gives way (refused at once, its bytes freed), so only the oldest waiting
+/// request waits while holding bytes.
 final class UploadBudget: Sendable {
     let bytes: Int
     let unmetered: Int
@@ -25,9 +25,10 @@ final class UploadBudget: Sendable {
         /// The metered requests under way, by ticket (admission order), and whether each waits for room.
         var waiting: [Int: Bool] = [:]
 
+        /// Whether an older request waits for room: then this one gives way, so the oldest waiting
+        /// one is the only one that waits while holding bytes.
         func mustGiveWay(_ ticket: Int) -> Bool {
-            guard let oldest = waiting.keys.min(), oldest != ticket else { return false }
-            return waiting[oldest] == true
+            waiting.contains { $0.key < ticket && $0.value }
         }
     }
 
