@@ -127,16 +127,17 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
         try await turns.inTurn(on: stream) { try await withRetry {
             let original = try log.position(ofEvent: eventId)
             let (state, version, keyDestructions) = try folded(stream, as: State.self)
+            let decidingOn = try original.map { original in
+                State.fold(try readStream(stream).events.prefix { $0.position < original })
+            } ?? state
             let decided: [Event]
             do {
-                decided = try decide(try original.map { original in
-                    State.fold(try readStream(stream).events.prefix { $0.position < original })
-                } ?? state)
-            } catch {
-                // The same request decided on the same state as when it was recorded, and a decision
-                // reads nothing else: one refused there is another request under the same key.
+                decided = try decide(decidingOn)
+            } catch let refusal as any DecisionRefusal {
+                // The same request decides the same on the state it was recorded on: one refused
+                // there is another request under the same key.
                 if let original { throw EventLogError.eventIdReused(eventId: eventId, position: original) }
-                throw error
+                throw refusal
             }
             if let original, decided.isEmpty { throw EventLogError.eventIdReused(eventId: eventId, position: original) }
             guard !decided.isEmpty else { return try commandResult(log.headPosition) }
@@ -177,6 +178,11 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
         return try await attempt()
     }
 }
+
+/// What a decision refuses from the state it decides on (a missing session, an invalid rating): each
+/// product's domain error. Under a key already recorded, one such refusal means another request
+/// (`decideAndAppend`), where a failure to read or write means nothing about the request.
+public protocol DecisionRefusal: Error {}
 
 public enum CommandError: Error, Equatable, Sendable {
     /// The same streams kept changing under the command; the caller may retry.

@@ -2,7 +2,7 @@ import EventSourcing
 
 /// What an article must be to be ingested, and a user's preferences to be recorded.
 public enum NewsRules {
-    public enum Refusal: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Refusal: DecisionRefusal, Equatable, Sendable, CustomStringConvertible {
         case invalid(field: String, reason: String)
         case invalidTicker(String)
 

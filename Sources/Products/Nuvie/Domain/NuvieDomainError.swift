@@ -1,5 +1,7 @@
+import EventSourcing
+
 /// A command the domain refuses, with the reason in its own terms. The API maps each to a response.
-public enum NuvieDomainError: Error, Equatable, Sendable {
+public enum NuvieDomainError: DecisionRefusal, Equatable, Sendable {
     case movieNotFound(movieId: Int64)
     case userNotFound(userId: Int64)
     case reviewNotFound(reviewId: Int64)

@@ -1,5 +1,7 @@
+import EventSourcing
+
 /// A command Savry refuses, in its own terms. The API maps each to a response.
-public enum SavryDomainError: Error, Equatable, Sendable {
+public enum SavryDomainError: DecisionRefusal, Equatable, Sendable {
     /// No such recipe, or it was deleted.
     case recipeNotFound(recipeId: String)
     /// The recipe is another user's.
