@@ -135,7 +135,9 @@ public struct EventStore<Catalog: EventCatalog>: Sendable {
                 decided = try decide(decidingOn)
             } catch let refusal as any DecisionRefusal {
                 // The same request decides the same on the state it was recorded on: one refused
-                // there is another request under the same key.
+                // there is another request under the same key. (A decision that also reads a fact
+                // outside the stream, another user's existence, can be refused on a retry after that
+                // fact changed: answered as a reused key too.)
                 if let original { throw EventLogError.eventIdReused(eventId: eventId, position: original) }
                 throw refusal
             }
