@@ -4,18 +4,30 @@ import Testing
 @testable import EventLog
 
 /// The log on a real, small tmpfs that is then filled: appends are refused whole with a typed
-/// `StorageFullError`, everything acknowledged stays, and appends resume once space is freed.
+/// `StorageFullError`, everything acknowledged stays, and appends resume once space is freed. And on
+/// files that refuse writes (immutable), the log's or only its index's.
 @Suite(.serialized) struct LogDiskFullTests {
+    static let immutableFiles = ConditionTrait.enabled(
+        if: ImmutableFiles.areEnforced, "no immutable files here (needs root, chattr, and a filesystem such as ext4): test skipped"
+    )
+
+    /// A small log in `directory`, and the directory its files are in.
+    static func smallLog(in directory: TemporaryDirectory) throws -> (EventLog, URL) {
+        let logDirectory = directory.url.appendingPathComponent("log")
+        return (try EventLog(configuration: .init(directory: logDirectory, initialMapSize: 1 << 20)), logDirectory)
+    }
+
+    static func event() -> NewEvent { NewEvent(type: "thing-happened", payload: Data(#"{"n":1}"#.utf8)) }
+
     /// A filesystem that refuses writes for another reason than space (read-only after an error, not
     /// permitted) was a 500 and a healthy `/health`: it is refused as a full disk is, and stands until
     /// a write succeeds, since free space says nothing about it.
-    @Test(.enabled(if: ImmutableFiles.areEnforced, "no immutable files here (needs root, chattr, and a filesystem such as ext4): test skipped"), .timeLimit(.minutes(2)))
+    @Test(immutableFiles, .timeLimit(.minutes(2)))
     func aFilesystemThatRefusesWritesRefusesAppendsUntilItTakesThemAgain() async throws {
         let directory = try TemporaryDirectory()
-        let logDirectory = directory.url.appendingPathComponent("log")
-        let log = try EventLog(configuration: .init(directory: logDirectory, initialMapSize: 1 << 20))
+        let (log, logDirectory) = try Self.smallLog(in: directory)
         defer { log.close() }
-        let event = { NewEvent(type: "thing-happened", payload: Data(#"{"n":1}"#.utf8)) }
+        let event = Self.event
         let head = try await log.append(to: "before", expectedVersion: .noStream, events: [event()]).lastPosition
         // Not the lock file: LMDB's mutexes live in its shared mapping, where a refused write is SIGBUS.
         let files = [logDirectory.appendingPathComponent("data.mdb")]
@@ -34,6 +46,38 @@ import Testing
         _ = try await log.append(to: "after", expectedVersion: .noStream, events: [event()])
         #expect(log.storageFailure == nil)
         #expect(try log.read(from: 1, limit: .max).count == 2)
+    }
+
+    /// The index's commit comes after the log's durable one and can fail alone (its file refuses
+    /// writes): the append stands, and no read through the index may miss it.
+    @Test(immutableFiles, .timeLimit(.minutes(2)))
+    func aReadAfterAFailedIndexCommitCatchesTheIndexUpOrThrows() async throws {
+        let directory = try TemporaryDirectory()
+        let (log, logDirectory) = try Self.smallLog(in: directory)
+        defer { log.close() }
+        let event = Self.event
+        _ = try await log.append(to: "things", expectedVersion: .noStream, events: [event()])
+        let indexFile = [logDirectory.appendingPathComponent("index/data.mdb")]
+
+        try ImmutableFiles.set(true, indexFile)
+        let second = event()
+        let acknowledged: AppendResult
+        do {
+            acknowledged = try await log.append(to: "things", expectedVersion: .exact(1), events: [second])
+        } catch {
+            try ImmutableFiles.set(false, indexFile)
+            throw error
+        }
+        let whileRefused = Result { try log.readStream("things") }
+        try ImmutableFiles.set(false, indexFile)
+
+        #expect(acknowledged.positions == [2], "the log's commit was durable: the append stands")
+        if case .success(let events) = whileRefused {
+            Issue.record("a read through an index that misses an acknowledged event answered: \(events.map(\.position))")
+        }
+        #expect(try log.readStream("things").map(\.id).last == second.id)
+        #expect(try log.streamVersion("things") == 2)
+        #expect(try log.position(ofEvent: second.id) == 2)
     }
 
     @Test(.enabled(if: TmpfsMount.isPermitted, "mounting a tmpfs needs root: disk-full test skipped"), .timeLimit(.minutes(2)))

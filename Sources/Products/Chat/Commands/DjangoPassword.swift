@@ -30,12 +30,8 @@ public struct DjangoPassword: Sendable {
     /// Whether `password` is the one `encoded` was made from. Anything not a well-formed
     /// `pbkdf2_sha256` hash (another hasher's, an unusable `!…` one) matches nothing.
     public static func verify(_ password: String, against encoded: String) -> Bool {
-        let parts = encoded.split(separator: "$", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0] == algorithm, let iterations = Int(parts[1]), (1...10_000_000).contains(iterations),
-              let expected = Data(base64Encoded: String(parts[3])), expected.count == 32,
-              let derived = try? derive(password, salt: String(parts[2]), iterations: iterations)
-        else { return false }
-        return zip(derived, expected).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+        guard let stored = Stored(encoded), let derived = try? derive(password, salt: stored.salt, iterations: stored.iterations) else { return false }
+        return zip(derived, stored.hash).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     /// Whether a hash is one `verify` can check, for an import to refuse the others up front.
@@ -45,11 +41,22 @@ public struct DjangoPassword: Sendable {
 
     /// The iteration count a hash `verify` can check records; nil for any other.
     public static func iterations(of encoded: String) -> Int? {
-        let parts = encoded.split(separator: "$", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0] == algorithm, let iterations = Int(parts[1]), (1...10_000_000).contains(iterations),
-              Data(base64Encoded: String(parts[3]))?.count == 32
-        else { return nil }
-        return iterations
+        Stored(encoded)?.iterations
+    }
+
+    /// A well-formed `pbkdf2_sha256$<iterations>$<salt>$<base64 hash>`, its parts read.
+    private struct Stored {
+        let iterations: Int
+        let salt: String
+        let hash: Data
+
+        init?(_ encoded: String) {
+            let parts = encoded.split(separator: "$", omittingEmptySubsequences: false)
+            guard parts.count == 4, parts[0] == DjangoPassword.algorithm, let iterations = Int(parts[1]), (1...10_000_000).contains(iterations),
+                  let hash = Data(base64Encoded: String(parts[3])), hash.count == 32
+            else { return nil }
+            (self.iterations, salt, self.hash) = (iterations, String(parts[2]), hash)
+        }
     }
 
     private static func derive(_ password: String, salt: String, iterations: Int) throws -> Data {
