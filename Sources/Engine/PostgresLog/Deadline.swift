@@ -46,6 +46,8 @@ final class Abandonment: Sendable {
         _ = state.withLockedValue { $0.watchers.removeValue(forKey: token) }
     }
 
+    var isDeclared: Bool { state.withLockedValue { $0.declared } }
+
     func declare() {
         let actions = state.withLockedValue { state -> [@Sendable () -> Void] in
             state.declared = true

@@ -150,7 +150,7 @@ public final class PostgresSharedLog: SharedLog {
                 return .success(try await operation(pool.client))
             } catch {
                 // An error of a pool given up meanwhile (its server left) is that, whatever it says.
-                let retired = !primary.isInUse(pool)
+                let retired = pool.abandonment.isDeclared
                 guard Task.isCancelled || retired || Self.unavailability(Self.cause(error)) != nil else { return .failure(error) }
                 primary.lost(pool)
                 return .failure(retired ? PostgresLogError.unreachable(location: "\(pool.server)", reason: "its connection was given up") : error)

@@ -54,16 +54,14 @@ final class PrimaryPool: Sendable {
         }
     }
 
-    /// `pool` could not be used: the next operation looks for the server again. With one server, the
-    /// pool is kept (it reconnects by itself). With several, it is retired.
+    /// `pool` could not be used: the next operation looks for the server again. The pool is kept until
+    /// another server is chosen in its place (or, with several, none is), so that an operation past
+    /// its deadline on a primary that still answers gives up itself only, not every other on its pool.
     func lost(_ pool: Pool) {
-        let retiring = state.withLockedValue { state -> Bool in
-            guard case .using(let inUse) = state, inUse.client === pool.client else { return false }
-            let failover = location.servers.count > 1
-            state = .lost(failover ? nil : inUse)
-            return failover
+        state.withLockedValue { state in
+            guard case .using(let inUse) = state, inUse.client === pool.client else { return }
+            state = .lost(inUse)
         }
-        if retiring { Self.retire(pool) }
     }
 
     /// Gives up what still waits on `pool` (a pool waits for a server that is gone rather than failing,
@@ -72,13 +70,6 @@ final class PrimaryPool: Sendable {
     private static func retire(_ pool: Pool) {
         pool.abandonment.declare()
         pool.running.cancel()
-    }
-
-    func isInUse(_ pool: Pool) -> Bool {
-        state.withLockedValue { state in
-            if case .using(let inUse) = state { return inUse.client === pool.client }
-            return false
-        }
     }
 
     /// The server in use, for `/health`; nil while none is.
@@ -101,9 +92,9 @@ final class PrimaryPool: Sendable {
     }
 
     private func find(reusing previous: Pool?) async throws -> Pool {
+        let pool: Pool
         do {
             let server = try await chooseServer(keeping: previous?.server)
-            let pool: Pool
             if let previous, previous.server == server {
                 pool = previous
             } else {
@@ -112,23 +103,28 @@ final class PrimaryPool: Sendable {
                 pool = Pool(client: client, server: server, running: Task { await client.run() })
                 logger.notice("writing to the event log's server", metadata: ["server": "\(server)", "log": "\(location)"])
             }
-            // Closed meanwhile (`close` left `.lost(nil)`): the pool found is not kept running.
+        } catch {
+            // With several servers, none taking writes means the one in use is gone or now a standby.
+            let failover = location.servers.count > 1
             let closed = state.withLockedValue { state -> Bool in
                 guard case .finding = state else { return true }
-                state = .using(pool)
+                state = .lost(failover ? nil : previous)
                 return false
             }
-            if closed {
-                pool.running.cancel()
-                throw CancellationError()
-            }
-            return pool
-        } catch {
-            state.withLockedValue { state in
-                if case .finding = state { state = .lost(previous) }
-            }
+            if let previous, failover || closed { Self.retire(previous) }
             throw error
         }
+        // Closed meanwhile (`close` left `.lost(nil)`): the pool found is not kept running.
+        let closed = state.withLockedValue { state -> Bool in
+            guard case .finding = state else { return true }
+            state = .using(pool)
+            return false
+        }
+        if closed {
+            Self.retire(pool)
+            throw CancellationError()
+        }
+        return pool
     }
 
     /// Once a server is in use and no other would do better (one server, or any allowed), that one,
