@@ -1,4 +1,5 @@
 import Foundation
+import PersonalData
 
 /// Secrets a server needs: a configured one checked for strength, or in demo mode one generated
 /// once and kept in the data directory.
@@ -18,15 +19,18 @@ public enum GeneratedSecret {
         return demoMode ? try readOrCreate(file) : nil
     }
 
-    /// 48 random bytes, base64, written once (mode 0600) and read back on later starts.
+    /// 48 random bytes, base64, written once and read back on later starts: created with mode 0600,
+    /// never readable by another user for a moment.
     public static func readOrCreate(_ file: URL) throws -> String {
         if let existing = try? String(contentsOf: file, encoding: .utf8), !existing.isEmpty {
             return existing.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         var generator = SystemRandomNumberGenerator()
         let secret = Data((0..<48).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64EncodedString()
-        try Data(secret.utf8).write(to: file, options: .atomic)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        guard try PrivateFile.publish(Data(secret.utf8), at: file.path) else {
+            // Another process made it first.
+            return try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         return secret
     }
 }

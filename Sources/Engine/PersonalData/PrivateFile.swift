@@ -8,13 +8,13 @@ import Darwin
 
 /// Files only their owner can read: created with mode 0600 rather than chmod-ed after, so there is
 /// no moment another user could open them.
-enum PrivateFile {
-    struct Failure: Error, CustomStringConvertible {
+public enum PrivateFile {
+    public struct Failure: Error, CustomStringConvertible {
         var operation: String
         var path: String
         var code: Int32
 
-        var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
+        public var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
     }
 
     /// Creates an empty file at `path`; false when something is there already.
@@ -30,7 +30,7 @@ enum PrivateFile {
 
     /// Puts `contents` at `path` whole and synced, unless a file is there already (false): written
     /// to a temporary file beside it, then linked into place, which fails rather than replaces.
-    static func publish(_ contents: Data, at path: String) throws -> Bool {
+    public static func publish(_ contents: Data, at path: String) throws -> Bool {
         let temporary = "\(path).\(UUID().uuidString).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Failure(operation: "create", path: temporary, code: errno) }

@@ -38,7 +38,7 @@ public struct ChatCommandService: Sendable {
         try AccountRules.password(password)
         let profile = try AccountRules.profile(username: username, firstName: firstName, lastName: lastName, email: email)
         let passwords = passwords
-        let hash = try await hashing.run { try passwords.hash(password) }
+        let hash = try await hashing.run(.newHash) { try passwords.hash(password) }
         return try await register(email: email, profile: profile, passwordHash: hash, importedDateJoined: nil)
     }
 
@@ -73,7 +73,7 @@ public struct ChatCommandService: Sendable {
         guard let email = try? AccountRules.email(rawEmail), password.utf8.count <= 4096 else { return nil }
         let account = try (registration.existingUser(Self.identity(email)) ?? existingAccount(uncomposedEmail: rawEmail)).flatMap { try self.account($0.userId) }
         let hash = account?.passwordHash ?? decoyHash
-        let matches = try await hashing.run { DjangoPassword.verify(password, against: hash) }
+        let matches = try await hashing.run(.check) { DjangoPassword.verify(password, against: hash) }
         guard matches, let account else { return nil }
         await strengthen(account, password: password)
         return account
@@ -86,7 +86,7 @@ public struct ChatCommandService: Sendable {
     private func strengthen(_ account: AccountState.Registered, password: String) async {
         guard let iterations = DjangoPassword.iterations(of: account.passwordHash), iterations < passwords.iterations else { return }
         let passwords = passwords
-        guard let stronger = try? await hashing.run({ try passwords.hash(password) }) else { return }
+        guard let stronger = try? await hashing.run(.newHash, { try passwords.hash(password) }) else { return }
         _ = try? await store.decideAndAppend(ChatStreams.user(account.userId), as: AccountState.self, eventId: .timeOrdered()) { state in
             guard state.registered?.passwordHash == account.passwordHash else { return [] }
             return [.passwordRehashed(PasswordRehashed(userId: account.userId, passwordHash: stronger))]
