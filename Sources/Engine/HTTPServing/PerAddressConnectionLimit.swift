@@ -43,7 +43,7 @@ final class PerAddressConnectionLimitHandler: ChannelInboundHandler, RemovableCh
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        guard let address = context.channel.remoteAddress?.ipAddress else { return }
+        guard let address = context.channel.remoteAddress?.clientNetwork else { return }
         if connections.admit(address) {
             admitted = address
         } else {

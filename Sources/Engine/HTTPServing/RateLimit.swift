@@ -90,7 +90,7 @@ public struct RateLimitMiddleware<Context: RemoteAddressRequestContext, Refusal:
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard !Self.exempt.contains(request.uri.path) else { return try await next(request, context) }
-        let key = user(context).map { "user:\($0)" } ?? "ip:\(context.remoteAddress?.ipAddress ?? "unknown")"
+        let key = user(context).map { "user:\($0)" } ?? "ip:\(context.remoteAddress?.clientNetwork ?? "unknown")"
         if let retryAfter = limiter.take(key) {
             limited.increment()
             throw refusal(retryAfter)

@@ -1,5 +1,6 @@
 import ChatCommands
 import ChatDomain
+import HTTPServing
 import Hummingbird
 import ReadModels
 
@@ -15,7 +16,7 @@ struct AccountController: Sendable {
         let fields = try await FormFields.json(request, context: context)
         let email = try fields.string("email") ?? "", password = try fields.string("password") ?? ""
         guard !email.isEmpty, !password.isEmpty else { throw ChatAPIError.invalid(email.isEmpty ? "email" : "password", "is required") }
-        let address = context.remoteAddress?.ipAddress
+        let address = context.remoteAddress?.clientNetwork
         let account = try await throttle.attempt(email: email, address: address) {
             try await commands.authenticate(email: email, password: password)
         }

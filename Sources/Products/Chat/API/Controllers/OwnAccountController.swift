@@ -2,6 +2,7 @@ import ChatCommands
 import ChatDomain
 import ChatProjections
 import Foundation
+import HTTPServing
 import Hummingbird
 import ProductHosting
 
@@ -32,7 +33,7 @@ struct OwnAccountController: Sendable {
         let fields = try await FormFields.json(request, context: context)
         guard let password = try fields.string("password"), !password.isEmpty else { throw ChatAPIError.invalid("password", "is required to delete the account") }
         guard let account = try commands.account(context.userId) else { throw ChatDomainError.userNotFound(userId: context.userId) }
-        _ = try await throttle.attempt(email: account.email, address: context.remoteAddress?.ipAddress) {
+        _ = try await throttle.attempt(email: account.email, address: context.remoteAddress?.clientNetwork) {
             try await commands.authenticate(email: account.email, password: password)
         }
         do {

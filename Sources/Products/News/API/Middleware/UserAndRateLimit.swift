@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServing
 import HTTPTypes
 import Hummingbird
 import NIOConcurrencyHelpers
@@ -85,7 +86,7 @@ struct RateLimitHeadersMiddleware: RouterMiddleware {
     let limiter: NewsRateLimiter
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let taken = limiter.take(context.userIdRefusal == nil ? context.userId : nil, address: context.remoteAddress?.ipAddress)
+        let taken = limiter.take(context.userIdRefusal == nil ? context.userId : nil, address: context.remoteAddress?.clientNetwork)
         let headers: HTTPFields = [.rateLimitLimit: "\(taken.limit)", .rateLimitRemaining: "\(max(taken.remaining, 0))", .rateLimitReset: "\(taken.reset)"]
         guard taken.remaining >= 0, !taken.addressExhausted else {
             let details = taken.addressExhausted
