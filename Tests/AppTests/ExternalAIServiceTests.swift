@@ -8,7 +8,7 @@ import Testing
 
 /// An external AI service for the backend to call: it speaks the contract, with what it answers
 /// decided by the test.
-private enum FakeAIBehaviour: Sendable { case answers, tooSlow, modelNotReady, careless, rulesWithoutDescriptions }
+private enum FakeAIBehaviour: Sendable { case answers, tooSlow, modelNotReady, unknownUser, careless, rulesWithoutDescriptions }
 
 private let sharedToken = "internal-token-internal-token-internal"
 
@@ -24,6 +24,10 @@ private func withFakeAIService(_ behaviour: FakeAIBehaviour, _ body: @Sendable (
         case .modelNotReady:
             let body = #"{"error":{"code":"MODEL_NOT_READY","message":"warming up","details":{}}}"#
             return Response(status: .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(string: body)))
+        case .unknownUser:
+            // A service whose data lags the backend's: a new user is not in it yet.
+            let body = #"{"error":{"code":"USER_NOT_FOUND","message":"no such user","details":{}}}"#
+            return Response(status: .notFound, body: .init(byteBuffer: ByteBuffer(string: body)))
         case .answers, .careless, .rulesWithoutDescriptions:
             break
         }
@@ -101,7 +105,7 @@ private func fallbacks(_ client: LiveClient) async throws -> Int {
         }
     }
 
-    @Test(arguments: [FakeAIBehaviour.tooSlow, .modelNotReady])
+    @Test(arguments: [FakeAIBehaviour.tooSlow, .modelNotReady, .unknownUser])
     fileprivate func theInProcessModelAnswersWhenTheExternalServiceFails(_ behaviour: FakeAIBehaviour) async throws {
         try await withFakeAIService(behaviour) { port in
             try await withTasteServer({ configure(&$0, port: port) }) { client in

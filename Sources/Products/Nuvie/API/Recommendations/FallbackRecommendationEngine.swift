@@ -2,8 +2,9 @@ import Logging
 import Metrics
 import NuvieRecommendations
 
-/// Asks `primary` (an external AI service) and, when it fails or is too slow, answers from
-/// `fallback` (the model in this process). Answers about unknown users or films are not failures.
+/// Asks `primary` (an external AI service) and, when it fails, is too slow or does not know the
+/// user or film yet (its data lags the log's), answers from `fallback` (the model in this process),
+/// which has the last word on them. Only a request it calls invalid is passed on as it is.
 public struct FallbackRecommendationEngine: RecommendationEngine {
     let primary: any RecommendationEngine
     let fallback: any RecommendationEngine
@@ -43,8 +44,8 @@ public struct FallbackRecommendationEngine: RecommendationEngine {
 
     static func fallsBack(_ error: RecommendationError) -> Bool {
         switch error {
-        case .modelNotReady, .timeout, .unavailable: true
-        case .userNotFound, .movieNotFound, .invalidRequest: false
+        case .modelNotReady, .timeout, .unavailable, .userNotFound, .movieNotFound: true
+        case .invalidRequest: false
         }
     }
 }
