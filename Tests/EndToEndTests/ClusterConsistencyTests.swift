@@ -121,16 +121,26 @@ struct ClusterConsistencyTests {
             return (try? await Self.health(port: nodePorts[2]))?.status == 200
         }
         #expect(restarted, "the script started node 3 again: \(cluster.everythingSaid().suffix(2_000))")
-        for (writer, n, _) in acknowledged.withLockedValue({ $0 }) {
-            let again = try await cluster.post("/api/app/recipes", recipe(writer, n), token: tokens[writer], headers: ["Idempotency-Key": "w\(writer)-\(n)"])
-            #expect(again.status == 201 || again.status == 200, "acknowledged write w\(writer)-\(n) retried: \(again.status) \(again.text)")
-        }
         let serverURL = try String(contentsOf: directory.url.appendingPathComponent("postgres/url"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        let shared = try await TestPostgres.head(of: serverURL.replacingOccurrences(of: "/postgres?", with: "/savry?"))
+        let logURL = serverURL.replacingOccurrences(of: "/postgres?", with: "/savry?")
+        let shared = try await TestPostgres.head(of: logURL)
         let caughtUp = try await SharedLogNodeTests.eventually(within: .seconds(30)) {
             try await nodePorts.asyncMap { try await Self.health(port: $0).json["logHeadPosition"] as? Int }.allSatisfy { $0 == Int(shared) }
         }
-        #expect(caughtUp, "every node at the shared head \(shared), and a retried acknowledged write recorded nothing new")
+        #expect(caughtUp, "every node at the shared head \(shared)")
+        // Every acknowledged recipe is there, on whichever node answers.
+        let written = acknowledged.withLockedValue { $0 }
+        for (writer, token) in tokens.enumerated() {
+            let names = Set(try await SavryEndToEndTests.walk(cluster, token: token, limit: 50).compactMap { $0["name"] as? String })
+            let lost = written.filter { $0.writer == writer && !names.contains("Dish \($0.n) of cook \(writer)") }.map(\.n)
+            #expect(lost.isEmpty, "cook \(writer)'s acknowledged recipes missing: \(lost)")
+        }
+        // Retried under its key, an acknowledged write is recognised and records nothing new.
+        for (writer, n, _) in written {
+            let again = try await cluster.post("/api/app/recipes", recipe(writer, n), token: tokens[writer], headers: ["Idempotency-Key": "w\(writer)-\(n)"])
+            #expect(again.status == 201 || again.status == 200, "acknowledged write w\(writer)-\(n) retried: \(again.status) \(again.text)")
+        }
+        #expect(try await TestPostgres.head(of: logURL) == shared, "a retried acknowledged write recorded something new")
         try await Self.expectEveryNodeVerifies(directory.url, nodes: 3)
         await cluster.stop()
     }

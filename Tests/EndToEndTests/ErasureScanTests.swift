@@ -194,11 +194,16 @@ enum PersonalDataScan {
         #expect(found.isEmpty, "\(when): \(found)", sourceLocation: sourceLocation)
     }
 
-    /// An online replay of every projection, waited for.
-    static func replay(_ server: ServerProcess, admin: [String: String]) async throws {
-        #expect(try await server.post("/admin/replay", "{}", headers: admin).status == 202)
-        for _ in 0..<600 where try await server.get("/admin/replay", headers: admin).json["state"] as? String == "running" {
+    /// An online replay of every projection, waited for; it must have finished, or what is checked
+    /// after it is the files from before it.
+    static func replay(_ server: ServerProcess, admin: [String: String], sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        #expect(try await server.post("/admin/replay", "{}", headers: admin).status == 202, sourceLocation: sourceLocation)
+        var status: [String: Any] = [:]
+        for _ in 0..<600 {
+            status = try await server.get("/admin/replay", headers: admin).json
+            guard status["state"] as? String == "running" else { break }
             try await Task.sleep(for: .milliseconds(100))
         }
+        #expect(status["state"] as? String == "finished", "the replay: \(status)", sourceLocation: sourceLocation)
     }
 }

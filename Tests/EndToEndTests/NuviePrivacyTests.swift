@@ -54,10 +54,7 @@ import Testing
         #expect(newId != anaId, "signing in again is a new, empty account")
         #expect(try await server.post("/admin/users/\(anaId)/erase", "{}", headers: admin).status == 409)
 
-        #expect(try await server.post("/admin/replay", "{}", headers: admin).status == 202)
-        for _ in 0..<100 where try await server.get("/admin/replay", headers: admin).json["state"] as? String == "running" {
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        try await PersonalDataScan.replay(server, admin: admin)
         try await expectErased(anaId, on: server, friendToken: friend, admin: admin)
         await server.stop()
         let verify = try await runNuvie(["verify", "--data-dir", data.path])

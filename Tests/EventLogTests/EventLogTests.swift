@@ -85,11 +85,11 @@ func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -> EventL
         defer { log.close() }
         _ = try await log.append(to: "contended", expectedVersion: .noStream, events: [event()])
 
-        let outcomes = await withTaskGroup(of: Bool.self) { group in
+        let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
             for _ in 0..<32 {
-                group.addTask { (try? await log.append(to: "contended", expectedVersion: .exact(1), events: [event()])) != nil }
+                group.addTask { try await appendedOrConflicted { _ = try await log.append(to: "contended", expectedVersion: .exact(1), events: [event()]) } }
             }
-            return await group.reduce(into: [Bool]()) { $0.append($1) }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
         }
         #expect(outcomes.filter { $0 }.count == 1)
         #expect(try log.streamVersion("contended") == 2)
@@ -139,14 +139,14 @@ func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -> EventL
         let log = try await place.open()
         defer { log.close() }
         _ = try await log.append(to: "taken", expectedVersion: .noStream, events: [event()])
-        let results = await withTaskGroup(of: Bool.self) { group in
+        let results = try await withThrowingTaskGroup(of: Bool.self) { group in
             for i in 0..<20 {
                 group.addTask {
                     let stream = i.isMultiple(of: 2) ? "taken" : "free-\(i)"
-                    return (try? await log.append(to: stream, expectedVersion: .noStream, events: [event()])) != nil
+                    return try await appendedOrConflicted { _ = try await log.append(to: stream, expectedVersion: .noStream, events: [event()]) }
                 }
             }
-            return await group.reduce(into: [Bool]()) { $0.append($1) }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
         }
         #expect(results.filter { $0 }.count == 10)
         #expect(log.headPosition == 11)
@@ -316,5 +316,16 @@ func openLog(_ dir: TemporaryDirectory, mapSize: Int = 1 << 20) throws -> EventL
         let restored = try EventLog(configuration: .init(directory: copy))
         defer { restored.close() }
         #expect(try restored.read(from: 1, limit: 100) == (try log.read(from: 1, limit: 100)))
+    }
+}
+
+/// true when `append` appended, false when it was refused for the stream's version; any other
+/// failure fails the test.
+private func appendedOrConflicted(_ append: () async throws -> Void) async throws -> Bool {
+    do {
+        try await append()
+        return true
+    } catch EventLogError.wrongExpectedVersion {
+        return false
     }
 }
