@@ -26,7 +26,8 @@ import Testing
                 }
             }
         }
-        while acknowledged.withLockedValue({ $0 }) < 5 { try await Task.sleep(for: .milliseconds(20)) }
+        let writing = try await SharedLogNodeTests.eventually(within: .seconds(30)) { acknowledged.withLockedValue { $0 } >= 5 }
+        try #require(writing, "five ratings acknowledged before the backup")
         let backedUp = try await runNuvie(["backup", "--data-dir", live.path, backup.path])
         let acknowledgedByTheBackupsEnd = acknowledged.withLockedValue { $0 }
         // Under a running server, which would go on serving the log it has open: what it acknowledged would be lost.
@@ -36,7 +37,8 @@ import Testing
         let importBeside = try await runNuvie(["import", "movielens", "--data-dir", live.path, replayFixtures.appendingPathComponent("movielens-tiny").path])
         #expect(importBeside.status == 1 && importBeside.output.contains("is serving"), "\(importBeside.output)")
         // Writes go on after the backup, so the log the backup copied was not the last one written.
-        while acknowledged.withLockedValue({ $0 }) < acknowledgedByTheBackupsEnd + 5 { try await Task.sleep(for: .milliseconds(20)) }
+        let wentOn = try await SharedLogNodeTests.eventually(within: .seconds(30)) { acknowledged.withLockedValue { $0 } >= acknowledgedByTheBackupsEnd + 5 }
+        #expect(wentOn, "five more ratings acknowledged after the backup")
         writes.cancel()
         await writes.value
         await server.stop()

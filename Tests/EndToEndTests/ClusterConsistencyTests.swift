@@ -125,9 +125,9 @@ struct ClusterConsistencyTests {
         let logURL = serverURL.replacingOccurrences(of: "/postgres?", with: "/savry?")
         let shared = try await TestPostgres.head(of: logURL)
         let caughtUp = try await SharedLogNodeTests.eventually(within: .seconds(30)) {
-            try await nodePorts.asyncMap { try await Self.health(port: $0).json["logHeadPosition"] as? Int }.allSatisfy { $0 == Int(shared) }
+            try await nodePorts.asyncMap { try await Self.foldedHead(port: $0) }.allSatisfy { $0 == Int(shared) }
         }
-        #expect(caughtUp, "every node at the shared head \(shared)")
+        #expect(caughtUp, "every node at the shared head \(shared), its projections folded to it")
         // Every acknowledged recipe is there, on whichever node answers.
         let written = acknowledged.withLockedValue { $0 }
         for (writer, token) in tokens.enumerated() {
@@ -170,6 +170,12 @@ struct ClusterConsistencyTests {
 
     static func health(port: String) async throws -> ServerProcess.Reply {
         try await ServerProcess.send(.GET, "http://127.0.0.1:\(port)/health")
+    }
+
+    /// The node's log head once its projections have folded all of it (health "ok"), else nil.
+    static func foldedHead(port: String) async throws -> Int? {
+        let health = try await Self.health(port: port).json
+        return health["status"] as? String == "ok" ? health["logHeadPosition"] as? Int : nil
     }
 
     static var nuvieEnvironment: [String: String] {

@@ -28,6 +28,8 @@ struct SlowPrimaryTests {
                 _ = try await holder.query("LOCK TABLE shared_file IN ACCESS EXCLUSIVE MODE", logger: logger)
                 let first = Task { try await log.file("kept") }
                 try await Self.waitForLockWaiters(1, client: client, logger: logger)
+                // Seconds apart, so the second is still well inside its deadline when the lock is released.
+                try await Task.sleep(for: .seconds(3))
                 let second = Task { try await log.file("kept") }
                 try await Self.waitForLockWaiters(2, client: client, logger: logger)
                 // The first passes its deadline while the lock is held; the second, sent later, still waits.
@@ -37,6 +39,15 @@ struct SlowPrimaryTests {
             }
         }
         #expect(try await log.file("kept") == Data("saved".utf8))
+    }
+
+    @Test func aClosedLogMakesNoPoolAgain() async throws {
+        let log = try await PostgresSharedLog(url: try await TestPostgres.newDatabase(), product: "test", operationTimeout: .seconds(8))
+        try await log.storeFile("kept", Data("saved".utf8))
+        log.close()
+        await #expect(throws: SharedLogUnreachable.self, "an operation after close reconnected: a pool nothing would close") {
+            try await log.file("kept")
+        }
     }
 
     /// Waits until `count` sessions of the database wait for a lock.

@@ -16,21 +16,24 @@ public enum GeneratedSecret {
             guard configured.utf8.count >= 32 else { throw TooWeak(name: name) }
             return configured
         }
-        return demoMode ? try readOrCreate(file) : nil
+        return demoMode ? try readOrCreate(file, named: name) : nil
     }
 
     /// 48 random bytes, base64, written once and read back on later starts: created with mode 0600,
-    /// never readable by another user for a moment.
-    public static func readOrCreate(_ file: URL) throws -> String {
-        if let existing = try? String(contentsOf: file, encoding: .utf8), !existing.isEmpty {
-            return existing.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+    /// never readable by another user for a moment. A kept file too short to be a secret (emptied by
+    /// hand, say) is refused, not served as a weak one.
+    public static func readOrCreate(_ file: URL, named name: String) throws -> String {
+        if FileManager.default.fileExists(atPath: file.path) { return try kept(file, named: name) }
         var generator = SystemRandomNumberGenerator()
         let secret = Data((0..<48).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64EncodedString()
-        guard try PrivateFile.publish(Data(secret.utf8), at: file.path) else {
-            // Another process made it first.
-            return try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+        // False when another process made it first.
+        guard try PrivateFile.publish(Data(secret.utf8), at: file.path) else { return try kept(file, named: name) }
+        return secret
+    }
+
+    private static func kept(_ file: URL, named name: String) throws -> String {
+        let secret = try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard secret.utf8.count >= 32 else { throw TooWeak(name: "\(name) kept in \(file.path)") }
         return secret
     }
 }

@@ -25,7 +25,7 @@ extension PostgresSharedLog {
                 throw error
             } catch {
                 if Task.isCancelled { return }
-                if let pool, Self.unavailability(error) != nil { primary.lost(pool) }
+                if let pool, Self.unavailability(error) != nil { primary.lost(pool, onlyTimedOut: false) }
                 reporter.warning("lost or could not take the lead", metadata: ["job": "\(job)", "error": "\(error)"])
             }
             try? await Task.sleep(for: Self.leadershipRetry)

@@ -151,8 +151,9 @@ public final class PostgresSharedLog: SharedLog {
             } catch {
                 // An error of a pool given up meanwhile (its server left) is that, whatever it says.
                 let retired = pool.abandonment.isDeclared
-                guard Task.isCancelled || retired || Self.unavailability(Self.cause(error)) != nil else { return .failure(error) }
-                primary.lost(pool)
+                let unavailable = Self.unavailability(Self.cause(error)) != nil
+                guard Task.isCancelled || retired || unavailable else { return .failure(error) }
+                primary.lost(pool, onlyTimedOut: !unavailable)
                 return .failure(retired ? PostgresLogError.unreachable(location: "\(pool.server)", reason: "its connection was given up") : error)
             }
         }
@@ -163,7 +164,7 @@ public final class PostgresSharedLog: SharedLog {
             guard let unreachable = Self.unavailability(cause) else { throw cause }
             throw SharedLogUnreachable(reason: unreachable, outcomeUnknown: outcomeUnknown())
         case nil:
-            primary.lost(pool)
+            primary.lost(pool, onlyTimedOut: true)
             throw SharedLogUnreachable(reason: "no answer from \(pool.server) within \(operationTimeout) (down, or not accepting connections), or it was given up for another server", outcomeUnknown: outcomeUnknown())
         }
     }
@@ -230,9 +231,9 @@ public final class PostgresSharedLog: SharedLog {
                         }
                         // The notifications ended: the connection closed. It is the first to know the
                         // server is gone, before any operation waits for a connection to it.
-                        primary.lost(pool)
+                        primary.lost(pool, onlyTimedOut: false)
                     } catch {
-                        if Self.unavailability(error) != nil { primary.lost(pool) }
+                        if Self.unavailability(error) != nil { primary.lost(pool, onlyTimedOut: false) }
                         try? await Task.sleep(for: Self.pollInterval)
                     }
                 }

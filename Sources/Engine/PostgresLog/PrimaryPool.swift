@@ -20,6 +20,8 @@ final class PrimaryPool: Sendable {
         /// The pool in use failed (or none was made yet): the next operation looks for the server again.
         case lost(Pool?)
         case finding(Task<Pool, any Error>)
+        /// `close` was called: no pool is made again.
+        case closed
     }
 
     let location: PostgresLogLocation
@@ -37,11 +39,12 @@ final class PrimaryPool: Sendable {
     /// The pool to the server that takes writes, looking for it first when the last one was lost.
     /// Throws `PostgresLogError` when no server will do.
     func current() async throws -> Pool {
-        enum Next { case ready(Pool), wait(Task<Pool, any Error>) }
+        enum Next { case ready(Pool), wait(Task<Pool, any Error>), closed }
         let next = state.withLockedValue { state -> Next in
             switch state {
             case .using(let pool): return .ready(pool)
             case .finding(let task): return .wait(task)
+            case .closed: return .closed
             case .lost(let previous):
                 let task = Task { try await self.find(reusing: previous) }
                 state = .finding(task)
@@ -51,17 +54,22 @@ final class PrimaryPool: Sendable {
         switch next {
         case .ready(let pool): return pool
         case .wait(let task): return try await task.value
+        case .closed: throw CancellationError()
         }
     }
 
-    /// `pool` could not be used: the next operation looks for the server again. The pool is kept until
-    /// another server is chosen in its place (or, with several, none is), so that an operation past
-    /// its deadline on a primary that still answers gives up itself only, not every other on its pool.
-    func lost(_ pool: Pool) {
-        state.withLockedValue { state in
-            guard case .using(let inUse) = state, inUse.client === pool.client else { return }
-            state = .lost(inUse)
+    /// `pool` could not be used: the next operation looks for the server again. With one server, the
+    /// pool is kept (it reconnects by itself). With several, it is retired, unless an operation only
+    /// passed its deadline (`onlyTimedOut`): then it is kept until another server is chosen in its place
+    /// (or none is), so that an operation on a primary that still answers gives up itself only.
+    func lost(_ pool: Pool, onlyTimedOut: Bool) {
+        let retiring = state.withLockedValue { state -> Bool in
+            guard case .using(let inUse) = state, inUse.client === pool.client else { return false }
+            let retire = location.servers.count > 1 && !onlyTimedOut
+            state = .lost(retire ? nil : inUse)
+            return retire
         }
+        if retiring { Self.retire(pool) }
     }
 
     /// Gives up what still waits on `pool` (a pool waits for a server that is gone rather than failing,
@@ -85,9 +93,9 @@ final class PrimaryPool: Sendable {
             switch state {
             case .using(let pool), .lost(.some(let pool)): pool.running.cancel()
             case .finding(let task): task.cancel()
-            case .lost(nil): break
+            case .lost(nil), .closed: break
             }
-            state = .lost(nil)
+            state = .closed
         }
     }
 
@@ -114,7 +122,7 @@ final class PrimaryPool: Sendable {
             if let previous, failover || closed { Self.retire(previous) }
             throw error
         }
-        // Closed meanwhile (`close` left `.lost(nil)`): the pool found is not kept running.
+        // Closed meanwhile: the pool found is not kept running.
         let closed = state.withLockedValue { state -> Bool in
             guard case .finding = state else { return true }
             state = .using(pool)
