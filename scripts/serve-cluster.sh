@@ -121,6 +121,8 @@ if [ ! -s "$secrets" ]; then
 fi
 chmod 600 "$secrets"
 set -a; . "$secrets"; set +a
+# The nodes believe nginx's X-Forwarded-For: their per-address limits count clients, not nginx.
+export "${prefix}_HTTP_TRUSTED_PROXIES=127.0.0.1"
 
 # PostgreSQL, holding the shared log in a database named after the product; with --standby, a second
 # server streaming it. Resumed, either may be the primary (after a failover).
@@ -179,9 +181,11 @@ done
 
 # nginx in front: the hash on who the user is keeps each user on one node, so they read their own
 # writes: the Authorization header, or for News, which has no sign-in, X-User-ID (else ?user_id=).
+# A request without Authorization (a sign-in, a sign-up) goes by the client's address, so one node's
+# per-address limits (Chat's login throttle, the rate limit) see every attempt of that client.
 case "$product" in
   news) user_key='$news_user' routed_by='X-User-ID' ;;
-  *) user_key='$http_authorization' routed_by='Authorization' ;;
+  *) user_key='$user_or_address' routed_by='Authorization (else the client address)' ;;
 esac
 # A node that took a request and then failed or hung (nginx's own 502 and 504) is answered 503 with
 # Retry-After in the product's error shape, not nginx's HTML page: the request may have been done.
@@ -212,6 +216,7 @@ http {
   # News' user as the server reads it: X-User-ID, else ?user_id=, else the contract's default, 1.
   map \$http_x_user_id \$news_user_given { "" \$arg_user_id; default \$http_x_user_id; }
   map \$news_user_given \$news_user { "" 1; default \$news_user_given; }
+  map \$http_authorization \$user_or_address { "" \$remote_addr; default \$http_authorization; }
   upstream nodes {
     hash $user_key consistent;
 CONF

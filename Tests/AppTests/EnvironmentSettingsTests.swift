@@ -18,7 +18,7 @@ import TestSupport
             ("NUVIE_RATE_LIMIT_PER_MINUTE", "-5"), ("NUVIE_RATE_LIMIT_PER_MINUTE", "abc"), ("NUVIE_RATE_LIMIT_PER_MINUTE", "0.5"),
             ("NUVIE_RATE_LIMIT_BURST", "ten"), ("NUVIE_READ_YOUR_WRITES_TIMEOUT_MS", "0"), ("NUVIE_AI_TIMEOUT_MS", "-1"),
             ("NUVIE_AI_SERVICE_URL", "ftp://x"), ("NUVIE_MODEL_RETRAIN_SECONDS", "1e3"), ("NUVIE_MODEL_MAXIMUM_FILMS", "8"), ("NUVIE_APPLE_JWKS", "/no/such/file"), ("NUVIE_APPLE_JWKS", "http://appleid.example.com/auth/keys"),
-            ("NUVIE_JWT_SECRET_FILE", "/no/such/file"), ("NUVIE_HTTP_MAX_CONNECTIONS", "0"), ("NUVIE_HTTP_IDLE_TIMEOUT_SECONDS", "forever"),
+            ("NUVIE_JWT_SECRET_FILE", "/no/such/file"), ("NUVIE_HTTP_MAX_CONNECTIONS", "0"), ("NUVIE_HTTP_IDLE_TIMEOUT_SECONDS", "forever"), ("NUVIE_HTTP_TRUSTED_PROXIES", "10.0.0.0/40"),
             ("NUVIE_RECOMMENDER", "floor=2"), ("NUVIE_RECOMMENDER", "lambda=250 bogus=1"),
         ] {
             #expect(throws: InvalidSetting.self, "\(name)=\(value)") { try configured([name: value]) }
@@ -35,13 +35,14 @@ import TestSupport
     @Test func validValuesAreTakenAndZeroTurnsTheRateLimitOff() throws {
         let configuration = try configured([
             "NUVIE_RATE_LIMIT_PER_MINUTE": "120", "NUVIE_RATE_LIMIT_BURST": "10", "NUVIE_READ_YOUR_WRITES_TIMEOUT_MS": "250",
-            "NUVIE_AI_SERVICE_URL": "http://127.0.0.1:9000", "NUVIE_HTTP_HEADER_TIMEOUT_SECONDS": "3", "NUVIE_HTTP_MAX_CONNECTIONS": "64",
+            "NUVIE_AI_SERVICE_URL": "http://127.0.0.1:9000", "NUVIE_HTTP_HEADER_TIMEOUT_SECONDS": "3", "NUVIE_HTTP_MAX_CONNECTIONS": "64", "NUVIE_HTTP_TRUSTED_PROXIES": "127.0.0.1, 10.0.0.0/8",
             "NUVIE_MODEL_MAXIMUM_FILMS": "2000", "NUVIE_RECOMMENDER": "lambda=500 minimum-ratings=20 floor=1",
         ])
         #expect(configuration.modelParameters.maximumFilms == 2_000)
         #expect(configuration.modelParameters.lambda == 500 && configuration.modelParameters.minimumRatings == 20)
         #expect(configuration.recommender.recencyFloor == 1 && configuration.recommender.genreShare == Scorer.defaultGenreShare)
         #expect(configuration.connections.headerTimeout == .seconds(3) && configuration.connections.maxConnections == 64)
+        #expect(configuration.connections.trustedProxies == (try TrustedProxies(parsing: "127.0.0.1,10.0.0.0/8")))
         #expect(configuration.rateLimit == RateLimit(requestsPerMinute: 120, burst: 10))
         #expect(configuration.readYourWritesTimeout == .milliseconds(250))
         #expect(configuration.aiServiceURL?.absoluteString == "http://127.0.0.1:9000")

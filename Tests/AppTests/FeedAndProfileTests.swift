@@ -1,6 +1,8 @@
 import HTTPServing
 import NuvieAPI
+import NuvieApp
 import Foundation
+import HTTPTypes
 import Testing
 
 @Suite(.timeLimit(.minutes(3))) struct FeedTests {
@@ -208,4 +210,39 @@ import Testing
             #expect(try await client.send(.get, "/genres").errorCode == "RATE_LIMIT_EXCEEDED")
         }
     }
+
+    /// Behind a trusted proxy each client its `X-Forwarded-For` names has a bucket of its own; from any
+    /// other address the header changes nothing.
+    @Test func behindATrustedProxyAnonymousCallersAreCountedByTheClientItNames() async throws {
+        let limit = RateLimit(requestsPerMinute: 1, burst: 2)
+        let proxy = try TrustedProxies(parsing: "127.0.0.1")
+        try await withLiveServer({ rateLimited(limit, behind: proxy)(&$0) }) { client in
+            var statuses: [String?] = []
+            for address in ["203.0.113.7", "203.0.113.7", "203.0.113.7", "203.0.113.8"] {
+                statuses.append(try await client.send(.get, "/genres", headers: forwardedFor(address)).errorCode)
+            }
+            #expect(statuses == ["AUTHENTICATION_REQUIRED", "AUTHENTICATION_REQUIRED", "RATE_LIMIT_EXCEEDED", "AUTHENTICATION_REQUIRED"], "another client behind the same proxy has a bucket of its own")
+        }
+        try await withLiveServer({ rateLimited(limit, behind: .none)(&$0) }) { client in
+            var statuses: [String?] = []
+            for address in ["203.0.113.1", "203.0.113.2", "203.0.113.3"] {
+                statuses.append(try await client.send(.get, "/genres", headers: forwardedFor(address)).errorCode)
+            }
+            #expect(statuses == ["AUTHENTICATION_REQUIRED", "AUTHENTICATION_REQUIRED", "RATE_LIMIT_EXCEEDED"], "no proxy trusted: the header is the client's own word")
+        }
+    }
+
+}
+
+private func rateLimited(_ limit: RateLimit, behind proxies: TrustedProxies) -> (inout NuvieConfiguration) -> Void {
+    { configuration in
+        configuration.rateLimit = limit
+        configuration.serving.connections.trustedProxies = proxies
+    }
+}
+
+private func forwardedFor(_ address: String) -> HTTPFields {
+    var headers = HTTPFields()
+    if let name = HTTPField.Name("X-Forwarded-For") { headers[name] = address }
+    return headers
 }

@@ -25,16 +25,21 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// quarter of `maxConnections` by default, so one client can never hold them all. Behind a load
     /// balancer or proxy every connection comes from its address: set this to `maxConnections` there.
     public var maxConnectionsPerAddress: Int
+    /// The proxies whose `X-Forwarded-For` names the client a request's per-address limits count
+    /// (the rate limit, Chat's login throttle, News' limit); none by default. Connections are still
+    /// counted by the address they come from.
+    public var trustedProxies: TrustedProxies
 
     public init(
         idleTimeout: Duration = .seconds(75), headerTimeout: Duration = .seconds(10), bodyTimeout: Duration = .seconds(30),
-        maxConnections: Int = 512, maxConnectionsPerAddress: Int? = nil
+        maxConnections: Int = 512, maxConnectionsPerAddress: Int? = nil, trustedProxies: TrustedProxies = .none
     ) {
         self.idleTimeout = idleTimeout
         self.headerTimeout = headerTimeout
         self.bodyTimeout = bodyTimeout
         self.maxConnections = maxConnections
         self.maxConnectionsPerAddress = maxConnectionsPerAddress ?? max(1, maxConnections / 4)
+        self.trustedProxies = trustedProxies
     }
 }
 
@@ -64,7 +69,7 @@ extension ConnectionLimits {
 extension ConnectionLimits {
     /// `<PREFIX>_HTTP_IDLE_TIMEOUT_SECONDS`, `…_HEADER_TIMEOUT_SECONDS`, `…_BODY_TIMEOUT_SECONDS` and
     /// `…_MAX_CONNECTIONS` and `…_MAX_CONNECTIONS_PER_ADDRESS` (a quarter of the first when unset),
-    /// each checked.
+    /// and `…_TRUSTED_PROXIES`, each checked.
     public mutating func apply(_ settings: EnvironmentSettings, prefix: String) throws {
         if let seconds = try settings.integer("\(prefix)_HTTP_IDLE_TIMEOUT_SECONDS", in: 1...3600) { idleTimeout = .seconds(seconds) }
         if let seconds = try settings.integer("\(prefix)_HTTP_HEADER_TIMEOUT_SECONDS", in: 1...300) { headerTimeout = .seconds(seconds) }
@@ -74,5 +79,6 @@ extension ConnectionLimits {
             maxConnectionsPerAddress = max(1, count / 4)
         }
         if let count = try settings.integer("\(prefix)_HTTP_MAX_CONNECTIONS_PER_ADDRESS", in: 1...1_000_000) { maxConnectionsPerAddress = count }
+        if let proxies = try settings.trustedProxies("\(prefix)_HTTP_TRUSTED_PROXIES") { trustedProxies = proxies }
     }
 }

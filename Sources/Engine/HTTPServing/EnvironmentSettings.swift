@@ -18,7 +18,7 @@ public struct EnvironmentSettings: Sendable {
             "DATA_DIR", "LOG_LEVEL", "HOST", "PORT", "DEMO", "LOG_URL", "MASTER_KEY", "MASTER_KEY_FILE", "ADMIN_TOKEN", "ADMIN_TOKEN_FILE",
             "READ_YOUR_WRITES_TIMEOUT_MS",
             "HTTP_IDLE_TIMEOUT_SECONDS", "HTTP_HEADER_TIMEOUT_SECONDS", "HTTP_BODY_TIMEOUT_SECONDS", "HTTP_MAX_CONNECTIONS",
-            "HTTP_MAX_CONNECTIONS_PER_ADDRESS",
+            "HTTP_MAX_CONNECTIONS_PER_ADDRESS", "HTTP_TRUSTED_PROXIES",
         ].map { "\(prefix)_\($0)" })
     }
 
@@ -61,6 +61,15 @@ public struct EnvironmentSettings: Sendable {
             throw InvalidSetting(name: name, value: raw, expected: "an http(s) URL")
         }
         return url
+    }
+
+    public func trustedProxies(_ name: String) throws -> TrustedProxies? {
+        guard let raw = text(name) else { return nil }
+        do {
+            return try TrustedProxies(parsing: raw)
+        } catch {
+            throw InvalidSetting(name: name, value: raw, expected: "addresses and networks separated by commas (\(error))")
+        }
     }
 
     /// `NAME_FILE` (a file holding the secret) or `NAME`; never both, so which one counts is not a guess.

@@ -29,6 +29,12 @@ extension BodyLimitedRequestContext {
     public var maxUploadSize: Int { Self.maximumBodySize }
 }
 
+/// A request context whose caller's address may be set after it is made: to the client a trusted
+/// proxy names (`TrustedProxies`), before any route or middleware reads it.
+public protocol ClientAddressRequestContext: RemoteAddressRequestContext {
+    var remoteAddress: SocketAddress? { get set }
+}
+
 /// A signed-in user's grant, as the product's auth middleware found it.
 public protocol UserGrant: Sendable {
     var userId: Int64 { get }
@@ -36,14 +42,14 @@ public protocol UserGrant: Sendable {
 
 /// Every product's per-request context: its contract's coders and body limit, the caller's address,
 /// and the grant its auth middleware sets from a valid credential.
-public struct ProductRequestContext<Contract: RequestContract>: BodyLimitedRequestContext, RemoteAddressRequestContext {
+public struct ProductRequestContext<Contract: RequestContract>: BodyLimitedRequestContext, ClientAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public var grant: Contract.Grant?
     /// Why the credential the request presented was refused, when it was: what a route behind sign-in
     /// answers. Open routes (signing in, refreshing, health) ignore a stale credential.
     public var credentialRefusal: (any Error)?
     public var userId: Int64? { grant?.userId }
-    public let remoteAddress: SocketAddress?
+    public var remoteAddress: SocketAddress?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -1,4 +1,5 @@
 import HTTPServing
+import HTTPTypes
 import Hummingbird
 import Logging
 import ReadModels
@@ -10,14 +11,14 @@ extension ProductStores {
     /// product's error shape, `Failure`; `runner`, its replays and the product's own `workers` running
     /// beside it, and these stores (unless `lent`), then `closingAlso` (a product's own files), closed
     /// once they have all stopped.
-    public func server<Context: BodyLimitedRequestContext, Failure: ContractError>(
+    public func server<Context: BodyLimitedRequestContext & ClientAddressRequestContext, Failure: ContractError>(
         _ router: Router<Context>, configuration: some ServerConfiguration, errors: Failure.Type, runner: ProjectionRunner<Product.Catalog>,
         workers: [any Service] = [], closingAlso: @escaping @Sendable () -> Void = {}, logger: Logger
     ) async throws -> some ApplicationProtocol where Context.Source == ApplicationRequestContextSource {
         let connections = configuration.connections
         let answers = try await Failure.connectionAnswers(maximumBodySize: Context.maximumBodySize)
         return Application(
-            responder: productResponder(router),
+            responder: ClientAddressResolved(base: productResponder(router), proxies: connections.trustedProxies),
             server: .http1(configuration: connections.channelConfiguration(answers: answers, logger: logger)),
             configuration: connections.serverConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: Product.name, logger: logger
@@ -55,6 +56,23 @@ extension Router {
             }
         }
     }
+}
+
+/// The request's caller set to the client its trusted proxies name (`TrustedProxies`), before the
+/// router: every per-address limit then counts clients, not the proxy in front of them.
+struct ClientAddressResolved<Base: HTTPResponder>: HTTPResponder where Base.Context: ClientAddressRequestContext {
+    let base: Base
+    let proxies: TrustedProxies
+
+    func respond(to request: Request, context: Base.Context) async throws -> Response {
+        guard !proxies.isEmpty else { return try await base.respond(to: request, context: context) }
+        var context = context
+        let forwardedFor = Self.forwardedFor.map { request.headers[values: $0] } ?? []
+        context.remoteAddress = proxies.client(peer: context.remoteAddress, forwardedFor: forwardedFor)
+        return try await base.respond(to: request, context: context)
+    }
+
+    private static var forwardedFor: HTTPField.Name? { HTTPField.Name("X-Forwarded-For") }
 }
 
 /// HEAD answered as GET would be, the body left out by NIO's encoder, which knows the request was a

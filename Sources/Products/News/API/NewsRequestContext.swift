@@ -4,12 +4,12 @@ import Hummingbird
 import NIOCore
 
 /// Per-request context: the user the request is for, once `UserIdMiddleware` has read it.
-public struct NewsRequestContext: BodyLimitedRequestContext, RemoteAddressRequestContext {
+public struct NewsRequestContext: BodyLimitedRequestContext, ClientAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public var userId = ""
     /// The answer to a request that named no valid user, given once the rate limit has counted it.
     var userIdRefusal: NewsAPIError?
-    public let remoteAddress: SocketAddress?
+    public var remoteAddress: SocketAddress?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
