@@ -121,8 +121,9 @@ if [ ! -s "$secrets" ]; then
 fi
 chmod 600 "$secrets"
 set -a; . "$secrets"; set +a
-# The nodes believe nginx's X-Forwarded-For: their per-address limits count clients, not nginx.
-export "${prefix}_HTTP_TRUSTED_PROXIES=127.0.0.1"
+# The nodes believe nginx's X-Forwarded-For: their per-address limits count clients, not nginx,
+# whose address every connection has.
+export "${prefix}_HTTP_TRUSTED_PROXIES=127.0.0.1" "${prefix}_HTTP_MAX_CONNECTIONS_PER_ADDRESS=512"
 
 # PostgreSQL, holding the shared log in a database named after the product; with --standby, a second
 # server streaming it. Resumed, either may be the primary (after a failover).

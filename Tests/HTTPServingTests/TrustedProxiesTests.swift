@@ -38,4 +38,13 @@ struct TrustedProxiesTests {
         #expect(try client(proxies, peer: "198.51.100.9", ["203.0.113.7"]) == "198.51.100.9", "a client naming someone else is not believed")
         #expect(try client(.none, peer: "127.0.0.1", ["203.0.113.7"]) == "127.0.0.1")
     }
+
+    @Test func onlyTheEndOfALongListIsReadAndTooManyTrustedHopsAreNotBelieved() throws {
+        let proxies = try TrustedProxies(parsing: "10.0.0.0/8")
+        let written = Array(repeating: "nonsense", count: 20_000).joined(separator: ",")
+        #expect(try client(proxies, peer: "10.0.0.1", [written + ", 203.0.113.7, 10.0.0.2"]) == "203.0.113.7")
+        let sixteen = (1...16).map { "10.0.1.\($0)" }.joined(separator: ", ")
+        #expect(try client(proxies, peer: "10.0.0.1", ["203.0.113.7, " + sixteen]) == "10.0.0.1", "more trusted hops than any deployment has")
+        #expect(try client(proxies, peer: "10.0.0.1", ["203.0.113.7, " + sixteen.split(separator: ",").dropFirst().joined(separator: ",")]) == "203.0.113.7")
+    }
 }

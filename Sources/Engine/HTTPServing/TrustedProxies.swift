@@ -56,17 +56,38 @@ public struct TrustedProxies: Sendable, Equatable {
     /// Who sent a request that reached the server from `peer` with these `X-Forwarded-For` values:
     /// `peer` unless it is trusted; then the list is read from its end (each proxy appends the address
     /// it was reached from), and the first address not trusted is the client (the first of the list
-    /// when every one is). An entry that is no address, where one was needed, leaves `peer`.
+    /// when every one is). An entry that is no address, where one was needed, or a chain longer than
+    /// `maximumHops`, leaves `peer`.
     public func client(peer: SocketAddress?, forwardedFor: [String]) -> SocketAddress? {
-        guard let peer, trusts(peer), !forwardedFor.isEmpty else { return peer }
-        let hops = forwardedFor.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let peer, trusts(peer) else { return peer }
+        var hops = HopsFromTheEnd(forwardedFor)
         var client: SocketAddress?
-        for hop in hops.reversed() {
+        for _ in 0..<Self.maximumHops {
+            guard let hop = hops.next() else { return client ?? peer }
             guard let address = Self.address(hop) else { return peer }
+            if !trusts(address) { return address }
             client = address
-            if !trusts(address) { break }
         }
-        return client ?? peer
+        return peer
+    }
+
+    /// More proxies than any deployment puts in front of a server: past them, the header is not read.
+    static let maximumHops = 16
+
+    /// The list's entries, last first, each found when asked: a long header costs only those read.
+    private struct HopsFromTheEnd: IteratorProtocol {
+        private var lines: [Substring]
+
+        init(_ lines: [String]) {
+            self.lines = lines.map { Substring($0) }
+        }
+
+        mutating func next() -> String? {
+            guard let line = lines.popLast() else { return nil }
+            guard let comma = line.lastIndex(of: ",") else { return line.trimmingCharacters(in: .whitespaces) }
+            lines.append(line[..<comma])
+            return line[line.index(after: comma)...].trimmingCharacters(in: .whitespaces)
+        }
     }
 
     /// An `X-Forwarded-For` entry as an address: `192.0.2.1`, `2001:db8::1`, and the forms with a port

@@ -21,11 +21,14 @@ extension PostgresSharedLog {
                     try await lead(lock, job: job, on: connection, body)
                 }
                 if finished { return }
-            } catch let error where Self.unavailability(error) == nil && !(error is CancellationError) {
+            } catch let error where Self.unavailability(error) == nil && !(error is CancellationError) && !(error is LeadershipCheckTimedOut) {
                 throw error
             } catch {
                 if Task.isCancelled { return }
-                if let pool, Self.unavailability(error) != nil { primary.lost(pool, onlyTimedOut: false) }
+                // A check past its deadline on a server that may still answer leaves the pool to the next server check.
+                if let pool, error is LeadershipCheckTimedOut || Self.unavailability(error) != nil {
+                    primary.lost(pool, onlyTimedOut: error is LeadershipCheckTimedOut)
+                }
                 reporter.warning("lost or could not take the lead", metadata: ["job": "\(job)", "error": "\(error)"])
             }
             try? await Task.sleep(for: Self.leadershipRetry)
@@ -81,9 +84,10 @@ extension PostgresSharedLog {
         }
     }
 
-    /// The one boolean `query` answers on `connection`, or `unreachable` once the connection is
-    /// closed (`requireOpen`) or `leadershipCheck` has passed: a leader whose server restarted would
-    /// otherwise wait for its check forever and lead on beside the node that took the lock next.
+    /// The one boolean `query` answers on `connection`; `unreachable` once the connection is closed
+    /// (`requireOpen`), `LeadershipCheckTimedOut` once `leadershipCheck` has passed: a leader whose
+    /// server restarted would otherwise wait for its check forever and lead on beside the node that
+    /// took the lock next.
     private func answer(_ query: PostgresQuery, on connection: PostgresConnection) async throws -> Bool {
         try connection.requireOpen(at: location, "the connection holding the lead")
         let answered = await withDeadline(Self.leadershipCheck) { [logger] () -> Result<Bool, any Error> in
@@ -95,9 +99,7 @@ extension PostgresSharedLog {
                 return .failure(error)
             }
         }
-        guard let answered else {
-            throw PostgresLogError.unreachable(location: location, reason: "the connection holding the lead answered nothing within \(Self.leadershipCheck)")
-        }
+        guard let answered else { throw LeadershipCheckTimedOut(location: location, deadline: Self.leadershipCheck) }
         return try answered.get()
     }
 
@@ -123,4 +125,12 @@ extension PostgresConnection {
     func waitForCommit(logger: Logger) async throws {
         _ = try await query("SELECT 1", logger: logger).collect()
     }
+}
+
+/// The connection holding a job's lead answered nothing within its deadline: the lead is given up,
+/// the server perhaps only slow.
+struct LeadershipCheckTimedOut: Error, CustomStringConvertible {
+    var location: String
+    var deadline: Duration
+    var description: String { "the connection holding the lead at \(location) answered nothing within \(deadline)" }
 }

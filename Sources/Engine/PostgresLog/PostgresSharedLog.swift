@@ -153,7 +153,8 @@ public final class PostgresSharedLog: SharedLog {
                 let retired = pool.abandonment.isDeclared
                 let unavailable = Self.unavailability(Self.cause(error)) != nil
                 guard Task.isCancelled || retired || unavailable else { return .failure(error) }
-                primary.lost(pool, onlyTimedOut: !unavailable)
+                // Cancelled at the deadline, a wait for a connection fails as cancelled: still only a timeout.
+                primary.lost(pool, onlyTimedOut: Task.isCancelled || !unavailable)
                 return .failure(retired ? PostgresLogError.unreachable(location: "\(pool.server)", reason: "its connection was given up") : error)
             }
         }
