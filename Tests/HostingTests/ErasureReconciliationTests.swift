@@ -103,6 +103,28 @@ import Testing
         #expect(try await TestPostgres.keyStoreSequence(of: url) == sequence, "a joining node destroys no key again")
     }
 
+    /// The same unrecorded erasure met by two nodes starting at once: both start, and it is recorded once.
+    @Test(.enabled(if: TestPostgres.serverURL != nil, "needs ENGINE_TEST_POSTGRES_URL"))
+    func twoNodesStartingAtOnceOverAnUnrecordedErasureRecordItOnce() async throws {
+        let url = try await TestPostgres.newDatabase()
+        let directory = try TemporaryDirectory()
+        let erasing = try await open(directory, "node-1", logURL: url)
+        try await user(7, in: erasing)
+        _ = try await erasing.keys.applyErasuresEverywhere([.init(userId: 7, position: nil)])
+        erasing.close()
+
+        async let openingA = open(directory, "node-2", logURL: url)
+        async let openingB = open(directory, "node-3", logURL: url)
+        let (a, b) = try await (openingA, openingB)
+        defer { a.close(); b.close() }
+        let erased = UserErased(userId: 7, initiator: .keyStore)
+        let seenByA = try a.store.readStream(TallyProduct.userStream(7)).events.filter { $0.event == .userErased(erased) }
+        #expect(seenByA.count == 1, "\(seenByA.map(\.position))")
+        let last = try #require(seenByA.last)
+        #expect(try a.keys.erasure(of: 7) == .init(userId: 7, position: last.position))
+        #expect(try b.keys.erasure(of: 7) == .init(userId: 7, position: last.position))
+    }
+
     /// An erasure that stopped after destroying the key is resumed by asking again; one recorded is
     /// refused as already done.
     @Test func anErasureStoppedHalfwayIsResumedByAskingAgain() async throws {
