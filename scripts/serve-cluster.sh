@@ -223,7 +223,7 @@ http {
 CONF
   # A node that refuses connections is skipped for 2 s: its users go to the next node meanwhile (a
   # request it refused was never sent, so nginx passes even a POST on; one it took and then died on
-  # answers 502, and the app retries it under its Idempotency-Key).
+  # is answered 503 (nginx's 502, rewritten below), and the app retries it under its Idempotency-Key).
   for node_port in "${node_ports[@]}"; do echo "    server 127.0.0.1:$node_port max_fails=1 fail_timeout=2s;"; done
   echo "    keepalive 64;  # connections to the nodes kept open: a new one per request cost more than the request"
   cat <<CONF
