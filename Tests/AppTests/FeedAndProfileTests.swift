@@ -217,21 +217,14 @@ import Testing
         let limit = RateLimit(requestsPerMinute: 1, burst: 2)
         let proxy = try TrustedProxies(parsing: "127.0.0.1")
         try await withLiveServer({ rateLimited(limit, behind: proxy)(&$0) }) { client in
-            var statuses: [String?] = []
-            for address in ["203.0.113.7", "203.0.113.7", "203.0.113.7", "203.0.113.8"] {
-                statuses.append(try await client.send(.get, "/genres", headers: forwardedFor(address)).errorCode)
-            }
+            let statuses = try await anonymousErrorCodes(client, forwardedFor: ["203.0.113.7", "203.0.113.7", "203.0.113.7", "203.0.113.8"])
             #expect(statuses == ["AUTHENTICATION_REQUIRED", "AUTHENTICATION_REQUIRED", "RATE_LIMIT_EXCEEDED", "AUTHENTICATION_REQUIRED"], "another client behind the same proxy has a bucket of its own")
         }
         try await withLiveServer({ rateLimited(limit, behind: .none)(&$0) }) { client in
-            var statuses: [String?] = []
-            for address in ["203.0.113.1", "203.0.113.2", "203.0.113.3"] {
-                statuses.append(try await client.send(.get, "/genres", headers: forwardedFor(address)).errorCode)
-            }
+            let statuses = try await anonymousErrorCodes(client, forwardedFor: ["203.0.113.1", "203.0.113.2", "203.0.113.3"])
             #expect(statuses == ["AUTHENTICATION_REQUIRED", "AUTHENTICATION_REQUIRED", "RATE_LIMIT_EXCEEDED"], "no proxy trusted: the header is the client's own word")
         }
     }
-
 }
 
 private func rateLimited(_ limit: RateLimit, behind proxies: TrustedProxies) -> (inout NuvieConfiguration) -> Void {
@@ -241,8 +234,13 @@ private func rateLimited(_ limit: RateLimit, behind proxies: TrustedProxies) -> 
     }
 }
 
-private func forwardedFor(_ address: String) -> HTTPFields {
-    var headers = HTTPFields()
-    if let name = HTTPField.Name("X-Forwarded-For") { headers[name] = address }
-    return headers
+/// The error code of `GET /genres` without a token, sent as each address behind a proxy in turn.
+private func anonymousErrorCodes(_ client: LiveClient, forwardedFor addresses: [String]) async throws -> [String?] {
+    var codes: [String?] = []
+    for address in addresses {
+        var headers = HTTPFields()
+        if let name = HTTPField.Name("X-Forwarded-For") { headers[name] = address }
+        codes.append(try await client.send(.get, "/genres", headers: headers).errorCode)
+    }
+    return codes
 }

@@ -174,8 +174,12 @@ struct ClusterConsistencyTests {
 
     /// The node's log head once its projections have folded all of it (health "ok"), else nil.
     static func foldedHead(port: String) async throws -> Int? {
-        let health = try await Self.health(port: port).json
-        return health["status"] as? String == "ok" ? health["logHeadPosition"] as? Int : nil
+        foldedHead(of: try await Self.health(port: port).json)
+    }
+
+    /// The log head a `/health` answer reports once its projections have folded all of it, else nil.
+    static func foldedHead(of health: [String: Any]) -> Int? {
+        health["status"] as? String == "ok" ? health["logHeadPosition"] as? Int : nil
     }
 
     static var nuvieEnvironment: [String: String] {

@@ -23,8 +23,7 @@ struct NodesStartingTogetherTests {
         let onA = try await SavryEndToEndTests.walk(a, token: try await SavryEndToEndTests.signIn(a, "ana"), limit: 50).compactMap { $0["name"] as? String }
         let shared = try await TestPostgres.head(of: together)
         let caughtUp = try await SharedLogNodeTests.eventually(within: .seconds(30)) {
-            let health = try await b.get("/health").json
-            return health["status"] as? String == "ok" && health["logHeadPosition"] as? Int == Int(shared)
+            ClusterConsistencyTests.foldedHead(of: try await b.get("/health").json) == Int(shared)
         }
         #expect(caughtUp)
         let onB = try await SavryEndToEndTests.walk(b, token: try await SavryEndToEndTests.signIn(b, "ana"), limit: 50).compactMap { $0["name"] as? String }

@@ -49,7 +49,7 @@ public struct TrustedProxies: Sendable, Equatable {
     }
 
     public func trusts(_ address: SocketAddress) -> Bool {
-        guard let bytes = Self.bytes(of: address) else { return false }
+        guard let bytes = address.clientBytes else { return false }
         return networks.contains { $0.contains(bytes) }
     }
 
@@ -103,18 +103,6 @@ public struct TrustedProxies: Sendable, Equatable {
     }
 
     private static func bytes(of text: String) -> [UInt8]? {
-        (try? SocketAddress(ipAddress: text, port: 0)).flatMap(bytes(of:))
-    }
-
-    /// An IPv4-mapped IPv6 address as its IPv4 bytes, as `clientNetwork` counts it.
-    private static func bytes(of address: SocketAddress) -> [UInt8]? {
-        switch address {
-        case .v4(let v4): return withUnsafeBytes(of: v4.address.sin_addr) { Array($0) }
-        case .v6(let v6):
-            let bytes = withUnsafeBytes(of: v6.address.sin6_addr) { Array($0) }
-            let mapped = bytes.prefix(10).allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff
-            return mapped ? Array(bytes[12...]) : bytes
-        case .unixDomainSocket: return nil
-        }
+        (try? SocketAddress(ipAddress: text, port: 0))?.clientBytes
     }
 }

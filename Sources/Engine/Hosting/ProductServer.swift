@@ -58,6 +58,8 @@ extension Router {
     }
 }
 
+private let forwardedForHeader = HTTPField.Name("X-Forwarded-For")
+
 /// The request's caller set to the client its trusted proxies name (`TrustedProxies`), before the
 /// router: every per-address limit then counts clients, not the proxy in front of them.
 struct ClientAddressResolved<Base: HTTPResponder>: HTTPResponder where Base.Context: ClientAddressRequestContext {
@@ -67,12 +69,11 @@ struct ClientAddressResolved<Base: HTTPResponder>: HTTPResponder where Base.Cont
     func respond(to request: Request, context: Base.Context) async throws -> Response {
         guard !proxies.isEmpty else { return try await base.respond(to: request, context: context) }
         var context = context
-        let forwardedFor = Self.forwardedFor.map { request.headers[values: $0] } ?? []
+        let forwardedFor = forwardedForHeader.map { request.headers[values: $0] } ?? []
         context.remoteAddress = proxies.client(peer: context.remoteAddress, forwardedFor: forwardedFor)
         return try await base.respond(to: request, context: context)
     }
 
-    private static var forwardedFor: HTTPField.Name? { HTTPField.Name("X-Forwarded-For") }
 }
 
 /// HEAD answered as GET would be, the body left out by NIO's encoder, which knows the request was a
