@@ -301,6 +301,32 @@ struct SharedLogNodeTests {
         #expect(!FileManager.default.fileExists(atPath: onC.path), "an erased user's files leave every node")
     }
 
+    /// Failed logins for one account count once among the nodes: spread over two, the sixth attempt
+    /// is refused on either, even with the right password; a success on one node clears them for both.
+    @Test func failedLoginsForOneAccountCountAcrossNodes() async throws {
+        let directory = try TemporaryDirectory()
+        let logURL = try await TestPostgres.newDatabase()
+        let a = try await Self.chatNode(directory.url.appendingPathComponent("a"), logURL: logURL)
+        let b = try await Self.chatNode(directory.url.appendingPathComponent("b"), logURL: logURL)
+        defer { a.stopWhenLeaving(); b.stopWhenLeaving() }
+        let signup = try await a.post("/api/signup/", #"{"email":"guessed@example.com","password":"the right password"}"#)
+        #expect(signup.status == 200 || signup.status == 201, "\(signup.text)")
+        let login: @Sendable (ServerProcess, String) async throws -> ServerProcess.Reply = { node, password in
+            try await node.post("/api/login/", #"{"email":"guessed@example.com","password":"\#(password)"}"#)
+        }
+        for n in 0..<4 { #expect(try await login(n.isMultiple(of: 2) ? a : b, "guess \(n)").status == 400) }
+        #expect(try await login(b, "the right password").status == 200, "a success clears the account's failures on every node")
+        for n in 0..<5 {
+            let reply = try await login(n.isMultiple(of: 2) ? a : b, "guess \(n)")
+            #expect(reply.status == 400, "failure \(n + 1) of 5 after the success: \(reply.status) \(reply.text)")
+        }
+        for node in [a, b] {
+            let refused = try await login(node, "the right password")
+            #expect(refused.status == 429, "\(refused.status) \(refused.text)")
+            #expect(Int(refused.headers["retry-after"] ?? "").map { $0 > 1 && $0 <= 15 * 60 + 1 } == true, "\(refused.headers)")
+        }
+    }
+
     /// The JSON with its keys sorted: two processes order a dictionary's keys differently.
     static func canonical(_ json: [String: Any]) throws -> String {
         String(decoding: try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]), as: UTF8.self)

@@ -149,6 +149,10 @@ public final class EventLog: Sendable {
     /// log, whose files are in its own data directory only.
     public var sharedFiles: SharedFiles? { follower.map { SharedFiles(log: $0.shared) } }
 
+    /// Attempts counted among every process of a shared log (`SharedLog.countAttempt`); nil for an
+    /// embedded log, whose one process counts alone.
+    public var sharedAttempts: SharedAttempts? { follower.map { SharedAttempts(log: $0.shared) } }
+
     /// The shared log's head as last heard; the embedded log's own head otherwise.
     public var sharedHeadPosition: UInt64 { follower?.sharedHeadPosition ?? head.position }
 

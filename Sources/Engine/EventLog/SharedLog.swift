@@ -48,6 +48,14 @@ public protocol SharedLog: Sendable {
     /// Forgets every file whose name begins with `prefix` (an erased user's).
     func removeFiles(prefixed prefix: String) async throws
 
+    /// Counts `attempt` under each of `keys` for `lasting`, among every process of the log, unless
+    /// one of them already counts its limit (`limits`, in order) of attempts not yet expired: then
+    /// counts nothing and returns how long until one expires; nil when counted.
+    func countAttempt(_ attempt: UUID, under keys: [String], limits: [Int], lasting: Duration) async throws -> Duration?
+
+    /// Takes `attempt` back from `keys`, and every attempt from `cleared`.
+    func forgetAttempt(_ attempt: UUID, under keys: [String], withEveryAttemptUnder cleared: [String]) async throws
+
     /// Where this log is, for messages and `/health` (no password).
     var location: String { get }
 
@@ -71,6 +79,21 @@ public struct SharedLogUnreachable: Error, Equatable, Sendable, CustomStringConv
     }
 
     public var description: String { "the shared event log is unreachable: \(reason)" }
+}
+
+/// Attempts counted among every process of a shared log (`SharedLog.countAttempt`): a limit on
+/// failed logins that holds however a client's guesses are spread over nodes.
+public struct SharedAttempts: Sendable {
+    let log: any SharedLog
+
+    /// nil when `attempt` is counted under every key; otherwise the wait until a key has room.
+    public func count(_ attempt: UUID, under keys: [(key: String, limit: Int)], lasting: Duration) async throws -> Duration? {
+        try await log.countAttempt(attempt, under: keys.map(\.key), limits: keys.map(\.limit), lasting: lasting)
+    }
+
+    public func forget(_ attempt: UUID, under keys: [String], withEveryAttemptUnder cleared: [String] = []) async throws {
+        try await log.forgetAttempt(attempt, under: keys, withEveryAttemptUnder: cleared)
+    }
 }
 
 /// The files of a shared log (`SharedLog.storeFile`), for what every node must read.

@@ -109,6 +109,36 @@ enum PostgresLogSchema {
             """,
             "CREATE TRIGGER data_key_recorded AFTER INSERT OR UPDATE ON data_key FOR EACH ROW EXECUTE FUNCTION data_key_recorded()",
         ],
+        [
+            // Attempts every node counts (failed logins), each until it expires; not the truth, so not in
+            // the log. Keys are digests. Counting locks each key, in one order, so nodes counting together
+            // never pass a limit: advisory locks of two integers, a space apart from the log's one-bigint locks.
+            "CREATE TABLE attempt (key text NOT NULL, id uuid NOT NULL, expires_at timestamptz NOT NULL, PRIMARY KEY (key, id))",
+            "CREATE INDEX attempt_expiry ON attempt (expires_at)",
+            """
+            CREATE FUNCTION attempt_counted(keys text[], limits integer[], attempt_id uuid, lasting double precision, OUT wait double precision)
+            LANGUAGE plpgsql VOLATILE AS $$
+            DECLARE
+                key_lock integer;
+            BEGIN
+                FOR key_lock IN SELECT DISTINCT hashtext(k) FROM unnest(keys) AS k ORDER BY 1 LOOP
+                    PERFORM pg_advisory_xact_lock(1, key_lock);
+                END LOOP;
+                DELETE FROM attempt WHERE ctid = ANY(ARRAY(SELECT a.ctid FROM attempt a WHERE a.expires_at <= clock_timestamp() LIMIT 100));
+                SELECT max(extract(epoch FROM x.oldest - clock_timestamp())) INTO wait FROM (
+                    SELECT min(a.expires_at) AS oldest, count(a.id) AS counted, k.most
+                    FROM unnest(keys, limits) AS k(key, most)
+                    LEFT JOIN attempt a ON a.key = k.key AND a.expires_at > clock_timestamp()
+                    GROUP BY k.key, k.most
+                ) x WHERE x.counted >= x.most;
+                IF wait IS NULL THEN
+                    INSERT INTO attempt (key, id, expires_at)
+                        SELECT DISTINCT k, attempt_id, clock_timestamp() + make_interval(secs => lasting) FROM unnest(keys) AS k;
+                END IF;
+            END
+            $$
+            """,
+        ],
     ]
 
     /// Migrates under a lock, so nodes starting together do it once; refuses another product's log.

@@ -1,5 +1,6 @@
 import ChatCommands
 import ChatProjections
+import EventLog
 import HTTPServing
 import Hummingbird
 import PersonalData
@@ -15,12 +16,14 @@ public struct ChatAPIDependencies: Sendable {
     /// Per user behind a token, per address on login and signup; nil turns it off.
     public var rateLimit: RateLimit?
     public var loginThrottle: LoginThrottleLimits
+    /// Where failed logins are also counted among every node of a shared log; nil on an embedded one.
+    public var sharedAttempts: SharedAttempts?
     /// Deletion and export of the signed-in user's own account.
     public var accounts: UserAccounts<ChatProduct>
 
     public init(
         conversations: Conversations, queries: ChatQueries, files: SealedFiles, readYourWrites: ReadYourWrites, rateLimit: RateLimit?,
-        loginThrottle: LoginThrottleLimits, accounts: UserAccounts<ChatProduct>
+        loginThrottle: LoginThrottleLimits, sharedAttempts: SharedAttempts?, accounts: UserAccounts<ChatProduct>
     ) {
         self.accounts = accounts
         self.conversations = conversations
@@ -29,6 +32,7 @@ public struct ChatAPIDependencies: Sendable {
         self.readYourWrites = readYourWrites
         self.rateLimit = rateLimit
         self.loginThrottle = loginThrottle
+        self.sharedAttempts = sharedAttempts
     }
 }
 
@@ -65,7 +69,9 @@ public func addChatRoutes(to router: Router<ChatRequestContext>, dependencies d:
         open.add(middleware: RateLimitMiddleware<ChatRequestContext, ChatAPIError>(limit, user: { _ in nil }, refusal: ChatAPIError.rateLimited))
         signedIn.add(middleware: RateLimitMiddleware<ChatRequestContext, ChatAPIError>(limit, user: { $0.userId }, refusal: ChatAPIError.rateLimited))
     }
-    let throttle = LoginThrottle(.init(perAccount: d.loginThrottle.perAccount, perAddress: d.loginThrottle.perAddress, window: d.loginThrottle.window))
+    let throttle = LoginThrottle(
+        .init(perAccount: d.loginThrottle.perAccount, perAddress: d.loginThrottle.perAddress, window: d.loginThrottle.window), shared: d.sharedAttempts
+    )
     let accounts = AccountController(commands: commands, throttle: throttle, readYourWrites: d.readYourWrites)
     open.post("login", use: accounts.login)
     open.post("signup", use: accounts.signup)

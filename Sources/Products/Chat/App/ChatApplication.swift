@@ -52,7 +52,8 @@ public func chatRouter(
             files: files, logger: logger
         ),
         queries: ChatQueries(database: stores.readDatabase), files: files, readYourWrites: readYourWrites,
-        rateLimit: configuration.rateLimit, loginThrottle: configuration.loginThrottle, accounts: accounts
+        rateLimit: configuration.rateLimit, loginThrottle: configuration.loginThrottle, sharedAttempts: stores.log.sharedAttempts,
+        accounts: accounts
     ))
     try stores.addEngineRoutes(
         to: router, configuration: configuration, runner: runner,

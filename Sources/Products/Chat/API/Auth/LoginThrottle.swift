@@ -1,5 +1,6 @@
 import ChatDomain
 import Crypto
+import EventLog
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -14,6 +15,10 @@ import NIOConcurrencyHelpers
 /// case), so `" Demo@…"` is the same account. A success clears the account's failures and its own
 /// attempt from the address's. It keeps neither emails nor addresses, only digests of them, and
 /// forgets every key whose attempts have all left the window, once a window.
+///
+/// On a shared log the attempts are counted there instead (`SharedAttempts`), under the same digests,
+/// by every node: a client spreading guesses over nodes gets the limit once, not once a node. Each
+/// attempt is counted before its check there too, and a refusal waits for the oldest to expire.
 final class LoginThrottle: Sendable {
     struct Limits: Sendable, Equatable {
         var perAccount: Int
@@ -28,12 +33,14 @@ final class LoginThrottle: Sendable {
     }
 
     private let limits: Limits
+    private let shared: SharedAttempts?
     /// Per key, the attempts counted in the window, settled or not, and how many are unsettled.
     private let failures = NIOLockedValueBox<(counted: [String: [ContinuousClock.Instant]], checking: [String: Int])>(([:], [:]))
     private let lastSweep = NIOLockedValueBox(ContinuousClock.now)
 
-    init(_ limits: Limits) {
+    init(_ limits: Limits, shared: SharedAttempts? = nil) {
         self.limits = limits
+        self.shared = shared
     }
 
     /// Checks a password under the throttle: refused (429) without checking when `email` or `address`
@@ -42,6 +49,7 @@ final class LoginThrottle: Sendable {
     /// (it threw: the hashing threads busy, the store failing) is not counted: a client retrying
     /// through a busy spell does not spend its account's failures, and learns nothing of the password.
     func attempt<Account>(email: String, address: String?, _ check: () async throws -> Account?) async throws -> Account {
+        if let shared { return try await attemptCountedAmongNodes(shared, email: email, address: address, check) }
         let attempt = try begin(email: email, address: address)
         defer { settled(attempt) }
         let found: Account?
@@ -51,6 +59,29 @@ final class LoginThrottle: Sendable {
         }
         guard let account = found else { throw ChatAPIError.invalidCredentials }
         succeeded(attempt)
+        return account
+    }
+
+    /// `attempt` on a shared log: counted, refused, taken back and cleared there as `begin`,
+    /// `withdraw` and `succeeded` do here.
+    private func attemptCountedAmongNodes<Account>(
+        _ shared: SharedAttempts, email: String, address: String?, _ check: () async throws -> Account?
+    ) async throws -> Account {
+        let keys = keys(email: email, address: address)
+        let id = UUID()
+        if let wait = try await shared.count(id, under: keys.map { (key: $0.0, limit: $0.1) }, lasting: limits.window) {
+            throw ChatAPIError.throttled(
+                retryAfterSeconds: max(1, Int(wait.components.seconds) + 1), "Too many failed logins for this account or from this address"
+            )
+        }
+        let found: Account?
+        do { found = try await check() } catch {
+            // What is thrown is `error`: an attempt left counted only expires.
+            try? await shared.forget(id, under: keys.map(\.0))
+            throw error
+        }
+        guard let account = found else { throw ChatAPIError.invalidCredentials }
+        try await shared.forget(id, under: keys.map(\.0), withEveryAttemptUnder: keys.prefix(1).map(\.0))
         return account
     }
 

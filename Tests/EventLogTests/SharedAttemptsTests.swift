@@ -1,0 +1,82 @@
+import EventLog
+import Foundation
+import Testing
+import TestSupport
+
+/// Attempts counted among every node of a PostgreSQL log (`SharedAttempts`): a limit holds across
+/// nodes, under nodes counting at once, and each attempt leaves when it expires or is taken back.
+@Suite(.enabled(if: TestPostgres.serverURL != nil, "needs ENGINE_TEST_POSTGRES_URL: scripts/postgres.sh run swift test"), .timeLimit(.minutes(3)))
+struct SharedAttemptsTests {
+    @Test func anEmbeddedLogCountsNothingAmongNodes() async throws {
+        let place = try await LogPlace(.lmdb)
+        let log = try await place.open()
+        defer { log.close() }
+        #expect(log.sharedAttempts == nil)
+    }
+
+    @Test func aLimitHoldsAcrossNodesAndUntilAnAttemptExpires() async throws {
+        let place = try await LogPlace(.postgres)
+        let a = try await place.open("a")
+        let b = try await place.open("b")
+        defer { a.close(); b.close() }
+        let onA = try #require(a.sharedAttempts)
+        let onB = try #require(b.sharedAttempts)
+        let keys = [(key: "account", limit: 3), (key: "address", limit: 10)]
+
+        #expect(try await onA.count(UUID(), under: keys, lasting: .seconds(60)) == nil)
+        #expect(try await onB.count(UUID(), under: keys, lasting: .seconds(60)) == nil)
+        #expect(try await onA.count(UUID(), under: keys, lasting: .seconds(2)) == nil)
+        let wait = try #require(try await onB.count(UUID(), under: keys, lasting: .seconds(60)), "a fourth attempt, on another node, is refused")
+        #expect(wait > .zero && wait <= .seconds(60))
+        // Refused, it was counted under neither key: the address has room for 10 - 3.
+        for _ in 0..<7 { #expect(try await onA.count(UUID(), under: [(key: "address", limit: 10)], lasting: .seconds(60)) == nil) }
+        #expect(try await onA.count(UUID(), under: [(key: "address", limit: 10)], lasting: .seconds(60)) != nil)
+
+        // The attempt that lasts 2 s leaves the account's count when it expires.
+        try await Task.sleep(for: .milliseconds(2_500))
+        #expect(try await onB.count(UUID(), under: [(key: "account", limit: 3)], lasting: .seconds(60)) == nil)
+        #expect(try await onA.count(UUID(), under: [(key: "account", limit: 3)], lasting: .seconds(60)) != nil)
+    }
+
+    @Test func anAttemptTakenBackAndAKeyClearedMakeRoom() async throws {
+        let place = try await LogPlace(.postgres)
+        let a = try await place.open("a")
+        let b = try await place.open("b")
+        defer { a.close(); b.close() }
+        let onA = try #require(a.sharedAttempts)
+        let onB = try #require(b.sharedAttempts)
+        let keys = [(key: "account", limit: 2), (key: "address", limit: 3)]
+        let first = UUID()
+        #expect(try await onA.count(first, under: keys, lasting: .seconds(60)) == nil)
+        #expect(try await onB.count(UUID(), under: keys, lasting: .seconds(60)) == nil)
+        #expect(try await onA.count(UUID(), under: keys, lasting: .seconds(60)) != nil)
+
+        try await onB.forget(first, under: ["account", "address"])
+        #expect(try await onA.count(UUID(), under: keys, lasting: .seconds(60)) == nil, "the attempt taken back left room")
+        #expect(try await onA.count(UUID(), under: [(key: "address", limit: 2)], lasting: .seconds(60)) != nil, "the address counts the other two")
+
+        let last = UUID()
+        try await onB.forget(last, under: ["address"], withEveryAttemptUnder: ["account"])
+        #expect(try await onA.count(last, under: [(key: "account", limit: 2)], lasting: .seconds(60)) == nil)
+        #expect(try await onA.count(UUID(), under: [(key: "account", limit: 2)], lasting: .seconds(60)) == nil, "the account was cleared")
+    }
+
+    @Test func nodesCountingAtOnceNeverPassTheLimit() async throws {
+        let place = try await LogPlace(.postgres)
+        var nodes: [EventLog] = []
+        for node in 0..<3 { nodes.append(try await place.open("node-\(node)")) }
+        defer { for node in nodes { node.close() } }
+        let counters = try nodes.map { try #require($0.sharedAttempts) }
+        let counted = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for n in 0..<30 {
+                group.addTask {
+                    // Each attempt under both keys, in either order: the locks are taken in one order.
+                    let keys = n.isMultiple(of: 2) ? [(key: "x", limit: 5), (key: "y", limit: 7)] : [(key: "y", limit: 7), (key: "x", limit: 5)]
+                    return try await counters[n % 3].count(UUID(), under: keys, lasting: .seconds(60)) == nil
+                }
+            }
+            return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+        }
+        #expect(counted == 5)
+    }
+}
