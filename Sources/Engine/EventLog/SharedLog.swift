@@ -48,10 +48,13 @@ public protocol SharedLog: Sendable {
     /// Forgets every file whose name begins with `prefix` (an erased user's).
     func removeFiles(prefixed prefix: String) async throws
 
-    /// Counts `attempt` under each of `keys` for `lasting`, among every process of the log, unless
-    /// one of them already counts its limit (`limits`, in order) of attempts not yet expired: then
-    /// counts nothing and returns how long until one expires; nil when counted.
-    func countAttempt(_ attempt: UUID, under keys: [String], limits: [Int], lasting: Duration) async throws -> Duration?
+    /// Counts `attempt` under each of `keys` for `lasting`, among every process of the log, as still
+    /// being checked, unless one of them already counts its limit (`limits`, in order) of attempts not
+    /// yet expired: then counts nothing and says why; nil when counted.
+    func countAttempt(_ attempt: UUID, under keys: [String], limits: [Int], lasting: Duration) async throws -> AttemptRefusal?
+
+    /// `attempt` under `keys` has been checked and stays counted until it expires.
+    func settleAttempt(_ attempt: UUID, under keys: [String]) async throws
 
     /// Takes `attempt` back from `keys`, and every attempt from `cleared`.
     func forgetAttempt(_ attempt: UUID, under keys: [String], withEveryAttemptUnder cleared: [String]) async throws
@@ -86,13 +89,30 @@ public struct SharedLogUnreachable: Error, Equatable, Sendable, CustomStringConv
 public struct SharedAttempts: Sendable {
     let log: any SharedLog
 
-    /// nil when `attempt` is counted under every key; otherwise the wait until a key has room.
-    public func count(_ attempt: UUID, under keys: [(key: String, limit: Int)], lasting: Duration) async throws -> Duration? {
+    /// nil when `attempt` is counted under every key, as being checked until `settle` or `forget`.
+    public func count(_ attempt: UUID, under keys: [(key: String, limit: Int)], lasting: Duration) async throws -> AttemptRefusal? {
         try await log.countAttempt(attempt, under: keys.map(\.key), limits: keys.map(\.limit), lasting: lasting)
+    }
+
+    public func settle(_ attempt: UUID, under keys: [String]) async throws {
+        try await log.settleAttempt(attempt, under: keys)
     }
 
     public func forget(_ attempt: UUID, under keys: [String], withEveryAttemptUnder cleared: [String] = []) async throws {
         try await log.forgetAttempt(attempt, under: keys, withEveryAttemptUnder: cleared)
+    }
+}
+
+/// Why an attempt was not counted: a key holds its limit of attempts. `failed` when it holds that
+/// many checked ones, and `wait` is then how long until the oldest expires; otherwise some are still
+/// being checked, and `wait` is a second.
+public struct AttemptRefusal: Sendable, Equatable {
+    public var wait: Duration
+    public var failed: Bool
+
+    public init(wait: Duration, failed: Bool) {
+        self.wait = wait
+        self.failed = failed
     }
 }
 

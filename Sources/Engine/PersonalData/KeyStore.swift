@@ -52,6 +52,13 @@ public final class KeyStore: Sendable {
     /// Whether a truncation of the WAL is waiting to be tried again (`truncateWALAfterDestruction`).
     let walTruncation = NIOLockedValueBox(false)
 
+    /// A key for `purpose` derived from the master key: the same on every node that shares it, and
+    /// no help in unwrapping a user's key. For digests a product keeps that must not be reversible
+    /// by anyone who guesses what they digest (an email).
+    public func derivedKey(for purpose: String) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey.key, info: Data("derived-key:\(purpose)".utf8), outputByteCount: 32)
+    }
+
     /// The key store of a data directory: `keys/keys.sqlite` in it.
     public convenience init(dataDirectory: URL, masterKey: MasterKey, cachedKeys: Int = 10_000) throws {
         let path = dataDirectory.appendingPathComponent("keys").appendingPathComponent("keys.sqlite").path

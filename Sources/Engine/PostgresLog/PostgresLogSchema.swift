@@ -110,14 +110,17 @@ enum PostgresLogSchema {
             "CREATE TRIGGER data_key_recorded AFTER INSERT OR UPDATE ON data_key FOR EACH ROW EXECUTE FUNCTION data_key_recorded()",
         ],
         [
-            // Attempts every node counts (failed logins), each until it expires; not the truth, so not in
-            // the log. Keys are digests. Counting locks each key, in one order, so nodes counting together
-            // never pass a limit: advisory locks of two integers, a space apart from the log's one-bigint locks.
-            "CREATE TABLE attempt (key text NOT NULL, id uuid NOT NULL, expires_at timestamptz NOT NULL, PRIMARY KEY (key, id))",
+            // Attempts every node counts (logins: each counted before its password is checked, taken back
+            // if it was right, `checking` until then), each until it expires; not the truth, so not in the
+            // log. Keys are digests. Counting locks each key, in one order, so nodes counting together
+            // never pass a limit: advisory locks of two integers, a space apart from the log's one-bigint
+            // locks. A key full of attempts still being checked is refused for a second (`failed` false).
+            "CREATE TABLE attempt (key text NOT NULL, id uuid NOT NULL, expires_at timestamptz NOT NULL, checking boolean NOT NULL, PRIMARY KEY (key, id))",
             "CREATE INDEX attempt_expiry ON attempt (expires_at)",
             """
-            CREATE FUNCTION attempt_counted(keys text[], limits integer[], attempt_id uuid, lasting double precision, OUT wait double precision)
-            LANGUAGE plpgsql VOLATILE AS $$
+            CREATE FUNCTION attempt_counted(
+                keys text[], limits integer[], attempt_id uuid, lasting double precision, OUT wait double precision, OUT failed boolean
+            ) LANGUAGE plpgsql VOLATILE AS $$
             DECLARE
                 key_lock integer;
             BEGIN
@@ -125,15 +128,17 @@ enum PostgresLogSchema {
                     PERFORM pg_advisory_xact_lock(1, key_lock);
                 END LOOP;
                 DELETE FROM attempt WHERE ctid = ANY(ARRAY(SELECT a.ctid FROM attempt a WHERE a.expires_at <= clock_timestamp() LIMIT 100));
-                SELECT max(extract(epoch FROM x.oldest - clock_timestamp())) INTO wait FROM (
-                    SELECT min(a.expires_at) AS oldest, count(a.id) AS counted, k.most
-                    FROM unnest(keys, limits) AS k(key, most)
+                SELECT max(CASE WHEN x.settled >= x.most THEN extract(epoch FROM x.oldest - clock_timestamp()) ELSE 1 END), bool_or(x.settled >= x.most)
+                INTO wait, failed FROM (
+                    SELECT min(a.expires_at) FILTER (WHERE NOT a.checking) AS oldest, count(a.id) AS counted,
+                        count(a.id) FILTER (WHERE NOT a.checking) AS settled, k.most
+                    FROM (SELECT DISTINCT ON (u.key) u.key, u.most FROM unnest(keys, limits) AS u(key, most) ORDER BY u.key, u.most) k
                     LEFT JOIN attempt a ON a.key = k.key AND a.expires_at > clock_timestamp()
                     GROUP BY k.key, k.most
                 ) x WHERE x.counted >= x.most;
                 IF wait IS NULL THEN
-                    INSERT INTO attempt (key, id, expires_at)
-                        SELECT DISTINCT k, attempt_id, clock_timestamp() + make_interval(secs => lasting) FROM unnest(keys) AS k;
+                    INSERT INTO attempt (key, id, expires_at, checking)
+                        SELECT DISTINCT k, attempt_id, clock_timestamp() + make_interval(secs => lasting), true FROM unnest(keys) AS k;
                 END IF;
             END
             $$

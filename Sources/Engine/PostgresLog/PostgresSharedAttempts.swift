@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 import PostgresNIO
 
@@ -5,16 +6,23 @@ import PostgresNIO
 /// a client's guesses reach several nodes. A count lost to a failover is a guess allowed again, not
 /// a write lost, so these commits wait for nothing more than their own.
 extension PostgresSharedLog {
-    public func countAttempt(_ attempt: UUID, under keys: [String], limits: [Int], lasting: Duration) async throws -> Duration? {
+    public func countAttempt(_ attempt: UUID, under keys: [String], limits: [Int], lasting: Duration) async throws -> AttemptRefusal? {
         let seconds = Double(lasting.components.seconds) + Double(lasting.components.attoseconds) / 1e18
         return try await bounded { [self] client in
             let rows = try await client.query(
-                "SELECT attempt_counted(\(keys), \(limits.map(Int32.init(clamping:))), \(attempt), \(seconds))", logger: logger
+                "SELECT wait, failed FROM attempt_counted(\(keys), \(limits.map(Int32.init(clamping:))), \(attempt), \(seconds))", logger: logger
             )
-            for try await wait in rows.decode(Double?.self) {
-                return wait.map { Duration.milliseconds(Int64(($0 * 1000).rounded(.up))) }
+            for try await (wait, failed) in rows.decode((Double?, Bool?).self) {
+                guard let wait else { return nil }
+                return AttemptRefusal(wait: .milliseconds(Int64((max(wait, 0) * 1000).rounded(.up))), failed: failed ?? false)
             }
             return nil
+        }
+    }
+
+    public func settleAttempt(_ attempt: UUID, under keys: [String]) async throws {
+        try await bounded { [self] client in
+            _ = try await client.query("UPDATE attempt SET checking = false WHERE id = \(attempt) AND key = ANY(\(keys))", logger: logger)
         }
     }
 

@@ -1,5 +1,6 @@
 import ChatCommands
 import ChatProjections
+import Crypto
 import EventLog
 import HTTPServing
 import Hummingbird
@@ -16,14 +17,16 @@ public struct ChatAPIDependencies: Sendable {
     /// Per user behind a token, per address on login and signup; nil turns it off.
     public var rateLimit: RateLimit?
     public var loginThrottle: LoginThrottleLimits
-    /// Where failed logins are also counted among every node of a shared log; nil on an embedded one.
+    /// Where failed logins are counted among every node of a shared log; nil on an embedded one.
     public var sharedAttempts: SharedAttempts?
+    /// What the throttle's digests of emails and addresses are keyed with: the same on every node.
+    public var loginDigestKey: SymmetricKey
     /// Deletion and export of the signed-in user's own account.
     public var accounts: UserAccounts<ChatProduct>
 
     public init(
         conversations: Conversations, queries: ChatQueries, files: SealedFiles, readYourWrites: ReadYourWrites, rateLimit: RateLimit?,
-        loginThrottle: LoginThrottleLimits, sharedAttempts: SharedAttempts?, accounts: UserAccounts<ChatProduct>
+        loginThrottle: LoginThrottleLimits, sharedAttempts: SharedAttempts?, loginDigestKey: SymmetricKey, accounts: UserAccounts<ChatProduct>
     ) {
         self.accounts = accounts
         self.conversations = conversations
@@ -33,6 +36,7 @@ public struct ChatAPIDependencies: Sendable {
         self.rateLimit = rateLimit
         self.loginThrottle = loginThrottle
         self.sharedAttempts = sharedAttempts
+        self.loginDigestKey = loginDigestKey
     }
 }
 
@@ -70,7 +74,8 @@ public func addChatRoutes(to router: Router<ChatRequestContext>, dependencies d:
         signedIn.add(middleware: RateLimitMiddleware<ChatRequestContext, ChatAPIError>(limit, user: { $0.userId }, refusal: ChatAPIError.rateLimited))
     }
     let throttle = LoginThrottle(
-        .init(perAccount: d.loginThrottle.perAccount, perAddress: d.loginThrottle.perAddress, window: d.loginThrottle.window), shared: d.sharedAttempts
+        .init(perAccount: d.loginThrottle.perAccount, perAddress: d.loginThrottle.perAddress, window: d.loginThrottle.window),
+        shared: d.sharedAttempts, digestKey: d.loginDigestKey
     )
     let accounts = AccountController(commands: commands, throttle: throttle, readYourWrites: d.readYourWrites)
     open.post("login", use: accounts.login)

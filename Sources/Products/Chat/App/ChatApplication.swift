@@ -53,7 +53,7 @@ public func chatRouter(
         ),
         queries: ChatQueries(database: stores.readDatabase), files: files, readYourWrites: readYourWrites,
         rateLimit: configuration.rateLimit, loginThrottle: configuration.loginThrottle, sharedAttempts: stores.log.sharedAttempts,
-        accounts: accounts
+        loginDigestKey: stores.keys.derivedKey(for: "login-throttle"), accounts: accounts
     ))
     try stores.addEngineRoutes(
         to: router, configuration: configuration, runner: runner,

@@ -13,12 +13,12 @@ import NIOConcurrencyHelpers
 /// yet. Refused while some of those counted are still being checked, a client is told to retry in a
 /// second, not to wait out the window. Emails are keyed as logins compare them (trimmed, without
 /// case), so `" Demo@…"` is the same account. A success clears the account's failures and its own
-/// attempt from the address's. It keeps neither emails nor addresses, only digests of them, and
-/// forgets every key whose attempts have all left the window, once a window.
+/// attempt from the address's. It keeps neither emails nor addresses, only keyed digests of them
+/// (`digestKey`), and forgets every key whose attempts have all left the window, once a window.
 ///
-/// On a shared log the attempts are counted there instead (`SharedAttempts`), under the same digests,
-/// by every node: a client spreading guesses over nodes gets the limit once, not once a node. Each
-/// attempt is counted before its check there too, and a refusal waits for the oldest to expire.
+/// On a shared log the attempts are counted there instead (`SharedAttempts`), under the same digests
+/// (every node derives `digestKey` from the master key they share): a client spreading guesses over
+/// nodes gets the limit once, not once a node. The rules are the same there.
 final class LoginThrottle: Sendable {
     struct Limits: Sendable, Equatable {
         var perAccount: Int
@@ -34,13 +34,15 @@ final class LoginThrottle: Sendable {
 
     private let limits: Limits
     private let shared: SharedAttempts?
+    private let digestKey: SymmetricKey
     /// Per key, the attempts counted in the window, settled or not, and how many are unsettled.
     private let failures = NIOLockedValueBox<(counted: [String: [ContinuousClock.Instant]], checking: [String: Int])>(([:], [:]))
     private let lastSweep = NIOLockedValueBox(ContinuousClock.now)
 
-    init(_ limits: Limits, shared: SharedAttempts? = nil) {
+    init(_ limits: Limits, shared: SharedAttempts? = nil, digestKey: SymmetricKey = SymmetricKey(size: .bits256)) {
         self.limits = limits
         self.shared = shared
+        self.digestKey = digestKey
     }
 
     /// Checks a password under the throttle: refused (429) without checking when `email` or `address`
@@ -69,19 +71,21 @@ final class LoginThrottle: Sendable {
     ) async throws -> Account {
         let keys = keys(email: email, address: address)
         let id = UUID()
-        if let wait = try await shared.count(id, under: keys.map { (key: $0.0, limit: $0.1) }, lasting: limits.window) {
-            throw ChatAPIError.throttled(
-                retryAfterSeconds: max(1, Int(wait.components.seconds) + 1), "Too many failed logins for this account or from this address"
-            )
+        if let refusal = try await shared.count(id, under: keys.map { (key: $0.0, limit: $0.1) }, lasting: limits.window) {
+            throw Self.refusal(retryAfter: refusal.failed ? refusal.wait : .zero, failed: refusal.failed)
         }
+        // Once checked, whatever else fails here is only a count left behind, which expires (one
+        // left `checking` meanwhile is a second's wait, not a failure): the answer is the check's.
         let found: Account?
         do { found = try await check() } catch {
-            // What is thrown is `error`: an attempt left counted only expires.
             try? await shared.forget(id, under: keys.map(\.0))
             throw error
         }
-        guard let account = found else { throw ChatAPIError.invalidCredentials }
-        try await shared.forget(id, under: keys.map(\.0), withEveryAttemptUnder: keys.prefix(1).map(\.0))
+        guard let account = found else {
+            try? await shared.settle(id, under: keys.map(\.0))
+            throw ChatAPIError.invalidCredentials
+        }
+        try? await shared.forget(id, under: keys.map(\.0), withEveryAttemptUnder: keys.prefix(1).map(\.0))
         return account
     }
 
@@ -90,19 +94,14 @@ final class LoginThrottle: Sendable {
     private func begin(email: String, address: String?, now: ContinuousClock.Instant = .now) throws -> Attempt {
         let keys = keys(email: email, address: address)
         return try failures.withLockedValue { failures in
-            let waits = keys.compactMap { key, limit -> (seconds: Int, failed: Bool)? in
+            let waits = keys.compactMap { key, limit -> (wait: Duration, failed: Bool)? in
                 let recent = (failures.counted[key] ?? []).filter { now - $0 < limits.window }
                 failures.counted[key] = recent.isEmpty ? nil : recent
                 guard recent.count >= limit, let oldest = recent.first else { return nil }
-                guard recent.count - failures.checking[key, default: 0] >= limit else { return (1, false) }
-                return (max(1, Int((limits.window - (now - oldest)).components.seconds) + 1), true)
+                guard recent.count - failures.checking[key, default: 0] >= limit else { return (.zero, false) }
+                return (limits.window - (now - oldest), true)
             }
-            if let wait = waits.max(by: { $0.seconds < $1.seconds }) {
-                throw ChatAPIError.throttled(
-                    retryAfterSeconds: wait.seconds,
-                    wait.failed ? "Too many failed logins for this account or from this address" : "Too many logins at once for this account or from this address"
-                )
-            }
+            if let longest = waits.max(by: { $0.wait < $1.wait }) { throw Self.refusal(retryAfter: longest.wait, failed: longest.failed) }
             for (key, _) in keys {
                 failures.counted[key, default: []].append(now)
                 failures.checking[key, default: 0] += 1
@@ -146,13 +145,21 @@ final class LoginThrottle: Sendable {
         }
     }
 
-    private func keys(email: String, address: String?) -> [(String, Int)] {
-        let account = (try? AccountRules.email(email)) ?? email.lowercased()
-        return [(Self.digest("account:\(account)"), limits.perAccount)] + (address.map { [(Self.digest("address:\($0)"), limits.perAddress)] } ?? [])
+    /// 429, to be tried again once `retryAfter` has passed (a second at least).
+    private static func refusal(retryAfter: Duration, failed: Bool) -> ChatAPIError {
+        ChatAPIError.throttled(
+            retryAfterSeconds: max(1, Int(retryAfter.components.seconds) + 1),
+            failed ? "Too many failed logins for this account or from this address" : "Too many logins at once for this account or from this address"
+        )
     }
 
-    private static func digest(_ key: String) -> String {
-        SHA256.hash(data: Data(key.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+    private func keys(email: String, address: String?) -> [(String, Int)] {
+        let account = (try? AccountRules.email(email)) ?? email.lowercased()
+        return [(digest("account:\(account)"), limits.perAccount)] + (address.map { [(digest("address:\($0)"), limits.perAddress)] } ?? [])
+    }
+
+    private func digest(_ key: String) -> String {
+        HMAC<SHA256>.authenticationCode(for: Data(key.utf8), using: digestKey).prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The keys it holds, for tests.
