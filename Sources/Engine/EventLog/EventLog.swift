@@ -133,6 +133,11 @@ public final class EventLog: Sendable {
         try await follower?.catchUp()
     }
 
+    /// The shared log's head as its server says now (one round trip); nil for an embedded log.
+    public func currentSharedHead() async throws -> UInt64? {
+        try await follower?.shared.head()
+    }
+
     /// Runs `body` as the one process of the log that does `job` (a feed poller): at once for an
     /// embedded log; for a shared one, once this process leads the job (`SharedLog.leading`).
     public func asTheOneProcess(doing job: String, _ body: @escaping @Sendable () async throws -> Void) async throws {

@@ -5,6 +5,7 @@ public struct ReadYourWrites: Sendable {
     private let applied: @Sendable (_ position: UInt64, _ timeout: Duration) async -> Bool
     private let folded: @Sendable () -> UInt64
     private let written: @Sendable () -> UInt64?
+    private let sharedHead: @Sendable () async throws -> UInt64?
     private let timeout: Duration
 
     public init<Catalog>(runner: ProjectionRunner<Catalog>, timeout: Duration) {
@@ -12,6 +13,7 @@ public struct ReadYourWrites: Sendable {
         folded = { runner.appliedPosition }
         let log = runner.log
         written = { log.isShared ? nil : log.headPosition }
+        sharedHead = { try await log.currentSharedHead() }
         self.timeout = timeout
     }
 
@@ -22,6 +24,23 @@ public struct ReadYourWrites: Sendable {
 
     /// The log position every read model here has folded through.
     public var appliedPosition: UInt64 { folded() }
+
+    /// What `lookup` finds here; when it finds nothing on a node of a shared log whose read models
+    /// are behind the log as its server holds it now, what it finds once they have folded that far
+    /// (within the timeout). A token another node issued a moment ago is then known here too: a
+    /// client signed in through one node may send its next request through another.
+    public func found<T>(_ lookup: () throws -> T?) async throws -> T? {
+        if let found = try lookup() { return found }
+        guard let head = try? await sharedHead() else { return nil }
+        // Looked up again even when already folded that far: the fold may have ended since the first.
+        if head > folded() { guard await applied(head, timeout) else { return nil } }
+        return try lookup()
+    }
+
+    /// Whether `check` holds, as `found` finds: on a node of a shared log, once it holds the log as it is now.
+    public func holds(_ check: () throws -> Bool) async throws -> Bool {
+        try await found { try check() ? true : nil } ?? false
+    }
 
     /// Waits until the read models include `position`.
     public func wait(for position: UInt64) async throws(ReadModelsBehind) {

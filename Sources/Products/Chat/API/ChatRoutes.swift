@@ -68,7 +68,7 @@ public func addChatRoutes(to router: Router<ChatRequestContext>, dependencies d:
     let commands = d.conversations.commands
     let api = router.group("/api")
     let open = api.group()
-    let signedIn = api.group().add(middleware: TokenAuthMiddleware(queries: d.queries, commands: commands))
+    let signedIn = api.group().add(middleware: TokenAuthMiddleware(queries: d.queries, commands: commands, readYourWrites: d.readYourWrites))
     if let limit = d.rateLimit {
         open.add(middleware: RateLimitMiddleware<ChatRequestContext, ChatAPIError>(limit, user: { _ in nil }, refusal: ChatAPIError.rateLimited))
         signedIn.add(middleware: RateLimitMiddleware<ChatRequestContext, ChatAPIError>(limit, user: { $0.userId }, refusal: ChatAPIError.rateLimited))

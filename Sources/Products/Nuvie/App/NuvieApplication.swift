@@ -58,9 +58,9 @@ func nuvieRouter(
     runner: NuvieRunner, recommender: Recommender, logger: Logger
 ) async throws -> Router<NuvieRequestContext> {
     let commands = NuvieCommandService(store: stores.store)
-    let tokens = await NuvieTokens(secret: secrets.jwt, sessions: commands, readOnly: configuration.readOnly)
-    let router = Router(context: NuvieRequestContext.self)
     let readYourWrites = ReadYourWrites(runner: runner, timeout: configuration.readYourWritesTimeout)
+    let tokens = await NuvieTokens(secret: secrets.jwt, sessions: commands, readOnly: configuration.readOnly, readYourWrites: readYourWrites)
+    let router = Router(context: NuvieRequestContext.self)
     let accounts = Accounts(UserAccounts(stores: stores, readYourWrites: readYourWrites), recommendationCache: cache)
     router.addAPIMiddleware(tokens: tokens, rateLimit: configuration.rateLimit, readYourWrites: readYourWrites)
     router.addAPIRoutes(NuvieAPIDependencies(

@@ -1,14 +1,17 @@
 import ChatCommands
 import ChatProjections
 import Hummingbird
+import ReadModels
 
 /// Requires `Authorization: Token <40 hex digits>` naming a live token of an active user, as DRF's
 /// `TokenAuthentication` does, and puts the user in the context; anything else is a 401 before any
-/// handler runs. Tokens are looked up by their SHA-256.
+/// handler runs. Tokens are looked up by their SHA-256; on a node of a shared log, one not found is
+/// looked up again once the node holds the log as it is now (a login through another node).
 struct TokenAuthMiddleware: RouterMiddleware {
     typealias Context = ChatRequestContext
     let queries: ChatQueries
     let commands: ChatCommandService
+    let readYourWrites: ReadYourWrites
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization] else { throw ChatAPIError.notAuthenticated }
@@ -21,7 +24,8 @@ struct TokenAuthMiddleware: RouterMiddleware {
             throw ChatAPIError.invalidToken("A token is 40 lowercase hex digits")
         }
         let hash = ChatCommandService.tokenHash(token)
-        guard let userId = try queries.userId(ofTokenHash: hash), try commands.isActive(userId) else {
+        let holder = try await readYourWrites.found { try queries.userId(ofTokenHash: hash).flatMap { try commands.isActive($0) ? $0 : nil } }
+        guard let userId = holder else {
             throw ChatAPIError.invalidToken("This token was revoked, or never issued; log in again")
         }
         var context = context

@@ -4,6 +4,7 @@ import JWTKit
 import NIOConcurrencyHelpers
 import NuvieCommands
 import NuvieDomain
+import ReadModels
 
 /// Issues and checks the backend's own tokens: HS256 JWTs, an access token (24 h) and a refresh
 /// token (30 days) that can only be exchanged for a new pair. Both name their session (`sid`), and
@@ -61,18 +62,22 @@ public struct NuvieTokens: Sendable {
     private let verified = VerifiedTokens()
     private let header = JWTHeaderCheck.algorithm("HS256")
     /// Whether a session may still open anything (its user registered, not erased; it not ended).
-    private let isLive: @Sendable (_ userId: Int64, _ sessionId: UUID) throws -> Bool
+    private let isLive: @Sendable (_ userId: Int64, _ sessionId: UUID) async throws -> Bool
 
-    public init(secret: String, isLive: @escaping @Sendable (_ userId: Int64, _ sessionId: UUID) throws -> Bool) async {
+    public init(secret: String, isLive: @escaping @Sendable (_ userId: Int64, _ sessionId: UUID) async throws -> Bool) async {
         keys = await JWTKeyCollection().add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
         self.isLive = isLive
     }
 
     /// Sessions read from their streams; a past state served read-only records none, so there a
-    /// token needs only a registered user.
-    public init(secret: String, sessions commands: NuvieCommandService, readOnly: Bool) async {
+    /// token needs only a registered user. On a node of a shared log, a session not found is looked
+    /// for again once the node holds the log as it is now (`ReadYourWrites.holds`): one begun through
+    /// another node a moment ago.
+    public init(secret: String, sessions commands: NuvieCommandService, readOnly: Bool, readYourWrites: ReadYourWrites) async {
         await self.init(secret: secret) { userId, sessionId in
-            try readOnly ? commands.userExists(userId) : commands.sessionIsLive(userId: userId, sessionId: sessionId)
+            try await readYourWrites.holds {
+                try readOnly ? commands.userExists(userId) : commands.sessionIsLive(userId: userId, sessionId: sessionId)
+            }
         }
     }
 
@@ -117,7 +122,7 @@ public struct NuvieTokens: Sendable {
 
     private func verify(_ token: String, use: Claims.Use) async throws -> (grant: Grant, expiresAt: Date)? {
         guard header.accepts(token), let claims = try? await keys.verify(token, as: Claims.self), claims.use == use,
-              let userId = Int64(claims.sub.value), try isLive(userId, claims.sid)
+              let userId = Int64(claims.sub.value), try await isLive(userId, claims.sid)
         else { return nil }
         let grant = Grant(
             userId: userId, sessionId: claims.sid, authenticatedAt: Date(timeIntervalSince1970: TimeInterval(claims.authTime)), tokenId: claims.jti

@@ -34,12 +34,12 @@ public struct SavryTokens: Sendable {
     private let header = JWTHeaderCheck.algorithm("HS256")
     /// Whether a user id is registered and not erased: a correctly signed token for anyone else
     /// opens nothing, so an erased user's tokens stop working at once.
-    private let isActive: @Sendable (Int64) throws -> Bool
+    private let isActive: @Sendable (Int64) async throws -> Bool
     /// Whether the user signed out of the token with this id.
     private let isSignedOut: @Sendable (_ userId: Int64, _ tokenId: String) throws -> Bool
 
     public init(
-        secret: String, isActive: @escaping @Sendable (Int64) throws -> Bool,
+        secret: String, isActive: @escaping @Sendable (Int64) async throws -> Bool,
         isSignedOut: @escaping @Sendable (_ userId: Int64, _ tokenId: String) throws -> Bool
     ) async {
         keys = await JWTKeyCollection().add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
@@ -68,7 +68,7 @@ public struct SavryTokens: Sendable {
         // A signed instant no whole second can hold is refused, not converted.
         guard header.accepts(token), let claims = try? await keys.verify(token, as: Claims.self),
               let userId = Int64(claims.sub.value), let issuedAt = Self.epochSeconds(claims.iat.value),
-              let expiresAt = Self.epochSeconds(claims.exp.value), try isActive(userId)
+              let expiresAt = Self.epochSeconds(claims.exp.value), try await isActive(userId)
         else { return nil }
         let tokenId = claims.jti?.value ?? "iat-\(issuedAt)"
         guard try !isSignedOut(userId, tokenId) else { return nil }
