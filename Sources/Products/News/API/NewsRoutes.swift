@@ -45,7 +45,7 @@ public func addNewsRoutes(to router: Router<NewsRequestContext>, dependencies d:
     }
     let memo = RememberedAnswers(maximumBytes: 64 << 20)
     let reads = CurrentReads(queries: d.queries, readModels: d.readModelRevision)
-    let feed = FeedController(reads: reads, memo: memo)
+    let feed = FeedController(reads: reads, memo: memo, readYourWrites: d.readYourWrites)
     let v1 = router.group("/v1")
     v1.get("feed", use: feed.feed)
     v1.get("personalized-feed", use: feed.personalized)

@@ -4,11 +4,13 @@ import Hummingbird
 import NewsDomain
 import NewsProjections
 import ProductHosting
+import ReadModels
 
 /// `/v1/feed`, `/v1/personalized-feed`, `/v1/brief/latest`: signals for the request's user.
 struct FeedController: Sendable {
     let reads: CurrentReads
     let memo: RememberedAnswers
+    let readYourWrites: ReadYourWrites
     var queries: NewsQueries { reads.queries }
     var ranking: Ranking { Ranking(queries: queries) }
 
@@ -16,6 +18,7 @@ struct FeedController: Sendable {
     func feed(_ request: Request, context: NewsRequestContext) async throws -> Response {
         let limit = try Query.integer(request, "limit", default: 20, in: 1...100)
         let cursor = Query.text(request, "cursor")
+        try await holdingThePageOf(cursor)
         let preferences = try reads.preferences(of: context.userId)
         return try memo.response("feed|\(Self.rankedBy(preferences, cursor: cursor, user: context.userId))|\(limit)|\(cursor ?? "")", revision: reads.revision) {
             let page = try ranking.page({ pinned in
@@ -31,10 +34,19 @@ struct FeedController: Sendable {
     func personalized(_ request: Request, context: NewsRequestContext) async throws -> Response {
         let limit = try Query.integer(request, "limit", default: 50, in: 1...100)
         let cursor = Query.text(request, "cursor")
+        try await holdingThePageOf(cursor)
         let preferences = try reads.preferences(of: context.userId)
         return try memo.response("personalized|\(Self.rankedBy(preferences, cursor: cursor, user: context.userId))|\(limit)|\(cursor ?? "")", revision: reads.revision) {
             try personalizedPage(preferences, of: context.userId, limit: limit, cursor: cursor)
         }
+    }
+
+    /// Once this node holds what the first page of `cursor` was ranked through: on a node of a shared
+    /// log, a page asked of another node than the one before (it failed, or was taken out) may be a
+    /// moment ahead of this one. A cursor it never gave out is refused by `Ranking.page`.
+    private func holdingThePageOf(_ cursor: String?) async throws {
+        guard let position = cursor.flatMap({ $0.split(separator: ".").last }).flatMap({ Int64($0) }) else { return }
+        _ = try await readYourWrites.holds { position <= (try queries.lastPosition()) }
     }
 
     /// What a remembered page is kept by: a first page by the preferences it ranks by, shared by every
