@@ -15,12 +15,9 @@ struct SharedAttemptsTests {
     }
 
     @Test func aLimitHoldsAcrossNodesAndUntilAnAttemptExpires() async throws {
-        let place = try await LogPlace(.postgres)
-        let a = try await place.open("a")
-        let b = try await place.open("b")
-        defer { a.close(); b.close() }
-        let onA = try #require(a.sharedAttempts)
-        let onB = try #require(b.sharedAttempts)
+        let nodes = try await Nodes(2)
+        defer { nodes.close() }
+        let (onA, onB) = try (#require(nodes.logs[0].sharedAttempts), #require(nodes.logs[1].sharedAttempts))
         let keys = [(key: "account", limit: 3), (key: "address", limit: 10)]
 
         let first = [UUID(), UUID(), UUID()]
@@ -44,12 +41,9 @@ struct SharedAttemptsTests {
     }
 
     @Test func anAttemptTakenBackAndAKeyClearedMakeRoom() async throws {
-        let place = try await LogPlace(.postgres)
-        let a = try await place.open("a")
-        let b = try await place.open("b")
-        defer { a.close(); b.close() }
-        let onA = try #require(a.sharedAttempts)
-        let onB = try #require(b.sharedAttempts)
+        let nodes = try await Nodes(2)
+        defer { nodes.close() }
+        let (onA, onB) = try (#require(nodes.logs[0].sharedAttempts), #require(nodes.logs[1].sharedAttempts))
         let keys = [(key: "account", limit: 2), (key: "address", limit: 3)]
         let first = UUID()
         #expect(try await onA.count(first, under: keys, lasting: .seconds(60)) == nil)
@@ -67,11 +61,9 @@ struct SharedAttemptsTests {
     }
 
     @Test func nodesCountingAtOnceNeverPassTheLimit() async throws {
-        let place = try await LogPlace(.postgres)
-        var nodes: [EventLog] = []
-        for node in 0..<3 { nodes.append(try await place.open("node-\(node)")) }
-        defer { for node in nodes { node.close() } }
-        let counters = try nodes.map { try #require($0.sharedAttempts) }
+        let nodes = try await Nodes(3)
+        defer { nodes.close() }
+        let counters = try nodes.logs.map { try #require($0.sharedAttempts) }
         let counted = try await withThrowingTaskGroup(of: Bool.self) { group in
             for n in 0..<30 {
                 group.addTask {
@@ -83,5 +75,20 @@ struct SharedAttemptsTests {
             return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
         }
         #expect(counted == 5)
+    }
+
+    /// Nodes of one new PostgreSQL log, each with its directory in `place`.
+    struct Nodes {
+        let place: LogPlace
+        let logs: [EventLog]
+
+        init(_ count: Int) async throws {
+            place = try await LogPlace(.postgres)
+            var logs: [EventLog] = []
+            for node in 0..<count { logs.append(try await place.open("node-\(node)")) }
+            self.logs = logs
+        }
+
+        func close() { for log in logs { log.close() } }
     }
 }
