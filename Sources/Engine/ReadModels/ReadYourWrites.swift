@@ -42,6 +42,13 @@ public struct ReadYourWrites: Sendable {
         try await found { try check() ? true : nil } ?? false
     }
 
+    /// On a node of a shared log where `check` does not hold, waits until the node holds the log as
+    /// it is now (as `found` does); on an embedded log, returns at once without checking.
+    public func catchUp(unless check: () throws -> Bool) async throws {
+        guard written() == nil else { return }
+        _ = try await holds(check)
+    }
+
     /// Waits until the read models include `position`.
     public func wait(for position: UInt64) async throws(ReadModelsBehind) {
         guard await applied(position, timeout) else { throw ReadModelsBehind(position: position) }

@@ -70,6 +70,7 @@ final class LoginThrottle: Sendable {
         _ shared: SharedAttempts, email: String, address: String?, _ check: () async throws -> Account?
     ) async throws -> Account {
         let keys = keys(email: email, address: address)
+        let names = keys.map(\.0)
         let id = UUID()
         if let refusal = try await shared.count(id, under: keys.map { (key: $0.0, limit: $0.1) }, lasting: limits.window) {
             throw Self.refusal(retryAfter: refusal.failed ? refusal.wait : .zero, failed: refusal.failed)
@@ -78,14 +79,14 @@ final class LoginThrottle: Sendable {
         // left `checking` meanwhile is a second's wait, not a failure): the answer is the check's.
         let found: Account?
         do { found = try await check() } catch {
-            try? await shared.forget(id, under: keys.map(\.0))
+            try? await shared.forget(id, under: names)
             throw error
         }
         guard let account = found else {
-            try? await shared.settle(id, under: keys.map(\.0))
+            try? await shared.settle(id, under: names)
             throw ChatAPIError.invalidCredentials
         }
-        try? await shared.forget(id, under: keys.map(\.0), withEveryAttemptUnder: keys.prefix(1).map(\.0))
+        try? await shared.forget(id, under: names, withEveryAttemptUnder: Array(names.prefix(1)))
         return account
     }
 

@@ -45,8 +45,8 @@ struct FeedController: Sendable {
     /// log, a page asked of another node than the one before (it failed, or was taken out) may be a
     /// moment ahead of this one. A cursor it never gave out is refused by `Ranking.page`.
     private func holdingThePageOf(_ cursor: String?) async throws {
-        guard let position = cursor.flatMap({ $0.split(separator: ".").last }).flatMap({ Int64($0) }) else { return }
-        _ = try await readYourWrites.holds { position <= (try queries.lastPosition()) }
+        guard let position = cursor.flatMap(Ranking.parts)?.position else { return }
+        try await readYourWrites.catchUp(unless: { position <= (try queries.lastPosition()) })
     }
 
     /// What a remembered page is kept by: a first page by the preferences it ranks by, shared by every

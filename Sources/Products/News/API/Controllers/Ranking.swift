@@ -37,15 +37,21 @@ struct Ranking: Sendable {
         return (scored, through, clock)
     }
 
+    /// A cursor's offset and the position its first page was ranked through; nil for anything
+    /// `next_cursor` does not write. Digits only: `Int` alone would take "+1", and `split` "1..2".
+    static func parts(of cursor: String) -> (offset: Int, position: Int64)? {
+        let parts = cursor.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }),
+              let offset = Int(parts[0]), let position = Int64(parts[1]) else { return nil }
+        return (offset, position)
+    }
+
     /// `limit` items from `cursor` (`<offset>.<position>`) on.
     func page(_ items: (Int64) throws -> ([ScoredArticle], Int64), cursor: String?, limit: Int) throws -> Page {
         var offset = 0
         var pinned: Int64?
         if let cursor {
-            // Digits only, as `next_cursor` writes them: `Int` alone would take "+1", and `split` "1..2".
-            let parts = cursor.split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }),
-                  let start = Int(parts[0]), let position = Int64(parts[1]), position <= (try queries.lastPosition()) else {
+            guard let (start, position) = Self.parts(of: cursor), position <= (try queries.lastPosition()) else {
                 throw NewsAPIError.badRequest("Invalid cursor", "Pass back the next_cursor of the previous page")
             }
             (offset, pinned) = (start, position)
