@@ -133,9 +133,10 @@ public final class EventLog: Sendable {
         try await follower?.catchUp()
     }
 
-    /// The shared log's head as its server says now (one round trip); nil for an embedded log.
+    /// The shared log's head as its server says now (`SharedLogFollower.currentHead`); nil for an
+    /// embedded log. Throws `SharedLogUnreachable` when the server cannot say.
     public func currentSharedHead() async throws -> UInt64? {
-        try await follower?.shared.head()
+        try await follower?.currentHead()
     }
 
     /// Runs `body` as the one process of the log that does `job` (a feed poller): at once for an

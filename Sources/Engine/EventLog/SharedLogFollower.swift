@@ -20,6 +20,7 @@ final class SharedLogFollower: Sendable {
     private let parted: PartedHistory
     private let tasks = NIOLockedValueBox<[Task<Void, Never>]>([])
     private let lastFailure = NIOLockedValueBox<(message: String, since: Date)?>(nil)
+    private let headReads: SharedHeadReads
     private let isClosed = NIOLockedValueBox(false)
     private let logger = Logger(label: "engine.shared-log")
     private static let copyBatch = 2_000
@@ -37,6 +38,7 @@ final class SharedLogFollower: Sendable {
         self.localHead = localHead
         sharedHead = PositionWatcher(position: localHead.position)
         parted = PartedHistory(location: shared.location)
+        headReads = SharedHeadReads { try await shared.head() }
         // This node's own commits are copied without reading them back when they follow the copy's
         // head (their keys are this node's already). When another node wrote in between, the writer
         // drops the copy and the follower reads the gap.
@@ -59,6 +61,21 @@ final class SharedLogFollower: Sendable {
     private var divergence: String? { parted.found?.message }
 
     var sharedHeadPosition: UInt64 { sharedHead.position }
+
+    /// The shared log's head as its server says now, read once for every caller asking meanwhile
+    /// (`SharedHeadReads`), and followed by the copy at once. While the shared log is known to be
+    /// unreachable, throws without asking: a query would only wait out its timeout.
+    func currentHead() async throws -> UInt64 {
+        if let failure { throw SharedLogUnreachable(reason: failure.message, outcomeUnknown: false) }
+        do {
+            let head = try await headReads.current()
+            heard(.success(head))
+            return head
+        } catch {
+            heard(.failure(error))
+            throw error
+        }
+    }
 
     func append(_ appends: [StreamAppend]) async throws -> AppendResult {
         guard !isClosed.withLockedValue({ $0 }) else { throw EventLogError.closed }

@@ -1,3 +1,5 @@
+import Metrics
+
 /// What every write needs after its append: to answer only once the read models show it, so a read
 /// right after a write sees it. A product answers `ReadModelsBehind` in its own shape (a 503: the
 /// change is saved, only not yet visible).
@@ -7,6 +9,9 @@ public struct ReadYourWrites: Sendable {
     private let written: @Sendable () -> UInt64?
     private let sharedHead: @Sendable () async throws -> UInt64?
     private let timeout: Duration
+    /// Second lookups (`found`): how often a node is asked for what it had not yet copied.
+    private let lookupsFound = Counter(label: "engine_lookups_after_catching_up_total", dimensions: [("outcome", "found")])
+    private let lookupsMissing = Counter(label: "engine_lookups_after_catching_up_total", dimensions: [("outcome", "missing")])
 
     public init<Catalog>(runner: ProjectionRunner<Catalog>, timeout: Duration) {
         applied = { position, timeout in await runner.waitUntilApplied(position, timeout: timeout) }
@@ -29,12 +34,18 @@ public struct ReadYourWrites: Sendable {
     /// are behind the log as its server holds it now, what it finds once they have folded that far
     /// (within the timeout). A token another node issued a moment ago is then known here too: a
     /// client signed in through one node may send its next request through another.
+    /// Throws `SharedLogUnreachable` when the log's server cannot say where the log is, and
+    /// `ReadModelsBehind` when the read models did not fold that far in time and `lookup` still finds
+    /// nothing: not knowing is not a refusal, and a client told 401 would drop a token that may be good.
     public func found<T>(_ lookup: () throws -> T?) async throws -> T? {
         if let found = try lookup() { return found }
-        guard let head = try? await sharedHead() else { return nil }
+        guard let head = try await sharedHead() else { return nil }
         // Looked up again even when already folded that far: the fold may have ended since the first.
-        if head > folded() { guard await applied(head, timeout) else { return nil } }
-        return try lookup()
+        let caughtUp = head <= folded() ? true : await applied(head, timeout)
+        let found = try lookup()
+        (found == nil ? lookupsMissing : lookupsFound).increment()
+        guard found != nil || caughtUp else { throw ReadModelsBehind(position: head) }
+        return found
     }
 
     /// Whether `check` holds, as `found` finds: on a node of a shared log, once it holds the log as it is now.

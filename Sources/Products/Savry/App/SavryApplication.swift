@@ -43,10 +43,8 @@ public func savryRouter(
     addSavryRoutes(to: router, dependencies: SavryAPIDependencies(
         commands: commands,
         recipes: RecipeQueries(database: stores.readDatabase),
-        // A user registered through another node a moment ago is known once this one holds the log as it is now.
         tokens: await SavryTokens(
-            secret: secret, isActive: { userId in try await readYourWrites.holds { try commands.isActive(userId) } },
-            isSignedOut: SignedOutTokens(database: stores.readDatabase).contains
+            secret: secret, users: commands, signedOut: SignedOutTokens(database: stores.readDatabase), readYourWrites: readYourWrites
         ),
         apple: AppleIdentityVerifier(bundleId: configuration.appleBundleId, source: configuration.appleKeySource),
         devLoginEnabled: configuration.demoMode,

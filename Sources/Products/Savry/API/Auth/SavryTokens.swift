@@ -1,6 +1,9 @@
 import AppleSignIn
 import Foundation
 import JWTKit
+import ReadModels
+import SavryCommands
+import SavryProjections
 
 /// Issues and checks the backend's bearer tokens: HS256 JWTs whose subject is the user id, valid
 /// for 30 days. The contract has no refresh: a client signs in again when its token expires.
@@ -45,6 +48,15 @@ public struct SavryTokens: Sendable {
         keys = await JWTKeyCollection().add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
         self.isActive = isActive
         self.isSignedOut = isSignedOut
+    }
+
+    /// Users read from their streams, sign-outs from their read model. On a node of a shared log, a
+    /// user not found is looked for again once the node holds the log as it is now
+    /// (`ReadYourWrites.holds`): one registered through another node a moment ago.
+    public init(secret: String, users commands: SavryCommandService, signedOut: SignedOutTokens, readYourWrites: ReadYourWrites) async {
+        await self.init(
+            secret: secret, isActive: { userId in try await readYourWrites.holds { try commands.isActive(userId) } }, isSignedOut: signedOut.contains
+        )
     }
 
     public func issue(for userId: Int64, now: Date = Date()) async throws -> String {

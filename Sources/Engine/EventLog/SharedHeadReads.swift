@@ -1,0 +1,31 @@
+/// Reads of the shared log's head, one at a time. A caller shares the first read that begins after
+/// it asked, with every caller that asked before that read began: each gets a head at least as new
+/// as the log was when it asked, and however many ask at once (every token a node does not know
+/// asks), the server sees at most one of these queries in flight.
+actor SharedHeadReads {
+    private let read: @Sendable () async throws -> UInt64
+    /// The read the callers asking now will share; it begins once the one before it has ended.
+    private var next: Task<UInt64, any Error>?
+    private var last: Task<UInt64, any Error>?
+
+    init(_ read: @escaping @Sendable () async throws -> UInt64) {
+        self.read = read
+    }
+
+    func current() async throws -> UInt64 {
+        if let next { return try await next.value }
+        let before = last
+        let task = Task {
+            _ = await before?.result
+            await began()
+            return try await read()
+        }
+        next = task
+        last = task
+        return try await task.value
+    }
+
+    private func began() {
+        next = nil
+    }
+}
