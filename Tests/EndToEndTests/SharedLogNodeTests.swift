@@ -85,10 +85,10 @@ struct SharedLogNodeTests {
         let onB = try await b.get("/api/app/recipes", token: token, headers: ["X-Min-Position": position])
         #expect(onB.status == 200 && onB.text.contains("Quince of the cluster"), "\(onB.status) \(onB.text)")
         #expect(UInt64(onB.headers["x-log-position"] ?? "") ?? 0 >= UInt64(position) ?? .max)
-        let unreachable = try await b.get("/api/app/recipes", token: token, headers: ["X-Min-Position": "\((UInt64(position) ?? 0) + 1_000)"])
+        let neverWritten = try await b.get("/api/app/recipes", token: token, headers: ["X-Min-Position": "\((UInt64(position) ?? 0) + 1_000)"])
         #expect(
-            unreachable.status == 503 && (unreachable.json["message"] as? String)?.contains("nothing was done") == true,
-            "a position no node has reached: refused in Savry's shape after the wait, saying nothing was done (not \"saved\")"
+            neverWritten.status == 400 && (neverWritten.json["message"] as? String)?.contains("past the last position written") == true,
+            "a position no node has written: refused at once in Savry's shape, not waited for: \(neverWritten.status) \(neverWritten.text)"
         )
         #expect(try await b.get("/api/app/recipes", token: token, headers: ["X-Min-Position": "soon"]).status == 400)
         #expect(try await b.get("/api/app/recipes", token: try await SavryEndToEndTests.signIn(b, "ana")).text.contains("Quince"), "the same cook, signed in on either node")

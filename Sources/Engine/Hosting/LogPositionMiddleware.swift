@@ -8,9 +8,9 @@ import ReadModels
 /// the node that serves it has folded that far, so a read that follows a write on another node sees
 /// it; past the timeout it is refused as `notCaughtUp` (503, the product's shape: nothing was done).
 /// A client that sends nothing is served at once, as before; `scripts/serve-cluster.sh` routes each
-/// user to one node, so it still reads its own writes. On an embedded log, a position past the last
-/// one written is refused at once (400): no write gave it out, and waiting would only hold the
-/// connection.
+/// user to one node, so it still reads its own writes. A position past the last one written to the
+/// log (on a shared log, as its server says when asked) is refused at once (400): no write gave it
+/// out, and waiting for it would only hold the connection, for anyone, signed in or not.
 public struct LogPositionMiddleware<Context: RequestContext>: RouterMiddleware {
     static var position: HTTPField.Name { .init("X-Log-Position")! }
     static var minimum: HTTPField.Name { .init("X-Min-Position")! }
@@ -25,15 +25,18 @@ public struct LogPositionMiddleware<Context: RequestContext>: RouterMiddleware {
             guard let minimum = UInt64(sent) else {
                 throw EngineRefusal.otherClientError(.badRequest, message: "X-Min-Position must be a log position (a whole number from 0), as X-Log-Position gave it")
             }
-            if let written = readYourWrites.writtenPosition, minimum > written {
-                throw EngineRefusal.otherClientError(
-                    .badRequest, message: "X-Min-Position \(minimum) is past the last position written, \(written): send back an X-Log-Position this server gave"
-                )
-            }
-            do {
-                try await readYourWrites.wait(for: minimum)
-            } catch {
-                throw EngineRefusal.notCaughtUp(position: minimum)
+            if minimum > readYourWrites.appliedPosition {
+                let written = try await readYourWrites.lastWritten()
+                guard minimum <= written else {
+                    throw EngineRefusal.otherClientError(
+                        .badRequest, message: "X-Min-Position \(minimum) is past the last position written, \(written): send back an X-Log-Position this server gave"
+                    )
+                }
+                do {
+                    try await readYourWrites.wait(for: minimum)
+                } catch {
+                    throw EngineRefusal.notCaughtUp(position: minimum)
+                }
             }
         }
         var response = try await next(request, context)

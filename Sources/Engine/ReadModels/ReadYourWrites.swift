@@ -27,6 +27,14 @@ public struct ReadYourWrites: Sendable {
     /// where another node may have just written it.
     public var writtenPosition: UInt64? { written() }
 
+    /// The last position written to the log as it is now: this node's own head on an embedded log; on
+    /// a shared one, the head its server holds (`EventLog.currentSharedHead`, one query shared among
+    /// this node's asks). Throws `SharedLogUnreachable` when the server cannot say.
+    public func lastWritten() async throws -> UInt64 {
+        if let written = written() { return written }
+        return try await sharedHead() ?? folded()
+    }
+
     /// The log position every read model here has folded through.
     public var appliedPosition: UInt64 { folded() }
 
