@@ -67,6 +67,25 @@ import Testing
         #expect(split.train.count == 12)
     }
 
+    /// A seeded fifth of the users, held out whole; of each, the first k ratings in time order are
+    /// known and the next 10 are to be found.
+    @Test func newUsersAreAFifthOfTheUsersAndTheirNextRatingsAreTheTarget() {
+        let ratings: [RatingRecord] = (1...10).flatMap { (user: Int64) in
+            (1...15).map { (n: Int64) in RatingRecord(userId: user, movieId: 100 * user + n, rating: 4, timestamp: 1_000 - n) }
+        }
+        let newUsers = NewUsers(ratings, seed: 7)
+        let next = newUsers.next(after: 3)
+        #expect(next.count == 2, "a fifth of 10 users: \(next.keys.sorted())")
+        for (user, films) in next {
+            // Each user's ratings run backwards in time: their first three are films 15, 14 and 13.
+            #expect(films == Set((3...12).map { 100 * user + $0 }), "user \(user): \(films.sorted())")
+        }
+        #expect(NewUsers(ratings, seed: 7).next(after: 3) == next)
+        #expect(NewUsers(ratings, seed: 8).next(after: 3).keys.sorted() != next.keys.sorted())
+        #expect(newUsers.next(after: 14).values.map(\.count) == [1, 1])
+        #expect(newUsers.next(after: 15).isEmpty, "a user with no rating after their first k is not evaluated")
+    }
+
     @Test func randomSplitIsSeeded() {
         let ratings = (1...40).map { RatingRecord(userId: Int64($0 % 4), movieId: Int64($0), rating: 4, timestamp: 0) }
         #expect(Split(ratings, kind: .random, seed: 1).test == Split(ratings, kind: .random, seed: 1).test)
@@ -82,9 +101,10 @@ import Testing
             constants: .init(served: try RecommenderConstants("lambda=10 minimum-ratings=2"))
         )
         let results = try evaluation.run()
-        #expect(results.map(\.model) == [
-            "popular", "item-knn", "ease", "als", "served",
-        ] + [3, 5, 10].flatMap { first in ["popular", "item-knn", "ease", "served"].map { "\($0) (first \(first))" } })
+        let coldStart = { (kind: String) -> [String] in
+            [3, 5, 10].flatMap { first in ["popular", "item-knn", "ease", "served"].map { "\($0) (\(kind)first \(first))" } }
+        }
+        #expect(results.map(\.model) == ["popular", "item-knn", "ease", "als", "served"] + coldStart("") + coldStart("new, "))
         for result in results {
             for metric in [result.precision, result.recall, result.ndcg, result.hitRate, result.coverage] { #expect((0...1).contains(metric)) }
         }

@@ -125,6 +125,7 @@ struct Eval: AsyncParsableCommand {
                    let served = results.first(where: { $0.model == "served" })?.ndcg, ease > 0, knn > 0 {
                     print("served NDCG@10: \(String(format: "%.3f", served / ease))× plain EASE, \(String(format: "%.3f", served / knn))× item-kNN")
                 }
+                print("cold start, served against popular, NDCG@10 at 3 / 5 / 10 ratings: \(Self.margins(results, "")); new users, their next \(NewUsers.next): \(Self.margins(results, "new, "))")
                 print()
             }
         }
@@ -151,6 +152,16 @@ struct Eval: AsyncParsableCommand {
     }
 
     private func f(_ value: Double) -> String { String(format: "%.4f", value) }
+
+    /// The served cold-start rows' NDCG@10 against popular's, at each history length (`kind`: "" for
+    /// the split's own, "new, " for new users').
+    static func margins(_ results: [OfflineEvaluation.Result], _ kind: String) -> String {
+        OfflineEvaluation.coldStartHistories.map { first in
+            let ndcg = { (model: String) in results.first { $0.model == "\(model) (\(kind)first \(first))" }?.ndcg }
+            guard let served = ndcg("served"), let popular = ndcg("popular"), popular > 0 else { return "–" }
+            return String(format: "%+.0f %%", (served / popular - 1) * 100)
+        }.joined(separator: " / ")
+    }
 
     static func jsonLine(_ choice: Tuning.Choice) throws -> String {
         let c = choice.constants

@@ -7,7 +7,7 @@ import NuvieProjections
 /// the served model (`Scorer`
 /// over `ItemSimilarityModel`, without social signals: the ratings file has no friends). Then the
 /// cold start: each evaluated user cut to their first 3, 5 and 10 training ratings, popular, item-kNN
-/// and plain EASE on those few against served.
+/// and plain EASE on those few against served; and the same four for new users (`NewUsers`).
 public struct OfflineEvaluation: Sendable {
     public struct Result: Sendable, Equatable {
         public var model: String
@@ -69,33 +69,42 @@ public struct OfflineEvaluation: Sendable {
     public let split: Split
     public let movies: (titles: [Int64: String], genres: [Int64: [String]])
     public let constants: Constants
+    /// Held out whole from the ratings the split was made of (`newUserRows`).
+    public let newUsers: NewUsers
     let catalogSize: Int
 
     public init(ratings: [RatingRecord], split kind: Split.Kind, seed: UInt64 = 42,
                 movies: (titles: [Int64: String], genres: [Int64: [String]]) = ([:], [:]), constants: Constants = .init()) {
-        self.init(split: Split(ratings, kind: kind, seed: seed), movies: movies, constants: constants, catalogSize: Set(ratings.map(\.movieId)).count)
+        self.init(
+            split: Split(ratings, kind: kind, seed: seed), movies: movies, constants: constants, newUsers: NewUsers(ratings, seed: seed),
+            catalogSize: Set(ratings.map(\.movieId)).count
+        )
     }
 
-    init(split: Split, movies: (titles: [Int64: String], genres: [Int64: [String]]), constants: Constants, catalogSize: Int) {
+    init(split: Split, movies: (titles: [Int64: String], genres: [Int64: [String]]), constants: Constants, newUsers: NewUsers, catalogSize: Int) {
         self.split = split
         self.movies = movies
         self.constants = constants
+        self.newUsers = newUsers
         self.catalogSize = catalogSize
     }
 
     /// The same split under other constants.
     func with(_ constants: Constants) -> OfflineEvaluation {
-        OfflineEvaluation(split: split, movies: movies, constants: constants, catalogSize: catalogSize)
+        OfflineEvaluation(split: split, movies: movies, constants: constants, newUsers: newUsers, catalogSize: catalogSize)
     }
 
     /// The same evaluation on a validation split carved from the training part (as `--tune` does):
     /// where choices are explored without looking at the test part.
     public func onValidation(seed: UInt64) -> OfflineEvaluation {
-        OfflineEvaluation(split: Split(split.train, kind: split.kind, seed: seed), movies: movies, constants: constants, catalogSize: catalogSize)
+        OfflineEvaluation(
+            split: Split(split.train, kind: split.kind, seed: seed), movies: movies, constants: constants,
+            newUsers: NewUsers(split.train, seed: seed), catalogSize: catalogSize
+        )
     }
 
-    /// popular, item-knn, ease, als, served, the ablations when asked, the cold-start rows, then the
-    /// implicit-signal rows when asked (`signalRows`).
+    /// popular, item-knn, ease, als, served, the ablations when asked, the cold-start rows, the new
+    /// users' rows (`newUserRows`), then the implicit-signal rows when asked (`signalRows`).
     public func run(ablate: Bool = false, signals: (share: Double, seed: UInt64)? = nil, progress: (String) -> Void = { _ in }) throws -> [Result] {
         let history = History(split.train)
         let users = split.test.keys.sorted()
@@ -135,12 +144,14 @@ public struct OfflineEvaluation: Sendable {
 
         progress("cold start")
         let coldStart = zip(coldStart(scorer, history), coldStartBaselines(knn, ease, history)).flatMap { [$0.popular, $1.itemKNN, $1.ease, $0.served] }
+        progress("new users")
+        let newcomers = try newUserRows(newUsers)
         var signalled: [Result] = []
         if let signals {
             progress("signals: \(signals.share) of each user's training ratings only finished")
             signalled = try signalRows(share: signals.share, seed: signals.seed, history: history, watchedModel: scorer.model)
         }
-        return [popular, itemKNN, plainEASE, implicitALS, served] + ablated + coldStart + signalled
+        return [popular, itemKNN, plainEASE, implicitALS, served] + ablated + coldStart + newcomers + signalled
     }
 
     /// Each evaluated user cut to their first 3, 5 and 10 training ratings: popular against served.
@@ -201,12 +212,17 @@ public struct OfflineEvaluation: Sendable {
     /// `trained(parameters)`, or one of `known` (trained on this training part) when it was trained
     /// the same way: whether negative weights are kept is read, not trained.
     func trained(_ parameters: ItemSimilarityModel.Parameters, reusing known: [ItemSimilarityModel]) throws -> ItemSimilarityModel {
+        try Self.trained(split.train, parameters, reusing: known)
+    }
+
+    /// `trained(ratings, parameters)`, or one of `known` (trained on `ratings`) when it was trained the same way.
+    static func trained(_ ratings: [RatingRecord], _ parameters: ItemSimilarityModel.Parameters, reusing known: [ItemSimilarityModel]) throws -> ItemSimilarityModel {
         func training(_ parameters: ItemSimilarityModel.Parameters) -> ItemSimilarityModel.Parameters {
             var training = parameters
             training.keepsNegativeWeights = true
             return training
         }
-        guard let model = known.first(where: { training($0.parameters) == training(parameters) }) else { return try trained(parameters) }
+        guard let model = known.first(where: { training($0.parameters) == training(parameters) }) else { return try trained(ratings, parameters) }
         return model.keepingNegativeWeights(parameters.keepsNegativeWeights)
     }
 
@@ -238,21 +254,24 @@ public struct OfflineEvaluation: Sendable {
     /// `top` for every user, on every core (it reads only values that do not change), then its
     /// quality; its time per user is each user's own, while the other cores rank too. A `top` that
     /// fails (ALS's solve can find its matrix not positive definite) fails the row.
-    func measure<Failure: Error>(_ name: String, _ users: [Int64], top: @Sendable (Int64) throws(Failure) -> [Int64]) throws(Failure) -> Result {
+    /// `relevant`: each user's films to find; the split's test part unless given.
+    func measure<Failure: Error>(
+        _ name: String, _ users: [Int64], relevant: [Int64: Set<Int64>]? = nil, top: @Sendable (Int64) throws(Failure) -> [Int64]
+    ) throws(Failure) -> Result {
         let clock = ContinuousClock()
         let ranked = try EveryCore.map(users.count) { index throws(Failure) in
             let start = clock.now
             return (list: try top(users[index]), busy: clock.now - start)
         }
-        return quality(name, users, lists: ranked.map(\.list), seconds: ranked.reduce(Duration.zero) { $0 + $1.busy }.seconds)
+        return quality(name, users, relevant: relevant ?? split.test, lists: ranked.map(\.list), seconds: ranked.reduce(Duration.zero) { $0 + $1.busy }.seconds)
     }
 
     /// `lists[i]` is `users[i]`'s top films.
-    private func quality(_ name: String, _ users: [Int64], lists: [[Int64]], seconds: Double) -> Result {
+    private func quality(_ name: String, _ users: [Int64], relevant byUser: [Int64: Set<Int64>], lists: [[Int64]], seconds: Double) -> Result {
         var precision = 0.0, recall = 0.0, ndcg = 0.0, hits = 0.0
         var recommended = Set<Int64>()
         for (userId, list) in zip(users, lists) {
-            let relevant = split.test[userId] ?? []
+            let relevant = byUser[userId] ?? []
             recommended.formUnion(list)
             let found = list.filter(relevant.contains).count
             precision += Double(found) / Double(Self.cutoff)

@@ -91,10 +91,8 @@ public enum Tuning {
         for evaluations: [OfflineEvaluation], seed: UInt64, progress: (String) -> Void = { _ in }
     ) throws -> Choice {
         let probes = evaluations.map { evaluation in
-            let validation = Split(evaluation.split.train, kind: evaluation.split.kind, seed: seed)
-            return (kind: validation.kind, history: History(validation.train), base: OfflineEvaluation(
-                split: validation, movies: evaluation.movies, constants: evaluation.constants, catalogSize: evaluation.catalogSize
-            ))
+            let validation = evaluation.onValidation(seed: seed)
+            return (kind: validation.split.kind, history: History(validation.split.train), base: validation)
         }
         var tried = 0
         var bestEASE: [Split.Kind: (ItemSimilarityModel.Parameters, Double)] = [:]
