@@ -220,7 +220,7 @@ let package = Package(
             name: "NuvieAPI",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "AppleSignIn", "NuvieDomain", "NuvieCommands", "EventSourcing", "ReadModels", "HTTPServing", "JSONText", "NuvieProjections", "NuvieRecommendations", "ProductHosting",
+                "AppleSignIn", "NuvieDomain", "NuvieCommands", "EventLog", "EventSourcing", "ReadModels", "HTTPServing", "JSONText", "NuvieProjections", "NuvieRecommendations", "ProductHosting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -5,51 +5,70 @@ import Testing
 /// Every node asks its shared log's server where the log is for each token it does not know: those
 /// asks share one query at a time, and still each gets a head read after it asked.
 struct SharedHeadReadsTests {
-    /// A server whose head is the number of reads begun so far; each read takes a while.
+    /// A server whose head is the number of reads begun so far. Reads wait while `held`; the first
+    /// fails when `firstFails`.
     final class CountingServer: Sendable {
-        let reads = NIOLockedValueBox(0)
+        let begun = NIOLockedValueBox(0)
+        let inFlight = NIOLockedValueBox((now: 0, most: 0))
+        let held = NIOLockedValueBox(true)
+        let firstFails: Bool
+
+        init(firstFails: Bool = false) {
+            self.firstFails = firstFails
+        }
 
         func head() async throws -> UInt64 {
-            let number = reads.withLockedValue { reads in
-                reads += 1
-                return reads
+            let number = begun.withLockedValue { begun in
+                begun += 1
+                return begun
             }
-            try await Task.sleep(for: .milliseconds(50))
+            inFlight.withLockedValue { $0 = (now: $0.now + 1, most: max($0.most, $0.now + 1)) }
+            defer { inFlight.withLockedValue { $0.now -= 1 } }
+            while held.withLockedValue({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
+            if firstFails && number == 1 { throw SharedLogUnreachable(reason: "down", outcomeUnknown: false) }
             return UInt64(number)
         }
+
+        var reads: Int { begun.withLockedValue { $0 } }
     }
 
-    @Test func manyCallersAtOnceShareAtMostTwoReads() async throws {
-        let server = CountingServer()
-        let reads = SharedHeadReads(server.head)
-        let heads = try await withThrowingTaskGroup(of: UInt64.self) { group in
-            for _ in 0..<200 { group.addTask { try await reads.current() } }
-            return try await group.reduce(into: [UInt64]()) { $0.append($1) }
+    /// While a first read is held, 199 more callers ask: none may be answered by the first (it began
+    /// before they asked), only one read is ever in flight, and they share what follows it.
+    static func callersDuringAHeldRead(_ server: CountingServer) async throws -> (first: Task<UInt64, any Error>, during: [(asked: Int, head: UInt64)]) {
+        let reads = SharedHeadReads()
+        let first = Task { try await reads.current(server.head) }
+        while server.reads == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        let asked = NIOLockedValueBox(0)
+        let callers = (0..<199).map { _ in
+            Task { () -> (asked: Int, head: UInt64) in
+                let before = server.reads
+                asked.withLockedValue { $0 += 1 }
+                return (before, try await reads.current(server.head))
+            }
         }
-        #expect(heads.count == 200)
-        // The first read, and one more for every caller that asked while it was in flight.
-        #expect(server.reads.withLockedValue { $0 } <= 2, "\(server.reads.withLockedValue { $0 }) reads")
+        while asked.withLockedValue({ $0 }) < callers.count { try await Task.sleep(for: .milliseconds(1)) }
+        server.held.withLockedValue { $0 = false }
+        var during: [(asked: Int, head: UInt64)] = []
+        for caller in callers { during.append(try await caller.value) }
+        #expect(try await reads.current(server.head) == UInt64(server.reads), "a caller after every read has ended starts a new one")
+        return (first, during)
     }
 
-    @Test func aCallerWhoAsksDuringAReadGetsTheNextOne() async throws {
+    @Test func callersAtOnceShareOneReadInFlightEachBegunAfterTheyAsked() async throws {
         let server = CountingServer()
-        let reads = SharedHeadReads(server.head)
-        let first = Task { try await reads.current() }
-        while server.reads.withLockedValue({ $0 }) == 0 { await Task.yield() }
-        // The first read has begun: what it returns may predate this caller's question.
-        #expect(try await reads.current() == 2)
+        let (first, during) = try await Self.callersDuringAHeldRead(server)
         #expect(try await first.value == 1)
-        #expect(try await reads.current() == 3, "a caller after every read has ended starts a new one")
+        for (asked, head) in during { #expect(head > UInt64(asked), "asked after \(asked) reads had begun, answered by read \(head)") }
+        #expect(server.inFlight.withLockedValue { $0.most } == 1)
+        // The first read, the one every caller waiting behind it shares, and the last caller's own
+        // (a caller that had not reached the actor when the second began would make one more).
+        #expect(server.reads <= 4, "\(server.reads) reads for 201 callers")
     }
 
-    @Test func aFailedReadFailsItsCallersOnlyAndTheNextIsTried() async throws {
-        let failing = NIOLockedValueBox(true)
-        let reads = SharedHeadReads {
-            if failing.withLockedValue({ $0 }) { throw SharedLogUnreachable(reason: "down", outcomeUnknown: false) }
-            return 7
-        }
-        await #expect(throws: SharedLogUnreachable.self) { try await reads.current() }
-        failing.withLockedValue { $0 = false }
-        #expect(try await reads.current() == 7)
+    @Test func aFailedReadFailsOnlyTheCallersWhoShareIt() async throws {
+        let server = CountingServer(firstFails: true)
+        let (first, during) = try await Self.callersDuringAHeldRead(server)
+        await #expect(throws: SharedLogUnreachable.self) { try await first.value }
+        #expect(during.allSatisfy { $0.head >= 2 })
     }
 }

@@ -1,7 +1,6 @@
 import EventLog
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import ReadModels
 import TestSupport
 import Testing
@@ -33,18 +32,19 @@ struct ReadYourWritesTests {
         try await body(Node(place: place, writer: writer, reader: reader, readYourWrites: ReadYourWrites(runner: runner, timeout: .milliseconds(200))))
     }
 
-    @Test func whatIsStillMissingAfterTheTimeoutIsReadModelsBehindNotNil() async throws {
+    @Test func whatIsStillMissingAfterTheTimeoutIsNotCaughtUpNotNil() async throws {
         try await Self.nodeBehind { node in
-            await #expect(throws: ReadModelsBehind(position: 1)) { try await node.readYourWrites.found { nil as Int? } }
-            await #expect(throws: ReadModelsBehind(position: 1)) { try await node.readYourWrites.holds { false } }
+            await #expect(throws: NotCaughtUp(position: 1)) { try await node.readYourWrites.found { nil as Int? } }
+            await #expect(throws: NotCaughtUp(position: 1)) { try await node.readYourWrites.holds { false } }
         }
     }
 
     @Test func whatIsFoundAfterTheTimeoutIsFound() async throws {
         try await Self.nodeBehind { node in
-            let lookups = NIOLockedValueBox(0)
+            var lookups = 0
             let found = try await node.readYourWrites.found { () -> Int? in
-                lookups.withLockedValue { $0 += 1; return $0 == 2 ? 7 : nil }
+                lookups += 1
+                return lookups == 2 ? 7 : nil
             }
             #expect(found == 7)
         }

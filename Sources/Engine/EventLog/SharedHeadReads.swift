@@ -3,16 +3,13 @@
 /// as the log was when it asked, and however many ask at once (every token a node does not know
 /// asks), the server sees at most one of these queries in flight.
 actor SharedHeadReads {
-    private let read: @Sendable () async throws -> UInt64
     /// The read the callers asking now will share; it begins once the one before it has ended.
     private var next: Task<UInt64, any Error>?
     private var last: Task<UInt64, any Error>?
 
-    init(_ read: @escaping @Sendable () async throws -> UInt64) {
-        self.read = read
-    }
-
-    func current() async throws -> UInt64 {
+    /// The head as `read` finds it, by a read begun after this call (`read` is the one of the caller
+    /// who found no read waiting to begin: every caller passes the same).
+    func current(_ read: @escaping @Sendable () async throws -> UInt64) async throws -> UInt64 {
         if let next { return try await next.value }
         let before = last
         let task = Task {

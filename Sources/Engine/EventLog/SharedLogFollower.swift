@@ -38,7 +38,7 @@ final class SharedLogFollower: Sendable {
         self.localHead = localHead
         sharedHead = PositionWatcher(position: localHead.position)
         parted = PartedHistory(location: shared.location)
-        headReads = SharedHeadReads { try await shared.head() }
+        headReads = SharedHeadReads()
         // This node's own commits are copied without reading them back when they follow the copy's
         // head (their keys are this node's already). When another node wrote in between, the writer
         // drops the copy and the follower reads the gap.
@@ -64,16 +64,20 @@ final class SharedLogFollower: Sendable {
 
     /// The shared log's head as its server says now, read once for every caller asking meanwhile
     /// (`SharedHeadReads`), and followed by the copy at once. While the shared log is known to be
-    /// unreachable, throws without asking: a query would only wait out its timeout.
+    /// unreachable (checked as each read begins, so callers queued behind a read that failed are not
+    /// held by another), throws without asking: a query would only wait out its timeout. Whatever
+    /// the query fails with, it throws `SharedLogUnreachable`.
     func currentHead() async throws -> UInt64 {
-        if let failure { throw SharedLogUnreachable(reason: failure.message, outcomeUnknown: false) }
-        do {
-            let head = try await headReads.current()
-            heard(.success(head))
-            return head
-        } catch {
-            heard(.failure(error))
-            throw error
+        try await headReads.current { [self] in
+            if let failure { throw SharedLogUnreachable(reason: failure.message, outcomeUnknown: false) }
+            do {
+                let head = try await shared.head()
+                heard(.success(head))
+                return head
+            } catch {
+                heard(.failure(error))
+                throw error as? SharedLogUnreachable ?? SharedLogUnreachable(reason: "\(error)", outcomeUnknown: false)
+            }
         }
     }
 

@@ -56,7 +56,7 @@ extension EngineRefusal {
             Self.mayHaveBeenSaved + ": retry it under the same Idempotency-Key, or, sent without one, check before sending it again"
         case .readOnly: "This server shows a past state of the log and records nothing"
         case .readModelsBehind: "Your change is saved but not yet visible; retry the read shortly"
-        case .notCaughtUp: "This server has not yet caught up with X-Min-Position; nothing was done, retry shortly"
+        case .notCaughtUp: "This server has not yet caught up with the event log as far as this request needs; nothing was done, retry shortly"
         case .shuttingDown: "The server is stopping; retry the request"
         case .signInUnavailable: "Sign in with Apple cannot be checked right now (Apple's signing keys could not be loaded); nothing was done, retry shortly"
         case .noSuchRoute: "No such endpoint"

@@ -27,8 +27,9 @@ public enum EngineRefusal: Error, Sendable, Equatable {
     case readOnly
     /// The write is recorded, but the read models had not folded it in time to answer from them.
     case readModelsBehind(position: UInt64)
-    /// The request's `X-Min-Position` is past what this server's read models have folded, still
-    /// after the read-your-writes timeout: nothing was done; a retry may find this server caught up.
+    /// The request needs a log position this server's read models had not folded, still after the
+    /// read-your-writes timeout (its `X-Min-Position`, or a token issued through another node a moment
+    /// ago): nothing was done; a retry may find this server caught up.
     case notCaughtUp(position: UInt64)
     /// The log closed under the request: the server is stopping.
     case shuttingDown
@@ -67,6 +68,7 @@ public enum EngineRefusal: Error, Sendable, Equatable {
         case EventLogError.readOnly: self = .readOnly
         case EventLogError.closed: self = .shuttingDown
         case let error as ReadModelsBehind: self = .readModelsBehind(position: error.position)
+        case let error as NotCaughtUp: self = .notCaughtUp(position: error.position)
         case let error as OperatorRequestError: self = .operatorRequest(error)
         case let error as BodyTooLarge: self = .bodyTooLarge(limit: error.limit)
         case is AppleKeysUnavailable: self = .signInUnavailable

@@ -35,7 +35,7 @@ public struct LogPositionMiddleware<Context: RequestContext>: RouterMiddleware {
                 do {
                     try await readYourWrites.wait(for: minimum)
                 } catch {
-                    throw EngineRefusal.notCaughtUp(position: minimum)
+                    throw NotCaughtUp(position: minimum)
                 }
             }
         }

@@ -43,7 +43,7 @@ public struct ReadYourWrites: Sendable {
     /// (within the timeout). A token another node issued a moment ago is then known here too: a
     /// client signed in through one node may send its next request through another.
     /// Throws `SharedLogUnreachable` when the log's server cannot say where the log is, and
-    /// `ReadModelsBehind` when the read models did not fold that far in time and `lookup` still finds
+    /// `NotCaughtUp` when the read models did not fold that far in time and `lookup` still finds
     /// nothing: not knowing is not a refusal, and a client told 401 would drop a token that may be good.
     public func found<T>(_ lookup: () throws -> T?) async throws -> T? {
         if let found = try lookup() { return found }
@@ -52,7 +52,7 @@ public struct ReadYourWrites: Sendable {
         let caughtUp = head <= folded() ? true : await applied(head, timeout)
         let found = try lookup()
         (found == nil ? lookupsMissing : lookupsFound).increment()
-        guard found != nil || caughtUp else { throw ReadModelsBehind(position: head) }
+        guard found != nil || caughtUp else { throw NotCaughtUp(position: head) }
         return found
     }
 
@@ -71,6 +71,16 @@ public struct ReadYourWrites: Sendable {
     /// Waits until the read models include `position`.
     public func wait(for position: UInt64) async throws(ReadModelsBehind) {
         guard await applied(position, timeout) else { throw ReadModelsBehind(position: position) }
+    }
+}
+
+/// A position a request needs the read models to have folded, which they had not within the
+/// read-your-writes timeout: nothing was done.
+public struct NotCaughtUp: Error, Equatable {
+    public var position: UInt64
+
+    public init(position: UInt64) {
+        self.position = position
     }
 }
 

@@ -6,7 +6,8 @@ import ReadModels
 /// Requires `Authorization: Token <40 hex digits>` naming a live token of an active user, as DRF's
 /// `TokenAuthentication` does, and puts the user in the context; anything else is a 401 before any
 /// handler runs. Tokens are looked up by their SHA-256; on a node of a shared log, one not found is
-/// looked up again once the node holds the log as it is now (a login through another node).
+/// looked up again once the node holds the log as it is now (a login through another node), and a
+/// 503 answers when the node cannot tell (`ReadYourWrites.found`).
 struct TokenAuthMiddleware: RouterMiddleware {
     typealias Context = ChatRequestContext
     let queries: ChatQueries

@@ -2,7 +2,8 @@ import HTTPServing
 import Hummingbird
 
 /// Requires `Authorization: Bearer <token>` with a valid token of an active (registered, not erased)
-/// user that was not signed out of, and puts the user and the token in the context; anything else is a 401 before any handler runs.
+/// user that was not signed out of, and puts the user and the token in the context; anything else is a 401 before any handler runs
+/// (a 503 when a node of a shared log cannot check the token yet: `ReadYourWrites.found`).
 struct SavryAuthMiddleware: RouterMiddleware {
     typealias Context = SavryRequestContext
     let tokens: SavryTokens
