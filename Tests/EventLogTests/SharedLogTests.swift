@@ -139,7 +139,8 @@ struct SharedLogTests {
     }
 
     /// A job for one process at a time (News' feed poller): the first node to ask leads it, the other
-    /// waits, and takes over once the leader's connection is gone (here: its log closed).
+    /// waits, and takes over once the leader's connection is gone (here: its log closed, which also
+    /// ends the leader's wait to lead again, uncancelled).
     @Test func oneNodeLeadsAJobAndAnotherTakesOverWhenItGoes() async throws {
         let place = try await LogPlace(.postgres)
         let a = try await place.open("a"), b = try await place.open("b")
@@ -155,7 +156,11 @@ struct SharedLogTests {
                 try await Task.sleep(for: .seconds(3_600))
             }
         }
-        let leaderA = Task { try await a.asTheOneProcess(doing: "poller", job("a")) }
+        let aEnded = NIOLockedValueBox(false)
+        let leaderA = Task {
+            defer { aEnded.withLockedValue { $0 = true } }
+            try await a.asTheOneProcess(doing: "poller", job("a"))
+        }
         // A new leader starts its job only after the handover (7 s): an old one has stopped by then.
         #expect(try await Self.eventually(within: .seconds(15)) { running.withLockedValue { $0 } == ["a"] })
         let leaderB = Task { try await b.asTheOneProcess(doing: "poller", job("b")) }
@@ -163,8 +168,9 @@ struct SharedLogTests {
         #expect(running.withLockedValue { $0 } == ["a"], "b waits while a leads")
 
         a.close()
-        leaderA.cancel()
         #expect(try await Self.eventually(within: .seconds(25)) { running.withLockedValue { $0 } == ["b"] }, "b takes over")
+        #expect(try await Self.eventually(within: .seconds(15)) { aEnded.withLockedValue { $0 } }, "a closed log's process stops trying to lead")
+        leaderA.cancel()
         #expect(!overlapped.withLockedValue { $0 })
         leaderB.cancel()
     }

@@ -21,7 +21,7 @@ public protocol SharedLog: Sendable {
     /// The position of the last event committed; 0 for an empty log.
     func head() async throws -> UInt64
 
-    /// Runs until cancelled, calling `heard` with the shared head whenever it may have moved: on
+    /// Runs until cancelled or closed, calling `heard` with the shared head whenever it may have moved: on
     /// every commit announced by any process, and by polling, in case an announcement is lost; and
     /// with the error when a poll finds the shared log unreachable.
     func watchHead(_ heard: @escaping @Sendable (Result<UInt64, any Error>) -> Void) async
@@ -29,7 +29,7 @@ public protocol SharedLog: Sendable {
     /// Runs `body` once this process leads `job` among every process of the log (one at a time), and
     /// returns when it returns. Leadership is lost with the connection that holds it (the process
     /// died, or the network): `body` is then cancelled and this process waits to lead again, while
-    /// another takes over.
+    /// another takes over. Returns, `body` cancelled or never run, once the log is closed.
     func leading(_ job: String, _ body: @escaping @Sendable () async throws -> Void) async throws
 
     /// The number of a new stream `<prefix><number>` (a new user's), above `floor` and above every

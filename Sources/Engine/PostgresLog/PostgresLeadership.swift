@@ -13,7 +13,7 @@ extension PostgresSharedLog {
 
     public func leading(_ job: String, _ body: @escaping @Sendable () async throws -> Void) async throws {
         let lock = Self.lockKey(job)
-        while !Task.isCancelled {
+        while !Task.isCancelled && !primary.isClosed {
             let pool = try? await primary.current()
             do {
                 guard let pool else { throw PostgresLogError.unreachable(location: location, reason: "no server to lead on") }

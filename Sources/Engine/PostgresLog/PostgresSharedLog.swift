@@ -205,7 +205,7 @@ public final class PostgresSharedLog: SharedLog {
     public func watchHead(_ heard: @escaping @Sendable (Result<UInt64, any Error>) -> Void) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [self] in
-                while !Task.isCancelled {
+                while !Task.isCancelled && !primary.isClosed {
                     do {
                         heard(.success(try await head()))
                     } catch is CancellationError {
@@ -217,7 +217,7 @@ public final class PostgresSharedLog: SharedLog {
                 }
             }
             group.addTask { [self] in
-                while !Task.isCancelled {
+                while !Task.isCancelled && !primary.isClosed {
                     guard let pool = try? await primary.current() else {
                         try? await Task.sleep(for: Self.pollInterval)
                         continue

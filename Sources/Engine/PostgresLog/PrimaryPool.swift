@@ -88,6 +88,14 @@ final class PrimaryPool: Sendable {
         }
     }
 
+    /// After `close`: the loops that retry a lost server (leadership, the head's watch) end.
+    var isClosed: Bool {
+        state.withLockedValue { state in
+            if case .closed = state { return true }
+            return false
+        }
+    }
+
     func close() {
         state.withLockedValue { state in
             switch state {
