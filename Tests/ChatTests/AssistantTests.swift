@@ -109,6 +109,7 @@ import Testing
         try await model.run { baseURL in
             try await ChatLiveServer.run(assistant: Self.assistant(baseURL)) { server in
                 let token = try await server.client.newUser("hal@example.com")
+                model.behaviour.withLockedValue { $0 = .answer("A fake model's answer.", after: .milliseconds(300)) }
                 #expect(try await server.client.chat(token, "hello").status == .ok)
                 let replies = try server.storage.stores.log.read(from: 1, limit: .max).compactMap { recorded -> ChatEvent? in
                     let event = try server.storage.stores.store.decode(recorded).event
@@ -119,7 +120,7 @@ import Testing
                 #expect(reply.source.provider == "openai-compatible")
                 #expect(reply.source.model == "fake-model-1")
                 #expect(reply.source.promptTokens == 42 && reply.source.completionTokens == 7)
-                #expect(reply.source.latencyMilliseconds >= 0)
+                #expect(reply.source.latencyMilliseconds >= 300, "the model took at least 300 ms to answer: \(reply.source.latencyMilliseconds)")
             }
         }
     }

@@ -9,7 +9,7 @@ import TestSupport
 /// dawdles, fails, talks nonsense or talks too much, as told, and keeps every request it was sent.
 final class FakeModelServer: Sendable {
     enum Behaviour: Sendable {
-        case answer(String)
+        case answer(String, after: Duration = .zero)
         case slow(Duration)
         case status(Int)
         case malformed
@@ -35,7 +35,8 @@ final class FakeModelServer: Sendable {
             let data = try await request.body.collect(upTo: 1 << 20)
             self.requests.withLockedValue { $0.append(Data(data.readableBytesView)) }
             switch self.behaviour.withLockedValue({ $0 }) {
-            case .answer(let text):
+            case .answer(let text, let delay):
+                try await Task.sleep(for: delay)
                 let reply: [String: Any] = [
                     "id": "chatcmpl-1", "object": "chat.completion", "model": "fake-model-1",
                     "choices": [["index": 0, "message": ["role": "assistant", "content": text], "finish_reason": "stop"]],
