@@ -14,7 +14,9 @@ struct Eval: AsyncParsableCommand {
             FILE is ml-latest's ratings.csv (userId,movieId,rating,timestamp), ML-100K's u.data \
             (user item rating timestamp) or ML-1M's and ML-10M's ratings.dat (UserID::MovieID::Rating::Timestamp). Each user's ratings are split 80/20: temporal holds out each \
             user's latest 20 % (by timestamp, then film id), random a seeded shuffle's 20 %. A held-out \
-            film is relevant whatever its rating. Genres for the served model's genre term come from \
+            film is relevant whatever its rating. The cold start is measured twice: each evaluated user cut to their first 3, 5 \
+            and 10 training ratings, and new users (a seeded fifth of the users held out whole) asked for their next 10 ratings \
+            after their first 3, 5 and 10. Genres for the served model's genre term come from \
             movies.csv, movies.dat or u.item (with u.genre) beside FILE, the first there is (or --movies). --split both measures on each. \
             --tune chooses λ, the minimum ratings per film, the genre share, the recency, what a film rated \
             but not liked counts and where the popularity blend ends on \
