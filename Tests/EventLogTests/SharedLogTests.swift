@@ -171,6 +171,7 @@ struct SharedLogTests {
         #expect(try await Self.eventually(within: .seconds(25)) { running.withLockedValue { $0 } == ["b"] }, "b takes over")
         #expect(try await Self.eventually(within: .seconds(15)) { aEnded.withLockedValue { $0 } }, "a closed log's process stops trying to lead")
         leaderA.cancel()
+        if case .failure(let error) = await leaderA.result { Issue.record("a closed log's leader threw \(error)") }
         #expect(!overlapped.withLockedValue { $0 })
         leaderB.cancel()
     }

@@ -109,6 +109,11 @@ import Testing
             for metric in [result.precision, result.recall, result.ndcg, result.hitRate, result.coverage] { #expect((0...1).contains(metric)) }
         }
         for result in results.prefix(5) { #expect(result.users == evaluation.split.test.count) }
+        for first in [3, 5, 10] {
+            let newUsers = results.first { $0.model == "served (new, first \(first))" }
+            #expect(newUsers?.users == evaluation.newUsers.next(after: first).count)
+        }
+        #expect(!evaluation.newUsers.next(after: 3).isEmpty, "the fixture's new users have more than 3 ratings")
         #expect(results[3].ndcg > results[0].ndcg, "ALS finds taste too")
         #expect(results[4].ndcg > results[0].ndcg)
     }

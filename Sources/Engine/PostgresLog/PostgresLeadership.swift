@@ -24,7 +24,7 @@ extension PostgresSharedLog {
             } catch let error where Self.unavailability(error) == nil && !(error is CancellationError) && !(error is LeadershipCheckTimedOut) {
                 throw error
             } catch {
-                if Task.isCancelled { return }
+                if Task.isCancelled || primary.isClosed { return }
                 // A check past its deadline on a server that may still answer leaves the pool to the next server check.
                 if let pool, error is LeadershipCheckTimedOut || Self.unavailability(error) != nil {
                     primary.lost(pool, onlyTimedOut: error is LeadershipCheckTimedOut)

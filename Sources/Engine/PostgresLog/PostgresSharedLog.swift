@@ -211,6 +211,7 @@ public final class PostgresSharedLog: SharedLog {
                     } catch is CancellationError {
                         return
                     } catch {
+                        if primary.isClosed { return }
                         heard(.failure(error))
                     }
                     try? await Task.sleep(for: Self.pollInterval)

@@ -116,28 +116,28 @@ struct Eval: AsyncParsableCommand {
             let results = try measured.run(ablate: ablate, signals: signals.map { ($0, seed) }, progress: progress)
             switch format {
             case .json:
-                for result in results { print(try Self.jsonLine(result, split: kind)) }
+                for result in results { emit(try Self.jsonLine(result, split: kind)) }
             case .table:
-                print("split: \(kind.rawValue)\(validation ? " validation" : "") (seed \(seed)), \(records.count) ratings (\(rejected.count) rows rejected), \(measured.split.test.count) users evaluated, top \(OfflineEvaluation.cutoff)")
-                print(["model", "precision@10", "recall@10", "ndcg@10", "hitrate@10", "coverage@10", "ms/user"].joined(separator: "\t"))
+                emit("split: \(kind.rawValue)\(validation ? " validation" : "") (seed \(seed)), \(records.count) ratings (\(rejected.count) rows rejected), \(measured.split.test.count) users evaluated, top \(OfflineEvaluation.cutoff)")
+                emit(["model", "precision@10", "recall@10", "ndcg@10", "hitrate@10", "coverage@10", "ms/user"].joined(separator: "\t"))
                 for r in results {
-                    print([r.model, f(r.precision), f(r.recall), f(r.ndcg), f(r.hitRate), f(r.coverage), String(format: "%.3f", r.millisecondsPerUser)].joined(separator: "\t"))
+                    emit([r.model, f(r.precision), f(r.recall), f(r.ndcg), f(r.hitRate), f(r.coverage), String(format: "%.3f", r.millisecondsPerUser)].joined(separator: "\t"))
                 }
                 if let ease = results.first(where: { $0.model == "ease" })?.ndcg, let knn = results.first(where: { $0.model == "item-knn" })?.ndcg,
                    let served = results.first(where: { $0.model == "served" })?.ndcg, ease > 0, knn > 0 {
-                    print("served NDCG@10: \(String(format: "%.3f", served / ease))× plain EASE, \(String(format: "%.3f", served / knn))× item-kNN")
+                    emit("served NDCG@10: \(String(format: "%.3f", served / ease))× plain EASE, \(String(format: "%.3f", served / knn))× item-kNN")
                 }
-                print("cold start, served against popular, NDCG@10 at 3 / 5 / 10 ratings: \(Self.margins(results, "")); new users, their next \(NewUsers.next): \(Self.margins(results, "new, "))")
-                print()
+                emit("cold start, served against popular, NDCG@10 at 3 / 5 / 10 ratings: \(Self.margins(results, "")); new users, their next \(NewUsers.next): \(Self.margins(results, "new, "))")
+                emit()
             }
         }
         guard let choice else { return }
         switch format {
         case .json:
-            print(try Self.jsonLine(choice))
+            emit(try Self.jsonLine(choice))
         case .table:
             let c = choice.constants
-            print("""
+            emit("""
                 tuned on validation (\(choice.candidates) candidates): served λ \(c.lambda), minimum ratings \(c.minimumRatings), \
                 genre share \(c.genreShare), recency half-life \(c.recencyHalfLife.map { "\($0) ratings, floor \(c.recencyFloor)" } ?? "none"), \
                 sequence weights \(c.sequenceWeight) + \(c.recentSequenceWeight) by recency, a film rated but not liked counts \(c.otherRatingsWeight), popularity blend until \(c.fullHistory) ratings
@@ -145,15 +145,22 @@ struct Eval: AsyncParsableCommand {
                 """)
             for kind in split.kinds {
                 guard let measured = choice.validation[kind], let ease = choice.ease[kind] else { continue }
-                print("  \(kind.rawValue): validation NDCG@10 \(f(measured.served)); plain EASE λ \(ease.lambda), minimum ratings \(ease.minimumRatings): \(f(measured.ease))")
+                emit("  \(kind.rawValue): validation NDCG@10 \(f(measured.served)); plain EASE λ \(ease.lambda), minimum ratings \(ease.minimumRatings): \(f(measured.ease))")
                 if let als = choice.als[kind] {
-                    print("  \(kind.rawValue): ALS \(als.parameters.factors) factors, regularisation \(als.parameters.regularisation), confidence \(als.parameters.confidence): \(f(als.ndcg))")
+                    emit("  \(kind.rawValue): ALS \(als.parameters.factors) factors, regularisation \(als.parameters.regularisation), confidence \(als.parameters.confidence): \(f(als.ndcg))")
                 }
             }
         }
     }
 
     private func f(_ value: Double) -> String { String(format: "%.4f", value) }
+
+    /// One line to standard output in one write: progress goes to standard error meanwhile, and a
+    /// reader of both in one pipe found it in the middle of a line once stdout's buffer filled (a
+    /// JSON object cut in two).
+    private func emit(_ line: String = "") {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
 
     /// The served cold-start rows' NDCG@10 against popular's, at each history length (`kind`: "" for
     /// the split's own, "new, " for new users').
