@@ -86,6 +86,28 @@ import Testing
         #expect(newUsers.next(after: 15).isEmpty, "a user with no rating after their first k is not evaluated")
     }
 
+    /// The new users' rows learn nothing from the new users: films only they rated, together, are
+    /// never found for them, though each had the first of them among their first three ratings.
+    @Test func newUsersRatingsTrainNoModelOfTheirRows() throws {
+        let others: [RatingRecord] = (1...10).flatMap { (user: Int64) in
+            (1...12).map { (n: Int64) in RatingRecord(userId: user, movieId: (user + n) % 20 + 1, rating: 4, timestamp: n) }
+        }
+        let chosen = Set(NewUsers(others, seed: 42).next(after: 3).keys)
+        // Each new user: film 100, two films everyone rates, then films 101–107, which no one else rates.
+        let theirs: [RatingRecord] = chosen.flatMap { user in
+            ([100, 1, 2] + Array(101...107)).enumerated().map { RatingRecord(userId: user, movieId: $1, rating: 5, timestamp: Int64($0 + 1)) }
+        }
+        var constants = OfflineEvaluation.Constants(served: try RecommenderConstants("minimum-ratings=1"))
+        constants.ease = .init(minimumRatings: 1, lambda: 1, keepsNegativeWeights: true)
+        let evaluation = OfflineEvaluation(
+            ratings: others.filter { !chosen.contains($0.userId) } + theirs, split: .temporal, seed: 42, constants: constants
+        )
+        #expect(Set(evaluation.newUsers.next(after: 3).keys) == chosen && chosen.count == 2)
+        for result in try evaluation.run() where result.model.hasSuffix("(new, first 3)") {
+            #expect(result.users == 2 && result.ndcg == 0, "\(result.model) found a film only new users rated: \(result)")
+        }
+    }
+
     @Test func randomSplitIsSeeded() {
         let ratings = (1...40).map { RatingRecord(userId: Int64($0 % 4), movieId: Int64($0), rating: 4, timestamp: 0) }
         #expect(Split(ratings, kind: .random, seed: 1).test == Split(ratings, kind: .random, seed: 1).test)
