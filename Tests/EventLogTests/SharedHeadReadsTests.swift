@@ -65,6 +65,25 @@ struct SharedHeadReadsTests {
         #expect(server.reads <= 4, "\(server.reads) reads for 201 callers")
     }
 
+    @Test func aCallerCancelledDuringAHeldReadStopsWaitingWhileTheOthersGetItsHead() async throws {
+        let server = CountingServer()
+        let reads = SharedHeadReads()
+        let ended = NIOLockedValueBox(false)
+        let cancelled = Task {
+            defer { ended.withLockedValue { $0 = true } }
+            return try await reads.current(server.head)
+        }
+        let sharing = Task { try await reads.current(server.head) }
+        while server.reads == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        cancelled.cancel()
+        let giveUp = ContinuousClock.now + .seconds(10)
+        while !ended.withLockedValue({ $0 }), ContinuousClock.now < giveUp { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(ended.withLockedValue { $0 }, "the cancelled caller still waits for the held read")
+        server.held.withLockedValue { $0 = false }
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+        #expect(try await sharing.value >= 1)
+    }
+
     @Test func aFailedReadFailsOnlyTheCallersWhoShareIt() async throws {
         let server = CountingServer(firstFails: true)
         let (first, during) = try await Self.callersDuringAHeldRead(server)

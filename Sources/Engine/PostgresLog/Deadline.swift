@@ -1,4 +1,5 @@
 import NIOConcurrencyHelpers
+import EventLog
 
 /// `operation`'s result, or nil once `timeout` has passed, `abandonment` is declared or the caller is
 /// cancelled: then `operation` is cancelled but not waited for. postgres-nio does not always end a
@@ -6,7 +7,7 @@ import NIOConcurrencyHelpers
 func withDeadline<T: Sendable>(
     _ timeout: Duration, abandonedWith abandonment: Abandonment? = nil, _ operation: @escaping @Sendable () async -> T
 ) async -> T? {
-    let outcome = FirstOutcome<T>()
+    let outcome = FirstOutcome<T?>()
     let work = Task { outcome.settle(await operation()) }
     let timer = Task {
         try? await Task.sleep(for: timeout)
@@ -55,38 +56,5 @@ final class Abandonment: Sendable {
             return Array(state.watchers.values)
         }
         for action in actions { action() }
-    }
-}
-
-/// The first value settled, for the one caller waiting on it.
-private final class FirstOutcome<T: Sendable>: Sendable {
-    private enum State {
-        case waiting(CheckedContinuation<T?, Never>?)
-        case settled(T?)
-    }
-
-    private let state = NIOLockedValueBox(State.waiting(nil))
-
-    func settle(_ value: T?) {
-        let waiting = state.withLockedValue { state -> CheckedContinuation<T?, Never>? in
-            guard case .waiting(let continuation) = state else { return nil }
-            state = .settled(value)
-            return continuation
-        }
-        waiting?.resume(returning: value)
-    }
-
-    func value() async -> T? {
-        await withCheckedContinuation { continuation in
-            let settled = state.withLockedValue { state -> T?? in
-                switch state {
-                case .settled(let value): return .some(value)
-                case .waiting:
-                    state = .waiting(continuation)
-                    return nil
-                }
-            }
-            if let settled { continuation.resume(returning: settled) }
-        }
     }
 }
