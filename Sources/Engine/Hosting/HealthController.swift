@@ -23,6 +23,8 @@ public struct HealthController<Context: RequestContext>: Sendable {
     let storageFailures: [StorageFailure]
     let sections: @Sendable () -> [String: any Encodable & Sendable]
     let registry: PrometheusCollectorRegistry?
+    /// Each exposed metric's `# HELP` text (`MetricHelp`).
+    let metricHelp: [String: String]
     /// The read models' revision: it moves with every batch folded.
     let revision: @Sendable () -> UInt64
     let waitUntilApplied: @Sendable (_ position: UInt64, _ timeout: Duration) async -> Bool
@@ -34,7 +36,7 @@ public struct HealthController<Context: RequestContext>: Sendable {
 
     /// `sections` are written beside the engine's fields under their own names (`recommendationModel`…).
     public init<Catalog>(
-        log: EventLog, runner: ProjectionRunner<Catalog>, registry: PrometheusCollectorRegistry?,
+        log: EventLog, runner: ProjectionRunner<Catalog>, registry: PrometheusCollectorRegistry?, metricHelp: [String: String] = [:],
         moreStorage: [StorageFailure] = [], sections: @escaping @Sendable () -> [String: any Encodable & Sendable] = { [:] }
     ) {
         self.log = log
@@ -42,6 +44,7 @@ public struct HealthController<Context: RequestContext>: Sendable {
         storageFailures = [{ log.storageFailure }, { runner.storageFailure }] + moreStorage
         self.sections = sections
         self.registry = registry
+        self.metricHelp = metricHelp
         revision = { runner.revision }
         waitUntilApplied = { await runner.waitUntilApplied($0, timeout: $1) }
     }
@@ -88,7 +91,7 @@ public struct HealthController<Context: RequestContext>: Sendable {
     public func metrics(_ request: Request, context: Context) async throws -> Response {
         Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(string: registry?.emitToString() ?? ""))
+            body: .init(byteBuffer: ByteBuffer(string: registry.map { MetricHelp.annotated($0.emitToString(), help: metricHelp) } ?? ""))
         )
     }
 }

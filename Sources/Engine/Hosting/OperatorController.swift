@@ -162,7 +162,8 @@ extension ProductStores {
         erase: @escaping @Sendable (Int64) async throws -> UInt64
     ) throws {
         let health = HealthController<Context>(
-            log: log, runner: runner, registry: configuration.metricsRegistry, moreStorage: [{ [keys] in keys.storageFailure }] + moreStorage, sections: sections
+            log: log, runner: runner, registry: configuration.metricsRegistry,
+            metricHelp: MetricHelp.exposed(for: Product.name, own: Product.metricHelp), moreStorage: [{ [keys] in keys.storageFailure }] + moreStorage, sections: sections
         )
         health.register(on: router)
         guard let token = try configuration.operatorToken(Product.self) else { return }

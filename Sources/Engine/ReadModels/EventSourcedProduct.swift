@@ -18,11 +18,15 @@ public protocol EventSourcedProduct: Sendable {
     /// Payload fields a data export leaves out although they are the user's own: secrets that
     /// serve no one outside the server (Chat: the password hash).
     static var withheldFromExport: Set<String> { get }
+    /// The `# HELP` text of each metric the product records itself, by its exposed name
+    /// (`nuvie_ai_fallbacks_total`); the engine's are the engine's.
+    static var metricHelp: [String: String] { get }
 }
 
 extension EventSourcedProduct {
     public static var concealedFromSubjects: Set<String> { [] }
     public static var withheldFromExport: Set<String> { [] }
+    public static var metricHelp: [String: String] { [:] }
 
     /// The name in capitals: the prefix of the product's environment variables.
     public static var environmentPrefix: String { name.uppercased() }

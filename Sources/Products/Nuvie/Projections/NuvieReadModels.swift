@@ -34,4 +34,11 @@ public enum NuvieProduct: EventSourcedProduct {
     public static func userStream(_ userId: Int64) -> String { NuvieStreams.user(userId) }
     /// A blocked user's export does not say who blocked them, as `GET /users/{id}` does not.
     public static var concealedFromSubjects: Set<String> { [UserBlocked.typeName, UserUnblocked.typeName] }
+    public static let metricHelp = [
+        "nuvie_ai_fallbacks_total": "Calls to the external AI service answered by the backend's own model instead, by call.",
+        "nuvie_recommendation_training_seconds": "Time each training of the recommendation model took.",
+        "nuvie_recommendation_model_position": "The log position the serving recommendation model was trained up to.",
+        "nuvie_recommendation_model_films": "Films the serving recommendation model scores.",
+        "nuvie_recommendation_model_bytes": "Bytes of the serving recommendation model's weights.",
+    ]
 }

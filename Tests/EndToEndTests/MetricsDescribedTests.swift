@@ -1,0 +1,36 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Each product's real binary, after a few requests: every metric at `/metrics` has a `# HELP` line
+/// (`MetricHelp`, the product's `metricHelp`), among them the product's own and the engine's under
+/// the product's name. One process serves one product, so its metrics are that product's alone.
+@Suite(.timeLimit(.minutes(3))) struct MetricsDescribedTests {
+    static let products: [(name: String, arguments: [String], environment: [String: String], own: String)] = [
+        ("nuvie", ["--demo", "--demo-dataset", repositoryRoot.appendingPathComponent("replay-fixtures/movielens-tiny").path], [:], "nuvie_recommendation_model_films"),
+        ("savry", ["--demo"], [:], "savry_projection_lag_events"),
+        ("chat", ["--demo"], ["CHAT_PASSWORD_ITERATIONS": "100000"], "chat_projection_lag_events"),
+        ("news", [], ["NEWS_FEEDS": "http://127.0.0.1:9/feed.xml", "NEWS_FEED_INTERVAL_SECONDS": "3600"], "news_feed_fetch_failures_total"),
+    ]
+
+    @Test(arguments: products.indices) func everyMetricHasItsHelp(_ index: Int) async throws {
+        let product = Self.products[index]
+        let directory = try TemporaryDirectory()
+        let data = directory.url.appendingPathComponent("data")
+        let server = try await ServerProcess.start(product.name, outputDirectory: directory.url, environment: product.environment) { port in
+            ["serve", "--data-dir", data.path, "--port", "\(port)", "--log-level", "warning"] + product.arguments
+        }
+        defer { server.stopWhenLeaving() }
+        _ = try await server.get("/no/such/route")
+        let deadline = ContinuousClock.now + .seconds(60)
+        var text = try await server.get("/metrics").text
+        // The product's own metric may be recorded a moment after start (a training, a feed's fetch).
+        while !text.contains("# TYPE \(product.own) "), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+            text = try await server.get("/metrics").text
+        }
+        #expect(text.contains("# HELP \(product.own) "), "\(product.name): \(text)")
+        #expect(text.contains("# HELP hb_requests "))
+        #expect(PrometheusText.undescribed(text) == [], "\(product.name)'s metrics without a # HELP line")
+    }
+}
