@@ -1,10 +1,16 @@
+import ChatProjections
 import Foundation
+import NewsProjections
+import NuvieProjections
+import ProductHosting
+import SavryProjections
 import TestSupport
 import Testing
 
-/// Each product's real binary, after a few requests: every metric at `/metrics` has a `# HELP` line
-/// (`MetricHelp`, the product's `metricHelp`), among them the product's own and the engine's under
-/// the product's name. One process serves one product, so its metrics are that product's alone.
+/// Every metric has a `# HELP` line (`MetricHelp`, each product's `metricHelp`): each one the sources
+/// record, and each one each product's real binary serves after a few requests, among them the
+/// product's own and the engine's under the product's name (one process serves one product, so its
+/// metrics are that product's alone).
 @Suite(.timeLimit(.minutes(3))) struct MetricsDescribedTests {
     static let products: [(name: String, arguments: [String], environment: [String: String], own: String)] = [
         ("nuvie", ["--demo", "--demo-dataset", repositoryRoot.appendingPathComponent("replay-fixtures/movielens-tiny").path], [:], "nuvie_recommendation_model_films"),
@@ -32,5 +38,22 @@ import Testing
         #expect(text.contains("# HELP \(product.own) "), "\(product.name): \(text)")
         #expect(text.contains("# HELP hb_requests "))
         #expect(PrometheusText.undescribed(text) == [], "\(product.name)'s metrics without a # HELP line")
+    }
+
+    @Test func everyMetricTheSourcesRecordHasItsHelp() throws {
+        let described = Set(MetricHelp.engine.keys).union(
+            [NuvieProduct.metricHelp, SavryProduct.metricHelp, ChatProduct.metricHelp, NewsProduct.metricHelp].flatMap(\.keys)
+        )
+        let recording = try Regex(#"(?:Counter|Gauge|Timer|Recorder|Meter)\(label: "([^"]+)""#)
+        var recorded: Set<String> = []
+        let sources = repositoryRoot.appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+        for case let file as URL in files where file.pathExtension == "swift" {
+            for match in try String(contentsOf: file, encoding: .utf8).matches(of: recording) {
+                if let label = match.output[1].substring { recorded.insert(label.replacingOccurrences(of: ".", with: "_")) }
+            }
+        }
+        #expect(recorded.count >= 20, "the scan found \(recorded.sorted())")
+        #expect(recorded.subtracting(described).sorted() == [], "metrics recorded without a # HELP text")
     }
 }

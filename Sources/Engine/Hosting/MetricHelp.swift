@@ -2,10 +2,10 @@ import Foundation
 
 /// The `# HELP` lines of `/metrics`. swift-metrics carries no description, so each metric's is
 /// written here (the engine's, by their `engine_…` names) or in its product's `metricHelp`, and
-/// inserted before the metric's `# TYPE` line as the text is served. `ServedApplicationCheck`
-/// fails a product whose `/metrics` has a metric without one.
+/// inserted before the metric's `# TYPE` line as the text is served. `MetricsDescribedTests` fails
+/// on a metric the sources record, or a product's binary serves, without one.
 public enum MetricHelp {
-    static let engine: [String: String] = [
+    public static let engine: [String: String] = [
         "engine_log_append_duration": "Time an append waited for its durable commit to the log.",
         "engine_log_appended_events_total": "Events appended to the log by this process.",
         "engine_log_commit_duration": "Time of one group commit of the embedded log, sync included.",
