@@ -65,6 +65,27 @@ struct LogCopyTests {
         #expect(try await node.uploadedFiles.contents(upload.sha256, owner: 1) == Data("an upload".utf8))
     }
 
+    /// A copy made while a server serves the directory leaves it unmarked (the server's later
+    /// writes would stay here alone); the next, made once it has stopped, copies those and marks it.
+    @Test func aCopyBesideAServerLeavesTheDirectoryUnmarkedUntilOneWithoutIt() async throws {
+        let directory = try TemporaryDirectory()
+        let masterKey = try MasterKey.demo(file: directory.url.appendingPathComponent("master-key"))
+        let data = DataDirectory(directory.url.appendingPathComponent("data"))
+        let url = try await TestPostgres.newDatabase()
+        try await data.whileServing {
+            let stores = try await ProductStores<TallyProduct>.open(directory: data, masterKey: masterKey, logger: logger)
+            defer { stores.close() }
+            try await count("cups", user: 1, in: stores)
+            let beside = try await LogCopy.run(TallyProduct.self, from: data, to: url, masterKey: masterKey, logger: logger)
+            #expect(beside.head == 1)
+            #expect(!FileManager.default.fileExists(atPath: data.sharedLogMarker.path))
+            try await count("plates", user: 2, in: stores)
+        }
+        let after = try await LogCopy.run(TallyProduct.self, from: data, to: url, masterKey: masterKey, logger: logger)
+        #expect((after.copiedEvents, after.head) == (1, 2))
+        #expect(FileManager.default.fileExists(atPath: data.sharedLogMarker.path))
+    }
+
     @Test func aDatabaseHoldingAnotherLogIsRefused() async throws {
         let directory = try TemporaryDirectory()
         let masterKey = try MasterKey.demo(file: directory.url.appendingPathComponent("master-key"))

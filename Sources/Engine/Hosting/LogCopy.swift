@@ -57,18 +57,27 @@ public enum LogCopy {
             guard let theirs, theirs.id == (try log.event(at: head))?.id else { throw Failure.differentLog(position: head) }
         }
         var copied = 0
-        while head < log.headPosition {
-            let batch = try log.read(from: head + 1, limit: 5_000)
-            try await target.importRecorded(batch)
-            copied += batch.count
-            head = batch.last?.position ?? head
-            logger.info("copying the log", metadata: ["position": "\(head)", "of": "\(log.headPosition)"])
+        func copyRest() async throws {
+            while head < log.headPosition {
+                let batch = try log.read(from: head + 1, limit: 5_000)
+                try await target.importRecorded(batch)
+                copied += batch.count
+                head = batch.last?.position ?? head
+                logger.info("copying the log", metadata: ["position": "\(head)", "of": "\(log.headPosition)"])
+            }
         }
-        // Not while a server or an offline command (an import) appends to the directory's own log:
-        // what it appends after the copy would stay in this directory alone.
-        if directory.lockHolder == nil {
-            try Data("\(target.location)\n".utf8).write(to: directory.sharedLogMarker, options: .atomic)
-        }
+        try await copyRest()
+        // Marked only while no server or offline command (an import) can append to the directory's
+        // own log: under its lock, so that none starts meanwhile, once what one appended since the
+        // copy began is copied too. With one running, not marked: what it appends after the copy
+        // would stay in this directory alone.
+        do {
+            try await directory.whileStopped("log-copy") {
+                try log.refreshHead()
+                try await copyRest()
+                try Data("\(target.location)\n".utf8).write(to: directory.sharedLogMarker, options: .atomic)
+            }
+        } catch DataDirectoryError.alreadyServed, DataDirectoryError.inUse {}
         return Report(copiedEvents: copied, head: head, keys: copiedKeys, erasures: erasures, files: files)
     }
 }
