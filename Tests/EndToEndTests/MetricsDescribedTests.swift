@@ -10,7 +10,7 @@ import Testing
 /// Every metric has a `# HELP` line (`MetricHelp`, each product's `metricHelp`): each one the sources
 /// record, and each one each product's real binary serves after a few requests, among them the
 /// product's own and the engine's under the product's name (one process serves one product, so its
-/// metrics are that product's alone).
+/// metrics are that product's alone), and the process's own under Prometheus' `process_…` names.
 @Suite(.timeLimit(.minutes(3))) struct MetricsDescribedTests {
     static let products: [(name: String, arguments: [String], environment: [String: String], own: String)] = [
         ("nuvie", ["--demo", "--demo-dataset", repositoryRoot.appendingPathComponent("replay-fixtures/movielens-tiny").path], [:], "nuvie_recommendation_model_films"),
@@ -38,6 +38,11 @@ import Testing
         #expect(text.contains("# HELP \(product.own) "), "\(product.name): \(text)")
         #expect(text.contains("# HELP hb_requests "))
         #expect(PrometheusText.undescribed(text) == [], "\(product.name)'s metrics without a # HELP line")
+        // The process's own, read from /proc: its memory at least what it holds now, a start this run.
+        let value = { (name: String) in text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) } ?? -1 }
+        #expect(value("process_resident_memory_bytes") > 10_000_000 && value("process_resident_memory_max_bytes") >= value("process_resident_memory_bytes"))
+        #expect(value("process_open_fds") > 3 && value("process_threads") >= 2 && value("process_cpu_seconds_total") > 0)
+        #expect(abs(value("process_start_time_seconds") - Date().timeIntervalSince1970) < 300, "\(product.name) started \(value("process_start_time_seconds"))")
     }
 
     @Test func everyMetricTheSourcesRecordHasItsHelp() throws {

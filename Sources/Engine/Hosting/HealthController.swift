@@ -89,7 +89,8 @@ public struct HealthController<Context: RequestContext>: Sendable {
     }
 
     public func metrics(_ request: Request, context: Context) async throws -> Response {
-        Response(
+        if registry != nil { ProcessMetrics.record() }
+        return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(string: registry.map { MetricHelp.annotated($0.emitToString(), help: metricHelp) } ?? ""))
         )

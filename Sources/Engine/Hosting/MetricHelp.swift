@@ -26,6 +26,14 @@ public enum MetricHelp {
         "hb_request_errors": "HTTP requests answered with an error, by route, method, status and error type.",
         "http_server_request_duration": "Time until a request's answer was ready, by route, method and status.",
         "http_server_active_requests": "HTTP requests being answered now, by method.",
+        "process_resident_memory_bytes": "Resident memory (VmRSS), read as /metrics is asked.",
+        "process_resident_memory_max_bytes": "The most resident memory the process has held since it started (VmHWM).",
+        "process_virtual_memory_bytes": "Virtual memory (VmSize).",
+        "process_cpu_seconds_total": "User and system CPU time the process has used.",
+        "process_threads": "Threads of the process.",
+        "process_start_time_seconds": "When the process started, in seconds since the Unix epoch.",
+        "process_open_fds": "File descriptors the process holds open.",
+        "process_max_fds": "The most file descriptors the process may open.",
     ]
 
     /// Every metric name `Product`'s process exposes with its help: the engine's under the
