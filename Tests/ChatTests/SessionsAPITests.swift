@@ -25,6 +25,21 @@ import Testing
         }
     }
 
+    /// Bad input changes nothing, the session ids included: a refused new session takes no number.
+    @Test func aRefusedNewSessionLeavesNoGapInTheIds() async throws {
+        try await ChatLiveServer.run { server in
+            let token = try await server.client.newUser("gap@example.com")
+            let first = try await server.client.send(.post, "/api/chat/sessions/new/", token: token, json: "{}")
+            for refused in [#"{"title":"   "}"#, #"{"lang":""}"#, #"{"tone":"a b"}"#] {
+                #expect(try await server.client.send(.post, "/api/chat/sessions/new/", token: token, json: refused).status == .badRequest)
+            }
+            #expect(try await server.client.send(.post, "/api/send-chat/", token: token, json: #"{"message":"hi","tone":"a b"}"#).status == .badRequest)
+            let next = try await server.client.send(.post, "/api/chat/sessions/new/", token: token, json: "{}")
+            let firstId = try #require(first.json["id"] as? Int)
+            #expect(next.json["id"] as? Int == firstId + 1)
+        }
+    }
+
     @Test func sendChatAsJSONRecordsTheMessageAndAnswersTheReply() async throws {
         try await ChatLiveServer.run { server in
             let token = try await server.client.newUser("ben@example.com")

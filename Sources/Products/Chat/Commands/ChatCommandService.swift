@@ -240,6 +240,8 @@ public struct ChatCommandService: Sendable {
         by userId: Int64, eventId: UUID, _ decide: (Int64) throws -> [ChatEvent]
     ) async throws -> (sessionId: Int64, result: CommandResult) {
         guard try isActive(userId) else { throw ChatDomainError.userNotFound(userId: userId) }
+        // Decided once before a number is taken: a refused request leaves no gap in the session ids.
+        _ = try decide(0)
         for _ in 0..<5 {
             if let original = try store.log.position(ofEvent: eventId) {
                 guard case .sessionStarted(let started)? = try store.event(at: original)?.event else {
