@@ -175,6 +175,9 @@ import Testing
             let account = try #require(export.json["account"] as? [String: Any])
             #expect((account["user"] as? [String: Any])?["email"] as? String == "ivy@example.com")
             #expect(account["session_count"] as? Int == 1)
+            // The export's own instants as the contract writes every date.
+            let events = try #require(export.json["events"] as? [[String: Any]])
+            #expect(Self.isDjangoTime(export.json["exported_at"]) && !events.isEmpty && events.allSatisfy { Self.isDjangoTime($0["recorded_at"]) })
             #expect(export.text.contains("what about quinces") && !export.text.contains("pbkdf2_sha256"), "\(export.text.prefix(400))")
             #expect(try await server.client.send(.delete, "/api/account/", token: token, json: "{}").errorCode == "validation_error")
             #expect(try await server.client.send(.delete, "/api/account/", token: token, json: #"{"password":"not it at all"}"#).errorCode == "invalid_credentials")

@@ -213,6 +213,8 @@ import Testing
             #expect(account.count == 3 && account["userId"] as? String == "1" && account["recipeCount"] as? Int == 0 && (account["recipes"] as? [Any])?.isEmpty == true)
             #expect((export.json["events"] as? [[String: Any]])?.compactMap { $0["type"] as? String } == ["identity-claimed", "user-registered"])
             #expect(export.headers[.contentDisposition] == #"attachment; filename="savry-export-1.json""#)
+            let instants = [export.json["exported_at"]] + ((export.json["events"] as? [[String: Any]]) ?? []).map { $0["recorded_at"] }
+            #expect(instants.allSatisfy { ($0 as? String)?.wholeMatch(of: #/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/#) != nil }, "\(instants)")
             let anonymous = try await server.client.send(.get, "/api/app/account/export")
             #expect(anonymous.status == .unauthorized && anonymous.isErrorShape)
             let deleteAnonymous = try await server.client.send(.delete, "/api/app/account", token: "not-a-token")

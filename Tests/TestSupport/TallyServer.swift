@@ -97,7 +97,7 @@ public func buildTallyApplication(configuration: TallyConfiguration, logger: Log
         router.get("users/:id/export") { _, context in
             guard let user = context.parameters.get("id").flatMap(Int64.init) else { throw TallyError(.badRequest, "id") }
             let notes = try stores.readDatabase.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM tallyNote WHERE userId = ?", arguments: [user]) } ?? 0
-            return export.response(for: user, account: Data(#"{"notes":\#(notes)}"#.utf8))
+            return export.response(for: user, account: Data(#"{"notes":\#(notes)}"#.utf8)) { $0.formatted(.iso8601) }
         }
         let erasure = UserErasure(stores: stores, readYourWrites: readYourWrites)
         try stores.addEngineRoutes(

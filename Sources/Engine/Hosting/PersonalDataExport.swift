@@ -24,8 +24,9 @@ public struct PersonalDataExport<Product: EventSourcedProduct>: Sendable {
         personalData = stores.personalData
     }
 
-    /// `account` is the product's summary of the user from its read models, as a JSON object.
-    public func response(for userId: Int64, account: Data) -> Response {
+    /// `account` is the product's summary of the user from its read models, as a JSON object;
+    /// `timestamp` writes `exported_at` and each `recorded_at` as the product's contract writes instants.
+    public func response(for userId: Int64, account: Data, timestamp: @escaping @Sendable (Date) -> String) -> Response {
         let log = log
         let view = OwnFieldsOnly(user: userId, personalData: personalData)
         var headers = HTTPFields()
@@ -33,7 +34,7 @@ public struct PersonalDataExport<Product: EventSourcedProduct>: Sendable {
         headers[.contentDisposition] = "attachment; filename=\"\(Product.name)-export-\(userId).json\""
         headers[.cacheControl] = "no-store"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            var head = Data("{\"product\":\"\(Product.name)\",\"user_id\":\(userId),\"exported_at\":\"\(Date().formatted(.iso8601))\",\"account\":".utf8)
+            var head = Data("{\"product\":\"\(Product.name)\",\"user_id\":\(userId),\"exported_at\":\"\(timestamp(Date()))\",\"account\":".utf8)
             head.append(account)
             head.append(Data(",\"events\":[".utf8))
             try await writer.write(ByteBuffer(bytes: head))
@@ -45,7 +46,7 @@ public struct PersonalDataExport<Product: EventSourcedProduct>: Sendable {
                 var chunk = Data()
                 for record in page where record.actorUserId == userId || !Product.concealedFromSubjects.contains(record.type) {
                     chunk.append(Data(separator.utf8))
-                    chunk.append(try Self.entry(record, of: userId, view: view))
+                    chunk.append(try Self.entry(record, of: userId, view: view, timestamp: timestamp))
                     separator = ","
                 }
                 try await writer.write(ByteBuffer(bytes: chunk))
@@ -56,10 +57,10 @@ public struct PersonalDataExport<Product: EventSourcedProduct>: Sendable {
         })
     }
 
-    static func entry(_ record: RecordedEvent, of userId: Int64, view: OwnFieldsOnly) throws -> Data {
+    static func entry(_ record: RecordedEvent, of userId: Int64, view: OwnFieldsOnly, timestamp: (Date) -> String) throws -> Data {
         let object: [String: Any] = [
             "position": record.position, "event_id": record.id.uuidString.lowercased(), "type": record.type,
-            "schema_version": record.schemaVersion, "stream": record.streamId, "recorded_at": record.recordedAt.formatted(.iso8601),
+            "schema_version": record.schemaVersion, "stream": record.streamId, "recorded_at": timestamp(record.recordedAt),
             "role": record.actorUserId == userId ? "actor" : "subject",
             "payload": withheld(try JSONSerialization.jsonObject(with: try Product.Catalog.presentedPayload(of: record, opening: view))),
         ]

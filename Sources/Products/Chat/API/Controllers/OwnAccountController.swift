@@ -48,7 +48,7 @@ struct OwnAccountController: Sendable {
         guard let account = try commands.account(context.userId) else { throw ChatDomainError.userNotFound(userId: context.userId) }
         let sessions = try queries.sessions(of: context.userId, limit: .max).map(SessionJSON.init)
         let summary = AccountExportJSON(user: AccountJSON(account), session_count: sessions.count, sessions: sessions)
-        return accounts.export.response(for: context.userId, account: try ChatContract.responseEncoder().encode(summary))
+        return accounts.export.response(for: context.userId, account: try ChatContract.responseEncoder().encode(summary), timestamp: DjangoTime.format)
     }
 }
 

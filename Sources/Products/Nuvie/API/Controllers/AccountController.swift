@@ -77,6 +77,6 @@ struct AccountController: Sendable {
     func export(_ request: Request, context: NuvieSignedInContext) async throws -> Response {
         guard let profile = try users.profile(id: context.userId) else { throw NuvieAPIError.userNotFound("User with ID \(context.userId) not found") }
         let account = try NuvieJSON.encoder().encode(ProfileDTO(profile, relationship: nil, mutualFriends: nil))
-        return accounts.engine.export.response(for: context.userId, account: account)
+        return accounts.engine.export.response(for: context.userId, account: account, timestamp: NuvieJSON.timestamp)
     }
 }

@@ -35,7 +35,7 @@ struct AccountController: Sendable {
     func export(_ request: Request, context: SavrySignedInContext) async throws -> Response {
         let stored = try recipes.all(of: context.userId)
         let account = AccountJSON(userId: String(context.userId), recipeCount: stored.count, recipes: stored.map(RecipeJSON.init))
-        return accounts.export.response(for: context.userId, account: try SavryJSON.encoder().encode(account))
+        return accounts.export.response(for: context.userId, account: try SavryJSON.encoder().encode(account), timestamp: Timestamp.format)
     }
 }
 

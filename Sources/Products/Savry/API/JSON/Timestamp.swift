@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServing
 
 /// The contract's instants: `2025-12-31T00:00:00.000Z`, UTC with milliseconds.
@@ -5,6 +6,10 @@ enum Timestamp {
     /// `YYYY-MM-DDTHH:MM:SS.mmmZ` for epoch milliseconds, years 0–9999.
     static func format(milliseconds: Int64) -> String {
         UTCTimestamp.format(milliseconds, unitsPerSecond: 1_000, suffix: "Z")
+    }
+
+    static func format(_ date: Date) -> String {
+        format(milliseconds: Int64((date.timeIntervalSince1970 * 1_000).rounded(.down)))
     }
 
     /// An ISO 8601 instant (`YYYY-MM-DDTHH:MM:SS`, optionally `.` and 1–9 digits, then `Z` or
