@@ -53,6 +53,18 @@ import Testing
         }
     }
 
+    /// The contract shows `progress_percent` but does not require it: a start without it is at 0, a
+    /// completion at 100 (a pause must say where, above).
+    @Test func aStartOrACompletionNeedsNoProgress() async throws {
+        try await withLiveServer { client in
+            let token = try await client.devLogin("movielens-1")
+            let started = try await client.send(.post, "/movies/5/watch", token: token, body: #"{"event_type":"started"}"#)
+            #expect(started.status == .ok && started.json["watch_status"] as? String == "started")
+            let completed = try await client.send(.post, "/movies/5/watch", token: token, body: #"{"event_type":"completed"}"#)
+            #expect(completed.status == .ok && completed.json["watch_status"] as? String == "completed")
+        }
+    }
+
     @Test func badWatchRequestsAreRejectedAndRecordNothing() async throws {
         try await withLiveServer { client in
             let token = try await client.devLogin("movielens-1")

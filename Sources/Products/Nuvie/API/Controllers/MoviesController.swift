@@ -85,6 +85,7 @@ struct MoviesController: Sendable {
     }
 
     /// `{"event_type":"started"|"paused"|"completed","progress_percent":0–100}`; answers with the movie.
+    /// Without `progress_percent`, a start is at 0 and a completion at 100; a pause must say where.
     func watch(_ request: Request, context: NuvieSignedInContext) async throws -> MovieDTO {
         let userId = context.userId
         let movieId = try context.parameters.id("movie_id")
@@ -93,7 +94,10 @@ struct MoviesController: Sendable {
             throw NuvieAPIError.validation("event_type must be started, paused or completed", field: "event_type")
         }
         let invalid = NuvieAPIError.validation("progress_percent must be an integer from 0 to 100", field: "progress_percent")
-        guard let progress = try body.integer("progress_percent", orThrow: invalid) else { throw invalid }
+        let given = try body.integer("progress_percent", orThrow: invalid)
+        guard let progress = given ?? [.started: 0, .completed: 100][type] else {
+            throw NuvieAPIError.validation("progress_percent is required when pausing", field: "progress_percent")
+        }
         let result = try await commands.recordWatch(type, progressPercent: progress, userId: userId, movieId: movieId, eventId: try request.eventId(of: NuvieCatalog.self, userId: userId, action: "watch:\(movieId)"))
         return try await movieAfter(result, movieId: movieId, viewer: userId)
     }
