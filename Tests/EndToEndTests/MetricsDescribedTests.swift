@@ -41,6 +41,8 @@ import Testing
         // The process's own, read from /proc: its memory at least what it holds now, a start this run.
         let value = { (name: String) in text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) } ?? -1 }
         #expect(value("process_resident_memory_bytes") > 10_000_000 && value("process_resident_memory_max_bytes") >= value("process_resident_memory_bytes"))
+        let processMetrics = ["resident_memory_bytes", "resident_memory_max_bytes", "virtual_memory_bytes", "cpu_seconds_total", "threads", "start_time_seconds", "open_fds", "max_fds"]
+        #expect(processMetrics.filter { value("process_" + $0) <= 0 } == [], "\(product.name)")
         #expect(value("process_open_fds") > 3 && value("process_threads") >= 2 && value("process_cpu_seconds_total") > 0)
         #expect(abs(value("process_start_time_seconds") - Date().timeIntervalSince1970) < 300, "\(product.name) started \(value("process_start_time_seconds"))")
     }

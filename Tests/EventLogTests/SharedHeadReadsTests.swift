@@ -65,23 +65,30 @@ struct SharedHeadReadsTests {
         #expect(server.reads <= 4, "\(server.reads) reads for 201 callers")
     }
 
-    @Test func aCallerCancelledDuringAHeldReadStopsWaitingWhileTheOthersGetItsHead() async throws {
+    /// Two callers asking while a read is held: one begins the next read, the other joins it. Both,
+    /// cancelled, stop waiting at once; the held read still answers its own caller.
+    @Test func callersCancelledWhileAReadIsHeldStopWaitingWhileTheOthersGetTheirHead() async throws {
         let server = CountingServer()
         let reads = SharedHeadReads()
-        let ended = NIOLockedValueBox(false)
-        let cancelled = Task {
-            defer { ended.withLockedValue { $0 = true } }
-            return try await reads.current(server.head)
-        }
-        let sharing = Task { try await reads.current(server.head) }
+        let holder = Task { try await reads.current(server.head) }
         while server.reads == 0 { try await Task.sleep(for: .milliseconds(1)) }
-        cancelled.cancel()
+        let ended = NIOLockedValueBox(0)
+        let cancelled = (0..<2).map { _ in
+            Task {
+                defer { ended.withLockedValue { $0 += 1 } }
+                return try await reads.current(server.head)
+            }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        for caller in cancelled { caller.cancel() }
         let giveUp = ContinuousClock.now + .seconds(10)
-        while !ended.withLockedValue({ $0 }), ContinuousClock.now < giveUp { try await Task.sleep(for: .milliseconds(1)) }
-        #expect(ended.withLockedValue { $0 }, "the cancelled caller still waits for the held read")
+        while ended.withLockedValue({ $0 }) < 2, ContinuousClock.now < giveUp { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(ended.withLockedValue { $0 } == 2, "a cancelled caller still waits for the held read")
+        #expect(server.held.withLockedValue { $0 })
         server.held.withLockedValue { $0 = false }
-        await #expect(throws: CancellationError.self) { try await cancelled.value }
-        #expect(try await sharing.value >= 1)
+        for caller in cancelled { await #expect(throws: CancellationError.self) { try await caller.value } }
+        #expect(try await holder.value == 1)
+        #expect(try await reads.current(server.head) >= 2)
     }
 
     @Test func aFailedReadFailsOnlyTheCallersWhoShareIt() async throws {

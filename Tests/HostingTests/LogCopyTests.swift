@@ -77,12 +77,12 @@ struct LogCopyTests {
             defer { stores.close() }
             try await count("cups", user: 1, in: stores)
             let beside = try await LogCopy.run(TallyProduct.self, from: data, to: url, masterKey: masterKey, logger: logger)
-            #expect(beside.head == 1)
+            #expect(beside.head == 1 && !beside.marked)
             #expect(!FileManager.default.fileExists(atPath: data.sharedLogMarker.path))
             try await count("plates", user: 2, in: stores)
         }
         let after = try await LogCopy.run(TallyProduct.self, from: data, to: url, masterKey: masterKey, logger: logger)
-        #expect((after.copiedEvents, after.head) == (1, 2))
+        #expect((after.copiedEvents, after.head, after.marked) == (1, 2, true))
         #expect(FileManager.default.fileExists(atPath: data.sharedLogMarker.path))
     }
 

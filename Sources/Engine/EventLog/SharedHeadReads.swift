@@ -11,7 +11,7 @@ actor SharedHeadReads {
     /// The head as `read` finds it, by a read begun after this call (`read` is the one of the caller
     /// who found no read waiting to begin: every caller passes the same).
     func current(_ read: @escaping @Sendable () async throws -> UInt64) async throws -> UInt64 {
-        if let next { return try await next.value }
+        if let next { return try await Self.value(of: next) }
         let before = last
         let task = Task {
             _ = await before?.result

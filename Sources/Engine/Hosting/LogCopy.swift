@@ -20,6 +20,8 @@ public enum LogCopy {
         public var keys: Int
         public var erasures: Int
         public var files: Int
+        /// Whether the directory was marked as holding the shared log (no server or command held it).
+        public var marked: Bool
     }
 
     public enum Failure: Error, CustomStringConvertible {
@@ -71,13 +73,24 @@ public enum LogCopy {
         // own log: under its lock, so that none starts meanwhile, once what one appended since the
         // copy began is copied too. With one running, not marked: what it appends after the copy
         // would stay in this directory alone.
+        var marked = false
+        var failed: (any Error)?
         do {
             try await directory.whileStopped("log-copy") {
-                try log.refreshHead()
-                try await copyRest()
-                try Data("\(target.location)\n".utf8).write(to: directory.sharedLogMarker, options: .atomic)
+                do {
+                    try log.refreshHead()
+                    try await copyRest()
+                    try Data("\(target.location)\n".utf8).write(to: directory.sharedLogMarker, options: .atomic)
+                    marked = true
+                } catch {
+                    failed = error
+                }
             }
-        } catch DataDirectoryError.alreadyServed, DataDirectoryError.inUse {}
-        return Report(copiedEvents: copied, head: head, keys: copiedKeys, erasures: erasures, files: files)
+        } catch DataDirectoryError.alreadyServed, DataDirectoryError.inUse {
+        } catch {
+            logger.warning("copied, but the directory could not be locked to mark it: \(error)")
+        }
+        if let failed { throw failed }
+        return Report(copiedEvents: copied, head: head, keys: copiedKeys, erasures: erasures, files: files, marked: marked)
     }
 }

@@ -14,7 +14,8 @@ enum ProcessMetrics {
         if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) {
             func bytes(_ field: String) -> Double? {
                 let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") }
-                return line.flatMap { $0.split(separator: " ").dropFirst().first }.flatMap { Double($0) }.map { $0 * 1024 }
+                // `VmRSS:\t  123456 kB`: padded to eight digits, so a larger value follows the tab at once.
+                return line.flatMap { $0.split(whereSeparator: \.isWhitespace).dropFirst().first }.flatMap { Double($0) }.map { $0 * 1024 }
             }
             bytes("VmRSS").map(Gauge(label: "process_resident_memory_bytes").record)
             bytes("VmHWM").map(Gauge(label: "process_resident_memory_max_bytes").record)

@@ -25,8 +25,9 @@ public struct LogCopyCommand<Product: EventSourcedProduct>: AsyncParsableCommand
         let logger = global.logger()
         let directory = try global.existingProductDirectory()
         let report = try await LogCopy.run(Product.self, from: directory, to: to, masterKey: try global.masterKey(), logger: logger)
-        let running = directory.runningServer.map { " A server (pid \($0)) still serves this directory: stop it, run log-copy again, then serve with --log-url." }
-            ?? " This directory now holds the shared log (\(directory.sharedLogMarker.path)): it serves only with --log-url; to serve it alone again, remove that file."
+        let running = report.marked
+            ? " This directory now holds the shared log (\(directory.sharedLogMarker.path)): it serves only with --log-url; to serve it alone again, remove that file."
+            : " A server or a command held this directory, so it is not marked: stop it, run log-copy again, then serve with --log-url."
         print("""
             copied \(report.copiedEvents) events (the database now holds positions 1–\(report.head)), \(report.keys) keys, \(report.erasures) \
             erasures and \(report.files) uploaded files.\(running)
