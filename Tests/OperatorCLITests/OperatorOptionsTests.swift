@@ -23,6 +23,7 @@ import Testing
 
     @Test(arguments: [
         ["--log-level", "loud"],
+        ["--log-format", "yaml"],
         ["--log-url", "mysql://db/log"],
     ])
     func optionsThatCannotBeUsedAreRefusedBeforeAnythingRuns(arguments: [String]) {

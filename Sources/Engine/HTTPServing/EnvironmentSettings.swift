@@ -15,7 +15,7 @@ public struct EnvironmentSettings: Sendable {
     /// product reads only its own.
     public static func servingNames(prefix: String) -> Set<String> {
         Set([
-            "DATA_DIR", "LOG_LEVEL", "HOST", "PORT", "DEMO", "LOG_URL", "MASTER_KEY", "MASTER_KEY_FILE", "ADMIN_TOKEN", "ADMIN_TOKEN_FILE",
+            "DATA_DIR", "LOG_LEVEL", "LOG_FORMAT", "HOST", "PORT", "DEMO", "LOG_URL", "MASTER_KEY", "MASTER_KEY_FILE", "ADMIN_TOKEN", "ADMIN_TOKEN_FILE",
             "READ_YOUR_WRITES_TIMEOUT_MS",
             "HTTP_IDLE_TIMEOUT_SECONDS", "HTTP_HEADER_TIMEOUT_SECONDS", "HTTP_BODY_TIMEOUT_SECONDS", "HTTP_MAX_CONNECTIONS",
             "HTTP_MAX_CONNECTIONS_PER_ADDRESS", "HTTP_TRUSTED_PROXIES",

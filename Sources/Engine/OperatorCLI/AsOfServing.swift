@@ -23,7 +23,7 @@ extension ProductOptions where Product: ServedProduct {
     /// read-only on `port` until stopped, with the live directory's keys and demo secrets.
     public func serveReadOnly(asOf when: AsOfOptions, host: String?, port: Int, output: URL? = nil) async throws {
         FreedMemory.configureHeap()
-        let logger = Bootstrap.logging(Product.self, level: logLevel)
+        let logger = logger()
         let directory = try output?.standardizedFileURL ?? existingProductDirectory().makeScratch("as-of-serve")
         defer { if output == nil { try? FileManager.default.removeItem(at: directory) } }
         let position: UInt64

@@ -15,6 +15,9 @@ public struct ProductOptions<Product: EventSourcedProduct>: ParsableArguments {
     @Option(help: "trace, debug, info, notice, warning, error or critical (env \(Product.environmentPrefix)_LOG_LEVEL).")
     public var logLevel: String = Self.setting("LOG_LEVEL") ?? "info"
 
+    @Option(help: "text, or json: one JSON object per line, for a log collector (env \(Product.environmentPrefix)_LOG_FORMAT).")
+    public var logFormat: String = Self.setting("LOG_FORMAT") ?? "text"
+
     @Option(name: .customLong("log-url"), help: "The event log in PostgreSQL, shared by every node of the product: postgres://user:password@host:port/database (env \(Product.environmentPrefix)_LOG_URL). Unset: the embedded log in the data directory, which otherwise holds this node's copy of the shared one.")
     var logURLOption: String?
 
@@ -35,6 +38,7 @@ public struct ProductOptions<Product: EventSourcedProduct>: ParsableArguments {
 
     public func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
+        guard LogFormat(rawValue: logFormat) != nil else { throw ValidationError("unknown log format \(logFormat): text or json") }
         if let logURL { _ = try SharedLogSetting.checked(logURL, name: "--log-url / \(Product.environmentPrefix)_LOG_URL") }
     }
 
@@ -78,5 +82,5 @@ public struct ProductOptions<Product: EventSourcedProduct>: ParsableArguments {
     }
 
     /// Bootstraps logging for a command that does not serve.
-    public func logger() -> Logger { Bootstrap.logging(Product.self, level: logLevel) }
+    public func logger() -> Logger { Bootstrap.logging(Product.self, level: logLevel, format: LogFormat(rawValue: logFormat) ?? .text) }
 }

@@ -35,7 +35,7 @@ public struct ServeCommand<Product: ServedProduct>: AsyncParsableCommand {
     /// in the data directory while it serves.
     public func run() async throws {
         FreedMemory.configureHeap()
-        let logger = Bootstrap.logging(Product.self, level: global.logLevel)
+        let logger = global.logger()
         var configuration = try global.configuration(Product.Configuration.self, dataDirectory: global.dataDirectory, host: host, logger: logger)
         configuration.port = try port ?? EnvironmentSettings().integer("\(Product.environmentPrefix)_PORT", in: 0...65535) ?? configuration.port
         try ListeningAddress.check(host: configuration.host, port: configuration.port)
