@@ -23,4 +23,20 @@ import Testing
         let requestId = try #require(missing.headers["x-request-id"])
         #expect(objects.contains { ($0["metadata"] as? [String: Any])?.values.contains { $0 as? String == requestId } == true }, "no line names request \(requestId)")
     }
+
+    /// What stops a server is a JSON line too: a second server on a served directory.
+    @Test func whatStopsAServerIsLoggedAsJSON() async throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.url.appendingPathComponent("data")
+        let first = try await ServerProcess.start("savry", outputDirectory: directory.url) { port in
+            ["serve", "--data-dir", data.path, "--port", "\(port)", "--demo", "--log-level", "warning"]
+        }
+        defer { first.stopWhenLeaving() }
+        let second = try await runProduct("savry", ["serve", "--data-dir", data.path, "--port", "0", "--demo", "--log-format", "json"])
+        let lines = second.output.split(separator: "\n")
+        let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(second.status != 0 && !lines.isEmpty && objects.count == lines.count, "\(second.output)")
+        let stopped = objects.last { $0["level"] as? String == "critical" }
+        #expect(((stopped?["metadata"] as? [String: Any])?["error"] as? String)?.contains("already serves") == true, "\(second.output)")
+    }
 }

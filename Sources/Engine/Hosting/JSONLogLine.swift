@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,9 +16,19 @@ enum JSONLogLine {
         if !metadata.isEmpty { object["metadata"] = metadata.mapValues(value) }
         guard var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         line.append(UInt8(ascii: "\n"))
-        // One write, so that lines from several threads never interleave.
-        _ = line.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        // One line at a time, so that lines from several threads never interleave, and whole.
+        writing.withLock { _ in
+            line.withUnsafeBytes { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let written = Glibc.write(STDERR_FILENO, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+                    if written > 0 { offset += written } else if written < 0 && errno == EINTR { continue } else { return }
+                }
+            }
+        }
     }
+
+    private static let writing = Mutex(())
 
     private static func value(_ metadata: Logger.MetadataValue) -> Any {
         switch metadata {

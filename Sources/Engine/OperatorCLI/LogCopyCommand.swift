@@ -27,7 +27,7 @@ public struct LogCopyCommand<Product: EventSourcedProduct>: AsyncParsableCommand
         let report = try await LogCopy.run(Product.self, from: directory, to: to, masterKey: try global.masterKey(), logger: logger)
         let running = report.marked
             ? " This directory now holds the shared log (\(directory.sharedLogMarker.path)): it serves only with --log-url; to serve it alone again, remove that file."
-            : " A server or a command held this directory, so it is not marked: stop it, run log-copy again, then serve with --log-url."
+            : " The directory is not marked as holding the shared log (a server or a command held it, or its lock could not be taken: see above): stop what holds it, run log-copy again, then serve with --log-url."
         print("""
             copied \(report.copiedEvents) events (the database now holds positions 1–\(report.head)), \(report.keys) keys, \(report.erasures) \
             erasures and \(report.files) uploaded files.\(running)

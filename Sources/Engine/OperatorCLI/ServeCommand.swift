@@ -32,10 +32,20 @@ public struct ServeCommand<Product: ServedProduct>: AsyncParsableCommand {
     }
 
     /// Logging bootstrapped, every unknown `<NAME>_*` variable logged as a warning, the server's pid
-    /// in the data directory while it serves.
+    /// in the data directory while it serves. With JSON logs, what stops it is logged too (as a line
+    /// a collector parses, where the argument parser's own would be text).
     public func run() async throws {
         FreedMemory.configureHeap()
         let logger = global.logger()
+        do {
+            try await serve(logger: logger)
+        } catch where global.logFormat == LogFormat.json.rawValue {
+            logger.critical("stopped", metadata: ["error": "\(error)"])
+            throw ExitCode.failure
+        }
+    }
+
+    private func serve(logger: Logger) async throws {
         var configuration = try global.configuration(Product.Configuration.self, dataDirectory: global.dataDirectory, host: host, logger: logger)
         configuration.port = try port ?? EnvironmentSettings().integer("\(Product.environmentPrefix)_PORT", in: 0...65535) ?? configuration.port
         try ListeningAddress.check(host: configuration.host, port: configuration.port)

@@ -260,7 +260,9 @@ public struct ChatCommandService: Sendable {
                 await sessionNumbers.reset()
             } catch EventLogError.eventIdReused, EventLogError.partialDuplicate {
                 // The same request, retried while the first ran (or recorded through another node this
-                // one has not copied yet), started its session first: found on the next turn.
+                // one has not copied yet), started its session first: found on the next turn. The
+                // number taken is given back.
+                await sessionNumbers.reset()
                 try await Task.sleep(for: .milliseconds(50))
             }
         }
