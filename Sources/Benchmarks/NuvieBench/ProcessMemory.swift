@@ -1,4 +1,5 @@
 import Foundation
+import ProductHosting
 
 /// A process's resident memory from `/proc/<pid>/status`, in kilobytes.
 struct ProcessMemory: CustomStringConvertible {
@@ -7,12 +8,10 @@ struct ProcessMemory: CustomStringConvertible {
     var highWater = 0
 
     static func read(pid: Int32) -> ProcessMemory {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return ProcessMemory() }
-        func field(_ name: String) -> Int {
-            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
-        }
-        return ProcessMemory(total: field("VmRSS"), anonymous: field("RssAnon"), files: field("RssFile"), highWater: field("VmHWM"))
+        let kilobytes = ProcessStatus.kilobytes(["VmRSS", "RssAnon", "RssFile", "VmHWM"], pid: "\(pid)")
+        return ProcessMemory(
+            total: kilobytes["VmRSS"] ?? 0, anonymous: kilobytes["RssAnon"] ?? 0, files: kilobytes["RssFile"] ?? 0, highWater: kilobytes["VmHWM"] ?? 0
+        )
     }
 
     var description: String {

@@ -11,15 +11,9 @@ enum ProcessMetrics {
     private static let cpuCounted = Mutex(0.0)
 
     static func record() {
-        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) {
-            func bytes(_ field: String) -> Double? {
-                let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") }
-                // `VmRSS:\t  123456 kB`: padded to eight digits, so a larger value follows the tab at once.
-                return line.flatMap { $0.split(whereSeparator: \.isWhitespace).dropFirst().first }.flatMap { Double($0) }.map { $0 * 1024 }
-            }
-            bytes("VmRSS").map(Gauge(label: "process_resident_memory_bytes").record)
-            bytes("VmHWM").map(Gauge(label: "process_resident_memory_max_bytes").record)
-            bytes("VmSize").map(Gauge(label: "process_virtual_memory_bytes").record)
+        let memory = ProcessStatus.kilobytes(["VmRSS", "VmHWM", "VmSize"])
+        for (field, name) in [("VmRSS", "process_resident_memory_bytes"), ("VmHWM", "process_resident_memory_max_bytes"), ("VmSize", "process_virtual_memory_bytes")] {
+            if let kilobytes = memory[field] { Gauge(label: name).record(Double(kilobytes) * 1024) }
         }
         // /proc/self/stat's fields after the command's name, which may hold spaces, in parentheses.
         if let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
