@@ -208,6 +208,9 @@ import Testing
             // Anonymous callers share their address's bucket: two sign-ins used two of its five.
             for _ in 0..<3 { #expect(try await client.send(.get, "/genres").status == .unauthorized) }
             #expect(try await client.send(.get, "/genres").errorCode == "RATE_LIMIT_EXCEEDED")
+            for probe in ["/health", "/health/live", "/metrics"] {
+                #expect(try await client.send(.get, probe).status == .ok, "\(probe) is not limited for an address past its limit")
+            }
         }
     }
 

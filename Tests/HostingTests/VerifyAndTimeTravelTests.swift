@@ -10,7 +10,7 @@ import TestSupport
 import Testing
 
 /// The test product with its tallies refusing plates (the second event): a projection stopped behind the other.
-private enum RefusingTallyProduct: EventSourcedProduct {
+enum RefusingTallyProduct: EventSourcedProduct {
     typealias Catalog = TallyCatalog
     static let name = "tally"
     static var projections: [any Projection<TallyEvent>] { [TallyProjection(failingAt: "plates"), NotesProjection()] }

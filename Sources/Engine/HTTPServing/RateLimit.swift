@@ -71,13 +71,13 @@ public final class RateLimiter: Sendable {
 
 /// Refuses a caller who has used up their bucket with the product's error (`refusal`, given the
 /// seconds until they may retry: a 429 with `Retry-After`). Mount it after authentication, so a
-/// signed-in user is limited as themself wherever they connect from. `/health` and `/metrics` are
-/// never limited.
+/// signed-in user is limited as themself wherever they connect from. `/health`, `/health/live` and
+/// `/metrics` are never limited.
 public struct RateLimitMiddleware<Context: RemoteAddressRequestContext, Refusal: Error>: RouterMiddleware {
     let limiter: RateLimiter
     let user: @Sendable (Context) -> Int64?
     let refusal: @Sendable (_ retryAfterSeconds: Int) -> Refusal
-    static var exempt: Set<String> { ["/health", "/metrics"] }
+    static var exempt: Set<String> { ["/health", "/health/live", "/metrics"] }
     private let limited = Counter(label: "engine_rate_limited_total")
 
     public init(

@@ -51,7 +51,15 @@ public struct HealthController<Context: RequestContext>: Sendable {
 
     public func register(on router: Router<Context>) {
         router.get("health", use: health)
+        router.get("health/live", use: live)
         router.get("metrics", use: metrics)
+    }
+
+    /// Liveness, for a supervisor that restarts what stops answering: 200 whenever the process serves.
+    /// `/health` is readiness: its 503s (a full disk, an unreachable shared log, a failing projection,
+    /// a node still catching up) are not mended by a restart, and a restart would lose the fold's progress.
+    public func live(_ request: Request, context: Context) -> Liveness {
+        Liveness()
     }
 
     public func health(_ request: Request, context: Context) async throws -> EditedResponse<Health> {
@@ -95,6 +103,10 @@ public struct HealthController<Context: RequestContext>: Sendable {
             body: .init(byteBuffer: ByteBuffer(string: registry.map { MetricHelp.annotated($0.emitToString(), help: metricHelp) } ?? ""))
         )
     }
+}
+
+public struct Liveness: ResponseEncodable, Sendable {
+    var status = "alive"
 }
 
 public struct ProjectionHealth: Encodable, Sendable {
