@@ -343,4 +343,28 @@ struct SharedLogDivergenceTests {
         // Catching up with a log it can no longer copy says why instead of waiting for ever (a node's start).
         await #expect(throws: SharedLogUnreachable.self) { try await a.catchUpWithSharedLog() }
     }
+
+    /// The new history may reach exactly as far as a node's copy, with nothing written after it, or only
+    /// by that node (whose commits follow its copy's head unread): no event it copies overlaps the lost
+    /// ones, and it saw no outage to check after. It finds them all the same, while the log is quiet.
+    @Test func aCopyWhoseLastEventsTheLogGaveToOthersFindsItWithNothingMoreWritten() async throws {
+        let place = try await LogPlace(.postgres)
+        let a = try await place.open("a")
+        defer { a.close() }
+        for n in 0..<3 { _ = try await a.append(to: "s", expectedVersion: .exact(UInt64(n)), events: [event()]) }
+        let client = PostgresClient(configuration: try PostgresLogLocation(url: try #require(place.databaseURL)).firstServerConfiguration)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            try await client.query("DELETE FROM event_log WHERE position > 1", logger: Logger(label: "lost-commits"))
+        }
+        let c = try await place.open("c")
+        defer { c.close() }
+        for _ in 0..<2 { _ = try await c.append(to: "u", expectedVersion: .any, events: [event()]) }
+        #expect(try await c.currentSharedHead() == a.headPosition, "the log holds others' events where a's copy holds the lost ones")
+
+        #expect(try await SharedLogTests.eventually(within: .seconds(10)) { a.sharedLogFailure != nil })
+        #expect(a.sharedLogFailure?.message.contains("no longer holds the event at position 3") == true, "\(a.sharedLogFailure?.message ?? "no failure")")
+        await #expect(throws: SharedLogUnreachable.self) { try await a.append(to: "s", expectedVersion: .any, events: [event()]) }
+    }
 }

@@ -26,6 +26,8 @@ final class SharedLogFollower: Sendable {
     private static let copyBatch = 2_000
     /// How long an append waits for this node's copy to hold what it committed.
     private static let copyTimeout = Duration.seconds(10)
+    /// How often the copy's last event is compared with the shared log's (one indexed read).
+    private static let historyCheckInterval = Duration.seconds(1)
 
     init(
         shared: any SharedLog, writer: GroupCommitWriter, localHead: PositionWatcher, beforeCopy: (@Sendable () async throws -> Void)?,
@@ -50,6 +52,7 @@ final class SharedLogFollower: Sendable {
                     await follow()
                 },
                 Task { [self] in await shared.watchHead { [self] in heard($0) } },
+                Task { [self] in await checkSameHistoryWhileFollowing() },
             ]
         }
     }
@@ -145,6 +148,18 @@ final class SharedLogFollower: Sendable {
         guard local > 0, let ours = try? localEventId(local), let theirs = try? await shared.events(after: local - 1, limit: 1) else { return }
         guard theirs.first?.id != ours else { return }
         parted.found(at: local)
+    }
+
+    /// A promoted standby's history may reach exactly as far as this copy, with nothing written after
+    /// it, or only by this node (whose commits follow its copy's head and are not read back): then no
+    /// event the follower reads overlaps the lost ones, and this node, idle through the failover, may
+    /// have seen no outage to check after. So the copy's last event is compared with the log's as long
+    /// as the node follows it.
+    private func checkSameHistoryWhileFollowing() async {
+        while divergence == nil {
+            do { try await Task.sleep(for: Self.historyCheckInterval) } catch { return }
+            if failure == nil { await checkSameHistory() }
+        }
     }
 
     /// Returns once the copy holds every event the shared log held when called; throws when the
