@@ -310,8 +310,9 @@ struct SharedLogDivergenceTests {
     }
 
     /// Other nodes may write past the lost events before a node's check at its start or after an
-    /// outage runs: every copy finds the parted history in the events it overlaps, whether it read
-    /// them (a) or committed them itself (b). Before, both took the new events as following their own.
+    /// outage runs: every copy finds the parted history in the events it overlaps (a), and a commit
+    /// on top of a copy the log no longer holds writes nothing (b). Before, both took the new events
+    /// as following their own.
     @Test func aCopyFindsTheHistoryPartedInWhatItCopiesNotOnlyAtItsStart() async throws {
         let place = try await LogPlace(.postgres)
         let a = try await place.open("a"), b = try await place.open("b")
@@ -327,15 +328,14 @@ struct SharedLogDivergenceTests {
             try await client.query("DELETE FROM event_log WHERE position = 3", logger: slow)
         }
 
-        // b's commit lands at position 3, where its copy holds the lost event: saved in the log, but
-        // not in b's copy, so not acknowledged.
+        // b's commit on top of its copy, whose last event the log lost: refused, nothing written.
         let refused = await #expect(throws: SharedLogUnreachable.self) { try await b.append(to: "t", expectedVersion: .any, events: [event()]) }
-        #expect(refused?.outcomeUnknown == true)
+        #expect(refused?.outcomeUnknown == false)
         #expect(b.sharedLogFailure?.message.contains("no longer holds the event at position 3") == true, "\(b.sharedLogFailure?.message ?? "no failure")")
-        // A node that never held the lost event writes at 4; a reads 3 and 4.
+        // A node that never held the lost event writes at 3 and 4; a reads them.
         let c = try await place.open("c")
         defer { c.close() }
-        _ = try await c.append(to: "u", expectedVersion: .any, events: [event()])
+        for _ in 0..<2 { _ = try await c.append(to: "u", expectedVersion: .any, events: [event()]) }
         #expect(try await SharedLogTests.eventually(within: .seconds(10)) { a.sharedLogFailure != nil })
         #expect(a.sharedLogFailure?.message.contains("position 3") == true)
         #expect(try a.read(from: 1, limit: 10).map(\.streamId) == ["s", "s", "s"], "nothing of the other history copied")
@@ -348,9 +348,27 @@ struct SharedLogDivergenceTests {
     /// by that node (whose commits follow its copy's head unread): no event it copies overlaps the lost
     /// ones, and it saw no outage to check after. It finds them all the same, while the log is quiet.
     @Test func aCopyWhoseLastEventsTheLogGaveToOthersFindsItWithNothingMoreWritten() async throws {
+        let (place, a, c) = try await Self.copyWhoseLastEventsTheLogGaveToOthers()
+        defer { a.close(); c.close(); withExtendedLifetime(place) {} }
+        #expect(try await SharedLogTests.eventually(within: .seconds(10)) { a.sharedLogFailure != nil })
+        #expect(a.sharedLogFailure?.message.contains("no longer holds the event at position 3") == true, "\(a.sharedLogFailure?.message ?? "no failure")")
+        await #expect(throws: SharedLogUnreachable.self) { try await a.append(to: "s", expectedVersion: .any, events: [event()]) }
+    }
+
+    /// ... and a commit it makes on top of its copy, before it finds that, is refused with nothing written.
+    @Test func aCommitOnTopOfACopyWhoseLastEventsTheLogGaveToOthersWritesNothing() async throws {
+        let (place, a, c) = try await Self.copyWhoseLastEventsTheLogGaveToOthers()
+        defer { a.close(); c.close(); withExtendedLifetime(place) {} }
+        let refused = await #expect(throws: SharedLogUnreachable.self) { try await a.append(to: "s", expectedVersion: .any, events: [event()]) }
+        #expect(refused?.outcomeUnknown == false && refused?.reason.contains("no longer holds the event at position 3") == true, "\(String(describing: refused))")
+        #expect(try await c.currentSharedHead() == 3, "nothing written")
+    }
+
+    /// Node a's copy holds positions 1–3; the log lost 2 and 3 (a standby promoted without them), and
+    /// node c wrote two other events there.
+    private static func copyWhoseLastEventsTheLogGaveToOthers() async throws -> (LogPlace, EventLog, EventLog) {
         let place = try await LogPlace(.postgres)
         let a = try await place.open("a")
-        defer { a.close() }
         for n in 0..<3 { _ = try await a.append(to: "s", expectedVersion: .exact(UInt64(n)), events: [event()]) }
         let client = PostgresClient(configuration: try PostgresLogLocation(url: try #require(place.databaseURL)).firstServerConfiguration)
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -359,12 +377,8 @@ struct SharedLogDivergenceTests {
             try await client.query("DELETE FROM event_log WHERE position > 1", logger: Logger(label: "lost-commits"))
         }
         let c = try await place.open("c")
-        defer { c.close() }
         for _ in 0..<2 { _ = try await c.append(to: "u", expectedVersion: .any, events: [event()]) }
         #expect(try await c.currentSharedHead() == a.headPosition, "the log holds others' events where a's copy holds the lost ones")
-
-        #expect(try await SharedLogTests.eventually(within: .seconds(10)) { a.sharedLogFailure != nil })
-        #expect(a.sharedLogFailure?.message.contains("no longer holds the event at position 3") == true, "\(a.sharedLogFailure?.message ?? "no failure")")
-        await #expect(throws: SharedLogUnreachable.self) { try await a.append(to: "s", expectedVersion: .any, events: [event()]) }
+        return (place, a, c)
     }
 }

@@ -3,6 +3,12 @@ import Foundation
 /// A log that the processes of several machines append to (PostgreSQL, in `PostgresLog`). It decides
 /// every position, by the same `AppendPlanner` rules as the embedded log; each process keeps a copy of
 /// it in its own embedded log, which serves every read (`SharedLogFollower`).
+/// The last event a process's copy of a shared log holds.
+public struct CopiedEvent: Sendable, Equatable {
+    public var position: UInt64
+    public var id: UUID
+}
+
 public protocol SharedLog: Sendable {
     /// Decides each request on its own (one refused does not refuse the others) and commits those
     /// accepted together, durably. Returns each request's decision and the shared head after the commit.
@@ -12,7 +18,13 @@ public protocol SharedLog: Sendable {
     /// it and commit only if the log still holds exactly that (one round trip, where reading first
     /// takes several); when another process wrote to those streams meanwhile, it decides on what the
     /// log holds instead. Either way the decisions are the ones the log's own contents give.
-    func append(_ requests: [[StreamAppend]], predicted: [String: UInt64]?) async throws -> (decisions: [Result<AppendDecision, EventLogError>], head: UInt64)
+    ///
+    /// `copied` is the last event of this process's copy: the log writes nothing, and throws
+    /// `EventLogError.historyParted`, unless it holds that event there (a standby promoted without
+    /// every commit may have lost it and given its position to another).
+    func append(
+        _ requests: [[StreamAppend]], predicted: [String: UInt64]?, onTopOf copied: CopiedEvent?
+    ) async throws -> (decisions: [Result<AppendDecision, EventLogError>], head: UInt64)
 
     /// Events after `position`, in order, at most `limit`: never with a gap, since a position is only
     /// readable once every position before it is.

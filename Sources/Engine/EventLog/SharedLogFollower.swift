@@ -44,7 +44,13 @@ final class SharedLogFollower: Sendable {
         // This node's own commits are copied without reading them back when they follow the copy's
         // head (their keys are this node's already). When another node wrote in between, the writer
         // drops the copy and the follower reads the gap.
-        batcher = SharedAppendBatcher(shared: shared, localVersions: localVersions, ownCommits: ownCommits, writer: writer, parted: parted)
+        let copied: SharedAppendBatcher.Copied = {
+            let position = localHead.position
+            return try position == 0 ? nil : localEventId(position).map { CopiedEvent(position: position, id: $0) }
+        }
+        batcher = SharedAppendBatcher(
+            shared: shared, localVersions: localVersions, copied: copied, ownCommits: ownCommits, writer: writer, parted: parted
+        )
         tasks.withLockedValue {
             $0 = [
                 Task { [self] in
@@ -165,6 +171,7 @@ final class SharedLogFollower: Sendable {
     /// Returns once the copy holds every event the shared log held when called; throws when the
     /// shared log cannot be reached at all.
     func catchUp() async throws {
+        if let divergence { throw SharedLogUnreachable(reason: divergence, outcomeUnknown: false) }
         let head = try await shared.head()
         sharedHead.publish(head)
         while await !localHead.wait(until: head, timeout: .seconds(1)) {
@@ -232,6 +239,8 @@ final class SharedAppendBatcher: Sendable {
     typealias Outcome = (decision: Result<AppendDecision, EventLogError>, head: UInt64)
     /// The versions the copy holds of these streams; nil when it holds one of these event ids.
     typealias LocalVersions = @Sendable (_ streams: [String], _ eventIds: [UUID]) throws -> [String: UInt64]?
+    /// The copy's last event.
+    typealias Copied = @Sendable () throws -> CopiedEvent?
 
     private struct State {
         var waiting: [(appends: [StreamAppend], continuation: CheckedContinuation<Outcome, any Error>)] = []
@@ -240,15 +249,20 @@ final class SharedAppendBatcher: Sendable {
 
     private let shared: any SharedLog
     private let localVersions: LocalVersions
+    private let copied: Copied
     private let ownCommits: OwnCommits
     private let writer: GroupCommitWriter
     private let parted: PartedHistory
     private let state = NIOLockedValueBox(State())
     private static let largestCommit = 512
 
-    init(shared: any SharedLog, localVersions: @escaping LocalVersions, ownCommits: OwnCommits, writer: GroupCommitWriter, parted: PartedHistory) {
+    init(
+        shared: any SharedLog, localVersions: @escaping LocalVersions, copied: @escaping Copied, ownCommits: OwnCommits, writer: GroupCommitWriter,
+        parted: PartedHistory
+    ) {
         self.shared = shared
         self.localVersions = localVersions
+        self.copied = copied
         self.ownCommits = ownCommits
         self.writer = writer
         self.parted = parted
@@ -279,7 +293,7 @@ final class SharedAppendBatcher: Sendable {
             let commit = ownCommits.begin()
             do {
                 let requests = batch.map(\.appends)
-                let (decisions, head) = try await shared.append(requests, predicted: predictedVersions(requests, lastCommitted))
+                let (decisions, head) = try await shared.append(requests, predicted: predictedVersions(requests, lastCommitted), onTopOf: copied())
                 let written = decisions.flatMap { decision -> [RecordedEvent] in
                     guard case .success(.write(let events)) = decision else { return [] }
                     return events
@@ -295,6 +309,11 @@ final class SharedAppendBatcher: Sendable {
                     }
                 }
                 for (request, decision) in zip(batch, decisions) { request.continuation.resume(returning: (decision, head)) }
+            } catch EventLogError.historyParted(let position) {
+                parted.found(at: position)
+                ownCommits.landed(commit)
+                let refused = SharedLogUnreachable(reason: parted.found?.message ?? "", outcomeUnknown: false)
+                for request in batch { request.continuation.resume(throwing: refused) }
             } catch {
                 ownCommits.landed(commit)
                 for request in batch { request.continuation.resume(throwing: error) }

@@ -6,7 +6,8 @@ import NIOFoundationCompat
 import PostgresNIO
 
 /// Appending to the log in PostgreSQL: every commit takes the append lock and reads the head under
-/// it (`event_log_append_as_predicted`), so positions are gap-free and commit in order.
+/// it (`event_log_append_on_copy`), so positions are gap-free and commit in order, and writes only on
+/// top of a log that holds the committing node's copy.
 extension PostgresSharedLog {
     public typealias Committed = (decisions: [Result<AppendDecision, EventLogError>], head: UInt64)
 
@@ -15,7 +16,7 @@ extension PostgresSharedLog {
     /// (`alreadyRecorded`) and never made twice.
     /// A failure is said to leave the outcome unknown only once some attempt sent what commits: one
     /// that never reached the server, or failed inside its transaction, saved nothing.
-    public func append(_ requests: [[StreamAppend]], predicted: [String: UInt64]?) async throws -> Committed {
+    public func append(_ requests: [[StreamAppend]], predicted: [String: UInt64]?, onTopOf copied: CopiedEvent?) async throws -> Committed {
         let deadline = ContinuousClock.now + failoverWait
         let commitSent = CommitSent()
         var retries = 0
@@ -23,12 +24,12 @@ extension PostgresSharedLog {
             let attempt = commitSent.begin()
             do {
                 let committed = try await bounded(outcomeUnknown: commitSent.giveUp()) { [self] client in
-                    if let predicted, let committed = try await commitAsPredicted(requests, predicted, on: client, commitSent, attempt) {
+                    if let predicted, let committed = try await commitAsPredicted(requests, predicted, copied, on: client, commitSent, attempt) {
                         commitsAsPredicted.increment()
                         return committed
                     }
                     commitsAfterReading.increment()
-                    return try await commitAfterReading(requests, on: client, commitSent, attempt)
+                    return try await commitAfterReading(requests, copied, on: client, commitSent, attempt)
                 }
                 if retries > 0 { reporter.notice("append went through after retries", metadata: ["retries": "\(retries)"]) }
                 return committed
@@ -46,7 +47,8 @@ extension PostgresSharedLog {
     /// decisions are the ones the log's contents give, at positions after its head. Nil when the
     /// prediction was wrong; nothing was written.
     private func commitAsPredicted(
-        _ requests: [[StreamAppend]], _ predicted: [String: UInt64], on client: PostgresClient, _ commitSent: CommitSent, _ attempt: Int
+        _ requests: [[StreamAppend]], _ predicted: [String: UInt64], _ copied: CopiedEvent?, on client: PostgresClient, _ commitSent: CommitSent,
+        _ attempt: Int
     ) async throws -> Committed? {
         var lookups = KnownEvents()
         lookups.versions = predicted
@@ -55,11 +57,16 @@ extension PostgresSharedLog {
         return try await client.withConnection { [self] connection in
             try connection.requireOpen(at: location, "the connection")
             try commitSent.mark(attempt)
-            let rows = try await connection.query(Self.appendCall(decided.written, after: 0, expecting: Array(predicted), ids: ids), logger: logger)
+            let rows = try await connection.query(Self.appendCall(decided.written, after: 0, onTopOf: copied, expecting: Array(predicted), ids: ids), logger: logger)
             var committedHead: Int64?
-            for try await (head, appended) in rows.decode((Int64, Bool).self) where appended { committedHead = head }
+            var parted = false
+            for try await (head, appended, onOtherHistory) in rows.decode((Int64, Bool, Bool).self) {
+                if appended { committedHead = head }
+                parted = onOtherHistory
+            }
             guard let committedHead else {
                 commitSent.answered(attempt)
+                if parted, let copied { throw EventLogError.historyParted(position: copied.position) }
                 return nil
             }
             try await connection.waitForCommit(logger: logger)
@@ -69,12 +76,12 @@ extension PostgresSharedLog {
 
     /// Takes the lock and reads what the append rules need, decides, and commits, in one transaction.
     private func commitAfterReading(
-        _ requests: [[StreamAppend]], on client: PostgresClient, _ commitSent: CommitSent, _ attempt: Int
+        _ requests: [[StreamAppend]], _ copied: CopiedEvent?, on client: PostgresClient, _ commitSent: CommitSent, _ attempt: Int
     ) async throws -> Committed {
         try await client.withTransaction(logger: logger) { connection in
             let (head, known) = try await lockForAppend(requests, connection)
             let decided = try Self.decide(requests, after: head, in: known)
-            try await insert(decided.written, after: head, connection)
+            try await insert(decided.written, after: head, onTopOf: copied, connection)
             // What follows is the COMMIT: from here a failure may have saved it.
             try commitSent.mark(attempt)
             return (decided.decisions, decided.head)
@@ -90,7 +97,7 @@ extension PostgresSharedLog {
             guard first.position == head + 1 else {
                 throw EventLogError.invalidAppend("position \(first.position) does not follow the head \(head) of \(location)")
             }
-            try await insert(events, after: head, connection)
+            try await insert(events, after: head, onTopOf: nil, connection)
         }
     }
 
@@ -135,22 +142,29 @@ extension PostgresSharedLog {
         return (head, known)
     }
 
-    /// Under the lock this transaction holds: the function finds the same head, and expects nothing.
-    private func insert(_ events: [RecordedEvent], after head: UInt64, _ connection: PostgresConnection) async throws {
+    /// Under the lock this transaction holds: the function finds the same head, and expects nothing but
+    /// the copy's last event.
+    private func insert(_ events: [RecordedEvent], after head: UInt64, onTopOf copied: CopiedEvent?, _ connection: PostgresConnection) async throws {
         guard !events.isEmpty else { return }
-        try await connection.query(Self.appendCall(events, after: head, expecting: [], ids: []), logger: logger)
+        let rows = try await connection.query(Self.appendCall(events, after: head, onTopOf: copied, expecting: [], ids: []), logger: logger)
+        for try await (_, _, parted) in rows.decode((Int64, Bool, Bool).self) where parted {
+            if let copied { throw EventLogError.historyParted(position: copied.position) }
+        }
     }
 
     /// One statement of a fixed shape whatever the number of events (columns as arrays, so the server
     /// parses fifteen parameters, not ten per event). Each event's position is taken as an offset from
     /// `base`; the function writes it at that offset from the head it reads under the lock, and
     /// announces the new head.
-    private static func appendCall(_ events: [RecordedEvent], after base: UInt64, expecting streams: [(key: String, value: UInt64)], ids: [UUID]) -> PostgresQuery {
+    private static func appendCall(
+        _ events: [RecordedEvent], after base: UInt64, onTopOf copied: CopiedEvent?, expecting streams: [(key: String, value: UInt64)], ids: [UUID]
+    ) -> PostgresQuery {
         let actors = "{" + events.map { $0.actorUserId.map(String.init) ?? "NULL" }.joined(separator: ",") + "}"
         let users = events.map { "{" + $0.userIds.map(String.init).joined(separator: ",") + "}" }
         return """
-            SELECT head, appended FROM event_log_append_as_predicted(
-                \(appendLock), \(channel), \(streams.map(\.key))::text[], \(streams.map { Int64($0.value) })::bigint[], \(ids)::uuid[],
+            SELECT head, appended, parted FROM event_log_append_on_copy(
+                \(appendLock), \(channel), \(Int64(copied?.position ?? 0)), \(copied?.id)::uuid,
+                \(streams.map(\.key))::text[], \(streams.map { Int64($0.value) })::bigint[], \(ids)::uuid[],
                 \(events.map { Int64($0.position - base) })::bigint[], \(events.map(\.id))::uuid[], \(events.map(\.streamId))::text[],
                 \(events.map { Int64($0.streamVersion) })::bigint[], \(events.map(\.type))::text[],
                 \(events.map { Int32($0.schemaVersion) })::integer[], \(events.map(\.recordedAtMicroseconds))::bigint[],

@@ -144,6 +144,40 @@ enum PostgresLogSchema {
             $$
             """,
         ],
+        [
+            // `event_log_append_as_predicted` on top of the node's copy: nothing is written, and `parted`
+            // is true, unless the log holds the copy's last event (`copied_id` at `copied_position`,
+            // 0 for an empty copy). A standby promoted without every commit may hold other events up
+            // to exactly there; a commit on top would follow the copy unread and leave it parted for good.
+            """
+            CREATE FUNCTION event_log_append_on_copy(
+                lock bigint, channel text, copied_position bigint, copied_id uuid, streams text[], versions bigint[], ids uuid[],
+                offsets bigint[], event_ids uuid[], stream_ids text[], stream_versions bigint[], types text[],
+                schema_versions integer[], recorded bigint[], actors bigint[], users text[], payloads bytea[],
+                OUT head bigint, OUT appended boolean, OUT parted boolean
+            ) LANGUAGE plpgsql VOLATILE SET enable_seqscan = off AS $$
+            BEGIN
+                PERFORM pg_advisory_xact_lock(lock);
+                SELECT coalesce(max(e.position), 0) INTO head FROM event_log e;
+                parted := copied_position > 0
+                    AND NOT EXISTS (SELECT 1 FROM event_log e WHERE e.position = copied_position AND e.event_id = copied_id);
+                appended := NOT parted
+                    AND NOT EXISTS (SELECT 1 FROM event_log e WHERE e.event_id = ANY(ids))
+                    AND NOT EXISTS (
+                        SELECT 1 FROM unnest(streams, versions) AS x(id, version)
+                        WHERE coalesce((SELECT max(e.stream_version) FROM event_log e WHERE e.stream_id = x.id), 0) <> x.version
+                    );
+                IF appended AND cardinality(offsets) > 0 THEN
+                    INSERT INTO event_log (position, event_id, stream_id, stream_version, type, schema_version, recorded_at, actor_user_id, user_ids, payload)
+                        SELECT head + x.o, x.i, x.s, x.v, x.t, x.sv, x.r, x.a, x.u::bigint[], x.d
+                        FROM unnest(offsets, event_ids, stream_ids, stream_versions, types, schema_versions, recorded, actors, users, payloads)
+                            AS x(o, i, s, v, t, sv, r, a, u, d);
+                    PERFORM pg_notify(channel, (head + cardinality(offsets))::text);
+                END IF;
+            END
+            $$
+            """,
+        ],
     ]
 
     /// Migrates under a lock, so nodes starting together do it once; refuses another product's log.
