@@ -86,6 +86,36 @@ struct LogCopyTests {
         #expect(FileManager.default.fileExists(atPath: data.sharedLogMarker.path))
     }
 
+    /// An embedded deployment's directory started as a node of a shared log that does not begin with
+    /// its log (an empty one: the operator has not copied it yet) is refused, and left as it was,
+    /// where it was taken for a copy whose history parted and told to rebuild. Copied, it starts as one
+    /// (unmarked here, as a copy beside a server leaves it).
+    @Test func aDirectoryWithALogOfItsOwnIsNoNodeUntilItIsCopied() async throws {
+        let directory = try TemporaryDirectory()
+        let masterKey = try MasterKey.demo(file: directory.url.appendingPathComponent("master-key"))
+        let data = DataDirectory(directory.url.appendingPathComponent("data"))
+        let url = try await TestPostgres.newDatabase()
+        let alone = try await ProductStores<TallyProduct>.open(directory: data, masterKey: masterKey, logger: logger)
+        try await count("cups", user: 1, in: alone)
+        alone.close()
+        do {
+            try await ProductStores<TallyProduct>.open(directory: data, masterKey: masterKey, logURL: url, logger: logger).close()
+            Issue.record("a log of its own taken for a copy of the shared log")
+        } catch {
+            #expect("\(error)".contains("holds a log of its own (1 event)") && "\(error)".contains("log-copy"), "\(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: data.sharedLogMarker.path))
+        let again = try await ProductStores<TallyProduct>.open(directory: data, masterKey: masterKey, logger: logger)
+        try await count("plates", user: 2, in: again)
+
+        let copied = try await LogCopy.run(TallyProduct.self, from: data, to: url, masterKey: masterKey, logger: logger)
+        again.close()
+        try FileManager.default.removeItem(at: data.sharedLogMarker)
+        let node = try await ProductStores<TallyProduct>.open(directory: data, masterKey: masterKey, logURL: url, logger: logger)
+        defer { node.close() }
+        #expect(copied.head == 2 && node.log.headPosition == 2)
+    }
+
     @Test func aDatabaseHoldingAnotherLogIsRefused() async throws {
         let directory = try TemporaryDirectory()
         let masterKey = try MasterKey.demo(file: directory.url.appendingPathComponent("master-key"))

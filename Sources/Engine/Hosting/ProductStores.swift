@@ -34,7 +34,14 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
     ) async throws -> ProductStores {
         var shared: SharedStores?
         if let logURL {
-            shared = try await SharedLogSetting.open(logURL, for: Product.self)
+            let opened = try await SharedLogSetting.open(logURL, for: Product.self)
+            shared = opened
+            if !readOnly, !FileManager.default.fileExists(atPath: directory.sharedLogMarker.path) {
+                do { try await refuseALogOfItsOwn(in: directory, besides: opened.log) } catch {
+                    opened.log.close()
+                    throw error
+                }
+            }
         } else if !readOnly, let copied = try? String(contentsOf: directory.sharedLogMarker, encoding: .utf8) {
             throw SharedLogUnavailable(
                 setting: "\(Product.environmentPrefix)_LOG_URL",
@@ -73,6 +80,23 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
             throw error
         }
         return stores
+    }
+
+    /// A directory that is no node's copy may hold a log of its own (an embedded deployment's): one the
+    /// shared log does not begin with would be taken for a copy whose history parted, and its node
+    /// told to rebuild it, the only copy of that log. It is moved there by `log-copy`, which marks it.
+    private static func refuseALogOfItsOwn(in directory: DataDirectory, besides shared: any SharedLog) async throws {
+        guard FileManager.default.fileExists(atPath: directory.log.appendingPathComponent("data.mdb").path) else { return }
+        let own = try EventLog(configuration: .init(directory: directory.log, readOnly: true))
+        let (first, head) = (try own.event(at: 1), own.headPosition)
+        own.close()
+        guard let first, try await shared.events(after: 0, limit: 1).first?.id != first.id else { return }
+        throw SharedLogUnavailable(
+            setting: "\(Product.environmentPrefix)_LOG_URL",
+            reason: "\(directory.root.path) holds a log of its own (\(head) event\(head == 1 ? "" : "s")) that the shared log at \(shared.location) does not begin with. "
+                + "To move it there, stop and run `\(Product.name) log-copy --to URL --data-dir \(directory.root.path)` (ops/postgresql.md, \"Moving a log that has history\"); "
+                + "a new node of the shared log needs a new data directory. Nothing was changed"
+        )
     }
 
     private init(
