@@ -74,6 +74,8 @@ import Testing
         let kept = directory.url.appendingPathComponent("as-of")
         let keptRun = try await runProduct("savry", ["as-of", "--position", "\(headAfterFirstEdit)", "--output", kept.path, "--data-dir", data.path])
         #expect(keptRun.status == 0 && FileManager.default.fileExists(atPath: kept.appendingPathComponent("read.sqlite").path), "\(keptRun.output)")
+        let keptWAL = (try? FileManager.default.attributesOfItem(atPath: kept.appendingPathComponent("read.sqlite-wal").path))?[.size] as? Int
+        #expect((keptWAL ?? 0) == 0, "the kept file holds the whole state: copied alone, it misses nothing")
         #expect(try await runProduct("savry", ["as-of", "--position", "1", "--data-dir", data.path]).output.contains("give one of --recipe, --serve and --output"))
 
         let admin = ["X-Admin-Token": try ServerProcess.adminToken(dataDirectory: data)]

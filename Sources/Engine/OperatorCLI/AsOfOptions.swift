@@ -43,6 +43,9 @@ extension ProductOptions {
             at: directory.appendingPathComponent("read.sqlite").path, logger: logger()
         )
         defer { try? database.close() }
-        return try await body(database)
+        let result = try await body(database)
+        // A kept file holds the whole state, not most of it in a WAL a copy of the file would leave behind.
+        if keptIn != nil { try await database.truncateWAL() }
+        return result
     }
 }

@@ -37,8 +37,11 @@ public struct ProductOptions<Product: EventSourcedProduct>: ParsableArguments {
     public var dataDirectory: URL { URL(fileURLWithPath: dataDir, isDirectory: true).standardizedFileURL }
 
     public func validate() throws {
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
-        guard LogFormat(rawValue: logFormat) != nil else { throw ValidationError("unknown log format \(logFormat): text or json") }
+        let prefix = Product.environmentPrefix
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level / \(prefix)_LOG_LEVEL: unknown log level \(logLevel): trace, debug, info, notice, warning, error or critical")
+        }
+        guard LogFormat(rawValue: logFormat) != nil else { throw ValidationError("--log-format / \(prefix)_LOG_FORMAT: unknown log format \(logFormat): text or json") }
         if let logURL { _ = try SharedLogSetting.checked(logURL, name: "--log-url / \(Product.environmentPrefix)_LOG_URL") }
     }
 
