@@ -160,7 +160,8 @@ func runProduct(
         let types = lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["type"] as? String }
         #expect(audit.status == 0 && types.filter { $0 == "movie-rated" }.count == 4, "\(audit.output)")  // 2 imported + 2 here
         let recent = try await runNuvie(["audit", "--data-dir", data.path, "--user", "1", "--from", "2020-01-01"])
-        #expect(recent.output.split(separator: "\n").filter { $0.contains("movie-rated") }.count == 2, "\(recent.output)")
+        let rated = recent.output.split(separator: "\n").filter { $0.contains("movie-rated") }
+        #expect(rated.count == 2 && rated.allSatisfy { $0.split(separator: "\t")[3] == "1" }, "who did it, in its own column: \(recent.output)")
     }
 }
 

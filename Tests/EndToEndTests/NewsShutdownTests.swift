@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import TestSupport
 import Testing
@@ -12,6 +15,19 @@ import Testing
         let server = try await Self.node(directory.url.appendingPathComponent("data"), logURL: nil, environment: Self.feeds)
         defer { server.stopWhenLeaving() }
         try await Self.expectStopsPromptly(server)
+    }
+
+    /// A fetch under way when the server is told to stop ends without a warning: no feed failed.
+    @Test func aFetchUnderWayAtTheShutdownIsNoFailure() async throws {
+        let silent = try SilentListener()
+        defer { silent.close() }
+        let directory = try TemporaryDirectory()
+        let feeds = ["NEWS_FEEDS": "http://127.0.0.1:\(silent.port)/feed.xml", "NEWS_FEED_INTERVAL_SECONDS": "3600"]
+        let server = try await Self.node(directory.url.appendingPathComponent("data"), logURL: nil, environment: feeds)
+        defer { server.stopWhenLeaving() }
+        try await Task.sleep(for: .seconds(1))
+        try await Self.expectStopsPromptly(server)
+        #expect(!server.everythingSaid().contains("could not fetch a feed"), "\(server.everythingSaid().suffix(2_000))")
     }
 
     /// A node of a shared log that does not lead the feed poller waits for the lead; the shutdown ends
@@ -49,4 +65,27 @@ import Testing
         server.process.signal(SIGTERM)
         #expect(try await server.waitForExit(timeout: .seconds(30)) != nil, "\(server.everythingSaid().suffix(2_000))")
     }
+}
+
+/// A TCP port on 127.0.0.1 whose connections the kernel completes and no one answers: a feed whose
+/// fetch is still under way.
+private struct SilentListener {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && listen(descriptor, 8) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard descriptor >= 0, bound else { throw POSIXError(.EADDRNOTAVAIL) }
+        self.descriptor = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() { _ = Glibc.close(descriptor) }
 }

@@ -69,6 +69,21 @@ import Testing
         #expect(try AsOfOptions.parse(["--position", "0"]).resolve(in: log).recordedAt == "before the first event")
     }
 
+    /// A time is the last instant of the precision it is written to: an audit shows an event recorded at
+    /// 00:00:00.5 as 00:00:00, and that time given back includes it. A date stays its midnight.
+    @Test func aTimeIncludesEveryEventWithinThePrecisionItIsWrittenTo() async throws {
+        let directory = try TemporaryDirectory()
+        let log = try EventLog(configuration: .init(directory: directory.url, initialMapSize: 1 << 20))
+        defer { log.close() }
+        let midnight = Date(timeIntervalSince1970: 1_767_225_600)
+        for offset in [0.5, 1.25] {
+            _ = try await log.append(to: "s", expectedVersion: .any, events: [NewEvent(type: "counted", recordedAt: midnight + offset, payload: Data("{}".utf8))])
+        }
+        let positions = try ["2026-01-01T00:00:00Z", "2026-01-01T00:00:01.2Z", "2026-01-01T00:00:01.24Z", "2025-12-31T23:59:59.999999Z", "2026-01-01"]
+            .map { try AsOfOptions.parse(["--time", $0]).resolve(in: log).position }
+        #expect(positions == [1, 2, 1, 0, 0])
+    }
+
     @Test func everyProductGetsEveryOperatorCommand() {
         let names = OperatorCommands<TallyProduct>.all.map { $0.configuration.commandName ?? "" }
         #expect(names == ["replay", "audit", "backup", "backup-keys", "restore", "verify", "log-copy", "erase", "seal-log"])

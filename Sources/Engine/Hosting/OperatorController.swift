@@ -41,7 +41,7 @@ public struct OperatorController<Context: RequestContext>: Sendable {
         let userId = try Self.userId(context)
         let limit = try Self.integer(request, "limit", default: 20, range: 1...100)
         let offset = try Self.integer(request, "offset", default: 0, range: 0...Int(Int32.max))
-        let entries = try audit.user(userId, from: try Self.time(request, "from"), to: try Self.time(request, "to"))
+        let entries = try audit.user(userId, from: try Self.time(request, "from", parse: OperatorTime.parse), to: try Self.time(request, "to", parse: OperatorTime.parseThrough))
         let items = entries.dropFirst(offset).prefix(limit).map(AuditEntryDTO.init)
         return AuditPage(events: Array(items), totalCount: entries.count, limit: limit, offset: offset, hasMore: offset + items.count < entries.count)
     }
@@ -133,9 +133,9 @@ public struct OperatorController<Context: RequestContext>: Sendable {
         return parsed
     }
 
-    private static func time(_ request: Request, _ name: String) throws -> Date? {
+    private static func time(_ request: Request, _ name: String, parse: (String) -> Date?) throws -> Date? {
         guard let raw = request.uri.queryParameters[name[...]] else { return nil }
-        guard let date = OperatorTime.parse(String(raw)) else {
+        guard let date = parse(String(raw)) else {
             throw OperatorRequestError.invalid("\(name) must be a time like 2024-01-15T10:30:00Z or a date like 2024-01-15", field: name)
         }
         return date

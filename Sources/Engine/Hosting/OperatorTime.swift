@@ -11,6 +11,17 @@ public enum OperatorTime {
               String(text.dropFirst(19)).wholeMatch(of: /(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})/) != nil else { return nil }
         return try? Date(text, strategy: .iso8601)
     }
+
+    /// `parse` as an upper bound ("at or before"): a time is the last instant of the precision it is
+    /// written to, so `…T10:30:00Z` is the whole of that second (events are recorded to the
+    /// microsecond, and audits show them to the second: a time copied from one includes its event).
+    /// A date stays its midnight.
+    public static func parseThrough(_ text: String) -> Date? {
+        guard let start = parse(text), UTCTimestamp.dayStart(text) == nil else { return parse(text) }
+        let digits = text.dropFirst(19).prefix { $0 == "." || $0.isNumber }.dropFirst().count
+        guard digits < 6 else { return start }
+        return start + (pow(10, Double(-digits)) - 1e-6)
+    }
 }
 
 extension OperatorTime {
@@ -22,6 +33,12 @@ extension OperatorTime {
     /// `parse` for a command-line argument: a clear error instead of nil.
     public static func argument(_ text: String) throws -> Date {
         guard let date = parse(text) else { throw Invalid(text: text) }
+        return date
+    }
+
+    /// `parseThrough` for a command-line argument.
+    public static func argumentThrough(_ text: String) throws -> Date {
+        guard let date = parseThrough(text) else { throw Invalid(text: text) }
         return date
     }
 }

@@ -9,7 +9,7 @@ public struct AsOfOptions: ParsableArguments {
     @Option(help: "The last log position to include.")
     public var position: UInt64?
 
-    @Option(help: "An instant (2024-01-15T10:30:00Z or 2024-01-15): everything recorded at or before it.", transform: OperatorTime.argument)
+    @Option(help: "An instant (2024-01-15T10:30:00Z or 2024-01-15): everything recorded at or before it (a time to the second: within that second too).", transform: OperatorTime.argumentThrough)
     public var time: Date?
 
     public init() {}

@@ -28,7 +28,7 @@ public struct AuditCommand<Product: EventSourcedProduct>: AsyncParsableCommand {
     @Option(help: "Only events recorded at or after this time (2024-01-15T10:30:00Z or 2024-01-15).", transform: OperatorTime.argument)
     var from: Date?
 
-    @Option(help: "Only events recorded at or before this time.", transform: OperatorTime.argument)
+    @Option(help: "Only events recorded at or before this time (a time to the second: within that second too).", transform: OperatorTime.argumentThrough)
     var to: Date?
 
     @Option(help: "table (default) or json (one JSON object per line).")
@@ -52,10 +52,11 @@ public struct AuditCommand<Product: EventSourcedProduct>: AsyncParsableCommand {
         case .json:
             for entry in entries { print(try Self.jsonLine(entry)) }
         case .table:
-            print(["position", "recorded_at", "role", "type", "stream", "payload"].joined(separator: "\t"))
+            print(["position", "recorded_at", "role", "actor", "type", "stream", "payload"].joined(separator: "\t"))
             for entry in entries {
                 print([
-                    "\(entry.position)", entry.recordedAt.formatted(.iso8601), entry.role.rawValue, "\(entry.type) v\(entry.schemaVersion)",
+                    "\(entry.position)", entry.recordedAt.formatted(.iso8601), entry.role.rawValue, entry.actorUserId.map(String.init) ?? "-",
+                    "\(entry.type) v\(entry.schemaVersion)",
                     entry.streamId, String(decoding: entry.payload, as: UTF8.self),
                 ].joined(separator: "\t"))
             }

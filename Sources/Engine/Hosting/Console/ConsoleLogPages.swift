@@ -53,7 +53,7 @@ extension ConsoleController {
         let time = request.uri.queryParameters["time"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
         var at = latest
         if let time {
-            guard let instant = OperatorTime.parse(time) else {
+            guard let instant = OperatorTime.parseThrough(time) else {
                 return pages.problem(.badRequest, "\(time) is not a time like 2024-01-15T10:30:00Z or a date like 2024-01-15", session: context.session)
             }
             guard let found = history.last(where: { $0.recordedAt <= instant }) else {

@@ -44,7 +44,7 @@ public struct FeedPoller: Service {
     @discardableResult
     public func pollOnce() async -> Int {
         var recorded = 0
-        for feed in feeds {
+        for feed in feeds where !Task.isCancelled {
             do {
                 var request = HTTPClientRequest(url: feed.absoluteString)
                 request.headers.add(name: "Accept", value: "application/rss+xml, application/atom+xml, application/xml, text/xml")
@@ -56,6 +56,8 @@ public struct FeedPoller: Service {
                 recorded += count
                 ingested.increment(by: count)
                 logger.info("fetched a feed", metadata: ["feed": "\(feed)", "items": "\(articles.count)", "new": "\(count)"])
+            } catch where Task.isCancelled {
+                break
             } catch {
                 failures.increment()
                 logger.warning("could not fetch a feed; trying again next round", metadata: ["feed": "\(feed)", "error": "\(error)"])
