@@ -119,6 +119,11 @@ role() {
   esac
 }
 
+# DIRs as given, made absolute: as root the server's commands run from / (a relative DIR named nothing there).
+absolute() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+[ $# -ge 2 ] && [ "$1" != run ] && set -- "$1" "$(absolute "$2")" "${@:3}"
+[ $# -ge 3 ] && [ "$1" = standby ] && set -- "$1" "$2" "$(absolute "$3")"
+
 case "${1:-}" in
   start) start "$2" ;;
   stop) stop "$2" ;;
