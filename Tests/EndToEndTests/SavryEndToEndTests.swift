@@ -90,6 +90,9 @@ import Testing
         let restored = directory.url.appendingPathComponent("restored")
         let keyStore = data.appendingPathComponent("keys/keys.sqlite").path
         #expect(try await runProduct("savry", ["restore", backup.path, "--data-dir", restored.path]).status != 0, "no key store, no restore")
+        #expect(!FileManager.default.fileExists(atPath: restored.path), "a refused restore leaves no directory where there was none")
+        let mistyped = try await runProduct("savry", ["backup-keys", directory.url.appendingPathComponent("keys-copy").path, "--data-dir", restored.path])
+        #expect(mistyped.status != 0 && mistyped.output.contains("holds no event log"), "\(mistyped.output)")
         #expect(try await runProduct("savry", ["restore", backup.path, "--data-dir", restored.path, "--key-store", keyStore]).status == 0)
         let nuvieRestore = try await runNuvie(["restore", backup.path, "--data-dir", directory.url.appendingPathComponent("other").path])
         #expect(nuvieRestore.status != 0 && nuvieRestore.output.contains("is a backup of savry, not nuvie"), "\(nuvieRestore.output)")

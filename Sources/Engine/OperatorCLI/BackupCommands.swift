@@ -59,10 +59,18 @@ public struct RestoreCommand<Product: EventSourcedProduct>: AsyncParsableCommand
             throw OperatorRefusal("a server (pid \(pid)) is serving \(global.dataDirectory.path): stop it first, or it goes on serving the log it has open and what it acknowledges is lost")
         }
         _ = try Backup.manifest(of: URL(fileURLWithPath: directory), for: Product.self)
+        // A restore refused into a directory that was not there (a mistyped --data-dir) leaves none behind.
+        let isNew = !FileManager.default.fileExists(atPath: target.root.path)
         let (manifest, failures) = try await target.whileStopped("restore") {
-            let manifest = try Backup.restore(
-                Product.self, from: URL(fileURLWithPath: directory), to: global.dataDirectory, keyStore: keyStore.map { URL(fileURLWithPath: $0) }, force: force
-            )
+            let manifest: Backup.Manifest
+            do {
+                manifest = try Backup.restore(
+                    Product.self, from: URL(fileURLWithPath: directory), to: global.dataDirectory, keyStore: keyStore.map { URL(fileURLWithPath: $0) }, force: force
+                )
+            } catch {
+                if isNew { try? FileManager.default.removeItem(at: target.root) }
+                throw error
+            }
             let logger = global.logger()
             let stores = try await global.openStores(logger: logger)
             defer { stores.close() }
@@ -128,7 +136,7 @@ public struct BackupKeysCommand<Product: EventSourcedProduct>: AsyncParsableComm
 
     public func run() async throws {
         _ = global.logger()
-        try KeyStore.backup(fileAt: try global.productDirectory().keyStorePath, to: file)
+        try KeyStore.backup(fileAt: try global.existingProductDirectory().keyStorePath, to: file)
         print("backed up the key store into \(file) (mode 0600); keep it apart from the data backups, and no longer than the erasure deadline")
     }
 }
