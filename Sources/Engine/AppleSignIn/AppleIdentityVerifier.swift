@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import JWTKit
+import Logging
+import Metrics
 import NIOCore
 
 /// Verifies Sign in with Apple identity tokens: the header names a key of Apple's JWKS and its
@@ -28,6 +30,8 @@ public actor AppleIdentityVerifier {
     private var failure: (error: AppleKeysUnavailable, at: ContinuousClock.Instant)?
     /// When a token last sent the keys to be loaded again by naming one they lack.
     private var unknownKeyReload: ContinuousClock.Instant?
+    private let logger = Logger(label: "engine.apple-sign-in")
+    private let loadFailures = Counter(label: "engine_apple_keys_load_failures_total")
     static let fetchTimeout: TimeAmount = .seconds(5)
     static let failureMemory: Duration = .seconds(5)
     /// How often tokens naming a key not loaded may have the keys loaded again: Apple publishes a
@@ -74,9 +78,18 @@ public actor AppleIdentityVerifier {
         do {
             let (collection, header) = try await loadKeys()
             keys = (collection, header, .now)
+            if failure != nil { logger.notice("Apple's signing keys loaded again: Sign in with Apple verifies with them") }
             failure = nil
             return (collection, header)
         } catch let error as AppleKeysUnavailable {
+            loadFailures.increment()
+            // Once an outage, not at every retry: an operator otherwise learns of it from users.
+            if failure == nil {
+                logger.error("Apple's signing keys could not be loaded", metadata: [
+                    "reason": "\(error.reason)", "source": "\(source)",
+                    "meanwhile": "\(stillUsableKeys == nil ? "every Sign in with Apple answers 503" : "the keys loaded before still verify, for up to a day")",
+                ])
+            }
             failure = (error, .now)
             if let keys = stillUsableKeys { return keys }
             throw error

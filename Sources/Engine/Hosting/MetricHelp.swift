@@ -21,6 +21,7 @@ public enum MetricHelp {
         "engine_folded_states_bytes": "Bytes of folded stream states kept between decisions.",
         "engine_sqlite_memory_bytes": "SQLite's share of the heap.",
         "engine_user_erasures_total": "Users erased (their personal-data key destroyed).",
+        "engine_apple_keys_load_failures_total": "Loads of Apple's signing keys (Sign in with Apple) that failed.",
         "engine_http_refused_below_router_total": "Requests answered before any route, by reason and status.",
         "hb_requests": "HTTP requests answered, by route, method and status.",
         "hb_request_errors": "HTTP requests answered with an error, by route, method, status and error type.",
