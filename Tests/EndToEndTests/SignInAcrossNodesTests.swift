@@ -53,7 +53,7 @@ struct SignInAcrossNodesTests {
     static func askRightAfterSigningIn(
         _ node: ServerProcess, product: String, at path: String, signIn: (_ attempt: Int) async throws -> [String: String]
     ) async throws {
-        for attempt in 1...5 {
+        for attempt in 1...Self.attempts {
             node.process.signal(SIGSTOP)
             let headers = try await signIn(attempt)
             node.process.signal(SIGCONT)
@@ -61,8 +61,12 @@ struct SignInAcrossNodesTests {
             #expect(reply.status == 200, "attempt \(attempt): \(reply.status) \(reply.text)")
             if try await foundAfterCatchingUp(node, product: product) > 0 { return }
         }
-        Issue.record("the node had caught up before every one of 5 requests: the test never asked it while it was behind")
+        Issue.record("the node had caught up before every one of \(Self.attempts) requests: the test never asked it while it was behind")
     }
+
+    /// Beside the whole suite on two cores a stopped node sometimes catches up before it is asked five
+    /// times running (seen once in a full run); each attempt costs a sign-in.
+    static let attempts = 12
 
     /// How many lookups `node` answered only after catching up with the shared log.
     static func foundAfterCatchingUp(_ node: ServerProcess, product: String) async throws -> Int {

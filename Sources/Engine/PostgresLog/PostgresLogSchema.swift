@@ -149,6 +149,7 @@ enum PostgresLogSchema {
             // is true, unless the log holds the copy's last event (`copied_id` at `copied_position`,
             // 0 for an empty copy). A standby promoted without every commit may hold other events up
             // to exactly there; a commit on top would follow the copy unread and leave it parted for good.
+            // The lock taken here is taken again by the append (a transaction's advisory locks stack).
             """
             CREATE FUNCTION event_log_append_on_copy(
                 lock bigint, channel text, copied_position bigint, copied_id uuid, streams text[], versions bigint[], ids uuid[],
@@ -158,21 +159,15 @@ enum PostgresLogSchema {
             ) LANGUAGE plpgsql VOLATILE SET enable_seqscan = off AS $$
             BEGIN
                 PERFORM pg_advisory_xact_lock(lock);
-                SELECT coalesce(max(e.position), 0) INTO head FROM event_log e;
                 parted := copied_position > 0
                     AND NOT EXISTS (SELECT 1 FROM event_log e WHERE e.position = copied_position AND e.event_id = copied_id);
-                appended := NOT parted
-                    AND NOT EXISTS (SELECT 1 FROM event_log e WHERE e.event_id = ANY(ids))
-                    AND NOT EXISTS (
-                        SELECT 1 FROM unnest(streams, versions) AS x(id, version)
-                        WHERE coalesce((SELECT max(e.stream_version) FROM event_log e WHERE e.stream_id = x.id), 0) <> x.version
-                    );
-                IF appended AND cardinality(offsets) > 0 THEN
-                    INSERT INTO event_log (position, event_id, stream_id, stream_version, type, schema_version, recorded_at, actor_user_id, user_ids, payload)
-                        SELECT head + x.o, x.i, x.s, x.v, x.t, x.sv, x.r, x.a, x.u::bigint[], x.d
-                        FROM unnest(offsets, event_ids, stream_ids, stream_versions, types, schema_versions, recorded, actors, users, payloads)
-                            AS x(o, i, s, v, t, sv, r, a, u, d);
-                    PERFORM pg_notify(channel, (head + cardinality(offsets))::text);
+                IF parted THEN
+                    SELECT coalesce(max(e.position), 0), false INTO head, appended FROM event_log e;
+                ELSE
+                    SELECT a.head, a.appended INTO head, appended FROM event_log_append_as_predicted(
+                        lock, channel, streams, versions, ids, offsets, event_ids, stream_ids, stream_versions, types,
+                        schema_versions, recorded, actors, users, payloads
+                    ) a;
                 END IF;
             END
             $$
