@@ -105,11 +105,21 @@ struct LogCopyTests {
             #expect("\(error)".contains("holds a log of its own (1 event)") && "\(error)".contains("log-copy"), "\(error)")
         }
         #expect(!FileManager.default.fileExists(atPath: data.sharedLogMarker.path))
+        // Copied, then written to (as a copy beside its server leaves it, unmarked): the rest is its own.
         let again = try await ProductStores<TallyProduct>.open(directory: data, masterKey: masterKey, logger: logger)
+        _ = try await LogCopy.run(TallyProduct.self, from: data, to: url, masterKey: masterKey, logger: logger)
         try await count("plates", user: 2, in: again)
+        again.close()
+        try FileManager.default.removeItem(at: data.sharedLogMarker)
+        do {
+            try await ProductStores<TallyProduct>.open(directory: data, masterKey: masterKey, logURL: url, logger: logger).close()
+            Issue.record("events the shared log does not hold taken for a parted copy's")
+        } catch {
+            #expect("\(error)".contains("holds events up to position 2 that the shared log") && "\(error)".contains("log-copy"), "\(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: data.sharedLogMarker.path))
 
         let copied = try await LogCopy.run(TallyProduct.self, from: data, to: url, masterKey: masterKey, logger: logger)
-        again.close()
         try FileManager.default.removeItem(at: data.sharedLogMarker)
         let node = try await ProductStores<TallyProduct>.open(directory: data, masterKey: masterKey, logURL: url, logger: logger)
         defer { node.close() }

@@ -79,9 +79,12 @@ import Testing
         for offset in [0.5, 1.25] {
             _ = try await log.append(to: "s", expectedVersion: .any, events: [NewEvent(type: "counted", recordedAt: midnight + offset, payload: Data("{}".utf8))])
         }
-        let positions = try ["2026-01-01T00:00:00Z", "2026-01-01T00:00:01.2Z", "2026-01-01T00:00:01.24Z", "2025-12-31T23:59:59.999999Z", "2026-01-01"]
-            .map { try AsOfOptions.parse(["--time", $0]).resolve(in: log).position }
-        #expect(positions == [1, 2, 1, 0, 0])
+        let times = [
+            "2026-01-01T00:00:00Z", "2026-01-01T00:00:01.2Z", "2026-01-01T00:00:01.24Z", "2025-12-31T23:59:59.999999Z", "2026-01-01",
+            "2026-01-01T00:00:00.500000Z", "2026-01-01T00:00:01.250000Z", "2026-01-01T01:00:01.25+01:00",
+        ]
+        let positions = try times.map { try AsOfOptions.parse(["--time", $0]).resolve(in: log).position }
+        #expect(positions == [1, 2, 1, 0, 0, 1, 2, 2])
     }
 
     @Test func everyProductGetsEveryOperatorCommand() {

@@ -1,14 +1,14 @@
 import Foundation
 
-/// A log that the processes of several machines append to (PostgreSQL, in `PostgresLog`). It decides
-/// every position, by the same `AppendPlanner` rules as the embedded log; each process keeps a copy of
-/// it in its own embedded log, which serves every read (`SharedLogFollower`).
 /// The last event a process's copy of a shared log holds.
 public struct CopiedEvent: Sendable, Equatable {
     public var position: UInt64
     public var id: UUID
 }
 
+/// A log that the processes of several machines append to (PostgreSQL, in `PostgresLog`). It decides
+/// every position, by the same `AppendPlanner` rules as the embedded log; each process keeps a copy of
+/// it in its own embedded log, which serves every read (`SharedLogFollower`).
 public protocol SharedLog: Sendable {
     /// Decides each request on its own (one refused does not refuse the others) and commits those
     /// accepted together, durably. Returns each request's decision and the shared head after the commit.
@@ -29,6 +29,10 @@ public protocol SharedLog: Sendable {
     /// Events after `position`, in order, at most `limit`: never with a gap, since a position is only
     /// readable once every position before it is.
     func events(after position: UInt64, limit: Int) async throws -> [RecordedEvent]
+
+    /// The id of the event at `position`, nil when the log holds none there, as a server that takes
+    /// writes says: throws when the one answering is a standby, which may only be behind.
+    func eventId(at position: UInt64) async throws -> UUID?
 
     /// The position of the last event committed; 0 for an empty log.
     func head() async throws -> UInt64

@@ -149,10 +149,13 @@ final class SharedLogFollower: Sendable {
     /// directory is rebuilt (ops/postgresql.md, "Failover"). Every copy checks the same of the events
     /// it overlaps (`follow` reads from the copy's last event, and the writer compares what it skips),
     /// since the other nodes may have written past the lost events before this check runs.
+    /// Asked of a server that takes writes: a standby may only be behind, and cannot say.
     func checkSameHistory() async {
         let local = localHead.position
-        guard local > 0, let ours = try? localEventId(local), let theirs = try? await shared.events(after: local - 1, limit: 1) else { return }
-        guard theirs.first?.id != ours else { return }
+        guard local > 0, let ours = try? localEventId(local) else { return }
+        let theirs: UUID?
+        do { theirs = try await shared.eventId(at: local) } catch { return }
+        guard theirs != ours else { return }
         parted.found(at: local)
     }
 

@@ -19,8 +19,10 @@ public enum OperatorTime {
     public static func parseThrough(_ text: String) -> Date? {
         guard let start = parse(text), UTCTimestamp.dayStart(text) == nil else { return parse(text) }
         let digits = text.dropFirst(19).prefix { $0 == "." || $0.isNumber }.dropFirst().count
-        guard digits < 6 else { return start }
-        return start + (pow(10, Double(-digits)) - 1e-6)
+        guard digits <= 6 else { return start }
+        // Half a microsecond short of the next unit: parsed fractions and recorded microseconds, both
+        // doubles, differ in their last bits.
+        return start + (pow(10, Double(-digits)) - 0.5e-6)
     }
 }
 

@@ -82,21 +82,28 @@ public struct ProductStores<Product: EventSourcedProduct>: Sendable {
         return stores
     }
 
-    /// A directory that is no node's copy may hold a log of its own (an embedded deployment's): one the
-    /// shared log does not begin with would be taken for a copy whose history parted, and its node
-    /// told to rebuild it, the only copy of that log. It is moved there by `log-copy`, which marks it.
+    /// A directory that is no node's copy may hold a log of its own (an embedded deployment's), or more
+    /// of one than was copied (by a `log-copy` beside its server): the shared log must hold its first
+    /// and its last event where it does, or the directory would be taken for a copy whose history
+    /// parted, and its node told to rebuild it, the only copy of those events. `log-copy` moves them.
     private static func refuseALogOfItsOwn(in directory: DataDirectory, besides shared: any SharedLog) async throws {
         guard FileManager.default.fileExists(atPath: directory.log.appendingPathComponent("data.mdb").path) else { return }
         let own = try EventLog(configuration: .init(directory: directory.log, readOnly: true))
-        let (first, head) = (try own.event(at: 1), own.headPosition)
-        own.close()
-        guard let first, try await shared.events(after: 0, limit: 1).first?.id != first.id else { return }
-        throw SharedLogUnavailable(
-            setting: "\(Product.environmentPrefix)_LOG_URL",
-            reason: "\(directory.root.path) holds a log of its own (\(head) event\(head == 1 ? "" : "s")) that the shared log at \(shared.location) does not begin with. "
-                + "To move it there, stop and run `\(Product.name) log-copy --to URL --data-dir \(directory.root.path)` (ops/postgresql.md, \"Moving a log that has history\"); "
-                + "a new node of the shared log needs a new data directory. Nothing was changed"
-        )
+        defer { own.close() }
+        let head = own.headPosition
+        guard head > 0, let first = try own.event(at: 1), let last = try own.event(at: head) else { return }
+        let copy = "`\(Product.name) log-copy --to URL --data-dir \(directory.root.path)` (ops/postgresql.md, \"Moving a log that has history\")"
+        let refusal: String
+        if try await shared.eventId(at: 1) != first.id {
+            refusal = "holds a log of its own (\(head) event\(head == 1 ? "" : "s")) that the shared log at \(shared.location) does not begin with. "
+                + "To move it there, stop and run \(copy); a new node of the shared log needs a new data directory"
+        } else if try await shared.eventId(at: head) != last.id {
+            refusal = "holds events up to position \(head) that the shared log at \(shared.location) does not: written after a copy made beside "
+                + "its server. To copy the rest, stop and run \(copy) again"
+        } else {
+            return
+        }
+        throw SharedLogUnavailable(setting: "\(Product.environmentPrefix)_LOG_URL", reason: "\(directory.root.path) \(refusal). Nothing was changed")
     }
 
     private init(

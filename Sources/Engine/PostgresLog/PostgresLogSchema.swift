@@ -150,6 +150,8 @@ enum PostgresLogSchema {
             // 0 for an empty copy). A standby promoted without every commit may hold other events up
             // to exactly there; a commit on top would follow the copy unread and leave it parted for good.
             // The lock taken here is taken again by the append (a transaction's advisory locks stack).
+            // A standby (reached through a single host name around a switchover) may be behind the
+            // copy without having lost anything: it refuses as read-only, as the insert would.
             """
             CREATE FUNCTION event_log_append_on_copy(
                 lock bigint, channel text, copied_position bigint, copied_id uuid, streams text[], versions bigint[], ids uuid[],
@@ -158,6 +160,9 @@ enum PostgresLogSchema {
                 OUT head bigint, OUT appended boolean, OUT parted boolean
             ) LANGUAGE plpgsql VOLATILE SET enable_seqscan = off AS $$
             BEGIN
+                IF pg_is_in_recovery() THEN
+                    RAISE EXCEPTION 'a standby takes no writes' USING ERRCODE = 'read_only_sql_transaction';
+                END IF;
                 PERFORM pg_advisory_xact_lock(lock);
                 parted := copied_position > 0
                     AND NOT EXISTS (SELECT 1 FROM event_log e WHERE e.position = copied_position AND e.event_id = copied_id);

@@ -109,6 +109,19 @@ public final class PostgresSharedLog: SharedLog {
         }
     }
 
+    public func eventId(at position: UInt64) async throws -> UUID? {
+        try await bounded { [self] client in
+            let rows = try await client.query(
+                "SELECT pg_is_in_recovery(), (SELECT event_id FROM event_log WHERE position = \(Int64(clamping: position)))", logger: logger
+            )
+            for try await (standby, id) in rows.decode((Bool, UUID?).self) {
+                if standby { throw PostgresLogError.unreachable(location: location, reason: "a standby answered, which may be behind") }
+                return id
+            }
+            return nil
+        }
+    }
+
     /// A number no node has been given under `prefix`, once its commit is done (`waitForCommit`, as for
     /// an append: a number whose commit a failover undid could be given again).
     public func nextNumber(_ prefix: String, above floor: Int64) async throws -> Int64 {
