@@ -98,32 +98,32 @@ struct LogCopyTests {
         let alone = try await ProductStores<TallyProduct>.open(directory: data, masterKey: masterKey, logger: logger)
         try await count("cups", user: 1, in: alone)
         alone.close()
-        do {
-            try await ProductStores<TallyProduct>.open(directory: data, masterKey: masterKey, logURL: url, logger: logger).close()
-            Issue.record("a log of its own taken for a copy of the shared log")
-        } catch {
-            #expect("\(error)".contains("holds a log of its own (1 event)") && "\(error)".contains("log-copy"), "\(error)")
-        }
-        #expect(!FileManager.default.fileExists(atPath: data.sharedLogMarker.path))
+        try await expectNoNode(data, masterKey: masterKey, logURL: url, saying: "holds a log of its own (1 event)")
         // Copied, then written to (as a copy beside its server leaves it, unmarked): the rest is its own.
         let again = try await ProductStores<TallyProduct>.open(directory: data, masterKey: masterKey, logger: logger)
         _ = try await LogCopy.run(TallyProduct.self, from: data, to: url, masterKey: masterKey, logger: logger)
         try await count("plates", user: 2, in: again)
         again.close()
         try FileManager.default.removeItem(at: data.sharedLogMarker)
-        do {
-            try await ProductStores<TallyProduct>.open(directory: data, masterKey: masterKey, logURL: url, logger: logger).close()
-            Issue.record("events the shared log does not hold taken for a parted copy's")
-        } catch {
-            #expect("\(error)".contains("holds events up to position 2 that the shared log") && "\(error)".contains("log-copy"), "\(error)")
-        }
-        #expect(!FileManager.default.fileExists(atPath: data.sharedLogMarker.path))
+        try await expectNoNode(data, masterKey: masterKey, logURL: url, saying: "holds events up to position 2 that the shared log")
 
         let copied = try await LogCopy.run(TallyProduct.self, from: data, to: url, masterKey: masterKey, logger: logger)
         try FileManager.default.removeItem(at: data.sharedLogMarker)
         let node = try await ProductStores<TallyProduct>.open(directory: data, masterKey: masterKey, logURL: url, logger: logger)
         defer { node.close() }
         #expect(copied.head == 2 && node.log.headPosition == 2)
+    }
+
+    /// `data` started as a node of the log at `logURL` is refused `saying` why and naming `log-copy`,
+    /// and left unmarked.
+    func expectNoNode(_ data: DataDirectory, masterKey: MasterKey, logURL: String, saying reason: String) async throws {
+        do {
+            try await ProductStores<TallyProduct>.open(directory: data, masterKey: masterKey, logURL: logURL, logger: logger).close()
+            Issue.record("started as a node: \(reason)")
+        } catch {
+            #expect("\(error)".contains(reason) && "\(error)".contains("log-copy"), "\(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: data.sharedLogMarker.path))
     }
 
     @Test func aDatabaseHoldingAnotherLogIsRefused() async throws {

@@ -17,7 +17,8 @@ public enum OperatorTime {
     /// microsecond, and audits show them to the second: a time copied from one includes its event).
     /// A date stays its midnight.
     public static func parseThrough(_ text: String) -> Date? {
-        guard let start = parse(text), UTCTimestamp.dayStart(text) == nil else { return parse(text) }
+        guard let start = parse(text) else { return nil }
+        guard UTCTimestamp.dayStart(text) == nil else { return start }
         let digits = text.dropFirst(19).prefix { $0 == "." || $0.isNumber }.dropFirst().count
         guard digits <= 6 else { return start }
         // Half a microsecond short of the next unit: parsed fractions and recorded microseconds, both
